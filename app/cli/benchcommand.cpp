@@ -1,0 +1,48 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+#include "commands.h"
+
+#include "trace.h"
+
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
+#include <sys/resource.h>
+
+namespace ringside::cli {
+
+// Prints the figures compared against ../shared/bench/compare-load.sh: wall time of a whole
+// open (metadata, parallel page parsing, merge), events per second and peak resident memory.
+int benchCommand(const std::vector<std::string>& args)
+{
+    std::string path;
+    int repeat = 1;
+    LoadOptions options;
+    for (size_t i = 0; i < args.size(); ++i) {
+        if (args[i] == "--repeat" && i + 1 < args.size()) repeat = std::max(1, std::atoi(args[++i].c_str()));
+        else if (args[i] == "--threads" && i + 1 < args.size()) options.threads = std::atoi(args[++i].c_str());
+        else if (path.empty()) path = args[i];
+        else path.clear(), i = args.size();
+    }
+    if (path.empty()) {
+        std::fputs("usage: ringside-cli bench FILE [--repeat N] [--threads N]\n", stderr);
+        return 2;
+    }
+    for (int r = 0; r < repeat; ++r) {
+        auto start = std::chrono::steady_clock::now();
+        auto trace = Trace::open(path, options);
+        double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+        if (!trace) {
+            std::fprintf(stderr, "ringside-cli: %s\n", trace.error().message.c_str());
+            return 1;
+        }
+        struct rusage usage {};
+        getrusage(RUSAGE_SELF, &usage);
+        size_t events = (*trace)->store().eventCount();
+        std::printf("ringside load_s=%.3f events=%zu events_per_s=%.0f store_mb=%.1f peak_rss_kb=%ld\n",
+                    seconds, events, events / (seconds > 0 ? seconds : 1e-9),
+                    (*trace)->store().memoryBytes() / 1048576.0, usage.ru_maxrss);
+    }
+    return 0;
+}
+
+} // namespace ringside::cli

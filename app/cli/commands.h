@@ -1,0 +1,14 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+#pragma once
+
+#include <string>
+#include <vector>
+
+namespace ringside::cli {
+
+// Each subcommand takes its arguments (after the subcommand name) and returns the exit status.
+int infoCommand(const std::vector<std::string>& args);
+int dumpCommand(const std::vector<std::string>& args);
+int benchCommand(const std::vector<std::string>& args);
+
+} // namespace ringside::cli

@@ -1,0 +1,21 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+#pragma once
+
+struct tep_handle;
+
+namespace ringside {
+
+class RecordPeek;
+
+// Where the ftrace handlers find the look-ahead of the printer currently printing; one per
+// tep handle, owned by the Trace.
+struct FuncGraphContext {
+    RecordPeek* peek = nullptr;
+};
+
+// Registers Ringside's printers for ftrace's function, funcgraph_entry and funcgraph_exit
+// events, formatted as `trace-cmd report` prints them. Called before libtraceevent's plugins
+// load, so that a plugin for the same event takes precedence, as in trace-cmd.
+void registerFuncGraphHandlers(tep_handle* tep, FuncGraphContext* context);
+
+} // namespace ringside

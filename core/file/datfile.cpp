@@ -1,0 +1,557 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+#include "file/datfile.h"
+
+#include "file/fileoptions.h"
+#include "util/bytereader.h"
+
+#include <traceevent/event-parse.h>
+
+#include <cstring>
+#include <map>
+#include <set>
+
+namespace ringside {
+
+namespace {
+constexpr uint8_t kMagic[] = {0x17, 0x08, 0x44, 't', 'r', 'a', 'c', 'i', 'n', 'g'};
+constexpr size_t kSectionHeaderSize = 16;
+} // namespace
+
+// Reads the file top to bottom. v6 keeps its metadata inline, v7 in sections located by
+// options; both feed the same payload decoders below.
+class DatFileParser {
+public:
+    DatFileParser(DatFile& out, const DatFile::OpenOptions& options)
+        : m_out(out), m_options(options), m_info(out.m_info) {}
+
+    bool parse()
+    {
+        const MappedFile& file = *m_out.m_file;
+        if (file.size() < sizeof(kMagic) || std::memcmp(file.data(), kMagic, sizeof(kMagic)) != 0)
+            return fail("not a trace-cmd data file (bad magic)");
+        m_reader = ByteReader(file.data(), file.size(), false);
+        m_reader.skip(sizeof(kMagic));
+        std::string version = m_reader.cstring();
+        if (m_reader.failed()) return fail("truncated file header");
+        m_info.version = std::atoi(version.c_str());
+        if (m_info.version != 6 && m_info.version != 7)
+            return fail("unsupported file version '" + version + "' (Ringside reads 6 and 7)");
+        uint8_t endian = static_cast<uint8_t>(m_reader.readUInt(1));
+        uint8_t longSize = static_cast<uint8_t>(m_reader.readUInt(1));
+        if (m_reader.failed()) return fail("truncated file header");
+        if (endian > 1) return fail("invalid endianness flag " + std::to_string(endian));
+        if (longSize != 4 && longSize != 8)
+            return fail("invalid long size " + std::to_string(longSize));
+        m_info.bigEndian = endian == 1;
+        m_info.userLongSize = longSize;
+        m_reader = ByteReader(file.data(), file.size(), m_info.bigEndian);
+        m_reader.seek(sizeof(kMagic) + version.size() + 3);
+        m_info.pageSize = m_reader.u32();
+        if (m_reader.failed()) return fail("truncated file header");
+        if (m_info.pageSize < 1024 || m_info.pageSize > (1u << 24) ||
+            (m_info.pageSize & (m_info.pageSize - 1)))
+            return fail("invalid page size " + std::to_string(m_info.pageSize));
+
+        setupTep();
+        bool ok = m_info.version >= 7 ? parseV7() : parseV6();
+        if (!ok) return false;
+        finishBuffers();
+        return true;
+    }
+
+    std::string error() const { return m_error; }
+
+private:
+    bool fail(const std::string& what)
+    {
+        if (m_error.empty()) m_error = m_out.m_file->path() + ": " + what;
+        return false;
+    }
+
+    void setupTep()
+    {
+        tep_handle* tep = tep_alloc();
+        m_out.m_tep = tep;
+        if (m_options.beforePlugins) m_options.beforePlugins(tep);
+        if (m_options.loadPlugins) m_out.m_plugins = tep_load_plugins(tep);
+        tep_set_file_bigendian(tep, m_info.bigEndian ? TEP_BIG_ENDIAN : TEP_LITTLE_ENDIAN);
+        tep_set_local_bigendian(tep, TEP_LITTLE_ENDIAN);
+        tep_set_long_size(tep, m_info.userLongSize);
+        tep_set_page_size(tep, static_cast<int>(m_info.pageSize));
+    }
+
+    // ---- v7: sections ------------------------------------------------------------------
+
+    bool parseV7()
+    {
+        std::string name = m_reader.cstring();
+        m_info.codecVersion = m_reader.cstring();
+        uint64_t optionsOffset = m_reader.u64();
+        if (m_reader.failed()) return fail("truncated file header");
+        if (!codecFromName(name, &m_info.codec))
+            return fail("unsupported compression '" + name + "'");
+
+        std::set<uint64_t> seen;
+        while (optionsOffset != 0) {
+            if (!seen.insert(optionsOffset).second) return fail("options sections form a loop");
+            std::string payload;
+            uint16_t id = 0;
+            if (!readSection(optionsOffset, &id, &payload)) return false;
+            if (id != OptDone) return fail("expected an options section at offset " +
+                                           std::to_string(optionsOffset));
+            if (!parseOptions(payload, true, &optionsOffset)) return false;
+        }
+        // Metadata sections in the order trace-cmd reads them.
+        for (uint16_t id : {OptHeaderInfo, OptFtraceEvents, OptEventFormats, OptKallsyms,
+                            OptPrintk, OptCmdlines}) {
+            auto it = m_sections.find(id);
+            if (it == m_sections.end()) {
+                if (id == OptHeaderInfo) return fail("no header info section");
+                continue;
+            }
+            std::string payload;
+            uint16_t got = 0;
+            if (!readSection(it->second, &got, &payload)) return false;
+            ByteReader r(reinterpret_cast<const uint8_t*>(payload.data()), payload.size(),
+                         m_info.bigEndian);
+            if (!parseMetadata(id, r)) return false;
+        }
+        for (auto& buffer : m_out.m_buffers)
+            if (!buffer.latency && !readV7BufferData(buffer)) return false;
+        return true;
+    }
+
+    bool readSection(uint64_t offset, uint16_t* id, std::string* payload)
+    {
+        ByteReader r = m_reader;
+        if (!r.seek(offset) || r.remaining() < kSectionHeaderSize)
+            return fail("section at offset " + std::to_string(offset) + " is past the end of the file");
+        *id = r.u16();
+        uint16_t flags = r.u16();
+        r.u32(); // description string id
+        uint64_t size = r.u64();
+        if (size > r.remaining())
+            return fail("section at offset " + std::to_string(offset) + " is truncated");
+        if (!(flags & 1)) {
+            payload->assign(reinterpret_cast<const char*>(r.here()), size);
+            return true;
+        }
+        uint32_t zsize = r.u32();
+        uint32_t rawSize = r.u32();
+        if (r.failed() || zsize > r.remaining() || rawSize > (1u << 30))
+            return fail("compressed section at offset " + std::to_string(offset) + " is truncated");
+        payload->resize(rawSize);
+        std::string reason;
+        if (!decompressBlock(m_info.codec, r.here(), zsize,
+                             reinterpret_cast<uint8_t*>(payload->data()), rawSize, &reason))
+            return fail("cannot decompress section at offset " + std::to_string(offset) + ": " + reason);
+        return true;
+    }
+
+    bool readV7BufferData(BufferInfo& buffer)
+    {
+        auto it = m_bufferOffsets.find(buffer.name);
+        if (it == m_bufferOffsets.end()) return true;
+        ByteReader r = m_reader;
+        bool compressed = false;
+        if (r.seek(it->second) && r.remaining() >= kSectionHeaderSize) {
+            r.u16();
+            compressed = (r.u16() & 1) != 0;
+        } else {
+            m_out.m_diagnostics.warn("truncated", "buffer '" + buffer.name +
+                                     "': data section is past the end of the file");
+            buffer.cpus.clear();
+            return true;
+        }
+        for (auto& cpu : buffer.cpus) {
+            cpu.compressed = compressed && m_info.codec != Codec::None && cpu.fileSize > 0;
+            if (cpu.compressed) readChunks(buffer, cpu);
+            else clampToFile(buffer, cpu);
+        }
+        return true;
+    }
+
+    void readChunks(const BufferInfo& buffer, CpuDataInfo& cpu)
+    {
+        ByteReader r = m_reader;
+        std::string where = bufferLabel(buffer) + "CPU " + std::to_string(cpu.cpu);
+        if (!r.seek(cpu.fileOffset)) {
+            m_out.m_diagnostics.warn("truncated", where + ": data is past the end of the file");
+            return;
+        }
+        uint32_t count = r.u32();
+        uint64_t stream = 0;
+        for (uint32_t i = 0; i < count && !r.failed(); ++i) {
+            CompressedChunk chunk;
+            chunk.compressedSize = r.u32();
+            chunk.size = r.u32();
+            chunk.fileOffset = r.pos();
+            chunk.streamOffset = stream;
+            if (r.failed() || !r.skip(chunk.compressedSize) || chunk.size > (1u << 28)) {
+                m_out.m_diagnostics.warn("truncated", where + ": compressed data ends after " +
+                                         std::to_string(i) + " of " + std::to_string(count) +
+                                         " chunks");
+                break;
+            }
+            stream += chunk.size;
+            cpu.chunks.push_back(chunk);
+        }
+        cpu.streamSize = stream;
+    }
+
+    void clampToFile(const BufferInfo& buffer, CpuDataInfo& cpu)
+    {
+        uint64_t fileSize = m_out.m_file->size();
+        if (cpu.fileOffset > fileSize || cpu.fileSize > fileSize - cpu.fileOffset) {
+            uint64_t have = cpu.fileOffset > fileSize ? 0 : fileSize - cpu.fileOffset;
+            m_out.m_diagnostics.warn("truncated", bufferLabel(buffer) + "CPU " +
+                                     std::to_string(cpu.cpu) + ": data needs " +
+                                     std::to_string(cpu.fileSize) + " bytes, the file has " +
+                                     std::to_string(have));
+            cpu.fileSize = have;
+        }
+        cpu.streamSize = cpu.fileSize;
+    }
+
+    static std::string bufferLabel(const BufferInfo& buffer)
+    {
+        return buffer.name.empty() ? std::string() : "buffer '" + buffer.name + "' ";
+    }
+
+    // ---- v6: inline metadata -------------------------------------------------------------
+
+    bool parseV6()
+    {
+        for (uint16_t id : {OptHeaderInfo, OptFtraceEvents, OptEventFormats, OptKallsyms,
+                            OptPrintk, OptCmdlines})
+            if (!parseMetadata(id, m_reader)) return false;
+        uint32_t cpus = m_reader.u32();
+        if (m_reader.failed()) return fail("truncated after the saved command lines");
+        if (cpus > 65536) return fail("implausible CPU count " + std::to_string(cpus));
+        m_info.cpuCount = static_cast<int>(cpus);
+        tep_set_cpus(m_out.m_tep, m_info.cpuCount);
+
+        BufferInfo top;
+        top.pageSize = m_info.pageSize;
+        std::string kind;
+        if (!readV6DataKind(m_reader, &kind)) return false;
+        if (kind == "latency") {
+            top.latency = true;
+            m_out.m_buffers.insert(m_out.m_buffers.begin(), top);
+            return true;
+        }
+        if (!readV6CpuTable(m_reader, m_info.cpuCount, top)) return false;
+        if (m_hasTraceClockOption) {
+            // v6 keeps the trace_clock file after the CPU table.
+            ByteReader r = m_reader;
+            uint64_t size = r.u64();
+            std::string_view text = r.bytes(size);
+            if (!r.failed()) {
+                std::string clock = selectedClock(text);
+                if (!clock.empty()) applyClock(clock);
+            }
+        }
+        m_out.m_buffers.insert(m_out.m_buffers.begin(), std::move(top));
+        for (size_t i = 1; i < m_out.m_buffers.size(); ++i) {
+            BufferInfo& buffer = m_out.m_buffers[i];
+            ByteReader r = m_reader;
+            std::string instanceKind;
+            if (!r.seek(m_bufferOffsets[buffer.name]) || !readV6DataKind(r, &instanceKind) ||
+                instanceKind != "flyrecord" || !readV6CpuTable(r, m_info.cpuCount, buffer)) {
+                m_out.m_diagnostics.warn("bad-buffer", "buffer '" + buffer.name +
+                                         "': its CPU table cannot be read; buffer skipped");
+                m_error.clear();
+                buffer.cpus.clear();
+            }
+        }
+        return true;
+    }
+
+    // Reads "options  \0" (and the options after it) up to "flyrecord\0" or "latency  \0".
+    bool readV6DataKind(ByteReader& r, std::string* kind)
+    {
+        for (int round = 0; round < 2; ++round) {
+            std::string_view tag = r.bytes(10);
+            if (r.failed()) return fail("truncated before the trace data");
+            if (tag == std::string_view("options  \0", 10)) {
+                size_t start = r.pos();
+                std::string rest(reinterpret_cast<const char*>(r.here()), r.remaining());
+                uint64_t unused = 0;
+                size_t consumed = 0;
+                if (!parseOptions(rest, false, &unused, &consumed)) return false;
+                r.seek(start + consumed);
+                continue;
+            }
+            if (tag == std::string_view("flyrecord\0", 10)) return *kind = "flyrecord", true;
+            if (tag == std::string_view("latency  \0", 10)) return *kind = "latency", true;
+            return fail("unknown trace data type");
+        }
+        return fail("unknown trace data type");
+    }
+
+    bool readV6CpuTable(ByteReader& r, int cpus, BufferInfo& buffer)
+    {
+        for (int cpu = 0; cpu < cpus; ++cpu) {
+            CpuDataInfo data;
+            data.cpu = cpu;
+            data.fileOffset = r.u64();
+            data.fileSize = r.u64();
+            if (r.failed()) return fail("truncated CPU table");
+            clampToFile(buffer, data);
+            buffer.cpus.push_back(data);
+        }
+        return true;
+    }
+
+    // ---- options -------------------------------------------------------------------------
+
+    bool parseOptions(const std::string& payload, bool sectioned, uint64_t* nextOptions,
+                      size_t* consumed = nullptr)
+    {
+        ByteReader r(reinterpret_cast<const uint8_t*>(payload.data()), payload.size(),
+                     m_info.bigEndian);
+        *nextOptions = 0;
+        while (true) {
+            uint16_t id = r.u16();
+            if (r.failed()) return sectioned ? fail("options section is truncated")
+                                             : fail("options are truncated");
+            if (!sectioned && id == OptDone) break;
+            uint32_t size = r.u32();
+            std::string_view data = r.bytes(size);
+            if (r.failed()) return fail("option " + std::to_string(id) + " is truncated");
+            if (id == OptDone) {
+                ByteReader d(reinterpret_cast<const uint8_t*>(data.data()), data.size(),
+                             m_info.bigEndian);
+                *nextOptions = d.u64();
+                break;
+            }
+            handleOption(id, data);
+        }
+        if (consumed) *consumed = r.pos();
+        return true;
+    }
+
+    void handleOption(uint16_t id, std::string_view data)
+    {
+        ByteReader r(reinterpret_cast<const uint8_t*>(data.data()), data.size(), m_info.bigEndian);
+        switch (id) {
+        case OptDate:
+            m_info.tsOffset += std::strtoll(optionString(data).c_str(), nullptr, 0) * 1000;
+            break;
+        case OptOffset:
+            m_info.tsOffset += std::strtoll(optionString(data).c_str(), nullptr, 0);
+            break;
+        case OptCpuStat: {
+            CpuStats stats;
+            if (parseCpuStat(data, &m_statsBuffer, &stats))
+                m_stats[m_statsBuffer].push_back(std::move(stats));
+            break;
+        }
+        case OptBuffer:
+        case OptBufferText:
+            handleBufferOption(id, r);
+            break;
+        case OptTraceClock: {
+            m_hasTraceClockOption = true;
+            std::string clock = selectedClock(data);
+            if (!clock.empty()) applyClock(clock);
+            break;
+        }
+        case OptUname: m_info.uname = optionString(data); break;
+        case OptVersion: m_info.tracerVersion = optionString(data); break;
+        case OptCpuCount:
+            m_info.cpuCount = static_cast<int>(r.u32());
+            if (!r.failed()) tep_set_cpus(m_out.m_tep, m_info.cpuCount);
+            break;
+        case OptTraceId:
+            if (data.size() >= 8) m_info.traceId = r.u64();
+            break;
+        case OptTimeShift: {
+            TimeShift shift;
+            if (data.size() >= 16 && parseTimeShift(data, m_info.bigEndian, &shift))
+                m_info.timeShift = std::move(shift);
+            else
+                m_out.m_diagnostics.warn("bad-option", "TIME_SHIFT option is malformed; guest "
+                                         "times are not corrected");
+            break;
+        }
+        case OptGuest: {
+            GuestInfo guest;
+            if (parseGuest(data, m_info.bigEndian, &guest)) m_info.guests.push_back(guest);
+            break;
+        }
+        case OptTsc2Nsec:
+            if (data.size() >= 16) {
+                Tsc2Nsec t;
+                t.mult = r.u32();
+                t.shift = r.u32();
+                t.offset = r.u64();
+                m_info.tsc2nsec = t;
+                m_info.timesInUsecs = true;
+            }
+            break;
+        case OptHeaderInfo: case OptFtraceEvents: case OptEventFormats:
+        case OptKallsyms: case OptPrintk: case OptCmdlines:
+            if (data.size() >= 8) m_sections[id] = r.u64();
+            break;
+        default:
+            break; // HOOK, PROCMAPS, STRINGS and unknown options carry nothing we show yet
+        }
+    }
+
+    void applyClock(const std::string& clock)
+    {
+        m_info.traceClock = clock;
+        if (!m_info.tsc2nsec) m_info.timesInUsecs = clockCountsNanoseconds(clock);
+    }
+
+    void handleBufferOption(uint16_t id, ByteReader& r)
+    {
+        uint64_t offset = r.u64();
+        BufferInfo buffer;
+        buffer.name = r.cstring();
+        buffer.pageSize = m_info.pageSize;
+        if (r.failed()) {
+            m_out.m_diagnostics.warn("bad-option", "a BUFFER option is malformed; buffer skipped");
+            return;
+        }
+        if (m_info.version >= 7) {
+            buffer.clock = r.cstring();
+            if (id == OptBufferText) {
+                buffer.latency = true;
+            } else {
+                buffer.pageSize = r.u32();
+                uint32_t cpus = r.u32();
+                for (uint32_t i = 0; i < cpus && !r.failed(); ++i) {
+                    CpuDataInfo cpu;
+                    cpu.cpu = static_cast<int>(r.u32());
+                    cpu.fileOffset = r.u64();
+                    cpu.fileSize = r.u64();
+                    if (!r.failed()) buffer.cpus.push_back(cpu);
+                }
+                if (r.failed() || buffer.pageSize < 1024 || buffer.pageSize > (1u << 24)) {
+                    m_out.m_diagnostics.warn("bad-option", "BUFFER option of '" + buffer.name +
+                                             "' is malformed; buffer skipped");
+                    return;
+                }
+                std::stable_sort(buffer.cpus.begin(), buffer.cpus.end(),
+                                 [](const auto& a, const auto& b) { return a.cpu < b.cpu; });
+            }
+            if (buffer.name.empty() && m_info.traceClock.empty()) m_info.traceClock = buffer.clock;
+        }
+        m_bufferOffsets[buffer.name] = offset;
+        if (buffer.name.empty()) m_out.m_buffers.insert(m_out.m_buffers.begin(), std::move(buffer));
+        else m_out.m_buffers.push_back(std::move(buffer));
+    }
+
+    void finishBuffers()
+    {
+        for (auto& buffer : m_out.m_buffers) {
+            auto it = m_stats.find(buffer.name);
+            if (it != m_stats.end()) buffer.stats = it->second;
+        }
+    }
+
+    // ---- metadata payloads ---------------------------------------------------------------
+
+    bool parseMetadata(uint16_t id, ByteReader& r)
+    {
+        tep_handle* tep = m_out.m_tep;
+        switch (id) {
+        case OptHeaderInfo: {
+            if (r.bytes(12) != std::string_view("header_page\0", 12))
+                return fail("header_page is missing");
+            std::string page(r.bytes(r.u64()));
+            if (r.bytes(13) != std::string_view("header_event\0", 13))
+                return fail("header_event is missing");
+            r.bytes(r.u64());
+            if (r.failed()) return fail("header info is truncated");
+            if (tep_parse_header_page(tep, page.data(), page.size(), m_info.userLongSize) != 0)
+                m_out.m_diagnostics.warn("bad-header-page", "header_page cannot be parsed");
+            m_info.kernelLongSize = tep_get_header_page_size(tep);
+            if (m_info.kernelLongSize != 4 && m_info.kernelLongSize != 8)
+                m_info.kernelLongSize = m_info.userLongSize;
+            return true;
+        }
+        case OptFtraceEvents: {
+            uint32_t count = r.u32();
+            for (uint32_t i = 0; i < count && !r.failed(); ++i) {
+                std::string_view format = r.bytes(r.u64());
+                if (!r.failed()) parseFormat(format, "ftrace");
+            }
+            return r.failed() ? fail("ftrace event formats are truncated") : true;
+        }
+        case OptEventFormats: {
+            uint32_t systems = r.u32();
+            for (uint32_t s = 0; s < systems && !r.failed(); ++s) {
+                std::string system = r.cstring();
+                uint32_t count = r.u32();
+                for (uint32_t i = 0; i < count && !r.failed(); ++i) {
+                    std::string_view format = r.bytes(r.u64());
+                    if (!r.failed()) parseFormat(format, system);
+                }
+            }
+            return r.failed() ? fail("event formats are truncated") : true;
+        }
+        case OptKallsyms:
+        case OptPrintk: {
+            std::string text(r.bytes(r.u32()));
+            if (r.failed()) return fail(id == OptKallsyms ? "kallsyms are truncated"
+                                                          : "printk formats are truncated");
+            if (text.empty()) return true;
+            if (id == OptKallsyms) tep_parse_kallsyms(tep, text.c_str());
+            else tep_parse_printk_formats(tep, text.c_str());
+            return true;
+        }
+        case OptCmdlines: {
+            std::string text(r.bytes(r.u64()));
+            if (r.failed()) return fail("saved command lines are truncated");
+            if (!text.empty()) tep_parse_saved_cmdlines(tep, text.c_str());
+            return true;
+        }
+        }
+        return true;
+    }
+
+    void parseFormat(std::string_view format, const std::string& system)
+    {
+        if (tep_parse_event(m_out.m_tep, format.data(), format.size(), system.c_str()) != 0)
+            ++m_info.formatParseFailures;
+    }
+
+    DatFile& m_out;
+    const DatFile::OpenOptions& m_options;
+    FileInfo& m_info;
+    ByteReader m_reader;
+    std::string m_error;
+    std::map<uint16_t, uint64_t> m_sections;
+    std::map<std::string, uint64_t> m_bufferOffsets;
+    std::map<std::string, std::vector<CpuStats>> m_stats;
+    std::string m_statsBuffer;
+    bool m_hasTraceClockOption = false;
+};
+
+Result<std::unique_ptr<DatFile>> DatFile::open(const std::string& path, const OpenOptions& options)
+{
+    auto mapped = MappedFile::open(path);
+    if (!mapped) return mapped.error();
+    std::unique_ptr<DatFile> file(new DatFile);
+    file->m_file = mapped.value();
+    DatFileParser parser(*file, options);
+    if (!parser.parse()) return Error{parser.error()};
+    if (file->m_info.formatParseFailures > 0)
+        file->m_diagnostics.add(Diagnostic::Severity::Info, "unparsed-formats",
+                                std::to_string(file->m_info.formatParseFailures) +
+                                    " event formats could not be parsed; their events show "
+                                    "without fields",
+                                file->m_info.formatParseFailures);
+    return file;
+}
+
+DatFile::~DatFile()
+{
+    if (m_plugins) tep_unload_plugins(m_plugins, m_tep);
+    if (m_tep) tep_free(m_tep);
+}
+
+} // namespace ringside

@@ -1,0 +1,59 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+#pragma once
+
+#include "file/fileinfo.h"
+#include "store/diagnostics.h"
+#include "util/mappedfile.h"
+#include "util/result.h"
+
+#include <functional>
+#include <memory>
+#include <string>
+#include <vector>
+
+struct tep_handle;
+struct tep_plugin_list;
+
+namespace ringside {
+
+// A trace-cmd .dat file (version 6 or 7, sectioned, zstd/zlib or uncompressed) opened for
+// reading: its header, options, buffers and the event formats, kallsyms, printk formats and
+// saved comms parsed into a libtraceevent handle. Owns the mapping the CPU data is read from.
+// Immutable after open(); the tep handle is not thread-safe and is used by one thread at a time.
+class DatFile {
+public:
+    struct OpenOptions {
+        // Called with the fresh tep handle before libtraceevent's plugins load, so that
+        // handlers registered here are overridden by plugins exactly as in trace-cmd.
+        std::function<void(tep_handle*)> beforePlugins;
+        bool loadPlugins = true;
+    };
+
+    static Result<std::unique_ptr<DatFile>> open(const std::string& path,
+                                                 const OpenOptions& options);
+    static Result<std::unique_ptr<DatFile>> open(const std::string& path)
+    {
+        return open(path, OpenOptions());
+    }
+    ~DatFile();
+
+    const std::string& path() const { return m_file->path(); }
+    const FileInfo& info() const { return m_info; }
+    const std::vector<BufferInfo>& buffers() const { return m_buffers; }
+    const Diagnostics& diagnostics() const { return m_diagnostics; }
+    tep_handle* tep() const { return m_tep; }
+    const std::shared_ptr<MappedFile>& mapping() const { return m_file; }
+
+private:
+    friend class DatFileParser;
+    DatFile() = default;
+
+    std::shared_ptr<MappedFile> m_file;
+    FileInfo m_info;
+    std::vector<BufferInfo> m_buffers;
+    Diagnostics m_diagnostics;
+    tep_handle* m_tep = nullptr;
+    tep_plugin_list* m_plugins = nullptr;
+};
+
+} // namespace ringside

@@ -1,0 +1,92 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+#include "load/pageparser.h"
+
+#include "util/bytereader.h"
+
+#include "util/kbuffer.h"
+
+namespace ringside {
+
+namespace {
+constexpr uint64_t kCommitMask = (1u << 27) - 1;
+constexpr uint64_t kMissingEvents = 1ull << 31;
+constexpr uint64_t kMissingStored = 1ull << 30;
+} // namespace
+
+PageParser::PageParser(int kernelLongSize, bool bigEndian, const CommonLayout& layout,
+                       const TimestampConverter& converter, int cpu)
+    : m_longSize(kernelLongSize), m_bigEndian(bigEndian), m_layout(layout),
+      m_converter(converter), m_cpu(cpu)
+{
+    m_kbuf = kbuffer_alloc(kernelLongSize == 8 ? KBUFFER_LSIZE_8 : KBUFFER_LSIZE_4,
+                           bigEndian ? KBUFFER_ENDIAN_BIG : KBUFFER_ENDIAN_LITTLE);
+}
+
+PageParser::~PageParser()
+{
+    kbuffer_free(m_kbuf);
+}
+
+bool PageParser::headerIsSane(const uint8_t* page, uint32_t pageSize, int longSize, bool bigEndian)
+{
+    uint64_t commit = ByteReader::decode(page + 8, longSize, bigEndian);
+    uint64_t size = commit & kCommitMask;
+    uint64_t dataSpace = pageSize - 8 - static_cast<uint64_t>(longSize);
+    if (size > dataSpace) return false;
+    if ((commit & kMissingEvents) && (commit & kMissingStored) &&
+        size + static_cast<uint64_t>(longSize) > dataSpace)
+        return false;
+    return true;
+}
+
+void PageParser::parse(const uint8_t* page, uint32_t pageSize, CpuColumns& out, CpuLoadStats& stats)
+{
+    ++stats.pages;
+    out.pageFirstEvent.push_back(static_cast<uint32_t>(out.size()));
+    if (!headerIsSane(page, pageSize, m_longSize, m_bigEndian)) {
+        ++stats.corruptPages;
+        if (stats.firstProblem.empty())
+            stats.firstProblem = "page " + std::to_string(out.pageFirstEvent.size() - 1) +
+                                 " has an impossible commit size";
+        return;
+    }
+    // kbuffer takes a non-const pointer but only reads.
+    if (kbuffer_load_subbuffer(m_kbuf, const_cast<uint8_t*>(page)) < 0) {
+        ++stats.corruptPages;
+        return;
+    }
+    const size_t before = out.size();
+    unsigned long long raw = 0;
+    for (void* data = kbuffer_read_event(m_kbuf, &raw); data;
+         data = kbuffer_next_event(m_kbuf, &raw)) {
+        const int size = kbuffer_event_size(m_kbuf);
+        const int offset = kbuffer_curr_offset(m_kbuf);
+        if (size < m_layout.minSize || offset < 0 || offset >= static_cast<int>(pageSize)) {
+            ++stats.shortRecords;
+            continue;
+        }
+        const int missed = kbuffer_missed_events(m_kbuf);
+        if (missed != 0) {
+            out.lost.push_back({static_cast<uint32_t>(out.size()), missed});
+            if (missed > 0) out.lostTotal += static_cast<uint64_t>(missed);
+            else ++out.unknownLostPages;
+        }
+        const auto* rec = static_cast<const uint8_t*>(data);
+        const uint64_t ts = m_converter.convert(raw, m_cpu);
+        if (ts < m_lastTimestamp) ++stats.backwardsTimestamps;
+        m_lastTimestamp = ts;
+        const auto type = static_cast<uint16_t>(
+            ByteReader::decode(rec + m_layout.typeOffset, m_layout.typeSize, m_bigEndian));
+        out.timestamp.push_back(ts);
+        out.eventType.push_back(type);
+        out.pid.push_back(static_cast<int32_t>(
+            ByteReader::decode(rec + m_layout.pidOffset, m_layout.pidSize, m_bigEndian)));
+        out.flags.push_back(rec[m_layout.flagsOffset]);
+        out.preemptCount.push_back(rec[m_layout.preemptOffset]);
+        out.pageOffset.push_back(static_cast<uint16_t>(offset));
+        ++stats.perType[type];
+    }
+    if (out.size() == before) ++stats.emptyPages;
+}
+
+} // namespace ringside

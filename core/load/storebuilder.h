@@ -1,0 +1,36 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+#pragma once
+
+#include "load/pageparser.h"
+#include "store/eventstore.h"
+
+#include <vector>
+
+struct tep_handle;
+
+namespace ringside {
+
+// The only writer of an EventStore: the loader fills the streams, then finalize() builds the
+// merged order, the task table and the counts, after which the store is read-only.
+class StoreBuilder {
+public:
+    explicit StoreBuilder(EventStore& store) : m_store(store) {}
+
+    Stream& addStream(uint16_t buffer, int cpu, std::unique_ptr<PageSource> pages);
+    void addBuffer(BufferSummary summary) { m_store.m_buffers.push_back(std::move(summary)); }
+    void setLayout(const FileLayout& layout) { m_store.m_layout = layout; }
+    Diagnostics& diagnostics() { return m_store.m_diagnostics; }
+    std::vector<std::unique_ptr<Stream>>& streams() { return m_store.m_streams; }
+
+    void finalize(const std::vector<CpuLoadStats>& stats, tep_handle* tep);
+
+    // Merges time-ordered streams into one order of global ids: a binary heap keyed on
+    // (timestamp, stream), so equal timestamps keep the stream order trace-cmd uses.
+    static void mergeStreams(const std::vector<const ChunkedColumn<uint64_t>*>& streams,
+                             const std::vector<uint32_t>& base, ChunkedColumn<uint32_t>& out);
+
+private:
+    EventStore& m_store;
+};
+
+} // namespace ringside

@@ -1,0 +1,45 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+#include "store/eventstore.h"
+
+#include "util/kbuffer.h"
+
+namespace ringside {
+
+const char* severityName(Diagnostic::Severity severity)
+{
+    switch (severity) {
+    case Diagnostic::Severity::Info: return "info";
+    case Diagnostic::Severity::Warning: return "warning";
+    case Diagnostic::Severity::Error: return "error";
+    }
+    return "?";
+}
+
+size_t EventStore::memoryBytes() const
+{
+    size_t bytes = m_merged.memoryBytes() + m_typeCounts.capacity() * sizeof(uint64_t);
+    for (const auto& s : m_streams) bytes += s->columns.memoryBytes();
+    return bytes;
+}
+
+bool EventStore::readRecord(EventRef e, RawRecord& out, std::string* reason) const
+{
+    const Stream& s = stream(e.stream);
+    if (e.index >= s.columns.size()) return *reason = "no such event", false;
+    uint64_t page = s.columns.pageOf(e.index);
+    if (!s.pages->readPage(page, out.page, reason)) return false;
+    // The page was validated when loaded; re-read the event at its offset.
+    const FileLayout& layout = m_layout;
+    kbuffer* kbuf = kbuffer_alloc(layout.kernelLongSize == 8 ? KBUFFER_LSIZE_8 : KBUFFER_LSIZE_4,
+                                  layout.bigEndian ? KBUFFER_ENDIAN_BIG : KBUFFER_ENDIAN_LITTLE);
+    kbuffer_load_subbuffer(kbuf, out.page.data());
+    unsigned long long ts = 0;
+    void* data = kbuffer_read_at_offset(kbuf, s.columns.pageOffset[e.index], &ts);
+    out.size = data ? kbuffer_event_size(kbuf) : 0;
+    kbuffer_free(kbuf);
+    out.data = static_cast<const uint8_t*>(data);
+    if (!data) return *reason = "record not found in its page", false;
+    return true;
+}
+
+} // namespace ringside

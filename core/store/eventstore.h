@@ -1,0 +1,96 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+#pragma once
+
+#include "file/fileinfo.h"
+#include "file/pagesource.h"
+#include "store/cpucolumns.h"
+#include "store/diagnostics.h"
+#include "store/ids.h"
+#include "store/tasktable.h"
+
+#include <algorithm>
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace ringside {
+
+// One CPU of one buffer: its columns and where its raw pages are.
+struct Stream {
+    uint16_t buffer = 0;
+    int cpu = 0;
+    CpuColumns columns;
+    std::unique_ptr<PageSource> pages;
+    uint64_t statsOverrun = 0; // events the kernel's CPU stats say were overwritten
+};
+
+struct BufferSummary {
+    std::string name;
+    std::string clock;
+    uint32_t pageSize = 0;
+    std::vector<StreamId> streams;
+    std::vector<CpuStats> stats;
+};
+
+// How raw records are laid out on this machine's pages.
+struct FileLayout {
+    int kernelLongSize = 8;
+    bool bigEndian = false;
+};
+
+// A raw record ready for libtraceevent: points into `page`, which the caller keeps alive.
+struct RawRecord {
+    std::vector<uint8_t> page;
+    const uint8_t* data = nullptr;
+    int size = 0;
+};
+
+// Every event of a recording, per buffer and CPU in columns (see CpuColumns), plus the merged
+// time order as a separate index of global ids (streamBase[s] + index), built by a k-way merge
+// of the already time-ordered streams. Built once by the loader, then read-only: any thread
+// may read it without locks. Event fields are decoded on demand from the raw record.
+class EventStore {
+public:
+    size_t streamCount() const { return m_streams.size(); }
+    const Stream& stream(StreamId id) const { return *m_streams[id.value]; }
+    const std::vector<BufferSummary>& buffers() const { return m_buffers; }
+
+    // Events in merged order.
+    size_t eventCount() const { return m_merged.size(); }
+    EventRef eventAt(size_t row) const { return fromGlobal(m_merged[row]); }
+    uint64_t timestamp(EventRef e) const { return stream(e.stream).columns.timestamp[e.index]; }
+    uint64_t firstTimestamp() const { return m_first; }
+    uint64_t lastTimestamp() const { return m_last; }
+
+    const TaskTable& tasks() const { return m_tasks; }
+    const std::vector<uint64_t>& eventTypeCounts() const { return m_typeCounts; }
+    const Diagnostics& diagnostics() const { return m_diagnostics; }
+    size_t memoryBytes() const;
+
+    // Reads the raw record of `e` from its page; false with a reason if the page is unreadable.
+    bool readRecord(EventRef e, RawRecord& out, std::string* reason) const;
+
+    EventRef fromGlobal(uint32_t global) const
+    {
+        auto it = std::upper_bound(m_streamBase.begin(), m_streamBase.end(), global);
+        size_t s = static_cast<size_t>(it - m_streamBase.begin()) - 1;
+        return {StreamId(static_cast<uint16_t>(s)), global - m_streamBase[s]};
+    }
+    uint32_t toGlobal(EventRef e) const { return m_streamBase[e.stream.value] + e.index; }
+
+private:
+    friend class StoreBuilder;
+    std::vector<std::unique_ptr<Stream>> m_streams;
+    std::vector<BufferSummary> m_buffers;
+    std::vector<uint32_t> m_streamBase;
+    ChunkedColumn<uint32_t> m_merged;
+    TaskTable m_tasks;
+    std::vector<uint64_t> m_typeCounts;
+    Diagnostics m_diagnostics;
+    uint64_t m_first = 0;
+    uint64_t m_last = 0;
+    FileLayout m_layout;
+};
+
+} // namespace ringside

@@ -1,0 +1,22 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+#include "trace.h"
+
+namespace ringside {
+
+Result<std::unique_ptr<Trace>> Trace::open(const std::string& path, const LoadOptions& options)
+{
+    std::unique_ptr<Trace> trace(new Trace);
+    trace->m_funcGraph = std::make_unique<FuncGraphContext>();
+    DatFile::OpenOptions fileOptions;
+    FuncGraphContext* context = trace->m_funcGraph.get();
+    fileOptions.beforePlugins = [context](tep_handle* tep) { registerFuncGraphHandlers(tep, context); };
+    auto file = DatFile::open(path, fileOptions);
+    if (!file) return file.error();
+    trace->m_file = std::move(file.value());
+    auto store = loadEvents(*trace->m_file, options);
+    if (!store) return store.error();
+    trace->m_store = std::move(store.value());
+    return trace;
+}
+
+} // namespace ringside

@@ -1,0 +1,34 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+#pragma once
+
+#include "decode/funcgraphhandlers.h"
+#include "file/datfile.h"
+#include "load/loader.h"
+#include "store/eventstore.h"
+#include "util/result.h"
+
+#include <memory>
+#include <string>
+
+namespace ringside {
+
+// An opened recording: the file's metadata and formats, and the loaded events. The entry
+// point for the CLI, the GUI and the tests. Read-only after open(); decoding event fields
+// goes through the tep handle, which one thread uses at a time.
+class Trace {
+public:
+    static Result<std::unique_ptr<Trace>> open(const std::string& path,
+                                               const LoadOptions& options = LoadOptions());
+
+    const DatFile& file() const { return *m_file; }
+    const EventStore& store() const { return *m_store; }
+    FuncGraphContext& funcGraphContext() const { return *m_funcGraph; }
+
+private:
+    Trace() = default;
+    std::unique_ptr<FuncGraphContext> m_funcGraph;
+    std::unique_ptr<DatFile> m_file;
+    std::unique_ptr<EventStore> m_store;
+};
+
+} // namespace ringside

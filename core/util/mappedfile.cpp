@@ -1,0 +1,44 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+#include "util/mappedfile.h"
+
+#include <cerrno>
+#include <cstring>
+#include <fcntl.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+namespace ringside {
+
+Result<std::shared_ptr<MappedFile>> MappedFile::open(const std::string& path)
+{
+    int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+    if (fd < 0) return Error{path + ": cannot open: " + std::strerror(errno)};
+    struct stat st {};
+    if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
+        ::close(fd);
+        return Error{path + ": not a regular file"};
+    }
+    auto file = std::shared_ptr<MappedFile>(new MappedFile);
+    file->m_path = path;
+    file->m_size = static_cast<size_t>(st.st_size);
+    if (file->m_size > 0) {
+        void* p = mmap(nullptr, file->m_size, PROT_READ, MAP_PRIVATE, fd, 0);
+        if (p == MAP_FAILED) {
+            int err = errno;
+            ::close(fd);
+            return Error{path + ": cannot map file: " + std::strerror(err)};
+        }
+        madvise(p, file->m_size, MADV_SEQUENTIAL);
+        file->m_data = static_cast<const uint8_t*>(p);
+    }
+    ::close(fd);
+    return file;
+}
+
+MappedFile::~MappedFile()
+{
+    if (m_data) munmap(const_cast<uint8_t*>(m_data), m_size);
+}
+
+} // namespace ringside

@@ -1,0 +1,33 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+#pragma once
+
+#include "util/result.h"
+
+#include <cstddef>
+#include <cstdint>
+#include <memory>
+#include <string>
+
+namespace ringside {
+
+// A read-only memory map of a whole file. Reads are bounds-checked by their users against
+// size(), so a truncated file is never read past its end.
+class MappedFile {
+public:
+    static Result<std::shared_ptr<MappedFile>> open(const std::string& path);
+    ~MappedFile();
+    MappedFile(const MappedFile&) = delete;
+    MappedFile& operator=(const MappedFile&) = delete;
+
+    const uint8_t* data() const { return m_data; }
+    size_t size() const { return m_size; }
+    const std::string& path() const { return m_path; }
+
+private:
+    MappedFile() = default;
+    std::string m_path;
+    const uint8_t* m_data = nullptr;
+    size_t m_size = 0;
+};
+
+} // namespace ringside
