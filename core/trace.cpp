@@ -9,11 +9,18 @@ Result<std::unique_ptr<Trace>> Trace::open(const std::string& path, const LoadOp
     trace->m_funcGraph = std::make_unique<FuncGraphContext>();
     DatFile::OpenOptions fileOptions;
     FuncGraphContext* context = trace->m_funcGraph.get();
+    fileOptions.deferKallsyms = true;
     fileOptions.beforePlugins = [context](tep_handle* tep) { registerFuncGraphHandlers(tep, context); };
     auto file = DatFile::open(path, fileOptions);
     if (!file) return file.error();
     trace->m_file = std::move(file.value());
-    auto store = loadEvents(*trace->m_file, options);
+    LoadOptions load = options;
+    DatFile* datFile = trace->m_file.get();
+    load.alongside = [datFile, previous = options.alongside] {
+        datFile->registerDeferredKallsyms();
+        if (previous) previous();
+    };
+    auto store = loadEvents(*trace->m_file, load);
     if (!store) return store.error();
     trace->m_store = std::move(store.value());
     return trace;

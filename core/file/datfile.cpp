@@ -2,6 +2,7 @@
 #include "file/datfile.h"
 
 #include "file/fileoptions.h"
+#include "file/kallsyms.h"
 #include "util/bytereader.h"
 
 #include <traceevent/event-parse.h>
@@ -499,7 +500,8 @@ private:
             if (r.failed()) return fail(id == OptKallsyms ? "kallsyms are truncated"
                                                           : "printk formats are truncated");
             if (text.empty()) return true;
-            if (id == OptKallsyms) tep_parse_kallsyms(tep, text.c_str());
+            if (id == OptKallsyms && m_options.deferKallsyms) m_out.m_deferredKallsyms = std::move(text);
+            else if (id == OptKallsyms) registerKallsyms(tep, text);
             else tep_parse_printk_formats(tep, text.c_str());
             return true;
         }
@@ -546,6 +548,12 @@ Result<std::unique_ptr<DatFile>> DatFile::open(const std::string& path, const Op
                                     "without fields",
                                 file->m_info.formatParseFailures);
     return file;
+}
+
+void DatFile::registerDeferredKallsyms()
+{
+    registerKallsyms(m_tep, m_deferredKallsyms);
+    std::string().swap(m_deferredKallsyms);
 }
 
 DatFile::~DatFile()

@@ -27,6 +27,9 @@ public:
         // handlers registered here are overridden by plugins exactly as in trace-cmd.
         std::function<void(tep_handle*)> beforePlugins;
         bool loadPlugins = true;
+        // Keep the kallsyms text for the caller to register (see registerDeferredKallsyms)
+        // instead of parsing it during open; lets a loader overlap it with page parsing.
+        bool deferKallsyms = false;
     };
 
     static Result<std::unique_ptr<DatFile>> open(const std::string& path,
@@ -44,6 +47,10 @@ public:
     tep_handle* tep() const { return m_tep; }
     const std::shared_ptr<MappedFile>& mapping() const { return m_file; }
 
+    // Registers the kallsyms kept by deferKallsyms with the tep handle; call once, while no
+    // other thread uses the handle's function table.
+    void registerDeferredKallsyms();
+
 private:
     friend class DatFileParser;
     DatFile() = default;
@@ -54,6 +61,7 @@ private:
     Diagnostics m_diagnostics;
     tep_handle* m_tep = nullptr;
     tep_plugin_list* m_plugins = nullptr;
+    std::string m_deferredKallsyms;
 };
 
 } // namespace ringside

@@ -12,9 +12,18 @@
 
 namespace ringside {
 
+// A stretch of consecutive pages read in one go: one compressed chunk, or a block of
+// uncompressed pages.
+struct PageRun {
+    uint64_t firstPage = 0;
+    uint32_t pages = 0;
+    int64_t chunk = -1; // index into the CPU's chunks, -1 when stored uncompressed
+};
+
 // The ring-buffer pages of one CPU of one buffer, uncompressed or in compressed chunks.
-// Pages are numbered from 0 in the CPU's data stream. Sequential reads (loading) go chunk by
-// chunk; random reads (decoding one event) keep the last decompressed chunk. Thread-safe.
+// Pages are numbered from 0 in the CPU's data stream. Loading reads run by run (any run from
+// any thread); decoding one event reads a single page and keeps the last decompressed chunk.
+// Data is read with pread, not through the mapping, to keep it out of the resident size.
 class PageSource {
 public:
     PageSource(std::shared_ptr<MappedFile> file, CpuDataInfo data, Codec codec, uint32_t pageSize);
@@ -23,52 +32,29 @@ public:
     uint64_t pageCount() const { return m_data.streamSize / m_pageSize; }
     uint64_t streamBytes() const { return m_data.streamSize; }
     const CpuDataInfo& data() const { return m_data; }
+    const std::vector<PageRun>& runs() const { return m_runs; }
 
-    // Copies page `index` into `out` (resized to pageSize plus zero padding, so a parser that
-    // overruns a corrupt page stays inside the buffer). False with a reason if unreadable.
+    // Reads a run into `out` (its pages, then kPadding zero bytes, so that a parser overrunning
+    // a corrupt page stays in the buffer). `scratch` holds compressed bytes between calls.
+    bool readRun(const PageRun& run, std::vector<uint8_t>& out, std::vector<uint8_t>& scratch,
+                 std::string* reason) const;
+
+    // Copies page `index` into `out`, padded likewise. False with a reason if unreadable.
     bool readPage(uint64_t index, std::vector<uint8_t>& out, std::string* reason) const;
-
-    // Visits the pages of one compressed chunk (or, uncompressed, a run of pages) at a time:
-    // fn(firstPageIndex, data, pageCount). A chunk that cannot be decompressed is reported
-    // through onError(firstPageIndex, pageCount, reason) and skipped.
-    template <typename Fn, typename OnError>
-    void forEachRun(Fn fn, OnError onError) const;
 
     static constexpr size_t kPadding = 4096;
 
 private:
-    bool decompressChunk(size_t chunk, std::vector<uint8_t>& out, std::string* reason) const;
-
     std::shared_ptr<MappedFile> m_file;
     CpuDataInfo m_data;
     Codec m_codec;
     uint32_t m_pageSize;
+    std::vector<PageRun> m_runs;
 
     mutable std::mutex m_cacheMutex;
-    mutable size_t m_cachedChunk = SIZE_MAX;
+    mutable int64_t m_cachedChunk = -1;
     mutable std::vector<uint8_t> m_cache;
+    mutable std::vector<uint8_t> m_cacheScratch;
 };
-
-template <typename Fn, typename OnError>
-void PageSource::forEachRun(Fn fn, OnError onError) const
-{
-    if (!m_data.compressed) {
-        const uint8_t* base = m_file->data() + m_data.fileOffset;
-        fn(uint64_t(0), base, pageCount());
-        return;
-    }
-    std::vector<uint8_t> buffer;
-    for (size_t c = 0; c < m_data.chunks.size(); ++c) {
-        const CompressedChunk& chunk = m_data.chunks[c];
-        uint64_t first = chunk.streamOffset / m_pageSize;
-        uint64_t pages = chunk.size / m_pageSize;
-        std::string reason;
-        if (!decompressChunk(c, buffer, &reason)) {
-            onError(first, pages, reason);
-            continue;
-        }
-        fn(first, buffer.data(), pages);
-    }
-}
 
 } // namespace ringside

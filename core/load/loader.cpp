@@ -47,51 +47,71 @@ struct Shared {
     bool cancelled() const { return cancel && cancel->load(std::memory_order_relaxed); }
 };
 
-void loadStream(Stream& stream, const FileInfo& info, const CommonLayout& layout,
-                const TimestampConverter& converter, Shared& shared, CpuLoadStats& stats)
+// A stretch of consecutive runs of one stream, loaded on its own so that every core has
+// work even when one CPU holds most of the events; its columns are appended in order later.
+struct Segment {
+    size_t stream = 0;
+    size_t firstRun = 0;
+    size_t endRun = 0;
+    CpuColumns columns;
+    CpuLoadStats stats;
+};
+
+std::vector<Segment> planSegments(const std::vector<std::unique_ptr<Stream>>& streams, int threads)
+{
+    uint64_t total = 0;
+    for (const auto& s : streams) total += s->pages->streamBytes();
+    // Several segments per thread balance the load; a floor keeps the appends cheap.
+    const uint64_t target = std::max<uint64_t>(total / (uint64_t(threads) * 4), 8u << 20);
+    std::vector<Segment> segments;
+    for (size_t i = 0; i < streams.size(); ++i) {
+        const auto& runs = streams[i]->pages->runs();
+        const uint32_t pageSize = streams[i]->pages->pageSize();
+        size_t first = 0;
+        uint64_t bytes = 0;
+        for (size_t r = 0; r < runs.size(); ++r) {
+            bytes += uint64_t(runs[r].pages) * pageSize;
+            if (bytes >= target || r + 1 == runs.size()) {
+                Segment seg;
+                seg.stream = i;
+                seg.firstRun = first;
+                seg.endRun = r + 1;
+                seg.columns.cpu = streams[i]->cpu;
+                segments.push_back(std::move(seg));
+                first = r + 1;
+                bytes = 0;
+            }
+        }
+    }
+    return segments;
+}
+
+void loadSegment(Segment& seg, const Stream& stream, const FileInfo& info, const CommonLayout& layout,
+                 const TimestampConverter& converter, Shared& shared, uint64_t* perType,
+                 std::vector<uint8_t>& buffer, std::vector<uint8_t>& scratch)
 {
     PageParser parser(info.kernelLongSize, info.bigEndian, layout, converter, stream.cpu);
     const PageSource& source = *stream.pages;
     const uint32_t pageSize = source.pageSize();
-    std::vector<uint8_t> scratch(pageSize + PageSource::kPadding, 0);
-    uint64_t expectedPage = 0;
-
-    auto onError = [&](uint64_t first, uint64_t pages, const std::string& reason) {
-        for (; expectedPage < first + pages; ++expectedPage)
-            stream.columns.pageFirstEvent.push_back(static_cast<uint32_t>(stream.columns.size()));
-        stats.unreadablePages += pages;
-        if (stats.firstProblem.empty())
-            stats.firstProblem = "pages " + std::to_string(first) + "-" +
-                                 std::to_string(first + pages - 1) + ": " + reason;
-        shared.bytesDone += pages * pageSize;
-    };
-    auto onRun = [&](uint64_t first, const uint8_t* data, uint64_t pages) {
-        const bool mapped = !source.data().compressed;
-        const uint8_t* runEnd = data + pages * pageSize;
-        uint64_t pendingBytes = 0, pendingEvents = 0;
-        for (uint64_t p = 0; p < pages && !shared.cancelled(); ++p) {
-            const uint8_t* page = data + p * pageSize;
-            // A mapped page at the end of the data is copied, so that reading past a corrupt
-            // record stays inside our memory.
-            if (mapped && page + pageSize + PageSource::kPadding > runEnd) {
-                std::memcpy(scratch.data(), page, pageSize);
-                page = scratch.data();
-            }
-            const size_t before = stream.columns.size();
-            parser.parse(page, pageSize, stream.columns, stats);
-            expectedPage = first + p + 1;
-            pendingBytes += pageSize;
-            pendingEvents += stream.columns.size() - before;
-            if ((p & 63) == 63) {
-                shared.bytesDone += pendingBytes;
-                shared.events += pendingEvents;
-                pendingBytes = pendingEvents = 0;
-            }
+    for (size_t r = seg.firstRun; r < seg.endRun && !shared.cancelled(); ++r) {
+        const PageRun& run = source.runs()[r];
+        std::string reason;
+        if (!source.readRun(run, buffer, scratch, &reason)) {
+            for (uint32_t p = 0; p < run.pages; ++p)
+                seg.columns.pageFirstEvent.push_back(static_cast<uint32_t>(seg.columns.size()));
+            seg.stats.unreadablePages += run.pages;
+            if (seg.stats.firstProblem.empty())
+                seg.stats.firstProblem = "pages " + std::to_string(run.firstPage) + "-" +
+                                         std::to_string(run.firstPage + run.pages - 1) + ": " + reason;
+            shared.bytesDone += uint64_t(run.pages) * pageSize;
+            continue;
         }
-        shared.bytesDone += pendingBytes;
-        shared.events += pendingEvents;
-    };
-    source.forEachRun(onRun, onError);
+        const size_t before = seg.columns.size();
+        for (uint32_t p = 0; p < run.pages; ++p)
+            parser.parse(buffer.data() + size_t(p) * pageSize, pageSize, seg.columns, seg.stats, perType);
+        shared.bytesDone += uint64_t(run.pages) * pageSize;
+        shared.events += seg.columns.size() - before;
+    }
 }
 
 std::string streamLabel(const BufferSummary& buffer, int cpu)
@@ -137,7 +157,6 @@ Result<std::unique_ptr<EventStore>> loadEvents(const DatFile& file, const LoadOp
     auto store = std::make_unique<EventStore>();
     StoreBuilder builder(*store);
     const FileInfo& info = file.info();
-    builder.setLayout({info.kernelLongSize, info.bigEndian});
     builder.diagnostics().append(file.diagnostics());
 
     uint64_t totalBytes = 0;
@@ -165,43 +184,59 @@ Result<std::unique_ptr<EventStore>> loadEvents(const DatFile& file, const LoadOp
     }
 
     const CommonLayout layout = commonLayout(file.tep());
+    builder.setLayout({info.kernelLongSize, info.bigEndian, layout.minSize});
     const TimestampConverter converter(info);
     auto& streams = builder.streams();
-    std::vector<CpuLoadStats> stats(streams.size());
     Shared shared;
     shared.cancel = options.cancel;
 
-    // Largest streams first, so the workers finish together.
-    std::vector<size_t> order(streams.size());
-    for (size_t i = 0; i < order.size(); ++i) order[i] = i;
-    std::sort(order.begin(), order.end(), [&](size_t a, size_t b) {
-        return streams[a]->pages->streamBytes() > streams[b]->pages->streamBytes();
-    });
     int threads = options.threads > 0 ? options.threads
                                       : static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
-    threads = std::max(1, std::min<int>(threads, static_cast<int>(streams.size())));
+    std::vector<Segment> segments = planSegments(streams, threads);
+    threads = std::max(1, std::min<int>(threads, static_cast<int>(segments.size())));
+    std::vector<std::vector<uint64_t>> perType(static_cast<size_t>(threads));
     std::atomic<size_t> next{0};
-    auto worker = [&] {
-        for (size_t k = next++; k < order.size(); k = next++) {
-            size_t i = order[k];
-            loadStream(*streams[i], info, layout, converter, shared, stats[i]);
+    auto worker = [&](int t) {
+        perType[static_cast<size_t>(t)].assign(65536, 0);
+        std::vector<uint8_t> buffer, scratch;
+        for (size_t k = next++; k < segments.size(); k = next++) {
+            Segment& seg = segments[k];
+            loadSegment(seg, *streams[seg.stream], info, layout, converter, shared,
+                        perType[static_cast<size_t>(t)].data(), buffer, scratch);
         }
     };
     std::vector<std::future<void>> workers;
-    for (int t = 0; t < threads; ++t) workers.push_back(std::async(std::launch::async, worker));
+    for (int t = 0; t < threads; ++t) workers.push_back(std::async(std::launch::async, worker, t));
     auto report = [&] {
         if (options.progress)
             options.progress({shared.bytesDone.load(), totalBytes, shared.events.load()});
     };
+    if (options.alongside) options.alongside();
     for (auto& w : workers) {
         while (w.wait_for(std::chrono::milliseconds(50)) != std::future_status::ready) report();
     }
     report();
     if (shared.cancelled()) return Error{file.path() + ": loading was cancelled"};
 
+    // Each stream's segments, in order, become its columns.
+    std::vector<CpuLoadStats> stats(streams.size());
+    for (Segment& seg : segments) {
+        CpuColumns& columns = streams[seg.stream]->columns;
+        if (columns.size() && seg.columns.size() && seg.columns.timestamp[0] < columns.timestamp.back())
+            ++stats[seg.stream].backwardsTimestamps;
+        columns.append(std::move(seg.columns));
+        stats[seg.stream].add(seg.stats);
+    }
+    segments.clear();
+    std::vector<uint64_t> typeCounts(65536, 0);
+    for (const auto& counts : perType)
+        for (size_t t = 0; t < counts.size(); ++t) typeCounts[t] += counts[t];
+
     for (size_t i = 0; i < streams.size(); ++i)
         reportStreamStats(builder, store->buffers()[streams[i]->buffer], *streams[i], stats[i]);
-    builder.finalize(stats, file.tep());
+    bool sorted = std::all_of(stats.begin(), stats.end(),
+                              [](const CpuLoadStats& st) { return st.backwardsTimestamps == 0; });
+    builder.finalize(std::move(typeCounts), sorted, threads, file.tep());
     return store;
 }
 

@@ -25,6 +25,8 @@ struct LoadOptions {
     std::function<void(const LoadProgress&)> progress;
     // Set from any thread to stop the load; load() then returns an error saying so.
     const std::atomic<bool>* cancel = nullptr;
+    // Run on the loading thread while the workers parse pages (it would otherwise only wait).
+    std::function<void()> alongside;
 };
 
 // Loads every event of a file into an EventStore: each CPU stream is parsed on its own

@@ -39,15 +39,15 @@ bool PageParser::headerIsSane(const uint8_t* page, uint32_t pageSize, int longSi
     return true;
 }
 
-void PageParser::parse(const uint8_t* page, uint32_t pageSize, CpuColumns& out, CpuLoadStats& stats)
+void PageParser::parse(const uint8_t* page, uint32_t pageSize, CpuColumns& out, CpuLoadStats& stats,
+                       uint64_t* perType)
 {
     ++stats.pages;
     out.pageFirstEvent.push_back(static_cast<uint32_t>(out.size()));
     if (!headerIsSane(page, pageSize, m_longSize, m_bigEndian)) {
         ++stats.corruptPages;
         if (stats.firstProblem.empty())
-            stats.firstProblem = "page " + std::to_string(out.pageFirstEvent.size() - 1) +
-                                 " has an impossible commit size";
+            stats.firstProblem = "a page has an impossible commit size";
         return;
     }
     // kbuffer takes a non-const pointer but only reads.
@@ -61,7 +61,7 @@ void PageParser::parse(const uint8_t* page, uint32_t pageSize, CpuColumns& out, 
          data = kbuffer_next_event(m_kbuf, &raw)) {
         const int size = kbuffer_event_size(m_kbuf);
         const int offset = kbuffer_curr_offset(m_kbuf);
-        if (size < m_layout.minSize || offset < 0 || offset >= static_cast<int>(pageSize)) {
+        if (!recordIsStored(size, offset, pageSize, m_layout.minSize)) {
             ++stats.shortRecords;
             continue;
         }
@@ -83,8 +83,7 @@ void PageParser::parse(const uint8_t* page, uint32_t pageSize, CpuColumns& out, 
             ByteReader::decode(rec + m_layout.pidOffset, m_layout.pidSize, m_bigEndian)));
         out.flags.push_back(rec[m_layout.flagsOffset]);
         out.preemptCount.push_back(rec[m_layout.preemptOffset]);
-        out.pageOffset.push_back(static_cast<uint16_t>(offset));
-        ++stats.perType[type];
+        ++perType[type];
     }
     if (out.size() == before) ++stats.emptyPages;
 }

@@ -28,8 +28,18 @@ struct CpuLoadStats {
     uint64_t shortRecords = 0;
     uint64_t backwardsTimestamps = 0;
     uint64_t unreadablePages = 0;
-    std::vector<uint64_t> perType = std::vector<uint64_t>(65536, 0);
     std::string firstProblem;
+
+    void add(const CpuLoadStats& o)
+    {
+        pages += o.pages;
+        emptyPages += o.emptyPages;
+        corruptPages += o.corruptPages;
+        shortRecords += o.shortRecords;
+        backwardsTimestamps += o.backwardsTimestamps;
+        unreadablePages += o.unreadablePages;
+        if (firstProblem.empty()) firstProblem = o.firstProblem;
+    }
 };
 
 // Parses ring-buffer pages with libtraceevent's kbuffer and appends their events to one CPU's
@@ -42,8 +52,10 @@ public:
     PageParser(const PageParser&) = delete;
     PageParser& operator=(const PageParser&) = delete;
 
-    // `page` must be readable for pageSize + PageSource::kPadding bytes.
-    void parse(const uint8_t* page, uint32_t pageSize, CpuColumns& out, CpuLoadStats& stats);
+    // `page` must be readable for pageSize + PageSource::kPadding bytes. Counts each event's
+    // type in perType (65536 entries).
+    void parse(const uint8_t* page, uint32_t pageSize, CpuColumns& out, CpuLoadStats& stats,
+               uint64_t* perType);
 
     // Checks a page header before kbuffer trusts it; false if its sizes are impossible.
     static bool headerIsSane(const uint8_t* page, uint32_t pageSize, int kernelLongSize,

@@ -3,6 +3,8 @@
 
 #include <traceevent/event-parse.h>
 
+#include <algorithm>
+#include <thread>
 #include <unordered_map>
 
 namespace ringside {
@@ -18,35 +20,81 @@ Stream& StoreBuilder::addStream(uint16_t buffer, int cpu, std::unique_ptr<PageSo
     return *m_store.m_streams.back();
 }
 
-void StoreBuilder::mergeStreams(const std::vector<const ChunkedColumn<uint64_t>*>& streams,
-                                const std::vector<uint32_t>& base, ChunkedColumn<uint32_t>& out)
+namespace {
+
+// Merges [begin[s], end[s]) of every stream into out starting at `at`, smallest
+// (timestamp, stream) first.
+void mergeRange(const std::vector<const ChunkedColumn<uint64_t>*>& streams,
+                const std::vector<uint32_t>& base, const std::vector<size_t>& begin,
+                const std::vector<size_t>& end, ChunkedColumn<uint32_t>& out, size_t at)
 {
     struct Head {
         uint64_t ts;
         uint32_t stream;
-        uint32_t index;
-        bool operator<(const Head& o) const { return ts != o.ts ? ts < o.ts : stream < o.stream; }
+        size_t index;
     };
+    auto after = [](const Head& a, const Head& b) { return a.ts != b.ts ? a.ts > b.ts : a.stream > b.stream; };
     std::vector<Head> heap;
     for (uint32_t s = 0; s < streams.size(); ++s)
-        if (!streams[s]->empty()) heap.push_back({(*streams[s])[0], s, 0});
-    auto after = [](const Head& a, const Head& b) { return b < a; }; // min-heap
+        if (begin[s] < end[s]) heap.push_back({(*streams[s])[begin[s]], s, begin[s]});
     std::make_heap(heap.begin(), heap.end(), after);
-    while (!heap.empty()) {
+    while (heap.size() > 1) {
         std::pop_heap(heap.begin(), heap.end(), after);
         Head& h = heap.back();
-        out.push_back(base[h.stream] + h.index);
-        const auto& column = *streams[h.stream];
-        if (++h.index < column.size()) {
-            h.ts = column[h.index];
+        out[at++] = base[h.stream] + static_cast<uint32_t>(h.index);
+        if (++h.index < end[h.stream]) {
+            h.ts = (*streams[h.stream])[h.index];
             std::push_heap(heap.begin(), heap.end(), after);
         } else {
             heap.pop_back();
         }
     }
+    if (!heap.empty()) // the last stream left: the rest of it in order
+        for (size_t i = heap[0].index; i < end[heap[0].stream]; ++i)
+            out[at++] = base[heap[0].stream] + static_cast<uint32_t>(i);
 }
 
-void StoreBuilder::finalize(const std::vector<CpuLoadStats>& stats, tep_handle* tep)
+} // namespace
+
+void StoreBuilder::mergeStreams(const std::vector<const ChunkedColumn<uint64_t>*>& streams,
+                                const std::vector<uint32_t>& base, bool sorted, int threads,
+                                ChunkedColumn<uint32_t>& out)
+{
+    size_t total = 0, largest = 0;
+    for (size_t s = 0; s < streams.size(); ++s) {
+        total += streams[s]->size();
+        if (streams[s]->size() > streams[largest]->size()) largest = s;
+    }
+    out.resize(total);
+    const size_t zero = 0;
+    std::vector<size_t> starts(streams.size(), zero), ends(streams.size());
+    for (size_t s = 0; s < streams.size(); ++s) ends[s] = streams[s]->size();
+    const int pieces = (sorted && total >= (1u << 20)) ? std::max(1, threads) : 1;
+    if (pieces == 1) {
+        mergeRange(streams, base, starts, ends, out, 0);
+        return;
+    }
+    // Cut points: every piece takes the events with cut[k-1] <= ts < cut[k].
+    std::vector<std::vector<size_t>> bounds(static_cast<size_t>(pieces) + 1, starts);
+    bounds.back() = ends;
+    const auto& big = *streams[largest];
+    for (int k = 1; k < pieces; ++k) {
+        const uint64_t cut = big[big.size() * static_cast<size_t>(k) / static_cast<size_t>(pieces)];
+        for (size_t s = 0; s < streams.size(); ++s)
+            bounds[static_cast<size_t>(k)][s] = streams[s]->lowerBound(cut, 0, streams[s]->size());
+    }
+    std::vector<std::thread> workers;
+    for (int k = 0; k < pieces; ++k) {
+        size_t at = 0;
+        for (size_t s = 0; s < streams.size(); ++s) at += bounds[static_cast<size_t>(k)][s];
+        workers.emplace_back(mergeRange, std::cref(streams), std::cref(base),
+                             std::cref(bounds[static_cast<size_t>(k)]),
+                             std::cref(bounds[static_cast<size_t>(k) + 1]), std::ref(out), at);
+    }
+    for (auto& w : workers) w.join();
+}
+
+void StoreBuilder::finalize(std::vector<uint64_t> typeCounts, bool sorted, int threads, tep_handle* tep)
 {
     EventStore& s = m_store;
     s.m_streamBase.clear();
@@ -57,15 +105,13 @@ void StoreBuilder::finalize(const std::vector<CpuLoadStats>& stats, tep_handle* 
         total += stream->columns.size();
         columns.push_back(&stream->columns.timestamp);
     }
-    mergeStreams(columns, s.m_streamBase, s.m_merged);
+    mergeStreams(columns, s.m_streamBase, sorted, threads, s.m_merged);
     if (s.m_merged.size() > 0) {
         s.m_first = s.timestamp(s.eventAt(0));
         s.m_last = s.timestamp(s.eventAt(s.m_merged.size() - 1));
     }
 
-    s.m_typeCounts.assign(65536, 0);
-    for (const auto& st : stats)
-        for (size_t t = 0; t < st.perType.size(); ++t) s.m_typeCounts[t] += st.perType[t];
+    s.m_typeCounts = std::move(typeCounts);
 
     // Tasks, interned in order of first appearance per stream; counts per pid.
     std::unordered_map<int32_t, uint64_t> perPid;
@@ -81,9 +127,9 @@ void StoreBuilder::finalize(const std::vector<CpuLoadStats>& stats, tep_handle* 
             ++*slot;
         }
     }
-    std::vector<std::pair<int32_t, uint64_t>> sorted(perPid.begin(), perPid.end());
-    std::sort(sorted.begin(), sorted.end());
-    for (const auto& [pid, count] : sorted) {
+    std::vector<std::pair<int32_t, uint64_t>> byPid(perPid.begin(), perPid.end());
+    std::sort(byPid.begin(), byPid.end());
+    for (const auto& [pid, count] : byPid) {
         const char* comm = tep ? tep_data_comm_from_pid(tep, pid) : nullptr;
         TaskId id = s.m_tasks.intern(pid, comm ? comm : "<...>");
         s.m_tasks[id].events = count;

@@ -22,12 +22,16 @@ public:
     Diagnostics& diagnostics() { return m_store.m_diagnostics; }
     std::vector<std::unique_ptr<Stream>>& streams() { return m_store.m_streams; }
 
-    void finalize(const std::vector<CpuLoadStats>& stats, tep_handle* tep);
+    // Builds the merged order (on up to `threads` threads; `sorted`: no stream goes back in time), the task table and the counts.
+    void finalize(std::vector<uint64_t> typeCounts, bool sorted, int threads, tep_handle* tep);
 
     // Merges time-ordered streams into one order of global ids: a binary heap keyed on
     // (timestamp, stream), so equal timestamps keep the stream order trace-cmd uses.
+    // When every stream is sorted, the output is cut at timestamps taken from the largest
+    // stream and the pieces are merged in parallel; the result is the same as one merge.
     static void mergeStreams(const std::vector<const ChunkedColumn<uint64_t>*>& streams,
-                             const std::vector<uint32_t>& base, ChunkedColumn<uint32_t>& out);
+                             const std::vector<uint32_t>& base, bool sorted, int threads,
+                             ChunkedColumn<uint32_t>& out);
 
 private:
     EventStore& m_store;

@@ -28,14 +28,22 @@ bool EventStore::readRecord(EventRef e, RawRecord& out, std::string* reason) con
     if (e.index >= s.columns.size()) return *reason = "no such event", false;
     uint64_t page = s.columns.pageOf(e.index);
     if (!s.pages->readPage(page, out.page, reason)) return false;
-    // The page was validated when loaded; re-read the event at its offset.
+    // Walk the page to the event's ordinal, skipping what the loader skipped.
     const FileLayout& layout = m_layout;
     kbuffer* kbuf = kbuffer_alloc(layout.kernelLongSize == 8 ? KBUFFER_LSIZE_8 : KBUFFER_LSIZE_4,
                                   layout.bigEndian ? KBUFFER_ENDIAN_BIG : KBUFFER_ENDIAN_LITTLE);
-    kbuffer_load_subbuffer(kbuf, out.page.data());
-    unsigned long long ts = 0;
-    void* data = kbuffer_read_at_offset(kbuf, s.columns.pageOffset[e.index], &ts);
-    out.size = data ? kbuffer_event_size(kbuf) : 0;
+    uint32_t ordinal = e.index - s.columns.pageFirstEvent[page];
+    void* data = nullptr;
+    if (kbuffer_load_subbuffer(kbuf, out.page.data()) >= 0) {
+        unsigned long long ts = 0;
+        for (data = kbuffer_read_event(kbuf, &ts); data; data = kbuffer_next_event(kbuf, &ts)) {
+            out.size = kbuffer_event_size(kbuf);
+            if (!recordIsStored(out.size, kbuffer_curr_offset(kbuf), s.pages->pageSize(),
+                                layout.minRecordSize))
+                continue;
+            if (ordinal-- == 0) break;
+        }
+    }
     kbuffer_free(kbuf);
     out.data = static_cast<const uint8_t*>(data);
     if (!data) return *reason = "record not found in its page", false;

@@ -37,6 +37,7 @@ struct BufferSummary {
 struct FileLayout {
     int kernelLongSize = 8;
     bool bigEndian = false;
+    int minRecordSize = 8; // the common fields
 };
 
 // A raw record ready for libtraceevent: points into `page`, which the caller keeps alive.

@@ -29,16 +29,30 @@ Result<std::shared_ptr<MappedFile>> MappedFile::open(const std::string& path)
             ::close(fd);
             return Error{path + ": cannot map file: " + std::strerror(err)};
         }
-        madvise(p, file->m_size, MADV_SEQUENTIAL);
+        madvise(p, file->m_size, MADV_RANDOM);
         file->m_data = static_cast<const uint8_t*>(p);
     }
-    ::close(fd);
+    file->m_fd = fd;
     return file;
 }
 
 MappedFile::~MappedFile()
 {
     if (m_data) munmap(const_cast<uint8_t*>(m_data), m_size);
+    if (m_fd >= 0) ::close(m_fd);
+}
+
+bool MappedFile::readAt(uint64_t offset, size_t size, uint8_t* out) const
+{
+    if (offset > m_size || size > m_size - offset) return false;
+    size_t done = 0;
+    while (done < size) {
+        ssize_t n = pread(m_fd, out + done, size - done, static_cast<off_t>(offset + done));
+        if (n < 0 && errno == EINTR) continue;
+        if (n <= 0) return false;
+        done += static_cast<size_t>(n);
+    }
+    return true;
 }
 
 } // namespace ringside

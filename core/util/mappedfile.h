@@ -23,11 +23,16 @@ public:
     size_t size() const { return m_size; }
     const std::string& path() const { return m_path; }
 
+    // Copies bytes with pread, so bulk data reaches memory without mapping file pages into
+    // the process (they would count in its resident size). False if the range is not there.
+    bool readAt(uint64_t offset, size_t size, uint8_t* out) const;
+
 private:
     MappedFile() = default;
     std::string m_path;
     const uint8_t* m_data = nullptr;
     size_t m_size = 0;
+    int m_fd = -1;
 };
 
 } // namespace ringside
