@@ -21,10 +21,10 @@ class DumpPeek : public RecordPeek {
 public:
     explicit DumpPeek(const EventStore& store) : m_store(store) {}
 
-    void setCurrent(size_t row) { m_row = row; }
-    bool consumed(uint32_t global)
+    void setCurrent(const MergedOrder::Cursor& cursor) { m_current = &cursor; }
+    bool consumed(EventRef e)
     {
-        auto it = m_consumed.find(global);
+        auto it = m_consumed.find(EventStore::key(e));
         if (it == m_consumed.end()) return false;
         m_consumed.erase(it);
         return true;
@@ -32,13 +32,14 @@ public:
 
     bool peekNext(RawRecord& out) override
     {
-        const uint16_t buffer = m_store.stream(m_store.eventAt(m_row).stream).buffer;
-        for (size_t r = m_row + 1; r < m_store.eventCount(); ++r) {
-            EventRef e = m_store.eventAt(r);
+        const uint16_t buffer = m_store.stream(m_current->event().stream).buffer;
+        MergedOrder::Cursor cursor = *m_current;
+        for (cursor.next(); !cursor.atEnd(); cursor.next()) {
+            EventRef e = cursor.event();
             if (m_store.stream(e.stream).buffer != buffer) continue;
-            if (m_consumed.count(m_store.toGlobal(e))) continue;
+            if (m_consumed.count(EventStore::key(e))) continue;
             std::string reason;
-            m_candidate = m_store.toGlobal(e);
+            m_candidate = EventStore::key(e);
             return m_store.readRecord(e, out, &reason);
         }
         return false;
@@ -47,9 +48,9 @@ public:
 
 private:
     const EventStore& m_store;
-    size_t m_row = 0;
-    uint32_t m_candidate = 0;
-    std::unordered_set<uint32_t> m_consumed;
+    const MergedOrder::Cursor* m_current = nullptr;
+    uint64_t m_candidate = 0;
+    std::unordered_set<uint64_t> m_consumed;
 };
 
 // Looks ahead within the event's own CPU: enough to fold leaves outside a full dump.
@@ -150,10 +151,10 @@ size_t ReportPrinter::dump(FILE* out)
     Seq seq;
     RawRecord raw;
     size_t lines = 0;
-    for (size_t row = 0; row < store.eventCount(); ++row) {
-        EventRef e = store.eventAt(row);
-        if (peek.consumed(store.toGlobal(e))) continue;
-        peek.setCurrent(row);
+    for (MergedOrder::Cursor cursor(store.order(), 0); !cursor.atEnd(); cursor.next()) {
+        const EventRef e = cursor.event();
+        if (peek.consumed(e)) continue;
+        peek.setCurrent(cursor);
         const Stream& stream = store.stream(e.stream);
         if (prefixed) {
             const std::string& name = store.buffers()[stream.buffer].name;

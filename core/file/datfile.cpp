@@ -541,6 +541,10 @@ Result<std::unique_ptr<DatFile>> DatFile::open(const std::string& path, const Op
     file->m_file = mapped.value();
     DatFileParser parser(*file, options);
     if (!parser.parse()) return Error{parser.error()};
+    // libtraceevent keeps an event whose print format it cannot parse, flagged as failed.
+    if (tep_event** events = tep_list_events(file->m_tep, TEP_EVENT_SORT_ID))
+        for (; *events; ++events)
+            if ((*events)->flags & TEP_EVENT_FL_FAILED) ++file->m_info.formatParseFailures;
     if (file->m_info.formatParseFailures > 0)
         file->m_diagnostics.add(Diagnostic::Severity::Info, "unparsed-formats",
                                 std::to_string(file->m_info.formatParseFailures) +

@@ -25,8 +25,8 @@ namespace {
 // Merges [begin[s], end[s]) of every stream into out starting at `at`, smallest
 // (timestamp, stream) first.
 void mergeRange(const std::vector<const ChunkedColumn<uint64_t>*>& streams,
-                const std::vector<uint32_t>& base, const std::vector<size_t>& begin,
-                const std::vector<size_t>& end, ChunkedColumn<uint32_t>& out, size_t at)
+                const std::vector<size_t>& begin, const std::vector<size_t>& end,
+                MergedOrder& out, size_t at)
 {
     struct Head {
         uint64_t ts;
@@ -41,7 +41,7 @@ void mergeRange(const std::vector<const ChunkedColumn<uint64_t>*>& streams,
     while (heap.size() > 1) {
         std::pop_heap(heap.begin(), heap.end(), after);
         Head& h = heap.back();
-        out[at++] = base[h.stream] + static_cast<uint32_t>(h.index);
+        out.set(at++, StreamId(static_cast<uint16_t>(h.stream)));
         if (++h.index < end[h.stream]) {
             h.ts = (*streams[h.stream])[h.index];
             std::push_heap(heap.begin(), heap.end(), after);
@@ -51,27 +51,28 @@ void mergeRange(const std::vector<const ChunkedColumn<uint64_t>*>& streams,
     }
     if (!heap.empty()) // the last stream left: the rest of it in order
         for (size_t i = heap[0].index; i < end[heap[0].stream]; ++i)
-            out[at++] = base[heap[0].stream] + static_cast<uint32_t>(i);
+            out.set(at++, StreamId(static_cast<uint16_t>(heap[0].stream)));
 }
 
 } // namespace
 
 void StoreBuilder::mergeStreams(const std::vector<const ChunkedColumn<uint64_t>*>& streams,
-                                const std::vector<uint32_t>& base, bool sorted, int threads,
-                                ChunkedColumn<uint32_t>& out)
+                                bool sorted, int threads, MergedOrder& out)
 {
     size_t total = 0, largest = 0;
     for (size_t s = 0; s < streams.size(); ++s) {
         total += streams[s]->size();
         if (streams[s]->size() > streams[largest]->size()) largest = s;
     }
+    out.setStreamCount(streams.size());
     out.resize(total);
     const size_t zero = 0;
     std::vector<size_t> starts(streams.size(), zero), ends(streams.size());
     for (size_t s = 0; s < streams.size(); ++s) ends[s] = streams[s]->size();
     const int pieces = (sorted && total >= (1u << 20)) ? std::max(1, threads) : 1;
     if (pieces == 1) {
-        mergeRange(streams, base, starts, ends, out, 0);
+        mergeRange(streams, starts, ends, out, 0);
+        out.rebuildCheckpoints();
         return;
     }
     // Cut points: every piece takes the events with cut[k-1] <= ts < cut[k].
@@ -87,28 +88,22 @@ void StoreBuilder::mergeStreams(const std::vector<const ChunkedColumn<uint64_t>*
     for (int k = 0; k < pieces; ++k) {
         size_t at = 0;
         for (size_t s = 0; s < streams.size(); ++s) at += bounds[static_cast<size_t>(k)][s];
-        workers.emplace_back(mergeRange, std::cref(streams), std::cref(base),
-                             std::cref(bounds[static_cast<size_t>(k)]),
+        workers.emplace_back(mergeRange, std::cref(streams), std::cref(bounds[static_cast<size_t>(k)]),
                              std::cref(bounds[static_cast<size_t>(k) + 1]), std::ref(out), at);
     }
     for (auto& w : workers) w.join();
+    out.rebuildCheckpoints();
 }
 
 void StoreBuilder::finalize(std::vector<uint64_t> typeCounts, bool sorted, int threads, tep_handle* tep)
 {
     EventStore& s = m_store;
-    s.m_streamBase.clear();
-    uint64_t total = 0;
     std::vector<const ChunkedColumn<uint64_t>*> columns;
-    for (const auto& stream : s.m_streams) {
-        s.m_streamBase.push_back(static_cast<uint32_t>(total));
-        total += stream->columns.size();
-        columns.push_back(&stream->columns.timestamp);
-    }
-    mergeStreams(columns, s.m_streamBase, sorted, threads, s.m_merged);
-    if (s.m_merged.size() > 0) {
+    for (const auto& stream : s.m_streams) columns.push_back(&stream->columns.timestamp);
+    mergeStreams(columns, sorted, threads, s.m_order);
+    if (s.m_order.size() > 0) {
         s.m_first = s.timestamp(s.eventAt(0));
-        s.m_last = s.timestamp(s.eventAt(s.m_merged.size() - 1));
+        s.m_last = s.timestamp(s.eventAt(s.m_order.size() - 1));
     }
 
     s.m_typeCounts = std::move(typeCounts);

@@ -30,8 +30,7 @@ public:
     // When every stream is sorted, the output is cut at timestamps taken from the largest
     // stream and the pieces are merged in parallel; the result is the same as one merge.
     static void mergeStreams(const std::vector<const ChunkedColumn<uint64_t>*>& streams,
-                             const std::vector<uint32_t>& base, bool sorted, int threads,
-                             ChunkedColumn<uint32_t>& out);
+                             bool sorted, int threads, MergedOrder& out);
 
 private:
     EventStore& m_store;

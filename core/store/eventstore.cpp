@@ -17,7 +17,7 @@ const char* severityName(Diagnostic::Severity severity)
 
 size_t EventStore::memoryBytes() const
 {
-    size_t bytes = m_merged.memoryBytes() + m_typeCounts.capacity() * sizeof(uint64_t);
+    size_t bytes = m_order.memoryBytes() + m_typeCounts.capacity() * sizeof(uint64_t);
     for (const auto& s : m_streams) bytes += s->columns.memoryBytes();
     return bytes;
 }

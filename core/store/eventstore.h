@@ -6,6 +6,7 @@
 #include "store/cpucolumns.h"
 #include "store/diagnostics.h"
 #include "store/ids.h"
+#include "store/mergedorder.h"
 #include "store/tasktable.h"
 
 #include <algorithm>
@@ -48,8 +49,8 @@ struct RawRecord {
 };
 
 // Every event of a recording, per buffer and CPU in columns (see CpuColumns), plus the merged
-// time order as a separate index of global ids (streamBase[s] + index), built by a k-way merge
-// of the already time-ordered streams. Built once by the loader, then read-only: any thread
+// time order as a separate index (MergedOrder), built by a k-way merge of the already
+// time-ordered streams. Built once by the loader, then read-only: any thread
 // may read it without locks. Event fields are decoded on demand from the raw record.
 class EventStore {
 public:
@@ -58,8 +59,9 @@ public:
     const std::vector<BufferSummary>& buffers() const { return m_buffers; }
 
     // Events in merged order.
-    size_t eventCount() const { return m_merged.size(); }
-    EventRef eventAt(size_t row) const { return fromGlobal(m_merged[row]); }
+    size_t eventCount() const { return m_order.size(); }
+    EventRef eventAt(size_t row) const { return m_order.eventAt(row); }
+    const MergedOrder& order() const { return m_order; }
     uint64_t timestamp(EventRef e) const { return stream(e.stream).columns.timestamp[e.index]; }
     uint64_t firstTimestamp() const { return m_first; }
     uint64_t lastTimestamp() const { return m_last; }
@@ -72,20 +74,14 @@ public:
     // Reads the raw record of `e` from its page; false with a reason if the page is unreadable.
     bool readRecord(EventRef e, RawRecord& out, std::string* reason) const;
 
-    EventRef fromGlobal(uint32_t global) const
-    {
-        auto it = std::upper_bound(m_streamBase.begin(), m_streamBase.end(), global);
-        size_t s = static_cast<size_t>(it - m_streamBase.begin()) - 1;
-        return {StreamId(static_cast<uint16_t>(s)), global - m_streamBase[s]};
-    }
-    uint32_t toGlobal(EventRef e) const { return m_streamBase[e.stream.value] + e.index; }
+    // A number unique to the event, for sets and maps.
+    static uint64_t key(EventRef e) { return (uint64_t(e.stream.value) << 32) | e.index; }
 
 private:
     friend class StoreBuilder;
     std::vector<std::unique_ptr<Stream>> m_streams;
     std::vector<BufferSummary> m_buffers;
-    std::vector<uint32_t> m_streamBase;
-    ChunkedColumn<uint32_t> m_merged;
+    MergedOrder m_order;
     TaskTable m_tasks;
     std::vector<uint64_t> m_typeCounts;
     Diagnostics m_diagnostics;

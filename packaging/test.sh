@@ -1,0 +1,17 @@
+#!/bin/bash
+# One command for a fresh Debian 12 machine: install dependencies, build, and pass the tests,
+# in the normal build and in the ASan+UBSan build. When a corpus of recordings sits beside the
+# checkout (shared/traces, shared/corpus-external), the differential test runs over it too.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+packaging/setup-debian.sh
+corpus=""
+for d in "$(cd .. && pwd)/shared/traces" "$(cd .. && pwd)/shared/corpus-external"; do
+  [ -d "$d" ] && corpus="${corpus:+$corpus:}$d"
+done
+export RINGSIDE_CORPUS="${RINGSIDE_CORPUS:-$corpus}"
+for preset in dev asan; do
+  cmake --preset "$preset" >/dev/null
+  cmake --build --preset "$preset"
+  ctest --preset "$preset" -j2
+done

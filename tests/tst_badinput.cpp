@@ -1,0 +1,211 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+// Bad input: a clear message naming the file, or a trace of what was readable with the rest
+// counted in diagnostics; never a crash or a hang.
+#include "testsupport.h"
+
+#include "load/pageparser.h"
+
+#include <QElapsedTimer>
+#include <QFile>
+#include <QTemporaryDir>
+#include <QTest>
+
+#include <cstring>
+#include <random>
+
+using namespace ringside;
+
+namespace {
+
+QByteArray readFixture(const QString& name)
+{
+    QFile f(test::fixture(name));
+    return f.open(QIODevice::ReadOnly) ? f.readAll() : QByteArray();
+}
+
+bool hasDiagnostic(const Trace& trace, const std::string& code)
+{
+    for (const auto& d : trace.store().diagnostics().items())
+        if (d.code == code) return true;
+    return false;
+}
+
+// A ring-buffer page: 8-byte timestamp, 8-byte commit, then records of `words` 32-bit words
+// each (type_len = words, delta 1), every record an event of the given type and pid.
+std::vector<uint8_t> makePage(int records, int words, uint16_t type, int32_t pid, uint64_t commit = 0)
+{
+    std::vector<uint8_t> page(4096 + 4096, 0);
+    const uint64_t ts = 1000;
+    std::memcpy(page.data(), &ts, 8);
+    size_t at = 16;
+    for (int i = 0; i < records; ++i) {
+        const uint32_t header = static_cast<uint32_t>(words) | (1u << 5);
+        std::memcpy(page.data() + at, &header, 4);
+        std::memcpy(page.data() + at + 4, &type, 2);
+        std::memcpy(page.data() + at + 8, &pid, 4);
+        at += 4 + size_t(words) * 4;
+    }
+    const uint64_t size = commit ? commit : at - 16;
+    std::memcpy(page.data() + 8, &size, 8);
+    return page;
+}
+
+} // namespace
+
+class TestBadInput : public QObject {
+    Q_OBJECT
+private:
+    QTemporaryDir m_dir;
+
+    QString write(const QString& name, const QByteArray& bytes)
+    {
+        QString path = m_dir.filePath(name);
+        QFile f(path);
+        if (!f.open(QIODevice::WriteOnly) || f.write(bytes) != bytes.size()) return {};
+        return path;
+    }
+
+    void expectError(const QString& path, const char* problem)
+    {
+        auto trace = Trace::open(path.toStdString());
+        QVERIFY(!trace);
+        const QString message = QString::fromStdString(trace.error().message);
+        QVERIFY2(message.contains(path), qPrintable(message));
+        QVERIFY2(message.contains(problem), qPrintable(message));
+    }
+
+private slots:
+    void missingFile() { expectError(m_dir.filePath("nope.dat"), "No such file"); }
+    void emptyFile() { expectError(write("empty.dat", {}), "not a trace-cmd data file"); }
+    void textFile() { expectError(write("text.dat", "hello, this is not a trace\n"), "not a trace-cmd data file"); }
+
+    void unsupportedVersion()
+    {
+        QByteArray bytes = readFixture("execve-e2big.dat");
+        bytes[10] = '9'; // "7\0" -> "9\0"
+        expectError(write("v9.dat", bytes), "unsupported file version '9'");
+    }
+
+    void unsupportedCompression()
+    {
+        QByteArray bytes = readFixture("execve-e2big.dat");
+        const qsizetype at = bytes.indexOf("zstd");
+        QVERIFY(at > 0 && at < 64);
+        bytes.replace(at, 4, "lz4x");
+        expectError(write("lz4.dat", bytes), "unsupported compression 'lz4x'");
+    }
+
+    void truncatedHeader() { expectError(write("short.dat", readFixture("execve-e2big.dat").left(14)), "truncated"); }
+
+    void truncatedFilesNeverCrash_data()
+    {
+        QTest::addColumn<QString>("name");
+        for (const char* name : {"execve-e2big.dat", "instances.dat", "v6-i686-funcgraph.dat", "zlib-guest.dat"})
+            QTest::newRow(name) << name;
+    }
+    void truncatedFilesNeverCrash()
+    {
+        QFETCH(QString, name);
+        const QByteArray bytes = readFixture(name);
+        QVERIFY(!bytes.isEmpty());
+        int opened = 0;
+        for (int step = 1; step < 40; ++step) {
+            const qsizetype cut = bytes.size() * step / 40;
+            const QString path = write("cut.dat", bytes.left(cut));
+            QElapsedTimer timer;
+            timer.start();
+            auto trace = Trace::open(path.toStdString());
+            if (trace) {
+                ++opened;
+                test::dump(**trace);
+                // Whatever was cut off is said, not silently dropped.
+                if ((*trace)->store().eventCount() == 0 || cut < bytes.size())
+                    QVERIFY(hasDiagnostic(**trace, "truncated") || (*trace)->store().eventCount() == 0);
+            } else {
+                QVERIFY(QString::fromStdString(trace.error().message).contains(path));
+            }
+            QVERIFY2(timer.elapsed() < 20000, "open took too long");
+        }
+        QVERIFY(opened < 40);
+    }
+
+    void flippedBytesNeverCrash_data()
+    {
+        QTest::addColumn<QString>("name");
+        for (const char* name : {"execve-e2big.dat", "lost-events.dat", "fgraph-openat.dat", "v6-i686-funcgraph.dat", "zlib-guest.dat"})
+            QTest::newRow(name) << name;
+    }
+    void flippedBytesNeverCrash()
+    {
+        QFETCH(QString, name);
+        const QByteArray original = readFixture(name);
+        std::mt19937 random(42);
+        for (int round = 0; round < 12; ++round) {
+            QByteArray bytes = original;
+            // Flip bytes anywhere, and more of them in the trace data at the end of the file.
+            for (int i = 0; i < 8; ++i) bytes[random() % bytes.size()] ^= char(1 + random() % 255);
+            for (int i = 0; i < 32; ++i) {
+                const qsizetype tail = bytes.size() / 4;
+                bytes[bytes.size() - 1 - random() % tail] ^= char(1 + random() % 255);
+            }
+            const QString path = write("flipped.dat", bytes);
+            auto trace = Trace::open(path.toStdString());
+            if (trace) test::dump(**trace);
+            else QVERIFY(QString::fromStdString(trace.error().message).contains(path));
+        }
+    }
+
+    void corruptChunkKeepsTheRest()
+    {
+        QByteArray bytes = readFixture("lost-events.dat");
+        auto file = DatFile::open(test::fixturePath("lost-events.dat"));
+        QVERIFY(file);
+        const CpuDataInfo& cpu0 = (*file)->buffers()[0].cpus[0];
+        QVERIFY(cpu0.chunks.size() >= 1);
+        auto reference = test::openOrFail(test::fixturePath("lost-events.dat"));
+        QVERIFY(reference);
+        // Garble the first compressed chunk of CPU 0.
+        const CompressedChunk& chunk = cpu0.chunks[0];
+        for (uint32_t i = 0; i < std::min<uint32_t>(chunk.compressedSize, 64); ++i)
+            bytes[static_cast<qsizetype>(chunk.fileOffset + i)] = char(0xA5);
+        auto trace = test::openOrFail(write("garbled.dat", bytes).toStdString());
+        QVERIFY(trace);
+        const EventStore& store = trace->store();
+        QCOMPARE(store.stream(StreamId(1)).columns.size(), reference->store().stream(StreamId(1)).columns.size());
+        QVERIFY(store.stream(StreamId(0)).columns.size() < reference->store().stream(StreamId(0)).columns.size());
+        QVERIFY(hasDiagnostic(*trace, "unreadable-page"));
+        test::dump(*trace);
+    }
+
+    void pageParserSkipsCorruptPages()
+    {
+        FileInfo info;
+        TimestampConverter converter(info);
+        CommonLayout layout;
+        PageParser parser(8, false, layout, converter, 0);
+        CpuColumns columns;
+        CpuLoadStats stats;
+        std::vector<uint64_t> perType(65536);
+
+        auto good = makePage(3, 3, 7, 42);
+        parser.parse(good.data(), 4096, columns, stats, perType.data());
+        QCOMPARE(columns.size(), size_t(3));
+        QCOMPARE(columns.pid[2], 42);
+        QCOMPARE(columns.eventType[0], uint16_t(7));
+        QCOMPARE(perType[7], uint64_t(3));
+        QCOMPARE(columns.timestamp[0], uint64_t(1001));
+
+        auto impossible = makePage(3, 3, 7, 42, 5000); // commit larger than the page
+        parser.parse(impossible.data(), 4096, columns, stats, perType.data());
+        QCOMPARE(columns.size(), size_t(3));
+        QCOMPARE(stats.corruptPages, uint64_t(1));
+
+        auto tiny = makePage(2, 1, 7, 42); // 4-byte payloads cannot hold the common fields
+        parser.parse(tiny.data(), 4096, columns, stats, perType.data());
+        QCOMPARE(stats.shortRecords, uint64_t(2));
+        QCOMPARE(columns.pageFirstEvent.size(), size_t(3));
+    }
+};
+
+QTEST_GUILESS_MAIN(TestBadInput)
+#include "tst_badinput.moc"

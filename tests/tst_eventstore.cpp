@@ -1,0 +1,160 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+// The columnar store: per-CPU columns, the merged order, tasks, lost events, raw records.
+#include "testsupport.h"
+
+#include "load/storebuilder.h"
+#include "store/chunkedcolumn.h"
+
+#include <traceevent/event-parse.h>
+
+#include <QTest>
+
+#include <random>
+#include <set>
+
+using namespace ringside;
+
+class TestEventStore : public QObject {
+    Q_OBJECT
+private slots:
+    void mergedOrderIsTimeOrdered()
+    {
+        auto trace = test::openOrFail(test::fixturePath("instances.dat"));
+        QVERIFY(trace);
+        const EventStore& store = trace->store();
+        QCOMPARE(store.eventCount(), size_t(7275));
+        QCOMPARE(store.streamCount(), size_t(4));
+        size_t perStream = 0;
+        for (size_t s = 0; s < store.streamCount(); ++s)
+            perStream += store.stream(StreamId(static_cast<uint16_t>(s))).columns.size();
+        QCOMPARE(perStream, store.eventCount());
+        std::set<uint64_t> seen;
+        MergedOrder::Cursor cursor(store.order(), 0);
+        for (size_t row = 0; row < store.eventCount(); ++row, cursor.next()) {
+            EventRef e = store.eventAt(row);
+            QVERIFY(cursor.event() == e);
+            QVERIFY(e.index < store.stream(e.stream).columns.size());
+            QVERIFY(seen.insert(EventStore::key(e)).second);
+            if (row) {
+                EventRef prev = store.eventAt(row - 1);
+                QVERIFY(store.timestamp(prev) < store.timestamp(e) ||
+                        (store.timestamp(prev) == store.timestamp(e) && prev.stream.value <= e.stream.value));
+            }
+        }
+        QCOMPARE(store.firstTimestamp(), store.timestamp(store.eventAt(0)));
+    }
+
+    void countsPerCpuAndType()
+    {
+        auto trace = test::openOrFail(test::fixturePath("execve-e2big.dat"));
+        QVERIFY(trace);
+        const EventStore& store = trace->store();
+        QCOMPARE(store.stream(StreamId(0)).columns.size(), size_t(4231));
+        QCOMPARE(store.stream(StreamId(1)).columns.size(), size_t(437));
+        tep_event* exitExecve = tep_find_event_by_name(trace->file().tep(), "syscalls", "sys_exit_execve");
+        QVERIFY(exitExecve);
+        QCOMPARE(store.eventTypeCounts()[static_cast<size_t>(exitExecve->id)], uint64_t(4));
+    }
+
+    void lostEventsArePlacedAndCounted()
+    {
+        auto trace = test::openOrFail(test::fixturePath("lost-events.dat"));
+        QVERIFY(trace);
+        const EventStore& store = trace->store();
+        const Stream& cpu1 = store.stream(StreamId(1));
+        QCOMPARE(cpu1.columns.lostTotal, uint64_t(35928));
+        QCOMPARE(cpu1.columns.lostBefore(0), int64_t(35928));
+        QCOMPARE(cpu1.statsOverrun, uint64_t(35928));
+        bool diagnosed = false;
+        for (const auto& d : store.diagnostics().items()) diagnosed |= d.code == "lost-events";
+        QVERIFY(diagnosed);
+    }
+
+    void tasksAreInterned()
+    {
+        auto trace = test::openOrFail(test::fixturePath("execve-e2big.dat"));
+        QVERIFY(trace);
+        const TaskTable& tasks = trace->store().tasks();
+        QVERIFY(tasks.size() > 3);
+        uint64_t events = 0;
+        for (const Task& t : tasks.all()) events += t.events;
+        QCOMPARE(events, uint64_t(trace->store().eventCount()));
+        TaskId dpkg = tasks.find(19702);
+        QVERIFY(dpkg.valid());
+        QCOMPARE(tasks[dpkg].comm, std::string("dpkg"));
+        QCOMPARE(tasks[dpkg].events, uint64_t(1133));
+        QVERIFY(!tasks.find(999999).valid());
+    }
+
+    void rawRecordsMatchColumns()
+    {
+        auto trace = test::openOrFail(test::fixturePath("fgraph-openat.dat"));
+        QVERIFY(trace);
+        const EventStore& store = trace->store();
+        tep_handle* tep = trace->file().tep();
+        RawRecord raw;
+        for (size_t row = 0; row < store.eventCount(); row += 97) {
+            EventRef e = store.eventAt(row);
+            std::string reason;
+            QVERIFY2(store.readRecord(e, raw, &reason), reason.c_str());
+            tep_record record{};
+            record.data = const_cast<uint8_t*>(raw.data);
+            record.size = raw.size;
+            QCOMPARE(tep_data_type(tep, &record), int(store.stream(e.stream).columns.eventType[e.index]));
+            QCOMPARE(tep_data_pid(tep, &record), store.stream(e.stream).columns.pid[e.index]);
+        }
+    }
+
+    void chunkedColumnAppendAndResize()
+    {
+        ChunkedColumn<uint32_t, 4> a, b; // 16 values a block: appends cross blocks
+        for (uint32_t i = 0; i < 37; ++i) a.push_back(i);
+        for (uint32_t i = 37; i < 100; ++i) b.push_back(i);
+        a.append(std::move(b));
+        QCOMPARE(a.size(), size_t(100));
+        QCOMPARE(b.size(), size_t(0));
+        for (uint32_t i = 0; i < 100; ++i) QCOMPARE(a[i], i);
+        QCOMPARE(a.lowerBound(50, 0, a.size()), size_t(50));
+        ChunkedColumn<uint32_t, 4> c;
+        c.resize(33);
+        QCOMPARE(c.size(), size_t(33));
+    }
+
+    void parallelMergeEqualsSingleMerge()
+    {
+        std::mt19937_64 random(7);
+        std::vector<ChunkedColumn<uint64_t>> streams(3);
+        for (auto& s : streams) {
+            uint64_t ts = 0;
+            for (int i = 0; i < 600000; ++i) s.push_back(ts += random() % 5); // many equal times
+        }
+        std::vector<const ChunkedColumn<uint64_t>*> columns;
+        size_t total = 0;
+        for (auto& s : streams) {
+            columns.push_back(&s);
+            total += s.size();
+        }
+        MergedOrder one, four;
+        StoreBuilder::mergeStreams(columns, true, 1, one);
+        StoreBuilder::mergeStreams(columns, true, 4, four);
+        QCOMPARE(one.size(), total);
+        QCOMPARE(four.size(), total);
+        for (size_t i = 0; i < one.size(); ++i)
+            if (one.streamAt(i) != four.streamAt(i)) QFAIL(qPrintable(QString("differ at %1").arg(i)));
+        // Every row maps back to a distinct event, in each stream's order.
+        std::vector<uint32_t> next(streams.size(), 0);
+        for (size_t i = 0; i < four.size(); i += 997) {
+            EventRef e = four.eventAt(i);
+            QVERIFY(e.index < streams[e.stream.value].size());
+        }
+        MergedOrder::Cursor cursor(four, 0);
+        for (size_t i = 0; i < four.size(); ++i, cursor.next()) {
+            EventRef e = cursor.event();
+            QCOMPARE(e.index, next[e.stream.value]++);
+            if (i % 4099 == 0) QVERIFY(four.eventAt(i) == e);
+        }
+    }
+};
+
+QTEST_GUILESS_MAIN(TestEventStore)
+#include "tst_eventstore.moc"
