@@ -79,6 +79,7 @@ public:
 
 private:
     friend class StoreBuilder;
+    friend class StoreAppender;
     std::vector<std::unique_ptr<Stream>> m_streams;
     std::vector<BufferSummary> m_buffers;
     MergedOrder m_order;
