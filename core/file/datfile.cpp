@@ -276,7 +276,7 @@ private:
             if (r.failed()) return fail("truncated before the trace data");
             if (tag == std::string_view("options  \0", 10)) {
                 size_t start = r.pos();
-                std::string rest(reinterpret_cast<const char*>(r.here()), r.remaining());
+                std::string_view rest(reinterpret_cast<const char*>(r.here()), r.remaining());
                 uint64_t unused = 0;
                 size_t consumed = 0;
                 if (!parseOptions(rest, false, &unused, &consumed)) return false;
@@ -306,7 +306,7 @@ private:
 
     // ---- options -------------------------------------------------------------------------
 
-    bool parseOptions(const std::string& payload, bool sectioned, uint64_t* nextOptions,
+    bool parseOptions(std::string_view payload, bool sectioned, uint64_t* nextOptions,
                       size_t* consumed = nullptr)
     {
         ByteReader r(reinterpret_cast<const uint8_t*>(payload.data()), payload.size(),
@@ -541,6 +541,7 @@ Result<std::unique_ptr<DatFile>> DatFile::open(const std::string& path, const Op
     file->m_file = mapped.value();
     DatFileParser parser(*file, options);
     if (!parser.parse()) return Error{parser.error()};
+    file->m_file->releaseResidentPages();
     // libtraceevent keeps an event whose print format it cannot parse, flagged as failed.
     if (tep_event** events = tep_list_events(file->m_tep, TEP_EVENT_SORT_ID))
         for (; *events; ++events)

@@ -37,6 +37,21 @@ void mergeRange(const std::vector<const ChunkedColumn<uint64_t>*>& streams,
     std::vector<Head> heap;
     for (uint32_t s = 0; s < streams.size(); ++s)
         if (begin[s] < end[s]) heap.push_back({(*streams[s])[begin[s]], s, begin[s]});
+    if (heap.size() == 2) {
+        // Two streams (the common 2-CPU case): a plain two-way merge, no heap.
+        const auto& a = *streams[heap[0].stream];
+        const auto& b = *streams[heap[1].stream];
+        const StreamId sa(static_cast<uint16_t>(heap[0].stream)), sb(static_cast<uint16_t>(heap[1].stream));
+        size_t i = heap[0].index, j = heap[1].index;
+        const size_t ea = end[heap[0].stream], eb = end[heap[1].stream];
+        while (i < ea && j < eb) {
+            if (b[j] < a[i]) out.set(at++, sb), ++j; // equal times: a is the lower stream
+            else out.set(at++, sa), ++i;
+        }
+        for (; i < ea; ++i) out.set(at++, sa);
+        for (; j < eb; ++j) out.set(at++, sb);
+        return;
+    }
     std::make_heap(heap.begin(), heap.end(), after);
     while (heap.size() > 1) {
         std::pop_heap(heap.begin(), heap.end(), after);

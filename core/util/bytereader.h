@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 #pragma once
 
+#include <bit>
 #include <cstdint>
 #include <cstring>
 #include <string>
@@ -59,6 +60,16 @@ public:
     }
 
     static uint64_t decode(const uint8_t* p, int bytes, bool bigEndian) {
+        if (!bigEndian && std::endian::native == std::endian::little && bytes == 4) {
+            uint32_t v;
+            std::memcpy(&v, p, 4);
+            return v;
+        }
+        if (!bigEndian && std::endian::native == std::endian::little && bytes == 2) {
+            uint16_t v;
+            std::memcpy(&v, p, 2);
+            return v;
+        }
         uint64_t v = 0;
         if (bigEndian) {
             for (int i = 0; i < bytes; ++i) v = (v << 8) | p[i];

@@ -42,6 +42,11 @@ MappedFile::~MappedFile()
     if (m_fd >= 0) ::close(m_fd);
 }
 
+void MappedFile::releaseResidentPages() const
+{
+    if (m_data) madvise(const_cast<uint8_t*>(m_data), m_size, MADV_DONTNEED);
+}
+
 bool MappedFile::readAt(uint64_t offset, size_t size, uint8_t* out) const
 {
     if (offset > m_size || size > m_size - offset) return false;

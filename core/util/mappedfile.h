@@ -27,6 +27,10 @@ public:
     // the process (they would count in its resident size). False if the range is not there.
     bool readAt(uint64_t offset, size_t size, uint8_t* out) const;
 
+    // Drops the mapped pages read so far from the resident set (they are read again from the
+    // page cache if touched); called once the metadata is parsed.
+    void releaseResidentPages() const;
+
 private:
     MappedFile() = default;
     std::string m_path;
