@@ -166,6 +166,25 @@ private slots:
         QCOMPARE(store.lastTimestamp(), bulk.lastTimestamp());
     }
 
+    void progressIsReportedAndLoadCanBeCancelled()
+    {
+        std::vector<LoadProgress> seen;
+        LoadOptions options;
+        options.progress = [&](const LoadProgress& p) { seen.push_back(p); };
+        auto trace = Trace::open(test::fixturePath("lost-events.dat"), options);
+        QVERIFY(trace);
+        QVERIFY(!seen.empty());
+        QCOMPARE(seen.back().bytesDone, seen.back().bytesTotal);
+        QCOMPARE(seen.back().events, uint64_t((*trace)->store().eventCount()));
+        for (size_t i = 1; i < seen.size(); ++i) QVERIFY(seen[i].bytesDone >= seen[i - 1].bytesDone);
+
+        std::atomic<bool> cancel{true};
+        options.cancel = &cancel;
+        auto cancelled = Trace::open(test::fixturePath("lost-events.dat"), options);
+        QVERIFY(!cancelled);
+        QVERIFY(QString::fromStdString(cancelled.error().message).contains("cancelled"));
+    }
+
     void chunkedColumnAppendAndResize()
     {
         ChunkedColumn<uint32_t, 4> a, b; // 16 values a block: appends cross blocks

@@ -122,6 +122,30 @@ std::string ReportPrinter::line(EventRef e)
     return std::string(seq.s.buffer, seq.s.len);
 }
 
+std::string ReportPrinter::info(EventRef e)
+{
+    const EventStore& store = m_trace.store();
+    RawRecord raw;
+    std::string reason;
+    if (!store.readRecord(e, raw, &reason)) return "[unreadable record: " + reason + "]";
+    const Stream& stream = store.stream(e.stream);
+    tep_record record{};
+    record.ts = stream.columns.timestamp[e.index];
+    record.cpu = stream.cpu;
+    record.data = const_cast<uint8_t*>(raw.data);
+    record.size = raw.size;
+    StreamPeek peek(store, e);
+    FuncGraphContext& context = m_trace.funcGraphContext();
+    context.peek = &peek;
+    Seq seq;
+    tep_print_event(m_trace.file().tep(), &seq.s, &record, "%s", TEP_PRINT_INFO);
+    context.peek = nullptr;
+    trace_seq_terminate(&seq.s);
+    std::string text(seq.s.buffer, seq.s.len);
+    while (!text.empty() && text.back() == '\n') text.pop_back();
+    return text;
+}
+
 size_t ReportPrinter::dump(FILE* out)
 {
     const EventStore& store = m_trace.store();

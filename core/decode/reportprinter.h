@@ -24,6 +24,9 @@ public:
     // function_graph entries look ahead in their own CPU only.
     std::string line(EventRef event);
 
+    // Only the event's own text (what follows "name:" in the line), with the same look-ahead.
+    std::string info(EventRef event);
+
 private:
     const Trace& m_trace;
 };

@@ -22,6 +22,29 @@ size_t EventStore::memoryBytes() const
     return bytes;
 }
 
+size_t EventStore::firstRowAtOrAfter(uint64_t ts) const
+{
+    size_t lo = 0, hi = eventCount();
+    while (lo < hi) {
+        const size_t mid = lo + (hi - lo) / 2;
+        if (timestamp(eventAt(mid)) < ts) lo = mid + 1;
+        else hi = mid;
+    }
+    return lo;
+}
+
+size_t EventStore::rowOf(EventRef e) const
+{
+    const uint64_t ts = timestamp(e);
+    MergedOrder::Cursor cursor(m_order, firstRowAtOrAfter(ts));
+    for (; !cursor.atEnd() && timestamp(cursor.event()) == ts; cursor.next())
+        if (cursor.event() == e) return cursor.row();
+    // Streams whose times go backwards are not binary-searchable: fall back to a scan.
+    for (MergedOrder::Cursor scan(m_order, 0); !scan.atEnd(); scan.next())
+        if (scan.event() == e) return scan.row();
+    return eventCount();
+}
+
 bool EventStore::readRecord(EventRef e, RawRecord& out, std::string* reason) const
 {
     const Stream& s = stream(e.stream);

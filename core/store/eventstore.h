@@ -69,7 +69,13 @@ public:
     const TaskTable& tasks() const { return m_tasks; }
     const std::vector<uint64_t>& eventTypeCounts() const { return m_typeCounts; }
     const Diagnostics& diagnostics() const { return m_diagnostics; }
+    const FileLayout& layout() const { return m_layout; }
     size_t memoryBytes() const;
+
+    // The merged-order row of an event (binary search by time, then the tied rows).
+    size_t rowOf(EventRef e) const;
+    // The first row whose time is not before `ts`.
+    size_t firstRowAtOrAfter(uint64_t ts) const;
 
     // Reads the raw record of `e` from its page; false with a reason if the page is unreadable.
     bool readRecord(EventRef e, RawRecord& out, std::string* reason) const;

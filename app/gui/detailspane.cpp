@@ -1,0 +1,71 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+#include "detailspane.h"
+
+#include "eventtablemodel.h"
+#include "taskcolors.h"
+
+#include <QFontDatabase>
+#include <QHeaderView>
+
+namespace ringside {
+
+DetailsPane::DetailsPane(QWidget* parent) : QTreeWidget(parent)
+{
+    setColumnCount(5);
+    setHeaderLabels({tr("Field"), tr("Value"), tr("Hex"), tr("Symbol"), tr("Type")});
+    setRootIsDecorated(true);
+    setAlternatingRowColors(true);
+    setUniformRowHeights(false);
+    header()->setSectionResizeMode(QHeaderView::Interactive);
+    header()->setStretchLastSection(true);
+}
+
+void DetailsPane::setSession(const TraceSession* session)
+{
+    m_session = session;
+    clear();
+}
+
+void DetailsPane::showEvent(std::optional<EventRef> event)
+{
+    clear();
+    if (!m_session || !event) return;
+    const EventStore& store = m_session->store();
+    EventFormatter& f = *m_session->formatter;
+    const Stream& stream = store.stream(event->stream);
+    const CpuColumns& c = stream.columns;
+    const uint16_t type = c.eventType[event->index];
+    const int32_t pid = c.pid[event->index];
+
+    auto* summary = new QTreeWidgetItem(this, {tr("event"), QString::fromStdString(f.systemName(type) + "/" + f.eventName(type))});
+    summary->setFirstColumnSpanned(false);
+    new QTreeWidgetItem(this, {tr("time"), EventTableModel::formatTime(c.timestamp[event->index], m_session->trace->file().info().timesInUsecs)});
+    const QString buffer = QString::fromStdString(store.buffers()[stream.buffer].name);
+    new QTreeWidgetItem(this, {tr("cpu"), (buffer.isEmpty() ? QString() : buffer + ':') + QString::number(stream.cpu)});
+    auto* task = new QTreeWidgetItem(this, {tr("task"), QStringLiteral("%1 (pid %2)").arg(QString::fromStdString(f.comm(pid))).arg(pid)});
+    task->setIcon(1, [&] { QPixmap p(12, 12); p.fill(taskColor(pid)); return QIcon(p); }());
+    new QTreeWidgetItem(this, {tr("latency"), QString::fromStdString(f.latency(*event))});
+    auto* line = new QTreeWidgetItem(this, {tr("line"), QString::fromStdString(f.info(*event))});
+    line->setToolTip(1, QString::fromStdString(f.reportLine(*event)));
+
+    auto* fields = new QTreeWidgetItem(this, {tr("fields")});
+    auto* common = new QTreeWidgetItem(fields, {tr("common")});
+    const QFont fixed = QFontDatabase::systemFont(QFontDatabase::FixedFont);
+    for (const FieldValue& v : f.fields(*event)) {
+        auto* item = new QTreeWidgetItem(v.common ? common : fields,
+                                         {QString::fromStdString(v.name), QString::fromStdString(v.value),
+                                          QString::fromStdString(v.hex), QString::fromStdString(v.symbol),
+                                          QString::fromStdString(v.type)});
+        item->setFont(1, fixed);
+        item->setFont(2, fixed);
+    }
+    fields->setExpanded(true);
+
+    auto* format = new QTreeWidgetItem(this, {tr("format")});
+    auto* text = new QTreeWidgetItem(format, {QString(), QString::fromStdString(f.formatText(type))});
+    text->setFont(1, fixed);
+    resizeColumnToContents(0);
+    setColumnWidth(1, std::max(columnWidth(1), 160));
+}
+
+} // namespace ringside

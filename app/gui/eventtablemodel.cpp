@@ -1,0 +1,105 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+#include "eventtablemodel.h"
+
+#include "taskcolors.h"
+
+#include <QBrush>
+#include <QFontDatabase>
+
+namespace ringside {
+
+void EventTableModel::setSession(const TraceSession* session)
+{
+    beginResetModel();
+    m_session = session;
+    endResetModel();
+}
+
+int EventTableModel::rowCount(const QModelIndex& parent) const
+{
+    if (parent.isValid() || !m_session) return 0;
+    return static_cast<int>(std::min<size_t>(m_session->store().eventCount(), INT32_MAX));
+}
+
+int EventTableModel::columnCount(const QModelIndex& parent) const
+{
+    return parent.isValid() ? 0 : ColumnCount;
+}
+
+EventRef EventTableModel::eventAt(int row) const
+{
+    return m_session->store().eventAt(static_cast<size_t>(row));
+}
+
+int EventTableModel::rowOf(EventRef event) const
+{
+    if (!m_session) return -1;
+    const size_t row = m_session->store().rowOf(event);
+    return row < m_session->store().eventCount() ? static_cast<int>(row) : -1;
+}
+
+QString EventTableModel::formatTime(uint64_t ns, bool nanoseconds)
+{
+    if (!nanoseconds) return QString::number(ns);
+    return QStringLiteral("%1.%2").arg(ns / 1000000000ull).arg(ns % 1000000000ull, 9, 10, QLatin1Char('0'));
+}
+
+QVariant EventTableModel::data(const QModelIndex& index, int role) const
+{
+    if (!m_session || !index.isValid() || index.row() >= rowCount()) return {};
+    const EventStore& store = m_session->store();
+    const EventRef e = eventAt(index.row());
+    const Stream& stream = store.stream(e.stream);
+    const CpuColumns& c = stream.columns;
+    if (role == Qt::DisplayRole) {
+        EventFormatter& f = *m_session->formatter;
+        switch (index.column()) {
+        case Index: return index.row();
+        case Cpu: {
+            const QString buffer = QString::fromStdString(store.buffers()[stream.buffer].name);
+            return buffer.isEmpty() ? QString::number(stream.cpu) : buffer + ':' + QString::number(stream.cpu);
+        }
+        case Time: return formatTime(c.timestamp[e.index], m_session->trace->file().info().timesInUsecs);
+        case Task: return QString::fromStdString(f.comm(c.pid[e.index]));
+        case Pid: return c.pid[e.index];
+        case Latency: return QString::fromStdString(f.latency(e));
+        case Event: return QString::fromStdString(f.eventName(c.eventType[e.index]));
+        case Info: return QString::fromStdString(f.info(e));
+        }
+    } else if (role == Qt::DecorationRole && index.column() == Task) {
+        return taskColor(c.pid[e.index]);
+    } else if (role == Qt::TextAlignmentRole) {
+        if (index.column() == Index || index.column() == Pid || index.column() == Time || index.column() == Cpu)
+            return int(Qt::AlignRight | Qt::AlignVCenter);
+    } else if (role == Qt::FontRole && (index.column() == Time || index.column() == Latency)) {
+        return QFontDatabase::systemFont(QFontDatabase::FixedFont);
+    } else if (role == Qt::ToolTipRole && index.column() == Info) {
+        return QString::fromStdString(m_session->formatter->info(e));
+    }
+    return {};
+}
+
+QVariant EventTableModel::headerData(int section, Qt::Orientation orientation, int role) const
+{
+    if (orientation != Qt::Horizontal || role != Qt::DisplayRole) return {};
+    switch (section) {
+    case Index: return tr("#");
+    case Cpu: return tr("CPU");
+    case Time: return tr("Time (s)");
+    case Task: return tr("Task");
+    case Pid: return tr("PID");
+    case Latency: return tr("Latency");
+    case Event: return tr("Event");
+    case Info: return tr("Info");
+    }
+    return {};
+}
+
+QString EventTableModel::rowText(int row) const
+{
+    QStringList cells;
+    for (int column = 0; column < ColumnCount; ++column) cells << data(index(row, column)).toString();
+    return cells.join('\t');
+}
+
+} // namespace ringside

@@ -1,0 +1,36 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+#pragma once
+
+#include "tracesession.h"
+
+#include <QAbstractTableModel>
+
+namespace ringside {
+
+// The event table: a virtual model over the merged order (it never copies rows; every cell
+// is read from the store and formatted when asked). Rows are merged-order rows.
+class EventTableModel : public QAbstractTableModel {
+    Q_OBJECT
+public:
+    enum Column { Index, Cpu, Time, Task, Pid, Latency, Event, Info, ColumnCount };
+
+    explicit EventTableModel(QObject* parent = nullptr) : QAbstractTableModel(parent) {}
+
+    void setSession(const TraceSession* session);
+
+    int rowCount(const QModelIndex& parent = {}) const override;
+    int columnCount(const QModelIndex& parent = {}) const override;
+    QVariant data(const QModelIndex& index, int role = Qt::DisplayRole) const override;
+    QVariant headerData(int section, Qt::Orientation orientation, int role = Qt::DisplayRole) const override;
+
+    EventRef eventAt(int row) const;
+    int rowOf(EventRef event) const;
+    // One row as text, the columns separated by tabs (for copying).
+    QString rowText(int row) const;
+    static QString formatTime(uint64_t ns, bool nanoseconds);
+
+private:
+    const TraceSession* m_session = nullptr;
+};
+
+} // namespace ringside

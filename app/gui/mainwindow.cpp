@@ -1,0 +1,325 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+#include "mainwindow.h"
+
+#include "detailspane.h"
+#include "eventtablemodel.h"
+#include "healthpane.h"
+#include "timelinewidget.h"
+
+#include <QAction>
+#include <QApplication>
+#include <QClipboard>
+#include <QCloseEvent>
+#include <QDockWidget>
+#include <QDragEnterEvent>
+#include <QFileDialog>
+#include <QFileInfo>
+#include <QHeaderView>
+#include <QLabel>
+#include <QMenuBar>
+#include <QMessageBox>
+#include <QMimeData>
+#include <QProgressDialog>
+#include <QSettings>
+#include <QSplitter>
+#include <QStatusBar>
+#include <QTableView>
+#include <QTimer>
+
+namespace ringside {
+
+MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent)
+{
+    setAcceptDrops(true);
+    setWindowTitle(tr("Ringside"));
+    resize(1400, 900);
+
+    m_timeline = new TimelineWidget(&m_view, this);
+    m_model = new EventTableModel(this);
+    m_table = new QTableView(this);
+    m_table->setModel(m_model);
+    m_table->setSelectionBehavior(QAbstractItemView::SelectRows);
+    m_table->setSelectionMode(QAbstractItemView::ExtendedSelection);
+    m_table->verticalHeader()->hide();
+    m_table->verticalHeader()->setSectionResizeMode(QHeaderView::Fixed);
+    m_table->verticalHeader()->setDefaultSectionSize(fontMetrics().height() + 4);
+    m_table->horizontalHeader()->setStretchLastSection(true);
+    m_table->setWordWrap(false);
+    m_table->setContextMenuPolicy(Qt::ActionsContextMenu);
+    const int widths[] = {80, 50, 140, 130, 60, 60, 150};
+    for (int c = 0; c < 7; ++c) m_table->setColumnWidth(c, widths[c]);
+    m_details = new DetailsPane(this);
+
+    auto* bottom = new QSplitter(Qt::Horizontal, this);
+    bottom->addWidget(m_table);
+    bottom->addWidget(m_details);
+    bottom->setStretchFactor(0, 3);
+    bottom->setStretchFactor(1, 2);
+    auto* main = new QSplitter(Qt::Vertical, this);
+    main->addWidget(m_timeline);
+    main->addWidget(bottom);
+    main->setStretchFactor(0, 1);
+    main->setStretchFactor(1, 1);
+    setCentralWidget(main);
+
+    m_health = new HealthPane(this);
+    auto* healthDock = new QDockWidget(tr("Trace health"), this);
+    healthDock->setObjectName("healthDock");
+    healthDock->setWidget(m_health);
+    addDockWidget(Qt::RightDockWidgetArea, healthDock);
+    healthDock->hide();
+
+    m_rangeLabel = new QLabel(this);
+    m_markerLabel = new QLabel(this);
+    statusBar()->addWidget(m_rangeLabel, 1);
+    statusBar()->addPermanentWidget(m_markerLabel);
+
+    buildMenus();
+    healthDock->toggleViewAction()->setShortcut(QKeySequence(tr("Ctrl+H")));
+    menuBar()->actions().at(1)->menu()->addAction(healthDock->toggleViewAction());
+
+    connect(&m_view, &ViewState::visibleRangeChanged, this, &MainWindow::updateStatus);
+    connect(&m_view, &ViewState::markersChanged, this, &MainWindow::updateStatus);
+    connect(&m_view, &ViewState::selectionChanged, this, &MainWindow::onSelectionChanged);
+    connect(m_table->selectionModel(), &QItemSelectionModel::currentRowChanged, this, [this](const QModelIndex& current) {
+        if (m_syncingSelection || !current.isValid() || !m_session) return;
+        m_view.select(m_model->eventAt(current.row()));
+    });
+
+    connect(&m_load, &LoadJob::progress, this, [this](int permille, qulonglong events) {
+        if (!m_progress) return;
+        m_progress->setValue(permille);
+        m_progress->setLabelText(tr("Loading %1 events…").arg(QLocale().toString(events)));
+    });
+    connect(&m_load, &LoadJob::finished, this, [this](std::shared_ptr<TraceSession> session) {
+        if (m_progress) m_progress->reset();
+        addRecent(session->path);
+        setSession(std::move(session));
+    });
+    connect(&m_load, &LoadJob::failed, this, [this](const QString&, const QString& message) {
+        if (m_progress) m_progress->reset();
+        emit loadFailed(message);
+        if (!m_screenshotPath.isEmpty()) {
+            qCritical("ringside: %s", qPrintable(message));
+            QApplication::exit(1);
+            return;
+        }
+        QMessageBox::critical(this, tr("Cannot open recording"), message);
+    });
+
+    QSettings settings;
+    restoreGeometry(settings.value("window/geometry").toByteArray());
+    restoreState(settings.value("window/state").toByteArray());
+    updateRecentMenu();
+    updateStatus();
+}
+
+MainWindow::~MainWindow() = default;
+
+void MainWindow::buildMenus()
+{
+    QMenu* file = menuBar()->addMenu(tr("&File"));
+    file->addAction(tr("&Open…"), QKeySequence::Open, this, [this] {
+        QSettings settings;
+        const QString dir = settings.value("files/lastDir").toString();
+        const QString path = QFileDialog::getOpenFileName(this, tr("Open recording"), dir,
+                                                          tr("trace-cmd recordings (*.dat);;All files (*)"));
+        if (path.isEmpty()) return;
+        settings.setValue("files/lastDir", QFileInfo(path).absolutePath());
+        openFile(path);
+    });
+    m_recentMenu = file->addMenu(tr("Open &Recent"));
+    file->addSeparator();
+    file->addAction(tr("&Quit"), QKeySequence::Quit, this, &QWidget::close);
+
+    QMenu* view = menuBar()->addMenu(tr("&View"));
+    view->addAction(tr("Zoom &In"), QKeySequence(tr("Ctrl+=")), this, [this] {
+        m_view.setVisibleRange(timeline::zoomAround(m_view.visibleRange(),
+                                                    m_view.visibleRange().start + m_view.visibleRange().span() / 2, 0.5,
+                                                    m_view.fullRange()));
+    });
+    view->addAction(tr("Zoom &Out"), QKeySequence(tr("Ctrl+-")), this, [this] {
+        m_view.setVisibleRange(timeline::zoomAround(m_view.visibleRange(),
+                                                    m_view.visibleRange().start + m_view.visibleRange().span() / 2, 2.0,
+                                                    m_view.fullRange()));
+    });
+    view->addAction(tr("Zoom to &Fit"), QKeySequence(tr("Ctrl+0")), &m_view, &ViewState::zoomToFit);
+    view->addAction(tr("Zoom &Back"), QKeySequence(tr("Alt+Left")), &m_view, &ViewState::zoomBack);
+    view->addAction(tr("Zoom &Forward"), QKeySequence(tr("Alt+Right")), &m_view, &ViewState::zoomForward);
+    view->addAction(tr("Zoom to Markers A–B"), QKeySequence(tr("Ctrl+M")), &m_view, &ViewState::zoomToMarkers);
+    view->addAction(tr("Clear Markers"), &m_view, &ViewState::clearMarkers);
+    view->addSeparator();
+
+    QMenu* go = menuBar()->addMenu(tr("&Go"));
+    go->addAction(tr("Previous Selection"), QKeySequence(tr("Ctrl+[")), &m_view, &ViewState::selectBack);
+    go->addAction(tr("Next Selection"), QKeySequence(tr("Ctrl+]")), &m_view, &ViewState::selectForward);
+
+    auto* copy = new QAction(tr("Copy Rows"), this);
+    copy->setShortcut(QKeySequence::Copy);
+    copy->setShortcutContext(Qt::WidgetWithChildrenShortcut);
+    connect(copy, &QAction::triggered, this, &MainWindow::copySelectedRows);
+    m_table->addAction(copy);
+    auto* markA = new QAction(tr("Set Marker A at This Event"), this);
+    connect(markA, &QAction::triggered, this, [this] {
+        if (auto s = m_view.selection()) m_view.setMarkerA(m_session->store().timestamp(*s));
+    });
+    m_table->addAction(markA);
+    auto* markB = new QAction(tr("Set Marker B at This Event"), this);
+    connect(markB, &QAction::triggered, this, [this] {
+        if (auto s = m_view.selection()) m_view.setMarkerB(m_session->store().timestamp(*s));
+    });
+    m_table->addAction(markB);
+    auto* taskRow = new QAction(tr("Add Timeline Row for This Task"), this);
+    connect(taskRow, &QAction::triggered, this, [this] {
+        auto s = m_view.selection();
+        if (!s) return;
+        const int32_t pid = m_session->store().stream(s->stream).columns.pid[s->index];
+        m_timeline->rows().addTask(pid);
+        m_timeline->update();
+    });
+    m_table->addAction(taskRow);
+}
+
+void MainWindow::openFile(const QString& path, bool isSample)
+{
+    if (!m_progress) {
+        m_progress = new QProgressDialog(this);
+        m_progress->setWindowTitle(tr("Ringside"));
+        m_progress->setRange(0, 1000);
+        m_progress->setMinimumDuration(300);
+        m_progress->setAutoReset(false);
+        m_progress->setAutoClose(false);
+        m_progress->setWindowModality(Qt::WindowModal);
+        connect(m_progress, &QProgressDialog::canceled, &m_load, &LoadJob::cancel);
+    }
+    m_progress->setLabelText(tr("Opening %1…").arg(QFileInfo(path).fileName()));
+    m_progress->setValue(0);
+    m_load.start(path, isSample);
+}
+
+void MainWindow::setSession(std::shared_ptr<TraceSession> session)
+{
+    // Views drop their pointers into the old session before it goes.
+    m_timeline->setSession(nullptr);
+    m_model->setSession(nullptr);
+    m_details->setSession(nullptr);
+    m_health->setSession(nullptr);
+    m_session = std::move(session);
+    const EventStore& store = m_session->store();
+    m_view.reset({store.firstTimestamp(), store.lastTimestamp() + 1});
+    m_timeline->setSession(m_session.get());
+    m_model->setSession(m_session.get());
+    m_details->setSession(m_session.get());
+    m_health->setSession(m_session.get());
+    const QString name = QFileInfo(m_session->path).fileName();
+    setWindowTitle(m_session->isSample ? tr("%1 (sample recording) — Ringside").arg(name) : tr("%1 — Ringside").arg(name));
+    updateStatus();
+    emit sessionChanged();
+    if (!m_screenshotPath.isEmpty()) {
+        QTimer::singleShot(300, this, [this] {
+            const bool saved = grab().save(m_screenshotPath);
+            if (!saved) qCritical("ringside: cannot write %s", qPrintable(m_screenshotPath));
+            QApplication::exit(saved ? 0 : 1);
+        });
+    }
+}
+
+void MainWindow::screenshotWhenLoaded(const QString& path)
+{
+    m_screenshotPath = path;
+}
+
+void MainWindow::onSelectionChanged()
+{
+    m_details->showEvent(m_view.selection());
+    auto selection = m_view.selection();
+    if (!selection || !m_session) return;
+    // The table follows the selection.
+    const int row = m_model->rowOf(*selection);
+    if (row >= 0) {
+        m_syncingSelection = true;
+        const QModelIndex index = m_model->index(row, 0);
+        m_table->selectionModel()->setCurrentIndex(index, QItemSelectionModel::ClearAndSelect | QItemSelectionModel::Rows);
+        m_table->scrollTo(index, QAbstractItemView::PositionAtCenter);
+        m_syncingSelection = false;
+    }
+    // The timeline moves to an event outside the visible range, keeping the zoom.
+    const uint64_t t = m_session->store().timestamp(*selection);
+    const auto range = m_view.visibleRange();
+    if (!range.contains(t)) {
+        const uint64_t half = range.span() / 2;
+        const uint64_t start = t > half ? t - half : 0;
+        m_view.setVisibleRange(timeline::pan({start, start + range.span()}, 0, m_view.fullRange()));
+    }
+}
+
+void MainWindow::updateStatus()
+{
+    if (!m_session) {
+        m_rangeLabel->setText(tr("No recording open"));
+        m_markerLabel->clear();
+        return;
+    }
+    const auto range = m_view.visibleRange();
+    const EventStore& store = m_session->store();
+    m_rangeLabel->setText(tr("%1 events, %2 CPUs · showing %3 from %4 s")
+                              .arg(QLocale().toString(qulonglong(store.eventCount())))
+                              .arg(store.streamCount())
+                              .arg(timeline::formatDuration(int64_t(range.span())))
+                              .arg(timeline::formatTimestamp(range.start, 1000)));
+    QStringList markers;
+    if (auto a = m_view.markerA()) markers << tr("A %1").arg(timeline::formatTimestamp(*a, 1));
+    if (auto b = m_view.markerB()) markers << tr("B %1").arg(timeline::formatTimestamp(*b, 1));
+    if (auto d = m_view.markerDelta()) markers << tr("B−A = %1").arg(timeline::formatDuration(*d));
+    m_markerLabel->setText(markers.isEmpty() ? tr("Shift+click: marker A, Ctrl+click: marker B") : markers.join("   "));
+}
+
+void MainWindow::copySelectedRows()
+{
+    if (!m_session) return;
+    QStringList lines;
+    const auto rows = m_table->selectionModel()->selectedRows();
+    for (const QModelIndex& index : rows) lines << m_model->rowText(index.row());
+    QApplication::clipboard()->setText(lines.join('\n'));
+}
+
+void MainWindow::addRecent(const QString& path)
+{
+    QSettings settings;
+    QStringList recent = settings.value("files/recent").toStringList();
+    const QString absolute = QFileInfo(path).absoluteFilePath();
+    recent.removeAll(absolute);
+    recent.prepend(absolute);
+    while (recent.size() > 10) recent.removeLast();
+    settings.setValue("files/recent", recent);
+    updateRecentMenu();
+}
+
+void MainWindow::updateRecentMenu()
+{
+    m_recentMenu->clear();
+    const QStringList recent = QSettings().value("files/recent").toStringList();
+    for (const QString& path : recent) m_recentMenu->addAction(path, this, [this, path] { openFile(path); });
+    m_recentMenu->setEnabled(!recent.isEmpty());
+}
+
+void MainWindow::dragEnterEvent(QDragEnterEvent* e)
+{
+    if (e->mimeData()->hasUrls()) e->acceptProposedAction();
+}
+
+void MainWindow::dropEvent(QDropEvent* e)
+{
+    const auto urls = e->mimeData()->urls();
+    if (!urls.isEmpty() && urls.first().isLocalFile()) openFile(urls.first().toLocalFile());
+}
+
+void MainWindow::closeEvent(QCloseEvent* e)
+{
+    QSettings settings;
+    settings.setValue("window/geometry", saveGeometry());
+    settings.setValue("window/state", saveState());
+    QMainWindow::closeEvent(e);
+}
+
+} // namespace ringside

@@ -1,0 +1,76 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+#pragma once
+
+#include "loadjob.h"
+#include "viewstate.h"
+
+#include <QMainWindow>
+
+#include <memory>
+
+class QLabel;
+class QMenu;
+class QProgressDialog;
+class QTableView;
+
+namespace ringside {
+
+class DetailsPane;
+class EventTableModel;
+class HealthPane;
+class TimelineWidget;
+
+// The main window: timeline on top, event table and details below, trace health in a dock.
+// Opens recordings through LoadJob (off the GUI thread); a failed load leaves the previous
+// trace open. All views observe the one ViewState.
+class MainWindow : public QMainWindow {
+    Q_OBJECT
+public:
+    explicit MainWindow(QWidget* parent = nullptr);
+    ~MainWindow() override;
+
+    void openFile(const QString& path, bool isSample = false);
+    // Renders the window to `path` once the current load has finished and quits; for
+    // `ringside --screenshot`.
+    void screenshotWhenLoaded(const QString& path);
+
+    const TraceSession* session() const { return m_session.get(); }
+    ViewState* viewState() { return &m_view; }
+    TimelineWidget* timeline() { return m_timeline; }
+    QTableView* table() { return m_table; }
+
+signals:
+    void sessionChanged();
+    void loadFailed(const QString& message);
+
+protected:
+    void dragEnterEvent(QDragEnterEvent*) override;
+    void dropEvent(QDropEvent*) override;
+    void closeEvent(QCloseEvent*) override;
+
+private:
+    void buildMenus();
+    void setSession(std::shared_ptr<TraceSession> session);
+    void onSelectionChanged();
+    void updateStatus();
+    void updateRecentMenu();
+    void addRecent(const QString& path);
+    void copySelectedRows();
+
+    ViewState m_view;
+    LoadJob m_load;
+    std::shared_ptr<TraceSession> m_session;
+    TimelineWidget* m_timeline = nullptr;
+    QTableView* m_table = nullptr;
+    EventTableModel* m_model = nullptr;
+    DetailsPane* m_details = nullptr;
+    HealthPane* m_health = nullptr;
+    QProgressDialog* m_progress = nullptr;
+    QMenu* m_recentMenu = nullptr;
+    QLabel* m_rangeLabel = nullptr;
+    QLabel* m_markerLabel = nullptr;
+    QString m_screenshotPath;
+    bool m_syncingSelection = false;
+};
+
+} // namespace ringside

@@ -1,0 +1,91 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+#include "timelinemath.h"
+
+#include <algorithm>
+#include <cmath>
+
+namespace ringside::timeline {
+
+double timeToX(uint64_t t, const TimeRange& range, double width)
+{
+    if (range.span() == 0) return 0;
+    const double offset = t >= range.start ? double(t - range.start) : -double(range.start - t);
+    return offset * width / double(range.span());
+}
+
+uint64_t xToTime(double x, const TimeRange& range, double width)
+{
+    if (width <= 0 || range.span() == 0) return range.start;
+    x = std::clamp(x, 0.0, width);
+    return range.start + static_cast<uint64_t>(std::llround(x / width * double(range.span())));
+}
+
+TimeRange zoomAround(const TimeRange& range, uint64_t anchor, double factor, const TimeRange& limits,
+                     uint64_t minSpan)
+{
+    if (range.span() == 0 || factor <= 0) return range;
+    anchor = std::clamp(anchor, range.start, range.end);
+    const double span = std::max(double(std::min(minSpan, limits.span())), double(range.span()) * factor);
+    const double fraction = double(anchor - range.start) / double(range.span());
+    double start = double(anchor) - fraction * span;
+    double end = start + span;
+    if (start < double(limits.start)) { end += double(limits.start) - start; start = double(limits.start); }
+    if (end > double(limits.end)) { start -= end - double(limits.end); end = double(limits.end); }
+    start = std::max(start, double(limits.start));
+    TimeRange out{static_cast<uint64_t>(std::llround(start)), static_cast<uint64_t>(std::llround(end))};
+    if (out.end <= out.start) out.end = out.start + 1;
+    return out;
+}
+
+TimeRange pan(const TimeRange& range, int64_t delta, const TimeRange& limits)
+{
+    const uint64_t span = range.span();
+    int64_t start = static_cast<int64_t>(range.start) + delta;
+    start = std::max<int64_t>(start, static_cast<int64_t>(limits.start));
+    start = std::min<int64_t>(start, static_cast<int64_t>(limits.end) - static_cast<int64_t>(span));
+    start = std::max<int64_t>(start, static_cast<int64_t>(limits.start));
+    return {static_cast<uint64_t>(start), static_cast<uint64_t>(start) + span};
+}
+
+uint64_t tickStep(uint64_t span, double width, double minPixels)
+{
+    if (span == 0 || width <= 0) return 1;
+    const double wanted = double(span) * minPixels / width; // ns between ticks at least
+    uint64_t step = 1;
+    while (true) {
+        for (uint64_t m : {1, 2, 5})
+            if (double(step * m) >= wanted) return step * m;
+        if (step > UINT64_MAX / 100) return step * 10;
+        step *= 10;
+    }
+}
+
+QString formatTimestamp(uint64_t ns, uint64_t step)
+{
+    int decimals = 9;
+    for (uint64_t s = step; s >= 10 && decimals > 0 && s % 10 == 0; s /= 10) --decimals;
+    const uint64_t seconds = ns / 1000000000ull;
+    QString text = QString::number(seconds);
+    if (decimals > 0) {
+        uint64_t fraction = ns % 1000000000ull;
+        for (int i = 9; i > decimals; --i) fraction /= 10;
+        text += '.' + QString::number(fraction).rightJustified(decimals, '0');
+    }
+    return text;
+}
+
+QString formatDuration(int64_t ns)
+{
+    const double magnitude = std::abs(double(ns));
+    struct Unit { double scale; const char* name; };
+    const Unit unit = magnitude >= 1e9 ? Unit{1e9, "s"} : magnitude >= 1e6 ? Unit{1e6, "ms"}
+                    : magnitude >= 1e3 ? Unit{1e3, "us"} : Unit{1, "ns"};
+    QString number = QString::number(double(ns) / unit.scale, 'f', unit.scale == 1 ? 0 : 3);
+    if (number.contains('.')) {
+        while (number.endsWith('0')) number.chop(1);
+        if (number.endsWith('.')) number.chop(1);
+    }
+    return number + ' ' + unit.name;
+}
+
+} // namespace ringside::timeline

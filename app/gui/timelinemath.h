@@ -1,0 +1,39 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+#pragma once
+
+#include <cstdint>
+#include <QString>
+
+namespace ringside::timeline {
+
+// A time interval in trace nanoseconds, end exclusive.
+struct TimeRange {
+    uint64_t start = 0;
+    uint64_t end = 0;
+    uint64_t span() const { return end > start ? end - start : 0; }
+    bool contains(uint64_t t) const { return t >= start && t < end; }
+    friend bool operator==(const TimeRange& a, const TimeRange& b) { return a.start == b.start && a.end == b.end; }
+};
+
+// Pixel x of time t when `range` spans `width` pixels (may be outside [0, width]).
+double timeToX(uint64_t t, const TimeRange& range, double width);
+// Time at pixel x, clamped to the range.
+uint64_t xToTime(double x, const TimeRange& range, double width);
+
+// Zooms by `factor` (< 1 zooms in) keeping `anchor` at the same pixel, within `limits`,
+// never narrower than `minSpan`.
+TimeRange zoomAround(const TimeRange& range, uint64_t anchor, double factor, const TimeRange& limits,
+                     uint64_t minSpan = 100);
+// Moves the range by `delta` ns, stopping at the limits.
+TimeRange pan(const TimeRange& range, int64_t delta, const TimeRange& limits);
+
+// A "nice" tick spacing (1, 2 or 5 times a power of ten, in ns) so that ticks are at least
+// `minPixels` apart.
+uint64_t tickStep(uint64_t span, double width, double minPixels);
+
+// Time as seconds with as many decimals as the tick step needs ("1022.9035").
+QString formatTimestamp(uint64_t ns, uint64_t step);
+// A duration with its unit ("12.345 ms", "-3 us", "1.5 s").
+QString formatDuration(int64_t ns);
+
+} // namespace ringside::timeline

@@ -1,0 +1,142 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+#include "timelinerows.h"
+
+#include <algorithm>
+
+namespace ringside {
+
+void TimelineRows::setSession(const TraceSession* session)
+{
+    m_session = session;
+    m_collapsed.clear();
+    m_tasks.clear();
+    rebuild();
+}
+
+void TimelineRows::rebuild()
+{
+    m_rows.clear();
+    ++m_version;
+    if (!m_session) return;
+    const EventStore& store = m_session->store();
+    const auto& buffers = store.buffers();
+    for (uint16_t b = 0; b < buffers.size(); ++b) {
+        if (buffers[b].streams.empty()) continue;
+        Row header;
+        header.kind = Kind::BufferHeader;
+        header.buffer = b;
+        header.label = buffers[b].name.empty() ? QStringLiteral("CPUs") : QString::fromStdString(buffers[b].name);
+        header.height = kHeaderHeight;
+        m_rows.push_back(header);
+        if (m_collapsed.contains(b)) continue;
+        for (StreamId s : buffers[b].streams) {
+            Row row;
+            row.kind = Kind::Cpu;
+            row.buffer = b;
+            row.stream = s;
+            row.label = QStringLiteral("CPU %1").arg(store.stream(s).cpu);
+            row.height = kCpuHeight;
+            m_rows.push_back(row);
+        }
+    }
+    for (const TaskData& t : m_tasks) {
+        Row row;
+        row.kind = Kind::Task;
+        row.pid = t.pid;
+        row.label = QStringLiteral("%1-%2").arg(QString::fromStdString(m_session->formatter->comm(t.pid))).arg(t.pid);
+        row.height = kTaskHeight;
+        m_rows.push_back(row);
+    }
+}
+
+int TimelineRows::totalHeight() const
+{
+    int h = 0;
+    for (const Row& r : m_rows) h += r.height;
+    return h;
+}
+
+int TimelineRows::rowAt(int y) const
+{
+    if (y < 0) return -1;
+    for (int i = 0, top = 0; i < m_rows.size(); ++i) {
+        if (y < top + m_rows[i].height) return i;
+        top += m_rows[i].height;
+    }
+    return -1;
+}
+
+int TimelineRows::rowTop(int index) const
+{
+    int top = 0;
+    for (int i = 0; i < index && i < m_rows.size(); ++i) top += m_rows[i].height;
+    return top;
+}
+
+void TimelineRows::toggleBuffer(uint16_t buffer)
+{
+    if (m_collapsed.contains(buffer)) m_collapsed.remove(buffer);
+    else m_collapsed.insert(buffer);
+    rebuild();
+}
+
+bool TimelineRows::hasTask(int32_t pid) const
+{
+    return task(pid) != nullptr;
+}
+
+const TimelineRows::TaskData* TimelineRows::task(int32_t pid) const
+{
+    for (const TaskData& t : m_tasks)
+        if (t.pid == pid) return &t;
+    return nullptr;
+}
+
+QVector<int32_t> TimelineRows::taskPids() const
+{
+    QVector<int32_t> pids;
+    for (const TaskData& t : m_tasks) pids.push_back(t.pid);
+    return pids;
+}
+
+void TimelineRows::addTask(int32_t pid)
+{
+    if (!m_session || hasTask(pid)) return;
+    const EventStore& store = m_session->store();
+    TaskData data;
+    data.pid = pid;
+    // The task's events, merged from every stream (each already in time order).
+    for (size_t s = 0; s < store.streamCount(); ++s) {
+        const auto& columns = store.stream(StreamId(static_cast<uint16_t>(s))).columns;
+        for (size_t i = 0; i < columns.size(); ++i)
+            if (columns.pid[i] == pid) data.events.push_back({StreamId(static_cast<uint16_t>(s)), static_cast<uint32_t>(i)});
+    }
+    std::stable_sort(data.events.begin(), data.events.end(), [&](EventRef a, EventRef b) {
+        const uint64_t ta = store.timestamp(a), tb = store.timestamp(b);
+        return ta != tb ? ta < tb : a.stream.value < b.stream.value;
+    });
+    data.times.reserve(data.events.size());
+    for (EventRef e : data.events) data.times.push_back(store.timestamp(e));
+    if (m_session->occupancy.available()) {
+        for (size_t s = 0; s < store.streamCount(); ++s) {
+            const auto& runs = m_session->occupancy.runs(StreamId(static_cast<uint16_t>(s)));
+            for (size_t r = 0; r < runs.size(); ++r) {
+                if (runs[r].pid != pid) continue;
+                const uint64_t end = r + 1 < runs.size() ? runs[r + 1].start : store.lastTimestamp();
+                data.running.push_back({runs[r].start, end});
+            }
+        }
+        std::sort(data.running.begin(), data.running.end(), [](const Interval& a, const Interval& b) { return a.start < b.start; });
+    }
+    m_tasks.push_back(std::move(data));
+    rebuild();
+}
+
+void TimelineRows::removeTask(int32_t pid)
+{
+    m_tasks.erase(std::remove_if(m_tasks.begin(), m_tasks.end(), [pid](const TaskData& t) { return t.pid == pid; }),
+                  m_tasks.end());
+    rebuild();
+}
+
+} // namespace ringside

@@ -1,0 +1,74 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+#pragma once
+
+#include "store/ids.h"
+#include "tracesession.h"
+
+#include <QSet>
+#include <QString>
+#include <QVector>
+
+#include <vector>
+
+namespace ringside {
+
+// The rows of the timeline: per buffer a collapsible header and one row per CPU, then the
+// task rows the user added. Task rows carry their task's events and running intervals,
+// gathered once when the row is added. Pure layout and data; no painting.
+class TimelineRows {
+public:
+    enum class Kind { BufferHeader, Cpu, Task };
+    struct Interval {
+        uint64_t start, end;
+    };
+    struct Row {
+        Kind kind = Kind::Cpu;
+        uint16_t buffer = 0;
+        StreamId stream;
+        int32_t pid = -1;
+        QString label;
+        int height = 0;
+    };
+    struct TaskData {
+        int32_t pid = 0;
+        std::vector<EventRef> events;     // in time order
+        std::vector<uint64_t> times;      // of events, for binary search
+        std::vector<Interval> running;    // from sched_switch, in time order
+    };
+
+    static constexpr int kHeaderHeight = 20;
+    static constexpr int kCpuHeight = 26;
+    static constexpr int kTaskHeight = 22;
+
+    void setSession(const TraceSession* session);
+    const TraceSession* session() const { return m_session; }
+
+    const QVector<Row>& rows() const { return m_rows; }
+    int totalHeight() const;
+    // Index of the row at content y (0 at the top of the first row), or -1.
+    int rowAt(int y) const;
+    int rowTop(int index) const;
+
+    void toggleBuffer(uint16_t buffer);
+    bool isCollapsed(uint16_t buffer) const { return m_collapsed.contains(buffer); }
+
+    bool hasTask(int32_t pid) const;
+    void addTask(int32_t pid);
+    void removeTask(int32_t pid);
+    const TaskData* task(int32_t pid) const;
+    QVector<int32_t> taskPids() const;
+
+    // Bumped whenever the rows change, for caches keyed on the layout.
+    int version() const { return m_version; }
+
+private:
+    void rebuild();
+
+    const TraceSession* m_session = nullptr;
+    QVector<Row> m_rows;
+    QSet<uint16_t> m_collapsed;
+    std::vector<TaskData> m_tasks;
+    int m_version = 0;
+};
+
+} // namespace ringside

@@ -1,0 +1,488 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+#include "timelinewidget.h"
+
+#include "taskcolors.h"
+
+#include <QContextMenuEvent>
+#include <QHelpEvent>
+#include <QMenu>
+#include <QPainter>
+#include <QToolTip>
+#include <QWheelEvent>
+
+#include <algorithm>
+#include <cmath>
+
+namespace ringside {
+
+using timeline::TimeRange;
+
+TimelineWidget::TimelineWidget(ViewState* view, QWidget* parent) : QWidget(parent), m_view(view)
+{
+    setFocusPolicy(Qt::StrongFocus);
+    setMouseTracking(true);
+    setMinimumHeight(kRulerHeight + 3 * TimelineRows::kCpuHeight);
+    connect(view, &ViewState::visibleRangeChanged, this, qOverload<>(&QWidget::update));
+    connect(view, &ViewState::selectionChanged, this, qOverload<>(&QWidget::update));
+    connect(view, &ViewState::markersChanged, this, qOverload<>(&QWidget::update));
+    connect(view, &ViewState::timeOriginChanged, this, qOverload<>(&QWidget::update));
+}
+
+void TimelineWidget::setSession(const TraceSession* session)
+{
+    m_session = session;
+    m_rows.setSession(session);
+    m_scrollY = 0;
+    m_cacheKey = CacheKey();
+    update();
+}
+
+uint64_t TimelineWidget::timeAtX(int x) const
+{
+    return timeline::xToTime(x - kLabelWidth, m_view->visibleRange(), dataWidth());
+}
+
+int TimelineWidget::xOfTime(uint64_t t) const
+{
+    return kLabelWidth + int(std::floor(timeline::timeToX(t, m_view->visibleRange(), dataWidth())));
+}
+
+void TimelineWidget::clampScroll()
+{
+    const int visible = height() - kRulerHeight;
+    m_scrollY = std::clamp(m_scrollY, 0, std::max(0, m_rows.totalHeight() - visible));
+}
+
+// ---- painting --------------------------------------------------------------------------
+
+void TimelineWidget::paintEvent(QPaintEvent*)
+{
+    QPainter p(this);
+    p.fillRect(rect(), palette().base());
+    if (!m_session) {
+        p.setPen(palette().color(QPalette::PlaceholderText));
+        p.drawText(rect(), Qt::AlignCenter, tr("Open a recording with File > Open, or drop a .dat file here"));
+        return;
+    }
+    clampScroll();
+    const qreal dpr = devicePixelRatioF();
+    CacheKey key{m_view->visibleRange(), size(), m_scrollY, m_rows.version(), dpr};
+    if (!(key == m_cacheKey) || m_cache.isNull()) {
+        m_cache = QPixmap(size() * dpr);
+        m_cache.setDevicePixelRatio(dpr);
+        m_cache.fill(palette().color(QPalette::Base));
+        QPainter cp(&m_cache);
+        renderRows(cp);
+        m_cacheKey = key;
+    }
+    p.drawPixmap(0, 0, m_cache);
+    paintRuler(p);
+    paintOverlays(p);
+}
+
+void TimelineWidget::renderRowsForBenchmark()
+{
+    m_cacheKey = CacheKey();
+    QPixmap pixmap(size());
+    pixmap.fill(Qt::white);
+    QPainter p(&pixmap);
+    renderRows(p);
+}
+
+void TimelineWidget::renderRows(QPainter& p)
+{
+    QElapsedTimer timer;
+    timer.start();
+    const auto& rows = m_rows.rows();
+    int top = kRulerHeight - m_scrollY;
+    const QColor grid = palette().color(QPalette::Mid);
+    p.setClipRect(0, kRulerHeight, width(), height() - kRulerHeight);
+    for (int i = 0; i < rows.size(); ++i) {
+        const auto& row = rows[i];
+        if (top + row.height >= kRulerHeight && top < height()) {
+            if (row.kind == TimelineRows::Kind::BufferHeader) {
+                p.fillRect(0, top, width(), row.height, palette().color(QPalette::AlternateBase));
+                p.setPen(palette().color(QPalette::Text));
+                const QString arrow = m_rows.isCollapsed(row.buffer) ? QStringLiteral("\u25B8 ") : QStringLiteral("\u25BE ");
+                p.drawText(QRect(6, top, width(), row.height), Qt::AlignVCenter | Qt::AlignLeft, arrow + row.label);
+            } else {
+                p.setPen(palette().color(QPalette::Text));
+                p.drawText(QRect(8, top, kLabelWidth - 12, row.height), Qt::AlignVCenter | Qt::AlignLeft, row.label);
+                if (row.kind == TimelineRows::Kind::Cpu) paintCpuRow(p, row, top);
+                else paintTaskRow(p, row, top);
+            }
+            p.setPen(grid);
+            p.drawLine(0, top + row.height - 1, width(), top + row.height - 1);
+        }
+        top += row.height;
+    }
+    p.setPen(grid);
+    p.drawLine(kLabelWidth - 1, kRulerHeight, kLabelWidth - 1, height());
+    m_lastRenderMs = timer.nsecsElapsed() / 1e6;
+}
+
+void TimelineWidget::paintCpuRow(QPainter& p, const TimelineRows::Row& row, int top)
+{
+    const EventStore& store = m_session->store();
+    const CpuColumns& columns = store.stream(row.stream).columns;
+    const TimeRange range = m_view->visibleRange();
+    const int w = dataWidth();
+    const int barTop = top + 3, barHeight = row.height - 10;
+
+    // Which task ran: one colour span per run of equal tasks across pixel columns.
+    if (m_session->occupancy.available()) {
+        const auto& runs = m_session->occupancy.runs(row.stream);
+        int spanStart = 0;
+        int32_t spanPid = -2;
+        auto flush = [&](int x) {
+            if (spanPid > 0 && x > spanStart)
+                p.fillRect(kLabelWidth + spanStart, barTop, x - spanStart, barHeight, taskColor(spanPid));
+        };
+        for (int x = 0; x <= w; ++x) {
+            int32_t pid = -2;
+            if (x < w) {
+                const uint64_t t = timeline::xToTime(x, range, w);
+                const uint64_t tNext = timeline::xToTime(x + 1, range, w);
+                auto it = std::upper_bound(runs.begin(), runs.end(), t, [](uint64_t v, const CpuOccupancy::Run& r) { return v < r.start; });
+                pid = it == runs.begin() ? -1 : (it - 1)->pid;
+                // A pixel where something other than idle starts is shown busy.
+                if (pid == 0 && it != runs.end() && it->start < tNext) pid = it->pid;
+                if (t >= store.lastTimestamp() || t < columns.timestamp[0]) pid = -1;
+            }
+            if (pid != spanPid) {
+                flush(x);
+                spanStart = x;
+                spanPid = pid;
+            }
+        }
+    }
+
+    // Where events are: a tick per pixel column holding events, taller for more.
+    if (columns.size()) {
+        const QColor tick = palette().color(QPalette::Text);
+        size_t index = columns.timestamp.lowerBound(range.start, 0, columns.size());
+        const int baseline = top + row.height - 3;
+        for (int x = 0; x < w && index < columns.size(); ++x) {
+            const uint64_t tEnd = timeline::xToTime(x + 1, range, w);
+            if (columns.timestamp[index] >= tEnd) {
+                // Jump straight to the pixel of the next event.
+                const double nx = timeline::timeToX(columns.timestamp[index], range, w);
+                if (nx > x + 1) x = std::min(w, int(nx)) - 1;
+                continue;
+            }
+            const size_t next = columns.timestamp.lowerBound(tEnd, index, columns.size());
+            const int count = int(std::min<size_t>(next - index, 1000));
+            const int h = 2 + int(std::log2(double(count)) * 1.2);
+            p.fillRect(kLabelWidth + x, baseline - h, 1, h, tick);
+            index = next;
+        }
+    }
+
+    // Events lost before an event: a red mark where the gap is.
+    p.setPen(QPen(QColor(220, 40, 40), 2));
+    for (const LostEvents& lost : columns.lost) {
+        if (lost.beforeEvent >= columns.size()) continue;
+        const uint64_t t = columns.timestamp[lost.beforeEvent];
+        if (!range.contains(t)) continue;
+        const int x = xOfTime(t);
+        p.drawLine(x, top + 1, x, top + row.height - 2);
+    }
+}
+
+void TimelineWidget::paintTaskRow(QPainter& p, const TimelineRows::Row& row, int top)
+{
+    const TimelineRows::TaskData* task = m_rows.task(row.pid);
+    if (!task) return;
+    const TimeRange range = m_view->visibleRange();
+    const int w = dataWidth();
+    const QColor color = taskColor(row.pid);
+    // Running intervals.
+    auto first = std::lower_bound(task->running.begin(), task->running.end(), range.start,
+                                  [](const TimelineRows::Interval& i, uint64_t t) { return i.end < t; });
+    int lastX = -1;
+    for (auto it = first; it != task->running.end() && it->start < range.end; ++it) {
+        const int x0 = std::max(0, int(timeline::timeToX(it->start, range, w)));
+        const int x1 = std::min(w, std::max(x0 + 1, int(timeline::timeToX(it->end, range, w))));
+        if (x1 <= lastX) continue;
+        p.fillRect(kLabelWidth + std::max(x0, lastX), top + 3, x1 - std::max(x0, lastX), row.height - 9, color);
+        lastX = x1;
+    }
+    // Events, one tick per pixel column holding some.
+    const QColor tick = palette().color(QPalette::Text);
+    size_t index = std::lower_bound(task->times.begin(), task->times.end(), range.start) - task->times.begin();
+    for (int x = 0; x < w && index < task->times.size(); ++x) {
+        const uint64_t tEnd = timeline::xToTime(x + 1, range, w);
+        if (task->times[index] >= tEnd) {
+            const double nx = timeline::timeToX(task->times[index], range, w);
+            if (nx > x + 1) x = std::min(w, int(nx)) - 1;
+            continue;
+        }
+        index = std::lower_bound(task->times.begin() + static_cast<long>(index), task->times.end(), tEnd) - task->times.begin();
+        p.fillRect(kLabelWidth + x, top + row.height - 6, 1, 4, tick);
+    }
+}
+
+void TimelineWidget::paintRuler(QPainter& p)
+{
+    const TimeRange range = m_view->visibleRange();
+    const int w = dataWidth();
+    p.fillRect(0, 0, width(), kRulerHeight, palette().color(QPalette::Window));
+    p.setPen(palette().color(QPalette::Mid));
+    p.drawLine(0, kRulerHeight - 1, width(), kRulerHeight - 1);
+    const uint64_t step = timeline::tickStep(range.span(), w, 110);
+    const uint64_t minor = std::max<uint64_t>(1, step / 5);
+    const std::optional<uint64_t> origin = m_view->timeOrigin();
+    // Ticks fall on multiples of the step, counted from the origin when one is set.
+    const uint64_t base = origin.value_or(0);
+    const auto firstTick = [&](uint64_t s) {
+        if (range.start <= base) return base - ((base - range.start) / s) * s;
+        return base + ((range.start - base + s - 1) / s) * s;
+    };
+    p.setPen(palette().color(QPalette::Mid));
+    for (uint64_t t = firstTick(minor); t < range.end; t += minor) {
+        const int x = xOfTime(t);
+        p.drawLine(x, kRulerHeight - 5, x, kRulerHeight - 1);
+    }
+    p.setPen(palette().color(QPalette::WindowText));
+    for (uint64_t t = firstTick(step); t < range.end; t += step) {
+        const int x = xOfTime(t);
+        p.drawLine(x, kRulerHeight - 12, x, kRulerHeight - 1);
+        QString label;
+        if (origin) {
+            const int64_t rel = int64_t(t) - int64_t(*origin);
+            label = (rel < 0 ? "-" : "+") + timeline::formatDuration(std::llabs(rel));
+            if (rel == 0) label = QStringLiteral("0");
+        } else {
+            label = timeline::formatTimestamp(t, step);
+        }
+        p.drawText(x + 3, 4, 200, kRulerHeight - 16, Qt::AlignLeft | Qt::AlignTop, label);
+    }
+    p.drawText(QRect(6, 0, kLabelWidth - 8, kRulerHeight), Qt::AlignVCenter | Qt::AlignLeft,
+               timeline::formatDuration(int64_t(range.span())));
+    if (m_drag == Drag::RulerRange) {
+        const int x0 = std::min(m_pressPos.x(), m_lastDragX), x1 = std::max(m_pressPos.x(), m_lastDragX);
+        QColor fill = palette().color(QPalette::Highlight);
+        fill.setAlpha(70);
+        p.fillRect(x0, 0, x1 - x0, height(), fill);
+    }
+}
+
+void TimelineWidget::paintOverlays(QPainter& p)
+{
+    p.setClipRect(kLabelWidth, 0, dataWidth(), height());
+    auto vline = [&](uint64_t t, const QColor& c, const QString& label) {
+        if (!m_view->visibleRange().contains(t)) return;
+        const int x = xOfTime(t);
+        p.setPen(QPen(c, 1));
+        p.drawLine(x, 0, x, height());
+        if (!label.isEmpty()) {
+            p.fillRect(x + 1, kRulerHeight - 14, 12, 13, c);
+            p.setPen(Qt::white);
+            p.drawText(QRect(x + 1, kRulerHeight - 14, 12, 13), Qt::AlignCenter, label);
+        }
+    };
+    if (m_view->markerA()) vline(*m_view->markerA(), QColor(30, 120, 220), QStringLiteral("A"));
+    if (m_view->markerB()) vline(*m_view->markerB(), QColor(220, 120, 30), QStringLiteral("B"));
+    if (auto sel = m_view->selection(); sel && m_session && sel->index < m_session->store().stream(sel->stream).columns.size()) {
+        const uint64_t t = m_session->store().timestamp(*sel);
+        vline(t, palette().color(QPalette::Highlight), QString());
+        // Ring the event in its CPU row.
+        const auto& rows = m_rows.rows();
+        for (int i = 0; i < rows.size(); ++i) {
+            if (rows[i].kind != TimelineRows::Kind::Cpu || rows[i].stream != sel->stream) continue;
+            const int y = kRulerHeight - m_scrollY + m_rows.rowTop(i) + rows[i].height / 2;
+            p.setPen(QPen(palette().color(QPalette::Highlight), 2));
+            p.drawEllipse(QPoint(xOfTime(t), y), 5, 5);
+        }
+    }
+    if (m_hoverX >= kLabelWidth) {
+        p.setPen(QPen(palette().color(QPalette::Mid), 1, Qt::DotLine));
+        p.drawLine(m_hoverX, kRulerHeight, m_hoverX, height());
+    }
+}
+
+// ---- interaction ----------------------------------------------------------------------
+
+void TimelineWidget::zoomBy(double factor, int anchorX)
+{
+    if (!m_session) return;
+    const uint64_t anchor = timeAtX(std::clamp(anchorX, kLabelWidth, width()));
+    m_view->setVisibleRange(timeline::zoomAround(m_view->visibleRange(), anchor, factor, m_view->fullRange()));
+}
+
+void TimelineWidget::panByPixels(int dx)
+{
+    const TimeRange range = m_view->visibleRange();
+    const double nsPerPixel = double(range.span()) / dataWidth();
+    m_view->setVisibleRange(timeline::pan(range, int64_t(std::llround(-dx * nsPerPixel)), m_view->fullRange()), false);
+}
+
+void TimelineWidget::wheelEvent(QWheelEvent* e)
+{
+    const QPoint delta = e->angleDelta();
+    if (e->modifiers() & Qt::ControlModifier) {
+        zoomBy(std::pow(0.8, delta.y() / 120.0), int(e->position().x()));
+    } else if ((e->modifiers() & Qt::ShiftModifier) || delta.x() != 0) {
+        panByPixels((delta.x() != 0 ? delta.x() : delta.y()) / 2);
+    } else {
+        m_scrollY -= delta.y() / 4;
+        clampScroll();
+        update();
+    }
+    e->accept();
+}
+
+void TimelineWidget::mousePressEvent(QMouseEvent* e)
+{
+    setFocus();
+    m_pressPos = e->pos();
+    m_lastDragX = e->pos().x();
+    m_moved = false;
+    if (e->button() != Qt::LeftButton) return;
+    if (e->pos().y() < kRulerHeight && e->pos().x() >= kLabelWidth) m_drag = Drag::RulerRange;
+    else m_drag = Drag::Pan;
+}
+
+void TimelineWidget::mouseMoveEvent(QMouseEvent* e)
+{
+    m_hoverX = e->pos().x();
+    if (m_drag != Drag::None && (e->pos() - m_pressPos).manhattanLength() > 3) m_moved = true;
+    if (m_drag == Drag::Pan && m_moved) panByPixels(e->pos().x() - m_lastDragX);
+    m_lastDragX = e->pos().x();
+    update();
+}
+
+void TimelineWidget::mouseReleaseEvent(QMouseEvent* e)
+{
+    const Drag drag = m_drag;
+    m_drag = Drag::None;
+    if (e->button() != Qt::LeftButton || !m_session) return;
+    if (drag == Drag::RulerRange && m_moved) {
+        const uint64_t a = timeAtX(m_pressPos.x()), b = timeAtX(e->pos().x());
+        if (a != b) m_view->setVisibleRange({std::min(a, b), std::max(a, b)});
+        update();
+        return;
+    }
+    if (m_moved) return;
+    const int index = m_rows.rowAt(contentY(e->pos().y()));
+    if (index >= 0 && m_rows.rows()[index].kind == TimelineRows::Kind::BufferHeader && e->pos().y() >= kRulerHeight) {
+        m_rows.toggleBuffer(m_rows.rows()[index].buffer);
+        update();
+        return;
+    }
+    if (e->pos().x() < kLabelWidth) return;
+    const uint64_t t = timeAtX(e->pos().x());
+    if (e->modifiers() & Qt::ShiftModifier) m_view->setMarkerA(t);
+    else if (e->modifiers() & Qt::ControlModifier) m_view->setMarkerB(t);
+    else if (auto event = eventNear(e->pos().x(), e->pos().y())) m_view->select(*event);
+}
+
+void TimelineWidget::mouseDoubleClickEvent(QMouseEvent* e)
+{
+    if (!m_session || e->pos().x() < kLabelWidth) return;
+    const int index = m_rows.rowAt(contentY(e->pos().y()));
+    if (index < 0 || m_rows.rows()[index].kind != TimelineRows::Kind::Cpu) return;
+    const int32_t pid = m_session->occupancy.pidAt(m_rows.rows()[index].stream, timeAtX(e->pos().x()));
+    if (pid > 0 && !m_rows.hasTask(pid)) {
+        m_rows.addTask(pid);
+        emit taskRowsChanged();
+        update();
+    }
+}
+
+void TimelineWidget::keyPressEvent(QKeyEvent* e)
+{
+    const int anchor = (m_hoverX >= kLabelWidth && m_hoverX < width()) ? m_hoverX : kLabelWidth + dataWidth() / 2;
+    switch (e->key()) {
+    case Qt::Key_W: case Qt::Key_Plus: case Qt::Key_Equal: zoomBy(0.5, anchor); break;
+    case Qt::Key_S: case Qt::Key_Minus: zoomBy(2.0, anchor); break;
+    case Qt::Key_A: case Qt::Key_Left: panByPixels(dataWidth() / 5); break;
+    case Qt::Key_D: case Qt::Key_Right: panByPixels(-dataWidth() / 5); break;
+    case Qt::Key_0: case Qt::Key_Home: m_view->zoomToFit(); break;
+    case Qt::Key_Backspace: m_view->zoomBack(); break;
+    default: QWidget::keyPressEvent(e); return;
+    }
+    e->accept();
+}
+
+void TimelineWidget::leaveEvent(QEvent*)
+{
+    m_hoverX = -1;
+    update();
+}
+
+void TimelineWidget::resizeEvent(QResizeEvent*)
+{
+    clampScroll();
+}
+
+std::optional<EventRef> TimelineWidget::eventNear(int x, int y, int slack) const
+{
+    if (!m_session || x < kLabelWidth) return std::nullopt;
+    const int index = m_rows.rowAt(contentY(y));
+    if (index < 0) return std::nullopt;
+    const auto& row = m_rows.rows()[index];
+    const EventStore& store = m_session->store();
+    const uint64_t t = timeAtX(x);
+    std::optional<EventRef> best;
+    int bestDistance = slack + 1;
+    auto consider = [&](EventRef e) {
+        const int d = std::abs(xOfTime(store.timestamp(e)) - x);
+        if (d < bestDistance) bestDistance = d, best = e;
+    };
+    if (row.kind == TimelineRows::Kind::Cpu) {
+        const auto& ts = store.stream(row.stream).columns.timestamp;
+        const size_t i = ts.lowerBound(t, 0, ts.size());
+        if (i < ts.size()) consider({row.stream, static_cast<uint32_t>(i)});
+        if (i > 0) consider({row.stream, static_cast<uint32_t>(i - 1)});
+    } else if (row.kind == TimelineRows::Kind::Task) {
+        const auto* task = m_rows.task(row.pid);
+        if (!task) return std::nullopt;
+        const size_t i = std::lower_bound(task->times.begin(), task->times.end(), t) - task->times.begin();
+        if (i < task->events.size()) consider(task->events[i]);
+        if (i > 0) consider(task->events[i - 1]);
+    }
+    return best;
+}
+
+bool TimelineWidget::event(QEvent* e)
+{
+    if (e->type() == QEvent::ToolTip && m_session) {
+        auto* help = static_cast<QHelpEvent*>(e);
+        if (auto ev = eventNear(help->pos().x(), help->pos().y())) {
+            const QString text = QString::fromStdString(m_session->formatter->reportLine(*ev)).trimmed();
+            QToolTip::showText(help->globalPos(), text, this);
+        } else {
+            QToolTip::hideText();
+        }
+        return true;
+    }
+    return QWidget::event(e);
+}
+
+void TimelineWidget::contextMenuEvent(QContextMenuEvent* e)
+{
+    if (!m_session) return;
+    const int index = m_rows.rowAt(contentY(e->pos().y()));
+    if (index < 0) return;
+    const auto row = m_rows.rows()[index];
+    QMenu menu(this);
+    if (row.kind == TimelineRows::Kind::Cpu && e->pos().x() >= kLabelWidth) {
+        const int32_t pid = m_session->occupancy.pidAt(row.stream, timeAtX(e->pos().x()));
+        if (pid > 0 && !m_rows.hasTask(pid))
+            menu.addAction(tr("Add task row for %1-%2").arg(QString::fromStdString(m_session->formatter->comm(pid))).arg(pid),
+                           this, [this, pid] { m_rows.addTask(pid); emit taskRowsChanged(); update(); });
+    }
+    if (row.kind == TimelineRows::Kind::Task)
+        menu.addAction(tr("Remove this task row"), this, [this, pid = row.pid] { m_rows.removeTask(pid); emit taskRowsChanged(); update(); });
+    if (e->pos().x() >= kLabelWidth) {
+        const uint64_t t = timeAtX(e->pos().x());
+        menu.addAction(tr("Set marker A here"), this, [this, t] { m_view->setMarkerA(t); });
+        menu.addAction(tr("Set marker B here"), this, [this, t] { m_view->setMarkerB(t); });
+        menu.addAction(tr("Count time from here"), this, [this, t] { m_view->setTimeOrigin(t); });
+    }
+    if (m_view->timeOrigin()) menu.addAction(tr("Show absolute time"), this, [this] { m_view->setTimeOrigin(std::nullopt); });
+    if (!menu.isEmpty()) menu.exec(e->globalPos());
+}
+
+} // namespace ringside

@@ -1,0 +1,101 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+#pragma once
+
+#include "timelinerows.h"
+#include "viewstate.h"
+
+#include <QElapsedTimer>
+#include <QPixmap>
+#include <QWidget>
+
+#include <optional>
+
+namespace ringside {
+
+// The zoomable timeline: a time ruler, one row per CPU of each buffer (which task ran, where
+// events are, where events were lost) and the task rows the user added. Rows are drawn from
+// binary searches per pixel column, so a frame costs pixels x rows whatever the zoom, into a
+// cache keyed on (range, size, rows); selection, markers and hover are painted over it.
+//
+// Mouse: Ctrl+wheel zooms around the pointer, wheel scrolls the rows, Shift+wheel pans; drag
+// on the ruler zooms into the dragged range, drag on the rows pans; click selects the nearest
+// event, Shift+click sets marker A, Ctrl+click marker B; double-click on a CPU row adds a row
+// for the task running there. Keys: W/S or +/- zoom, A/D or Left/Right pan, 0 fit,
+// Backspace zoom back.
+class TimelineWidget : public QWidget {
+    Q_OBJECT
+public:
+    explicit TimelineWidget(ViewState* view, QWidget* parent = nullptr);
+
+    void setSession(const TraceSession* session);
+    TimelineRows& rows() { return m_rows; }
+
+    static constexpr int kRulerHeight = 34;
+    static constexpr int kLabelWidth = 150;
+
+    int dataWidth() const { return std::max(1, width() - kLabelWidth); }
+    // Time under a widget x (clamped to the visible range).
+    uint64_t timeAtX(int x) const;
+    int xOfTime(uint64_t t) const;
+    // The event nearest to x in the row at widget y, within `slack` pixels.
+    std::optional<EventRef> eventNear(int x, int y, int slack = 6) const;
+
+    // Milliseconds of the last full (uncached) paint of the rows.
+    double lastRenderMs() const { return m_lastRenderMs; }
+    // Draws the rows into the cache now, as a paint would; for benchmarks.
+    void renderRowsForBenchmark();
+
+signals:
+    void taskRowsChanged();
+
+protected:
+    void paintEvent(QPaintEvent*) override;
+    void resizeEvent(QResizeEvent*) override;
+    void wheelEvent(QWheelEvent*) override;
+    void mousePressEvent(QMouseEvent*) override;
+    void mouseMoveEvent(QMouseEvent*) override;
+    void mouseReleaseEvent(QMouseEvent*) override;
+    void mouseDoubleClickEvent(QMouseEvent*) override;
+    void keyPressEvent(QKeyEvent*) override;
+    void leaveEvent(QEvent*) override;
+    void contextMenuEvent(QContextMenuEvent*) override;
+    bool event(QEvent*) override;
+
+private:
+    void renderRows(QPainter& p);
+    void paintCpuRow(QPainter& p, const TimelineRows::Row& row, int top);
+    void paintTaskRow(QPainter& p, const TimelineRows::Row& row, int top);
+    void paintRuler(QPainter& p);
+    void paintOverlays(QPainter& p);
+    void zoomBy(double factor, int anchorX);
+    void panByPixels(int dx);
+    int contentY(int widgetY) const { return widgetY - kRulerHeight + m_scrollY; }
+    void clampScroll();
+
+    ViewState* m_view;
+    const TraceSession* m_session = nullptr;
+    TimelineRows m_rows;
+    int m_scrollY = 0;
+
+    QPixmap m_cache;
+    struct CacheKey {
+        ViewState::TimeRange range;
+        QSize size;
+        int scroll = 0;
+        int rowsVersion = -1;
+        qreal dpr = 1;
+        bool operator==(const CacheKey& o) const
+        {
+            return range == o.range && size == o.size && scroll == o.scroll && rowsVersion == o.rowsVersion && dpr == o.dpr;
+        }
+    } m_cacheKey;
+    double m_lastRenderMs = 0;
+
+    enum class Drag { None, Pan, RulerRange } m_drag = Drag::None;
+    QPoint m_pressPos;
+    int m_lastDragX = 0;
+    bool m_moved = false;
+    int m_hoverX = -1;
+};
+
+} // namespace ringside

@@ -1,0 +1,27 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+#pragma once
+
+#include "analysis/cpuoccupancy.h"
+#include "decode/eventformatter.h"
+#include "trace.h"
+
+#include <QString>
+
+#include <memory>
+
+namespace ringside {
+
+// An opened recording as the GUI holds it: the trace, what was derived from it after loading
+// (which task ran where), and the formatter the views decode through. Owned by the GUI thread.
+struct TraceSession {
+    QString path;
+    bool isSample = false;
+    std::unique_ptr<Trace> trace;
+    CpuOccupancy occupancy;
+    std::unique_ptr<EventFormatter> formatter;
+    double loadSeconds = 0;
+
+    const EventStore& store() const { return trace->store(); }
+};
+
+} // namespace ringside

@@ -1,0 +1,54 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+#include "analysis/cpuoccupancy.h"
+
+#include "decode/recordwalker.h"
+#include "util/bytereader.h"
+
+#include <traceevent/event-parse.h>
+
+#include <algorithm>
+#include <thread>
+
+namespace ringside {
+
+CpuOccupancy CpuOccupancy::build(const EventStore& store, tep_handle* tep)
+{
+    CpuOccupancy out;
+    out.m_runs.resize(store.streamCount());
+    tep_event* event = tep_find_event_by_name(tep, "sched", "sched_switch");
+    tep_format_field* next = event ? tep_find_field(event, "next_pid") : nullptr;
+    tep_format_field* prev = event ? tep_find_field(event, "prev_pid") : nullptr;
+    if (!next || !prev) return out;
+    out.m_available = true;
+    std::vector<bool> types(65536, false);
+    types[static_cast<size_t>(event->id)] = true;
+    const bool bigEndian = store.layout().bigEndian;
+    auto build = [&](size_t s) {
+        auto& runs = out.m_runs[s];
+        const auto& columns = store.stream(StreamId(static_cast<uint16_t>(s))).columns;
+        walkRecords(store, StreamId(static_cast<uint16_t>(s)), types,
+                    [&](uint32_t index, const uint8_t* data, int size) {
+                        if (next->offset + next->size > size || prev->offset + prev->size > size) return;
+                        const auto nextPid = static_cast<int32_t>(ByteReader::decode(data + next->offset, next->size, bigEndian));
+                        if (runs.empty()) {
+                            const auto prevPid = static_cast<int32_t>(ByteReader::decode(data + prev->offset, prev->size, bigEndian));
+                            runs.push_back({columns.timestamp[0], prevPid});
+                        }
+                        runs.push_back({columns.timestamp[index], nextPid});
+                    });
+    };
+    std::vector<std::thread> workers;
+    for (size_t s = 0; s < store.streamCount(); ++s) workers.emplace_back(build, s);
+    for (auto& w : workers) w.join();
+    return out;
+}
+
+int32_t CpuOccupancy::pidAt(StreamId stream, uint64_t ts) const
+{
+    const auto& runs = m_runs[stream.value];
+    auto it = std::upper_bound(runs.begin(), runs.end(), ts, [](uint64_t t, const Run& r) { return t < r.start; });
+    if (it == runs.begin()) return -1;
+    return (it - 1)->pid;
+}
+
+} // namespace ringside

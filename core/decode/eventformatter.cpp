@@ -1,0 +1,176 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+#include "decode/eventformatter.h"
+
+#include "decode/reportprinter.h"
+#include "trace.h"
+
+#include <traceevent/event-parse.h>
+#include <traceevent/trace-seq.h>
+
+#include <cinttypes>
+#include <cstdio>
+
+namespace ringside {
+
+namespace {
+
+std::string seqText(trace_seq& s)
+{
+    trace_seq_terminate(&s);
+    std::string text(s.buffer, s.len);
+    while (!text.empty() && text.back() == '\n') text.pop_back();
+    return text;
+}
+
+tep_record recordOf(const Trace& trace, EventRef e, const RawRecord& raw)
+{
+    const Stream& stream = trace.store().stream(e.stream);
+    tep_record record{};
+    record.ts = stream.columns.timestamp[e.index];
+    record.cpu = stream.cpu;
+    record.data = const_cast<uint8_t*>(raw.data);
+    record.size = raw.size;
+    return record;
+}
+
+std::string fieldType(const tep_format_field* f)
+{
+    std::string type = f->type ? f->type : "";
+    return type;
+}
+
+} // namespace
+
+EventFormatter::EventFormatter(const Trace& trace) : m_trace(trace) {}
+
+std::string EventFormatter::eventName(uint16_t type) const
+{
+    tep_event* event = tep_find_event(m_trace.file().tep(), type);
+    return event ? event->name : "unknown type " + std::to_string(type);
+}
+
+std::string EventFormatter::systemName(uint16_t type) const
+{
+    tep_event* event = tep_find_event(m_trace.file().tep(), type);
+    return event && event->system ? event->system : "";
+}
+
+std::string EventFormatter::comm(int32_t pid) const
+{
+    const char* name = tep_data_comm_from_pid(m_trace.file().tep(), pid);
+    return name ? name : "<...>";
+}
+
+bool EventFormatter::load(EventRef e)
+{
+    if (m_loaded.valid() && m_loaded == e && m_raw.data) return true;
+    std::string reason;
+    m_loaded = EventRef();
+    if (!m_trace.store().readRecord(e, m_raw, &reason)) return false;
+    m_loaded = e;
+    return true;
+}
+
+std::string EventFormatter::printed(EventRef e, const char* what)
+{
+    if (!load(e)) return "[unreadable]";
+    tep_record record = recordOf(m_trace, e, m_raw);
+    trace_seq s;
+    trace_seq_init(&s);
+    tep_print_event(m_trace.file().tep(), &s, &record, "%s", what);
+    std::string text = seqText(s);
+    trace_seq_destroy(&s);
+    return text;
+}
+
+std::string EventFormatter::info(EventRef e)
+{
+    return ReportPrinter(m_trace).info(e);
+}
+
+std::string EventFormatter::latency(EventRef e)
+{
+    return printed(e, TEP_PRINT_LATENCY);
+}
+
+std::string EventFormatter::reportLine(EventRef e)
+{
+    return ReportPrinter(m_trace).line(e);
+}
+
+std::vector<FieldValue> EventFormatter::fields(EventRef e)
+{
+    std::vector<FieldValue> out;
+    if (!load(e)) return out;
+    tep_handle* tep = m_trace.file().tep();
+    tep_record record = recordOf(m_trace, e, m_raw);
+    tep_event* event = tep_find_event_by_record(tep, &record);
+    if (!event) return out;
+    auto add = [&](tep_format_field* f, bool common) {
+        FieldValue v;
+        v.name = f->name;
+        v.type = fieldType(f);
+        v.common = common;
+        if (f->flags & TEP_FIELD_IS_STRING) {
+            trace_seq s;
+            trace_seq_init(&s);
+            tep_print_field_content(&s, record.data, record.size, f);
+            v.value = seqText(s);
+            trace_seq_destroy(&s);
+        } else if ((f->flags & (TEP_FIELD_IS_ARRAY | TEP_FIELD_IS_DYNAMIC)) || f->size > 8 || f->size <= 0) {
+            trace_seq s;
+            trace_seq_init(&s);
+            tep_print_field_content(&s, record.data, record.size, f);
+            v.value = seqText(s);
+            trace_seq_destroy(&s);
+        } else {
+            unsigned long long raw = 0;
+            if (tep_read_number_field(f, record.data, &raw) == 0) {
+                char text[64];
+                if (f->flags & TEP_FIELD_IS_SIGNED) {
+                    long long sv = static_cast<long long>(raw);
+                    const int bits = f->size * 8;
+                    if (bits < 64 && (raw & (1ull << (bits - 1)))) sv = static_cast<long long>(raw | (~0ull << bits));
+                    std::snprintf(text, sizeof text, "%lld", sv);
+                } else {
+                    std::snprintf(text, sizeof text, "%llu", raw);
+                }
+                v.value = text;
+                std::snprintf(text, sizeof text, "0x%llx", raw);
+                v.hex = text;
+                if (f->size == tep_get_long_size(tep) && raw > 0xffff) {
+                    const char* fn = tep_find_function(tep, raw);
+                    if (fn) {
+                        const unsigned long long start = tep_find_function_address(tep, raw);
+                        std::snprintf(text, sizeof text, "+0x%llx", raw - start);
+                        v.symbol = std::string(fn) + (raw != start ? text : "");
+                    }
+                }
+            }
+        }
+        out.push_back(std::move(v));
+    };
+    for (tep_format_field* f = event->format.common_fields; f; f = f->next) add(f, true);
+    for (tep_format_field* f = event->format.fields; f; f = f->next) add(f, false);
+    return out;
+}
+
+std::string EventFormatter::formatText(uint16_t type) const
+{
+    tep_event* event = tep_find_event(m_trace.file().tep(), type);
+    if (!event) return {};
+    std::string text = "name: " + std::string(event->name) + "\nID: " + std::to_string(event->id) + "\nformat:\n";
+    auto list = [&](tep_format_field* f) {
+        for (; f; f = f->next)
+            text += "\tfield:" + fieldType(f) + " " + f->name + ";\toffset:" + std::to_string(f->offset) +
+                    ";\tsize:" + std::to_string(f->size) + ";\tsigned:" +
+                    ((f->flags & TEP_FIELD_IS_SIGNED) ? "1" : "0") + ";\n";
+    };
+    list(event->format.common_fields);
+    text += "\n";
+    list(event->format.fields);
+    if (event->print_fmt.format) text += "\nprint fmt: \"" + std::string(event->print_fmt.format) + "\"\n";
+    return text;
+}
+
+} // namespace ringside
