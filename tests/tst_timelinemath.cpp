@@ -1,0 +1,120 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+// Time <-> pixel math, zoom and pan limits, tick steps and time labels.
+#include "timelinemath.h"
+
+#include <QTest>
+
+using namespace ringside::timeline;
+
+Q_DECLARE_METATYPE(ringside::timeline::TimeRange)
+
+class TestTimelineMath : public QObject {
+    Q_OBJECT
+private slots:
+    void timeToPixel_data()
+    {
+        QTest::addColumn<quint64>("start");
+        QTest::addColumn<quint64>("end");
+        QTest::addColumn<double>("width");
+        QTest::addColumn<quint64>("t");
+        QTest::addColumn<double>("x");
+        QTest::newRow("start") << quint64(1000) << quint64(2000) << 100.0 << quint64(1000) << 0.0;
+        QTest::newRow("middle") << quint64(1000) << quint64(2000) << 100.0 << quint64(1500) << 50.0;
+        QTest::newRow("end") << quint64(1000) << quint64(2000) << 100.0 << quint64(2000) << 100.0;
+        QTest::newRow("before") << quint64(1000) << quint64(2000) << 100.0 << quint64(900) << -10.0;
+        QTest::newRow("after") << quint64(1000) << quint64(2000) << 100.0 << quint64(2500) << 150.0;
+        QTest::newRow("huge times") << quint64(1u << 31) * 1000000 << quint64(1u << 31) * 1000000 + 1000 << 1000.0
+                                    << quint64(1u << 31) * 1000000 + 1 << 1.0;
+        QTest::newRow("empty range") << quint64(5) << quint64(5) << 100.0 << quint64(5) << 0.0;
+    }
+    void timeToPixel()
+    {
+        QFETCH(quint64, start);
+        QFETCH(quint64, end);
+        QFETCH(double, width);
+        QFETCH(quint64, t);
+        QFETCH(double, x);
+        QCOMPARE(timeToX(t, {start, end}, width), x);
+    }
+
+    void pixelToTime_data()
+    {
+        QTest::addColumn<double>("x");
+        QTest::addColumn<quint64>("t");
+        QTest::newRow("left") << 0.0 << quint64(1000);
+        QTest::newRow("quarter") << 25.0 << quint64(1250);
+        QTest::newRow("right") << 100.0 << quint64(2000);
+        QTest::newRow("clamped left") << -30.0 << quint64(1000);
+        QTest::newRow("clamped right") << 130.0 << quint64(2000);
+    }
+    void pixelToTime()
+    {
+        QFETCH(double, x);
+        QFETCH(quint64, t);
+        QCOMPARE(xToTime(x, {1000, 2000}, 100), t);
+        QCOMPARE(xToTime(x, {1000, 2000}, 0), quint64(1000)); // degenerate width
+    }
+
+    void zoomKeepsAnchor_data()
+    {
+        QTest::addColumn<quint64>("anchor");
+        QTest::addColumn<double>("factor");
+        QTest::addColumn<TimeRange>("expected");
+        QTest::newRow("in at middle") << quint64(1500) << 0.5 << TimeRange{1250, 1750};
+        QTest::newRow("in at left") << quint64(1000) << 0.5 << TimeRange{1000, 1500};
+        QTest::newRow("out clamps to limits") << quint64(1500) << 4.0 << TimeRange{0, 4000};
+        QTest::newRow("in stops at min span") << quint64(1500) << 0.00001 << TimeRange{1450, 1550};
+    }
+    void zoomKeepsAnchor()
+    {
+        QFETCH(quint64, anchor);
+        QFETCH(double, factor);
+        QFETCH(TimeRange, expected);
+        const TimeRange zoomed = zoomAround({1000, 2000}, anchor, factor, {0, 4000}, 100);
+        QCOMPARE(zoomed.start, expected.start);
+        QCOMPARE(zoomed.end, expected.end);
+    }
+
+    void panStopsAtLimits()
+    {
+        QCOMPARE(pan({1000, 2000}, 500, {0, 4000}).start, quint64(1500));
+        QCOMPARE(pan({1000, 2000}, -5000, {0, 4000}).start, quint64(0));
+        QCOMPARE(pan({1000, 2000}, 5000, {0, 4000}).end, quint64(4000));
+        QCOMPARE(pan({0, 4000}, 10, {0, 4000}).start, quint64(0)); // already full
+    }
+
+    void tickSteps_data()
+    {
+        QTest::addColumn<quint64>("span");
+        QTest::addColumn<double>("width");
+        QTest::addColumn<quint64>("step");
+        QTest::newRow("1 s over 1000 px") << quint64(1000000000) << 1000.0 << quint64(100000000);
+        QTest::newRow("1 s over 1000 px, 50 px min") << quint64(1000000000) << 1000.0 << quint64(100000000);
+        QTest::newRow("553 ms over 1200 px") << quint64(553066000) << 1200.0 << quint64(50000000);
+        QTest::newRow("10 us over 800 px") << quint64(10000) << 800.0 << quint64(2000);
+        QTest::newRow("tiny") << quint64(7) << 800.0 << quint64(1);
+        QTest::newRow("zero span") << quint64(0) << 800.0 << quint64(1);
+    }
+    void tickSteps()
+    {
+        QFETCH(quint64, span);
+        QFETCH(double, width);
+        QFETCH(quint64, step);
+        QCOMPARE(tickStep(span, width, 100), step);
+    }
+
+    void labels()
+    {
+        QCOMPARE(formatTimestamp(1022903150905ull, 100000000), QString("1022.9"));
+        QCOMPARE(formatTimestamp(1022903150905ull, 1000), QString("1022.903150"));
+        QCOMPARE(formatTimestamp(1022903150905ull, 1), QString("1022.903150905"));
+        QCOMPARE(formatTimestamp(5000000000ull, 1000000000), QString("5"));
+        QCOMPARE(formatDuration(553066000), QString("553.066 ms"));
+        QCOMPARE(formatDuration(1500000000), QString("1.5 s"));
+        QCOMPARE(formatDuration(-3000), QString("-3 us"));
+        QCOMPARE(formatDuration(42), QString("42 ns"));
+    }
+};
+
+QTEST_GUILESS_MAIN(TestTimelineMath)
+#include "tst_timelinemath.moc"

@@ -1,0 +1,246 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+// The views, driven as a user would: the event table model under QAbstractItemModelTester,
+// and the timeline with wheel, drag, keys and clicks, checked through the ViewState signals.
+#include "testsupport.h"
+
+#include "eventtablemodel.h"
+#include "mainwindow.h"
+#include "timelinewidget.h"
+#include "viewstate.h"
+
+#include <QAbstractItemModelTester>
+#include <QSignalSpy>
+#include <QTableView>
+#include <QTimer>
+#include <QTest>
+
+using namespace ringside;
+
+namespace {
+
+std::shared_ptr<TraceSession> loadSession(const QString& name)
+{
+    auto session = std::make_shared<TraceSession>();
+    session->path = test::fixture(name);
+    session->trace = test::openOrFail(test::fixturePath(name));
+    if (!session->trace) return nullptr;
+    session->occupancy = CpuOccupancy::build(session->store(), session->trace->file().tep());
+    session->formatter = std::make_unique<EventFormatter>(*session->trace);
+    return session;
+}
+
+void wheel(QWidget* w, QPoint pos, int delta, Qt::KeyboardModifiers modifiers)
+{
+    QWheelEvent event(pos, w->mapToGlobal(pos), QPoint(), QPoint(0, delta), Qt::NoButton, modifiers,
+                      Qt::NoScrollPhase, false);
+    QApplication::sendEvent(w, &event);
+}
+
+} // namespace
+
+class TestTimelineWidget : public QObject {
+    Q_OBJECT
+private:
+    std::shared_ptr<TraceSession> m_session;
+    ViewState m_view;
+    std::unique_ptr<TimelineWidget> m_timeline;
+
+private slots:
+    void initTestCase()
+    {
+        m_session = loadSession("execve-e2big.dat");
+        QVERIFY(m_session);
+        QVERIFY(m_session->occupancy.available());
+        m_timeline = std::make_unique<TimelineWidget>(&m_view);
+        m_timeline->resize(1150, 400);
+        m_timeline->setSession(m_session.get());
+        m_timeline->show();
+        QVERIFY(QTest::qWaitForWindowExposed(m_timeline.get()));
+    }
+
+    void init() { m_view.reset({m_session->store().firstTimestamp(), m_session->store().lastTimestamp() + 1}); }
+
+    void tableModel()
+    {
+        EventTableModel model;
+        QAbstractItemModelTester tester(&model, QAbstractItemModelTester::FailureReportingMode::QtTest);
+        model.setSession(m_session.get());
+        QCOMPARE(model.rowCount(), int(m_session->store().eventCount()));
+        QCOMPARE(model.columnCount(), int(EventTableModel::ColumnCount));
+        // Row 0 shows what trace-cmd report's first event line shows.
+        QCOMPARE(model.data(model.index(0, EventTableModel::Task)).toString(), QString("bash"));
+        QCOMPARE(model.data(model.index(0, EventTableModel::Event)).toString(), QString("sys_exit"));
+        const EventRef e = model.eventAt(123);
+        QCOMPARE(model.rowOf(e), 123);
+        QVERIFY(model.rowText(5).split('\t').size() == EventTableModel::ColumnCount);
+        model.setSession(nullptr);
+        QCOMPARE(model.rowCount(), 0);
+    }
+
+    void ctrlWheelZoomsAroundPointer()
+    {
+        QSignalSpy changed(&m_view, &ViewState::visibleRangeChanged);
+        const QPoint at(TimelineWidget::kLabelWidth + 250, 80);
+        const uint64_t anchor = m_timeline->timeAtX(at.x());
+        wheel(m_timeline.get(), at, 120, Qt::ControlModifier);
+        QCOMPARE(changed.count(), 1);
+        QVERIFY(m_view.visibleRange().span() < m_view.fullRange().span());
+        // The time under the pointer stays under the pointer.
+        QVERIFY(std::llabs(int64_t(m_timeline->timeAtX(at.x())) - int64_t(anchor)) <= int64_t(m_view.visibleRange().span() / 500));
+        QVERIFY(m_view.canZoomBack());
+        m_view.zoomBack();
+        QCOMPARE(m_view.visibleRange(), m_view.fullRange());
+    }
+
+    void plainWheelDoesNotZoom()
+    {
+        QSignalSpy changed(&m_view, &ViewState::visibleRangeChanged);
+        wheel(m_timeline.get(), QPoint(400, 80), 120, Qt::NoModifier);
+        QCOMPARE(changed.count(), 0);
+    }
+
+    void dragOnRulerZoomsIntoRange()
+    {
+        const int x0 = TimelineWidget::kLabelWidth + 100, x1 = TimelineWidget::kLabelWidth + 300;
+        const uint64_t t0 = m_timeline->timeAtX(x0), t1 = m_timeline->timeAtX(x1);
+        QTest::mousePress(m_timeline.get(), Qt::LeftButton, {}, QPoint(x0, 10));
+        QTest::mouseMove(m_timeline.get(), QPoint(x0 + 50, 10));
+        QTest::mouseMove(m_timeline.get(), QPoint(x1, 10));
+        QTest::mouseRelease(m_timeline.get(), Qt::LeftButton, {}, QPoint(x1, 10));
+        QCOMPARE(m_view.visibleRange().start, t0);
+        QCOMPARE(m_view.visibleRange().end, t1);
+    }
+
+    void dragOnRowsPans()
+    {
+        m_view.setVisibleRange(timeline::zoomAround(m_view.visibleRange(), m_view.visibleRange().start + m_view.visibleRange().span() / 2,
+                                                    0.25, m_view.fullRange()));
+        const auto before = m_view.visibleRange();
+        QTest::mousePress(m_timeline.get(), Qt::LeftButton, {}, QPoint(600, 80));
+        QTest::mouseMove(m_timeline.get(), QPoint(620, 80));
+        QTest::mouseMove(m_timeline.get(), QPoint(700, 80));
+        QTest::mouseRelease(m_timeline.get(), Qt::LeftButton, {}, QPoint(700, 80));
+        QVERIFY(m_view.visibleRange().start < before.start); // dragged right: earlier times come in
+        QCOMPARE(m_view.visibleRange().span(), before.span());
+    }
+
+    void keysZoomAndPan()
+    {
+        m_timeline->setFocus();
+        const auto full = m_view.visibleRange();
+        QTest::keyClick(m_timeline.get(), Qt::Key_W);
+        QVERIFY(m_view.visibleRange().span() < full.span());
+        const auto zoomed = m_view.visibleRange();
+        QTest::keyClick(m_timeline.get(), Qt::Key_D);
+        QVERIFY(m_view.visibleRange().start > zoomed.start);
+        QTest::keyClick(m_timeline.get(), Qt::Key_A);
+        QCOMPARE(m_view.visibleRange().start, zoomed.start);
+        QTest::keyClick(m_timeline.get(), Qt::Key_S);
+        QVERIFY(m_view.visibleRange().span() > zoomed.span());
+        QTest::keyClick(m_timeline.get(), Qt::Key_0);
+        QCOMPARE(m_view.visibleRange(), m_view.fullRange());
+    }
+
+    void clickSelectsNearestEvent()
+    {
+        QSignalSpy selected(&m_view, &ViewState::selectionChanged);
+        // CPU 0 is the first row under the buffer header.
+        const int y = TimelineWidget::kRulerHeight + TimelineRows::kHeaderHeight + TimelineRows::kCpuHeight / 2;
+        const EventRef first = m_session->store().stream(StreamId(0)).columns.size() ? EventRef{StreamId(0), 0} : EventRef();
+        const int x = m_timeline->xOfTime(m_session->store().timestamp(first));
+        QTest::mouseClick(m_timeline.get(), Qt::LeftButton, {}, QPoint(x, y));
+        QCOMPARE(selected.count(), 1);
+        QVERIFY(m_view.selection().has_value());
+        QCOMPARE(m_view.selection()->stream, StreamId(0));
+        QVERIFY(std::abs(m_timeline->xOfTime(m_session->store().timestamp(*m_view.selection())) - x) <= 6);
+    }
+
+    void modifierClicksSetMarkers()
+    {
+        QSignalSpy markers(&m_view, &ViewState::markersChanged);
+        const int xa = TimelineWidget::kLabelWidth + 100, xb = TimelineWidget::kLabelWidth + 400;
+        QTest::mouseClick(m_timeline.get(), Qt::LeftButton, Qt::ShiftModifier, QPoint(xa, 80));
+        QTest::mouseClick(m_timeline.get(), Qt::LeftButton, Qt::ControlModifier, QPoint(xb, 80));
+        QCOMPARE(markers.count(), 2);
+        QCOMPARE(*m_view.markerA(), m_timeline->timeAtX(xa));
+        QCOMPARE(*m_view.markerB(), m_timeline->timeAtX(xb));
+        QCOMPARE(*m_view.markerDelta(), int64_t(m_timeline->timeAtX(xb) - m_timeline->timeAtX(xa)));
+        m_view.zoomToMarkers();
+        QCOMPARE(m_view.visibleRange().start, *m_view.markerA());
+        QCOMPARE(m_view.visibleRange().end, *m_view.markerB());
+    }
+
+    void doubleClickAddsTaskRow()
+    {
+        QSignalSpy rows(m_timeline.get(), &TimelineWidget::taskRowsChanged);
+        const int y = TimelineWidget::kRulerHeight + TimelineRows::kHeaderHeight + TimelineRows::kCpuHeight / 2;
+        // Find a pixel of CPU 0 where a task (not idle) runs.
+        int x = -1;
+        for (int px = TimelineWidget::kLabelWidth; px < m_timeline->width(); ++px)
+            if (m_session->occupancy.pidAt(StreamId(0), m_timeline->timeAtX(px)) > 0) { x = px; break; }
+        QVERIFY(x > 0);
+        QTest::mouseDClick(m_timeline.get(), Qt::LeftButton, {}, QPoint(x, y));
+        QCOMPARE(rows.count(), 1);
+        const int32_t pid = m_timeline->rows().taskPids().value(0);
+        QVERIFY(pid > 0);
+        const auto* task = m_timeline->rows().task(pid);
+        QVERIFY(task && !task->events.empty());
+        QCOMPARE(uint64_t(task->events.size()), m_session->store().tasks()[m_session->store().tasks().find(pid)].events);
+        m_timeline->rows().removeTask(pid);
+        QVERIFY(!m_timeline->rows().hasTask(pid));
+    }
+
+    void selectionHistory()
+    {
+        m_view.select({StreamId(0), 1});
+        m_view.select({StreamId(0), 2});
+        m_view.select({StreamId(1), 3});
+        m_view.selectBack();
+        QVERIFY(*m_view.selection() == (EventRef{StreamId(0), 2}));
+        m_view.selectBack();
+        QVERIFY(*m_view.selection() == (EventRef{StreamId(0), 1}));
+        m_view.selectForward();
+        QVERIFY(*m_view.selection() == (EventRef{StreamId(0), 2}));
+    }
+
+    void mainWindowSyncsTableAndTimeline()
+    {
+        MainWindow window;
+        QSignalSpy loaded(&window, &MainWindow::sessionChanged);
+        window.openFile(test::fixture("instances.dat"));
+        QVERIFY(loaded.wait(20000));
+        const EventStore& store = window.session()->store();
+        // Selecting a table row selects that event and brings it into the visible range.
+        window.viewState()->setVisibleRange({store.firstTimestamp(), store.firstTimestamp() + 1000});
+        window.table()->selectRow(5000);
+        QVERIFY(window.viewState()->selection().has_value());
+        QVERIFY(*window.viewState()->selection() == store.eventAt(5000));
+        QVERIFY(window.viewState()->visibleRange().contains(store.timestamp(store.eventAt(5000))));
+        // Selecting an event elsewhere moves the table to its row.
+        window.viewState()->select(store.eventAt(42));
+        QCOMPARE(window.table()->currentIndex().row(), 42);
+    }
+
+    void failedLoadKeepsPreviousTrace()
+    {
+        MainWindow window;
+        QSignalSpy loaded(&window, &MainWindow::sessionChanged);
+        window.openFile(test::fixture("lost-events.dat"));
+        QVERIFY(loaded.wait(20000));
+        const TraceSession* before = window.session();
+        QSignalSpy failed(&window, &MainWindow::loadFailed);
+        window.screenshotWhenLoaded(QString()); // no dialog in tests: the signal is enough
+        // A file that is not a trace.
+        window.openFile(QStringLiteral(RINGSIDE_CLI));
+        // The error dialog is modal; close it as soon as it shows.
+        QTimer::singleShot(200, [] {
+            if (QWidget* w = QApplication::activeModalWidget()) w->close();
+        });
+        QVERIFY(failed.wait(20000));
+        QVERIFY(failed.first().first().toString().contains("not a trace-cmd data file"));
+        QCOMPARE(window.session(), before);
+    }
+};
+
+QTEST_MAIN(TestTimelineWidget)
+#include "tst_timelinewidget.moc"
