@@ -1,0 +1,104 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+#include "query/eventfilter.h"
+
+#include "decode/recordwalker.h"
+#include "query/filtersyntax.h"
+
+#include <traceevent/event-parse.h>
+
+#include <algorithm>
+
+namespace ringside {
+
+bool FilterSpec::empty() const
+{
+    return std::none_of(hiddenStreams.begin(), hiddenStreams.end(), [](bool b) { return b; }) &&
+           hiddenPids.empty() && std::none_of(hiddenTypes.begin(), hiddenTypes.end(), [](bool b) { return b; }) &&
+           expression.empty();
+}
+
+Result<std::shared_ptr<FilterExpression>> FilterExpression::compile(tep_handle* tep, const std::string& text)
+{
+    const std::string problem = checkFilterSyntax(tep, text);
+    if (!problem.empty()) return Error{problem};
+    std::shared_ptr<FilterExpression> expression(new FilterExpression);
+    expression->m_filter = tep_filter_alloc(tep);
+    const tep_errno rc = tep_filter_add_filter_str(expression->m_filter, text.c_str());
+    if (rc < 0) {
+        char message[256] = {0};
+        tep_filter_strerror(expression->m_filter, rc, message, sizeof message);
+        return Error{message[0] ? message : "invalid filter expression"};
+    }
+    return expression;
+}
+
+FilterExpression::~FilterExpression()
+{
+    if (m_filter) tep_filter_free(m_filter);
+}
+
+bool FilterExpression::hasFilterFor(int eventId) const
+{
+    return tep_event_filtered(m_filter, eventId) != 0;
+}
+
+Result<std::shared_ptr<FilterResult>> applyFilter(const EventStore& store, const FilterSpec& spec,
+                                                  const FilterExpression* expression,
+                                                  const std::atomic<bool>* cancel,
+                                                  const std::function<void(double)>& progress)
+{
+    auto result = std::make_shared<FilterResult>();
+    const size_t streams = store.streamCount();
+    auto cancelled = [&] { return cancel && cancel->load(std::memory_order_relaxed); };
+
+    // The event types the expression has a condition for; it hides all others.
+    std::vector<bool> decided(65536, false);
+    if (expression)
+        for (size_t type = 0; type < store.eventTypeCounts().size(); ++type)
+            if (store.eventTypeCounts()[type]) decided[type] = expression->hasFilterFor(static_cast<int>(type));
+
+    for (size_t s = 0; s < streams; ++s) {
+        const StreamId id(static_cast<uint16_t>(s));
+        const CpuColumns& c = store.stream(id).columns;
+        RowSet set(c.size());
+        const bool streamHidden = s < spec.hiddenStreams.size() && spec.hiddenStreams[s];
+        if (!streamHidden) {
+            for (size_t i = 0; i < c.size(); ++i) {
+                const uint16_t type = c.eventType[i];
+                if (!spec.hiddenTypes.empty() && spec.hiddenTypes[type]) continue;
+                if (!spec.hiddenPids.empty() && spec.hiddenPids.count(c.pid[i])) continue;
+                if (expression && !decided[type]) continue;
+                set.set(i);
+            }
+            if (expression) {
+                // Drop the candidates the expression rejects, decoding them page by page.
+                walkRecords(store, id, decided, [&](uint32_t index, const uint8_t* data, int size) {
+                    if (!set.contains(index)) return;
+                    tep_record record{};
+                    record.data = const_cast<uint8_t*>(data);
+                    record.size = size;
+                    record.ts = c.timestamp[index];
+                    record.cpu = store.stream(id).cpu;
+                    if (tep_filter_match(expression->get(), &record) != TEP_ERRNO__FILTER_MATCH) set.reset(index);
+                });
+            }
+        }
+        set.seal();
+        result->perStream.push_back(std::move(set));
+        if (cancelled()) return Error{"filtering was cancelled"};
+        if (progress) progress(0.8 * double(s + 1) / double(streams));
+    }
+
+    result->merged = RowSet(store.eventCount());
+    size_t row = 0;
+    for (MergedOrder::Cursor cursor(store.order(), 0); !cursor.atEnd(); cursor.next(), ++row) {
+        const EventRef e = cursor.event();
+        if (result->perStream[e.stream.value].contains(e.index)) result->merged.set(row);
+        if ((row & 0xfffff) == 0 && cancelled()) return Error{"filtering was cancelled"};
+    }
+    result->merged.seal();
+    if (progress) progress(1.0);
+    return result;
+}
+
+} // namespace ringside

@@ -1,0 +1,186 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+#include "query/filtersyntax.h"
+
+#include <traceevent/event-parse.h>
+
+#include <cctype>
+#include <cstring>
+
+namespace ringside {
+
+namespace {
+
+struct Token {
+    enum Kind { Ident, Number, String, Op, Cmp, Logic, Not, Open, Close, End } kind;
+    std::string text;
+    size_t pos;
+};
+
+bool tokenize(const std::string& s, size_t start, std::vector<Token>& out, std::string* error)
+{
+    size_t i = start;
+    while (i < s.size()) {
+        const char c = s[i];
+        if (std::isspace(static_cast<unsigned char>(c))) { ++i; continue; }
+        const size_t at = i;
+        auto two = [&](const char* t) { return s.compare(i, 2, t) == 0; };
+        if (std::isalpha(static_cast<unsigned char>(c)) || c == '_') {
+            while (i < s.size() && (std::isalnum(static_cast<unsigned char>(s[i])) || s[i] == '_' || s[i] == '.')) ++i;
+            out.push_back({Token::Ident, s.substr(at, i - at), at});
+        } else if (std::isdigit(static_cast<unsigned char>(c)) || (c == '-' && i + 1 < s.size() && std::isdigit(static_cast<unsigned char>(s[i + 1])))) {
+            ++i;
+            while (i < s.size() && (std::isalnum(static_cast<unsigned char>(s[i])))) ++i;
+            out.push_back({Token::Number, s.substr(at, i - at), at});
+        } else if (c == '"' || c == '\'') {
+            const size_t close = s.find(c, i + 1);
+            if (close == std::string::npos) return *error = "unterminated string at column " + std::to_string(at + 1), false;
+            out.push_back({Token::String, s.substr(at, close - at + 1), at});
+            i = close + 1;
+        } else if (two("&&") || two("||")) {
+            out.push_back({Token::Logic, s.substr(i, 2), at});
+            i += 2;
+        } else if (two("==") || two("!=") || two("<=") || two(">=") || two("=~") || two("!~")) {
+            out.push_back({Token::Cmp, s.substr(i, 2), at});
+            i += 2;
+        } else if (c == '<' || c == '>') {
+            out.push_back({Token::Cmp, std::string(1, c), at});
+            ++i;
+        } else if (c == '!') {
+            out.push_back({Token::Not, "!", at});
+            ++i;
+        } else if (c == '(' || c == ')') {
+            out.push_back({c == '(' ? Token::Open : Token::Close, std::string(1, c), at});
+            ++i;
+        } else if (std::strchr("&|^+-*/%", c)) {
+            out.push_back({Token::Op, std::string(1, c), at});
+            ++i;
+        } else {
+            return *error = std::string("unexpected '") + c + "' at column " + std::to_string(at + 1), false;
+        }
+    }
+    out.push_back({Token::End, "", s.size()});
+    return true;
+}
+
+// expr := term (LOGIC term)* ; term := '!' term | '(' expr ')' | value (CMP value)?
+// value := atom (OP atom)* ; atom := IDENT | NUMBER | STRING
+class Parser {
+public:
+    Parser(const std::vector<Token>& tokens, std::vector<std::string>& fields)
+        : m_t(tokens), m_fields(fields) {}
+
+    bool parse(std::string* error)
+    {
+        if (m_t[0].kind == Token::End) return *error = "no condition after ':'", false;
+        if (!expr(error)) return false;
+        if (peek().kind != Token::End) return fail(error, "unexpected '" + peek().text + "'");
+        return true;
+    }
+
+private:
+    const Token& peek() const { return m_t[m_i]; }
+    bool fail(std::string* error, const std::string& what)
+    {
+        *error = what + " at column " + std::to_string(peek().pos + 1);
+        return false;
+    }
+    bool expr(std::string* error)
+    {
+        if (!term(error)) return false;
+        while (peek().kind == Token::Logic) {
+            ++m_i;
+            if (!term(error)) return false;
+        }
+        return true;
+    }
+    bool term(std::string* error)
+    {
+        if (peek().kind == Token::Not) {
+            ++m_i;
+            return term(error);
+        }
+        if (peek().kind == Token::Open) {
+            ++m_i;
+            if (!expr(error)) return false;
+            if (peek().kind != Token::Close) return fail(error, "expected ')'");
+            ++m_i;
+            return true;
+        }
+        const size_t first = m_i;
+        if (!value(error)) return false;
+        if (peek().kind == Token::Cmp) {
+            if (m_t[first].kind == Token::Ident) m_fields.push_back(m_t[first].text);
+            const std::string op = peek().text;
+            ++m_i;
+            if (!value(error)) return fail(error, "expected a value after '" + op + "'");
+        }
+        return true;
+    }
+    bool value(std::string* error)
+    {
+        if (!atom()) return fail(error, peek().kind == Token::End ? "the condition ends too early" : "expected a field or a value");
+        while (peek().kind == Token::Op) {
+            ++m_i;
+            if (!atom()) return fail(error, "expected a value after an operator");
+        }
+        return true;
+    }
+    bool atom()
+    {
+        const Token::Kind k = peek().kind;
+        if (k != Token::Ident && k != Token::Number && k != Token::String) return false;
+        ++m_i;
+        return true;
+    }
+
+    const std::vector<Token>& m_t;
+    std::vector<std::string>& m_fields;
+    size_t m_i = 0;
+};
+
+std::string trim(const std::string& s)
+{
+    const size_t a = s.find_first_not_of(" \t");
+    const size_t b = s.find_last_not_of(" \t");
+    return a == std::string::npos ? std::string() : s.substr(a, b - a + 1);
+}
+
+} // namespace
+
+std::string checkFilterSyntax(tep_handle* tep, const std::string& expression)
+{
+    const std::string text = trim(expression);
+    if (text.empty()) return "the filter is empty";
+    const size_t colon = text.find(':');
+    const std::string events = trim(text.substr(0, colon));
+    if (events.empty()) return "name the events before ':' (for example sched/sched_switch: ...)";
+    if (colon == std::string::npos) return {};
+
+    std::vector<Token> tokens;
+    std::string error;
+    if (!tokenize(text, colon + 1, tokens, &error)) return error;
+    std::vector<std::string> fields;
+    Parser parser(tokens, fields);
+    if (!parser.parse(&error)) return error;
+
+    // Compared fields must exist in every named event (when the names are plain, not regexes).
+    size_t start = 0;
+    while (start <= events.size()) {
+        size_t comma = events.find(',', start);
+        if (comma == std::string::npos) comma = events.size();
+        const std::string name = trim(events.substr(start, comma - start));
+        start = comma + 1;
+        if (name.find_first_of("*?[]^$.") != std::string::npos) continue;
+        const size_t slash = name.find('/');
+        tep_event* event = slash == std::string::npos
+                               ? tep_find_event_by_name(tep, nullptr, name.c_str())
+                               : tep_find_event_by_name(tep, name.substr(0, slash).c_str(), name.substr(slash + 1).c_str());
+        if (!event) return "no event named '" + name + "' in this recording";
+        for (const std::string& field : fields)
+            if (field != "COMM" && field != "CPU" && !tep_find_any_field(event, field.c_str()))
+                return "'" + name + "' has no field '" + field + "'";
+    }
+    return {};
+}
+
+} // namespace ringside

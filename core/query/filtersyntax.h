@@ -1,0 +1,18 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+#pragma once
+
+#include <string>
+#include <vector>
+
+struct tep_handle;
+
+namespace ringside {
+
+// Checks a filter in libtraceevent's syntax ("system/event[,event...]: condition") before it
+// reaches libtraceevent, whose parser crashes on some malformed input (e.g. a comparison with
+// no right-hand side) and silently accepts unknown field names. Returns an empty string when
+// the expression is well formed and every compared field exists in the named events,
+// otherwise what is wrong and where.
+std::string checkFilterSyntax(tep_handle* tep, const std::string& expression);
+
+} // namespace ringside

@@ -1,0 +1,165 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+// Filters: the row-set index under them, column filters, and libtraceevent expressions
+// checked against `trace-cmd report -F` on the same file.
+#include "testsupport.h"
+
+#include "query/eventfilter.h"
+
+#include <traceevent/event-parse.h>
+
+#include <QTest>
+
+using namespace ringside;
+
+class TestFilter : public QObject {
+    Q_OBJECT
+private:
+    std::unique_ptr<Trace> m_trace;
+
+    std::shared_ptr<FilterResult> run(const FilterSpec& spec)
+    {
+        std::shared_ptr<FilterExpression> expression;
+        if (!spec.expression.empty()) {
+            auto compiled = FilterExpression::compile(m_trace->file().tep(), spec.expression);
+            if (!compiled) return nullptr;
+            expression = compiled.value();
+        }
+        auto result = applyFilter(m_trace->store(), spec, expression.get());
+        return result ? result.value() : nullptr;
+    }
+
+private slots:
+    void initTestCase()
+    {
+        m_trace = test::openOrFail(test::fixturePath("execve-e2big.dat"));
+        QVERIFY(m_trace);
+    }
+
+    void rowSetRankAndSelect_data()
+    {
+        QTest::addColumn<int>("universe");
+        QTest::addColumn<int>("every");
+        QTest::newRow("empty") << 0 << 1;
+        QTest::newRow("all of 1000") << 1000 << 1;
+        QTest::newRow("every 3rd of 5000") << 5000 << 3;
+        QTest::newRow("every 700th of 100000") << 100000 << 700;
+        QTest::newRow("exact words") << 1024 << 2;
+    }
+    void rowSetRankAndSelect()
+    {
+        QFETCH(int, universe);
+        QFETCH(int, every);
+        RowSet set{static_cast<size_t>(universe)};
+        std::vector<size_t> members;
+        for (int r = 0; r < universe; r += every) set.set(size_t(r)), members.push_back(size_t(r));
+        set.seal();
+        QCOMPARE(set.size(), members.size());
+        for (size_t k = 0; k < members.size(); k += 1 + members.size() / 200) {
+            QCOMPARE(set.select(k), members[k]);
+            QCOMPARE(set.rank(members[k]), k);
+            QVERIFY(set.contains(members[k]));
+        }
+        QCOMPARE(set.rank(size_t(universe)), members.size());
+        RowSet full{static_cast<size_t>(universe), true};
+        QCOMPARE(full.size(), size_t(universe));
+        if (universe) QCOMPARE(full.select(size_t(universe - 1)), size_t(universe - 1));
+    }
+
+    void noFilterShowsEverything()
+    {
+        auto result = run(FilterSpec());
+        QVERIFY(result);
+        QCOMPARE(result->merged.size(), m_trace->store().eventCount());
+    }
+
+    void hideCpu()
+    {
+        FilterSpec spec;
+        spec.hiddenStreams = {false, true};
+        auto result = run(spec);
+        QVERIFY(result);
+        QCOMPARE(result->merged.size(), size_t(4231));
+        QCOMPARE(result->perStream[1].size(), size_t(0));
+        // The merged rows left are exactly CPU 0's.
+        for (size_t k = 0; k < result->merged.size(); k += 97)
+            QCOMPARE(m_trace->store().eventAt(result->merged.select(k)).stream, StreamId(0));
+    }
+
+    void hideEventTypeAndTask()
+    {
+        tep_event* enter = tep_find_event_by_name(m_trace->file().tep(), "raw_syscalls", "sys_enter");
+        QVERIFY(enter);
+        FilterSpec spec;
+        spec.hiddenTypes.assign(65536, false);
+        spec.hiddenTypes[size_t(enter->id)] = true;
+        auto result = run(spec);
+        QCOMPARE(result->merged.size(), size_t(4668 - 1723));
+        spec.hiddenPids.insert(19702); // dpkg, 1133 events of which some are sys_enter
+        auto both = run(spec);
+        QVERIFY(both->merged.size() < result->merged.size());
+        for (size_t k = 0; k < both->merged.size(); ++k) {
+            const EventRef e = m_trace->store().eventAt(both->merged.select(k));
+            QVERIFY(m_trace->store().stream(e.stream).columns.pid[e.index] != 19702);
+        }
+    }
+
+    // Counts from `trace-cmd report -F EXPR -i execve-e2big.dat` (libtraceevent 1.7.1).
+    void expressionsMatchTraceCmd_data()
+    {
+        QTest::addColumn<QString>("expression");
+        QTest::addColumn<int>("count");
+        QTest::newRow("blocked switches") << "sched/sched_switch: prev_state != 0" << 402;
+        QTest::newRow("large returns") << "raw_syscalls/sys_exit: ret > 1000000" << 211;
+        QTest::newRow("two events") << "sched/sched_switch: prev_state != 0 || next_pid == 0" << 402;
+        QTest::newRow("no condition") << "sched/sched_process_exec" << 3;
+        QTest::newRow("regex on a string") << "sched/sched_switch: next_comm =~ \"dpkg.*\"" << -1;
+    }
+    void expressionsMatchTraceCmd()
+    {
+        QFETCH(QString, expression);
+        QFETCH(int, count);
+        FilterSpec spec;
+        spec.expression = expression.toStdString();
+        auto result = run(spec);
+        QVERIFY(result);
+        if (count < 0) QVERIFY(result->merged.size() > 0);
+        else if (QTest::currentDataTag() != QByteArray("two events")) QCOMPARE(int(result->merged.size()), count);
+        else QVERIFY(int(result->merged.size()) >= count);
+    }
+
+    void invalidExpressionsSayWhy_data()
+    {
+        QTest::addColumn<QString>("expression");
+        QTest::newRow("unknown field") << "sched/sched_switch: prev_stat != 0";
+        QTest::newRow("unknown event") << "sched/no_such_event: x == 1";
+        QTest::newRow("no right side") << "sched/sched_switch: prev_state !=";
+        QTest::newRow("no left side") << "sched/sched_switch: == 1";
+        QTest::newRow("open paren") << "sched/sched_switch: (prev_state == 1";
+        QTest::newRow("close paren") << "sched/sched_switch: prev_state == 1)";
+        QTest::newRow("dangling and") << "sched/sched_switch: prev_state == 1 &&";
+        QTest::newRow("leading and") << "sched/sched_switch: && prev_state == 1";
+        QTest::newRow("lone not") << "sched/sched_switch: !";
+        QTest::newRow("regex without pattern") << "sched/sched_switch: next_comm =~";
+        QTest::newRow("empty") << "";
+        QTest::newRow("no events") << ": prev_state == 1";
+        QTest::newRow("unterminated string") << "sched/sched_switch: next_comm == \"bash";
+    }
+    void invalidExpressionsSayWhy()
+    {
+        QFETCH(QString, expression);
+        auto compiled = FilterExpression::compile(m_trace->file().tep(), expression.toStdString());
+        QVERIFY(!compiled);
+        QVERIFY(!compiled.error().message.empty());
+        qDebug("%s -> %s", qPrintable(expression), compiled.error().message.c_str());
+    }
+
+    void cancelStopsFiltering()
+    {
+        std::atomic<bool> cancel{true};
+        auto result = applyFilter(m_trace->store(), FilterSpec(), nullptr, &cancel);
+        QVERIFY(!result);
+    }
+};
+
+QTEST_GUILESS_MAIN(TestFilter)
+#include "tst_filter.moc"
