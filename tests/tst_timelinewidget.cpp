@@ -4,13 +4,17 @@
 #include "testsupport.h"
 
 #include "eventtablemodel.h"
+#include "filterpanel.h"
 #include "mainwindow.h"
 #include "timelinewidget.h"
 #include "viewstate.h"
 
 #include <QAbstractItemModelTester>
 #include <QSignalSpy>
+#include <QLabel>
+#include <QLineEdit>
 #include <QTableView>
+#include <QTreeWidget>
 #include <QTimer>
 #include <QTest>
 
@@ -219,6 +223,56 @@ private slots:
         // Selecting an event elsewhere moves the table to its row.
         window.viewState()->select(store.eventAt(42));
         QCOMPARE(window.table()->currentIndex().row(), 42);
+    }
+
+    void filtersApplyToTableAndTimeline()
+    {
+        MainWindow window;
+        window.resize(1400, 900);
+        window.show();
+        QSignalSpy loaded(&window, &MainWindow::sessionChanged);
+        window.openFile(test::fixture("execve-e2big.dat"));
+        QVERIFY(loaded.wait(20000));
+        QSignalSpy applied(&window, &MainWindow::filterApplied);
+        // Filters without an expression may apply at once, others when their job finishes.
+        auto appliedAfter = [&](qsizetype before) { return applied.count() > before || applied.wait(20000); };
+
+        // An expression, as trace-cmd report -F takes it.
+        window.filterPanel()->expressionEdit()->setText("sched/sched_switch: prev_state != 0");
+        qsizetype before = applied.count();
+        QTest::keyClick(window.filterPanel()->expressionEdit(), Qt::Key_Return);
+        QVERIFY(appliedAfter(before));
+        QCOMPARE(window.tableModel()->rowCount(), 402);
+        QCOMPARE(window.tableModel()->data(window.tableModel()->index(0, EventTableModel::Event)).toString(), QString("sched_switch"));
+        QVERIFY(window.timeline()->rows().rows().size() > 0);
+        if (!qEnvironmentVariableIsEmpty("RINGSIDE_SCREENSHOTS"))
+            window.grab().save(qEnvironmentVariable("RINGSIDE_SCREENSHOTS") + "/filtered.png");
+
+        // A bad expression is reported inline and not applied.
+        window.filterPanel()->expressionEdit()->setText("sched/sched_switch: prev_state !=");
+        before = applied.count();
+        QTest::keyClick(window.filterPanel()->expressionEdit(), Qt::Key_Return);
+        QVERIFY(appliedAfter(before));
+        QCOMPARE(window.tableModel()->rowCount(), int(window.session()->store().eventCount()));
+        QVERIFY(window.filterPanel()->findChildren<QLabel*>().size() > 0);
+        bool errorShown = false;
+        for (QLabel* label : window.filterPanel()->findChildren<QLabel*>())
+            errorShown |= label->isVisible() && label->text().contains("expected a value after '!='");
+        QVERIFY(errorShown);
+
+        // Unchecking a CPU hides its rows and events.
+        window.filterPanel()->expressionEdit()->clear();
+        before = applied.count();
+        QTest::keyClick(window.filterPanel()->expressionEdit(), Qt::Key_Return);
+        QVERIFY(appliedAfter(before));
+        before = applied.count();
+        window.filterPanel()->cpuTree()->topLevelItem(1)->setCheckState(0, Qt::Unchecked);
+        QVERIFY(appliedAfter(before));
+        QCOMPARE(window.tableModel()->rowCount(), 4231);
+        int cpuRows = 0;
+        for (const auto& row : window.timeline()->rows().rows()) cpuRows += row.kind == TimelineRows::Kind::Cpu;
+        QCOMPARE(cpuRows, 1);
+        QAbstractItemModelTester tester(window.tableModel(), QAbstractItemModelTester::FailureReportingMode::QtTest);
     }
 
     void failedLoadKeepsPreviousTrace()

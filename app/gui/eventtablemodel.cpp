@@ -12,13 +12,27 @@ void EventTableModel::setSession(const TraceSession* session)
 {
     beginResetModel();
     m_session = session;
+    m_filter.reset();
     endResetModel();
+}
+
+void EventTableModel::setFilter(std::shared_ptr<const FilterResult> filter)
+{
+    beginResetModel();
+    m_filter = std::move(filter);
+    endResetModel();
+}
+
+size_t EventTableModel::storeRow(int row) const
+{
+    return m_filter ? m_filter->merged.select(static_cast<size_t>(row)) : static_cast<size_t>(row);
 }
 
 int EventTableModel::rowCount(const QModelIndex& parent) const
 {
     if (parent.isValid() || !m_session) return 0;
-    return static_cast<int>(std::min<size_t>(m_session->store().eventCount(), INT32_MAX));
+    const size_t rows = m_filter ? m_filter->merged.size() : m_session->store().eventCount();
+    return static_cast<int>(std::min<size_t>(rows, INT32_MAX));
 }
 
 int EventTableModel::columnCount(const QModelIndex& parent) const
@@ -28,14 +42,16 @@ int EventTableModel::columnCount(const QModelIndex& parent) const
 
 EventRef EventTableModel::eventAt(int row) const
 {
-    return m_session->store().eventAt(static_cast<size_t>(row));
+    return m_session->store().eventAt(storeRow(row));
 }
 
 int EventTableModel::rowOf(EventRef event) const
 {
     if (!m_session) return -1;
     const size_t row = m_session->store().rowOf(event);
-    return row < m_session->store().eventCount() ? static_cast<int>(row) : -1;
+    if (row >= m_session->store().eventCount()) return -1;
+    if (!m_filter) return static_cast<int>(row);
+    return m_filter->merged.contains(row) ? static_cast<int>(m_filter->merged.rank(row)) : -1;
 }
 
 QString EventTableModel::formatTime(uint64_t ns, bool nanoseconds)
@@ -54,7 +70,7 @@ QVariant EventTableModel::data(const QModelIndex& index, int role) const
     if (role == Qt::DisplayRole) {
         EventFormatter& f = *m_session->formatter;
         switch (index.column()) {
-        case Index: return index.row();
+        case Index: return qulonglong(storeRow(index.row()));
         case Cpu: {
             const QString buffer = QString::fromStdString(store.buffers()[stream.buffer].name);
             return buffer.isEmpty() ? QString::number(stream.cpu) : buffer + ':' + QString::number(stream.cpu);

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 #pragma once
 
+#include "query/eventfilter.h"
 #include "tracesession.h"
 
 #include <QAbstractTableModel>
@@ -8,7 +9,8 @@
 namespace ringside {
 
 // The event table: a virtual model over the merged order (it never copies rows; every cell
-// is read from the store and formatted when asked). Rows are merged-order rows.
+// is read from the store and formatted when asked). Rows are merged-order rows, or the
+// members of a filter's row set.
 class EventTableModel : public QAbstractTableModel {
     Q_OBJECT
 public:
@@ -17,6 +19,9 @@ public:
     explicit EventTableModel(QObject* parent = nullptr) : QAbstractTableModel(parent) {}
 
     void setSession(const TraceSession* session);
+    // Shows only the rows of `filter` (nullptr: every row).
+    void setFilter(std::shared_ptr<const FilterResult> filter);
+    const FilterResult* filter() const { return m_filter.get(); }
 
     int rowCount(const QModelIndex& parent = {}) const override;
     int columnCount(const QModelIndex& parent = {}) const override;
@@ -30,7 +35,10 @@ public:
     static QString formatTime(uint64_t ns, bool nanoseconds);
 
 private:
+    size_t storeRow(int row) const;
+
     const TraceSession* m_session = nullptr;
+    std::shared_ptr<const FilterResult> m_filter;
 };
 
 } // namespace ringside

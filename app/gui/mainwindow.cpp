@@ -3,6 +3,7 @@
 
 #include "detailspane.h"
 #include "eventtablemodel.h"
+#include "filterpanel.h"
 #include "healthpane.h"
 #include "timelinewidget.h"
 
@@ -20,6 +21,8 @@
 #include <QMessageBox>
 #include <QMimeData>
 #include <QProgressDialog>
+#include <QPushButton>
+#include <QVBoxLayout>
 #include <QSettings>
 #include <QSplitter>
 #include <QStatusBar>
@@ -46,12 +49,30 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent)
     m_table->horizontalHeader()->setStretchLastSection(true);
     m_table->setWordWrap(false);
     m_table->setContextMenuPolicy(Qt::ActionsContextMenu);
-    const int widths[] = {80, 50, 140, 130, 60, 60, 150};
+    const int widths[] = {80, 70, 140, 130, 60, 60, 150};
     for (int c = 0; c < 7; ++c) m_table->setColumnWidth(c, widths[c]);
     m_details = new DetailsPane(this);
 
+    // Active filters, visible and clearable in one click, above the table.
+    m_filterBar = new QWidget(this);
+    auto* barLayout = new QHBoxLayout(m_filterBar);
+    barLayout->setContentsMargins(6, 2, 6, 2);
+    m_filterLabel = new QLabel(m_filterBar);
+    auto* clear = new QPushButton(tr("Clear filters"), m_filterBar);
+    barLayout->addWidget(m_filterLabel, 1);
+    barLayout->addWidget(clear);
+    m_filterBar->setAutoFillBackground(true);
+    m_filterBar->setBackgroundRole(QPalette::ToolTipBase);
+    m_filterBar->hide();
+    auto* tableBox = new QWidget(this);
+    auto* tableLayout = new QVBoxLayout(tableBox);
+    tableLayout->setContentsMargins(0, 0, 0, 0);
+    tableLayout->setSpacing(0);
+    tableLayout->addWidget(m_filterBar);
+    tableLayout->addWidget(m_table);
+
     auto* bottom = new QSplitter(Qt::Horizontal, this);
-    bottom->addWidget(m_table);
+    bottom->addWidget(tableBox);
     bottom->addWidget(m_details);
     bottom->setStretchFactor(0, 3);
     bottom->setStretchFactor(1, 2);
@@ -69,6 +90,25 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent)
     addDockWidget(Qt::RightDockWidgetArea, healthDock);
     healthDock->hide();
 
+    m_filters = new FilterPanel(this);
+    auto* filterDock = new QDockWidget(tr("Filters"), this);
+    filterDock->setObjectName("filterDock");
+    filterDock->setWidget(m_filters);
+    addDockWidget(Qt::LeftDockWidgetArea, filterDock);
+    connect(m_filters, &FilterPanel::specChanged, this, &MainWindow::applyFilters);
+    connect(clear, &QPushButton::clicked, m_filters, &FilterPanel::clearAll);
+    connect(m_filters, &FilterPanel::addTaskRowRequested, this, [this](int32_t pid) {
+        m_timeline->rows().addTask(pid);
+        m_timeline->update();
+    });
+    connect(&m_filterJob, &FilterJob::progress, this, [this](int percent) {
+        m_filterLabel->setText(tr("Filtering… %1%").arg(percent));
+        m_filterBar->show();
+    });
+    connect(&m_filterJob, &FilterJob::finished, this, [this](std::shared_ptr<FilterResult> result) {
+        showFilterResult(std::move(result), m_pendingSpec);
+    });
+
     m_rangeLabel = new QLabel(this);
     m_markerLabel = new QLabel(this);
     statusBar()->addWidget(m_rangeLabel, 1);
@@ -77,6 +117,8 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent)
     buildMenus();
     healthDock->toggleViewAction()->setShortcut(QKeySequence(tr("Ctrl+H")));
     menuBar()->actions().at(1)->menu()->addAction(healthDock->toggleViewAction());
+    filterDock->toggleViewAction()->setShortcut(QKeySequence(tr("Ctrl+F")));
+    menuBar()->actions().at(1)->menu()->addAction(filterDock->toggleViewAction());
 
     connect(&m_view, &ViewState::visibleRangeChanged, this, &MainWindow::updateStatus);
     connect(&m_view, &ViewState::markersChanged, this, &MainWindow::updateStatus);
@@ -204,6 +246,9 @@ void MainWindow::setSession(std::shared_ptr<TraceSession> session)
     m_model->setSession(nullptr);
     m_details->setSession(nullptr);
     m_health->setSession(nullptr);
+    m_filterJob.cancel();
+    m_filters->setSession(nullptr);
+    m_filterBar->hide();
     m_session = std::move(session);
     const EventStore& store = m_session->store();
     m_view.reset({store.firstTimestamp(), store.lastTimestamp() + 1});
@@ -211,6 +256,7 @@ void MainWindow::setSession(std::shared_ptr<TraceSession> session)
     m_model->setSession(m_session.get());
     m_details->setSession(m_session.get());
     m_health->setSession(m_session.get());
+    m_filters->setSession(m_session.get());
     const QString name = QFileInfo(m_session->path).fileName();
     setWindowTitle(m_session->isSample ? tr("%1 (sample recording) — Ringside").arg(name) : tr("%1 — Ringside").arg(name));
     updateStatus();
@@ -251,6 +297,56 @@ void MainWindow::onSelectionChanged()
         const uint64_t start = t > half ? t - half : 0;
         m_view.setVisibleRange(timeline::pan({start, start + range.span()}, 0, m_view.fullRange()));
     }
+}
+
+void MainWindow::applyFilters()
+{
+    if (!m_session) return;
+    FilterSpec spec = m_filters->spec();
+    std::shared_ptr<FilterExpression> expression;
+    m_filters->setExpressionError(QString());
+    if (!spec.expression.empty()) {
+        std::lock_guard<std::mutex> lock(m_session->tepLock);
+        auto compiled = FilterExpression::compile(m_session->trace->file().tep(), spec.expression);
+        if (compiled) {
+            expression = compiled.value();
+        } else {
+            m_filters->setExpressionError(QString::fromStdString(compiled.error().message));
+            spec.expression.clear();
+        }
+    }
+    m_pendingSpec = spec;
+    if (spec.empty()) {
+        m_filterJob.cancel();
+        showFilterResult(nullptr, spec);
+        return;
+    }
+    m_filterJob.start(m_session, spec, expression);
+}
+
+void MainWindow::showFilterResult(std::shared_ptr<FilterResult> result, const FilterSpec& spec)
+{
+    const std::optional<EventRef> selection = m_view.selection();
+    m_model->setFilter(result);
+    m_timeline->setFilter(result, spec.hiddenStreams);
+    if (!result) {
+        m_filterBar->hide();
+    } else {
+        QStringList parts;
+        const auto hiddenCpus = std::count(spec.hiddenStreams.begin(), spec.hiddenStreams.end(), true);
+        if (hiddenCpus) parts << tr("%n CPU(s) hidden", nullptr, int(hiddenCpus));
+        const auto hiddenTypes = std::count(spec.hiddenTypes.begin(), spec.hiddenTypes.end(), true);
+        if (hiddenTypes) parts << tr("%n event type(s) hidden", nullptr, int(hiddenTypes));
+        if (!spec.hiddenPids.empty()) parts << tr("%n task(s) hidden", nullptr, int(spec.hiddenPids.size()));
+        if (!spec.expression.empty()) parts << tr("filter: %1").arg(QString::fromStdString(spec.expression));
+        m_filterLabel->setText(tr("Showing %1 of %2 events · %3")
+                                   .arg(QLocale().toString(qulonglong(result->merged.size())))
+                                   .arg(QLocale().toString(qulonglong(m_session->store().eventCount())))
+                                   .arg(parts.join(", ")));
+        m_filterBar->show();
+    }
+    if (selection) onSelectionChanged();
+    emit filterApplied();
 }
 
 void MainWindow::updateStatus()

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 #pragma once
 
+#include "filterjob.h"
 #include "loadjob.h"
 #include "viewstate.h"
 
@@ -18,6 +19,7 @@ namespace ringside {
 class DetailsPane;
 class EventTableModel;
 class HealthPane;
+class FilterPanel;
 class TimelineWidget;
 
 // The main window: timeline on top, event table and details below, trace health in a dock.
@@ -38,9 +40,12 @@ public:
     ViewState* viewState() { return &m_view; }
     TimelineWidget* timeline() { return m_timeline; }
     QTableView* table() { return m_table; }
+    FilterPanel* filterPanel() { return m_filters; }
+    EventTableModel* tableModel() { return m_model; }
 
 signals:
     void sessionChanged();
+    void filterApplied();
     void loadFailed(const QString& message);
 
 protected:
@@ -56,6 +61,8 @@ private:
     void updateRecentMenu();
     void addRecent(const QString& path);
     void copySelectedRows();
+    void applyFilters();
+    void showFilterResult(std::shared_ptr<FilterResult> result, const FilterSpec& spec);
 
     ViewState m_view;
     LoadJob m_load;
@@ -65,6 +72,11 @@ private:
     EventTableModel* m_model = nullptr;
     DetailsPane* m_details = nullptr;
     HealthPane* m_health = nullptr;
+    FilterPanel* m_filters = nullptr;
+    FilterJob m_filterJob;
+    FilterSpec m_pendingSpec;
+    QWidget* m_filterBar = nullptr;
+    QLabel* m_filterLabel = nullptr;
     QProgressDialog* m_progress = nullptr;
     QMenu* m_recentMenu = nullptr;
     QLabel* m_rangeLabel = nullptr;

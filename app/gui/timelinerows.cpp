@@ -10,6 +10,20 @@ void TimelineRows::setSession(const TraceSession* session)
     m_session = session;
     m_collapsed.clear();
     m_tasks.clear();
+    m_hiddenStreams.clear();
+    rebuild();
+}
+
+void TimelineRows::setViewportHeight(int height)
+{
+    if (height == m_viewportHeight) return;
+    m_viewportHeight = height;
+    rebuild();
+}
+
+void TimelineRows::setHiddenStreams(std::vector<bool> hidden)
+{
+    m_hiddenStreams = std::move(hidden);
     rebuild();
 }
 
@@ -30,6 +44,7 @@ void TimelineRows::rebuild()
         m_rows.push_back(header);
         if (m_collapsed.contains(b)) continue;
         for (StreamId s : buffers[b].streams) {
+            if (s.value < m_hiddenStreams.size() && m_hiddenStreams[s.value]) continue;
             Row row;
             row.kind = Kind::Cpu;
             row.buffer = b;
@@ -38,6 +53,17 @@ void TimelineRows::rebuild()
             row.height = kCpuHeight;
             m_rows.push_back(row);
         }
+    }
+    // Share the spare height between the CPU rows.
+    int fixed = int(m_tasks.size()) * kTaskHeight, cpuRows = 0;
+    for (const Row& r : m_rows) {
+        if (r.kind == Kind::Cpu) ++cpuRows;
+        else fixed += r.height;
+    }
+    if (cpuRows > 0 && m_viewportHeight > fixed) {
+        const int height = std::clamp((m_viewportHeight - fixed) / cpuRows, int(kCpuHeight), int(kCpuMaxHeight));
+        for (Row& r : m_rows)
+            if (r.kind == Kind::Cpu) r.height = height;
     }
     for (const TaskData& t : m_tasks) {
         Row row;

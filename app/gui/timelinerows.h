@@ -38,9 +38,12 @@ public:
 
     static constexpr int kHeaderHeight = 20;
     static constexpr int kCpuHeight = 26;
+    static constexpr int kCpuMaxHeight = 56;
     static constexpr int kTaskHeight = 22;
 
     void setSession(const TraceSession* session);
+    // CPU rows grow to share the height they are shown in (up to kCpuMaxHeight).
+    void setViewportHeight(int height);
     const TraceSession* session() const { return m_session; }
 
     const QVector<Row>& rows() const { return m_rows; }
@@ -48,6 +51,9 @@ public:
     // Index of the row at content y (0 at the top of the first row), or -1.
     int rowAt(int y) const;
     int rowTop(int index) const;
+
+    // CPU rows of hidden streams are left out (filters).
+    void setHiddenStreams(std::vector<bool> hidden);
 
     void toggleBuffer(uint16_t buffer);
     bool isCollapsed(uint16_t buffer) const { return m_collapsed.contains(buffer); }
@@ -67,8 +73,10 @@ private:
     const TraceSession* m_session = nullptr;
     QVector<Row> m_rows;
     QSet<uint16_t> m_collapsed;
+    std::vector<bool> m_hiddenStreams;
     std::vector<TaskData> m_tasks;
     int m_version = 0;
+    int m_viewportHeight = 0;
 };
 
 } // namespace ringside

@@ -28,10 +28,20 @@ TimelineWidget::TimelineWidget(ViewState* view, QWidget* parent) : QWidget(paren
     connect(view, &ViewState::timeOriginChanged, this, qOverload<>(&QWidget::update));
 }
 
+void TimelineWidget::setFilter(std::shared_ptr<const FilterResult> filter, const std::vector<bool>& hiddenStreams)
+{
+    m_filter = std::move(filter);
+    ++m_filterVersion;
+    m_rows.setHiddenStreams(hiddenStreams);
+    update();
+}
+
 void TimelineWidget::setSession(const TraceSession* session)
 {
     m_session = session;
+    m_filter.reset();
     m_rows.setSession(session);
+    m_rows.setViewportHeight(height() - kRulerHeight);
     m_scrollY = 0;
     m_cacheKey = CacheKey();
     update();
@@ -66,7 +76,7 @@ void TimelineWidget::paintEvent(QPaintEvent*)
     }
     clampScroll();
     const qreal dpr = devicePixelRatioF();
-    CacheKey key{m_view->visibleRange(), size(), m_scrollY, m_rows.version(), dpr};
+    CacheKey key{m_view->visibleRange(), size(), m_scrollY, m_rows.version(), m_filterVersion, dpr};
     if (!(key == m_cacheKey) || m_cache.isNull()) {
         m_cache = QPixmap(size() * dpr);
         m_cache.setDevicePixelRatio(dpr);
@@ -158,6 +168,7 @@ void TimelineWidget::paintCpuRow(QPainter& p, const TimelineRows::Row& row, int 
     }
 
     // Where events are: a tick per pixel column holding events, taller for more.
+    const RowSet* shown = m_filter ? &m_filter->perStream[row.stream.value] : nullptr;
     if (columns.size()) {
         const QColor tick = palette().color(QPalette::Text);
         size_t index = columns.timestamp.lowerBound(range.start, 0, columns.size());
@@ -171,7 +182,12 @@ void TimelineWidget::paintCpuRow(QPainter& p, const TimelineRows::Row& row, int 
                 continue;
             }
             const size_t next = columns.timestamp.lowerBound(tEnd, index, columns.size());
-            const int count = int(std::min<size_t>(next - index, 1000));
+            const size_t inPixel = shown ? shown->rank(next) - shown->rank(index) : next - index;
+            if (inPixel == 0) {
+                index = next;
+                continue;
+            }
+            const int count = int(std::min<size_t>(inPixel, 1000));
             const int h = 2 + int(std::log2(double(count)) * 1.2);
             p.fillRect(kLabelWidth + x, baseline - h, 1, h, tick);
             index = next;
@@ -217,8 +233,12 @@ void TimelineWidget::paintTaskRow(QPainter& p, const TimelineRows::Row& row, int
             if (nx > x + 1) x = std::min(w, int(nx)) - 1;
             continue;
         }
-        index = std::lower_bound(task->times.begin() + static_cast<long>(index), task->times.end(), tEnd) - task->times.begin();
-        p.fillRect(kLabelWidth + x, top + row.height - 6, 1, 4, tick);
+        const size_t next = std::lower_bound(task->times.begin() + static_cast<long>(index), task->times.end(), tEnd) - task->times.begin();
+        bool any = !m_filter;
+        for (size_t i = index; i < next && !any; ++i)
+            any = m_filter->perStream[task->events[i].stream.value].contains(task->events[i].index);
+        index = next;
+        if (any) p.fillRect(kLabelWidth + x, top + row.height - 6, 1, 4, tick);
     }
 }
 
@@ -413,6 +433,7 @@ void TimelineWidget::leaveEvent(QEvent*)
 
 void TimelineWidget::resizeEvent(QResizeEvent*)
 {
+    m_rows.setViewportHeight(height() - kRulerHeight);
     clampScroll();
 }
 
@@ -427,14 +448,23 @@ std::optional<EventRef> TimelineWidget::eventNear(int x, int y, int slack) const
     std::optional<EventRef> best;
     int bestDistance = slack + 1;
     auto consider = [&](EventRef e) {
+        if (m_filter && !m_filter->perStream[e.stream.value].contains(e.index)) return;
         const int d = std::abs(xOfTime(store.timestamp(e)) - x);
         if (d < bestDistance) bestDistance = d, best = e;
     };
     if (row.kind == TimelineRows::Kind::Cpu) {
         const auto& ts = store.stream(row.stream).columns.timestamp;
         const size_t i = ts.lowerBound(t, 0, ts.size());
-        if (i < ts.size()) consider({row.stream, static_cast<uint32_t>(i)});
-        if (i > 0) consider({row.stream, static_cast<uint32_t>(i - 1)});
+        if (m_filter) {
+            // The nearest shown events on either side.
+            const RowSet& shown = m_filter->perStream[row.stream.value];
+            const size_t k = shown.rank(i);
+            if (k < shown.size()) consider({row.stream, static_cast<uint32_t>(shown.select(k))});
+            if (k > 0) consider({row.stream, static_cast<uint32_t>(shown.select(k - 1))});
+        } else {
+            if (i < ts.size()) consider({row.stream, static_cast<uint32_t>(i)});
+            if (i > 0) consider({row.stream, static_cast<uint32_t>(i - 1)});
+        }
     } else if (row.kind == TimelineRows::Kind::Task) {
         const auto* task = m_rows.task(row.pid);
         if (!task) return std::nullopt;

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 #pragma once
 
+#include "query/eventfilter.h"
 #include "timelinerows.h"
 #include "viewstate.h"
 
@@ -28,6 +29,8 @@ public:
     explicit TimelineWidget(ViewState* view, QWidget* parent = nullptr);
 
     void setSession(const TraceSession* session);
+    // Draws only the events of `filter` (nullptr: all); hidden CPUs lose their rows.
+    void setFilter(std::shared_ptr<const FilterResult> filter, const std::vector<bool>& hiddenStreams);
     TimelineRows& rows() { return m_rows; }
 
     static constexpr int kRulerHeight = 34;
@@ -75,6 +78,8 @@ private:
     ViewState* m_view;
     const TraceSession* m_session = nullptr;
     TimelineRows m_rows;
+    std::shared_ptr<const FilterResult> m_filter;
+    int m_filterVersion = 0;
     int m_scrollY = 0;
 
     QPixmap m_cache;
@@ -83,10 +88,12 @@ private:
         QSize size;
         int scroll = 0;
         int rowsVersion = -1;
+        int filterVersion = -1;
         qreal dpr = 1;
         bool operator==(const CacheKey& o) const
         {
-            return range == o.range && size == o.size && scroll == o.scroll && rowsVersion == o.rowsVersion && dpr == o.dpr;
+            return range == o.range && size == o.size && scroll == o.scroll && rowsVersion == o.rowsVersion &&
+                   filterVersion == o.filterVersion && dpr == o.dpr;
         }
     } m_cacheKey;
     double m_lastRenderMs = 0;

@@ -8,6 +8,7 @@
 #include <QString>
 
 #include <memory>
+#include <mutex>
 
 namespace ringside {
 
@@ -19,6 +20,8 @@ struct TraceSession {
     std::unique_ptr<Trace> trace;
     CpuOccupancy occupancy;
     std::unique_ptr<EventFormatter> formatter;
+    // Taken around each use of the tep handle while a filter job shares it with the views.
+    std::mutex tepLock;
     double loadSeconds = 0;
 
     const EventStore& store() const { return trace->store(); }

@@ -40,6 +40,17 @@ CpuOccupancy CpuOccupancy::build(const EventStore& store, tep_handle* tep)
     std::vector<std::thread> workers;
     for (size_t s = 0; s < store.streamCount(); ++s) workers.emplace_back(build, s);
     for (auto& w : workers) w.join();
+    // A buffer without sched_switch (an instance tracing irqs, say) shares the CPU with the
+    // buffers that have it: the same task runs there.
+    for (size_t s = 0; s < store.streamCount(); ++s) {
+        if (!out.m_runs[s].empty()) continue;
+        const int cpu = store.stream(StreamId(static_cast<uint16_t>(s))).cpu;
+        for (size_t o = 0; o < store.streamCount(); ++o)
+            if (o != s && !out.m_runs[o].empty() && store.stream(StreamId(static_cast<uint16_t>(o))).cpu == cpu) {
+                out.m_runs[s] = out.m_runs[o];
+                break;
+            }
+    }
     return out;
 }
 

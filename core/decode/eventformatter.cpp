@@ -45,18 +45,21 @@ EventFormatter::EventFormatter(const Trace& trace) : m_trace(trace) {}
 
 std::string EventFormatter::eventName(uint16_t type) const
 {
+    auto lock = guard();
     tep_event* event = tep_find_event(m_trace.file().tep(), type);
     return event ? event->name : "unknown type " + std::to_string(type);
 }
 
 std::string EventFormatter::systemName(uint16_t type) const
 {
+    auto lock = guard();
     tep_event* event = tep_find_event(m_trace.file().tep(), type);
     return event && event->system ? event->system : "";
 }
 
 std::string EventFormatter::comm(int32_t pid) const
 {
+    auto lock = guard();
     const char* name = tep_data_comm_from_pid(m_trace.file().tep(), pid);
     return name ? name : "<...>";
 }
@@ -85,21 +88,25 @@ std::string EventFormatter::printed(EventRef e, const char* what)
 
 std::string EventFormatter::info(EventRef e)
 {
+    auto lock = guard();
     return ReportPrinter(m_trace).info(e);
 }
 
 std::string EventFormatter::latency(EventRef e)
 {
+    auto lock = guard();
     return printed(e, TEP_PRINT_LATENCY);
 }
 
 std::string EventFormatter::reportLine(EventRef e)
 {
+    auto lock = guard();
     return ReportPrinter(m_trace).line(e);
 }
 
 std::vector<FieldValue> EventFormatter::fields(EventRef e)
 {
+    auto lock = guard();
     std::vector<FieldValue> out;
     if (!load(e)) return out;
     tep_handle* tep = m_trace.file().tep();
@@ -157,6 +164,7 @@ std::vector<FieldValue> EventFormatter::fields(EventRef e)
 
 std::string EventFormatter::formatText(uint16_t type) const
 {
+    auto lock = guard();
     tep_event* event = tep_find_event(m_trace.file().tep(), type);
     if (!event) return {};
     std::string text = "name: " + std::string(event->name) + "\nID: " + std::to_string(event->id) + "\nformat:\n";

@@ -4,6 +4,7 @@
 #include "store/eventstore.h"
 
 #include <cstdint>
+#include <mutex>
 #include <string>
 #include <vector>
 
@@ -28,6 +29,10 @@ class EventFormatter {
 public:
     explicit EventFormatter(const Trace& trace);
 
+    // When another thread evaluates filters on the same tep handle, both take this lock around
+    // each use of the handle.
+    void setTepLock(std::mutex* lock) { m_lock = lock; }
+
     std::string eventName(uint16_t type) const;  // "sched_switch"
     std::string systemName(uint16_t type) const; // "sched"
     std::string comm(int32_t pid) const;
@@ -41,7 +46,13 @@ private:
     bool load(EventRef e);
     std::string printed(EventRef e, const char* what);
 
+    std::unique_lock<std::mutex> guard() const
+    {
+        return m_lock ? std::unique_lock<std::mutex>(*m_lock) : std::unique_lock<std::mutex>();
+    }
+
     const Trace& m_trace;
+    std::mutex* m_lock = nullptr;
     RawRecord m_raw;
     EventRef m_loaded;
 };

@@ -45,7 +45,8 @@ bool FilterExpression::hasFilterFor(int eventId) const
 Result<std::shared_ptr<FilterResult>> applyFilter(const EventStore& store, const FilterSpec& spec,
                                                   const FilterExpression* expression,
                                                   const std::atomic<bool>* cancel,
-                                                  const std::function<void(double)>& progress)
+                                                  const std::function<void(double)>& progress,
+                                                  std::mutex* tepLock)
 {
     auto result = std::make_shared<FilterResult>();
     const size_t streams = store.streamCount();
@@ -79,6 +80,8 @@ Result<std::shared_ptr<FilterResult>> applyFilter(const EventStore& store, const
                     record.size = size;
                     record.ts = c.timestamp[index];
                     record.cpu = store.stream(id).cpu;
+                    std::unique_lock<std::mutex> lock;
+                    if (tepLock) lock = std::unique_lock<std::mutex>(*tepLock);
                     if (tep_filter_match(expression->get(), &record) != TEP_ERRNO__FILTER_MATCH) set.reset(index);
                 });
             }

@@ -8,6 +8,7 @@
 #include <atomic>
 #include <functional>
 #include <memory>
+#include <mutex>
 #include <string>
 #include <unordered_set>
 #include <vector>
@@ -52,11 +53,12 @@ struct FilterResult {
 
 // Evaluates a filter over the whole store. Column conditions are checked from the columns;
 // the expression decodes only records of the event types it names, page by page. Uses the
-// tep handle: run it where nothing else uses that handle at the same time. Returns an error
-// when cancelled.
+// tep handle for each expression match, under `tepLock` when given. Returns an error when
+// cancelled.
 Result<std::shared_ptr<FilterResult>> applyFilter(const EventStore& store, const FilterSpec& spec,
                                                   const FilterExpression* expression,
                                                   const std::atomic<bool>* cancel = nullptr,
-                                                  const std::function<void(double)>& progress = {});
+                                                  const std::function<void(double)>& progress = {},
+                                                  std::mutex* tepLock = nullptr);
 
 } // namespace ringside

@@ -1,0 +1,48 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+#include "filterjob.h"
+
+#include <QMetaObject>
+
+namespace ringside {
+
+FilterJob::~FilterJob()
+{
+    cancel();
+    for (const auto& thread : m_threads)
+        if (thread) thread->wait();
+}
+
+void FilterJob::cancel()
+{
+    if (m_cancel) m_cancel->store(true);
+    ++m_generation;
+}
+
+void FilterJob::start(std::shared_ptr<TraceSession> session, FilterSpec spec, std::shared_ptr<FilterExpression> expression)
+{
+    cancel();
+    const int generation = m_generation;
+    auto cancelFlag = std::make_shared<std::atomic<bool>>(false);
+    m_cancel = cancelFlag;
+    QPointer<FilterJob> self(this);
+    QThread* thread = QThread::create([self, session, spec = std::move(spec), expression, generation, cancelFlag] {
+        auto report = [self, generation](double fraction) {
+            const int percent = int(fraction * 100);
+            QMetaObject::invokeMethod(self, [self, generation, percent] {
+                if (self && self->m_generation == generation) emit self->progress(percent);
+            }, Qt::QueuedConnection);
+        };
+        auto result = applyFilter(session->store(), spec, expression.get(), cancelFlag.get(), report, &session->tepLock);
+        if (!result) return; // cancelled
+        std::shared_ptr<FilterResult> value = result.value();
+        QMetaObject::invokeMethod(self, [self, generation, value] {
+            if (self && self->m_generation == generation) emit self->finished(value);
+        }, Qt::QueuedConnection);
+    });
+    connect(thread, &QThread::finished, thread, &QObject::deleteLater);
+    m_threads.removeAll(nullptr);
+    m_threads.append(thread);
+    thread->start();
+}
+
+} // namespace ringside

@@ -1,0 +1,232 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+#include "filterpanel.h"
+
+#include "taskcolors.h"
+
+#include <QHeaderView>
+#include <QLabel>
+#include <QLineEdit>
+#include <QPushButton>
+#include <QSplitter>
+#include <QTimer>
+#include <QTreeWidget>
+#include <QVBoxLayout>
+
+#include <map>
+
+namespace ringside {
+
+namespace {
+
+constexpr int kTypeRole = Qt::UserRole + 1;
+constexpr int kPidRole = Qt::UserRole + 2;
+constexpr int kStreamRole = Qt::UserRole + 3;
+
+QTreeWidget* makeTree(const QStringList& headers, QWidget* parent)
+{
+    auto* tree = new QTreeWidget(parent);
+    tree->setHeaderLabels(headers);
+    tree->setUniformRowHeights(true);
+    tree->header()->setStretchLastSection(false);
+    tree->header()->setSectionResizeMode(QHeaderView::ResizeToContents);
+    tree->header()->setSectionResizeMode(0, QHeaderView::Stretch);
+    tree->header()->setMinimumSectionSize(40);
+    return tree;
+}
+
+// Hides the items whose text does not contain `text` (a parent stays when a child matches).
+void applySearch(QTreeWidget* tree, const QString& text)
+{
+    for (int i = 0; i < tree->topLevelItemCount(); ++i) {
+        QTreeWidgetItem* top = tree->topLevelItem(i);
+        bool anyChild = false;
+        for (int c = 0; c < top->childCount(); ++c) {
+            const bool match = text.isEmpty() || top->child(c)->text(0).contains(text, Qt::CaseInsensitive) ||
+                               top->text(0).contains(text, Qt::CaseInsensitive);
+            top->child(c)->setHidden(!match);
+            anyChild |= match;
+        }
+        const bool match = text.isEmpty() || top->text(0).contains(text, Qt::CaseInsensitive) ||
+                           top->text(1).contains(text, Qt::CaseInsensitive);
+        top->setHidden(!(match || anyChild));
+        if (!text.isEmpty() && anyChild) top->setExpanded(true);
+    }
+}
+
+} // namespace
+
+FilterPanel::FilterPanel(QWidget* parent) : QWidget(parent)
+{
+    auto* layout = new QVBoxLayout(this);
+    layout->setContentsMargins(4, 4, 4, 4);
+
+    auto* exprLabel = new QLabel(tr("Advanced filter (as trace-cmd report -F):"), this);
+    m_expression = new QLineEdit(this);
+    m_expression->setPlaceholderText(tr("sched/sched_switch: prev_state != 0"));
+    m_expression->setClearButtonEnabled(true);
+    auto* apply = new QPushButton(tr("Apply"), this);
+    auto* exprRow = new QHBoxLayout;
+    exprRow->addWidget(m_expression, 1);
+    exprRow->addWidget(apply);
+    m_expressionError = new QLabel(this);
+    m_expressionError->setWordWrap(true);
+    m_expressionError->setStyleSheet("color: #c0392b;");
+    m_expressionError->hide();
+    layout->addWidget(exprLabel);
+    layout->addLayout(exprRow);
+    layout->addWidget(m_expressionError);
+
+    auto* split = new QSplitter(Qt::Vertical, this);
+    m_cpus = makeTree({tr("CPU"), tr("Events")}, this);
+    split->addWidget(m_cpus);
+    auto* eventsBox = new QWidget(this);
+    auto* eventsLayout = new QVBoxLayout(eventsBox);
+    eventsLayout->setContentsMargins(0, 0, 0, 0);
+    m_eventSearch = new QLineEdit(eventsBox);
+    m_eventSearch->setPlaceholderText(tr("Search events"));
+    m_eventSearch->setClearButtonEnabled(true);
+    m_events = makeTree({tr("Event"), tr("Count")}, eventsBox);
+    eventsLayout->addWidget(m_eventSearch);
+    eventsLayout->addWidget(m_events);
+    split->addWidget(eventsBox);
+    auto* tasksBox = new QWidget(this);
+    auto* tasksLayout = new QVBoxLayout(tasksBox);
+    tasksLayout->setContentsMargins(0, 0, 0, 0);
+    m_taskSearch = new QLineEdit(tasksBox);
+    m_taskSearch->setPlaceholderText(tr("Search tasks (name or pid); double-click adds a timeline row"));
+    m_taskSearch->setClearButtonEnabled(true);
+    m_tasks = makeTree({tr("Task"), tr("PID"), tr("Events")}, tasksBox);
+    tasksLayout->addWidget(m_taskSearch);
+    tasksLayout->addWidget(m_tasks);
+    split->addWidget(tasksBox);
+    split->setStretchFactor(0, 1);
+    split->setStretchFactor(1, 3);
+    split->setStretchFactor(2, 4);
+    layout->addWidget(split, 1);
+
+    m_debounce = new QTimer(this);
+    m_debounce->setSingleShot(true);
+    m_debounce->setInterval(150);
+    connect(m_debounce, &QTimer::timeout, this, &FilterPanel::specChanged);
+    for (QTreeWidget* tree : {m_cpus, m_events, m_tasks})
+        connect(tree, &QTreeWidget::itemChanged, this, [this] { scheduleChange(); });
+    connect(m_eventSearch, &QLineEdit::textChanged, this, [this](const QString& t) { applySearch(m_events, t); });
+    connect(m_taskSearch, &QLineEdit::textChanged, this, [this](const QString& t) { applySearch(m_tasks, t); });
+    auto applyExpression = [this] {
+        m_appliedExpression = m_expression->text().trimmed();
+        emit specChanged();
+    };
+    connect(apply, &QPushButton::clicked, this, applyExpression);
+    connect(m_expression, &QLineEdit::returnPressed, this, applyExpression);
+    connect(m_tasks, &QTreeWidget::itemDoubleClicked, this, [this](QTreeWidgetItem* item) {
+        emit addTaskRowRequested(item->data(0, kPidRole).toInt());
+    });
+}
+
+void FilterPanel::scheduleChange()
+{
+    if (!m_populating) m_debounce->start();
+}
+
+void FilterPanel::setSession(const TraceSession* session)
+{
+    m_session = session;
+    m_appliedExpression.clear();
+    m_expression->clear();
+    setExpressionError(QString());
+    populate();
+}
+
+void FilterPanel::populate()
+{
+    m_populating = true;
+    m_cpus->clear();
+    m_events->clear();
+    m_tasks->clear();
+    if (m_session) {
+        const EventStore& store = m_session->store();
+        for (size_t s = 0; s < store.streamCount(); ++s) {
+            const Stream& stream = store.stream(StreamId(static_cast<uint16_t>(s)));
+            const QString buffer = QString::fromStdString(store.buffers()[stream.buffer].name);
+            auto* item = new QTreeWidgetItem(m_cpus, {(buffer.isEmpty() ? QString() : buffer + ": ") + tr("CPU %1").arg(stream.cpu)});
+            item->setData(1, Qt::DisplayRole, qulonglong(stream.columns.size()));
+            item->setData(0, kStreamRole, int(s));
+            item->setCheckState(0, Qt::Checked);
+        }
+        std::map<std::string, QTreeWidgetItem*> systems;
+        const auto& counts = store.eventTypeCounts();
+        for (size_t type = 0; type < counts.size(); ++type) {
+            if (!counts[type]) continue;
+            const std::string system = m_session->formatter->systemName(uint16_t(type));
+            QTreeWidgetItem*& parent = systems[system];
+            if (!parent) {
+                parent = new QTreeWidgetItem(m_events, {QString::fromStdString(system.empty() ? "?" : system)});
+                parent->setFlags(parent->flags() | Qt::ItemIsAutoTristate | Qt::ItemIsUserCheckable);
+                parent->setCheckState(0, Qt::Checked);
+            }
+            auto* item = new QTreeWidgetItem(parent, {QString::fromStdString(m_session->formatter->eventName(uint16_t(type)))});
+            item->setData(1, Qt::DisplayRole, qulonglong(counts[type]));
+            item->setData(0, kTypeRole, int(type));
+            item->setFlags(item->flags() | Qt::ItemIsUserCheckable);
+            item->setCheckState(0, Qt::Checked);
+        }
+        for (auto& [name, item] : systems) {
+            uint64_t total = 0;
+            for (int c = 0; c < item->childCount(); ++c) total += item->child(c)->data(1, Qt::DisplayRole).toULongLong();
+            item->setData(1, Qt::DisplayRole, qulonglong(total));
+        }
+        m_events->sortItems(1, Qt::DescendingOrder);
+        for (const Task& task : store.tasks().all()) {
+            auto* item = new QTreeWidgetItem(m_tasks, {QString::fromStdString(task.comm)});
+            item->setData(1, Qt::DisplayRole, task.pid);
+            item->setData(2, Qt::DisplayRole, qulonglong(task.events));
+            item->setData(0, kPidRole, task.pid);
+            item->setCheckState(0, Qt::Checked);
+            QPixmap swatch(10, 10);
+            swatch.fill(taskColor(task.pid));
+            item->setIcon(0, QIcon(swatch));
+        }
+        m_tasks->sortItems(2, Qt::DescendingOrder);
+    }
+    m_populating = false;
+}
+
+FilterSpec FilterPanel::spec() const
+{
+    FilterSpec spec;
+    if (!m_session) return spec;
+    spec.hiddenStreams.assign(m_session->store().streamCount(), false);
+    for (int i = 0; i < m_cpus->topLevelItemCount(); ++i)
+        if (m_cpus->topLevelItem(i)->checkState(0) == Qt::Unchecked)
+            spec.hiddenStreams[size_t(m_cpus->topLevelItem(i)->data(0, kStreamRole).toInt())] = true;
+    for (int i = 0; i < m_events->topLevelItemCount(); ++i) {
+        QTreeWidgetItem* system = m_events->topLevelItem(i);
+        for (int c = 0; c < system->childCount(); ++c) {
+            if (system->child(c)->checkState(0) != Qt::Unchecked) continue;
+            if (spec.hiddenTypes.empty()) spec.hiddenTypes.assign(65536, false);
+            spec.hiddenTypes[size_t(system->child(c)->data(0, kTypeRole).toInt())] = true;
+        }
+    }
+    for (int i = 0; i < m_tasks->topLevelItemCount(); ++i)
+        if (m_tasks->topLevelItem(i)->checkState(0) == Qt::Unchecked)
+            spec.hiddenPids.insert(m_tasks->topLevelItem(i)->data(0, kPidRole).toInt());
+    spec.expression = m_appliedExpression.toStdString();
+    return spec;
+}
+
+void FilterPanel::clearAll()
+{
+    m_appliedExpression.clear();
+    m_expression->clear();
+    setExpressionError(QString());
+    populate();
+    emit specChanged();
+}
+
+void FilterPanel::setExpressionError(const QString& message)
+{
+    m_expressionError->setText(message);
+    m_expressionError->setVisible(!message.isEmpty());
+}
+
+} // namespace ringside
