@@ -6,6 +6,7 @@
 #include "eventtablemodel.h"
 #include "filterpanel.h"
 #include "mainwindow.h"
+#include "searchbar.h"
 #include "timelinewidget.h"
 #include "viewstate.h"
 
@@ -273,6 +274,33 @@ private slots:
         for (const auto& row : window.timeline()->rows().rows()) cpuRows += row.kind == TimelineRows::Kind::Cpu;
         QCOMPARE(cpuRows, 1);
         QAbstractItemModelTester tester(window.tableModel(), QAbstractItemModelTester::FailureReportingMode::QtTest);
+    }
+
+    void searchFindsRowsAndSteps()
+    {
+        MainWindow window;
+        QSignalSpy loaded(&window, &MainWindow::sessionChanged);
+        window.openFile(test::fixture("execve-e2big.dat"));
+        QVERIFY(loaded.wait(20000));
+        SearchBar* search = window.searchBar();
+        QSignalSpy done(search, &SearchBar::searchFinished);
+        QSignalSpy found(search, &SearchBar::rowFound);
+        search->edit()->setText("sys_exit_execve");
+        search->start();
+        QVERIFY(done.wait(20000));
+        QCOMPARE(search->matchCount(), 4); // the report has 4 sys_exit_execve lines
+        QCOMPARE(found.count(), 1);
+        const int first = found.last().first().toInt();
+        QCOMPARE(window.table()->currentIndex().row(), first);
+        search->next(first);
+        QVERIFY(found.last().first().toInt() > first);
+        search->previous(found.last().first().toInt());
+        QCOMPARE(found.last().first().toInt(), first);
+        // A regular expression on the Info column: the failing execve returns -7 (E2BIG).
+        search->edit()->setText("0xfffffffffffffff9");
+        search->start();
+        QVERIFY(done.wait(20000));
+        QCOMPARE(search->matchCount(), 1);
     }
 
     void failedLoadKeepsPreviousTrace()

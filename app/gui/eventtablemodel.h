@@ -22,6 +22,7 @@ public:
     // Shows only the rows of `filter` (nullptr: every row).
     void setFilter(std::shared_ptr<const FilterResult> filter);
     const FilterResult* filter() const { return m_filter.get(); }
+    std::shared_ptr<const FilterResult> sharedFilter() const { return m_filter; }
 
     int rowCount(const QModelIndex& parent = {}) const override;
     int columnCount(const QModelIndex& parent = {}) const override;

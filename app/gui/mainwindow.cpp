@@ -5,6 +5,7 @@
 #include "eventtablemodel.h"
 #include "filterpanel.h"
 #include "healthpane.h"
+#include "searchbar.h"
 #include "timelinewidget.h"
 
 #include <QAction>
@@ -17,6 +18,7 @@
 #include <QFileInfo>
 #include <QHeaderView>
 #include <QLabel>
+#include <QLineEdit>
 #include <QMenuBar>
 #include <QMessageBox>
 #include <QMimeData>
@@ -68,7 +70,10 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent)
     auto* tableLayout = new QVBoxLayout(tableBox);
     tableLayout->setContentsMargins(0, 0, 0, 0);
     tableLayout->setSpacing(0);
+    m_search = new SearchBar(m_model, this);
+    connect(m_search, &SearchBar::rowFound, this, [this](int row) { m_table->selectRow(row); });
     tableLayout->addWidget(m_filterBar);
+    tableLayout->addWidget(m_search);
     tableLayout->addWidget(m_table);
 
     auto* bottom = new QSplitter(Qt::Horizontal, this);
@@ -117,7 +122,11 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent)
     buildMenus();
     healthDock->toggleViewAction()->setShortcut(QKeySequence(tr("Ctrl+H")));
     menuBar()->actions().at(1)->menu()->addAction(healthDock->toggleViewAction());
-    filterDock->toggleViewAction()->setShortcut(QKeySequence(tr("Ctrl+F")));
+    filterDock->toggleViewAction()->setShortcut(QKeySequence(tr("Ctrl+Shift+F")));
+    auto* find = new QAction(tr("Find in Table"), this);
+    find->setShortcut(QKeySequence::Find);
+    connect(find, &QAction::triggered, this, [this] { m_search->edit()->setFocus(); m_search->edit()->selectAll(); });
+    menuBar()->actions().at(1)->menu()->addAction(find);
     menuBar()->actions().at(1)->menu()->addAction(filterDock->toggleViewAction());
 
     connect(&m_view, &ViewState::visibleRangeChanged, this, &MainWindow::updateStatus);
@@ -257,6 +266,7 @@ void MainWindow::setSession(std::shared_ptr<TraceSession> session)
     m_details->setSession(m_session.get());
     m_health->setSession(m_session.get());
     m_filters->setSession(m_session.get());
+    m_search->setSession(m_session);
     const QString name = QFileInfo(m_session->path).fileName();
     setWindowTitle(m_session->isSample ? tr("%1 (sample recording) — Ringside").arg(name) : tr("%1 — Ringside").arg(name));
     updateStatus();

@@ -20,6 +20,7 @@ class DetailsPane;
 class EventTableModel;
 class HealthPane;
 class FilterPanel;
+class SearchBar;
 class TimelineWidget;
 
 // The main window: timeline on top, event table and details below, trace health in a dock.
@@ -41,6 +42,7 @@ public:
     TimelineWidget* timeline() { return m_timeline; }
     QTableView* table() { return m_table; }
     FilterPanel* filterPanel() { return m_filters; }
+    SearchBar* searchBar() { return m_search; }
     EventTableModel* tableModel() { return m_model; }
 
 signals:
@@ -73,6 +75,7 @@ private:
     DetailsPane* m_details = nullptr;
     HealthPane* m_health = nullptr;
     FilterPanel* m_filters = nullptr;
+    SearchBar* m_search = nullptr;
     FilterJob m_filterJob;
     FilterSpec m_pendingSpec;
     QWidget* m_filterBar = nullptr;

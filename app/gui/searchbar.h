@@ -1,0 +1,64 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+#pragma once
+
+#include "query/eventfilter.h"
+#include "tracesession.h"
+
+#include <QList>
+#include <QPointer>
+#include <QThread>
+#include <QWidget>
+
+#include <atomic>
+#include <memory>
+#include <vector>
+
+class QCheckBox;
+class QComboBox;
+class QLabel;
+class QLineEdit;
+
+namespace ringside {
+
+class EventTableModel;
+
+// Search in the event table: text or a regular expression in one column or all of them,
+// next/previous, and the number of matches. The rows are scanned on a worker thread (the
+// Info column is decoded per row), so a search over millions of events never blocks.
+class SearchBar : public QWidget {
+    Q_OBJECT
+public:
+    SearchBar(EventTableModel* model, QWidget* parent = nullptr);
+    ~SearchBar() override;
+
+    void setSession(std::shared_ptr<TraceSession> session);
+    QLineEdit* edit() const { return m_edit; }
+    int matchCount() const { return int(m_matches.size()); }
+    // Moves to the next/previous match after/before `fromRow`; emits rowFound.
+    void next(int fromRow);
+    void previous(int fromRow);
+    void start(); // runs the search for the current text
+
+signals:
+    void rowFound(int row);
+    void searchFinished();
+
+private:
+    void cancel();
+    void updateLabel();
+
+    EventTableModel* m_model;
+    std::shared_ptr<TraceSession> m_session;
+    QLineEdit* m_edit = nullptr;
+    QComboBox* m_column = nullptr;
+    QCheckBox* m_regex = nullptr;
+    QLabel* m_label = nullptr;
+    std::vector<int> m_matches;
+    int m_current = -1;
+    int m_generation = 0;
+    bool m_running = false;
+    std::shared_ptr<std::atomic<bool>> m_cancel;
+    QList<QPointer<QThread>> m_threads;
+};
+
+} // namespace ringside
