@@ -6,6 +6,9 @@
 #include <QDir>
 #include <QFileInfo>
 
+#include <cstdio>
+#include <optional>
+
 #include <traceevent/event-parse.h>
 
 namespace {
@@ -34,12 +37,29 @@ int main(int argc, char** argv)
     parser.addVersionOption();
     QCommandLineOption screenshot("screenshot", "Render the main window to PNG once FILE is loaded, then exit.", "OUT.png");
     parser.addOption(screenshot);
+    QCommandLineOption range("range", "Show this time range (seconds, as in the table) once loaded.", "START:END");
+    parser.addOption(range);
+    QCommandLineOption select("select", "Select this row of the event table once loaded.", "ROW");
+    parser.addOption(select);
     parser.addPositionalArgument("FILE", "The recording to open (default: the sample recording).");
     parser.process(app);
 
     ringside::MainWindow window;
     const QStringList files = parser.positionalArguments();
     if (parser.isSet(screenshot)) window.screenshotWhenLoaded(parser.value(screenshot));
+    if (parser.isSet(range) || parser.isSet(select)) {
+        double start = 0, end = 0;
+        const QStringList parts = parser.value(range).split(':');
+        const bool haveRange = parts.size() == 2 && (start = parts[0].toDouble(), end = parts[1].toDouble(), end > start);
+        if (parser.isSet(range) && !haveRange) {
+            std::fprintf(stderr, "ringside: --range wants START:END in seconds\n");
+            return 2;
+        }
+        const long long row = parser.isSet(select) ? parser.value(select).toLongLong() : -1;
+        QObject::connect(&window, &ringside::MainWindow::sessionChanged, &window, [&window, haveRange, start, end, row] {
+            window.showOnLoad(haveRange ? std::optional<std::pair<double, double>>({start, end}) : std::nullopt, row);
+        });
+    }
     window.show();
     if (files.isEmpty()) window.openFile(samplePath(), true);
     else window.openFile(files.first());

@@ -51,7 +51,7 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent)
     m_table->horizontalHeader()->setStretchLastSection(true);
     m_table->setWordWrap(false);
     m_table->setContextMenuPolicy(Qt::ActionsContextMenu);
-    const int widths[] = {80, 70, 140, 130, 60, 60, 150};
+    const int widths[] = {64, 44, 130, 110, 52, 52, 120};
     for (int c = 0; c < 7; ++c) m_table->setColumnWidth(c, widths[c]);
     m_details = new DetailsPane(this);
 
@@ -81,6 +81,7 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent)
     bottom->addWidget(m_details);
     bottom->setStretchFactor(0, 3);
     bottom->setStretchFactor(1, 2);
+    bottom->setSizes({760, 440});
     auto* main = new QSplitter(Qt::Vertical, this);
     main->addWidget(m_timeline);
     main->addWidget(bottom);
@@ -283,6 +284,14 @@ void MainWindow::setSession(std::shared_ptr<TraceSession> session)
 void MainWindow::screenshotWhenLoaded(const QString& path)
 {
     m_screenshotPath = path;
+}
+
+void MainWindow::showOnLoad(std::optional<std::pair<double, double>> seconds, long long row)
+{
+    if (!m_session) return;
+    if (row >= 0 && row < m_model->rowCount()) m_table->selectRow(int(row));
+    if (seconds)
+        m_view.setVisibleRange({uint64_t(seconds->first * 1e9), uint64_t(seconds->second * 1e9)});
 }
 
 void MainWindow::onSelectionChanged()

@@ -8,6 +8,7 @@
 #include <QMainWindow>
 
 #include <memory>
+#include <optional>
 
 class QLabel;
 class QMenu;
@@ -36,6 +37,8 @@ public:
     // Renders the window to `path` once the current load has finished and quits; for
     // `ringside --screenshot`.
     void screenshotWhenLoaded(const QString& path);
+    // Shows a time range (seconds) and/or selects a table row; for scripted views.
+    void showOnLoad(std::optional<std::pair<double, double>> seconds, long long row);
 
     const TraceSession* session() const { return m_session.get(); }
     ViewState* viewState() { return &m_view; }
