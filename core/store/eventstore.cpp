@@ -5,6 +5,29 @@
 
 namespace ringside {
 
+namespace {
+
+// One kbuffer per thread and page layout: decoding an event must not allocate.
+kbuffer* threadKbuffer(const FileLayout& layout)
+{
+    struct Cache {
+        kbuffer* buffers[4] = {};
+        ~Cache()
+        {
+            for (kbuffer* k : buffers)
+                if (k) kbuffer_free(k);
+        }
+    };
+    thread_local Cache cache;
+    const int slot = (layout.kernelLongSize == 8 ? 2 : 0) + (layout.bigEndian ? 1 : 0);
+    if (!cache.buffers[slot])
+        cache.buffers[slot] = kbuffer_alloc(layout.kernelLongSize == 8 ? KBUFFER_LSIZE_8 : KBUFFER_LSIZE_4,
+                                            layout.bigEndian ? KBUFFER_ENDIAN_BIG : KBUFFER_ENDIAN_LITTLE);
+    return cache.buffers[slot];
+}
+
+} // namespace
+
 const char* severityName(Diagnostic::Severity severity)
 {
     switch (severity) {
@@ -53,8 +76,7 @@ bool EventStore::readRecord(EventRef e, RawRecord& out, std::string* reason) con
     if (!s.pages->readPage(page, out.page, reason)) return false;
     // Walk the page to the event's ordinal, skipping what the loader skipped.
     const FileLayout& layout = m_layout;
-    kbuffer* kbuf = kbuffer_alloc(layout.kernelLongSize == 8 ? KBUFFER_LSIZE_8 : KBUFFER_LSIZE_4,
-                                  layout.bigEndian ? KBUFFER_ENDIAN_BIG : KBUFFER_ENDIAN_LITTLE);
+    kbuffer* kbuf = threadKbuffer(layout);
     uint32_t ordinal = e.index - s.columns.pageFirstEvent[page];
     void* data = nullptr;
     if (kbuffer_load_subbuffer(kbuf, out.page.data()) >= 0) {
@@ -67,7 +89,6 @@ bool EventStore::readRecord(EventRef e, RawRecord& out, std::string* reason) con
             if (ordinal-- == 0) break;
         }
     }
-    kbuffer_free(kbuf);
     out.data = static_cast<const uint8_t*>(data);
     if (!data) return *reason = "record not found in its page", false;
     return true;
