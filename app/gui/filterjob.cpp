@@ -8,8 +8,6 @@ namespace ringside {
 FilterJob::~FilterJob()
 {
     cancel();
-    for (const auto& thread : m_threads)
-        if (thread) thread->wait();
 }
 
 void FilterJob::cancel()
@@ -25,7 +23,7 @@ void FilterJob::start(std::shared_ptr<TraceSession> session, FilterSpec spec, st
     auto cancelFlag = std::make_shared<std::atomic<bool>>(false);
     m_cancel = cancelFlag;
     QPointer<FilterJob> self(this);
-    QThread* thread = QThread::create([self, session, spec = std::move(spec), expression, generation, cancelFlag] {
+    m_workers.start([self, session, spec = std::move(spec), expression, generation, cancelFlag] {
         auto report = [self, generation](double fraction) {
             const int percent = int(fraction * 100);
             QMetaObject::invokeMethod(self, [self, generation, percent] {
@@ -39,10 +37,6 @@ void FilterJob::start(std::shared_ptr<TraceSession> session, FilterSpec spec, st
             if (self && self->m_generation == generation) emit self->finished(value);
         }, Qt::QueuedConnection);
     });
-    connect(thread, &QThread::finished, thread, &QObject::deleteLater);
-    m_threads.removeAll(nullptr);
-    m_threads.append(thread);
-    thread->start();
 }
 
 } // namespace ringside

@@ -13,8 +13,6 @@ LoadJob::LoadJob(QObject* parent) : QObject(parent) {}
 LoadJob::~LoadJob()
 {
     cancel();
-    for (const auto& thread : m_threads)
-        if (thread) thread->wait();
 }
 
 void LoadJob::cancel()
@@ -35,7 +33,7 @@ void LoadJob::start(const QString& path, bool isSample)
     m_cancel = cancelFlag;
     m_running = true;
     QPointer<LoadJob> self(this);
-    QThread* thread = QThread::create([self, path, isSample, generation, cancelFlag] {
+    m_workers.start([self, path, isSample, generation, cancelFlag] {
         QElapsedTimer timer;
         timer.start();
         LoadOptions options;
@@ -70,10 +68,6 @@ void LoadJob::start(const QString& path, bool isSample)
             else emit self->failed(path, error);
         }, Qt::QueuedConnection);
     });
-    connect(thread, &QThread::finished, thread, &QObject::deleteLater);
-    m_threads.removeAll(nullptr);
-    m_threads.append(thread);
-    thread->start();
 }
 
 } // namespace ringside

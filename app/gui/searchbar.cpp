@@ -58,8 +58,6 @@ SearchBar::SearchBar(EventTableModel* model, QWidget* parent) : QWidget(parent),
 SearchBar::~SearchBar()
 {
     cancel();
-    for (const auto& thread : m_threads)
-        if (thread) thread->wait();
 }
 
 void SearchBar::setSession(std::shared_ptr<TraceSession> session)
@@ -106,7 +104,7 @@ void SearchBar::start()
     QPointer<SearchBar> self(this);
     // Rows are mapped to events on the worker through the model's (immutable) filter.
     std::shared_ptr<const FilterResult> filter = m_model->sharedFilter();
-    QThread* thread = QThread::create([self, session, filter, rows, column, pattern, generation, cancelFlag] {
+    m_workers.start([self, session, filter, rows, column, pattern, generation, cancelFlag] {
         const EventStore& store = session->store();
         EventFormatter& f = *session->formatter;
         std::vector<int> matches;
@@ -145,10 +143,6 @@ void SearchBar::start()
             if (!self->m_matches.empty()) self->next(-1);
         }, Qt::QueuedConnection);
     });
-    connect(thread, &QThread::finished, thread, &QObject::deleteLater);
-    m_threads.removeAll(nullptr);
-    m_threads.append(thread);
-    thread->start();
 }
 
 void SearchBar::next(int fromRow)

@@ -3,6 +3,7 @@
 
 #include "query/eventfilter.h"
 #include "tracesession.h"
+#include "workerthreads.h"
 
 #include <QList>
 #include <QPointer>
@@ -58,7 +59,7 @@ private:
     int m_generation = 0;
     bool m_running = false;
     std::shared_ptr<std::atomic<bool>> m_cancel;
-    QList<QPointer<QThread>> m_threads;
+    WorkerThreads m_workers; // last: waits for running jobs after cancel()
 };
 
 } // namespace ringside

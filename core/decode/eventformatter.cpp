@@ -2,6 +2,7 @@
 #include "decode/eventformatter.h"
 
 #include "decode/reportprinter.h"
+#include "decode/teprecord.h"
 #include "trace.h"
 
 #include <traceevent/event-parse.h>
@@ -20,17 +21,6 @@ std::string seqText(trace_seq& s)
     std::string text(s.buffer, s.len);
     while (!text.empty() && text.back() == '\n') text.pop_back();
     return text;
-}
-
-tep_record recordOf(const Trace& trace, EventRef e, const RawRecord& raw)
-{
-    const Stream& stream = trace.store().stream(e.stream);
-    tep_record record{};
-    record.ts = stream.columns.timestamp[e.index];
-    record.cpu = stream.cpu;
-    record.data = const_cast<uint8_t*>(raw.data);
-    record.size = raw.size;
-    return record;
 }
 
 std::string fieldType(const tep_format_field* f)
@@ -77,7 +67,7 @@ bool EventFormatter::load(EventRef e)
 std::string EventFormatter::printed(EventRef e, const char* what)
 {
     if (!load(e)) return "[unreadable]";
-    tep_record record = recordOf(m_trace, e, m_raw);
+    tep_record record = toTepRecord(m_trace.store(), e, m_raw);
     trace_seq s;
     trace_seq_init(&s);
     tep_print_event(m_trace.file().tep(), &s, &record, "%s", what);
@@ -110,7 +100,7 @@ std::vector<FieldValue> EventFormatter::fields(EventRef e)
     std::vector<FieldValue> out;
     if (!load(e)) return out;
     tep_handle* tep = m_trace.file().tep();
-    tep_record record = recordOf(m_trace, e, m_raw);
+    tep_record record = toTepRecord(m_trace.store(), e, m_raw);
     tep_event* event = tep_find_event_by_record(tep, &record);
     if (!event) return out;
     auto add = [&](tep_format_field* f, bool common) {

@@ -2,6 +2,7 @@
 #include "decode/reportprinter.h"
 
 #include "decode/recordpeek.h"
+#include "decode/teprecord.h"
 #include "trace.h"
 
 #include <traceevent/event-parse.h>
@@ -81,13 +82,7 @@ public:
 void printEventLine(const Trace& trace, EventRef e, const RawRecord& raw, trace_seq* s)
 {
     tep_handle* tep = trace.file().tep();
-    const EventStore& store = trace.store();
-    const Stream& stream = store.stream(e.stream);
-    tep_record record{};
-    record.ts = stream.columns.timestamp[e.index];
-    record.cpu = stream.cpu;
-    record.data = const_cast<uint8_t*>(raw.data);
-    record.size = raw.size;
+    tep_record record = toTepRecord(trace.store(), e, raw);
 
     tep_print_event(tep, s, &record, "%16s-%-5d [%03d]", TEP_PRINT_COMM, TEP_PRINT_PID,
                     TEP_PRINT_CPU);
@@ -128,12 +123,7 @@ std::string ReportPrinter::info(EventRef e)
     RawRecord raw;
     std::string reason;
     if (!store.readRecord(e, raw, &reason)) return "[unreadable record: " + reason + "]";
-    const Stream& stream = store.stream(e.stream);
-    tep_record record{};
-    record.ts = stream.columns.timestamp[e.index];
-    record.cpu = stream.cpu;
-    record.data = const_cast<uint8_t*>(raw.data);
-    record.size = raw.size;
+    tep_record record = toTepRecord(store, e, raw);
     StreamPeek peek(store, e);
     FuncGraphContext& context = m_trace.funcGraphContext();
     context.peek = &peek;
