@@ -42,7 +42,7 @@ void DetailsPane::showEvent(std::optional<EventRef> event)
     new QTreeWidgetItem(this, {tr("time"), EventTableModel::formatTime(c.timestamp[event->index], m_session->trace->file().info().timesInUsecs)});
     const QString buffer = QString::fromStdString(store.buffers()[stream.buffer].name);
     new QTreeWidgetItem(this, {tr("cpu"), (buffer.isEmpty() ? QString() : buffer + ':') + QString::number(stream.cpu)});
-    auto* task = new QTreeWidgetItem(this, {tr("task"), QStringLiteral("%1 (pid %2)").arg(QString::fromStdString(f.comm(pid))).arg(pid)});
+    auto* task = new QTreeWidgetItem(this, {tr("task"), QStringLiteral("%1 (pid %2)").arg(QString::fromStdString(m_session->taskName(pid))).arg(pid)});
     task->setIcon(1, [&] { QPixmap p(12, 12); p.fill(taskColor(pid)); return QIcon(p); }());
     new QTreeWidgetItem(this, {tr("latency"), QString::fromStdString(f.latency(*event))});
     auto* line = new QTreeWidgetItem(this, {tr("line"), QString::fromStdString(f.info(*event))});

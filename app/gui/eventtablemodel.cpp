@@ -76,7 +76,7 @@ QVariant EventTableModel::data(const QModelIndex& index, int role) const
             return buffer.isEmpty() ? QString::number(stream.cpu) : buffer + ':' + QString::number(stream.cpu);
         }
         case Time: return formatTime(c.timestamp[e.index], m_session->trace->file().info().timesInUsecs);
-        case Task: return QString::fromStdString(f.comm(c.pid[e.index]));
+        case Task: return QString::fromStdString(m_session->taskName(c.pid[e.index]));
         case Pid: return c.pid[e.index];
         case Latency: return QString::fromStdString(f.latency(e));
         case Event: return QString::fromStdString(f.eventName(c.eventType[e.index]));

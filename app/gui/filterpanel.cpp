@@ -177,7 +177,7 @@ void FilterPanel::populate()
         }
         m_events->sortItems(1, Qt::DescendingOrder);
         for (const Task& task : store.tasks().all()) {
-            auto* item = new QTreeWidgetItem(m_tasks, {QString::fromStdString(task.comm)});
+            auto* item = new QTreeWidgetItem(m_tasks, {QString::fromStdString(m_session->taskName(task.pid))});
             item->setData(1, Qt::DisplayRole, task.pid);
             item->setData(2, Qt::DisplayRole, qulonglong(task.events));
             item->setData(0, kPidRole, task.pid);

@@ -264,6 +264,9 @@ void MainWindow::setSession(std::shared_ptr<TraceSession> session)
     m_view.reset({store.firstTimestamp(), store.lastTimestamp() + 1});
     m_timeline->setSession(m_session.get());
     m_model->setSession(m_session.get());
+    // The # column fits the largest row number.
+    m_table->setColumnWidth(EventTableModel::Index,
+                            fontMetrics().horizontalAdvance(QString::number(store.eventCount())) + 16);
     m_details->setSession(m_session.get());
     m_health->setSession(m_session.get());
     m_filters->setSession(m_session.get());

@@ -117,7 +117,7 @@ void SearchBar::start()
                 switch (col) {
                 case EventTableModel::Cpu: return QString::number(stream.cpu);
                 case EventTableModel::Time: return EventTableModel::formatTime(c.timestamp[e.index], true);
-                case EventTableModel::Task: return QString::fromStdString(f.comm(c.pid[e.index]));
+                case EventTableModel::Task: return QString::fromStdString(session->taskName(c.pid[e.index]));
                 case EventTableModel::Pid: return QString::number(c.pid[e.index]);
                 case EventTableModel::Latency: return QString::fromStdString(f.latency(e));
                 case EventTableModel::Event: return QString::fromStdString(f.eventName(c.eventType[e.index]));

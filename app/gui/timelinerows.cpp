@@ -69,7 +69,7 @@ void TimelineRows::rebuild()
         Row row;
         row.kind = Kind::Task;
         row.pid = t.pid;
-        row.label = QStringLiteral("%1-%2").arg(QString::fromStdString(m_session->formatter->comm(t.pid))).arg(t.pid);
+        row.label = QStringLiteral("%1-%2").arg(QString::fromStdString(m_session->taskName(t.pid))).arg(t.pid);
         row.height = kTaskHeight;
         m_rows.push_back(row);
     }

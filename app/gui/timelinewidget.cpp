@@ -187,9 +187,12 @@ void TimelineWidget::paintCpuRow(QPainter& p, const TimelineRows::Row& row, int 
                 index = next;
                 continue;
             }
-            const int count = int(std::min<size_t>(inPixel, 1000));
-            const int h = 2 + int(std::log2(double(count)) * 1.2);
-            p.fillRect(kLabelWidth + x, baseline - h, 1, h, tick);
+            // Height and strength grow with the count, so dense stretches read as a soft band.
+            const double weight = std::min(1.0, std::log2(double(inPixel) + 1) / 10);
+            const int h = 2 + int(weight * (row.height - 10) * 0.35);
+            QColor shade = tick;
+            shade.setAlphaF(float(0.35 + 0.5 * weight));
+            p.fillRect(kLabelWidth + x, baseline - h, 1, h, shade);
             index = next;
         }
     }
@@ -500,7 +503,7 @@ void TimelineWidget::contextMenuEvent(QContextMenuEvent* e)
     if (row.kind == TimelineRows::Kind::Cpu && e->pos().x() >= kLabelWidth) {
         const int32_t pid = m_session->occupancy.pidAt(row.stream, timeAtX(e->pos().x()));
         if (pid > 0 && !m_rows.hasTask(pid))
-            menu.addAction(tr("Add task row for %1-%2").arg(QString::fromStdString(m_session->formatter->comm(pid))).arg(pid),
+            menu.addAction(tr("Add task row for %1-%2").arg(QString::fromStdString(m_session->taskName(pid))).arg(pid),
                            this, [this, pid] { m_rows.addTask(pid); emit taskRowsChanged(); update(); });
     }
     if (row.kind == TimelineRows::Kind::Task)

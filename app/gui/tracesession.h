@@ -25,6 +25,16 @@ struct TraceSession {
     double loadSeconds = 0;
 
     const EventStore& store() const { return trace->store(); }
+
+    // The task's name: the recording's saved comm, or else the name it had in a context
+    // switch (saved comms cover only the tasks the kernel still remembered).
+    std::string taskName(int32_t pid) const
+    {
+        std::string comm = formatter->comm(pid);
+        if (comm == "<...>")
+            if (const std::string* seen = occupancy.name(pid)) return *seen;
+        return comm;
+    }
 };
 
 } // namespace ringside

@@ -7,6 +7,7 @@
 #include <traceevent/event-parse.h>
 
 #include <algorithm>
+#include <cstring>
 #include <thread>
 
 namespace ringside {
@@ -18,7 +19,9 @@ CpuOccupancy CpuOccupancy::build(const EventStore& store, tep_handle* tep)
     tep_event* event = tep_find_event_by_name(tep, "sched", "sched_switch");
     tep_format_field* next = event ? tep_find_field(event, "next_pid") : nullptr;
     tep_format_field* prev = event ? tep_find_field(event, "prev_pid") : nullptr;
+    tep_format_field* nextComm = event ? tep_find_field(event, "next_comm") : nullptr;
     if (!next || !prev) return out;
+    std::vector<std::unordered_map<int32_t, std::string>> names(store.streamCount());
     out.m_available = true;
     std::vector<bool> types(65536, false);
     types[static_cast<size_t>(event->id)] = true;
@@ -35,11 +38,18 @@ CpuOccupancy CpuOccupancy::build(const EventStore& store, tep_handle* tep)
                             runs.push_back({columns.timestamp[0], prevPid});
                         }
                         runs.push_back({columns.timestamp[index], nextPid});
+                        if (nextComm && nextComm->offset + nextComm->size <= size) {
+                            const char* text = reinterpret_cast<const char*>(data + nextComm->offset);
+                            names[s][nextPid].assign(text, strnlen(text, size_t(nextComm->size)));
+                        }
                     });
     };
     std::vector<std::thread> workers;
     for (size_t s = 0; s < store.streamCount(); ++s) workers.emplace_back(build, s);
     for (auto& w : workers) w.join();
+    for (auto& perStream : names)
+        for (auto& [pid, name] : perStream)
+            if (!name.empty()) out.m_names[pid] = std::move(name);
     // A buffer without sched_switch (an instance tracing irqs, say) shares the CPU with the
     // buffers that have it: the same task runs there.
     for (size_t s = 0; s < store.streamCount(); ++s) {
@@ -52,6 +62,12 @@ CpuOccupancy CpuOccupancy::build(const EventStore& store, tep_handle* tep)
             }
     }
     return out;
+}
+
+const std::string* CpuOccupancy::name(int32_t pid) const
+{
+    auto it = m_names.find(pid);
+    return it == m_names.end() ? nullptr : &it->second;
 }
 
 int32_t CpuOccupancy::pidAt(StreamId stream, uint64_t ts) const

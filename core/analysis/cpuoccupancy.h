@@ -4,6 +4,8 @@
 #include "store/eventstore.h"
 
 #include <cstdint>
+#include <string>
+#include <unordered_map>
 #include <vector>
 
 struct tep_handle;
@@ -12,7 +14,8 @@ namespace ringside {
 
 // Which task ran on each CPU when, from sched_switch: per stream, the times at which a task
 // started running. Before the first switch of a CPU its previous task is assumed to run.
-// Built once after loading (streams in parallel), then read-only.
+// Also the names tasks had in those switches, which cover the tasks the recording's saved
+// comms missed. Built once after loading (streams in parallel), then read-only.
 class CpuOccupancy {
 public:
     struct Run {
@@ -27,8 +30,11 @@ public:
 
     // The task running at `ts` on the stream, or -1 when unknown.
     int32_t pidAt(StreamId stream, uint64_t ts) const;
+    // The last name a switch gave the task, or nullptr.
+    const std::string* name(int32_t pid) const;
 
 private:
+    std::unordered_map<int32_t, std::string> m_names;
     bool m_available = false;
     std::vector<std::vector<Run>> m_runs;
 };
