@@ -20,9 +20,16 @@ Result<std::unique_ptr<Trace>> Trace::open(const std::string& path, const LoadOp
         datFile->registerDeferredKallsyms();
         if (previous) previous();
     };
+    // Context switches are captured while the pages are parsed, for the occupancy.
+    const std::optional<RecordTap> switches = CpuOccupancy::tap(datFile->tep());
+    if (switches) load.taps.push_back(*switches);
     auto store = loadEvents(*trace->m_file, load);
     if (!store) return store.error();
     trace->m_store = std::move(store.value());
+    if (switches) {
+        const size_t index = load.taps.size() - 1;
+        trace->m_occupancy = CpuOccupancy::fromTap(*trace->m_store, *switches, trace->m_store->takeTap(index));
+    }
     return trace;
 }
 

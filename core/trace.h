@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 #pragma once
 
+#include "analysis/cpuoccupancy.h"
 #include "decode/funcgraphhandlers.h"
 #include "file/datfile.h"
 #include "load/loader.h"
@@ -23,12 +24,15 @@ public:
     const DatFile& file() const { return *m_file; }
     const EventStore& store() const { return *m_store; }
     FuncGraphContext& funcGraphContext() const { return *m_funcGraph; }
+    // Which task ran on each CPU when (empty when the recording has no sched_switch).
+    const CpuOccupancy& occupancy() const { return m_occupancy; }
 
 private:
     Trace() = default;
     std::unique_ptr<FuncGraphContext> m_funcGraph;
     std::unique_ptr<DatFile> m_file;
     std::unique_ptr<EventStore> m_store;
+    CpuOccupancy m_occupancy;
 };
 
 } // namespace ringside

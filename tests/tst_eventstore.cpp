@@ -2,6 +2,7 @@
 // The columnar store: per-CPU columns, the merged order, tasks, lost events, raw records.
 #include "testsupport.h"
 
+#include "decode/eventformatter.h"
 #include "file/datfile.h"
 #include "load/pageparser.h"
 #include "load/storeappender.h"
@@ -183,6 +184,51 @@ private slots:
         auto cancelled = Trace::open(test::fixturePath("lost-events.dat"), options);
         QVERIFY(!cancelled);
         QVERIFY(QString::fromStdString(cancelled.error().message).contains("cancelled"));
+    }
+
+    // Which task ran where, captured from sched_switch while loading.
+    void occupancyFollowsContextSwitches()
+    {
+        auto trace = test::openOrFail(test::fixturePath("execve-e2big.dat"));
+        QVERIFY(trace);
+        const CpuOccupancy& occupancy = trace->occupancy();
+        QVERIFY(occupancy.available());
+        const EventStore& store = trace->store();
+        tep_event* sw = tep_find_event_by_name(trace->file().tep(), "sched", "sched_switch");
+        EventFormatter formatter(*trace);
+        size_t switches = 0;
+        for (size_t s = 0; s < store.streamCount(); ++s) {
+            const StreamId id(static_cast<uint16_t>(s));
+            const auto& c = store.stream(id).columns;
+            const auto& runs = occupancy.runs(id);
+            size_t run = 1; // runs[0] is the task before the first switch
+            for (uint32_t i = 0; i < c.size(); ++i) {
+                if (c.eventType[i] != sw->id) continue;
+                ++switches;
+                QVERIFY(run < runs.size());
+                QCOMPARE(runs[run].start, c.timestamp[i]);
+                // The run's task is the switch's next_pid, as libtraceevent decodes it.
+                std::string nextPid;
+                for (const FieldValue& f : formatter.fields({id, i}))
+                    if (f.name == "next_pid") nextPid = f.value;
+                QCOMPARE(QString::number(runs[run].pid), QString::fromStdString(nextPid));
+                QCOMPARE(occupancy.pidAt(id, c.timestamp[i]), runs[run].pid);
+                ++run;
+            }
+            QCOMPARE(run, runs.size());
+        }
+        QCOMPARE(switches, size_t(806));
+        QVERIFY(occupancy.name(19702) && *occupancy.name(19702) == "dpkg");
+    }
+
+    void instancesBorrowTheirCpusOccupancy()
+    {
+        auto trace = test::openOrFail(test::fixturePath("instances.dat"));
+        QVERIFY(trace);
+        // Streams 2 and 3 ("second", irq and timer events only) share CPU 0 and 1's runs.
+        QVERIFY(!trace->occupancy().runs(StreamId(2)).empty());
+        QCOMPARE(trace->occupancy().runs(StreamId(2)).size(), trace->occupancy().runs(StreamId(0)).size());
+        QCOMPARE(trace->occupancy().runs(StreamId(3)).size(), trace->occupancy().runs(StreamId(1)).size());
     }
 
     void chunkedColumnAppendAndResize()

@@ -29,7 +29,6 @@ std::shared_ptr<TraceSession> loadSession(const QString& name)
     session->path = test::fixture(name);
     session->trace = test::openOrFail(test::fixturePath(name));
     if (!session->trace) return nullptr;
-    session->occupancy = CpuOccupancy::build(session->store(), session->trace->file().tep());
     session->formatter = std::make_unique<EventFormatter>(*session->trace);
     return session;
 }
@@ -55,7 +54,7 @@ private slots:
     {
         m_session = loadSession("execve-e2big.dat");
         QVERIFY(m_session);
-        QVERIFY(m_session->occupancy.available());
+        QVERIFY(m_session->occupancy().available());
         m_timeline = std::make_unique<TimelineWidget>(&m_view);
         m_timeline->resize(1150, 400);
         m_timeline->setSession(m_session.get());
@@ -182,7 +181,7 @@ private slots:
         // Find a pixel of CPU 0 where a task (not idle) runs.
         int x = -1;
         for (int px = TimelineWidget::kLabelWidth; px < m_timeline->width(); ++px)
-            if (m_session->occupancy.pidAt(StreamId(0), m_timeline->timeAtX(px)) > 0) { x = px; break; }
+            if (m_session->occupancy().pidAt(StreamId(0), m_timeline->timeAtX(px)) > 0) { x = px; break; }
         QVERIFY(x > 0);
         QTest::mouseDClick(m_timeline.get(), Qt::LeftButton, {}, QPoint(x, y));
         QCOMPARE(rows.count(), 1);

@@ -53,8 +53,6 @@ void LoadJob::start(const QString& path, bool isSample)
             session->path = path;
             session->isSample = isSample;
             session->trace = std::move(trace.value());
-            // Still on the loading thread: nothing else uses this trace's tep handle yet.
-            session->occupancy = CpuOccupancy::build(session->store(), session->trace->file().tep());
             session->formatter = std::make_unique<EventFormatter>(*session->trace);
             session->formatter->setTepLock(&session->tepLock);
             session->loadSeconds = timer.nsecsElapsed() / 1e9;

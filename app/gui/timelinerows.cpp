@@ -143,9 +143,9 @@ void TimelineRows::addTask(int32_t pid)
     });
     data.times.reserve(data.events.size());
     for (EventRef e : data.events) data.times.push_back(store.timestamp(e));
-    if (m_session->occupancy.available()) {
+    if (m_session->occupancy().available()) {
         for (size_t s = 0; s < store.streamCount(); ++s) {
-            const auto& runs = m_session->occupancy.runs(StreamId(static_cast<uint16_t>(s)));
+            const auto& runs = m_session->occupancy().runs(StreamId(static_cast<uint16_t>(s)));
             for (size_t r = 0; r < runs.size(); ++r) {
                 if (runs[r].pid != pid) continue;
                 const uint64_t end = r + 1 < runs.size() ? runs[r + 1].start : store.lastTimestamp();

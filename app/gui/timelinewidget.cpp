@@ -140,8 +140,8 @@ void TimelineWidget::paintCpuRow(QPainter& p, const TimelineRows::Row& row, int 
     const int barTop = top + 3, barHeight = row.height - 10;
 
     // Which task ran: one colour span per run of equal tasks across pixel columns.
-    if (m_session->occupancy.available()) {
-        const auto& runs = m_session->occupancy.runs(row.stream);
+    if (m_session->occupancy().available()) {
+        const auto& runs = m_session->occupancy().runs(row.stream);
         int spanStart = 0;
         int32_t spanPid = -2;
         auto flush = [&](int x) {
@@ -405,7 +405,7 @@ void TimelineWidget::mouseDoubleClickEvent(QMouseEvent* e)
     if (!m_session || e->pos().x() < kLabelWidth) return;
     const int index = m_rows.rowAt(contentY(e->pos().y()));
     if (index < 0 || m_rows.rows()[index].kind != TimelineRows::Kind::Cpu) return;
-    const int32_t pid = m_session->occupancy.pidAt(m_rows.rows()[index].stream, timeAtX(e->pos().x()));
+    const int32_t pid = m_session->occupancy().pidAt(m_rows.rows()[index].stream, timeAtX(e->pos().x()));
     if (pid > 0 && !m_rows.hasTask(pid)) {
         m_rows.addTask(pid);
         emit taskRowsChanged();
@@ -501,7 +501,7 @@ void TimelineWidget::contextMenuEvent(QContextMenuEvent* e)
     const auto row = m_rows.rows()[index];
     QMenu menu(this);
     if (row.kind == TimelineRows::Kind::Cpu && e->pos().x() >= kLabelWidth) {
-        const int32_t pid = m_session->occupancy.pidAt(row.stream, timeAtX(e->pos().x()));
+        const int32_t pid = m_session->occupancy().pidAt(row.stream, timeAtX(e->pos().x()));
         if (pid > 0 && !m_rows.hasTask(pid))
             menu.addAction(tr("Add task row for %1-%2").arg(QString::fromStdString(m_session->taskName(pid))).arg(pid),
                            this, [this, pid] { m_rows.addTask(pid); emit taskRowsChanged(); update(); });

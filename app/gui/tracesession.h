@@ -12,19 +12,19 @@
 
 namespace ringside {
 
-// An opened recording as the GUI holds it: the trace, what was derived from it after loading
-// (which task ran where), and the formatter the views decode through. Owned by the GUI thread.
+// An opened recording as the GUI holds it: the trace and the formatter the views decode
+// through. Owned by the GUI thread.
 struct TraceSession {
     QString path;
     bool isSample = false;
     std::unique_ptr<Trace> trace;
-    CpuOccupancy occupancy;
     std::unique_ptr<EventFormatter> formatter;
     // Taken around each use of the tep handle while a filter job shares it with the views.
     std::mutex tepLock;
     double loadSeconds = 0;
 
     const EventStore& store() const { return trace->store(); }
+    const CpuOccupancy& occupancy() const { return trace->occupancy(); }
 
     // The task's name: the recording's saved comm, or else the name it had in a context
     // switch (saved comms cover only the tasks the kernel still remembered).
@@ -32,7 +32,7 @@ struct TraceSession {
     {
         std::string comm = formatter->comm(pid);
         if (comm == "<...>")
-            if (const std::string* seen = occupancy.name(pid)) return *seen;
+            if (const std::string* seen = occupancy().name(pid)) return *seen;
         return comm;
     }
 };

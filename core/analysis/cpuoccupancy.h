@@ -2,8 +2,10 @@
 #pragma once
 
 #include "store/eventstore.h"
+#include "store/recordtap.h"
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <unordered_map>
 #include <vector>
@@ -13,9 +15,10 @@ struct tep_handle;
 namespace ringside {
 
 // Which task ran on each CPU when, from sched_switch: per stream, the times at which a task
-// started running. Before the first switch of a CPU its previous task is assumed to run.
-// Also the names tasks had in those switches, which cover the tasks the recording's saved
-// comms missed. Built once after loading (streams in parallel), then read-only.
+// started running. Before the first switch of a CPU its previous task is assumed to run; a
+// buffer without sched_switch shares the runs of another buffer's same CPU. Also the names
+// tasks had in those switches, which cover tasks the recording's saved comms missed.
+// Built from a load-time tap (no second pass over the pages), then read-only.
 class CpuOccupancy {
 public:
     struct Run {
@@ -23,7 +26,9 @@ public:
         int32_t pid;
     };
 
-    static CpuOccupancy build(const EventStore& store, tep_handle* tep);
+    // The fields to capture while loading: prev_pid, next_pid, next_comm of sched_switch.
+    static std::optional<RecordTap> tap(tep_handle* tep);
+    static CpuOccupancy fromTap(const EventStore& store, const RecordTap& tap, const std::vector<TapColumn>& columns);
 
     bool available() const { return m_available; }
     const std::vector<Run>& runs(StreamId stream) const { return m_runs[stream.value]; }
@@ -34,9 +39,9 @@ public:
     const std::string* name(int32_t pid) const;
 
 private:
-    std::unordered_map<int32_t, std::string> m_names;
     bool m_available = false;
     std::vector<std::vector<Run>> m_runs;
+    std::unordered_map<int32_t, std::string> m_names;
 };
 
 } // namespace ringside

@@ -55,6 +55,7 @@ struct Segment {
     size_t endRun = 0;
     CpuColumns columns;
     CpuLoadStats stats;
+    std::vector<TapColumn> taps;
 };
 
 std::vector<Segment> planSegments(const std::vector<std::unique_ptr<Stream>>& streams, int threads)
@@ -87,10 +88,11 @@ std::vector<Segment> planSegments(const std::vector<std::unique_ptr<Stream>>& st
 }
 
 void loadSegment(Segment& seg, const Stream& stream, const FileInfo& info, const CommonLayout& layout,
-                 const TimestampConverter& converter, Shared& shared, uint64_t* perType,
-                 std::vector<uint8_t>& buffer, std::vector<uint8_t>& scratch)
+                 const TimestampConverter& converter, const std::vector<RecordTap>& taps, Shared& shared,
+                 uint64_t* perType, std::vector<uint8_t>& buffer, std::vector<uint8_t>& scratch)
 {
     PageParser parser(info.kernelLongSize, info.bigEndian, layout, converter, stream.cpu);
+    if (!taps.empty()) parser.setTaps(&taps, &seg.taps);
     const PageSource& source = *stream.pages;
     const uint32_t pageSize = source.pageSize();
     for (size_t r = seg.firstRun; r < seg.endRun && !shared.cancelled(); ++r) {
@@ -201,7 +203,7 @@ Result<std::unique_ptr<EventStore>> loadEvents(const DatFile& file, const LoadOp
         std::vector<uint8_t> buffer, scratch;
         for (size_t k = next++; k < segments.size(); k = next++) {
             Segment& seg = segments[k];
-            loadSegment(seg, *streams[seg.stream], info, layout, converter, shared,
+            loadSegment(seg, *streams[seg.stream], info, layout, converter, options.taps, shared,
                         perType[static_cast<size_t>(t)].data(), buffer, scratch);
         }
     };
@@ -220,10 +222,13 @@ Result<std::unique_ptr<EventStore>> loadEvents(const DatFile& file, const LoadOp
 
     // Each stream's segments, in order, become its columns.
     std::vector<CpuLoadStats> stats(streams.size());
+    std::vector<std::vector<TapColumn>> taps(options.taps.size(), std::vector<TapColumn>(streams.size()));
     for (Segment& seg : segments) {
         CpuColumns& columns = streams[seg.stream]->columns;
         if (columns.size() && seg.columns.size() && seg.columns.timestamp[0] < columns.timestamp.back())
             ++stats[seg.stream].backwardsTimestamps;
+        for (size_t t = 0; t < seg.taps.size(); ++t)
+            taps[t][seg.stream].append(std::move(seg.taps[t]), static_cast<uint32_t>(columns.size()));
         columns.append(std::move(seg.columns));
         stats[seg.stream].add(seg.stats);
     }
@@ -237,6 +242,7 @@ Result<std::unique_ptr<EventStore>> loadEvents(const DatFile& file, const LoadOp
     bool sorted = std::all_of(stats.begin(), stats.end(),
                               [](const CpuLoadStats& st) { return st.backwardsTimestamps == 0; });
     builder.finalize(std::move(typeCounts), sorted, threads, file.tep());
+    builder.setTaps(std::move(taps));
     return store;
 }
 

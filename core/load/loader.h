@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 #pragma once
 
+#include "store/recordtap.h"
 #include "store/eventstore.h"
 #include "util/result.h"
 
@@ -27,6 +28,8 @@ struct LoadOptions {
     const std::atomic<bool>* cancel = nullptr;
     // Run on the loading thread while the workers parse pages (it would otherwise only wait).
     std::function<void()> alongside;
+    // Fields to copy while parsing; the store keeps what they collect (EventStore::tap).
+    std::vector<RecordTap> taps;
 };
 
 // Loads every event of a file into an EventStore: each CPU stream is parsed on its own

@@ -39,6 +39,16 @@ bool PageParser::headerIsSane(const uint8_t* page, uint32_t pageSize, int longSi
     return true;
 }
 
+void PageParser::setTaps(const std::vector<RecordTap>* taps, std::vector<TapColumn>* out)
+{
+    m_taps = taps;
+    m_tapOut = out;
+    m_tapOfType.assign(65536, -1);
+    if (!taps) return;
+    out->resize(taps->size());
+    for (size_t t = 0; t < taps->size(); ++t) m_tapOfType[(*taps)[t].eventType] = static_cast<int16_t>(t);
+}
+
 void PageParser::parse(const uint8_t* page, uint32_t pageSize, CpuColumns& out, CpuLoadStats& stats,
                        uint64_t* perType)
 {
@@ -84,6 +94,14 @@ void PageParser::parse(const uint8_t* page, uint32_t pageSize, CpuColumns& out, 
         out.flags.push_back(rec[m_layout.flagsOffset]);
         out.preemptCount.push_back(rec[m_layout.preemptOffset]);
         ++perType[type];
+        if (m_taps && m_tapOfType[type] >= 0) {
+            const RecordTap& tap = (*m_taps)[static_cast<size_t>(m_tapOfType[type])];
+            TapColumn& column = (*m_tapOut)[static_cast<size_t>(m_tapOfType[type])];
+            column.events.push_back(static_cast<uint32_t>(out.size() - 1));
+            for (const auto& [offset, bytes] : tap.fields)
+                for (int b = 0; b < bytes; ++b)
+                    column.bytes.push_back(offset + b < size ? rec[offset + b] : 0);
+        }
     }
     if (out.size() == before) ++stats.emptyPages;
 }

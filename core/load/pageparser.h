@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 #pragma once
 
+#include "store/recordtap.h"
 #include "load/timestampconverter.h"
 #include "store/cpucolumns.h"
 
@@ -57,6 +58,9 @@ public:
     void parse(const uint8_t* page, uint32_t pageSize, CpuColumns& out, CpuLoadStats& stats,
                uint64_t* perType);
 
+    // Copies the tapped fields of matching records into `out` (one column per tap) from now on.
+    void setTaps(const std::vector<RecordTap>* taps, std::vector<TapColumn>* out);
+
     // Checks a page header before kbuffer trusts it; false if its sizes are impossible.
     static bool headerIsSane(const uint8_t* page, uint32_t pageSize, int kernelLongSize,
                              bool bigEndian);
@@ -69,6 +73,9 @@ private:
     const TimestampConverter& m_converter;
     int m_cpu;
     uint64_t m_lastTimestamp = 0;
+    const std::vector<RecordTap>* m_taps = nullptr;
+    std::vector<TapColumn>* m_tapOut = nullptr;
+    std::vector<int16_t> m_tapOfType; // event type -> tap index, or -1
 };
 
 } // namespace ringside

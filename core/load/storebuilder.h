@@ -19,6 +19,7 @@ public:
     Stream& addStream(uint16_t buffer, int cpu, std::unique_ptr<PageSource> pages);
     void addBuffer(BufferSummary summary) { m_store.m_buffers.push_back(std::move(summary)); }
     void setLayout(const FileLayout& layout) { m_store.m_layout = layout; }
+    void setTaps(std::vector<std::vector<TapColumn>> taps) { m_store.m_taps = std::move(taps); }
     Diagnostics& diagnostics() { return m_store.m_diagnostics; }
     std::vector<std::unique_ptr<Stream>>& streams() { return m_store.m_streams; }
 

@@ -3,6 +3,7 @@
 
 #include "file/fileinfo.h"
 #include "file/pagesource.h"
+#include "store/recordtap.h"
 #include "store/cpucolumns.h"
 #include "store/diagnostics.h"
 #include "store/ids.h"
@@ -72,6 +73,12 @@ public:
     const FileLayout& layout() const { return m_layout; }
     size_t memoryBytes() const;
 
+    // What load-time tap `tap` collected from each stream (LoadOptions::taps).
+    const std::vector<TapColumn>& tap(size_t tap) const { return m_taps[tap]; }
+    size_t tapCount() const { return m_taps.size(); }
+    // Hands a tap's columns to their consumer; for the owner, before the store is shared.
+    std::vector<TapColumn> takeTap(size_t tap) { return std::move(m_taps[tap]); }
+
     // The merged-order row of an event (binary search by time, then the tied rows).
     size_t rowOf(EventRef e) const;
     // The first row whose time is not before `ts`.
@@ -95,6 +102,7 @@ private:
     uint64_t m_first = 0;
     uint64_t m_last = 0;
     FileLayout m_layout;
+    std::vector<std::vector<TapColumn>> m_taps;
 };
 
 } // namespace ringside
