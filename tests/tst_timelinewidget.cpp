@@ -5,6 +5,7 @@
 
 #include "eventtablemodel.h"
 #include "filterpanel.h"
+#include "loadjob.h"
 #include "mainwindow.h"
 #include "searchbar.h"
 #include "timelinewidget.h"
@@ -20,6 +21,8 @@
 #include <QTest>
 
 using namespace ringside;
+
+Q_DECLARE_METATYPE(std::shared_ptr<ringside::TraceSession>)
 
 namespace {
 
@@ -300,6 +303,21 @@ private slots:
         search->start();
         QVERIFY(done.wait(20000));
         QCOMPARE(search->matchCount(), 1);
+    }
+
+    void cancelledLoadDeliversNothing()
+    {
+        LoadJob job;
+        QSignalSpy finished(&job, &LoadJob::finished);
+        QSignalSpy cancelled(&job, &LoadJob::cancelled);
+        job.start(test::fixture("instances.dat"));
+        job.cancel();
+        QCOMPARE(cancelled.count(), 1);
+        QVERIFY(!finished.wait(1500)); // the stale result is dropped
+        // A later load goes through.
+        job.start(test::fixture("lost-events.dat"));
+        QVERIFY(finished.wait(20000));
+        QCOMPARE(finished.first().first().value<std::shared_ptr<TraceSession>>()->store().eventCount(), size_t(2808));
     }
 
     void failedLoadKeepsPreviousTrace()

@@ -197,14 +197,17 @@ void TimelineWidget::paintCpuRow(QPainter& p, const TimelineRows::Row& row, int 
         }
     }
 
-    // Events lost before an event: a red mark where the gap is.
-    p.setPen(QPen(QColor(220, 40, 40), 2));
+    // Events lost before an event: the gap since the CPU's previous event is shaded, and a
+    // red line marks where recording resumed.
     for (const LostEvents& lost : columns.lost) {
         if (lost.beforeEvent >= columns.size()) continue;
-        const uint64_t t = columns.timestamp[lost.beforeEvent];
-        if (!range.contains(t)) continue;
-        const int x = xOfTime(t);
-        p.drawLine(x, top + 1, x, top + row.height - 2);
+        const uint64_t resumed = columns.timestamp[lost.beforeEvent];
+        const uint64_t since = lost.beforeEvent > 0 ? columns.timestamp[lost.beforeEvent - 1] : store.firstTimestamp();
+        if (resumed < range.start || since > range.end) continue;
+        const int x0 = std::max(kLabelWidth, xOfTime(since)), x1 = xOfTime(resumed);
+        p.fillRect(x0, top + 1, std::max(1, x1 - x0), row.height - 3, QBrush(QColor(220, 40, 40, 60), Qt::BDiagPattern));
+        p.setPen(QPen(QColor(220, 40, 40), 2));
+        if (range.contains(resumed)) p.drawLine(x1, top + 1, x1, top + row.height - 2);
     }
 }
 
