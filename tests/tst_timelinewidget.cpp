@@ -13,6 +13,7 @@
 
 #include <QAbstractItemModelTester>
 #include <QSignalSpy>
+#include <QStandardPaths>
 #include <QLabel>
 #include <QLineEdit>
 #include <QTableView>
@@ -55,6 +56,8 @@ private:
 private slots:
     void initTestCase()
     {
+        QStandardPaths::setTestModeEnabled(true); // settings (recent files, layout) stay out of the user's
+        QCoreApplication::setOrganizationName("RingsideTests");
         m_session = loadSession("execve-e2big.dat");
         QVERIFY(m_session);
         QVERIFY(m_session->occupancy().available());
@@ -104,6 +107,17 @@ private slots:
         QSignalSpy changed(&m_view, &ViewState::visibleRangeChanged);
         wheel(m_timeline.get(), QPoint(400, 80), 120, Qt::NoModifier);
         QCOMPARE(changed.count(), 0);
+    }
+
+    void wheelPreferenceSwapsZoomAndScroll()
+    {
+        m_timeline->setWheelZooms(true);
+        QSignalSpy changed(&m_view, &ViewState::visibleRangeChanged);
+        wheel(m_timeline.get(), QPoint(400, 80), 120, Qt::NoModifier);
+        QCOMPARE(changed.count(), 1);
+        wheel(m_timeline.get(), QPoint(400, 80), 120, Qt::ControlModifier);
+        QCOMPARE(changed.count(), 1);
+        m_timeline->setWheelZooms(false);
     }
 
     void dragOnRulerZoomsIntoRange()

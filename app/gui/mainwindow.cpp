@@ -201,6 +201,15 @@ void MainWindow::buildMenus()
     view->addAction(tr("Zoom to Markers A–B"), QKeySequence(tr("Ctrl+M")), &m_view, &ViewState::zoomToMarkers);
     view->addAction(tr("Clear Markers"), &m_view, &ViewState::clearMarkers);
     view->addSeparator();
+    QAction* wheel = view->addAction(tr("Mouse Wheel Zooms (Ctrl+Wheel Scrolls)"));
+    wheel->setCheckable(true);
+    wheel->setChecked(QSettings().value("preferences/wheelZooms", false).toBool());
+    m_timeline->setWheelZooms(wheel->isChecked());
+    connect(wheel, &QAction::toggled, this, [this](bool on) {
+        m_timeline->setWheelZooms(on);
+        QSettings().setValue("preferences/wheelZooms", on);
+    });
+    view->addSeparator();
 
     QMenu* go = menuBar()->addMenu(tr("&Go"));
     go->addAction(tr("Previous Selection"), QKeySequence(tr("Ctrl+[")), &m_view, &ViewState::selectBack);

@@ -346,7 +346,8 @@ void TimelineWidget::panByPixels(int dx)
 void TimelineWidget::wheelEvent(QWheelEvent* e)
 {
     const QPoint delta = e->angleDelta();
-    if (e->modifiers() & Qt::ControlModifier) {
+    const bool ctrl = e->modifiers() & Qt::ControlModifier;
+    if (ctrl != m_plainWheelZooms && !(e->modifiers() & Qt::ShiftModifier) && delta.x() == 0) {
         zoomBy(std::pow(0.8, delta.y() / 120.0), int(e->position().x()));
     } else if ((e->modifiers() & Qt::ShiftModifier) || delta.x() != 0) {
         panByPixels((delta.x() != 0 ? delta.x() : delta.y()) / 2);

@@ -18,7 +18,8 @@ namespace ringside {
 // binary searches per pixel column, so a frame costs pixels x rows whatever the zoom, into a
 // cache keyed on (range, size, rows); selection, markers and hover are painted over it.
 //
-// Mouse: Ctrl+wheel zooms around the pointer, wheel scrolls the rows, Shift+wheel pans; drag
+// Mouse: Ctrl+wheel zooms around the pointer, wheel scrolls the rows, Shift+wheel pans (a
+// preference swaps the wheel and Ctrl+wheel, for KernelShark habits); drag
 // on the ruler zooms into the dragged range, drag on the rows pans; click selects the nearest
 // event, Shift+click sets marker A, Ctrl+click marker B; double-click on a CPU row adds a row
 // for the task running there. Keys: W/S or +/- zoom, A/D or Left/Right pan, 0 fit,
@@ -42,6 +43,10 @@ public:
     int xOfTime(uint64_t t) const;
     // The event nearest to x in the row at widget y, within `slack` pixels.
     std::optional<EventRef> eventNear(int x, int y, int slack = 6) const;
+
+    // Whether the plain wheel zooms (and Ctrl+wheel scrolls rows) instead of the default.
+    void setWheelZooms(bool plainWheelZooms) { m_plainWheelZooms = plainWheelZooms; }
+    bool wheelZooms() const { return m_plainWheelZooms; }
 
     // Milliseconds of the last full (uncached) paint of the rows.
     double lastRenderMs() const { return m_lastRenderMs; }
@@ -103,6 +108,7 @@ private:
     int m_lastDragX = 0;
     bool m_moved = false;
     int m_hoverX = -1;
+    bool m_plainWheelZooms = false;
 };
 
 } // namespace ringside
