@@ -10,7 +10,7 @@
 
 namespace ringside::cli {
 
-// Prints the figures compared against ../shared/bench/compare-load.sh: wall time of a whole
+// Prints the figures compared side by side with the reference loaders: wall time of a whole
 // open (metadata, parallel page parsing, merge), events per second and peak resident memory.
 int benchCommand(const std::vector<std::string>& args)
 {
