@@ -14,6 +14,10 @@
 #include <QAbstractItemModelTester>
 #include <QSignalSpy>
 #include <QStandardPaths>
+#include <QTemporaryDir>
+#include <QtEndian>
+
+#include "file/datfile.h"
 #include <QLabel>
 #include <QLineEdit>
 #include <QTableView>
@@ -317,6 +321,40 @@ private slots:
         search->start();
         QVERIFY(done.wait(20000));
         QCOMPARE(search->matchCount(), 1);
+    }
+
+    // A CPU that is declared but recorded nothing (as in some published recordings).
+    void cpuWithoutEventsIsDrawn()
+    {
+        auto file = DatFile::open(test::fixturePath("instances.dat"));
+        QVERIFY(file);
+        const CpuDataInfo& cpu1 = (*file)->buffers()[0].cpus[1];
+        QFile original(test::fixture("instances.dat"));
+        QVERIFY(original.open(QIODevice::ReadOnly));
+        QByteArray bytes = original.readAll();
+        // The BUFFER option's (offset, size) pair of CPU 1: set the size to 0.
+        QByteArray pair(16, 0);
+        qToLittleEndian<quint64>(cpu1.fileOffset, pair.data());
+        qToLittleEndian<quint64>(cpu1.fileSize, pair.data() + 8);
+        const qsizetype at = bytes.indexOf(pair);
+        QVERIFY(at > 0);
+        qToLittleEndian<quint64>(0, bytes.data() + at + 8);
+        QTemporaryDir dir;
+        const QString path = dir.filePath("empty-cpu.dat");
+        QFile patched(path);
+        QVERIFY(patched.open(QIODevice::WriteOnly) && patched.write(bytes) == bytes.size());
+        patched.close();
+
+        MainWindow window;
+        window.resize(1200, 800);
+        window.show();
+        QSignalSpy loaded(&window, &MainWindow::sessionChanged);
+        window.openFile(path);
+        QVERIFY(loaded.wait(20000));
+        QCOMPARE(window.session()->store().stream(StreamId(1)).columns.size(), size_t(0));
+        QVERIFY(!window.grab().isNull()); // paints every row, the empty one included
+        window.viewState()->setVisibleRange({window.viewState()->fullRange().start, window.viewState()->fullRange().start + 1000});
+        QVERIFY(!window.grab().isNull());
     }
 
     void cancelledLoadDeliversNothing()

@@ -157,7 +157,9 @@ void TimelineWidget::paintCpuRow(QPainter& p, const TimelineRows::Row& row, int 
                 pid = it == runs.begin() ? -1 : (it - 1)->pid;
                 // A pixel where something other than idle starts is shown busy.
                 if (pid == 0 && it != runs.end() && it->start < tNext) pid = it->pid;
-                if (t >= store.lastTimestamp() || t < columns.timestamp[0]) pid = -1;
+                // Nothing ran before the CPU's first event (or at all, for a CPU without events).
+                const uint64_t first = columns.size() ? columns.timestamp[0] : store.lastTimestamp();
+                if (t >= store.lastTimestamp() || t < first) pid = -1;
             }
             if (pid != spanPid) {
                 flush(x);
