@@ -74,6 +74,16 @@ void TimelineWidget::paintEvent(QPaintEvent*)
         p.drawText(rect(), Qt::AlignCenter, tr("Open a recording with File > Open, or drop a .dat file here"));
         return;
     }
+    if (m_session->store().eventCount() == 0) {
+        // Say why the view is empty rather than show blank rows.
+        QStringList lines{tr("This recording holds no events.")};
+        for (const auto& d : m_session->store().diagnostics().items())
+            if (d.severity != Diagnostic::Severity::Info) lines << QString::fromStdString(d.message);
+        if (lines.size() == 1) lines << tr("No CPU buffer of the file has trace data (see View > Trace health).");
+        p.setPen(palette().color(QPalette::Text));
+        p.drawText(rect().adjusted(20, 20, -20, -20), Qt::AlignCenter | Qt::TextWordWrap, lines.join('\n'));
+        return;
+    }
     clampScroll();
     const qreal dpr = devicePixelRatioF();
     CacheKey key{m_view->visibleRange(), size(), m_scrollY, m_rows.version(), m_filterVersion, dpr};

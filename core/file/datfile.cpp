@@ -203,12 +203,16 @@ private:
     void clampToFile(const BufferInfo& buffer, CpuDataInfo& cpu)
     {
         uint64_t fileSize = m_out.m_file->size();
-        if (cpu.fileOffset > fileSize || cpu.fileSize > fileSize - cpu.fileOffset) {
-            uint64_t have = cpu.fileOffset > fileSize ? 0 : fileSize - cpu.fileOffset;
-            m_out.m_diagnostics.warn("truncated", bufferLabel(buffer) + "CPU " +
-                                     std::to_string(cpu.cpu) + ": data needs " +
-                                     std::to_string(cpu.fileSize) + " bytes, the file has " +
-                                     std::to_string(have));
+        const std::string where = bufferLabel(buffer) + "CPU " + std::to_string(cpu.cpu);
+        if (cpu.fileOffset > fileSize) {
+            m_out.m_diagnostics.warn("truncated", where + ": data starts at offset " +
+                                     std::to_string(cpu.fileOffset) + ", past the end of the file (" +
+                                     std::to_string(fileSize) + " bytes)");
+            cpu.fileSize = 0;
+        } else if (cpu.fileSize > fileSize - cpu.fileOffset) {
+            const uint64_t have = fileSize - cpu.fileOffset;
+            m_out.m_diagnostics.warn("truncated", where + ": data needs " + std::to_string(cpu.fileSize) +
+                                     " bytes, the file has " + std::to_string(have));
             cpu.fileSize = have;
         }
         cpu.streamSize = cpu.fileSize;
