@@ -4,6 +4,7 @@
 #include "testsupport.h"
 
 #include "eventtablemodel.h"
+#include "eventtableview.h"
 #include "filterpanel.h"
 #include "loadjob.h"
 #include "mainwindow.h"
@@ -13,6 +14,7 @@
 
 #include <QAbstractItemModelTester>
 #include <QSignalSpy>
+#include <QScrollBar>
 #include <QStandardPaths>
 #include <QTemporaryDir>
 #include <QtEndian>
@@ -89,6 +91,58 @@ private slots:
         QVERIFY(model.rowText(5).split('\t').size() == EventTableModel::ColumnCount);
         model.setSession(nullptr);
         QCOMPARE(model.rowCount(), 0);
+    }
+
+    void tableViewKeysClicksAndSelection()
+    {
+        EventTableModel model;
+        model.setSession(m_session.get());
+        EventTableView view;
+        view.resize(900, 400);
+        view.setModel(&model);
+        view.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&view));
+        QSignalSpy current(&view, &EventTableView::currentRowChanged);
+        view.selectRow(10);
+        QCOMPARE(view.currentRow(), 10);
+        QTest::keyClick(&view, Qt::Key_Down);
+        QCOMPARE(view.currentRow(), 11);
+        QTest::keyClick(&view, Qt::Key_Down, Qt::ShiftModifier);
+        QTest::keyClick(&view, Qt::Key_Down, Qt::ShiftModifier);
+        QCOMPARE(view.selectedRows(), (QList<int>{11, 12, 13}));
+        QTest::keyClick(&view, Qt::Key_End);
+        QCOMPARE(view.currentRow(), model.rowCount() - 1);
+        QVERIFY(view.firstVisibleRow() + view.visibleRowCount() >= model.rowCount());
+        QTest::keyClick(&view, Qt::Key_Home);
+        QCOMPARE(view.currentRow(), 0);
+        QTest::keyClick(&view, Qt::Key_PageDown);
+        QCOMPARE(view.currentRow(), view.visibleRowCount());
+        // A click selects the row under the pointer.
+        QTest::mouseClick(view.viewport(), Qt::LeftButton, {}, QPoint(50, view.rowHeight() * 3 + 2));
+        QCOMPARE(view.currentRow(), view.firstVisibleRow() + 3);
+        QVERIFY(current.count() >= 7);
+        // A reset (new filter) clears the selection and keeps the view usable.
+        model.setSession(nullptr);
+        QCOMPARE(view.currentRow(), -1);
+        QVERIFY(view.selectedRows().isEmpty());
+    }
+
+    // Attaching tens of millions of rows costs nothing per row (QTableView's header did).
+    void tableViewScalesToMillionsOfRows()
+    {
+        struct Huge : QAbstractTableModel {
+            int rowCount(const QModelIndex& p = {}) const override { return p.isValid() ? 0 : 27700000; }
+            int columnCount(const QModelIndex& p = {}) const override { return p.isValid() ? 0 : 3; }
+            QVariant data(const QModelIndex& i, int role) const override { return role == Qt::DisplayRole ? QVariant(i.row()) : QVariant(); }
+        } model;
+        EventTableView view;
+        view.resize(600, 300);
+        view.setModel(&model);
+        view.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&view));
+        view.selectRow(27000000);
+        QCOMPARE(view.verticalScrollBar()->maximum(), 27700000 - view.visibleRowCount());
+        QVERIFY(view.firstVisibleRow() <= 27000000 && 27000000 < view.firstVisibleRow() + view.visibleRowCount());
     }
 
     void ctrlWheelZoomsAroundPointer()
@@ -243,7 +297,7 @@ private slots:
         QVERIFY(window.viewState()->visibleRange().contains(store.timestamp(store.eventAt(5000))));
         // Selecting an event elsewhere moves the table to its row.
         window.viewState()->select(store.eventAt(42));
-        QCOMPARE(window.table()->currentIndex().row(), 42);
+        QCOMPARE(window.table()->currentRow(), 42);
     }
 
     void filtersApplyToTableAndTimeline()
@@ -311,7 +365,7 @@ private slots:
         QCOMPARE(search->matchCount(), 4); // the report has 4 sys_exit_execve lines
         QCOMPARE(found.count(), 1);
         const int first = found.last().first().toInt();
-        QCOMPARE(window.table()->currentIndex().row(), first);
+        QCOMPARE(window.table()->currentRow(), first);
         search->next(first);
         QVERIFY(found.last().first().toInt() > first);
         search->previous(found.last().first().toInt());

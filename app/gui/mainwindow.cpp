@@ -3,6 +3,7 @@
 
 #include "detailspane.h"
 #include "eventtablemodel.h"
+#include "eventtableview.h"
 #include "filterpanel.h"
 #include "healthpane.h"
 #include "searchbar.h"
@@ -28,7 +29,6 @@
 #include <QSettings>
 #include <QSplitter>
 #include <QStatusBar>
-#include <QTableView>
 #include <QTimer>
 
 namespace ringside {
@@ -41,18 +41,10 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent)
 
     m_timeline = new TimelineWidget(&m_view, this);
     m_model = new EventTableModel(this);
-    m_table = new QTableView(this);
+    m_table = new EventTableView(this);
     m_table->setModel(m_model);
-    m_table->setSelectionBehavior(QAbstractItemView::SelectRows);
-    m_table->setSelectionMode(QAbstractItemView::ExtendedSelection);
-    m_table->verticalHeader()->hide();
-    m_table->verticalHeader()->setSectionResizeMode(QHeaderView::Fixed);
-    m_table->verticalHeader()->setDefaultSectionSize(fontMetrics().height() + 4);
-    m_table->horizontalHeader()->setStretchLastSection(true);
-    m_table->setWordWrap(false);
-    m_table->setContextMenuPolicy(Qt::ActionsContextMenu);
     const int widths[] = {64, 44, 130, 110, 52, 52, 120};
-    for (int c = 0; c < 7; ++c) m_table->setColumnWidth(c, widths[c]);
+    for (int c = 0; c < 7; ++c) m_table->header()->resizeSection(c, widths[c]);
     m_details = new DetailsPane(this);
 
     // Active filters, visible and clearable in one click, above the table.
@@ -133,9 +125,9 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent)
     connect(&m_view, &ViewState::visibleRangeChanged, this, &MainWindow::updateStatus);
     connect(&m_view, &ViewState::markersChanged, this, &MainWindow::updateStatus);
     connect(&m_view, &ViewState::selectionChanged, this, &MainWindow::onSelectionChanged);
-    connect(m_table->selectionModel(), &QItemSelectionModel::currentRowChanged, this, [this](const QModelIndex& current) {
-        if (m_syncingSelection || !current.isValid() || !m_session) return;
-        m_view.select(m_model->eventAt(current.row()));
+    connect(m_table, &EventTableView::currentRowChanged, this, [this](int row) {
+        if (m_syncingSelection || row < 0 || !m_session) return;
+        m_view.select(m_model->eventAt(row));
     });
 
     connect(&m_load, &LoadJob::progress, this, [this](int permille, qulonglong events) {
@@ -274,8 +266,8 @@ void MainWindow::setSession(std::shared_ptr<TraceSession> session)
     m_timeline->setSession(m_session.get());
     m_model->setSession(m_session.get());
     // The # column fits the largest row number.
-    m_table->setColumnWidth(EventTableModel::Index,
-                            fontMetrics().horizontalAdvance(QString::number(store.eventCount())) + 16);
+    m_table->header()->resizeSection(EventTableModel::Index,
+                                     fontMetrics().horizontalAdvance(QString::number(store.eventCount())) + 16);
     m_details->setSession(m_session.get());
     m_health->setSession(m_session.get());
     m_filters->setSession(m_session.get());
@@ -315,9 +307,7 @@ void MainWindow::onSelectionChanged()
     const int row = m_model->rowOf(*selection);
     if (row >= 0) {
         m_syncingSelection = true;
-        const QModelIndex index = m_model->index(row, 0);
-        m_table->selectionModel()->setCurrentIndex(index, QItemSelectionModel::ClearAndSelect | QItemSelectionModel::Rows);
-        m_table->scrollTo(index, QAbstractItemView::PositionAtCenter);
+        m_table->selectRow(row);
         m_syncingSelection = false;
     }
     // The timeline moves to an event outside the visible range, keeping the zoom.
@@ -405,8 +395,7 @@ void MainWindow::copySelectedRows()
 {
     if (!m_session) return;
     QStringList lines;
-    const auto rows = m_table->selectionModel()->selectedRows();
-    for (const QModelIndex& index : rows) lines << m_model->rowText(index.row());
+    for (int row : m_table->selectedRows()) lines << m_model->rowText(row);
     QApplication::clipboard()->setText(lines.join('\n'));
 }
 

@@ -13,11 +13,11 @@
 class QLabel;
 class QMenu;
 class QProgressDialog;
-class QTableView;
 
 namespace ringside {
 
 class DetailsPane;
+class EventTableView;
 class EventTableModel;
 class HealthPane;
 class FilterPanel;
@@ -43,7 +43,7 @@ public:
     const TraceSession* session() const { return m_session.get(); }
     ViewState* viewState() { return &m_view; }
     TimelineWidget* timeline() { return m_timeline; }
-    QTableView* table() { return m_table; }
+    EventTableView* table() { return m_table; }
     FilterPanel* filterPanel() { return m_filters; }
     SearchBar* searchBar() { return m_search; }
     EventTableModel* tableModel() { return m_model; }
@@ -73,7 +73,7 @@ private:
     LoadJob m_load;
     std::shared_ptr<TraceSession> m_session;
     TimelineWidget* m_timeline = nullptr;
-    QTableView* m_table = nullptr;
+    EventTableView* m_table = nullptr;
     EventTableModel* m_model = nullptr;
     DetailsPane* m_details = nullptr;
     HealthPane* m_health = nullptr;
