@@ -20,16 +20,17 @@ Result<std::unique_ptr<Trace>> Trace::open(const std::string& path, const LoadOp
         datFile->registerDeferredKallsyms();
         if (previous) previous();
     };
-    // Context switches are captured while the pages are parsed, for the occupancy.
+    // Context switches and task creations are captured while the pages are parsed.
     const std::optional<RecordTap> switches = CpuOccupancy::tap(datFile->tep());
+    const std::optional<RecordTap> creations = ProcessGroups::tap(datFile->tep());
     if (switches) load.taps.push_back(*switches);
+    if (creations) load.taps.push_back(*creations);
     auto store = loadEvents(*trace->m_file, load);
     if (!store) return store.error();
     trace->m_store = std::move(store.value());
-    if (switches) {
-        const size_t index = load.taps.size() - 1;
-        trace->m_occupancy = CpuOccupancy::fromTap(*trace->m_store, *switches, trace->m_store->takeTap(index));
-    }
+    size_t tap = 0;
+    if (switches) trace->m_occupancy = CpuOccupancy::fromTap(*trace->m_store, *switches, trace->m_store->takeTap(tap++));
+    if (creations) trace->m_processes = ProcessGroups::fromTap(*trace->m_store, *creations, trace->m_store->takeTap(tap++));
     return trace;
 }
 

@@ -2,6 +2,7 @@
 #pragma once
 
 #include "analysis/cpuoccupancy.h"
+#include "analysis/processgroups.h"
 #include "decode/funcgraphhandlers.h"
 #include "file/datfile.h"
 #include "load/loader.h"
@@ -26,6 +27,8 @@ public:
     FuncGraphContext& funcGraphContext() const { return *m_funcGraph; }
     // Which task ran on each CPU when (empty when the recording has no sched_switch).
     const CpuOccupancy& occupancy() const { return m_occupancy; }
+    // Which tasks share a process (empty unless the recording has task_newtask).
+    const ProcessGroups& processes() const { return m_processes; }
 
 private:
     Trace() = default;
@@ -33,6 +36,7 @@ private:
     std::unique_ptr<DatFile> m_file;
     std::unique_ptr<EventStore> m_store;
     CpuOccupancy m_occupancy;
+    ProcessGroups m_processes;
 };
 
 } // namespace ringside

@@ -221,6 +221,24 @@ private slots:
         QVERIFY(occupancy.name(19702) && *occupancy.name(19702) == "dpkg");
     }
 
+    // A Python process starting four threads and a shell, recorded with task:task_newtask.
+    void processGroupsFromThreadCreation()
+    {
+        auto trace = test::openOrFail(test::fixturePath("threads.dat"));
+        QVERIFY(trace);
+        const ProcessGroups& processes = trace->processes();
+        QVERIFY(processes.available());
+        const std::vector<int32_t> python{17569, 17610, 17611, 17612, 17613};
+        QCOMPARE(processes.members(17611), python);
+        QCOMPARE(processes.leader(17613), 17569);
+        QCOMPARE(processes.leader(17569), 17569);
+        // Forked children (no CLONE_THREAD) are processes of their own.
+        QCOMPARE(processes.members(17570), std::vector<int32_t>{17570});
+        auto noTasks = test::openOrFail(test::fixturePath("execve-e2big.dat"));
+        QVERIFY(!noTasks->processes().available());
+        QCOMPARE(noTasks->processes().members(42), std::vector<int32_t>{42});
+    }
+
     void instancesBorrowTheirCpusOccupancy()
     {
         auto trace = test::openOrFail(test::fixturePath("instances.dat"));
