@@ -269,6 +269,40 @@ private slots:
         QVERIFY(!m_timeline->rows().hasTask(pid));
     }
 
+    void processRowsAreGroupedUnderAHeader()
+    {
+        auto session = loadSession("threads.dat");
+        QVERIFY(session);
+        TimelineRows rows;
+        rows.setSession(session.get());
+        rows.addTask(1);      // a task of another process first
+        rows.addProcess(17611); // a thread of the Python process: all five tasks
+        QCOMPARE(rows.taskPids().size(), 6);
+        int headers = 0, headerAt = -1;
+        const auto& all = rows.rows();
+        for (int i = 0; i < all.size(); ++i)
+            if (all[i].kind == TimelineRows::Kind::ProcessHeader) ++headers, headerAt = i;
+        QCOMPARE(headers, 1);
+        QVERIFY(all[headerAt].label.contains("17569"));
+        QVERIFY(all[headerAt].label.contains("5 tasks"));
+        // The five tasks follow their header, leader first.
+        for (int k = 1; k <= 5; ++k) QCOMPARE(all[headerAt + k].kind, TimelineRows::Kind::Task);
+        QCOMPARE(all[headerAt + 1].pid, 17569);
+        QCOMPARE(all[headerAt + 5].pid, 17613);
+
+        if (!qEnvironmentVariableIsEmpty("RINGSIDE_SCREENSHOTS")) {
+            MainWindow window;
+            window.resize(1400, 900);
+            window.show();
+            QSignalSpy loaded(&window, &MainWindow::sessionChanged);
+            window.openFile(test::fixture("threads.dat"));
+            QVERIFY(loaded.wait(20000));
+            window.timeline()->rows().addProcess(17611);
+            window.table()->selectRow(300);
+            window.grab().save(qEnvironmentVariable("RINGSIDE_SCREENSHOTS") + "/process.png");
+        }
+    }
+
     void selectionHistory()
     {
         m_view.select({StreamId(0), 1});

@@ -44,6 +44,15 @@ void DetailsPane::showEvent(std::optional<EventRef> event)
     new QTreeWidgetItem(this, {tr("cpu"), (buffer.isEmpty() ? QString() : buffer + ':') + QString::number(stream.cpu)});
     auto* task = new QTreeWidgetItem(this, {tr("task"), QStringLiteral("%1 (pid %2)").arg(QString::fromStdString(m_session->taskName(pid))).arg(pid)});
     task->setIcon(1, [&] { QPixmap p(12, 12); p.fill(taskColor(pid)); return QIcon(p); }());
+    const ProcessGroups& processes = m_session->trace->processes();
+    const auto members = processes.members(pid);
+    new QTreeWidgetItem(this, {tr("process"),
+                               processes.available()
+                                   ? tr("%1-%2, %3")
+                                         .arg(QString::fromStdString(m_session->taskName(processes.leader(pid))))
+                                         .arg(processes.leader(pid))
+                                         .arg(members.size() == 1 ? tr("1 task") : tr("%1 tasks").arg(members.size()))
+                                   : tr("unknown (no task_newtask events recorded)")});
     new QTreeWidgetItem(this, {tr("latency"), QString::fromStdString(f.latency(*event))});
     auto* line = new QTreeWidgetItem(this, {tr("line"), QString::fromStdString(f.info(*event))});
     line->setToolTip(1, QString::fromStdString(f.reportLine(*event)));

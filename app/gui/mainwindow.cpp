@@ -231,6 +231,14 @@ void MainWindow::buildMenus()
         m_timeline->update();
     });
     m_table->addAction(taskRow);
+    auto* processRows = new QAction(tr("Add Timeline Rows for This Task's Process"), this);
+    connect(processRows, &QAction::triggered, this, [this] {
+        auto s = m_view.selection();
+        if (!s) return;
+        m_timeline->rows().addProcess(m_session->store().stream(s->stream).columns.pid[s->index]);
+        m_timeline->update();
+    });
+    m_table->addAction(processRows);
 }
 
 void MainWindow::openFile(const QString& path, bool isSample)
@@ -355,10 +363,10 @@ void MainWindow::showFilterResult(std::shared_ptr<FilterResult> result, const Fi
     } else {
         QStringList parts;
         const auto hiddenCpus = std::count(spec.hiddenStreams.begin(), spec.hiddenStreams.end(), true);
-        if (hiddenCpus) parts << tr("%n CPU(s) hidden", nullptr, int(hiddenCpus));
+        if (hiddenCpus) parts << tr("CPUs hidden: %1").arg(hiddenCpus);
         const auto hiddenTypes = std::count(spec.hiddenTypes.begin(), spec.hiddenTypes.end(), true);
-        if (hiddenTypes) parts << tr("%n event type(s) hidden", nullptr, int(hiddenTypes));
-        if (!spec.hiddenPids.empty()) parts << tr("%n task(s) hidden", nullptr, int(spec.hiddenPids.size()));
+        if (hiddenTypes) parts << tr("event types hidden: %1").arg(hiddenTypes);
+        if (!spec.hiddenPids.empty()) parts << tr("tasks hidden: %1").arg(spec.hiddenPids.size());
         if (!spec.expression.empty()) parts << tr("filter: %1").arg(QString::fromStdString(spec.expression));
         m_filterLabel->setText(tr("Showing %1 of %2 events · %3")
                                    .arg(QLocale().toString(qulonglong(result->merged.size())))

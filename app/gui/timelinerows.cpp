@@ -65,11 +65,33 @@ void TimelineRows::rebuild()
         for (Row& r : m_rows)
             if (r.kind == Kind::Cpu) r.height = height;
     }
-    for (const TaskData& t : m_tasks) {
+    // Task rows of one process stay together, under a header when there are several.
+    const ProcessGroups& processes = m_session->trace->processes();
+    std::stable_sort(m_tasks.begin(), m_tasks.end(), [&](const TaskData& a, const TaskData& b) {
+        const int32_t la = processes.leader(a.pid), lb = processes.leader(b.pid);
+        return la != lb ? la < lb : a.pid < b.pid;
+    });
+    int32_t lastLeader = -1;
+    for (size_t i = 0; i < m_tasks.size(); ++i) {
+        const TaskData& t = m_tasks[i];
+        const int32_t leader = processes.leader(t.pid);
+        size_t inGroup = 0;
+        for (const TaskData& other : m_tasks) inGroup += processes.leader(other.pid) == leader;
+        if (inGroup > 1 && leader != lastLeader) {
+            Row header;
+            header.kind = Kind::ProcessHeader;
+            header.pid = leader;
+            header.label = QStringLiteral("process %1-%2 · %3 tasks")
+                               .arg(QString::fromStdString(m_session->taskName(leader))).arg(leader).arg(inGroup);
+            header.height = kHeaderHeight;
+            m_rows.push_back(header);
+        }
+        lastLeader = leader;
         Row row;
         row.kind = Kind::Task;
         row.pid = t.pid;
-        row.label = QStringLiteral("%1-%2").arg(QString::fromStdString(m_session->taskName(t.pid))).arg(t.pid);
+        row.label = QStringLiteral("%1%2-%3").arg(inGroup > 1 ? QStringLiteral("  ") : QString())
+                        .arg(QString::fromStdString(m_session->taskName(t.pid))).arg(t.pid);
         row.height = kTaskHeight;
         m_rows.push_back(row);
     }
@@ -156,6 +178,13 @@ void TimelineRows::addTask(int32_t pid)
     }
     m_tasks.push_back(std::move(data));
     rebuild();
+}
+
+void TimelineRows::addProcess(int32_t pid)
+{
+    if (!m_session) return;
+    for (int32_t member : m_session->trace->processes().members(pid))
+        if (!hasTask(member)) addTask(member);
 }
 
 void TimelineRows::removeTask(int32_t pid)

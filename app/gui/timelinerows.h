@@ -17,7 +17,7 @@ namespace ringside {
 // gathered once when the row is added. Pure layout and data; no painting.
 class TimelineRows {
 public:
-    enum class Kind { BufferHeader, Cpu, Task };
+    enum class Kind { BufferHeader, Cpu, ProcessHeader, Task };
     struct Interval {
         uint64_t start, end;
     };
@@ -60,6 +60,9 @@ public:
 
     bool hasTask(int32_t pid) const;
     void addTask(int32_t pid);
+    // Adds a row for every task of `pid`'s process (see ProcessGroups); they are shown together
+    // under a process header.
+    void addProcess(int32_t pid);
     void removeTask(int32_t pid);
     const TaskData* task(int32_t pid) const;
     QVector<int32_t> taskPids() const;

@@ -120,7 +120,11 @@ void TimelineWidget::renderRows(QPainter& p)
     for (int i = 0; i < rows.size(); ++i) {
         const auto& row = rows[i];
         if (top + row.height >= kRulerHeight && top < height()) {
-            if (row.kind == TimelineRows::Kind::BufferHeader) {
+            if (row.kind == TimelineRows::Kind::ProcessHeader) {
+                p.fillRect(0, top, width(), row.height, palette().color(QPalette::AlternateBase));
+                p.setPen(palette().color(QPalette::Text));
+                p.drawText(QRect(8, top, width(), row.height), Qt::AlignVCenter | Qt::AlignLeft, row.label);
+            } else if (row.kind == TimelineRows::Kind::BufferHeader) {
                 p.fillRect(0, top, width(), row.height, palette().color(QPalette::AlternateBase));
                 p.setPen(palette().color(QPalette::Text));
                 const QString arrow = m_rows.isCollapsed(row.buffer) ? QStringLiteral("\u25B8 ") : QStringLiteral("\u25BE ");
@@ -521,6 +525,20 @@ void TimelineWidget::contextMenuEvent(QContextMenuEvent* e)
         if (pid > 0 && !m_rows.hasTask(pid))
             menu.addAction(tr("Add task row for %1-%2").arg(QString::fromStdString(m_session->taskName(pid))).arg(pid),
                            this, [this, pid] { m_rows.addTask(pid); emit taskRowsChanged(); update(); });
+    }
+    int32_t taskPid = row.kind == TimelineRows::Kind::Task ? row.pid : -1;
+    if (row.kind == TimelineRows::Kind::Cpu && e->pos().x() >= kLabelWidth)
+        taskPid = m_session->occupancy().pidAt(row.stream, timeAtX(e->pos().x()));
+    if (taskPid > 0) {
+        const ProcessGroups& processes = m_session->trace->processes();
+        const size_t members = processes.members(taskPid).size();
+        QAction* process = menu.addAction(members == 1 ? tr("Add a row for this process (its only known task)")
+                                                       : tr("Add rows for the %1 tasks of this process").arg(members),
+                                          this, [this, taskPid] { m_rows.addProcess(taskPid); emit taskRowsChanged(); update(); });
+        if (!processes.available()) {
+            process->setText(tr("Tasks of this process: unknown (the recording has no task:task_newtask events)"));
+            process->setEnabled(false);
+        }
     }
     if (row.kind == TimelineRows::Kind::Task)
         menu.addAction(tr("Remove this task row"), this, [this, pid = row.pid] { m_rows.removeTask(pid); emit taskRowsChanged(); update(); });
