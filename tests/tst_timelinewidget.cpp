@@ -14,7 +14,11 @@
 
 #include <QAbstractItemModelTester>
 #include <QSignalSpy>
+#include <QFileInfo>
+#include <QMimeData>
 #include <QScrollBar>
+#include <QSettings>
+#include <QUrl>
 #include <QStandardPaths>
 #include <QTemporaryDir>
 #include <QtEndian>
@@ -458,6 +462,26 @@ private slots:
         job.start(test::fixture("lost-events.dat"));
         QVERIFY(finished.wait(20000));
         QCOMPARE(finished.first().first().value<std::shared_ptr<TraceSession>>()->store().eventCount(), size_t(2808));
+    }
+
+    void dropOpensAndRecentRemembers()
+    {
+        MainWindow window;
+        window.show();
+        QSignalSpy loaded(&window, &MainWindow::sessionChanged);
+        QMimeData mime;
+        mime.setUrls({QUrl::fromLocalFile(test::fixture("lost-events.dat"))});
+        QDragEnterEvent enter(QPoint(10, 10), Qt::CopyAction, &mime, Qt::LeftButton, Qt::NoModifier);
+        QApplication::sendEvent(&window, &enter);
+        QVERIFY(enter.isAccepted());
+        QDropEvent drop(QPointF(10, 10), Qt::CopyAction, &mime, Qt::LeftButton, Qt::NoModifier);
+        QApplication::sendEvent(&window, &drop);
+        QVERIFY(loaded.wait(20000));
+        QVERIFY(window.session()->path.endsWith("lost-events.dat"));
+        QVERIFY(window.windowTitle().startsWith("lost-events.dat"));
+        const QStringList recent = QSettings().value("files/recent").toStringList();
+        QVERIFY(!recent.isEmpty());
+        QCOMPARE(recent.first(), QFileInfo(test::fixture("lost-events.dat")).absoluteFilePath());
     }
 
     void failedLoadKeepsPreviousTrace()
