@@ -4,6 +4,7 @@
 #include "testsupport.h"
 
 #include "query/eventfilter.h"
+#include "query/filtersyntax.h"
 
 #include <traceevent/event-parse.h>
 
@@ -103,13 +104,19 @@ private slots:
         }
     }
 
-    // Counts from `trace-cmd report -F EXPR -i execve-e2big.dat` (libtraceevent 1.7.1).
+    // Counts checked against the events of `trace-cmd report -i execve-e2big.dat`. Where a
+    // signed field is compared, trace-cmd report -F (libtraceevent 1.7.1) compares unsigned
+    // and finds e.g. no `ret < 0`; Ringside compares as the field is declared.
     void expressionsMatchTraceCmd_data()
     {
         QTest::addColumn<QString>("expression");
         QTest::addColumn<int>("count");
         QTest::newRow("blocked switches") << "sched/sched_switch: prev_state != 0" << 402;
-        QTest::newRow("large returns") << "raw_syscalls/sys_exit: ret > 1000000" << 211;
+        QTest::newRow("large returns") << "raw_syscalls/sys_exit: ret > 1000000" << 111;
+        QTest::newRow("failed syscalls") << "raw_syscalls/sys_exit: ret < 0" << 100;
+        QTest::newRow("E2BIG") << "raw_syscalls/sys_exit: ret == -7" << 1;
+        QTest::newRow("errors beyond -2") << "raw_syscalls/sys_exit: ret <= -3" << 31;
+        QTest::newRow("not an error") << "raw_syscalls/sys_exit: ret >= 0 && id == 59" << 3;
         QTest::newRow("two events") << "sched/sched_switch: prev_state != 0 || next_pid == 0" << 402;
         QTest::newRow("no condition") << "sched/sched_process_exec" << 3;
         QTest::newRow("regex on a string") << "sched/sched_switch: next_comm =~ \"dpkg.*\"" << -1;
@@ -125,6 +132,18 @@ private slots:
         if (count < 0) QVERIFY(result->merged.size() > 0);
         else if (QTest::currentDataTag() != QByteArray("two events")) QCOMPARE(int(result->merged.size()), count);
         else QVERIFY(int(result->merged.size()) >= count);
+    }
+
+    void signedComparisonsAreRewritten()
+    {
+        tep_handle* tep = m_trace->file().tep();
+        QCOMPARE(QString::fromStdString(withSignedComparisons(tep, "raw_syscalls/sys_exit: ret < 0")),
+                 QString("raw_syscalls/sys_exit: (ret < 0x0 || ret >= 0x8000000000000000)"));
+        QCOMPARE(QString::fromStdString(withSignedComparisons(tep, "raw_syscalls/sys_exit: ret == -7")),
+                 QString("raw_syscalls/sys_exit: ret == 0xfffffffffffffff9"));
+        // Unsigned fields and strings stay as written.
+        QCOMPARE(QString::fromStdString(withSignedComparisons(tep, "sched/sched_switch: next_comm == \"sh\"")),
+                 QString("sched/sched_switch: next_comm == \"sh\""));
     }
 
     void invalidExpressionsSayWhy_data()

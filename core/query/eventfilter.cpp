@@ -23,7 +23,8 @@ Result<std::shared_ptr<FilterExpression>> FilterExpression::compile(tep_handle* 
     if (!problem.empty()) return Error{problem};
     std::shared_ptr<FilterExpression> expression(new FilterExpression);
     expression->m_filter = tep_filter_alloc(tep);
-    const tep_errno rc = tep_filter_add_filter_str(expression->m_filter, text.c_str());
+    const std::string meant = withSignedComparisons(tep, text);
+    const tep_errno rc = tep_filter_add_filter_str(expression->m_filter, meant.c_str());
     if (rc < 0) {
         char message[256] = {0};
         tep_filter_strerror(expression->m_filter, rc, message, sizeof message);

@@ -4,6 +4,9 @@
 #include <traceevent/event-parse.h>
 
 #include <cctype>
+#include <cerrno>
+#include <cstdio>
+#include <cstdlib>
 #include <cstring>
 
 namespace ringside {
@@ -145,7 +148,88 @@ std::string trim(const std::string& s)
     return a == std::string::npos ? std::string() : s.substr(a, b - a + 1);
 }
 
+// The events named before ':' ("sys/event,event"); regex names are skipped. Sets *missing to
+// the first plain name that is not in the recording.
+std::vector<tep_event*> namedEvents(tep_handle* tep, const std::string& events, std::string* missing)
+{
+    std::vector<tep_event*> out;
+    size_t start = 0;
+    while (start <= events.size()) {
+        size_t comma = events.find(',', start);
+        if (comma == std::string::npos) comma = events.size();
+        const std::string name = trim(events.substr(start, comma - start));
+        start = comma + 1;
+        if (name.empty() || name.find_first_of("*?[]^$.") != std::string::npos) continue;
+        const size_t slash = name.find('/');
+        tep_event* event = slash == std::string::npos
+                               ? tep_find_event_by_name(tep, nullptr, name.c_str())
+                               : tep_find_event_by_name(tep, name.substr(0, slash).c_str(), name.substr(slash + 1).c_str());
+        if (event) out.push_back(event);
+        else if (missing && missing->empty()) *missing = name;
+    }
+    return out;
+}
+
+std::string hex(uint64_t v)
+{
+    char text[32];
+    std::snprintf(text, sizeof text, "0x%llx", static_cast<unsigned long long>(v));
+    return text;
+}
+
+// `field OP v` for a signed field, written for libtraceevent's unsigned comparison of the
+// sign-extended value: negative numbers sit at and above 2^63.
+std::string signedComparison(const std::string& field, const std::string& op, int64_t v)
+{
+    const std::string u = hex(static_cast<uint64_t>(v));
+    const std::string negative = field + " >= 0x8000000000000000";
+    const std::string nonNegative = field + " < 0x8000000000000000";
+    if (op == "==" || op == "!=") return field + " " + op + " " + u;
+    const std::string plain = field + " " + op + " " + u;
+    const bool below = op == "<" || op == "<=";
+    if (v >= 0) return below ? "(" + plain + " || " + negative + ")" : "(" + plain + " && " + nonNegative + ")";
+    return below ? "(" + negative + " && " + plain + ")" : "(" + plain + " || " + nonNegative + ")";
+}
+
 } // namespace
+
+std::string withSignedComparisons(tep_handle* tep, const std::string& expression)
+{
+    const size_t colon = expression.find(':');
+    if (colon == std::string::npos) return expression;
+    const std::vector<tep_event*> events = namedEvents(tep, trim(expression.substr(0, colon)), nullptr);
+    if (events.empty()) return expression;
+    std::vector<Token> tokens;
+    std::string error;
+    if (!tokenize(expression, colon + 1, tokens, &error)) return expression;
+    auto isSigned = [&](const std::string& name) {
+        for (tep_event* e : events) {
+            tep_format_field* f = tep_find_any_field(e, name.c_str());
+            if (!f || !(f->flags & TEP_FIELD_IS_SIGNED) || (f->flags & (TEP_FIELD_IS_ARRAY | TEP_FIELD_IS_STRING)))
+                return false;
+        }
+        return true;
+    };
+    std::string out = expression.substr(0, colon + 1);
+    for (size_t i = 0; i < tokens.size() && tokens[i].kind != Token::End; ++i) {
+        const bool comparison = i + 2 < tokens.size() && tokens[i].kind == Token::Ident &&
+                                tokens[i + 1].kind == Token::Cmp && tokens[i + 2].kind == Token::Number &&
+                                tokens[i + 1].text != "=~" && tokens[i + 1].text != "!~" &&
+                                (i == 0 || tokens[i - 1].kind != Token::Op) && tokens[i + 3].kind != Token::Op;
+        if (comparison && isSigned(tokens[i].text)) {
+            char* end = nullptr;
+            errno = 0;
+            const long long v = std::strtoll(tokens[i + 2].text.c_str(), &end, 0);
+            if (errno == 0 && end && *end == '\0') {
+                out += " " + signedComparison(tokens[i].text, tokens[i + 1].text, v);
+                i += 2;
+                continue;
+            }
+        }
+        out += " " + tokens[i].text;
+    }
+    return out;
+}
 
 std::string checkFilterSyntax(tep_handle* tep, const std::string& expression)
 {
@@ -164,22 +248,13 @@ std::string checkFilterSyntax(tep_handle* tep, const std::string& expression)
     if (!parser.parse(&error)) return error;
 
     // Compared fields must exist in every named event (when the names are plain, not regexes).
-    size_t start = 0;
-    while (start <= events.size()) {
-        size_t comma = events.find(',', start);
-        if (comma == std::string::npos) comma = events.size();
-        const std::string name = trim(events.substr(start, comma - start));
-        start = comma + 1;
-        if (name.find_first_of("*?[]^$.") != std::string::npos) continue;
-        const size_t slash = name.find('/');
-        tep_event* event = slash == std::string::npos
-                               ? tep_find_event_by_name(tep, nullptr, name.c_str())
-                               : tep_find_event_by_name(tep, name.substr(0, slash).c_str(), name.substr(slash + 1).c_str());
-        if (!event) return "no event named '" + name + "' in this recording";
+    std::string missing;
+    const std::vector<tep_event*> named = namedEvents(tep, events, &missing);
+    if (!missing.empty()) return "no event named '" + missing + "' in this recording";
+    for (tep_event* event : named)
         for (const std::string& field : fields)
             if (field != "COMM" && field != "CPU" && !tep_find_any_field(event, field.c_str()))
-                return "'" + name + "' has no field '" + field + "'";
-    }
+                return "'" + std::string(event->system) + "/" + event->name + "' has no field '" + field + "'";
     return {};
 }
 

@@ -15,4 +15,10 @@ namespace ringside {
 // otherwise what is wrong and where.
 std::string checkFilterSyntax(tep_handle* tep, const std::string& expression);
 
+// libtraceevent 1.7.1 compares signed fields as unsigned 64-bit numbers, so
+// `raw_syscalls/sys_exit: ret < 0` matches nothing (in trace-cmd report -F too). Rewrites each
+// `field OP number` on a signed field into the equivalent comparison in that unsigned space,
+// so the filter means what it says. Expects an expression checkFilterSyntax accepted.
+std::string withSignedComparisons(tep_handle* tep, const std::string& expression);
+
 } // namespace ringside
