@@ -32,6 +32,13 @@ EventTableView::EventTableView(QWidget* parent) : QAbstractScrollArea(parent)
     verticalScrollBar()->setSingleStep(3);
 }
 
+EventTableView::~EventTableView()
+{
+    // The header outlives this part of the object (QWidget deletes children later) and may
+    // still signal while it is hidden.
+    disconnect(m_header, nullptr, this, nullptr);
+}
+
 void EventTableView::setModel(QAbstractItemModel* model)
 {
     if (m_model) disconnect(m_model, nullptr, this, nullptr);

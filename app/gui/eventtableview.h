@@ -17,6 +17,7 @@ class EventTableView : public QAbstractScrollArea {
     Q_OBJECT
 public:
     explicit EventTableView(QWidget* parent = nullptr);
+    ~EventTableView() override;
 
     void setModel(QAbstractItemModel* model);
     QAbstractItemModel* model() const { return m_model; }
