@@ -37,8 +37,7 @@ void DetailsPane::showEvent(std::optional<EventRef> event)
     const uint16_t type = c.eventType[event->index];
     const int32_t pid = c.pid[event->index];
 
-    auto* summary = new QTreeWidgetItem(this, {tr("event"), QString::fromStdString(f.systemName(type) + "/" + f.eventName(type))});
-    summary->setFirstColumnSpanned(false);
+    new QTreeWidgetItem(this, {tr("event"), QString::fromStdString(f.systemName(type) + "/" + f.eventName(type))});
     new QTreeWidgetItem(this, {tr("time"), EventTableModel::formatTime(c.timestamp[event->index], m_session->trace->file().info().timesInUsecs)});
     const QString buffer = QString::fromStdString(store.buffers()[stream.buffer].name);
     new QTreeWidgetItem(this, {tr("cpu"), (buffer.isEmpty() ? QString() : buffer + ':') + QString::number(stream.cpu)});

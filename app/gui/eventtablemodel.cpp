@@ -60,6 +60,27 @@ QString EventTableModel::formatTime(uint64_t ns, bool nanoseconds)
     return QStringLiteral("%1.%2").arg(ns / 1000000000ull).arg(ns % 1000000000ull, 9, 10, QLatin1Char('0'));
 }
 
+QString EventTableModel::cellText(const TraceSession& session, EventRef e, int column)
+{
+    const EventStore& store = session.store();
+    const Stream& stream = store.stream(e.stream);
+    const CpuColumns& c = stream.columns;
+    EventFormatter& f = *session.formatter;
+    switch (column) {
+    case Cpu: {
+        const QString buffer = QString::fromStdString(store.buffers()[stream.buffer].name);
+        return buffer.isEmpty() ? QString::number(stream.cpu) : buffer + ':' + QString::number(stream.cpu);
+    }
+    case Time: return formatTime(c.timestamp[e.index], session.trace->file().info().timesInUsecs);
+    case Task: return QString::fromStdString(session.taskName(c.pid[e.index]));
+    case Pid: return QString::number(c.pid[e.index]);
+    case Latency: return QString::fromStdString(f.latency(e));
+    case Event: return QString::fromStdString(f.eventName(c.eventType[e.index]));
+    case Info: return QString::fromStdString(f.info(e));
+    }
+    return {};
+}
+
 QVariant EventTableModel::data(const QModelIndex& index, int role) const
 {
     if (!m_session || !index.isValid() || index.row() >= rowCount()) return {};
@@ -68,20 +89,9 @@ QVariant EventTableModel::data(const QModelIndex& index, int role) const
     const Stream& stream = store.stream(e.stream);
     const CpuColumns& c = stream.columns;
     if (role == Qt::DisplayRole) {
-        EventFormatter& f = *m_session->formatter;
-        switch (index.column()) {
-        case Index: return qulonglong(storeRow(index.row()));
-        case Cpu: {
-            const QString buffer = QString::fromStdString(store.buffers()[stream.buffer].name);
-            return buffer.isEmpty() ? QString::number(stream.cpu) : buffer + ':' + QString::number(stream.cpu);
-        }
-        case Time: return formatTime(c.timestamp[e.index], m_session->trace->file().info().timesInUsecs);
-        case Task: return QString::fromStdString(m_session->taskName(c.pid[e.index]));
-        case Pid: return c.pid[e.index];
-        case Latency: return QString::fromStdString(f.latency(e));
-        case Event: return QString::fromStdString(f.eventName(c.eventType[e.index]));
-        case Info: return QString::fromStdString(f.info(e));
-        }
+        if (index.column() == Index) return qulonglong(storeRow(index.row()));
+        if (index.column() == Pid) return c.pid[e.index];
+        return cellText(*m_session, e, index.column());
     } else if (role == Qt::DecorationRole && index.column() == Task) {
         return taskColor(c.pid[e.index]);
     } else if (role == Qt::TextAlignmentRole) {

@@ -34,6 +34,9 @@ public:
     // One row as text, the columns separated by tabs (for copying).
     QString rowText(int row) const;
     static QString formatTime(uint64_t ns, bool nanoseconds);
+    // The text of one cell (any column but Index), as the table shows it. Needs no model, so
+    // the search can read cells on its worker thread.
+    static QString cellText(const TraceSession& session, EventRef event, int column);
 
 private:
     size_t storeRow(int row) const;

@@ -1,7 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 #include "loadjob.h"
 
-#include <QElapsedTimer>
 #include <QMetaObject>
 #include <QPointer>
 #include <QThread>
@@ -34,8 +33,6 @@ void LoadJob::start(const QString& path, bool isSample)
     m_running = true;
     QPointer<LoadJob> self(this);
     m_workers.start([self, path, isSample, generation, cancelFlag] {
-        QElapsedTimer timer;
-        timer.start();
         LoadOptions options;
         options.cancel = cancelFlag.get();
         options.progress = [self, generation](const LoadProgress& p) {
@@ -55,7 +52,6 @@ void LoadJob::start(const QString& path, bool isSample)
             session->trace = std::move(trace.value());
             session->formatter = std::make_unique<EventFormatter>(*session->trace);
             session->formatter->setTepLock(&session->tepLock);
-            session->loadSeconds = timer.nsecsElapsed() / 1e9;
         } else {
             error = QString::fromStdString(trace.error().message);
         }

@@ -106,25 +106,11 @@ void SearchBar::start()
     std::shared_ptr<const FilterResult> filter = m_model->sharedFilter();
     m_workers.start([self, session, filter, rows, column, pattern, generation, cancelFlag] {
         const EventStore& store = session->store();
-        EventFormatter& f = *session->formatter;
         std::vector<int> matches;
         for (int row = 0; row < rows && !cancelFlag->load(); ++row) {
             const size_t storeRow = filter ? filter->merged.select(size_t(row)) : size_t(row);
             const EventRef e = store.eventAt(storeRow);
-            const Stream& stream = store.stream(e.stream);
-            const CpuColumns& c = stream.columns;
-            auto cell = [&](int col) -> QString {
-                switch (col) {
-                case EventTableModel::Cpu: return QString::number(stream.cpu);
-                case EventTableModel::Time: return EventTableModel::formatTime(c.timestamp[e.index], true);
-                case EventTableModel::Task: return QString::fromStdString(session->taskName(c.pid[e.index]));
-                case EventTableModel::Pid: return QString::number(c.pid[e.index]);
-                case EventTableModel::Latency: return QString::fromStdString(f.latency(e));
-                case EventTableModel::Event: return QString::fromStdString(f.eventName(c.eventType[e.index]));
-                case EventTableModel::Info: return QString::fromStdString(f.info(e));
-                }
-                return {};
-            };
+            auto cell = [&](int col) { return EventTableModel::cellText(*session, e, col); };
             bool hit = false;
             if (column >= 0) hit = pattern.match(cell(column)).hasMatch();
             else

@@ -21,7 +21,6 @@ struct TraceSession {
     std::unique_ptr<EventFormatter> formatter;
     // Taken around each use of the tep handle while a filter job shares it with the views.
     std::mutex tepLock;
-    double loadSeconds = 0;
 
     const EventStore& store() const { return trace->store(); }
     const CpuOccupancy& occupancy() const { return trace->occupancy(); }

@@ -73,10 +73,8 @@ public:
     const FileLayout& layout() const { return m_layout; }
     size_t memoryBytes() const;
 
-    // What load-time tap `tap` collected from each stream (LoadOptions::taps).
-    const std::vector<TapColumn>& tap(size_t tap) const { return m_taps[tap]; }
-    size_t tapCount() const { return m_taps.size(); }
-    // Hands a tap's columns to their consumer; for the owner, before the store is shared.
+    // Hands what load-time tap `tap` collected from each stream (LoadOptions::taps) to its
+    // consumer; for the owner, before the store is shared.
     std::vector<TapColumn> takeTap(size_t tap) { return std::move(m_taps[tap]); }
 
     // The merged-order row of an event (binary search by time, then the tied rows).
