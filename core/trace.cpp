@@ -3,7 +3,8 @@
 
 namespace ringside {
 
-Result<std::unique_ptr<Trace>> Trace::open(const std::string& path, const LoadOptions& options)
+Result<std::unique_ptr<Trace>> Trace::open(const std::string& path, const LoadOptions& options,
+                                           std::vector<std::unique_ptr<RecordConsumer>> consumers)
 {
     std::unique_ptr<Trace> trace(new Trace);
     trace->m_funcGraph = std::make_unique<FuncGraphContext>();
@@ -20,17 +21,21 @@ Result<std::unique_ptr<Trace>> Trace::open(const std::string& path, const LoadOp
         datFile->registerDeferredKallsyms();
         if (previous) previous();
     };
-    // Context switches and task creations are captured while the pages are parsed.
-    const std::optional<RecordTap> switches = CpuOccupancy::tap(datFile->tep());
-    const std::optional<RecordTap> creations = ProcessGroups::tap(datFile->tep());
-    if (switches) load.taps.push_back(*switches);
-    if (creations) load.taps.push_back(*creations);
+    // Context switches, task creations and whatever the consumers ask for are captured while
+    // the pages are parsed.
+    ConsumerRegistry& registry = trace->m_consumers;
+    trace->m_occupancy = &static_cast<CpuOccupancy&>(registry.add(std::make_unique<CpuOccupancy>()));
+    trace->m_processes = &static_cast<ProcessGroups&>(registry.add(std::make_unique<ProcessGroups>()));
+    for (auto& consumer : consumers) registry.add(std::move(consumer));
+    const std::vector<RecordTap>& taps = registry.bind(formatsOf(datFile->tep()));
+    const size_t ownTaps = load.taps.size();
+    load.taps.insert(load.taps.end(), taps.begin(), taps.end());
     auto store = loadEvents(*trace->m_file, load);
     if (!store) return store.error();
     trace->m_store = std::move(store.value());
-    size_t tap = 0;
-    if (switches) trace->m_occupancy = CpuOccupancy::fromTap(*trace->m_store, *switches, trace->m_store->takeTap(tap++));
-    if (creations) trace->m_processes = ProcessGroups::fromTap(*trace->m_store, *creations, trace->m_store->takeTap(tap++));
+    std::vector<std::vector<TapColumn>> collected;
+    for (size_t t = 0; t < taps.size(); ++t) collected.push_back(trace->m_store->takeTap(ownTaps + t));
+    registry.deliver(*trace->m_store, collected);
     return trace;
 }
 

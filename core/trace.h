@@ -3,6 +3,7 @@
 
 #include "analysis/cpuoccupancy.h"
 #include "analysis/processgroups.h"
+#include "consume/consumerregistry.h"
 #include "decode/funcgraphhandlers.h"
 #include "file/datfile.h"
 #include "load/loader.h"
@@ -19,24 +20,30 @@ namespace ringside {
 // goes through the tep handle, which one thread uses at a time.
 class Trace {
 public:
+    // `consumers` are fed with the recording's records while it loads, beside the built-in
+    // ones; find them afterwards in consumers().
     static Result<std::unique_ptr<Trace>> open(const std::string& path,
-                                               const LoadOptions& options = LoadOptions());
+                                               const LoadOptions& options = LoadOptions(),
+                                               std::vector<std::unique_ptr<RecordConsumer>> consumers = {});
 
     const DatFile& file() const { return *m_file; }
     const EventStore& store() const { return *m_store; }
     FuncGraphContext& funcGraphContext() const { return *m_funcGraph; }
     // Which task ran on each CPU when (empty when the recording has no sched_switch).
-    const CpuOccupancy& occupancy() const { return m_occupancy; }
+    const CpuOccupancy& occupancy() const { return *m_occupancy; }
     // Which tasks share a process (empty unless the recording has task_newtask).
-    const ProcessGroups& processes() const { return m_processes; }
+    const ProcessGroups& processes() const { return *m_processes; }
+    // Every analysis fed with records during the load, by name (the built-in ones above too).
+    const ConsumerRegistry& consumers() const { return m_consumers; }
 
 private:
     Trace() = default;
     std::unique_ptr<FuncGraphContext> m_funcGraph;
     std::unique_ptr<DatFile> m_file;
     std::unique_ptr<EventStore> m_store;
-    CpuOccupancy m_occupancy;
-    ProcessGroups m_processes;
+    ConsumerRegistry m_consumers;
+    const CpuOccupancy* m_occupancy = nullptr;
+    const ProcessGroups* m_processes = nullptr;
 };
 
 } // namespace ringside

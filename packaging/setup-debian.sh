@@ -2,7 +2,14 @@
 # Installs everything Ringside needs to build, test and run on Debian 12, from Debian's packages.
 set -euo pipefail
 SUDO=""
-[ "$(id -u)" -eq 0 ] || SUDO="sudo"
+if [ "$(id -u)" -ne 0 ]; then
+  if ! command -v sudo >/dev/null 2>&1; then
+    echo "setup-debian.sh: installing packages needs root, and sudo is not installed." >&2
+    echo "Run this script as root (e.g. 'su -c packaging/setup-debian.sh'), or install sudo first." >&2
+    exit 1
+  fi
+  SUDO="sudo"
+fi
 export DEBIAN_FRONTEND=noninteractive
 $SUDO apt-get update -qq
 $SUDO apt-get install -y -qq --no-install-recommends \

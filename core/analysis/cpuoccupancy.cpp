@@ -1,69 +1,62 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 #include "analysis/cpuoccupancy.h"
 
-#include "util/bytereader.h"
-
-#include <traceevent/event-parse.h>
-
 #include <algorithm>
-#include <cstring>
 
 namespace ringside {
 
-std::optional<RecordTap> CpuOccupancy::tap(tep_handle* tep)
+std::vector<EventRequest> CpuOccupancy::requests() const
 {
-    tep_event* event = tep_find_event_by_name(tep, "sched", "sched_switch");
-    if (!event) return std::nullopt;
-    tep_format_field* prev = tep_find_field(event, "prev_pid");
-    tep_format_field* next = tep_find_field(event, "next_pid");
-    tep_format_field* comm = tep_find_field(event, "next_comm");
-    if (!prev || !next || prev->size > 8 || next->size > 8) return std::nullopt;
-    RecordTap tap;
-    tap.eventType = static_cast<uint16_t>(event->id);
-    tap.fields = {{prev->offset, prev->size}, {next->offset, next->size}};
-    if (comm && comm->size > 0 && comm->size <= 64) tap.fields.push_back({comm->offset, comm->size});
-    return tap;
+    return {{"sched", "sched_switch", {"prev_pid", "next_pid", "next_comm"}}};
 }
 
-CpuOccupancy CpuOccupancy::fromTap(const EventStore& store, const RecordTap& tap, const std::vector<TapColumn>& columns)
+void CpuOccupancy::setStreams(const std::vector<StreamInfo>& streams)
 {
-    CpuOccupancy out;
-    out.m_available = true;
-    out.m_runs.resize(store.streamCount());
-    const bool bigEndian = store.layout().bigEndian;
-    const size_t stride = tap.bytesPerHit();
-    const int prevSize = tap.fields[0].second, nextSize = tap.fields[1].second;
-    const int commSize = tap.fields.size() > 2 ? tap.fields[2].second : 0;
-    for (size_t s = 0; s < columns.size() && s < store.streamCount(); ++s) {
-        const TapColumn& column = columns[s];
-        const auto& timestamps = store.stream(StreamId(static_cast<uint16_t>(s))).columns.timestamp;
-        auto& runs = out.m_runs[s];
-        runs.reserve(column.events.size() + 1);
-        for (size_t hit = 0; hit < column.events.size(); ++hit) {
-            const uint8_t* bytes = column.bytes.data() + hit * stride;
-            const auto nextPid = static_cast<int32_t>(ByteReader::decode(bytes + prevSize, nextSize, bigEndian));
-            if (runs.empty())
-                runs.push_back({timestamps[0], static_cast<int32_t>(ByteReader::decode(bytes, prevSize, bigEndian))});
-            runs.push_back({timestamps[column.events[hit]], nextPid});
-            if (commSize) {
-                const char* text = reinterpret_cast<const char*>(bytes + prevSize + nextSize);
-                const size_t length = strnlen(text, size_t(commSize));
-                if (length) out.m_names[nextPid].assign(text, length);
-            }
-        }
+    m_streams = streams;
+    if (m_runs.size() < streams.size()) m_runs.resize(streams.size());
+}
+
+void CpuOccupancy::consume(const ConsumedRecord& record)
+{
+    const size_t s = record.stream.value;
+    if (s >= m_runs.size()) m_runs.resize(s + 1);
+    auto& runs = m_runs[s];
+    const auto nextPid = static_cast<int32_t>(record.field(1).asSigned());
+    if (runs.empty()) {
+        const uint64_t first = s < m_streams.size() && m_streams[s].firstTimestamp ? m_streams[s].firstTimestamp
+                                                                                   : record.timestamp;
+        runs.push_back({std::min(first, record.timestamp), static_cast<int32_t>(record.field(0).asSigned())});
     }
+    runs.push_back({record.timestamp, nextPid});
+    const std::string_view comm = record.field(2).asText();
+    if (!comm.empty()) {
+        std::string& known = m_names[nextPid];
+        if (known != comm) known.assign(comm);
+    }
+}
+
+void CpuOccupancy::flush()
+{
     // A buffer without sched_switch (an instance tracing irqs, say) shares the CPU with the
     // buffers that have it: the same task runs there.
-    for (size_t s = 0; s < store.streamCount(); ++s) {
-        if (!out.m_runs[s].empty()) continue;
-        const int cpu = store.stream(StreamId(static_cast<uint16_t>(s))).cpu;
-        for (size_t o = 0; o < store.streamCount(); ++o)
-            if (o != s && !out.m_runs[o].empty() && store.stream(StreamId(static_cast<uint16_t>(o))).cpu == cpu) {
-                out.m_runs[s] = out.m_runs[o];
+    m_runsOf.resize(m_runs.size());
+    for (size_t s = 0; s < m_runs.size(); ++s) {
+        m_runsOf[s] = s;
+        if (!m_runs[s].empty() || s >= m_streams.size()) continue;
+        for (size_t o = 0; o < m_runs.size() && o < m_streams.size(); ++o)
+            if (o != s && !m_runs[o].empty() && m_streams[o].cpu == m_streams[s].cpu) {
+                m_runsOf[s] = o;
                 break;
             }
     }
-    return out;
+}
+
+const std::vector<CpuOccupancy::Run>& CpuOccupancy::runs(StreamId stream) const
+{
+    static const std::vector<Run> none;
+    if (stream.value >= m_runs.size()) return none;
+    const size_t s = stream.value < m_runsOf.size() ? m_runsOf[stream.value] : stream.value;
+    return m_runs[s];
 }
 
 const std::string* CpuOccupancy::name(int32_t pid) const
@@ -74,10 +67,9 @@ const std::string* CpuOccupancy::name(int32_t pid) const
 
 int32_t CpuOccupancy::pidAt(StreamId stream, uint64_t ts) const
 {
-    if (stream.value >= m_runs.size()) return -1;
-    const auto& runs = m_runs[stream.value];
-    auto it = std::upper_bound(runs.begin(), runs.end(), ts, [](uint64_t t, const Run& r) { return t < r.start; });
-    if (it == runs.begin()) return -1;
+    const auto& r = runs(stream);
+    auto it = std::upper_bound(r.begin(), r.end(), ts, [](uint64_t t, const Run& run) { return t < run.start; });
+    if (it == r.begin()) return -1;
     return (it - 1)->pid;
 }
 

@@ -1,15 +1,11 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 #pragma once
 
-#include "store/eventstore.h"
-#include "store/recordtap.h"
+#include "consume/recordconsumer.h"
 
 #include <cstdint>
-#include <optional>
 #include <unordered_map>
 #include <vector>
-
-struct tep_handle;
 
 namespace ringside {
 
@@ -18,12 +14,16 @@ namespace ringside {
 // CLONE_THREAD joins its creator's process, any other new task starts a process of its own.
 // The group's leader is the earliest creator seen, the real tgid when the recording saw the
 // process start. Tasks created before the recording began, with no threads created during it,
-// are groups of one. Built from a load-time tap, then read-only.
-class ProcessGroups {
+// are groups of one. Fed by the consumer registry while the recording loads.
+class ProcessGroups : public RecordConsumer {
 public:
-    // task_newtask's pid and clone_flags.
-    static std::optional<RecordTap> tap(tep_handle* tep);
-    static ProcessGroups fromTap(const EventStore& store, const RecordTap& tap, const std::vector<TapColumn>& columns);
+    static constexpr const char* kName = "process-groups";
+    static constexpr uint64_t kCloneThread = 0x00010000;
+
+    std::string name() const override { return kName; }
+    std::vector<EventRequest> requests() const override;
+    void consume(const ConsumedRecord& record) override;
+    void flush() override;
 
     // Whether the recording has task_newtask events at all.
     bool available() const { return m_available; }

@@ -1,0 +1,184 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+#include "consume/consumerregistry.h"
+
+#include "store/eventstore.h"
+#include "util/bytereader.h"
+
+#include <traceevent/event-parse.h>
+
+#include <algorithm>
+#include <cstring>
+#include <map>
+#include <queue>
+
+namespace ringside {
+
+RecordConsumer& ConsumerRegistry::add(std::unique_ptr<RecordConsumer> consumer)
+{
+    if (RecordConsumer* existing = find(consumer->name())) return *existing;
+    m_consumers.push_back(std::move(consumer));
+    return *m_consumers.back();
+}
+
+RecordConsumer* ConsumerRegistry::find(std::string_view name) const
+{
+    for (const auto& c : m_consumers)
+        if (c->name() == name) return c.get();
+    return nullptr;
+}
+
+std::vector<std::string> ConsumerRegistry::names() const
+{
+    std::vector<std::string> out;
+    for (const auto& c : m_consumers) out.push_back(c->name());
+    return out;
+}
+
+const std::vector<RecordTap>& ConsumerRegistry::bind(const FormatLookup& lookup)
+{
+    m_taps.clear();
+    m_bound.clear();
+    std::map<uint16_t, size_t> tapOfType;
+    for (size_t c = 0; c < m_consumers.size(); ++c) {
+        const std::vector<EventRequest> requests = m_consumers[c]->requests();
+        std::vector<bool> bound(requests.size(), false);
+        for (size_t r = 0; r < requests.size(); ++r) {
+            const std::optional<EventFormat> format = lookup(requests[r].system, requests[r].event);
+            if (!format) continue;
+            std::vector<FieldFormat> fields;
+            for (const std::string& name : requests[r].fields) {
+                std::optional<FieldFormat> f = format->field(name);
+                if (!f) break;
+                fields.push_back(*f);
+            }
+            if (fields.size() != requests[r].fields.size()) continue;
+            auto [it, added] = tapOfType.try_emplace(format->type, m_taps.size());
+            if (added) {
+                m_taps.push_back(RecordTap{format->type, {}});
+                m_bound.emplace_back();
+            }
+            RecordTap& tap = m_taps[it->second];
+            BoundTap& boundTap = m_bound[it->second];
+            Subscriber subscriber{c, r, {}};
+            for (const FieldFormat& f : fields) {
+                // Two consumers asking for one field share its bytes.
+                size_t index = 0;
+                while (index < boundTap.fields.size() &&
+                       (boundTap.fields[index].offset != f.offset || boundTap.fields[index].size != f.size))
+                    ++index;
+                if (index == boundTap.fields.size()) {
+                    boundTap.byteOffset.push_back(tap.bytesPerHit());
+                    boundTap.fields.push_back(f);
+                    tap.fields.push_back({f.offset, f.size});
+                }
+                subscriber.fields.push_back(index);
+            }
+            boundTap.subscribers.push_back(std::move(subscriber));
+            bound[r] = true;
+        }
+        m_consumers[c]->bind(bound);
+    }
+    return m_taps;
+}
+
+void ConsumerRegistry::deliver(const EventStore& store, const std::vector<std::vector<TapColumn>>& columns)
+{
+    std::vector<StreamInfo> streams(store.streamCount());
+    for (size_t s = 0; s < streams.size(); ++s) {
+        const Stream& stream = store.stream(StreamId(static_cast<uint16_t>(s)));
+        streams[s] = {stream.cpu, stream.buffer, stream.columns.size() ? stream.columns.timestamp[0] : 0};
+    }
+    for (const auto& c : m_consumers) c->setStreams(streams);
+
+    // Per stream, the hits of every tap in stream order; then the streams merged by time, ties
+    // in stream order, as the merged order has them.
+    struct Hit {
+        uint32_t index;
+        uint32_t tap;
+        uint32_t hit;
+    };
+    std::vector<std::vector<Hit>> perStream(streams.size());
+    for (size_t t = 0; t < columns.size() && t < m_taps.size(); ++t)
+        for (size_t s = 0; s < columns[t].size() && s < streams.size(); ++s) {
+            const auto& events = columns[t][s].events;
+            for (size_t h = 0; h < events.size(); ++h)
+                perStream[s].push_back({events[h], uint32_t(t), uint32_t(h)});
+        }
+    for (auto& hits : perStream)
+        if (columns.size() > 1)
+            std::stable_sort(hits.begin(), hits.end(), [](const Hit& a, const Hit& b) { return a.index < b.index; });
+
+    struct Head {
+        uint64_t ts;
+        uint16_t stream;
+        size_t next;
+    };
+    auto later = [](const Head& a, const Head& b) { return a.ts != b.ts ? a.ts > b.ts : a.stream > b.stream; };
+    std::priority_queue<Head, std::vector<Head>, decltype(later)> heads(later);
+    auto timeOf = [&](size_t s, const Hit& h) {
+        return store.stream(StreamId(static_cast<uint16_t>(s))).columns.timestamp[h.index];
+    };
+    for (size_t s = 0; s < perStream.size(); ++s)
+        if (!perStream[s].empty()) heads.push({timeOf(s, perStream[s][0]), uint16_t(s), 0});
+
+    const bool bigEndian = store.layout().bigEndian;
+    std::vector<TypedValue> values;
+    while (!heads.empty()) {
+        Head head = heads.top();
+        heads.pop();
+        const Hit& hit = perStream[head.stream][head.next];
+        const CpuColumns& c = store.stream(StreamId(head.stream)).columns;
+        const BoundTap& tap = m_bound[hit.tap];
+        const uint8_t* bytes = columns[hit.tap][head.stream].bytes.data() + size_t(hit.hit) * m_taps[hit.tap].bytesPerHit();
+        for (const Subscriber& sub : tap.subscribers) {
+            values.clear();
+            for (size_t f : sub.fields) {
+                const FieldFormat& format = tap.fields[f];
+                const uint8_t* at = bytes + tap.byteOffset[f];
+                if (format.isText) {
+                    const auto* text = reinterpret_cast<const char*>(at);
+                    values.push_back(TypedValue::text({text, strnlen(text, size_t(format.size))}));
+                } else {
+                    values.push_back(TypedValue::number(ByteReader::decode(at, format.size, bigEndian),
+                                                        format.isSigned, format.size));
+                }
+            }
+            ConsumedRecord record;
+            record.request = sub.request;
+            record.timestamp = head.ts;
+            record.stream = StreamId(head.stream);
+            record.index = hit.index;
+            record.pid = c.pid[hit.index];
+            record.values = values.data();
+            record.valueCount = values.size();
+            m_consumers[sub.consumer]->consume(record);
+        }
+        if (++head.next < perStream[head.stream].size()) {
+            head.ts = timeOf(head.stream, perStream[head.stream][head.next]);
+            heads.push(head);
+        }
+    }
+    for (const auto& c : m_consumers) c->flush();
+}
+
+ConsumerRegistry::FormatLookup formatsOf(tep_handle* tep)
+{
+    return [tep](const std::string& system, const std::string& name) -> std::optional<ConsumerRegistry::EventFormat> {
+        tep_event* event = tep ? tep_find_event_by_name(tep, system.c_str(), name.c_str()) : nullptr;
+        if (!event || event->id < 0 || event->id > 0xffff) return std::nullopt;
+        ConsumerRegistry::EventFormat format;
+        format.type = static_cast<uint16_t>(event->id);
+        format.field = [event](const std::string& fieldName) -> std::optional<ConsumerRegistry::FieldFormat> {
+            tep_format_field* f = tep_find_field(event, fieldName.c_str());
+            if (!f || (f->flags & TEP_FIELD_IS_DYNAMIC) || f->size <= 0) return std::nullopt;
+            const bool text = (f->flags & TEP_FIELD_IS_STRING) ||
+                              ((f->flags & TEP_FIELD_IS_ARRAY) && f->type && std::strstr(f->type, "char"));
+            // Numbers wider than a long are not numbers a consumer can use; text is capped.
+            if (text ? f->size > 256 : f->size > 8) return std::nullopt;
+            return ConsumerRegistry::FieldFormat{f->offset, f->size, (f->flags & TEP_FIELD_IS_SIGNED) != 0, text};
+        };
+        return format;
+    };
+}
+
+} // namespace ringside

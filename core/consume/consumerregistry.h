@@ -1,0 +1,81 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+#pragma once
+
+#include "consume/recordconsumer.h"
+#include "store/recordtap.h"
+
+#include <functional>
+#include <memory>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+struct tep_handle;
+
+namespace ringside {
+
+class EventStore;
+
+// The consumers of a trace by name, and what connects them to the page parser: bind()
+// resolves every consumer's requests against the recording's formats once and turns them
+// into record taps (one per event type, the union of the fields every consumer asked for);
+// deliver() decodes what the taps collected into typed values and feeds each consumer its
+// records in merged time order. Consumers never see raw bytes or tap positions, so a new one
+// (the plugin interface, opened up) is a name and a request list.
+class ConsumerRegistry {
+public:
+    struct FieldFormat {
+        int offset = 0;
+        int size = 0;
+        bool isSigned = false;
+        bool isText = false; // a fixed char array, read up to its first NUL
+    };
+    struct EventFormat {
+        uint16_t type = 0;
+        std::function<std::optional<FieldFormat>(const std::string& name)> field;
+    };
+    // Finds an event format by system and name; nullopt when the recording has none.
+    using FormatLookup = std::function<std::optional<EventFormat>(const std::string& system, const std::string& event)>;
+
+    ConsumerRegistry() = default;
+    ConsumerRegistry(const ConsumerRegistry&) = delete;
+    ConsumerRegistry& operator=(const ConsumerRegistry&) = delete;
+
+    // Names are unique: adding a second consumer of the same name replaces nothing and
+    // returns the one already registered.
+    RecordConsumer& add(std::unique_ptr<RecordConsumer> consumer);
+    RecordConsumer* find(std::string_view name) const;
+    template <typename T>
+    T* find(std::string_view name) const { return dynamic_cast<T*>(find(name)); }
+    std::vector<std::string> names() const;
+
+    // Binds every consumer (call once, after the last add()); returns the taps to capture.
+    const std::vector<RecordTap>& bind(const FormatLookup& lookup);
+    const std::vector<RecordTap>& taps() const { return m_taps; }
+
+    // Feeds what the taps of bind() collected: columns[tap][stream], event indexes in stream
+    // order. For a live capture, call it again with each appended batch.
+    void deliver(const EventStore& store, const std::vector<std::vector<TapColumn>>& columns);
+
+private:
+    struct Subscriber {
+        size_t consumer;
+        size_t request;
+        std::vector<size_t> fields; // index into the tap's fields, per requested field
+    };
+    struct BoundTap {
+        std::vector<FieldFormat> fields;
+        std::vector<size_t> byteOffset; // of each field within a hit's bytes
+        std::vector<Subscriber> subscribers;
+    };
+
+    std::vector<std::unique_ptr<RecordConsumer>> m_consumers;
+    std::vector<RecordTap> m_taps;
+    std::vector<BoundTap> m_bound;
+};
+
+// The formats of a libtraceevent handle, for bind().
+ConsumerRegistry::FormatLookup formatsOf(tep_handle* tep);
+
+} // namespace ringside

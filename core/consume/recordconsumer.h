@@ -1,0 +1,98 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+#pragma once
+
+#include "store/ids.h"
+
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace ringside {
+
+// One event format a consumer reads, by name, and the fields it needs from each of its
+// records. The request is bound only when the recording has the format and every field.
+struct EventRequest {
+    std::string system;
+    std::string event;
+    std::vector<std::string> fields;
+};
+
+// A field's value, decoded once by the registry so that consumers read numbers and text,
+// never raw record bytes. Text views point into memory that lives until consume() returns.
+class TypedValue {
+public:
+    static TypedValue number(uint64_t raw, bool isSigned, int bytes)
+    {
+        TypedValue v;
+        v.m_kind = isSigned ? Kind::Signed : Kind::Unsigned;
+        v.m_bits = raw;
+        if (isSigned && bytes > 0 && bytes < 8 && (raw >> (bytes * 8 - 1)) & 1)
+            v.m_bits = raw | (~uint64_t(0) << (bytes * 8)); // sign-extend
+        return v;
+    }
+    static TypedValue text(std::string_view text)
+    {
+        TypedValue v;
+        v.m_kind = Kind::Text;
+        v.m_text = text;
+        return v;
+    }
+
+    bool isText() const { return m_kind == Kind::Text; }
+    bool isSigned() const { return m_kind == Kind::Signed; }
+    int64_t asSigned() const { return static_cast<int64_t>(m_bits); }
+    uint64_t asUnsigned() const { return m_bits; }
+    std::string_view asText() const { return m_text; }
+
+private:
+    enum class Kind { Unsigned, Signed, Text };
+    Kind m_kind = Kind::Unsigned;
+    uint64_t m_bits = 0;
+    std::string_view m_text;
+};
+
+// One record delivered to a consumer: which of its requests it answers, where the event is,
+// and the requested fields in the order the request named them.
+struct ConsumedRecord {
+    size_t request = 0;
+    uint64_t timestamp = 0;
+    StreamId stream;
+    uint32_t index = 0; // the event's index in its stream
+    int32_t pid = 0;    // common_pid
+    const TypedValue* values = nullptr;
+    size_t valueCount = 0;
+
+    const TypedValue& field(size_t i) const { return values[i]; }
+};
+
+// What a consumer knows of a stream (one CPU of one buffer).
+struct StreamInfo {
+    int cpu = 0;
+    uint16_t buffer = 0;
+    uint64_t firstTimestamp = 0; // of its first event, 0 while it has none
+};
+
+// An analysis fed with typed records while a recording loads (and later as a live capture
+// appends), so that it needs no second pass over the pages. The registry calls, on one
+// thread: bind() once, then for each batch setStreams() and consume() for every record of
+// its bound requests in merged time order (ties in stream order), then flush(). Readers may
+// use the consumer between batches, never during one. Its logic takes plain values, so a
+// test can drive it without a recording.
+class RecordConsumer {
+public:
+    virtual ~RecordConsumer() = default;
+
+    // A stable name: the registry's key, and what users and the CLI call it by.
+    virtual std::string name() const = 0;
+    virtual std::vector<EventRequest> requests() const = 0;
+
+    // Which requests the recording satisfies, in the order requests() gave them.
+    virtual void bind(const std::vector<bool>& bound) { (void)bound; }
+    virtual void setStreams(const std::vector<StreamInfo>& streams) { (void)streams; }
+    virtual void consume(const ConsumedRecord& record) = 0;
+    // The end of a batch: derived state is brought up to date here.
+    virtual void flush() {}
+};
+
+} // namespace ringside

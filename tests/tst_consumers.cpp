@@ -1,0 +1,208 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+// Consumers by name: the registry's binding and delivery, and the built-in analyses driven
+// with plain values (no recording needed).
+#include "testsupport.h"
+
+#include "consume/consumerregistry.h"
+#include "decode/eventformatter.h"
+
+#include <traceevent/event-parse.h>
+
+#include <QTest>
+
+#include <map>
+
+using namespace ringside;
+
+namespace {
+
+// Records every record it is given, for checking what the registry delivers.
+class Recorder : public RecordConsumer {
+public:
+    Recorder(std::string name, std::vector<EventRequest> requests) : m_name(std::move(name)), m_requests(std::move(requests)) {}
+    std::string name() const override { return m_name; }
+    std::vector<EventRequest> requests() const override { return m_requests; }
+    void bind(const std::vector<bool>& b) override { bound = b; }
+    void consume(const ConsumedRecord& r) override
+    {
+        Seen seen{r.request, r.timestamp, r.stream, r.index, r.pid, {}, {}};
+        for (size_t i = 0; i < r.valueCount; ++i) {
+            seen.numbers.push_back(r.field(i).isText() ? 0 : r.field(i).asSigned());
+            seen.texts.push_back(std::string(r.field(i).asText()));
+        }
+        records.push_back(std::move(seen));
+    }
+    void flush() override { ++flushes; }
+
+    struct Seen {
+        size_t request;
+        uint64_t ts;
+        StreamId stream;
+        uint32_t index;
+        int32_t pid;
+        std::vector<int64_t> numbers;
+        std::vector<std::string> texts;
+    };
+    std::vector<bool> bound;
+    std::vector<Seen> records;
+    int flushes = 0;
+
+private:
+    std::string m_name;
+    std::vector<EventRequest> m_requests;
+};
+
+ConsumedRecord record(StreamId stream, uint64_t ts, int32_t pid, const std::vector<TypedValue>& values)
+{
+    ConsumedRecord r;
+    r.stream = stream;
+    r.timestamp = ts;
+    r.pid = pid;
+    r.values = values.data();
+    r.valueCount = values.size();
+    return r;
+}
+
+} // namespace
+
+class TestConsumers : public QObject {
+    Q_OBJECT
+private slots:
+    void typedValuesSignExtend()
+    {
+        QCOMPARE(TypedValue::number(0xfffffff9u, true, 4).asSigned(), int64_t(-7));
+        QCOMPARE(TypedValue::number(0xfffffff9u, false, 4).asSigned(), int64_t(0xfffffff9u));
+        QCOMPARE(TypedValue::number(0x80, true, 1).asSigned(), int64_t(-128));
+        QCOMPARE(TypedValue::number(~0ull, true, 8).asSigned(), int64_t(-1));
+        QCOMPARE(TypedValue::text("abc").asText(), std::string_view("abc"));
+    }
+
+    void occupancyFromPlainValues()
+    {
+        CpuOccupancy occupancy;
+        occupancy.bind({true});
+        // Stream 0 and 1: CPUs 0 and 1 of the top buffer; stream 2: CPU 0 of an instance
+        // without sched_switch, which shares CPU 0's runs.
+        occupancy.setStreams({{0, 0, 100}, {1, 0, 150}, {0, 1, 120}});
+        const std::vector<TypedValue> a{TypedValue::number(7, true, 4), TypedValue::number(42, true, 4), TypedValue::text("worker")};
+        occupancy.consume(record(StreamId(0), 200, 7, a));
+        const std::vector<TypedValue> b{TypedValue::number(42, true, 4), TypedValue::number(0, true, 4), TypedValue::text("swapper/0")};
+        occupancy.consume(record(StreamId(0), 300, 42, b));
+        occupancy.flush();
+        QVERIFY(occupancy.available());
+        QCOMPARE(occupancy.runs(StreamId(0)).size(), size_t(3));
+        QCOMPARE(occupancy.pidAt(StreamId(0), 99), -1);
+        QCOMPARE(occupancy.pidAt(StreamId(0), 100), 7); // before the first switch: its prev task, from the first event
+        QCOMPARE(occupancy.pidAt(StreamId(0), 250), 42);
+        QCOMPARE(occupancy.pidAt(StreamId(0), 300), 0);
+        QCOMPARE(occupancy.pidAt(StreamId(2), 250), 42);  // shared with the same CPU
+        QVERIFY(occupancy.runs(StreamId(1)).empty());     // CPU 1 has no switch and no sibling
+        QCOMPARE(occupancy.pidAt(StreamId(9), 250), -1);  // unknown stream
+        QVERIFY(occupancy.name(42));
+        QCOMPARE(*occupancy.name(42), std::string("worker"));
+        QVERIFY(!occupancy.name(5));
+    }
+
+    void processGroupsFromPlainValues()
+    {
+        ProcessGroups groups;
+        groups.flush();
+        QVERIFY(!groups.available());
+        QCOMPARE(groups.members(10), std::vector<int32_t>{10});
+        auto created = [&](uint64_t ts, int32_t creator, int32_t task, uint64_t flags) {
+            const std::vector<TypedValue> v{TypedValue::number(uint64_t(task), true, 4), TypedValue::number(flags, false, 8)};
+            groups.consume(record(StreamId(0), ts, creator, v));
+        };
+        created(10, 100, 101, ProcessGroups::kCloneThread); // 100 starts a thread 101
+        created(20, 101, 102, ProcessGroups::kCloneThread); // 101 starts a thread 102: same process
+        created(30, 100, 200, 0);                           // a child process
+        created(40, 200, 201, ProcessGroups::kCloneThread | 0x100);
+        groups.flush();
+        QVERIFY(groups.available());
+        QCOMPARE(groups.leader(102), 100);
+        QCOMPARE(groups.members(102), (std::vector<int32_t>{100, 101, 102}));
+        QCOMPARE(groups.members(200), (std::vector<int32_t>{200, 201}));
+        QCOMPARE(groups.leader(200), 200);
+        QCOMPARE(groups.members(7), std::vector<int32_t>{7});
+    }
+
+    void bindMergesRequestsOfOneEventIntoOneTap()
+    {
+        ConsumerRegistry registry;
+        auto& first = static_cast<Recorder&>(registry.add(std::make_unique<Recorder>(
+            "first", std::vector<EventRequest>{{"sched", "sched_switch", {"prev_pid", "next_pid"}}, {"none", "missing", {"x"}}})));
+        auto& second = static_cast<Recorder&>(registry.add(std::make_unique<Recorder>(
+            "second", std::vector<EventRequest>{{"sched", "sched_switch", {"next_pid", "prev_state"}}, {"sched", "sched_switch", {"nope"}}})));
+        // A second consumer of an existing name is not added.
+        QCOMPARE(&registry.add(std::make_unique<Recorder>("first", std::vector<EventRequest>{})), static_cast<RecordConsumer*>(&first));
+        QCOMPARE(registry.names(), (std::vector<std::string>{"first", "second"}));
+        QCOMPARE(registry.find<Recorder>("second"), &second);
+        QVERIFY(!registry.find("third"));
+
+        const std::map<std::string, ConsumerRegistry::FieldFormat> fields{
+            {"prev_pid", {24, 4, true, false}}, {"next_pid", {56, 4, true, false}}, {"prev_state", {32, 8, false, false}}};
+        auto lookup = [&](const std::string& system, const std::string& event) -> std::optional<ConsumerRegistry::EventFormat> {
+            if (system != "sched" || event != "sched_switch") return std::nullopt;
+            return ConsumerRegistry::EventFormat{316, [&](const std::string& name) -> std::optional<ConsumerRegistry::FieldFormat> {
+                auto it = fields.find(name);
+                if (it == fields.end()) return std::nullopt;
+                return it->second;
+            }};
+        };
+        const auto& taps = registry.bind(lookup);
+        QCOMPARE(taps.size(), size_t(1));
+        QCOMPARE(taps[0].eventType, uint16_t(316));
+        QCOMPARE(taps[0].fields, (std::vector<std::pair<int, int>>{{24, 4}, {56, 4}, {32, 8}}));
+        QCOMPARE(first.bound, (std::vector<bool>{true, false}));
+        QCOMPARE(second.bound, (std::vector<bool>{true, false}));
+    }
+
+    // Every record of the requested events reaches the consumer once, in merged order, with
+    // the values libtraceevent decodes for it.
+    void deliversEveryRecordInMergedOrderWithItsValues()
+    {
+        std::vector<std::unique_ptr<RecordConsumer>> extra;
+        extra.push_back(std::make_unique<Recorder>("recorder", std::vector<EventRequest>{
+            {"sched", "sched_wakeup", {"pid", "comm", "target_cpu"}}, {"sched", "sched_switch", {"prev_state", "next_comm"}}}));
+        auto opened = Trace::open(test::fixturePath("threads.dat"), LoadOptions(), std::move(extra));
+        QVERIFY(opened);
+        const Trace& trace = **opened;
+        const EventStore& store = trace.store();
+        auto* recorder = trace.consumers().find<Recorder>("recorder");
+        QVERIFY(recorder);
+        QCOMPARE(recorder->bound, (std::vector<bool>{true, true}));
+        QCOMPARE(recorder->flushes, 1);
+        tep_event* wakeup = tep_find_event_by_name(trace.file().tep(), "sched", "sched_wakeup");
+        tep_event* sw = tep_find_event_by_name(trace.file().tep(), "sched", "sched_switch");
+        QVERIFY(wakeup && sw);
+        const uint64_t expected = store.eventTypeCounts()[size_t(wakeup->id)] + store.eventTypeCounts()[size_t(sw->id)];
+        QVERIFY(expected > 100);
+        QCOMPARE(uint64_t(recorder->records.size()), expected);
+
+        // Merged order: the rows of these records, in the order delivered, only increase.
+        size_t lastRow = 0;
+        EventFormatter formatter(trace);
+        for (size_t i = 0; i < recorder->records.size(); ++i) {
+            const auto& seen = recorder->records[i];
+            const EventRef e{seen.stream, seen.index};
+            const size_t row = store.rowOf(e);
+            QVERIFY(row < store.eventCount());
+            if (i) QVERIFY2(row > lastRow, qPrintable(QString("record %1 out of merged order").arg(i)));
+            lastRow = row;
+            QCOMPARE(seen.ts, store.timestamp(e));
+            QCOMPARE(seen.pid, store.stream(e.stream).columns.pid[e.index]);
+            if (i % 37) continue; // decode a sample with libtraceevent and compare
+            std::map<std::string, std::string> decoded;
+            for (const FieldValue& f : formatter.fields(e)) decoded[f.name] = f.value;
+            const std::vector<std::string> names = seen.request == 0 ? std::vector<std::string>{"pid", "comm", "target_cpu"}
+                                                                     : std::vector<std::string>{"prev_state", "next_comm"};
+            for (size_t f = 0; f < names.size(); ++f) {
+                const std::string mine = names[f] == "comm" || names[f] == "next_comm" ? seen.texts[f] : std::to_string(seen.numbers[f]);
+                QCOMPARE(mine, decoded[names[f]]);
+            }
+        }
+    }
+};
+
+QTEST_GUILESS_MAIN(TestConsumers)
+#include "tst_consumers.moc"
