@@ -1,7 +1,8 @@
 #!/bin/bash
 # One command for a fresh Debian 12 machine: install dependencies, build, and pass the tests,
-# in the normal build and in the ASan+UBSan build. When a corpus of recordings sits beside the
-# checkout (shared/traces, shared/corpus-external), the differential test runs over it too.
+# in the normal build and in the ASan+UBSan build, with warnings as errors. When a corpus of
+# recordings sits beside the checkout (shared/traces, shared/corpus-external), the
+# differential test runs over it too.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 packaging/setup-debian.sh
@@ -11,7 +12,7 @@ for d in "$(cd .. && pwd)/shared/traces" "$(cd .. && pwd)/shared/corpus-external
 done
 export RINGSIDE_CORPUS="${RINGSIDE_CORPUS:-$corpus}"
 for preset in dev asan; do
-  cmake --preset "$preset" >/dev/null
+  cmake --preset "$preset" -DRINGSIDE_WERROR=ON >/dev/null
   cmake --build --preset "$preset"
   ctest --preset "$preset" -j2
 done

@@ -40,6 +40,20 @@ private slots:
         QVERIFY(r.out.contains("lost-events"));
     }
 
+    // A raw counter clock with no conversion to nanoseconds counts ticks: say so, never seconds.
+    void infoSaysTicksForCounterClocks()
+    {
+        Run r = run({"info", ringside::test::fixture("tsc-clock.dat")});
+        QCOMPARE(r.status, 0);
+        QVERIFY(r.out.contains("clock:        x86-tsc\n"));
+        QVERIFY2(r.out.contains("ticks of clock x86-tsc)"), r.out.constData());
+        QVERIFY(!r.out.contains(" s)\n"));
+        Run json = run({"info", ringside::test::fixture("tsc-clock.dat"), "--json"});
+        QCOMPARE(QJsonDocument::fromJson(json.out).object().value("timeUnit").toString(), QString("ticks"));
+        Run ns = run({"info", ringside::test::fixture("threads.dat"), "--json"});
+        QCOMPARE(QJsonDocument::fromJson(ns.out).object().value("timeUnit").toString(), QString("ns"));
+    }
+
     void infoJson()
     {
         Run r = run({"info", ringside::test::fixture("instances.dat"), "--json"});

@@ -79,10 +79,16 @@ void printText(const Trace& trace)
         std::printf("host of:      guest '%s' (%zu vCPUs, trace id 0x%" PRIx64 ")\n", g.name.c_str(),
                     g.vcpuPids.size(), g.traceId);
     std::printf("events:       %zu\n", store.eventCount());
-    if (store.eventCount())
+    if (store.eventCount() && info.timesInUsecs) {
         std::printf("time range:   %s .. %s (%s s)\n", seconds(store.firstTimestamp()).c_str(),
                     seconds(store.lastTimestamp()).c_str(),
                     seconds(store.lastTimestamp() - store.firstTimestamp()).c_str());
+    } else if (store.eventCount()) {
+        // A raw counter clock without a conversion to nanoseconds: its unit is not time.
+        std::printf("time range:   %" PRIu64 " .. %" PRIu64 " (%" PRIu64 " ticks of clock %s)\n",
+                    store.firstTimestamp(), store.lastTimestamp(),
+                    store.lastTimestamp() - store.firstTimestamp(), info.traceClock.c_str());
+    }
     std::printf("tasks:        %zu\n", store.tasks().size());
     std::printf("buffers:\n");
     for (const auto& buffer : store.buffers()) {
@@ -115,8 +121,8 @@ void printJson(const Trace& trace)
                 jsonString(info.uname).c_str());
     std::printf("  \"cpus\": %d,\n  \"events\": %zu,\n  \"tasks\": %zu,\n", info.cpuCount,
                 store.eventCount(), store.tasks().size());
-    std::printf("  \"firstTimestamp\": %" PRIu64 ",\n  \"lastTimestamp\": %" PRIu64 ",\n",
-                store.firstTimestamp(), store.lastTimestamp());
+    std::printf("  \"firstTimestamp\": %" PRIu64 ",\n  \"lastTimestamp\": %" PRIu64 ",\n  \"timeUnit\": %s,\n",
+                store.firstTimestamp(), store.lastTimestamp(), info.timesInUsecs ? "\"ns\"" : "\"ticks\"");
     std::printf("  \"buffers\": [");
     for (size_t b = 0; b < store.buffers().size(); ++b) {
         const auto& buffer = store.buffers()[b];
