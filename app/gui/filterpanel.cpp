@@ -214,6 +214,30 @@ FilterSpec FilterPanel::spec() const
     return spec;
 }
 
+void FilterPanel::setSpec(const FilterSpec& spec)
+{
+    m_populating = true;
+    auto check = [](QTreeWidgetItem* item, bool hidden) { item->setCheckState(0, hidden ? Qt::Unchecked : Qt::Checked); };
+    for (int i = 0; i < m_cpus->topLevelItemCount(); ++i) {
+        const size_t stream = size_t(m_cpus->topLevelItem(i)->data(0, kStreamRole).toInt());
+        check(m_cpus->topLevelItem(i), stream < spec.hiddenStreams.size() && spec.hiddenStreams[stream]);
+    }
+    for (int i = 0; i < m_events->topLevelItemCount(); ++i) {
+        QTreeWidgetItem* system = m_events->topLevelItem(i);
+        for (int c = 0; c < system->childCount(); ++c) {
+            const size_t type = size_t(system->child(c)->data(0, kTypeRole).toInt());
+            check(system->child(c), type < spec.hiddenTypes.size() && spec.hiddenTypes[type]);
+        }
+    }
+    for (int i = 0; i < m_tasks->topLevelItemCount(); ++i)
+        check(m_tasks->topLevelItem(i), spec.hiddenPids.count(m_tasks->topLevelItem(i)->data(0, kPidRole).toInt()) > 0);
+    m_appliedExpression = QString::fromStdString(spec.expression);
+    m_expression->setText(m_appliedExpression);
+    setExpressionError(QString());
+    m_populating = false;
+    m_debounce->stop();
+}
+
 void FilterPanel::clearAll()
 {
     m_appliedExpression.clear();

@@ -5,6 +5,7 @@
 
 #include <QContextMenuEvent>
 #include <QHelpEvent>
+#include <QLocale>
 #include <QMenu>
 #include <QPainter>
 #include <QToolTip>
@@ -12,6 +13,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <utility>
 
 namespace ringside {
 
@@ -26,6 +28,66 @@ TimelineWidget::TimelineWidget(ViewState* view, QWidget* parent) : QWidget(paren
     connect(view, &ViewState::selectionChanged, this, qOverload<>(&QWidget::update));
     connect(view, &ViewState::markersChanged, this, qOverload<>(&QWidget::update));
     connect(view, &ViewState::timeOriginChanged, this, qOverload<>(&QWidget::update));
+    connect(view, &ViewState::taskRowsChanged, this, &TimelineWidget::syncRowsFromView);
+    connect(view, &ViewState::collapsedChanged, this, &TimelineWidget::syncRowsFromView);
+}
+
+void TimelineWidget::syncRowsFromView()
+{
+    if (!m_session) return;
+    const QVector<int32_t> before = m_rows.taskPids();
+    const QVector<int32_t>& wanted = m_view->taskRows();
+    for (int32_t pid : before)
+        if (!wanted.contains(pid)) m_rows.removeTask(pid);
+    for (int32_t pid : wanted)
+        if (!m_rows.hasTask(pid)) m_rows.addTask(pid);
+    for (uint16_t b = 0; b < m_session->store().buffers().size(); ++b)
+        if (m_rows.isCollapsed(b) != m_view->isCollapsed(b)) m_rows.toggleBuffer(b);
+    if (m_rows.taskPids() != before) emit taskRowsChanged();
+    update();
+}
+
+void TimelineWidget::addProcessRows(int32_t pid)
+{
+    QVector<int32_t> pids;
+    for (int32_t member : m_session->trace->processes().members(pid)) pids.push_back(member);
+    if (pids.isEmpty()) pids.push_back(pid);
+    m_view->addTaskRows(pids);
+}
+
+timeline::ClockUnit TimelineWidget::clockUnit() const
+{
+    return m_session && !m_session->trace->file().info().timesInUsecs ? timeline::ClockUnit::Ticks
+                                                                      : timeline::ClockUnit::Nanoseconds;
+}
+
+std::pair<int32_t, uint64_t> TimelineWidget::taskForLabel(const TimelineRows::Row& row) const
+{
+    const TimeRange range = m_view->visibleRange();
+    uint64_t t = range.start + range.span() / 2;
+    if (auto sel = m_view->selection(); sel && range.contains(m_session->store().timestamp(*sel)))
+        t = m_session->store().timestamp(*sel);
+    return {m_session->occupancy().available() ? m_session->occupancy().pidAt(row.stream, t) : -1, t};
+}
+
+QString TimelineWidget::labelToolTip(const TimelineRows::Row& row) const
+{
+    const EventStore& store = m_session->store();
+    const QString buffer = QString::fromStdString(store.buffers()[row.buffer].name);
+    const QString where = buffer.isEmpty() ? tr("top-level buffer") : tr("buffer \"%1\"").arg(buffer);
+    if (row.kind == TimelineRows::Kind::BufferHeader)
+        return tr("%1, %2 CPUs\nClick to collapse or expand").arg(where).arg(store.buffers()[row.buffer].streams.size());
+    if (row.kind == TimelineRows::Kind::Cpu) {
+        QString text = tr("CPU %1 of the %2, %3 events").arg(store.stream(row.stream).cpu).arg(where)
+                           .arg(QLocale().toString(qulonglong(store.stream(row.stream).columns.size())));
+        const auto [pid, t] = taskForLabel(row);
+        if (pid > 0)
+            text += tr("\nDouble-click: add a row for %1-%2, running here at %3")
+                        .arg(QString::fromStdString(m_session->taskName(pid))).arg(pid)
+                        .arg(timeline::formatTimestamp(t, 1000, clockUnit()));
+        return text;
+    }
+    return row.label;
 }
 
 void TimelineWidget::setFilter(std::shared_ptr<const FilterResult> filter, const std::vector<bool>& hiddenStreams)
@@ -44,6 +106,7 @@ void TimelineWidget::setSession(const TraceSession* session)
     m_rows.setViewportHeight(height() - kRulerHeight);
     m_scrollY = 0;
     m_cacheKey = CacheKey();
+    syncRowsFromView();
     update();
 }
 
@@ -130,8 +193,12 @@ void TimelineWidget::renderRows(QPainter& p)
                 const QString arrow = m_rows.isCollapsed(row.buffer) ? QStringLiteral("\u25B8 ") : QStringLiteral("\u25BE ");
                 p.drawText(QRect(6, top, width(), row.height), Qt::AlignVCenter | Qt::AlignLeft, arrow + row.label);
             } else {
+                // CPU rows sit indented under their buffer's header (which names the buffer);
+                // a label too long for the column is elided, its tooltip has it in full.
+                const int indent = row.kind == TimelineRows::Kind::Cpu ? 18 : 8;
+                const QRect box(indent, top, kLabelWidth - indent - 4, row.height);
                 p.setPen(palette().color(QPalette::Text));
-                p.drawText(QRect(8, top, kLabelWidth - 12, row.height), Qt::AlignVCenter | Qt::AlignLeft, row.label);
+                p.drawText(box, Qt::AlignVCenter | Qt::AlignLeft, p.fontMetrics().elidedText(row.label, Qt::ElideRight, box.width()));
                 if (row.kind == TimelineRows::Kind::Cpu) paintCpuRow(p, row, top);
                 else paintTaskRow(p, row, top);
             }
@@ -292,15 +359,15 @@ void TimelineWidget::paintRuler(QPainter& p)
         QString label;
         if (origin) {
             const int64_t rel = int64_t(t) - int64_t(*origin);
-            label = (rel < 0 ? "-" : "+") + timeline::formatDuration(std::llabs(rel));
+            label = (rel < 0 ? "-" : "+") + timeline::formatDuration(std::llabs(rel), clockUnit());
             if (rel == 0) label = QStringLiteral("0");
         } else {
-            label = timeline::formatTimestamp(t, step);
+            label = timeline::formatTimestamp(t, step, clockUnit());
         }
         p.drawText(x + 3, 4, 200, kRulerHeight - 16, Qt::AlignLeft | Qt::AlignTop, label);
     }
     p.drawText(QRect(6, 0, kLabelWidth - 8, kRulerHeight), Qt::AlignVCenter | Qt::AlignLeft,
-               timeline::formatDuration(int64_t(range.span())));
+               timeline::formatDuration(int64_t(range.span()), clockUnit()));
     if (m_drag == Drag::RulerRange) {
         const int x0 = std::min(m_pressPos.x(), m_lastDragX), x1 = std::max(m_pressPos.x(), m_lastDragX);
         QColor fill = palette().color(QPalette::Highlight);
@@ -407,10 +474,11 @@ void TimelineWidget::mouseReleaseEvent(QMouseEvent* e)
         return;
     }
     if (m_moved) return;
+    if (std::exchange(m_ignoreRelease, false)) return;
     const int index = m_rows.rowAt(contentY(e->pos().y()));
     if (index >= 0 && m_rows.rows()[index].kind == TimelineRows::Kind::BufferHeader && e->pos().y() >= kRulerHeight) {
-        m_rows.toggleBuffer(m_rows.rows()[index].buffer);
-        update();
+        const uint16_t buffer = m_rows.rows()[index].buffer;
+        m_view->setCollapsed(buffer, !m_view->isCollapsed(buffer));
         return;
     }
     if (e->pos().x() < kLabelWidth) return;
@@ -422,19 +490,25 @@ void TimelineWidget::mouseReleaseEvent(QMouseEvent* e)
 
 void TimelineWidget::mouseDoubleClickEvent(QMouseEvent* e)
 {
-    if (!m_session || e->pos().x() < kLabelWidth) return;
+    if (!m_session || e->button() != Qt::LeftButton) return;
     const int index = m_rows.rowAt(contentY(e->pos().y()));
-    if (index < 0 || m_rows.rows()[index].kind != TimelineRows::Kind::Cpu) return;
-    const int32_t pid = m_session->occupancy().pidAt(m_rows.rows()[index].stream, timeAtX(e->pos().x()));
-    if (pid > 0 && !m_rows.hasTask(pid)) {
-        m_rows.addTask(pid);
-        emit taskRowsChanged();
-        update();
+    if (index < 0 || e->pos().y() < kRulerHeight) return;
+    const auto& row = m_rows.rows()[index];
+    if (row.kind == TimelineRows::Kind::BufferHeader) {
+        // The first click already toggled the buffer; the double-click's release must not undo it.
+        m_ignoreRelease = true;
+        return;
     }
+    if (row.kind != TimelineRows::Kind::Cpu) return;
+    m_ignoreRelease = true; // no selection change on the second release
+    const int32_t pid = e->pos().x() < kLabelWidth ? taskForLabel(row).first
+                                                   : m_session->occupancy().pidAt(row.stream, timeAtX(e->pos().x()));
+    if (pid > 0) m_view->addTaskRow(pid);
 }
 
-void TimelineWidget::keyPressEvent(QKeyEvent* e)
+bool TimelineWidget::handleKey(QKeyEvent* e)
 {
+    if (!m_session || (e->modifiers() & ~(Qt::KeypadModifier | Qt::ShiftModifier))) return false;
     const int anchor = (m_hoverX >= kLabelWidth && m_hoverX < width()) ? m_hoverX : kLabelWidth + dataWidth() / 2;
     switch (e->key()) {
     case Qt::Key_W: case Qt::Key_Plus: case Qt::Key_Equal: zoomBy(0.5, anchor); break;
@@ -443,9 +517,15 @@ void TimelineWidget::keyPressEvent(QKeyEvent* e)
     case Qt::Key_D: case Qt::Key_Right: panByPixels(-dataWidth() / 5); break;
     case Qt::Key_0: case Qt::Key_Home: m_view->zoomToFit(); break;
     case Qt::Key_Backspace: m_view->zoomBack(); break;
-    default: QWidget::keyPressEvent(e); return;
+    default: return false;
     }
     e->accept();
+    return true;
+}
+
+void TimelineWidget::keyPressEvent(QKeyEvent* e)
+{
+    if (!handleKey(e)) QWidget::keyPressEvent(e);
 }
 
 void TimelineWidget::leaveEvent(QEvent*)
@@ -502,6 +582,11 @@ bool TimelineWidget::event(QEvent* e)
 {
     if (e->type() == QEvent::ToolTip && m_session) {
         auto* help = static_cast<QHelpEvent*>(e);
+        const int index = help->pos().y() >= kRulerHeight ? m_rows.rowAt(contentY(help->pos().y())) : -1;
+        if (index >= 0 && (help->pos().x() < kLabelWidth || m_rows.rows()[index].kind == TimelineRows::Kind::BufferHeader)) {
+            QToolTip::showText(help->globalPos(), labelToolTip(m_rows.rows()[index]), this);
+            return true;
+        }
         if (auto ev = eventNear(help->pos().x(), help->pos().y())) {
             const QString text = QString::fromStdString(m_session->formatter->reportLine(*ev)).trimmed();
             QToolTip::showText(help->globalPos(), text, this);
@@ -520,28 +605,29 @@ void TimelineWidget::contextMenuEvent(QContextMenuEvent* e)
     if (index < 0) return;
     const auto row = m_rows.rows()[index];
     QMenu menu(this);
-    if (row.kind == TimelineRows::Kind::Cpu && e->pos().x() >= kLabelWidth) {
-        const int32_t pid = m_session->occupancy().pidAt(row.stream, timeAtX(e->pos().x()));
-        if (pid > 0 && !m_rows.hasTask(pid))
-            menu.addAction(tr("Add task row for %1-%2").arg(QString::fromStdString(m_session->taskName(pid))).arg(pid),
-                           this, [this, pid] { m_rows.addTask(pid); emit taskRowsChanged(); update(); });
-    }
     int32_t taskPid = row.kind == TimelineRows::Kind::Task ? row.pid : -1;
-    if (row.kind == TimelineRows::Kind::Cpu && e->pos().x() >= kLabelWidth)
-        taskPid = m_session->occupancy().pidAt(row.stream, timeAtX(e->pos().x()));
+    if (row.kind == TimelineRows::Kind::Cpu)
+        taskPid = e->pos().x() >= kLabelWidth ? m_session->occupancy().pidAt(row.stream, timeAtX(e->pos().x()))
+                                              : taskForLabel(row).first;
+    if (row.kind == TimelineRows::Kind::Cpu && taskPid > 0 && !m_view->hasTaskRow(taskPid))
+        menu.addAction(tr("Add task row for %1-%2").arg(QString::fromStdString(m_session->taskName(taskPid))).arg(taskPid),
+                       this, [this, pid = taskPid] { m_view->addTaskRow(pid); });
+    if (row.kind == TimelineRows::Kind::BufferHeader)
+        menu.addAction(m_view->isCollapsed(row.buffer) ? tr("Expand buffer") : tr("Collapse buffer"), this,
+                       [this, b = row.buffer] { m_view->setCollapsed(b, !m_view->isCollapsed(b)); });
     if (taskPid > 0) {
         const ProcessGroups& processes = m_session->trace->processes();
         const size_t members = processes.members(taskPid).size();
         QAction* process = menu.addAction(members == 1 ? tr("Add a row for this process (its only known task)")
                                                        : tr("Add rows for the %1 tasks of this process").arg(members),
-                                          this, [this, taskPid] { m_rows.addProcess(taskPid); emit taskRowsChanged(); update(); });
+                                          this, [this, taskPid] { addProcessRows(taskPid); });
         if (!processes.available()) {
             process->setText(tr("Tasks of this process: unknown (the recording has no task:task_newtask events)"));
             process->setEnabled(false);
         }
     }
     if (row.kind == TimelineRows::Kind::Task)
-        menu.addAction(tr("Remove this task row"), this, [this, pid = row.pid] { m_rows.removeTask(pid); emit taskRowsChanged(); update(); });
+        menu.addAction(tr("Remove this task row"), this, [this, pid = row.pid] { m_view->removeTaskRow(pid); });
     if (e->pos().x() >= kLabelWidth) {
         const uint64_t t = timeAtX(e->pos().x());
         menu.addAction(tr("Set marker A here"), this, [this, t] { m_view->setMarkerA(t); });
