@@ -6,6 +6,9 @@
 
 #include <QFontDatabase>
 #include <QHeaderView>
+#include <QTreeWidgetItemIterator>
+
+#include <algorithm>
 
 namespace ringside {
 
@@ -16,8 +19,32 @@ DetailsPane::DetailsPane(QWidget* parent) : QTreeWidget(parent)
     setRootIsDecorated(true);
     setAlternatingRowColors(true);
     setUniformRowHeights(false);
+    // Every column sized to its contents and resizable; a wide pane gives its spare width to the
+    // last column, a narrow one scrolls sideways instead of cutting a column off.
     header()->setSectionResizeMode(QHeaderView::Interactive);
-    header()->setStretchLastSection(true);
+    header()->setStretchLastSection(false);
+    header()->setMinimumSectionSize(36);
+    setHorizontalScrollBarPolicy(Qt::ScrollBarAsNeeded);
+    setTextElideMode(Qt::ElideRight);
+}
+
+void DetailsPane::fitColumns()
+{
+    // Values longer than half the pane (long lines, strings) are elided there, their tooltip
+    // has them in full; every other column gets its whole contents.
+    for (int c = 0; c < columnCount(); ++c) resizeColumnToContents(c);
+    const int cap = std::max(160, viewport()->width() / 2);
+    if (columnWidth(1) > cap) setColumnWidth(1, cap);
+    int used = 0;
+    for (int c = 0; c < columnCount(); ++c) used += columnWidth(c);
+    const int last = columnCount() - 1;
+    if (used < viewport()->width()) setColumnWidth(last, columnWidth(last) + viewport()->width() - used);
+}
+
+void DetailsPane::resizeEvent(QResizeEvent* e)
+{
+    QTreeWidget::resizeEvent(e);
+    if (topLevelItemCount()) fitColumns();
 }
 
 void DetailsPane::setSession(const TraceSession* session)
@@ -70,10 +97,13 @@ void DetailsPane::showEvent(std::optional<EventRef> event)
     fields->setExpanded(true);
 
     auto* format = new QTreeWidgetItem(this, {tr("format")});
-    auto* text = new QTreeWidgetItem(format, {QString(), QString::fromStdString(f.formatText(type))});
-    text->setFont(1, fixed);
-    resizeColumnToContents(0);
-    setColumnWidth(1, std::max(columnWidth(1), 160));
+    // The format is long prose: it spans the row instead of widening the Value column.
+    auto* text = new QTreeWidgetItem(format, {QString::fromStdString(f.formatText(type))});
+    text->setFont(0, fixed);
+    text->setFirstColumnSpanned(true);
+    for (QTreeWidgetItemIterator it(this); *it; ++it)
+        if (!(*it)->text(1).isEmpty() && (*it)->toolTip(1).isEmpty()) (*it)->setToolTip(1, (*it)->text(1));
+    fitColumns();
 }
 
 } // namespace ringside

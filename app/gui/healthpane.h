@@ -14,6 +14,9 @@ class HealthPane : public QTreeWidget {
 public:
     explicit HealthPane(QWidget* parent = nullptr);
     void setSession(const TraceSession* session);
+
+protected:
+    void resizeEvent(QResizeEvent* e) override;
 };
 
 } // namespace ringside

@@ -181,13 +181,16 @@ bool MainWindow::eventFilter(QObject* watched, QEvent* event)
     if (!widget || widget->window() != this) return false;
     // Text fields keep their keys; item views keep the arrows, Home and Backspace they move by.
     QWidget* focus = QApplication::focusWidget();
-    if (qobject_cast<QLineEdit*>(focus) || qobject_cast<QAbstractSpinBox*>(focus) || qobject_cast<QTextEdit*>(focus) ||
-        qobject_cast<QPlainTextEdit*>(focus))
-        return false;
+    auto isText = [](QObject* w) {
+        return qobject_cast<QLineEdit*>(w) || qobject_cast<QAbstractSpinBox*>(w) || qobject_cast<QTextEdit*>(w) ||
+               qobject_cast<QPlainTextEdit*>(w);
+    };
+    if (isText(widget) || isText(focus)) return false;
     auto* key = static_cast<QKeyEvent*>(event);
     const bool navigation = key->key() == Qt::Key_Left || key->key() == Qt::Key_Right || key->key() == Qt::Key_Home ||
                             key->key() == Qt::Key_Backspace;
-    if (navigation && (qobject_cast<QAbstractItemView*>(focus) || focus == m_table)) return false;
+    auto isList = [this](QObject* w) { return qobject_cast<QAbstractItemView*>(w) || w == m_table; };
+    if (navigation && (isList(widget) || isList(focus))) return false;
     return m_timeline->handleKey(key);
 }
 
