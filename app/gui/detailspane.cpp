@@ -5,6 +5,7 @@
 #include "taskcolors.h"
 
 #include <QFontDatabase>
+#include <QFontMetrics>
 #include <QHeaderView>
 #include <QTreeWidgetItemIterator>
 
@@ -30,11 +31,16 @@ DetailsPane::DetailsPane(QWidget* parent) : QTreeWidget(parent)
 
 void DetailsPane::fitColumns()
 {
-    // Values longer than half the pane (long lines, strings) are elided there, their tooltip
-    // has them in full; every other column gets its whole contents.
-    for (int c = 0; c < columnCount(); ++c) resizeColumnToContents(c);
-    const int cap = std::max(160, viewport()->width() / 2);
-    if (columnWidth(1) > cap) setColumnWidth(1, cap);
+    // Every column but Value gets its whole contents. Value gets what its field values need
+    // (the summary rows above them hold prose such as the report line: those elide, their
+    // tooltip has them in full), at most half the pane.
+    for (int c = 0; c < columnCount(); ++c)
+        if (c != 1) resizeColumnToContents(c);
+    int value = 120;
+    for (QTreeWidgetItemIterator it(this); *it; ++it)
+        if (!(*it)->text(4).isEmpty() || (*it)->parent()) // a field row (or one nested under an item)
+            value = std::max(value, QFontMetrics((*it)->font(1)).horizontalAdvance((*it)->text(1)) + 24);
+    setColumnWidth(1, std::min(value, std::max(160, viewport()->width() / 2)));
     int used = 0;
     for (int c = 0; c < columnCount(); ++c) used += columnWidth(c);
     const int last = columnCount() - 1;

@@ -200,7 +200,8 @@ std::optional<int64_t> ViewState::markerDelta() const
 void ViewState::zoomToMarkers()
 {
     if (!m_markerA || !m_markerB || *m_markerA == *m_markerB) return;
-    setVisibleRange({std::min(*m_markerA, *m_markerB), std::max(*m_markerA, *m_markerB)});
+    // End exclusive: one past the later marker, so both markers stay in view.
+    setVisibleRange({std::min(*m_markerA, *m_markerB), std::max(*m_markerA, *m_markerB) + 1});
 }
 
 void ViewState::setTimeOrigin(std::optional<uint64_t> origin)
