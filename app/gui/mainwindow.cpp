@@ -338,6 +338,14 @@ void MainWindow::setSession(std::shared_ptr<TraceSession> session)
     // The # column fits the largest row number.
     m_table->header()->resizeSection(EventTableModel::Index,
                                      fontMetrics().horizontalAdvance(QString::number(store.eventCount())) + 16);
+    // The CPU column fits its longest cell: a second buffer's CPUs read "name:N" there.
+    int cpuWidth = fontMetrics().horizontalAdvance(m_model->headerData(EventTableModel::Cpu, Qt::Horizontal).toString());
+    for (size_t i = 0; i < store.streamCount(); ++i) {
+        const EventRef first{StreamId(static_cast<uint16_t>(i)), 0};
+        if (store.stream(first.stream).columns.size())
+            cpuWidth = std::max(cpuWidth, fontMetrics().horizontalAdvance(EventTableModel::cellText(*m_session, first, EventTableModel::Cpu)));
+    }
+    m_table->header()->resizeSection(EventTableModel::Cpu, std::min(cpuWidth + 16, 220));
     m_details->setSession(m_session.get());
     m_health->setSession(m_session.get());
     m_filters->setSession(m_session.get());
