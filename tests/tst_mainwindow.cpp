@@ -9,6 +9,7 @@
 #include "eventtablemodel.h"
 #include "eventtableview.h"
 #include "filterpanel.h"
+#include "healthpane.h"
 #include "mainwindow.h"
 #include "timelinewidget.h"
 #include "viewstate.h"
@@ -18,6 +19,7 @@
 #include <QHeaderView>
 #include <QLabel>
 #include <QLineEdit>
+#include <QListWidget>
 #include <QMenu>
 #include <QMouseEvent>
 #include <QMessageBox>
@@ -357,6 +359,35 @@ private slots:
         }
         QVERIFY(typeWidth > 0);
         QVERIFY(details->columnWidth(4) >= typeWidth);
+    }
+
+    // Long diagnostics wrap to the pane's width, re-wrap as it changes, and keep their full text
+    // in the tooltip.
+    void healthDiagnosticsWrap()
+    {
+        auto session = std::make_shared<TraceSession>();
+        session->trace = test::openOrFail(test::fixturePath("lost-events.dat"));
+        QVERIFY(session->trace);
+        session->formatter = std::make_unique<EventFormatter>(*session->trace);
+        HealthPane pane;
+        pane.resize(220, 600);
+        pane.setSession(session.get());
+        pane.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&pane));
+        QListWidget* list = pane.diagnostics();
+        QCOMPARE(list->count(), int(session->store().diagnostics().items().size()));
+        QListWidgetItem* longest = list->item(0);
+        for (int i = 0; i < list->count(); ++i)
+            if (list->item(i)->text().size() > longest->text().size()) longest = list->item(i);
+        QVERIFY(longest->text().size() > 70); // far wider than 220 pixels
+        QCOMPARE(longest->toolTip(), longest->text());
+        const int line = list->fontMetrics().height();
+        QTRY_VERIFY(list->visualItemRect(longest).height() >= 2 * line); // wrapped, not cut
+        QVERIFY(list->visualItemRect(longest).right() <= list->viewport()->width());
+        const int narrowHeight = list->visualItemRect(longest).height();
+        pane.resize(1500, 600);
+        QTRY_VERIFY(list->visualItemRect(longest).height() < narrowHeight); // fewer lines when wider
+        QVERIFY(list->visualItemRect(longest).height() < 2 * line + 4);
     }
 
     void menusHaveNames()
