@@ -50,7 +50,7 @@ void DetailsPane::fitColumns()
 void DetailsPane::resizeEvent(QResizeEvent* e)
 {
     QTreeWidget::resizeEvent(e);
-    if (topLevelItemCount()) fitColumns();
+    fitColumns();
 }
 
 void DetailsPane::setSession(const TraceSession* session)
