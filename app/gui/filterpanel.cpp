@@ -6,6 +6,7 @@
 #include <QHeaderView>
 #include <QLabel>
 #include <QLineEdit>
+#include <QMenu>
 #include <QPushButton>
 #include <QSplitter>
 #include <QTimer>
@@ -120,6 +121,18 @@ FilterPanel::FilterPanel(QWidget* parent) : QWidget(parent)
     connect(m_expression, &QLineEdit::returnPressed, this, applyExpression);
     connect(m_tasks, &QTreeWidget::itemDoubleClicked, this, [this](QTreeWidgetItem* item) {
         emit addTaskRowRequested(item->data(0, kPidRole).toInt());
+    });
+    m_taskSearch->setToolTip(m_taskSearch->placeholderText());
+    // The same as a double-click, where users look for it: the task's menu.
+    m_tasks->setContextMenuPolicy(Qt::CustomContextMenu);
+    connect(m_tasks, &QWidget::customContextMenuRequested, this, [this](const QPoint& pos) {
+        QTreeWidgetItem* item = m_tasks->itemAt(pos);
+        if (!item) return;
+        const int32_t pid = item->data(0, kPidRole).toInt();
+        QMenu menu(this);
+        menu.addAction(tr("Add Timeline Row for %1-%2").arg(item->text(0)).arg(pid), this,
+                       [this, pid] { emit addTaskRowRequested(pid); });
+        menu.exec(m_tasks->viewport()->mapToGlobal(pos));
     });
 }
 

@@ -12,8 +12,9 @@ void LoadJob::cancel()
 
 void LoadJob::start(const QString& path, bool isSample)
 {
+    // The events parsed so far: the loader's thread writes it, a progress report reads it on
+    // the GUI thread (the tracker's progress carries one number, the permille).
     auto events = std::make_shared<std::atomic<qulonglong>>(0);
-    m_events = events;
     struct Outcome {
         std::shared_ptr<TraceSession> session;
         QString error;

@@ -31,8 +31,6 @@ signals:
     void failed(const QString& path, const QString& message);
 
 private:
-    // The events parsed so far, read when a progress report reaches the GUI thread.
-    std::shared_ptr<std::atomic<qulonglong>> m_events;
     JobTracker m_jobs; // last: its destructor waits for the running load
 };
 

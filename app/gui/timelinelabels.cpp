@@ -60,10 +60,13 @@ QString TimelineWidget::labelToolTip(const TimelineRows::Row& row) const
         QString text = tr("CPU %1 of the %2, %3 events").arg(store.stream(row.stream).cpu).arg(where)
                            .arg(QLocale().toString(qulonglong(store.stream(row.stream).columns.size())));
         const auto [pid, t] = taskForLabel(row);
+        const QString at = timeline::formatTimestamp(t, 1000, clockUnit());
         if (pid > 0)
-            text += tr("\nDouble-click: add a row for %1-%2, running here at %3")
-                        .arg(QString::fromStdString(m_session->taskName(pid))).arg(pid)
-                        .arg(timeline::formatTimestamp(t, 1000, clockUnit()));
+            text += tr("\nDouble-click: add a row for %1-%2, running here at %3 (the selection, or else mid-view)")
+                        .arg(QString::fromStdString(m_session->taskName(pid))).arg(pid).arg(at);
+        else
+            text += tr("\nNo task runs here at %1 (the selection, or else mid-view); double-click on the row "
+                       "where a task runs adds its row").arg(at);
         return text;
     }
     return row.label;
