@@ -170,9 +170,12 @@ private slots:
         window.filterPanel()->taskTree()->setFocus();
         QTest::keyClick(window.filterPanel()->taskTree(), Qt::Key_0);
         QCOMPARE(view->visibleRange(), view->fullRange());
-        // In the table, W zooms in, and Backspace goes back.
+        // In the table, W zooms in and Backspace goes back.
         QTest::keyClick(window.table(), Qt::Key_W);
         QVERIFY(view->visibleRange().span() < view->fullRange().span());
+        QTest::keyClick(window.table(), Qt::Key_Backspace);
+        QCOMPARE(view->visibleRange(), view->fullRange());
+        QTest::keyClick(window.table(), Qt::Key_W);
         // ...but the arrows still move the table's current row, not the timeline.
         window.table()->selectRow(5);
         const auto before = view->visibleRange();

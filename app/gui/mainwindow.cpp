@@ -179,7 +179,7 @@ bool MainWindow::eventFilter(QObject* watched, QEvent* event)
     if (event->type() != QEvent::KeyPress || !m_session || watched == m_timeline) return false;
     auto* widget = qobject_cast<QWidget*>(watched);
     if (!widget || widget->window() != this) return false;
-    // Text fields keep their keys; item views keep the arrows, Home and Backspace they move by.
+    // Text fields keep their keys; lists keep the arrows and Home they move by.
     QWidget* focus = QApplication::focusWidget();
     auto isText = [](QObject* w) {
         return qobject_cast<QLineEdit*>(w) || qobject_cast<QAbstractSpinBox*>(w) || qobject_cast<QTextEdit*>(w) ||
@@ -187,8 +187,7 @@ bool MainWindow::eventFilter(QObject* watched, QEvent* event)
     };
     if (isText(widget) || isText(focus)) return false;
     auto* key = static_cast<QKeyEvent*>(event);
-    const bool navigation = key->key() == Qt::Key_Left || key->key() == Qt::Key_Right || key->key() == Qt::Key_Home ||
-                            key->key() == Qt::Key_Backspace;
+    const bool navigation = key->key() == Qt::Key_Left || key->key() == Qt::Key_Right || key->key() == Qt::Key_Home;
     auto isList = [this](QObject* w) { return qobject_cast<QAbstractItemView*>(w) || w == m_table; };
     if (navigation && (isList(widget) || isList(focus))) return false;
     return m_timeline->handleKey(key);

@@ -24,9 +24,14 @@ class FilterPanel;
 class SearchBar;
 class TimelineWidget;
 
-// The main window: timeline on top, event table and details below, trace health in a dock.
-// Opens recordings through LoadJob (off the GUI thread); a failed load leaves the previous
-// trace open. All views observe the one ViewState.
+// The main window: timeline on top, event table and details below, filters and trace health in
+// docks. Opens recordings through LoadJob (off the GUI thread); a failed load leaves the previous
+// trace open, and the progress dialog is gone after every load, however it ends. All views
+// observe the one ViewState: the filter panel writes its filter there, the FilterJob evaluates
+// what is there, and restoreView() puts a saved snapshot back. The timeline's keys work anywhere
+// in the window but in text fields (an application event filter). Menus and their main actions
+// carry object names ("fileMenu", "viewMenu", "goMenu", "openAction", ...) for tests and
+// scripts to find them by.
 class MainWindow : public QMainWindow {
     Q_OBJECT
 public:
