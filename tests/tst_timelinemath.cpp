@@ -113,6 +113,11 @@ private slots:
         QCOMPARE(formatDuration(1500000000), QString("1.5 s"));
         QCOMPARE(formatDuration(-3000), QString("-3 us"));
         QCOMPARE(formatDuration(42), QString("42 ns"));
+        // A counter clock without conversion: ticks, never seconds.
+        QCOMPARE(formatTimestamp(1022903150905ull, 1000, ClockUnit::Ticks), QString("1022903150905"));
+        QCOMPARE(formatDuration(553066000, ClockUnit::Ticks), QString("553.066 M ticks"));
+        QCOMPARE(formatDuration(640, ClockUnit::Ticks), QString("640 ticks"));
+        QCOMPARE(formatDuration(-1500000000, ClockUnit::Ticks), QString("-1.5 G ticks"));
     }
 };
 

@@ -5,7 +5,11 @@
 #include "taskcolors.h"
 
 #include <QFontDatabase>
+#include <QFontMetrics>
 #include <QHeaderView>
+#include <QTreeWidgetItemIterator>
+
+#include <algorithm>
 
 namespace ringside {
 
@@ -16,8 +20,37 @@ DetailsPane::DetailsPane(QWidget* parent) : QTreeWidget(parent)
     setRootIsDecorated(true);
     setAlternatingRowColors(true);
     setUniformRowHeights(false);
+    // Every column sized to its contents and resizable; a wide pane gives its spare width to the
+    // last column, a narrow one scrolls sideways instead of cutting a column off.
     header()->setSectionResizeMode(QHeaderView::Interactive);
-    header()->setStretchLastSection(true);
+    header()->setStretchLastSection(false);
+    header()->setMinimumSectionSize(36);
+    setHorizontalScrollBarPolicy(Qt::ScrollBarAsNeeded);
+    setTextElideMode(Qt::ElideRight);
+}
+
+void DetailsPane::fitColumns()
+{
+    // Every column but Value gets its whole contents. Value gets what its field values need
+    // (the summary rows above them hold prose such as the report line: those elide, their
+    // tooltip has them in full), at most half the pane.
+    for (int c = 0; c < columnCount(); ++c)
+        if (c != 1) resizeColumnToContents(c);
+    int value = 120;
+    for (QTreeWidgetItemIterator it(this); *it; ++it)
+        if (!(*it)->text(4).isEmpty() || (*it)->parent()) // a field row (or one nested under an item)
+            value = std::max(value, QFontMetrics((*it)->font(1)).horizontalAdvance((*it)->text(1)) + 24);
+    setColumnWidth(1, std::min(value, std::max(160, viewport()->width() / 2)));
+    int used = 0;
+    for (int c = 0; c < columnCount(); ++c) used += columnWidth(c);
+    const int last = columnCount() - 1;
+    if (used < viewport()->width()) setColumnWidth(last, columnWidth(last) + viewport()->width() - used);
+}
+
+void DetailsPane::resizeEvent(QResizeEvent* e)
+{
+    QTreeWidget::resizeEvent(e);
+    fitColumns();
 }
 
 void DetailsPane::setSession(const TraceSession* session)
@@ -70,10 +103,13 @@ void DetailsPane::showEvent(std::optional<EventRef> event)
     fields->setExpanded(true);
 
     auto* format = new QTreeWidgetItem(this, {tr("format")});
-    auto* text = new QTreeWidgetItem(format, {QString(), QString::fromStdString(f.formatText(type))});
-    text->setFont(1, fixed);
-    resizeColumnToContents(0);
-    setColumnWidth(1, std::max(columnWidth(1), 160));
+    // The format is long prose: it spans the row instead of widening the Value column.
+    auto* text = new QTreeWidgetItem(format, {QString::fromStdString(f.formatText(type))});
+    text->setFont(0, fixed);
+    text->setFirstColumnSpanned(true);
+    for (QTreeWidgetItemIterator it(this); *it; ++it)
+        if (!(*it)->text(1).isEmpty() && (*it)->toolTip(1).isEmpty()) (*it)->setToolTip(1, (*it)->text(1));
+    fitColumns();
 }
 
 } // namespace ringside

@@ -18,7 +18,11 @@ public:
     void setSession(const TraceSession* session);
     void showEvent(std::optional<EventRef> event);
 
+protected:
+    void resizeEvent(QResizeEvent* e) override;
+
 private:
+    void fitColumns();
     const TraceSession* m_session = nullptr;
 };
 

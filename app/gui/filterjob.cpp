@@ -1,42 +1,28 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 #include "filterjob.h"
 
-#include <QMetaObject>
+#include <stdexcept>
 
 namespace ringside {
 
-FilterJob::~FilterJob()
-{
-    cancel();
-}
-
-void FilterJob::cancel()
-{
-    if (m_cancel) m_cancel->store(true);
-    ++m_generation;
-}
-
 void FilterJob::start(std::shared_ptr<TraceSession> session, FilterSpec spec, std::shared_ptr<FilterExpression> expression)
 {
-    cancel();
-    const int generation = m_generation;
-    auto cancelFlag = std::make_shared<std::atomic<bool>>(false);
-    m_cancel = cancelFlag;
-    QPointer<FilterJob> self(this);
-    m_workers.start([self, session, spec = std::move(spec), expression, generation, cancelFlag] {
-        auto report = [self, generation](double fraction) {
-            const int percent = int(fraction * 100);
-            QMetaObject::invokeMethod(self, [self, generation, percent] {
-                if (self && self->m_generation == generation) emit self->progress(percent);
-            }, Qt::QueuedConnection);
-        };
-        auto result = applyFilter(session->store(), spec, expression.get(), cancelFlag.get(), report, &session->tepLock);
-        if (!result) return; // cancelled
-        std::shared_ptr<FilterResult> value = result.value();
-        QMetaObject::invokeMethod(self, [self, generation, value] {
-            if (self && self->m_generation == generation) emit self->finished(value);
-        }, Qt::QueuedConnection);
-    });
+    m_jobs.start(
+        [session, spec = std::move(spec), expression](JobTracker::Context& context) -> std::shared_ptr<FilterResult> {
+            auto result = applyFilter(session->store(), spec, expression.get(), context.cancelFlag(),
+                                      [&context](double fraction) { context.reportProgress(int(fraction * 100)); },
+                                      &session->tepLock);
+            if (result) return result.value();
+            // A cancelled filter's answer is never delivered (the tracker drops it); any other
+            // failure arrives as failed().
+            if (!context.isCancelled()) throw std::runtime_error(result.error().message);
+            return nullptr;
+        },
+        [this](std::shared_ptr<FilterResult> result) {
+            if (result) emit finished(std::move(result));
+        },
+        [this](const QString& message) { emit failed(message); },
+        [this](int percent) { emit progress(percent); });
 }
 
 } // namespace ringside

@@ -1,39 +1,34 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 #pragma once
 
+#include "jobtracker.h"
 #include "query/eventfilter.h"
 #include "tracesession.h"
-#include "workerthreads.h"
 
-#include <QList>
 #include <QObject>
-#include <QPointer>
-#include <QThread>
 
-#include <atomic>
 #include <memory>
 
 namespace ringside {
 
-// Evaluates a filter over the whole trace on a worker thread; only the result of the latest
-// request is delivered (older generations are dropped), on the GUI thread.
+// Evaluates a filter over the whole trace on a worker thread (a JobTracker): only the result
+// of the latest request is delivered, on the GUI thread, together with the spec it answers.
 class FilterJob : public QObject {
     Q_OBJECT
 public:
     explicit FilterJob(QObject* parent = nullptr) : QObject(parent) {}
-    ~FilterJob() override;
 
     void start(std::shared_ptr<TraceSession> session, FilterSpec spec, std::shared_ptr<FilterExpression> expression);
-    void cancel();
+    void cancel() { m_jobs.cancel(); }
+    bool running() const { return m_jobs.isRunning(); }
 
 signals:
     void progress(int percent);
     void finished(std::shared_ptr<ringside::FilterResult> result);
+    void failed(const QString& message);
 
 private:
-    int m_generation = 0;
-    std::shared_ptr<std::atomic<bool>> m_cancel;
-    WorkerThreads m_workers; // last: waits for running jobs after cancel()
+    JobTracker m_jobs; // its destructor waits for the running job
 };
 
 } // namespace ringside

@@ -6,6 +6,7 @@
 #include <QHeaderView>
 #include <QLabel>
 #include <QLineEdit>
+#include <QMenu>
 #include <QPushButton>
 #include <QSplitter>
 #include <QTimer>
@@ -121,6 +122,18 @@ FilterPanel::FilterPanel(QWidget* parent) : QWidget(parent)
     connect(m_tasks, &QTreeWidget::itemDoubleClicked, this, [this](QTreeWidgetItem* item) {
         emit addTaskRowRequested(item->data(0, kPidRole).toInt());
     });
+    m_taskSearch->setToolTip(m_taskSearch->placeholderText());
+    // The same as a double-click, where users look for it: the task's menu.
+    m_tasks->setContextMenuPolicy(Qt::CustomContextMenu);
+    connect(m_tasks, &QWidget::customContextMenuRequested, this, [this](const QPoint& pos) {
+        QTreeWidgetItem* item = m_tasks->itemAt(pos);
+        if (!item) return;
+        const int32_t pid = item->data(0, kPidRole).toInt();
+        QMenu menu(this);
+        menu.addAction(tr("Add Timeline Row for %1-%2").arg(item->text(0)).arg(pid), this,
+                       [this, pid] { emit addTaskRowRequested(pid); });
+        menu.exec(m_tasks->viewport()->mapToGlobal(pos));
+    });
 }
 
 void FilterPanel::scheduleChange()
@@ -212,6 +225,30 @@ FilterSpec FilterPanel::spec() const
             spec.hiddenPids.insert(m_tasks->topLevelItem(i)->data(0, kPidRole).toInt());
     spec.expression = m_appliedExpression.toStdString();
     return spec;
+}
+
+void FilterPanel::setSpec(const FilterSpec& spec)
+{
+    m_populating = true;
+    auto check = [](QTreeWidgetItem* item, bool hidden) { item->setCheckState(0, hidden ? Qt::Unchecked : Qt::Checked); };
+    for (int i = 0; i < m_cpus->topLevelItemCount(); ++i) {
+        const size_t stream = size_t(m_cpus->topLevelItem(i)->data(0, kStreamRole).toInt());
+        check(m_cpus->topLevelItem(i), stream < spec.hiddenStreams.size() && spec.hiddenStreams[stream]);
+    }
+    for (int i = 0; i < m_events->topLevelItemCount(); ++i) {
+        QTreeWidgetItem* system = m_events->topLevelItem(i);
+        for (int c = 0; c < system->childCount(); ++c) {
+            const size_t type = size_t(system->child(c)->data(0, kTypeRole).toInt());
+            check(system->child(c), type < spec.hiddenTypes.size() && spec.hiddenTypes[type]);
+        }
+    }
+    for (int i = 0; i < m_tasks->topLevelItemCount(); ++i)
+        check(m_tasks->topLevelItem(i), spec.hiddenPids.count(m_tasks->topLevelItem(i)->data(0, kPidRole).toInt()) > 0);
+    m_appliedExpression = QString::fromStdString(spec.expression);
+    m_expression->setText(m_appliedExpression);
+    setExpressionError(QString());
+    m_populating = false;
+    m_debounce->stop();
 }
 
 void FilterPanel::clearAll()

@@ -24,6 +24,8 @@ public:
 
     void setSession(const TraceSession* session);
     FilterSpec spec() const;
+    // Shows `spec` (a restored view) without emitting specChanged.
+    void setSpec(const FilterSpec& spec);
     void clearAll();
     void setExpressionError(const QString& message);
     QLineEdit* expressionEdit() const { return m_expression; }

@@ -2,23 +2,50 @@
 #include "healthpane.h"
 
 #include <QHeaderView>
+#include <QLabel>
+#include <QListWidget>
+#include <QSplitter>
+#include <QTreeWidget>
+#include <QVBoxLayout>
 
 namespace ringside {
 
-HealthPane::HealthPane(QWidget* parent) : QTreeWidget(parent)
+HealthPane::HealthPane(QWidget* parent) : QWidget(parent)
 {
-    setHeaderLabels({tr("Where"), tr("Events"), tr("Lost"), tr("Overrun"), tr("Problem")});
-    setRootIsDecorated(true);
-    header()->setStretchLastSection(true);
+    auto* layout = new QVBoxLayout(this);
+    layout->setContentsMargins(0, 0, 0, 0);
+    auto* split = new QSplitter(Qt::Vertical, this);
+    m_streams = new QTreeWidget(split);
+    m_streams->setHeaderLabels({tr("Where"), tr("Events"), tr("Lost"), tr("Overrun")});
+    m_streams->setRootIsDecorated(true);
+    m_streams->header()->setStretchLastSection(true);
+    auto* box = new QWidget(split);
+    auto* boxLayout = new QVBoxLayout(box);
+    boxLayout->setContentsMargins(0, 4, 0, 0);
+    boxLayout->addWidget(new QLabel(tr("Diagnostics"), box));
+    m_diagnostics = new QListWidget(box);
+    m_diagnostics->setWordWrap(true);
+    m_diagnostics->setTextElideMode(Qt::ElideNone);
+    // Adjust: items are laid out again (and re-wrapped) whenever the list is resized.
+    m_diagnostics->setResizeMode(QListView::Adjust);
+    m_diagnostics->setUniformItemSizes(false);
+    m_diagnostics->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
+    m_diagnostics->setAlternatingRowColors(true);
+    boxLayout->addWidget(m_diagnostics);
+    split->addWidget(m_streams);
+    split->addWidget(box);
+    layout->addWidget(split);
 }
 
 void HealthPane::setSession(const TraceSession* session)
 {
-    clear();
+    m_streams->clear();
+    m_diagnostics->clear();
     if (!session) return;
     const EventStore& store = session->store();
     for (const auto& buffer : store.buffers()) {
-        auto* b = new QTreeWidgetItem(this, {buffer.name.empty() ? tr("top buffer") : QString::fromStdString(buffer.name)});
+        auto* b = new QTreeWidgetItem(m_streams, {buffer.name.empty() ? tr("top buffer") : QString::fromStdString(buffer.name)});
+        b->setToolTip(0, b->text(0));
         for (StreamId id : buffer.streams) {
             const Stream& s = store.stream(id);
             QString lost = QString::number(s.columns.lostTotal);
@@ -30,15 +57,15 @@ void HealthPane::setSession(const TraceSession* session)
         }
         b->setExpanded(true);
     }
-    auto* diagnostics = new QTreeWidgetItem(this, {tr("diagnostics"), QString(), QString(), QString(),
-                                                   store.diagnostics().empty() ? tr("none") : QString()});
+    for (int c = 0; c < 4; ++c) m_streams->resizeColumnToContents(c);
+    if (store.diagnostics().empty()) m_diagnostics->addItem(tr("none"));
     for (const auto& d : store.diagnostics().items()) {
-        auto* item = new QTreeWidgetItem(diagnostics, {QString::fromLatin1(severityName(d.severity)), QString(), QString(),
-                                                       QString(), QString::fromStdString(d.code + ": " + d.message)});
-        item->setToolTip(4, QString::fromStdString(d.message));
+        const QString text = QStringLiteral("%1 · %2: %3").arg(QString::fromLatin1(severityName(d.severity)),
+                                                                QString::fromStdString(d.code), QString::fromStdString(d.message));
+        auto* item = new QListWidgetItem(text, m_diagnostics);
+        item->setToolTip(text);
+        if (d.severity != Diagnostic::Severity::Info) item->setForeground(QColor(200, 40, 40));
     }
-    diagnostics->setExpanded(true);
-    for (int c = 0; c < 4; ++c) resizeColumnToContents(c);
 }
 
 } // namespace ringside

@@ -1,32 +1,27 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 #pragma once
 
+#include "jobtracker.h"
 #include "tracesession.h"
-#include "workerthreads.h"
 
-#include <QList>
 #include <QObject>
-#include <QPointer>
-#include <QThread>
 #include <QString>
 
-#include <atomic>
 #include <memory>
 
 namespace ringside {
 
 // Loads a recording on a worker thread and hands the finished session to the GUI thread.
-// Each start() gets a new generation; results of an older generation are dropped, so a
-// cancelled or superseded load never replaces what the user asked for last.
+// Runs on a JobTracker: a cancelled or superseded load never replaces what the user asked
+// for last, and an exception in the loader arrives as failed(), not as a crash.
 class LoadJob : public QObject {
     Q_OBJECT
 public:
-    explicit LoadJob(QObject* parent = nullptr);
-    ~LoadJob() override;
+    explicit LoadJob(QObject* parent = nullptr) : QObject(parent) {}
 
     void start(const QString& path, bool isSample = false);
     void cancel();
-    bool running() const { return m_running; }
+    bool running() const { return m_jobs.isRunning(); }
 
 signals:
     void cancelled();
@@ -36,10 +31,7 @@ signals:
     void failed(const QString& path, const QString& message);
 
 private:
-    int m_generation = 0;
-    bool m_running = false;
-    std::shared_ptr<std::atomic<bool>> m_cancel;
-    WorkerThreads m_workers; // last: waits for running jobs after cancel()
+    JobTracker m_jobs; // last: its destructor waits for the running load
 };
 
 } // namespace ringside

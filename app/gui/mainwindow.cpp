@@ -24,7 +24,10 @@
 #include <QMessageBox>
 #include <QMimeData>
 #include <QProgressDialog>
+#include <QPlainTextEdit>
 #include <QPushButton>
+#include <QSpinBox>
+#include <QTextEdit>
 #include <QVBoxLayout>
 #include <QSettings>
 #include <QSplitter>
@@ -93,18 +96,20 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent)
     filterDock->setObjectName("filterDock");
     filterDock->setWidget(m_filters);
     addDockWidget(Qt::LeftDockWidgetArea, filterDock);
-    connect(m_filters, &FilterPanel::specChanged, this, &MainWindow::applyFilters);
+    connect(m_filters, &FilterPanel::specChanged, this, &MainWindow::onFilterPanelChanged);
+    connect(&m_view, &ViewState::filterChanged, this, &MainWindow::applyFilters);
     connect(clear, &QPushButton::clicked, m_filters, &FilterPanel::clearAll);
-    connect(m_filters, &FilterPanel::addTaskRowRequested, this, [this](int32_t pid) {
-        m_timeline->rows().addTask(pid);
-        m_timeline->update();
-    });
+    connect(m_filters, &FilterPanel::addTaskRowRequested, &m_view, &ViewState::addTaskRow);
     connect(&m_filterJob, &FilterJob::progress, this, [this](int percent) {
         m_filterLabel->setText(tr("Filtering… %1%").arg(percent));
         m_filterBar->show();
     });
     connect(&m_filterJob, &FilterJob::finished, this, [this](std::shared_ptr<FilterResult> result) {
         showFilterResult(std::move(result), m_pendingSpec);
+    });
+    connect(&m_filterJob, &FilterJob::failed, this, [this](const QString& message) {
+        m_filterLabel->setText(tr("Filtering failed: %1").arg(message));
+        m_filterBar->show();
     });
 
     m_rangeLabel = new QLabel(this);
@@ -114,16 +119,20 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent)
 
     buildMenus();
     healthDock->toggleViewAction()->setShortcut(QKeySequence(tr("Ctrl+H")));
-    menuBar()->actions().at(1)->menu()->addAction(healthDock->toggleViewAction());
+    healthDock->toggleViewAction()->setObjectName("showHealthAction");
+    m_viewMenu->addAction(healthDock->toggleViewAction());
     filterDock->toggleViewAction()->setShortcut(QKeySequence(tr("Ctrl+Shift+F")));
+    filterDock->toggleViewAction()->setObjectName("showFiltersAction");
     auto* find = new QAction(tr("Find in Table"), this);
+    find->setObjectName("findAction");
     find->setShortcut(QKeySequence::Find);
     connect(find, &QAction::triggered, this, [this] { m_search->edit()->setFocus(); m_search->edit()->selectAll(); });
-    menuBar()->actions().at(1)->menu()->addAction(find);
-    menuBar()->actions().at(1)->menu()->addAction(filterDock->toggleViewAction());
+    m_viewMenu->addAction(find);
+    m_viewMenu->addAction(filterDock->toggleViewAction());
 
     connect(&m_view, &ViewState::visibleRangeChanged, this, &MainWindow::updateStatus);
     connect(&m_view, &ViewState::markersChanged, this, &MainWindow::updateStatus);
+    connect(&m_view, &ViewState::timeOriginChanged, this, &MainWindow::updateStatus);
     connect(&m_view, &ViewState::selectionChanged, this, &MainWindow::onSelectionChanged);
     connect(m_table, &EventTableView::currentRowChanged, this, [this](int row) {
         if (m_syncingSelection || row < 0 || !m_session) return;
@@ -136,12 +145,13 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent)
         m_progress->setLabelText(tr("Loading %1 events…").arg(QLocale().toString(events)));
     });
     connect(&m_load, &LoadJob::finished, this, [this](std::shared_ptr<TraceSession> session) {
-        if (m_progress) m_progress->reset();
+        closeProgress();
         addRecent(session->path);
         setSession(std::move(session));
     });
+    connect(&m_load, &LoadJob::cancelled, this, &MainWindow::closeProgress);
     connect(&m_load, &LoadJob::failed, this, [this](const QString&, const QString& message) {
-        if (m_progress) m_progress->reset();
+        closeProgress();
         emit loadFailed(message);
         if (!m_screenshotPath.isEmpty()) {
             qCritical("ringside: %s", qPrintable(message));
@@ -156,14 +166,54 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent)
     restoreState(settings.value("window/state").toByteArray());
     updateRecentMenu();
     updateStatus();
+    qApp->installEventFilter(this);
 }
 
-MainWindow::~MainWindow() = default;
+MainWindow::~MainWindow()
+{
+    qApp->removeEventFilter(this);
+}
+
+bool MainWindow::eventFilter(QObject* watched, QEvent* event)
+{
+    if (event->type() != QEvent::KeyPress || !m_session || watched == m_timeline) return false;
+    auto* widget = qobject_cast<QWidget*>(watched);
+    if (!widget || widget->window() != this) return false;
+    // Text fields keep their keys; lists keep the arrows and Home they move by.
+    QWidget* focus = QApplication::focusWidget();
+    auto isText = [](QObject* w) {
+        return qobject_cast<QLineEdit*>(w) || qobject_cast<QAbstractSpinBox*>(w) || qobject_cast<QTextEdit*>(w) ||
+               qobject_cast<QPlainTextEdit*>(w);
+    };
+    if (isText(widget) || isText(focus)) return false;
+    auto* key = static_cast<QKeyEvent*>(event);
+    const bool navigation = key->key() == Qt::Key_Left || key->key() == Qt::Key_Right || key->key() == Qt::Key_Home;
+    auto isList = [this](QObject* w) { return qobject_cast<QAbstractItemView*>(w) || w == m_table; };
+    if (navigation && (isList(widget) || isList(focus))) return false;
+    return m_timeline->handleKey(key);
+}
+
+void MainWindow::closeProgress()
+{
+    // A QProgressDialog without autoClose stays up after reset(); hide and drop it instead, so
+    // the next load starts with a fresh one (and its own show delay).
+    if (!m_progress) return;
+    m_progress->hide();
+    m_progress->deleteLater();
+    m_progress = nullptr;
+}
+
+timeline::ClockUnit MainWindow::clockUnit() const
+{
+    return m_session && !m_session->trace->file().info().timesInUsecs ? timeline::ClockUnit::Ticks
+                                                                      : timeline::ClockUnit::Nanoseconds;
+}
 
 void MainWindow::buildMenus()
 {
     QMenu* file = menuBar()->addMenu(tr("&File"));
-    file->addAction(tr("&Open…"), QKeySequence::Open, this, [this] {
+    file->setObjectName("fileMenu");
+    QAction* open = file->addAction(tr("&Open…"), QKeySequence::Open, this, [this] {
         QSettings settings;
         const QString dir = settings.value("files/lastDir").toString();
         const QString path = QFileDialog::getOpenFileName(this, tr("Open recording"), dir,
@@ -172,28 +222,33 @@ void MainWindow::buildMenus()
         settings.setValue("files/lastDir", QFileInfo(path).absolutePath());
         openFile(path);
     });
+    open->setObjectName("openAction");
     m_recentMenu = file->addMenu(tr("Open &Recent"));
+    m_recentMenu->setObjectName("recentMenu");
     file->addSeparator();
-    file->addAction(tr("&Quit"), QKeySequence::Quit, this, &QWidget::close);
+    file->addAction(tr("&Quit"), QKeySequence::Quit, this, &QWidget::close)->setObjectName("quitAction");
 
     QMenu* view = menuBar()->addMenu(tr("&View"));
+    view->setObjectName("viewMenu");
+    m_viewMenu = view;
     view->addAction(tr("Zoom &In"), QKeySequence(tr("Ctrl+=")), this, [this] {
         m_view.setVisibleRange(timeline::zoomAround(m_view.visibleRange(),
                                                     m_view.visibleRange().start + m_view.visibleRange().span() / 2, 0.5,
                                                     m_view.fullRange()));
-    });
+    })->setObjectName("zoomInAction");
     view->addAction(tr("Zoom &Out"), QKeySequence(tr("Ctrl+-")), this, [this] {
         m_view.setVisibleRange(timeline::zoomAround(m_view.visibleRange(),
                                                     m_view.visibleRange().start + m_view.visibleRange().span() / 2, 2.0,
                                                     m_view.fullRange()));
-    });
-    view->addAction(tr("Zoom to &Fit"), QKeySequence(tr("Ctrl+0")), &m_view, &ViewState::zoomToFit);
-    view->addAction(tr("Zoom &Back"), QKeySequence(tr("Alt+Left")), &m_view, &ViewState::zoomBack);
-    view->addAction(tr("Zoom &Forward"), QKeySequence(tr("Alt+Right")), &m_view, &ViewState::zoomForward);
-    view->addAction(tr("Zoom to Markers A–B"), QKeySequence(tr("Ctrl+M")), &m_view, &ViewState::zoomToMarkers);
-    view->addAction(tr("Clear Markers"), &m_view, &ViewState::clearMarkers);
+    })->setObjectName("zoomOutAction");
+    view->addAction(tr("Zoom to &Fit"), QKeySequence(tr("Ctrl+0")), &m_view, &ViewState::zoomToFit)->setObjectName("zoomFitAction");
+    view->addAction(tr("Zoom &Back"), QKeySequence(tr("Alt+Left")), &m_view, &ViewState::zoomBack)->setObjectName("zoomBackAction");
+    view->addAction(tr("Zoom &Forward"), QKeySequence(tr("Alt+Right")), &m_view, &ViewState::zoomForward)->setObjectName("zoomForwardAction");
+    view->addAction(tr("Zoom to Markers A–B"), QKeySequence(tr("Ctrl+M")), &m_view, &ViewState::zoomToMarkers)->setObjectName("zoomMarkersAction");
+    view->addAction(tr("Clear Markers"), &m_view, &ViewState::clearMarkers)->setObjectName("clearMarkersAction");
     view->addSeparator();
     QAction* wheel = view->addAction(tr("Mouse Wheel Zooms (Ctrl+Wheel Scrolls)"));
+    wheel->setObjectName("wheelZoomsAction");
     wheel->setCheckable(true);
     wheel->setChecked(QSettings().value("preferences/wheelZooms", false).toBool());
     m_timeline->setWheelZooms(wheel->isChecked());
@@ -204,55 +259,61 @@ void MainWindow::buildMenus()
     view->addSeparator();
 
     QMenu* go = menuBar()->addMenu(tr("&Go"));
-    go->addAction(tr("Previous Selection"), QKeySequence(tr("Ctrl+[")), &m_view, &ViewState::selectBack);
-    go->addAction(tr("Next Selection"), QKeySequence(tr("Ctrl+]")), &m_view, &ViewState::selectForward);
+    go->setObjectName("goMenu");
+    go->addAction(tr("Previous Selection"), QKeySequence(tr("Ctrl+[")), &m_view, &ViewState::selectBack)->setObjectName("selectBackAction");
+    go->addAction(tr("Next Selection"), QKeySequence(tr("Ctrl+]")), &m_view, &ViewState::selectForward)->setObjectName("selectForwardAction");
 
     auto* copy = new QAction(tr("Copy Rows"), this);
+    copy->setObjectName("copyRowsAction");
     copy->setShortcut(QKeySequence::Copy);
     copy->setShortcutContext(Qt::WidgetWithChildrenShortcut);
     connect(copy, &QAction::triggered, this, &MainWindow::copySelectedRows);
     m_table->addAction(copy);
     auto* markA = new QAction(tr("Set Marker A at This Event"), this);
+    markA->setObjectName("markerAAction");
     connect(markA, &QAction::triggered, this, [this] {
         if (auto s = m_view.selection()) m_view.setMarkerA(m_session->store().timestamp(*s));
     });
     m_table->addAction(markA);
     auto* markB = new QAction(tr("Set Marker B at This Event"), this);
+    markB->setObjectName("markerBAction");
     connect(markB, &QAction::triggered, this, [this] {
         if (auto s = m_view.selection()) m_view.setMarkerB(m_session->store().timestamp(*s));
     });
     m_table->addAction(markB);
     auto* taskRow = new QAction(tr("Add Timeline Row for This Task"), this);
+    taskRow->setObjectName("addTaskRowAction");
     connect(taskRow, &QAction::triggered, this, [this] {
         auto s = m_view.selection();
         if (!s) return;
-        const int32_t pid = m_session->store().stream(s->stream).columns.pid[s->index];
-        m_timeline->rows().addTask(pid);
-        m_timeline->update();
+        m_view.addTaskRow(m_session->store().stream(s->stream).columns.pid[s->index]);
     });
     m_table->addAction(taskRow);
     auto* processRows = new QAction(tr("Add Timeline Rows for This Task's Process"), this);
+    processRows->setObjectName("addProcessRowsAction");
     connect(processRows, &QAction::triggered, this, [this] {
         auto s = m_view.selection();
         if (!s) return;
-        m_timeline->rows().addProcess(m_session->store().stream(s->stream).columns.pid[s->index]);
-        m_timeline->update();
+        const int32_t pid = m_session->store().stream(s->stream).columns.pid[s->index];
+        QVector<int32_t> pids;
+        for (int32_t member : m_session->trace->processes().members(pid)) pids.push_back(member);
+        m_view.addTaskRows(pids.isEmpty() ? QVector<int32_t>{pid} : pids);
     });
     m_table->addAction(processRows);
 }
 
 void MainWindow::openFile(const QString& path, bool isSample)
 {
-    if (!m_progress) {
-        m_progress = new QProgressDialog(this);
-        m_progress->setWindowTitle(tr("Ringside"));
-        m_progress->setRange(0, 1000);
-        m_progress->setMinimumDuration(300);
-        m_progress->setAutoReset(false);
-        m_progress->setAutoClose(false);
-        m_progress->setWindowModality(Qt::WindowModal);
-        connect(m_progress, &QProgressDialog::canceled, &m_load, &LoadJob::cancel);
-    }
+    closeProgress();
+    m_progress = new QProgressDialog(this);
+    m_progress->setObjectName("loadProgress");
+    m_progress->setWindowTitle(tr("Ringside"));
+    m_progress->setRange(0, 1000);
+    m_progress->setMinimumDuration(300);
+    m_progress->setAutoReset(false);
+    m_progress->setAutoClose(false);
+    m_progress->setWindowModality(Qt::WindowModal);
+    connect(m_progress, &QProgressDialog::canceled, &m_load, &LoadJob::cancel);
     m_progress->setLabelText(tr("Opening %1…").arg(QFileInfo(path).fileName()));
     m_progress->setValue(0);
     m_load.start(path, isSample);
@@ -276,6 +337,14 @@ void MainWindow::setSession(std::shared_ptr<TraceSession> session)
     // The # column fits the largest row number.
     m_table->header()->resizeSection(EventTableModel::Index,
                                      fontMetrics().horizontalAdvance(QString::number(store.eventCount())) + 16);
+    // The CPU column fits its longest cell: a second buffer's CPUs read "name:N" there.
+    int cpuWidth = fontMetrics().horizontalAdvance(m_model->headerData(EventTableModel::Cpu, Qt::Horizontal).toString());
+    for (size_t i = 0; i < store.streamCount(); ++i) {
+        const EventRef first{StreamId(static_cast<uint16_t>(i)), 0};
+        if (store.stream(first.stream).columns.size())
+            cpuWidth = std::max(cpuWidth, fontMetrics().horizontalAdvance(EventTableModel::cellText(*m_session, first, EventTableModel::Cpu)));
+    }
+    m_table->header()->resizeSection(EventTableModel::Cpu, std::min(cpuWidth + 16, 220));
     m_details->setSession(m_session.get());
     m_health->setSession(m_session.get());
     m_filters->setSession(m_session.get());
@@ -328,21 +397,49 @@ void MainWindow::onSelectionChanged()
     }
 }
 
-void MainWindow::applyFilters()
+std::shared_ptr<FilterExpression> MainWindow::compileExpression(const std::string& text, QString* error)
+{
+    if (text.empty()) return nullptr;
+    std::lock_guard<std::mutex> lock(m_session->tepLock);
+    auto compiled = FilterExpression::compile(m_session->trace->file().tep(), text);
+    if (compiled) return compiled.value();
+    *error = QString::fromStdString(compiled.error().message);
+    return nullptr;
+}
+
+void MainWindow::onFilterPanelChanged()
 {
     if (!m_session) return;
     FilterSpec spec = m_filters->spec();
-    std::shared_ptr<FilterExpression> expression;
-    m_filters->setExpressionError(QString());
-    if (!spec.expression.empty()) {
-        std::lock_guard<std::mutex> lock(m_session->tepLock);
-        auto compiled = FilterExpression::compile(m_session->trace->file().tep(), spec.expression);
-        if (compiled) {
-            expression = compiled.value();
-        } else {
-            m_filters->setExpressionError(QString::fromStdString(compiled.error().message));
-            spec.expression.clear();
-        }
+    QString error;
+    if (!spec.expression.empty() && !compileExpression(spec.expression, &error)) {
+        // What was applied stays applied until a valid filter replaces it.
+        spec.expression = m_view.filter().expression;
+        const QString kept = spec.expression.empty() ? tr("no expression is applied")
+                                                      : tr("still applied: %1").arg(QString::fromStdString(spec.expression));
+        m_filters->setExpressionError(tr("%1 (%2)").arg(error, kept));
+    } else {
+        m_filters->setExpressionError(QString());
+    }
+    const FilterSpec& applied = m_view.filter();
+    if (spec.hiddenStreams == applied.hiddenStreams && spec.hiddenPids == applied.hiddenPids &&
+        spec.hiddenTypes == applied.hiddenTypes && spec.expression == applied.expression) {
+        if (!error.isEmpty()) emit filterApplied(); // nothing changed, but the answer (an error) is in
+        return;
+    }
+    m_view.setFilter(std::move(spec));
+}
+
+void MainWindow::applyFilters()
+{
+    if (!m_session) return;
+    FilterSpec spec = m_view.filter();
+    QString error;
+    std::shared_ptr<FilterExpression> expression = compileExpression(spec.expression, &error);
+    if (!error.isEmpty()) {
+        // Only a restored view can hold an expression this trace does not compile.
+        m_filters->setExpressionError(error);
+        spec.expression.clear();
     }
     m_pendingSpec = spec;
     if (spec.empty()) {
@@ -374,8 +471,31 @@ void MainWindow::showFilterResult(std::shared_ptr<FilterResult> result, const Fi
                                    .arg(parts.join(", ")));
         m_filterBar->show();
     }
-    if (selection) onSelectionChanged();
+    // The selection survives a filter change: the event itself when it is still shown, or else
+    // the shown event nearest in time; the table scrolls to it either way.
+    if (selection) {
+        if (m_model->rowOf(*selection) >= 0) {
+            onSelectionChanged();
+        } else if (result && result->merged.size() > 0) {
+            const EventStore& store = m_session->store();
+            const uint64_t t = store.timestamp(*selection);
+            const size_t after = result->merged.rank(store.rowOf(*selection)); // shown rows before it
+            size_t best = std::min(after, result->merged.size() - 1);
+            if (after > 0 && after < result->merged.size()) {
+                const uint64_t tBefore = store.timestamp(store.eventAt(result->merged.select(after - 1)));
+                const uint64_t tAfter = store.timestamp(store.eventAt(result->merged.select(after)));
+                if (t - tBefore <= tAfter - t) best = after - 1;
+            }
+            m_view.select(store.eventAt(result->merged.select(best)));
+        }
+    }
     emit filterApplied();
+}
+
+void MainWindow::restoreView(const ViewSnapshot& snapshot)
+{
+    m_filters->setSpec(snapshot.filter);
+    m_view.restore(snapshot);
 }
 
 void MainWindow::updateStatus()
@@ -387,15 +507,21 @@ void MainWindow::updateStatus()
     }
     const auto range = m_view.visibleRange();
     const EventStore& store = m_session->store();
-    m_rangeLabel->setText(tr("%1 events, %2 CPUs · showing %3 from %4 s")
+    const timeline::ClockUnit unit = clockUnit();
+    const bool ticks = unit == timeline::ClockUnit::Ticks;
+    auto at = [&](uint64_t t, uint64_t step) {
+        return ticks ? tr("tick %1").arg(timeline::formatTimestamp(t, step, unit)) : tr("%1 s").arg(timeline::formatTimestamp(t, step));
+    };
+    m_rangeLabel->setText(tr("%1 events, %2 CPUs · showing %3 from %4%5")
                               .arg(QLocale().toString(qulonglong(store.eventCount())))
                               .arg(store.streamCount())
-                              .arg(timeline::formatDuration(int64_t(range.span())))
-                              .arg(timeline::formatTimestamp(range.start, 1000)));
+                              .arg(timeline::formatDuration(int64_t(range.span()), unit))
+                              .arg(at(range.start, 1000))
+                              .arg(ticks ? tr(" (counter clock without a conversion to time)") : QString()));
     QStringList markers;
-    if (auto a = m_view.markerA()) markers << tr("A %1").arg(timeline::formatTimestamp(*a, 1));
-    if (auto b = m_view.markerB()) markers << tr("B %1").arg(timeline::formatTimestamp(*b, 1));
-    if (auto d = m_view.markerDelta()) markers << tr("B−A = %1").arg(timeline::formatDuration(*d));
+    if (auto a = m_view.markerA()) markers << tr("A %1").arg(at(*a, 1));
+    if (auto b = m_view.markerB()) markers << tr("B %1").arg(at(*b, 1));
+    if (auto d = m_view.markerDelta()) markers << tr("B−A = %1").arg(timeline::formatDuration(*d, unit));
     m_markerLabel->setText(markers.isEmpty() ? tr("Shift+click: marker A, Ctrl+click: marker B") : markers.join("   "));
 }
 

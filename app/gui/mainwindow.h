@@ -24,9 +24,14 @@ class FilterPanel;
 class SearchBar;
 class TimelineWidget;
 
-// The main window: timeline on top, event table and details below, trace health in a dock.
-// Opens recordings through LoadJob (off the GUI thread); a failed load leaves the previous
-// trace open. All views observe the one ViewState.
+// The main window: timeline on top, event table and details below, filters and trace health in
+// docks. Opens recordings through LoadJob (off the GUI thread); a failed load leaves the previous
+// trace open, and the progress dialog is gone after every load, however it ends. All views
+// observe the one ViewState: the filter panel writes its filter there, the FilterJob evaluates
+// what is there, and restoreView() puts a saved snapshot back. The timeline's keys work anywhere
+// in the window but in text fields (an application event filter). Menus and their main actions
+// carry object names ("fileMenu", "viewMenu", "goMenu", "openAction", ...) for tests and
+// scripts to find them by.
 class MainWindow : public QMainWindow {
     Q_OBJECT
 public:
@@ -39,6 +44,9 @@ public:
     void screenshotWhenLoaded(const QString& path);
     // Shows a time range (seconds) and/or selects a table row; for scripted views.
     void showOnLoad(std::optional<std::pair<double, double>> seconds, long long row);
+    // Puts a saved view back (filters, task rows, range, selection, markers, ...), as a session
+    // file would; the filter panel shows the restored filter.
+    void restoreView(const ViewSnapshot& snapshot);
 
     const TraceSession* session() const { return m_session.get(); }
     ViewState* viewState() { return &m_view; }
@@ -54,6 +62,8 @@ signals:
     void loadFailed(const QString& message);
 
 protected:
+    // The timeline's keys work anywhere in the window but in text fields.
+    bool eventFilter(QObject* watched, QEvent* event) override;
     void dragEnterEvent(QDragEnterEvent*) override;
     void dropEvent(QDropEvent*) override;
     void closeEvent(QCloseEvent*) override;
@@ -66,8 +76,15 @@ private:
     void updateRecentMenu();
     void addRecent(const QString& path);
     void copySelectedRows();
+    // The filter panel changed: a valid filter replaces the applied one; an expression that does
+    // not compile leaves the applied expression in place and shows its error.
+    void onFilterPanelChanged();
+    // The ViewState's filter changed: evaluate it (FilterJob) and show the result.
     void applyFilters();
     void showFilterResult(std::shared_ptr<FilterResult> result, const FilterSpec& spec);
+    std::shared_ptr<FilterExpression> compileExpression(const std::string& text, QString* error);
+    void closeProgress();
+    timeline::ClockUnit clockUnit() const;
 
     ViewState m_view;
     LoadJob m_load;
@@ -85,6 +102,7 @@ private:
     QLabel* m_filterLabel = nullptr;
     QProgressDialog* m_progress = nullptr;
     QMenu* m_recentMenu = nullptr;
+    QMenu* m_viewMenu = nullptr;
     QLabel* m_rangeLabel = nullptr;
     QLabel* m_markerLabel = nullptr;
     QString m_screenshotPath;

@@ -60,8 +60,9 @@ uint64_t tickStep(uint64_t span, double width, double minPixels)
     }
 }
 
-QString formatTimestamp(uint64_t ns, uint64_t step)
+QString formatTimestamp(uint64_t ns, uint64_t step, ClockUnit clock)
 {
+    if (clock == ClockUnit::Ticks) return QString::number(ns);
     int decimals = 9;
     for (uint64_t s = step; s >= 10 && decimals > 0 && s % 10 == 0; s /= 10) --decimals;
     const uint64_t seconds = ns / 1000000000ull;
@@ -74,12 +75,15 @@ QString formatTimestamp(uint64_t ns, uint64_t step)
     return text;
 }
 
-QString formatDuration(int64_t ns)
+QString formatDuration(int64_t ns, ClockUnit clock)
 {
     const double magnitude = std::abs(double(ns));
     struct Unit { double scale; const char* name; };
-    const Unit unit = magnitude >= 1e9 ? Unit{1e9, "s"} : magnitude >= 1e6 ? Unit{1e6, "ms"}
-                    : magnitude >= 1e3 ? Unit{1e3, "us"} : Unit{1, "ns"};
+    Unit unit = magnitude >= 1e9 ? Unit{1e9, "s"} : magnitude >= 1e6 ? Unit{1e6, "ms"}
+              : magnitude >= 1e3 ? Unit{1e3, "us"} : Unit{1, "ns"};
+    if (clock == ClockUnit::Ticks)
+        unit = magnitude >= 1e9 ? Unit{1e9, "G ticks"} : magnitude >= 1e6 ? Unit{1e6, "M ticks"}
+             : magnitude >= 1e3 ? Unit{1e3, "k ticks"} : Unit{1, "ticks"};
     QString number = QString::number(double(ns) / unit.scale, 'f', unit.scale == 1 ? 0 : 3);
     if (number.contains('.')) {
         while (number.endsWith('0')) number.chop(1);

@@ -31,9 +31,14 @@ TimeRange pan(const TimeRange& range, int64_t delta, const TimeRange& limits);
 // `minPixels` apart.
 uint64_t tickStep(uint64_t span, double width, double minPixels);
 
-// Time as seconds with as many decimals as the tick step needs ("1022.9035").
-QString formatTimestamp(uint64_t ns, uint64_t step);
-// A duration with its unit ("12.345 ms", "-3 us", "1.5 s").
-QString formatDuration(int64_t ns);
+// Whether trace timestamps are nanoseconds or the raw ticks of a counter clock (x86-tsc,
+// counter) that the file gives no conversion for; ticks are never shown as seconds.
+enum class ClockUnit { Nanoseconds, Ticks };
+
+// Time as seconds with as many decimals as the tick step needs ("1022.9035"); in ticks, the
+// plain count.
+QString formatTimestamp(uint64_t ns, uint64_t step, ClockUnit unit = ClockUnit::Nanoseconds);
+// A duration with its unit ("12.345 ms", "-3 us", "1.5 s"; "1.25 M ticks", "640 ticks").
+QString formatDuration(int64_t ns, ClockUnit unit = ClockUnit::Nanoseconds);
 
 } // namespace ringside::timeline

@@ -3,15 +3,14 @@
 
 #include "taskcolors.h"
 
-#include <QContextMenuEvent>
 #include <QHelpEvent>
-#include <QMenu>
 #include <QPainter>
 #include <QToolTip>
 #include <QWheelEvent>
 
 #include <algorithm>
 #include <cmath>
+#include <utility>
 
 namespace ringside {
 
@@ -26,6 +25,8 @@ TimelineWidget::TimelineWidget(ViewState* view, QWidget* parent) : QWidget(paren
     connect(view, &ViewState::selectionChanged, this, qOverload<>(&QWidget::update));
     connect(view, &ViewState::markersChanged, this, qOverload<>(&QWidget::update));
     connect(view, &ViewState::timeOriginChanged, this, qOverload<>(&QWidget::update));
+    connect(view, &ViewState::taskRowsChanged, this, &TimelineWidget::syncRowsFromView);
+    connect(view, &ViewState::collapsedChanged, this, &TimelineWidget::syncRowsFromView);
 }
 
 void TimelineWidget::setFilter(std::shared_ptr<const FilterResult> filter, const std::vector<bool>& hiddenStreams)
@@ -44,6 +45,7 @@ void TimelineWidget::setSession(const TraceSession* session)
     m_rows.setViewportHeight(height() - kRulerHeight);
     m_scrollY = 0;
     m_cacheKey = CacheKey();
+    syncRowsFromView();
     update();
 }
 
@@ -130,8 +132,12 @@ void TimelineWidget::renderRows(QPainter& p)
                 const QString arrow = m_rows.isCollapsed(row.buffer) ? QStringLiteral("\u25B8 ") : QStringLiteral("\u25BE ");
                 p.drawText(QRect(6, top, width(), row.height), Qt::AlignVCenter | Qt::AlignLeft, arrow + row.label);
             } else {
+                // CPU rows sit indented under their buffer's header (which names the buffer);
+                // a label too long for the column is elided, its tooltip has it in full.
+                const int indent = row.kind == TimelineRows::Kind::Cpu ? 18 : 8;
+                const QRect box(indent, top, kLabelWidth - indent - 4, row.height);
                 p.setPen(palette().color(QPalette::Text));
-                p.drawText(QRect(8, top, kLabelWidth - 12, row.height), Qt::AlignVCenter | Qt::AlignLeft, row.label);
+                p.drawText(box, Qt::AlignVCenter | Qt::AlignLeft, p.fontMetrics().elidedText(row.label, Qt::ElideRight, box.width()));
                 if (row.kind == TimelineRows::Kind::Cpu) paintCpuRow(p, row, top);
                 else paintTaskRow(p, row, top);
             }
@@ -292,15 +298,15 @@ void TimelineWidget::paintRuler(QPainter& p)
         QString label;
         if (origin) {
             const int64_t rel = int64_t(t) - int64_t(*origin);
-            label = (rel < 0 ? "-" : "+") + timeline::formatDuration(std::llabs(rel));
+            label = (rel < 0 ? "-" : "+") + timeline::formatDuration(std::llabs(rel), clockUnit());
             if (rel == 0) label = QStringLiteral("0");
         } else {
-            label = timeline::formatTimestamp(t, step);
+            label = timeline::formatTimestamp(t, step, clockUnit());
         }
         p.drawText(x + 3, 4, 200, kRulerHeight - 16, Qt::AlignLeft | Qt::AlignTop, label);
     }
     p.drawText(QRect(6, 0, kLabelWidth - 8, kRulerHeight), Qt::AlignVCenter | Qt::AlignLeft,
-               timeline::formatDuration(int64_t(range.span())));
+               timeline::formatDuration(int64_t(range.span()), clockUnit()));
     if (m_drag == Drag::RulerRange) {
         const int x0 = std::min(m_pressPos.x(), m_lastDragX), x1 = std::max(m_pressPos.x(), m_lastDragX);
         QColor fill = palette().color(QPalette::Highlight);
@@ -407,10 +413,11 @@ void TimelineWidget::mouseReleaseEvent(QMouseEvent* e)
         return;
     }
     if (m_moved) return;
+    if (std::exchange(m_ignoreRelease, false)) return;
     const int index = m_rows.rowAt(contentY(e->pos().y()));
     if (index >= 0 && m_rows.rows()[index].kind == TimelineRows::Kind::BufferHeader && e->pos().y() >= kRulerHeight) {
-        m_rows.toggleBuffer(m_rows.rows()[index].buffer);
-        update();
+        const uint16_t buffer = m_rows.rows()[index].buffer;
+        m_view->setCollapsed(buffer, !m_view->isCollapsed(buffer));
         return;
     }
     if (e->pos().x() < kLabelWidth) return;
@@ -422,19 +429,25 @@ void TimelineWidget::mouseReleaseEvent(QMouseEvent* e)
 
 void TimelineWidget::mouseDoubleClickEvent(QMouseEvent* e)
 {
-    if (!m_session || e->pos().x() < kLabelWidth) return;
+    if (!m_session || e->button() != Qt::LeftButton) return;
     const int index = m_rows.rowAt(contentY(e->pos().y()));
-    if (index < 0 || m_rows.rows()[index].kind != TimelineRows::Kind::Cpu) return;
-    const int32_t pid = m_session->occupancy().pidAt(m_rows.rows()[index].stream, timeAtX(e->pos().x()));
-    if (pid > 0 && !m_rows.hasTask(pid)) {
-        m_rows.addTask(pid);
-        emit taskRowsChanged();
-        update();
+    if (index < 0 || e->pos().y() < kRulerHeight) return;
+    const auto& row = m_rows.rows()[index];
+    if (row.kind == TimelineRows::Kind::BufferHeader) {
+        // The first click already toggled the buffer; the double-click's release must not undo it.
+        m_ignoreRelease = true;
+        return;
     }
+    if (row.kind != TimelineRows::Kind::Cpu) return;
+    m_ignoreRelease = true; // no selection change on the second release
+    const int32_t pid = e->pos().x() < kLabelWidth ? taskForLabel(row).first
+                                                   : m_session->occupancy().pidAt(row.stream, timeAtX(e->pos().x()));
+    if (pid > 0) m_view->addTaskRow(pid);
 }
 
-void TimelineWidget::keyPressEvent(QKeyEvent* e)
+bool TimelineWidget::handleKey(QKeyEvent* e)
 {
+    if (!m_session || (e->modifiers() & ~(Qt::KeypadModifier | Qt::ShiftModifier))) return false;
     const int anchor = (m_hoverX >= kLabelWidth && m_hoverX < width()) ? m_hoverX : kLabelWidth + dataWidth() / 2;
     switch (e->key()) {
     case Qt::Key_W: case Qt::Key_Plus: case Qt::Key_Equal: zoomBy(0.5, anchor); break;
@@ -443,9 +456,15 @@ void TimelineWidget::keyPressEvent(QKeyEvent* e)
     case Qt::Key_D: case Qt::Key_Right: panByPixels(-dataWidth() / 5); break;
     case Qt::Key_0: case Qt::Key_Home: m_view->zoomToFit(); break;
     case Qt::Key_Backspace: m_view->zoomBack(); break;
-    default: QWidget::keyPressEvent(e); return;
+    default: return false;
     }
     e->accept();
+    return true;
+}
+
+void TimelineWidget::keyPressEvent(QKeyEvent* e)
+{
+    if (!handleKey(e)) QWidget::keyPressEvent(e);
 }
 
 void TimelineWidget::leaveEvent(QEvent*)
@@ -502,6 +521,11 @@ bool TimelineWidget::event(QEvent* e)
 {
     if (e->type() == QEvent::ToolTip && m_session) {
         auto* help = static_cast<QHelpEvent*>(e);
+        const int index = help->pos().y() >= kRulerHeight ? m_rows.rowAt(contentY(help->pos().y())) : -1;
+        if (index >= 0 && (help->pos().x() < kLabelWidth || m_rows.rows()[index].kind == TimelineRows::Kind::BufferHeader)) {
+            QToolTip::showText(help->globalPos(), labelToolTip(m_rows.rows()[index]), this);
+            return true;
+        }
         if (auto ev = eventNear(help->pos().x(), help->pos().y())) {
             const QString text = QString::fromStdString(m_session->formatter->reportLine(*ev)).trimmed();
             QToolTip::showText(help->globalPos(), text, this);
@@ -511,45 +535,6 @@ bool TimelineWidget::event(QEvent* e)
         return true;
     }
     return QWidget::event(e);
-}
-
-void TimelineWidget::contextMenuEvent(QContextMenuEvent* e)
-{
-    if (!m_session) return;
-    const int index = m_rows.rowAt(contentY(e->pos().y()));
-    if (index < 0) return;
-    const auto row = m_rows.rows()[index];
-    QMenu menu(this);
-    if (row.kind == TimelineRows::Kind::Cpu && e->pos().x() >= kLabelWidth) {
-        const int32_t pid = m_session->occupancy().pidAt(row.stream, timeAtX(e->pos().x()));
-        if (pid > 0 && !m_rows.hasTask(pid))
-            menu.addAction(tr("Add task row for %1-%2").arg(QString::fromStdString(m_session->taskName(pid))).arg(pid),
-                           this, [this, pid] { m_rows.addTask(pid); emit taskRowsChanged(); update(); });
-    }
-    int32_t taskPid = row.kind == TimelineRows::Kind::Task ? row.pid : -1;
-    if (row.kind == TimelineRows::Kind::Cpu && e->pos().x() >= kLabelWidth)
-        taskPid = m_session->occupancy().pidAt(row.stream, timeAtX(e->pos().x()));
-    if (taskPid > 0) {
-        const ProcessGroups& processes = m_session->trace->processes();
-        const size_t members = processes.members(taskPid).size();
-        QAction* process = menu.addAction(members == 1 ? tr("Add a row for this process (its only known task)")
-                                                       : tr("Add rows for the %1 tasks of this process").arg(members),
-                                          this, [this, taskPid] { m_rows.addProcess(taskPid); emit taskRowsChanged(); update(); });
-        if (!processes.available()) {
-            process->setText(tr("Tasks of this process: unknown (the recording has no task:task_newtask events)"));
-            process->setEnabled(false);
-        }
-    }
-    if (row.kind == TimelineRows::Kind::Task)
-        menu.addAction(tr("Remove this task row"), this, [this, pid = row.pid] { m_rows.removeTask(pid); emit taskRowsChanged(); update(); });
-    if (e->pos().x() >= kLabelWidth) {
-        const uint64_t t = timeAtX(e->pos().x());
-        menu.addAction(tr("Set marker A here"), this, [this, t] { m_view->setMarkerA(t); });
-        menu.addAction(tr("Set marker B here"), this, [this, t] { m_view->setMarkerB(t); });
-        menu.addAction(tr("Count time from here"), this, [this, t] { m_view->setTimeOrigin(t); });
-    }
-    if (m_view->timeOrigin()) menu.addAction(tr("Show absolute time"), this, [this] { m_view->setTimeOrigin(std::nullopt); });
-    if (!menu.isEmpty()) menu.exec(e->globalPos());
 }
 
 } // namespace ringside

@@ -22,14 +22,20 @@ namespace ringside {
 // preference swaps the wheel and Ctrl+wheel, for KernelShark habits); drag
 // on the ruler zooms into the dragged range, drag on the rows pans; click selects the nearest
 // event, Shift+click sets marker A, Ctrl+click marker B; double-click on a CPU row adds a row
-// for the task running there. Keys: W/S or +/- zoom, A/D or Left/Right pan, 0 fit,
-// Backspace zoom back.
+// for the task running there (on its label: the task running at the selection, or else at the
+// middle of the view); a click on a buffer header collapses it. Keys (see handleKey): W/S or
+// +/- zoom, A/D or Left/Right pan, 0 fit, Backspace zoom back.
+//
+// The task rows and collapsed buffers follow the ViewState: the widget changes them there and
+// its TimelineRows copies them when the ViewState says so.
 class TimelineWidget : public QWidget {
     Q_OBJECT
 public:
     explicit TimelineWidget(ViewState* view, QWidget* parent = nullptr);
 
     void setSession(const TraceSession* session);
+    // The timeline's keys, wherever in the window they were pressed; true when handled.
+    bool handleKey(QKeyEvent* e);
     // Draws only the events of `filter` (nullptr: all); hidden CPUs lose their rows.
     void setFilter(std::shared_ptr<const FilterResult> filter, const std::vector<bool>& hiddenStreams);
     TimelineRows& rows() { return m_rows; }
@@ -79,6 +85,13 @@ private:
     void panByPixels(int dx);
     int contentY(int widgetY) const { return widgetY - kRulerHeight + m_scrollY; }
     void clampScroll();
+    void syncRowsFromView();
+    timeline::ClockUnit clockUnit() const;
+    // The task running on a CPU row when its label is used: at the selection, or else at the
+    // middle of the visible range.
+    std::pair<int32_t, uint64_t> taskForLabel(const TimelineRows::Row& row) const;
+    QString labelToolTip(const TimelineRows::Row& row) const;
+    void addProcessRows(int32_t pid);
 
     ViewState* m_view;
     const TraceSession* m_session = nullptr;
@@ -107,6 +120,7 @@ private:
     QPoint m_pressPos;
     int m_lastDragX = 0;
     bool m_moved = false;
+    bool m_ignoreRelease = false; // the release that ends a double-click
     int m_hoverX = -1;
     bool m_plainWheelZooms = false;
 };

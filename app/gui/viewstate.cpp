@@ -18,11 +18,88 @@ void ViewState::reset(const TimeRange& full)
     m_markerA.reset();
     m_markerB.reset();
     m_origin.reset();
+    m_filter = FilterSpec();
+    m_taskRows.clear();
+    m_collapsed.clear();
+    emitAll();
+}
+
+void ViewState::emitAll()
+{
+    emit filterChanged();
+    emit taskRowsChanged();
+    emit collapsedChanged();
     emit visibleRangeChanged();
     emit selectionChanged();
     emit markersChanged();
     emit historyChanged();
     emit timeOriginChanged();
+}
+
+bool ViewSnapshot::operator==(const ViewSnapshot& o) const
+{
+    return full == o.full && visible == o.visible && zoomBack == o.zoomBack && zoomForward == o.zoomForward &&
+           selection == o.selection && selectBack == o.selectBack && selectForward == o.selectForward &&
+           markerA == o.markerA && markerB == o.markerB && origin == o.origin &&
+           filter.hiddenStreams == o.filter.hiddenStreams && filter.hiddenPids == o.filter.hiddenPids &&
+           filter.hiddenTypes == o.filter.hiddenTypes && filter.expression == o.filter.expression &&
+           taskRows == o.taskRows && collapsedBuffers == o.collapsedBuffers;
+}
+
+ViewSnapshot ViewState::snapshot() const
+{
+    return {m_full, m_visible, m_zoomBack, m_zoomForward, m_selection, m_selectBack, m_selectForward,
+            m_markerA, m_markerB, m_origin, m_filter, m_taskRows, m_collapsed};
+}
+
+void ViewState::restore(const ViewSnapshot& s)
+{
+    m_full = s.full;
+    if (m_full.end <= m_full.start) m_full.end = m_full.start + 1;
+    m_visible = s.visible;
+    m_zoomBack = s.zoomBack;
+    m_zoomForward = s.zoomForward;
+    m_selection = s.selection;
+    m_selectBack = s.selectBack;
+    m_selectForward = s.selectForward;
+    m_markerA = s.markerA;
+    m_markerB = s.markerB;
+    m_origin = s.origin;
+    m_filter = s.filter;
+    m_taskRows = s.taskRows;
+    m_collapsed = s.collapsedBuffers;
+    std::sort(m_collapsed.begin(), m_collapsed.end());
+    emitAll();
+}
+
+void ViewState::setFilter(FilterSpec filter)
+{
+    m_filter = std::move(filter);
+    emit filterChanged();
+}
+
+void ViewState::addTaskRows(const QVector<int32_t>& pids)
+{
+    bool changed = false;
+    for (int32_t pid : pids)
+        if (!m_taskRows.contains(pid)) m_taskRows.push_back(pid), changed = true;
+    if (changed) emit taskRowsChanged();
+}
+
+void ViewState::removeTaskRow(int32_t pid)
+{
+    if (m_taskRows.removeAll(pid)) emit taskRowsChanged();
+}
+
+void ViewState::setCollapsed(uint16_t buffer, bool collapsed)
+{
+    if (collapsed == isCollapsed(buffer)) return;
+    if (collapsed) {
+        m_collapsed.insert(std::lower_bound(m_collapsed.begin(), m_collapsed.end(), buffer), buffer);
+    } else {
+        m_collapsed.removeAll(buffer);
+    }
+    emit collapsedChanged();
 }
 
 void ViewState::setVisibleRange(TimeRange range, bool remember)
@@ -123,7 +200,8 @@ std::optional<int64_t> ViewState::markerDelta() const
 void ViewState::zoomToMarkers()
 {
     if (!m_markerA || !m_markerB || *m_markerA == *m_markerB) return;
-    setVisibleRange({std::min(*m_markerA, *m_markerB), std::max(*m_markerA, *m_markerB)});
+    // End exclusive: one past the later marker, so both markers stay in view.
+    setVisibleRange({std::min(*m_markerA, *m_markerB), std::max(*m_markerA, *m_markerB) + 1});
 }
 
 void ViewState::setTimeOrigin(std::optional<uint64_t> origin)

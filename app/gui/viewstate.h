@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 #pragma once
 
+#include "query/eventfilter.h"
 #include "store/ids.h"
 #include "timelinemath.h"
 
@@ -11,9 +12,25 @@
 
 namespace ringside {
 
-// The one view-state object the timeline, the ruler, the table and the details pane observe:
-// the visible time range with its zoom history, the selected event with its history, and the
-// markers A and B. Lives on the GUI thread.
+// Everything ViewState holds, as a plain value: what a session file saves and restores.
+struct ViewSnapshot {
+    timeline::TimeRange full, visible;
+    QVector<timeline::TimeRange> zoomBack, zoomForward;
+    std::optional<EventRef> selection;
+    QVector<EventRef> selectBack, selectForward;
+    std::optional<uint64_t> markerA, markerB, origin;
+    FilterSpec filter;
+    QVector<int32_t> taskRows; // in the order the user added them
+    QVector<uint16_t> collapsedBuffers; // ascending
+
+    bool operator==(const ViewSnapshot&) const;
+};
+
+// The one view-state object every view observes: the filters (FilterSpec, with the expression
+// text that is applied), the task rows the user added, the collapsed buffers, the visible time
+// range with its zoom history, the selected event with its history, the markers A and B and
+// the time origin. Views change it and follow its signals; they keep no copy of their own.
+// snapshot()/restore() turn it into a plain value and back. Lives on the GUI thread.
 class ViewState : public QObject {
     Q_OBJECT
 public:
@@ -21,7 +38,28 @@ public:
 
     explicit ViewState(QObject* parent = nullptr) : QObject(parent) {}
 
+    // A new recording: everything back to defaults, the whole of `full` visible.
     void reset(const TimeRange& full);
+
+    ViewSnapshot snapshot() const;
+    // Puts every part of `snapshot` back and emits every change signal once.
+    void restore(const ViewSnapshot& snapshot);
+
+    // The filter applied (its expression always compiled when it was set).
+    const FilterSpec& filter() const { return m_filter; }
+    void setFilter(FilterSpec filter);
+
+    const QVector<int32_t>& taskRows() const { return m_taskRows; }
+    bool hasTaskRow(int32_t pid) const { return m_taskRows.contains(pid); }
+    // Appends the pids not shown yet; one taskRowsChanged for all of them.
+    void addTaskRows(const QVector<int32_t>& pids);
+    void addTaskRow(int32_t pid) { addTaskRows({pid}); }
+    void removeTaskRow(int32_t pid);
+
+    bool isCollapsed(uint16_t buffer) const { return m_collapsed.contains(buffer); }
+    const QVector<uint16_t>& collapsedBuffers() const { return m_collapsed; }
+    void setCollapsed(uint16_t buffer, bool collapsed);
+
     const TimeRange& fullRange() const { return m_full; }
     const TimeRange& visibleRange() const { return m_visible; }
 
@@ -60,8 +98,12 @@ signals:
     void markersChanged();
     void historyChanged();
     void timeOriginChanged();
+    void filterChanged();
+    void taskRowsChanged();
+    void collapsedChanged();
 
 private:
+    void emitAll();
     void selectInternal(std::optional<EventRef> event);
 
     TimeRange m_full;
@@ -70,6 +112,9 @@ private:
     std::optional<EventRef> m_selection;
     QVector<EventRef> m_selectBack, m_selectForward;
     std::optional<uint64_t> m_markerA, m_markerB, m_origin;
+    FilterSpec m_filter;
+    QVector<int32_t> m_taskRows;
+    QVector<uint16_t> m_collapsed;
 };
 
 } // namespace ringside

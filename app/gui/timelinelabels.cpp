@@ -1,0 +1,115 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+// TimelineWidget, continued: the rows as the ViewState lists them, and what the row labels and
+// the row menu offer (see timelinewidget.cpp for painting and the mouse and keys on the data).
+#include "timelinewidget.h"
+
+#include <QContextMenuEvent>
+#include <QLocale>
+#include <QMenu>
+
+namespace ringside {
+
+using timeline::TimeRange;
+
+void TimelineWidget::syncRowsFromView()
+{
+    if (!m_session) return;
+    const QVector<int32_t> before = m_rows.taskPids();
+    const QVector<int32_t>& wanted = m_view->taskRows();
+    for (int32_t pid : before)
+        if (!wanted.contains(pid)) m_rows.removeTask(pid);
+    for (int32_t pid : wanted)
+        if (!m_rows.hasTask(pid)) m_rows.addTask(pid);
+    for (uint16_t b = 0; b < m_session->store().buffers().size(); ++b)
+        if (m_rows.isCollapsed(b) != m_view->isCollapsed(b)) m_rows.toggleBuffer(b);
+    if (m_rows.taskPids() != before) emit taskRowsChanged();
+    update();
+}
+
+void TimelineWidget::addProcessRows(int32_t pid)
+{
+    QVector<int32_t> pids;
+    for (int32_t member : m_session->trace->processes().members(pid)) pids.push_back(member);
+    if (pids.isEmpty()) pids.push_back(pid);
+    m_view->addTaskRows(pids);
+}
+
+timeline::ClockUnit TimelineWidget::clockUnit() const
+{
+    return m_session && !m_session->trace->file().info().timesInUsecs ? timeline::ClockUnit::Ticks
+                                                                      : timeline::ClockUnit::Nanoseconds;
+}
+
+std::pair<int32_t, uint64_t> TimelineWidget::taskForLabel(const TimelineRows::Row& row) const
+{
+    const TimeRange range = m_view->visibleRange();
+    uint64_t t = range.start + range.span() / 2;
+    if (auto sel = m_view->selection(); sel && range.contains(m_session->store().timestamp(*sel)))
+        t = m_session->store().timestamp(*sel);
+    return {m_session->occupancy().available() ? m_session->occupancy().pidAt(row.stream, t) : -1, t};
+}
+
+QString TimelineWidget::labelToolTip(const TimelineRows::Row& row) const
+{
+    const EventStore& store = m_session->store();
+    const QString buffer = QString::fromStdString(store.buffers()[row.buffer].name);
+    const QString where = buffer.isEmpty() ? tr("top-level buffer") : tr("buffer \"%1\"").arg(buffer);
+    if (row.kind == TimelineRows::Kind::BufferHeader)
+        return tr("%1, %2 CPUs\nClick to collapse or expand").arg(where).arg(store.buffers()[row.buffer].streams.size());
+    if (row.kind == TimelineRows::Kind::Cpu) {
+        QString text = tr("CPU %1 of the %2, %3 events").arg(store.stream(row.stream).cpu).arg(where)
+                           .arg(QLocale().toString(qulonglong(store.stream(row.stream).columns.size())));
+        const auto [pid, t] = taskForLabel(row);
+        const QString at = timeline::formatTimestamp(t, 1000, clockUnit());
+        if (pid > 0)
+            text += tr("\nDouble-click: add a row for %1-%2, running here at %3 (the selection, or else mid-view)")
+                        .arg(QString::fromStdString(m_session->taskName(pid))).arg(pid).arg(at);
+        else
+            text += tr("\nNo task runs here at %1 (the selection, or else mid-view); double-click on the row "
+                       "where a task runs adds its row").arg(at);
+        return text;
+    }
+    return row.label;
+}
+
+void TimelineWidget::contextMenuEvent(QContextMenuEvent* e)
+{
+    if (!m_session) return;
+    const int index = m_rows.rowAt(contentY(e->pos().y()));
+    if (index < 0) return;
+    const auto row = m_rows.rows()[index];
+    QMenu menu(this);
+    int32_t taskPid = row.kind == TimelineRows::Kind::Task ? row.pid : -1;
+    if (row.kind == TimelineRows::Kind::Cpu)
+        taskPid = e->pos().x() >= kLabelWidth ? m_session->occupancy().pidAt(row.stream, timeAtX(e->pos().x()))
+                                              : taskForLabel(row).first;
+    if (row.kind == TimelineRows::Kind::Cpu && taskPid > 0 && !m_view->hasTaskRow(taskPid))
+        menu.addAction(tr("Add task row for %1-%2").arg(QString::fromStdString(m_session->taskName(taskPid))).arg(taskPid),
+                       this, [this, pid = taskPid] { m_view->addTaskRow(pid); });
+    if (row.kind == TimelineRows::Kind::BufferHeader)
+        menu.addAction(m_view->isCollapsed(row.buffer) ? tr("Expand buffer") : tr("Collapse buffer"), this,
+                       [this, b = row.buffer] { m_view->setCollapsed(b, !m_view->isCollapsed(b)); });
+    if (taskPid > 0) {
+        const ProcessGroups& processes = m_session->trace->processes();
+        const size_t members = processes.members(taskPid).size();
+        QAction* process = menu.addAction(members == 1 ? tr("Add a row for this process (its only known task)")
+                                                       : tr("Add rows for the %1 tasks of this process").arg(members),
+                                          this, [this, taskPid] { addProcessRows(taskPid); });
+        if (!processes.available()) {
+            process->setText(tr("Tasks of this process: unknown (the recording has no task:task_newtask events)"));
+            process->setEnabled(false);
+        }
+    }
+    if (row.kind == TimelineRows::Kind::Task)
+        menu.addAction(tr("Remove this task row"), this, [this, pid = row.pid] { m_view->removeTaskRow(pid); });
+    if (e->pos().x() >= kLabelWidth) {
+        const uint64_t t = timeAtX(e->pos().x());
+        menu.addAction(tr("Set marker A here"), this, [this, t] { m_view->setMarkerA(t); });
+        menu.addAction(tr("Set marker B here"), this, [this, t] { m_view->setMarkerB(t); });
+        menu.addAction(tr("Count time from here"), this, [this, t] { m_view->setTimeOrigin(t); });
+    }
+    if (m_view->timeOrigin()) menu.addAction(tr("Show absolute time"), this, [this] { m_view->setTimeOrigin(std::nullopt); });
+    if (!menu.isEmpty()) menu.exec(e->globalPos());
+}
+
+} // namespace ringside

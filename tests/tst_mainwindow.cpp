@@ -1,0 +1,438 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+// The main window as a new user meets it: the progress dialog goes away after every load, the
+// timeline's keys work wherever the focus is (but in text fields), a filter change keeps the
+// selection, a restored view state reproduces the view, CPU labels react, menus are found by
+// name, and counter clocks are shown in ticks.
+#include "testsupport.h"
+
+#include "detailspane.h"
+#include "eventtablemodel.h"
+#include "eventtableview.h"
+#include "filterpanel.h"
+#include "healthpane.h"
+#include "mainwindow.h"
+#include "timelinewidget.h"
+#include "viewstate.h"
+
+#include <QApplication>
+#include <QFile>
+#include <QHeaderView>
+#include <QLabel>
+#include <QLineEdit>
+#include <QListWidget>
+#include <QMenu>
+#include <QMouseEvent>
+#include <QMessageBox>
+#include <QProgressDialog>
+#include <QPushButton>
+#include <QSet>
+#include <QSignalSpy>
+#include <QStandardPaths>
+#include <QStatusBar>
+#include <QTemporaryDir>
+#include <QTest>
+#include <QTimer>
+#include <QTreeWidget>
+#include <QTreeWidgetItemIterator>
+
+using namespace ringside;
+
+namespace {
+
+int visibleProgressDialogs()
+{
+    // A dialog with a parent is both a top-level widget and a child of its window: count it once.
+    QSet<QProgressDialog*> visible;
+    for (QWidget* top : QApplication::topLevelWidgets()) {
+        if (auto* dialog = qobject_cast<QProgressDialog*>(top); dialog && dialog->isVisible()) visible.insert(dialog);
+        for (QProgressDialog* dialog : top->findChildren<QProgressDialog*>())
+            if (dialog->isVisible()) visible.insert(dialog);
+    }
+    return int(visible.size());
+}
+
+// Starts a load and shows its progress dialog at once, as the 300 ms delay would on a slow load.
+// The load's result is queued to the event loop, so it cannot have arrived before the dialog shows.
+void openWithDialogShown(MainWindow& window, const QString& path)
+{
+    window.openFile(path);
+    auto* dialog = window.findChild<QProgressDialog*>("loadProgress");
+    QVERIFY(dialog);
+    dialog->show();
+    QVERIFY(dialog->isVisible());
+}
+
+bool load(MainWindow& window, const QString& path)
+{
+    QSignalSpy loaded(&window, &MainWindow::sessionChanged);
+    window.openFile(path);
+    return loaded.wait(20000);
+}
+
+bool applyExpression(MainWindow& window, const QString& text)
+{
+    QSignalSpy applied(&window, &MainWindow::filterApplied);
+    window.filterPanel()->expressionEdit()->setText(text);
+    QTest::keyClick(window.filterPanel()->expressionEdit(), Qt::Key_Return);
+    return applied.count() > 0 || applied.wait(20000);
+}
+
+// What a real double-click delivers: press, release, double-click, release.
+void doubleClick(QWidget* w, QPoint pos)
+{
+    QTest::mouseClick(w, Qt::LeftButton, {}, pos);
+    QMouseEvent dbl(QEvent::MouseButtonDblClick, pos, w->mapToGlobal(pos), Qt::LeftButton, Qt::LeftButton, Qt::NoModifier);
+    QApplication::sendEvent(w, &dbl);
+    QTest::mouseRelease(w, Qt::LeftButton, {}, pos);
+}
+
+QString statusText(MainWindow& window)
+{
+    QStringList texts;
+    for (QLabel* label : window.statusBar()->findChildren<QLabel*>()) texts << label->text();
+    return texts.join(" | ");
+}
+
+} // namespace
+
+class TestMainWindow : public QObject {
+    Q_OBJECT
+private slots:
+    void initTestCase()
+    {
+        QStandardPaths::setTestModeEnabled(true);
+        QCoreApplication::setOrganizationName("RingsideTests");
+    }
+
+    void progressDialogClosesAfterSuccess()
+    {
+        MainWindow window;
+        window.show();
+        QSignalSpy loaded(&window, &MainWindow::sessionChanged);
+        openWithDialogShown(window, test::fixture("instances.dat"));
+        QCOMPARE(visibleProgressDialogs(), 1);
+        QVERIFY(loaded.wait(20000));
+        QCOMPARE(visibleProgressDialogs(), 0);
+        // And the next load, through the same window, too.
+        openWithDialogShown(window, test::fixture("lost-events.dat"));
+        QVERIFY(loaded.wait(20000));
+        QCOMPARE(visibleProgressDialogs(), 0);
+    }
+
+    void progressDialogClosesAfterFailure()
+    {
+        MainWindow window;
+        window.show();
+        QSignalSpy failed(&window, &MainWindow::loadFailed);
+        int dialogsWhenFailed = -1;
+        // The error box is modal: note what is visible, then close it from inside its loop.
+        connect(&window, &MainWindow::loadFailed, this, [&] {
+            dialogsWhenFailed = visibleProgressDialogs();
+            QTimer::singleShot(0, [] {
+                if (auto* box = qobject_cast<QMessageBox*>(QApplication::activeModalWidget())) box->close();
+            });
+        });
+        openWithDialogShown(window, QStringLiteral(RINGSIDE_CLI)); // not a trace
+        QVERIFY(failed.wait(20000));
+        QCOMPARE(dialogsWhenFailed, 0);
+        QCOMPARE(visibleProgressDialogs(), 0);
+    }
+
+    void progressDialogClosesAfterCancel()
+    {
+        MainWindow window;
+        window.show();
+        QSignalSpy loaded(&window, &MainWindow::sessionChanged);
+        openWithDialogShown(window, test::fixture("instances.dat"));
+        auto* dialog = window.findChild<QProgressDialog*>("loadProgress");
+        auto* cancel = dialog->findChild<QPushButton*>();
+        QVERIFY(cancel);
+        QTest::mouseClick(cancel, Qt::LeftButton);
+        QCOMPARE(visibleProgressDialogs(), 0);
+        QVERIFY(!window.session());
+        // The window still opens files afterwards.
+        QVERIFY(load(window, test::fixture("lost-events.dat")));
+        QCOMPARE(visibleProgressDialogs(), 0);
+    }
+
+    void timelineKeysWorkAnywhereButTextFields()
+    {
+        MainWindow window;
+        window.resize(1400, 900);
+        window.show();
+        QVERIFY(load(window, test::fixture("execve-e2big.dat")));
+        ViewState* view = window.viewState();
+        auto zoomIn = [&] {
+            view->setVisibleRange({view->fullRange().start, view->fullRange().start + view->fullRange().span() / 8});
+        };
+        // In the task list (a tree), 0 fits the whole recording.
+        zoomIn();
+        window.filterPanel()->taskTree()->setFocus();
+        QTest::keyClick(window.filterPanel()->taskTree(), Qt::Key_0);
+        QCOMPARE(view->visibleRange(), view->fullRange());
+        // In the table, W zooms in and Backspace goes back.
+        QTest::keyClick(window.table(), Qt::Key_W);
+        QVERIFY(view->visibleRange().span() < view->fullRange().span());
+        QTest::keyClick(window.table(), Qt::Key_Backspace);
+        QCOMPARE(view->visibleRange(), view->fullRange());
+        QTest::keyClick(window.table(), Qt::Key_W);
+        // ...but the arrows still move the table's current row, not the timeline.
+        window.table()->selectRow(5);
+        const auto before = view->visibleRange();
+        QTest::keyClick(window.table(), Qt::Key_Left);
+        QCOMPARE(view->visibleRange(), before);
+        // In a text field, keys are text.
+        zoomIn();
+        const auto zoomed = view->visibleRange();
+        QLineEdit* edit = window.filterPanel()->expressionEdit();
+        edit->setFocus();
+        QTest::keyClicks(edit, "w0s");
+        QCOMPARE(view->visibleRange(), zoomed);
+        QCOMPARE(edit->text(), QString("w0s"));
+    }
+
+    void filterKeepsTheSelection()
+    {
+        MainWindow window;
+        window.resize(1400, 900);
+        window.show();
+        QVERIFY(load(window, test::fixture("execve-e2big.dat")));
+        const EventStore& store = window.session()->store();
+        const QString expression = "sched/sched_switch: prev_state != 0";
+        QVERIFY(applyExpression(window, expression));
+        const std::shared_ptr<const FilterResult> shown = window.tableModel()->sharedFilter();
+        QVERIFY(shown && shown->merged.size() == 402);
+        const size_t keptRow = shown->merged.select(300);
+        // A merged row the filter hides, between two it shows.
+        size_t hiddenRow = shown->merged.select(200) + 1;
+        QVERIFY(!shown->merged.contains(hiddenRow));
+        const uint64_t tBefore = store.timestamp(store.eventAt(shown->merged.select(200)));
+        const uint64_t tAfter = store.timestamp(store.eventAt(shown->merged.select(201)));
+        const uint64_t tHidden = store.timestamp(store.eventAt(hiddenRow));
+        const size_t nearest = (tHidden - tBefore <= tAfter - tHidden) ? 200 : 201;
+        QVERIFY(applyExpression(window, QString()));
+        QCOMPARE(window.tableModel()->rowCount(), int(store.eventCount()));
+
+        // A selected event the filter shows stays selected, scrolled into view.
+        window.table()->selectRow(int(keptRow));
+        const EventRef kept = store.eventAt(keptRow);
+        QVERIFY(applyExpression(window, expression));
+        QVERIFY(window.viewState()->selection() && *window.viewState()->selection() == kept);
+        QCOMPARE(window.table()->currentRow(), 300);
+        auto visible = [&](int row) {
+            return row >= window.table()->firstVisibleRow() && row < window.table()->firstVisibleRow() + window.table()->visibleRowCount();
+        };
+        QVERIFY(visible(300));
+        // Back to everything: the same event, at its unfiltered row.
+        QVERIFY(applyExpression(window, QString()));
+        QCOMPARE(window.table()->currentRow(), int(keptRow));
+        QVERIFY(visible(int(keptRow)));
+
+        // A selected event the filter hides gives way to the shown event nearest in time.
+        window.table()->selectRow(int(hiddenRow));
+        QVERIFY(applyExpression(window, expression));
+        QCOMPARE(window.table()->currentRow(), int(nearest));
+        QVERIFY(*window.viewState()->selection() == store.eventAt(shown->merged.select(nearest)));
+        QVERIFY(visible(int(nearest)));
+    }
+
+    void badExpressionKeepsTheAppliedOne()
+    {
+        MainWindow window;
+        window.show();
+        QVERIFY(load(window, test::fixture("execve-e2big.dat")));
+        QVERIFY(applyExpression(window, "sched/sched_switch: prev_state != 0"));
+        QCOMPARE(window.tableModel()->rowCount(), 402);
+        QVERIFY(applyExpression(window, "sched/sched_switch: prev_state !="));
+        QCOMPARE(window.tableModel()->rowCount(), 402);
+        QCOMPARE(window.viewState()->filter().expression, std::string("sched/sched_switch: prev_state != 0"));
+        bool errorShown = false;
+        for (QLabel* label : window.filterPanel()->findChildren<QLabel*>())
+            errorShown |= label->isVisible() && label->text().contains("expected a value") && label->text().contains("still applied");
+        QVERIFY(errorShown);
+        // A valid one replaces it and clears the error.
+        QVERIFY(applyExpression(window, "sched/sched_switch: prev_state == 0"));
+        QVERIFY(window.tableModel()->rowCount() > 402);
+        for (QLabel* label : window.filterPanel()->findChildren<QLabel*>())
+            QVERIFY(!(label->isVisible() && label->text().contains("expected a value")));
+    }
+
+    void restoreReproducesTheView()
+    {
+        MainWindow window;
+        window.resize(1400, 900);
+        window.show();
+        QVERIFY(load(window, test::fixture("instances.dat")));
+        ViewState* view = window.viewState();
+        const EventStore& store = window.session()->store();
+        QSignalSpy applied(&window, &MainWindow::filterApplied);
+        FilterSpec filter;
+        filter.hiddenStreams.assign(store.streamCount(), false);
+        filter.hiddenStreams[1] = true;
+        filter.expression = "sched/sched_switch: prev_state != 0";
+        view->setFilter(filter);
+        QVERIFY(applied.wait(20000));
+        QVERIFY(store.buffers().size() >= 2);
+        view->setCollapsed(1, true);
+        const int32_t pidA = store.stream(StreamId(0)).columns.pid[10], pidB = store.tasks().all().back().pid;
+        view->addTaskRow(pidB);
+        view->addTaskRow(pidA);
+        const auto full = view->fullRange();
+        view->setVisibleRange({full.start + full.span() / 4, full.start + full.span() / 2});
+        view->setVisibleRange({full.start + full.span() / 4, full.start + full.span() / 3});
+        view->select(window.tableModel()->eventAt(3));
+        view->select(window.tableModel()->eventAt(7));
+        view->setMarkerA(full.start + full.span() * 2 / 7);
+        view->setMarkerB(full.start + full.span() * 3 / 10);
+        view->setTimeOrigin(full.start + 1000);
+        const ViewSnapshot saved = view->snapshot();
+        const QImage timeline = window.timeline()->grab().toImage();
+        const int rows = window.tableModel()->rowCount();
+        const int current = window.table()->currentRow();
+        QVERIFY(rows < int(store.eventCount()));
+
+        // Everything back to defaults, as a freshly opened file.
+        view->reset(full); // an empty filter applies at once
+        QCOMPARE(window.tableModel()->rowCount(), int(store.eventCount()));
+        QVERIFY(!(view->snapshot() == saved));
+        QVERIFY(window.timeline()->grab().toImage() != timeline);
+
+        window.restoreView(saved);
+        QVERIFY(applied.wait(20000));
+        QVERIFY(view->snapshot() == saved);
+        QCOMPARE(window.tableModel()->rowCount(), rows);
+        QCOMPARE(window.table()->currentRow(), current);
+        QCOMPARE(window.timeline()->rows().taskPids().size(), 2);
+        QVERIFY(window.timeline()->rows().isCollapsed(1));
+        QCOMPARE(window.filterPanel()->spec().expression, filter.expression);
+        QCOMPARE(window.filterPanel()->spec().hiddenStreams, filter.hiddenStreams);
+        QCOMPARE(window.timeline()->grab().toImage(), timeline);
+        QVERIFY(view->canZoomBack() && view->canSelectBack());
+    }
+
+    void cpuLabelsReact()
+    {
+        MainWindow window;
+        window.resize(1400, 900);
+        window.show();
+        QVERIFY(load(window, test::fixture("execve-e2big.dat")));
+        TimelineWidget* timeline = window.timeline();
+        const TimelineRows& rows = timeline->rows();
+        int cpuRow = -1;
+        for (int i = 0; i < rows.rows().size() && cpuRow < 0; ++i)
+            if (rows.rows()[i].kind == TimelineRows::Kind::Cpu) cpuRow = i;
+        QVERIFY(cpuRow >= 0);
+        const int y = TimelineWidget::kRulerHeight + rows.rowTop(cpuRow) + rows.rows()[cpuRow].height / 2;
+        // Double-click on the label: a row for the task running on that CPU mid-view.
+        const auto range = window.viewState()->visibleRange();
+        const int32_t expected = window.session()->occupancy().pidAt(rows.rows()[cpuRow].stream, range.start + range.span() / 2);
+        doubleClick(timeline, QPoint(40, y));
+        if (expected > 0) QCOMPARE(window.viewState()->taskRows(), QVector<int32_t>{expected});
+        else QVERIFY(window.viewState()->taskRows().isEmpty());
+        // A double-click on a buffer header collapses it once (the second click does not undo it).
+        const int headerY = TimelineWidget::kRulerHeight + TimelineRows::kHeaderHeight / 2;
+        QTest::mouseClick(timeline, Qt::LeftButton, {}, QPoint(40, headerY));
+        QVERIFY(window.viewState()->isCollapsed(rows.rows()[0].buffer));
+        const uint16_t buffer = rows.rows()[0].buffer;
+        doubleClick(timeline, QPoint(40, headerY));
+        QVERIFY(!window.viewState()->isCollapsed(buffer));
+        doubleClick(timeline, QPoint(40, headerY));
+        QVERIFY(window.viewState()->isCollapsed(buffer));
+    }
+
+    void detailsColumnsAllVisible()
+    {
+        MainWindow window;
+        window.resize(1400, 900);
+        window.show();
+        QVERIFY(load(window, test::fixture("execve-e2big.dat")));
+        window.table()->selectRow(10);
+        auto* details = window.findChild<DetailsPane*>();
+        QVERIFY(details);
+        for (int c = 0; c < details->columnCount(); ++c) {
+            QVERIFY2(!details->isColumnHidden(c), qPrintable(QString::number(c)));
+            QVERIFY2(details->columnWidth(c) >= 30, qPrintable(QString::number(c)));
+        }
+        // The Type column holds its longest entry among the rows shown (not under a collapsed item).
+        int typeWidth = 0;
+        for (QTreeWidgetItemIterator it(details); *it; ++it) {
+            bool shown = true;
+            for (QTreeWidgetItem* p = (*it)->parent(); p; p = p->parent()) shown &= p->isExpanded();
+            if (shown) typeWidth = std::max(typeWidth, details->fontMetrics().horizontalAdvance((*it)->text(4)));
+        }
+        QVERIFY(typeWidth > 0);
+        QVERIFY(details->columnWidth(4) >= typeWidth);
+    }
+
+    // Long diagnostics wrap to the pane's width, re-wrap as it changes, and keep their full text
+    // in the tooltip.
+    void healthDiagnosticsWrap()
+    {
+        auto session = std::make_shared<TraceSession>();
+        session->trace = test::openOrFail(test::fixturePath("lost-events.dat"));
+        QVERIFY(session->trace);
+        session->formatter = std::make_unique<EventFormatter>(*session->trace);
+        HealthPane pane;
+        pane.resize(220, 600);
+        pane.setSession(session.get());
+        pane.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&pane));
+        QListWidget* list = pane.diagnostics();
+        QCOMPARE(list->count(), int(session->store().diagnostics().items().size()));
+        QListWidgetItem* longest = list->item(0);
+        for (int i = 0; i < list->count(); ++i)
+            if (list->item(i)->text().size() > longest->text().size()) longest = list->item(i);
+        QVERIFY(longest->text().size() > 70); // far wider than 220 pixels
+        QCOMPARE(longest->toolTip(), longest->text());
+        const int line = list->fontMetrics().height();
+        QTRY_VERIFY(list->visualItemRect(longest).height() >= 2 * line); // wrapped, not cut
+        QVERIFY(list->visualItemRect(longest).right() <= list->viewport()->width());
+        const int narrowHeight = list->visualItemRect(longest).height();
+        pane.resize(1500, 600);
+        QTRY_VERIFY(list->visualItemRect(longest).height() < narrowHeight); // fewer lines when wider
+        QVERIFY(list->visualItemRect(longest).height() < 2 * line + 4);
+    }
+
+    void menusHaveNames()
+    {
+        MainWindow window;
+        for (const char* name : {"fileMenu", "viewMenu", "goMenu", "recentMenu"}) QVERIFY2(window.findChild<QMenu*>(name), name);
+        QMenu* view = window.findChild<QMenu*>("viewMenu");
+        QStringList names;
+        for (QAction* a : view->actions()) names << a->objectName();
+        for (const char* name : {"zoomInAction", "zoomFitAction", "zoomBackAction", "showHealthAction", "showFiltersAction", "findAction"})
+            QVERIFY2(names.contains(name), name);
+        QVERIFY(window.findChild<QMenu*>("fileMenu")->actions().first()->objectName() == "openAction");
+    }
+
+    void counterClockShowsTicks()
+    {
+        // The same recording, its trace clock switched to "counter" (same length, no conversion).
+        QFile original(test::fixture("execve-e2big.dat"));
+        QVERIFY(original.open(QIODevice::ReadOnly));
+        QByteArray bytes = original.readAll();
+        QVERIFY(bytes.count("[local] global counter") == 1);
+        bytes.replace("[local] global counter", "local global [counter]");
+        QTemporaryDir dir;
+        QFile patched(dir.filePath("counter.dat"));
+        QVERIFY(patched.open(QIODevice::WriteOnly) && patched.write(bytes) == bytes.size());
+        patched.close();
+
+        MainWindow window;
+        window.show();
+        QVERIFY(load(window, patched.fileName()));
+        QVERIFY(!window.session()->trace->file().info().timesInUsecs);
+        window.viewState()->setMarkerA(window.viewState()->fullRange().start);
+        window.viewState()->setMarkerB(window.viewState()->fullRange().start + 5000);
+        const QString status = statusText(window);
+        QVERIFY2(status.contains("ticks") && status.contains("tick "), qPrintable(status));
+        QVERIFY2(!status.contains(" s ") && !status.contains(" ms") && !status.contains(" us"), qPrintable(status));
+
+        // The ns recording says seconds.
+        QVERIFY(load(window, test::fixture("execve-e2big.dat")));
+        QVERIFY2(!statusText(window).contains("tick"), qPrintable(statusText(window)));
+    }
+};
+
+QTEST_MAIN(TestMainWindow)
+#include "tst_mainwindow.moc"
