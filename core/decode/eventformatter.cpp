@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 #include "decode/eventformatter.h"
 
-#include "decode/reportprinter.h"
+#include "decode/reportworker.h"
 #include "decode/teprecord.h"
 #include "trace.h"
 
@@ -32,6 +32,14 @@ std::string fieldType(const tep_format_field* f)
 } // namespace
 
 EventFormatter::EventFormatter(const Trace& trace) : m_trace(trace) {}
+
+EventFormatter::~EventFormatter() = default;
+
+ReportWorker& EventFormatter::worker()
+{
+    if (!m_worker) m_worker = ReportWorker::create(m_trace, false);
+    return *m_worker;
+}
 
 std::string EventFormatter::eventName(uint16_t type) const
 {
@@ -64,34 +72,28 @@ bool EventFormatter::load(EventRef e)
     return true;
 }
 
-std::string EventFormatter::printed(EventRef e, const char* what)
-{
-    if (!load(e)) return "[unreadable]";
-    tep_record record = toTepRecord(m_trace.store(), e, m_raw);
-    trace_seq s;
-    trace_seq_init(&s);
-    tep_print_event(m_trace.file().tep(), &s, &record, "%s", what);
-    std::string text = seqText(s);
-    trace_seq_destroy(&s);
-    return text;
-}
-
 std::string EventFormatter::info(EventRef e)
 {
     auto lock = guard();
-    return ReportPrinter(m_trace).info(e);
+    std::string text;
+    worker().info(e, text);
+    return text;
 }
 
 std::string EventFormatter::latency(EventRef e)
 {
     auto lock = guard();
-    return printed(e, TEP_PRINT_LATENCY);
+    std::string text;
+    worker().latency(e, text);
+    return text;
 }
 
 std::string EventFormatter::reportLine(EventRef e)
 {
     auto lock = guard();
-    return ReportPrinter(m_trace).line(e);
+    std::string text;
+    worker().line(e, text);
+    return text;
 }
 
 std::vector<FieldValue> EventFormatter::fields(EventRef e)

@@ -10,6 +10,7 @@
 #include <cstring>
 #include <map>
 #include <set>
+#include <utility>
 
 namespace ringside {
 
@@ -22,8 +23,9 @@ constexpr size_t kSectionHeaderSize = 16;
 // options; both feed the same payload decoders below.
 class DatFileParser {
 public:
-    DatFileParser(DatFile& out, const DatFile::OpenOptions& options)
-        : m_out(out), m_options(options), m_info(out.m_info) {}
+    // With `metadataOnly`, stops before the CPU data (for DatFile::newTep).
+    DatFileParser(DatFile& out, const DatFile::OpenOptions& options, bool metadataOnly = false)
+        : m_out(out), m_options(options), m_info(out.m_info), m_metadataOnly(metadataOnly) {}
 
     bool parse()
     {
@@ -117,6 +119,7 @@ private:
                          m_info.bigEndian);
             if (!parseMetadata(id, r)) return false;
         }
+        if (m_metadataOnly) return true;
         for (auto& buffer : m_out.m_buffers)
             if (!buffer.latency && !readV7BufferData(buffer)) return false;
         return true;
@@ -535,6 +538,7 @@ private:
     std::map<std::string, std::vector<CpuStats>> m_stats;
     std::string m_statsBuffer;
     bool m_hasTraceClockOption = false;
+    bool m_metadataOnly = false;
 };
 
 Result<std::unique_ptr<DatFile>> DatFile::open(const std::string& path, const OpenOptions& options)
@@ -543,6 +547,7 @@ Result<std::unique_ptr<DatFile>> DatFile::open(const std::string& path, const Op
     if (!mapped) return mapped.error();
     std::unique_ptr<DatFile> file(new DatFile);
     file->m_file = mapped.value();
+    file->m_loadPlugins = options.loadPlugins;
     DatFileParser parser(*file, options);
     if (!parser.parse()) return Error{parser.error()};
     file->m_file->releaseResidentPages();
@@ -557,6 +562,28 @@ Result<std::unique_ptr<DatFile>> DatFile::open(const std::string& path, const Op
                                     "without fields",
                                 file->m_info.formatParseFailures);
     return file;
+}
+
+Result<std::unique_ptr<TepHandle>> DatFile::newTep(const std::function<void(tep_handle*)>& beforePlugins) const
+{
+    DatFile copy;
+    copy.m_file = m_file;
+    OpenOptions options;
+    options.beforePlugins = beforePlugins;
+    options.loadPlugins = m_loadPlugins;
+    DatFileParser parser(copy, options, true);
+    const bool ok = parser.parse();
+    std::unique_ptr<TepHandle> handle(new TepHandle);
+    handle->m_tep = std::exchange(copy.m_tep, nullptr);
+    handle->m_plugins = std::exchange(copy.m_plugins, nullptr);
+    if (!ok) return Error{parser.error()};
+    return handle;
+}
+
+TepHandle::~TepHandle()
+{
+    if (m_plugins) tep_unload_plugins(m_plugins, m_tep);
+    if (m_tep) tep_free(m_tep);
 }
 
 void DatFile::registerDeferredKallsyms()
