@@ -23,9 +23,11 @@ constexpr size_t kSectionHeaderSize = 16;
 // options; both feed the same payload decoders below.
 class DatFileParser {
 public:
-    // With `metadataOnly`, stops before the CPU data (for DatFile::newTep).
-    DatFileParser(DatFile& out, const DatFile::OpenOptions& options, bool metadataOnly = false)
-        : m_out(out), m_options(options), m_info(out.m_info), m_metadataOnly(metadataOnly) {}
+    // With `metadataOnly`, stops before the CPU data; with `types`, parses only the formats of
+    // those event ids (and the ftrace system's). For DatFile::newTep.
+    DatFileParser(DatFile& out, const DatFile::OpenOptions& options, bool metadataOnly = false,
+                  const std::vector<bool>* types = nullptr)
+        : m_out(out), m_options(options), m_info(out.m_info), m_metadataOnly(metadataOnly), m_types(types) {}
 
     bool parse()
     {
@@ -496,7 +498,7 @@ private:
                 uint32_t count = r.u32();
                 for (uint32_t i = 0; i < count && !r.failed(); ++i) {
                     std::string_view format = r.bytes(r.u64());
-                    if (!r.failed()) parseFormat(format, system);
+                    if (!r.failed() && wanted(format)) parseFormat(format, system);
                 }
             }
             return r.failed() ? fail("event formats are truncated") : true;
@@ -522,6 +524,18 @@ private:
         return true;
     }
 
+    // Whether the format's "ID: n" line names a wanted event (always, without a mask).
+    bool wanted(std::string_view format) const
+    {
+        if (!m_types) return true;
+        const size_t at = format.find("\nID: ");
+        if (at == std::string_view::npos) return true;
+        size_t id = 0;
+        for (size_t i = at + 5; i < format.size() && format[i] >= '0' && format[i] <= '9'; ++i)
+            id = id * 10 + size_t(format[i] - '0');
+        return id >= m_types->size() || (*m_types)[id];
+    }
+
     void parseFormat(std::string_view format, const std::string& system)
     {
         if (tep_parse_event(m_out.m_tep, format.data(), format.size(), system.c_str()) != 0)
@@ -539,6 +553,7 @@ private:
     std::string m_statsBuffer;
     bool m_hasTraceClockOption = false;
     bool m_metadataOnly = false;
+    const std::vector<bool>* m_types = nullptr;
 };
 
 Result<std::unique_ptr<DatFile>> DatFile::open(const std::string& path, const OpenOptions& options)
@@ -564,14 +579,15 @@ Result<std::unique_ptr<DatFile>> DatFile::open(const std::string& path, const Op
     return file;
 }
 
-Result<std::unique_ptr<TepHandle>> DatFile::newTep(const std::function<void(tep_handle*)>& beforePlugins) const
+Result<std::unique_ptr<TepHandle>> DatFile::newTep(const std::function<void(tep_handle*)>& beforePlugins,
+                                                   const std::vector<bool>* types) const
 {
     DatFile copy;
     copy.m_file = m_file;
     OpenOptions options;
     options.beforePlugins = beforePlugins;
     options.loadPlugins = m_loadPlugins;
-    DatFileParser parser(copy, options, true);
+    DatFileParser parser(copy, options, true, types);
     const bool ok = parser.parse();
     std::unique_ptr<TepHandle> handle(new TepHandle);
     handle->m_tep = std::exchange(copy.m_tep, nullptr);

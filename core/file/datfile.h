@@ -65,8 +65,11 @@ public:
     const std::shared_ptr<MappedFile>& mapping() const { return m_file; }
 
     // Builds another tep handle from the file's metadata (not its CPU data); `beforePlugins`
-    // as in OpenOptions. Safe on any thread: it reads only the immutable mapping.
-    Result<std::unique_ptr<TepHandle>> newTep(const std::function<void(tep_handle*)>& beforePlugins) const;
+    // as in OpenOptions. With `types` (a mask by event id), formats of other events outside
+    // the ftrace system are skipped: parsing them is most of the cost. Safe on any thread:
+    // it reads only the immutable mapping.
+    Result<std::unique_ptr<TepHandle>> newTep(const std::function<void(tep_handle*)>& beforePlugins,
+                                              const std::vector<bool>* types = nullptr) const;
 
     // Registers the kallsyms kept by deferKallsyms with the tep handle; call once, while no
     // other thread uses the handle's function table.
