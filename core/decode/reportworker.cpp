@@ -139,7 +139,10 @@ std::unique_ptr<ReportWorker> ReportWorker::create(const Trace& trace, bool ownH
         w->m_context = &trace.funcGraphContext();
     }
     trace_seq_init(&w->m_seq);
-    tep_data_comm_from_pid(w->m_tep, 0); // builds the sorted comm table before anything registers
+    // Builds the sorted comm table now (pid 0 would not: it is "<idle>" without a lookup).
+    // Until then libtraceevent appends registrations to a list without checking for the pid,
+    // and a comm the sched_switch plugin registers could shadow the file's saved one.
+    tep_data_comm_from_pid(w->m_tep, 1);
     w->m_usecs = trace.file().info().timesInUsecs;
     const EventStore& store = trace.store();
     w->m_readers.resize(store.streamCount());
@@ -148,6 +151,15 @@ std::unique_ptr<ReportWorker> ReportWorker::create(const Trace& trace, bool ownH
     w->m_comms.assign(kCommSlots, {INT32_MIN, std::string()});
     if (tep_event* e = tep_find_event_by_name(w->m_tep, "ftrace", "funcgraph_entry")) w->m_entryType = e->id;
     if (tep_event* e = tep_find_event_by_name(w->m_tep, "ftrace", "funcgraph_exit")) w->m_exitType = e->id;
+
+    // The latency columns come from common_flags and common_preempt_count alone unless the
+    // kernel also records a lock depth or migrate-disable count.
+    if (tep_event** events = tep_list_events(w->m_tep, TEP_EVENT_SORT_ID); events && events[0]) {
+        w->m_latencyMemo = !tep_find_common_field(events[0], "common_lock_depth") &&
+                           !tep_find_common_field(events[0], "common_migrate_disable");
+        w->m_latencies.resize(w->m_latencyMemo ? 65536 : 0);
+        w->m_latencyKnown.assign(w->m_latencies.size(), false);
+    }
 
     // With instances, every line starts with the buffer name (blank for the top buffer).
     size_t width = 0;
@@ -416,6 +428,12 @@ void ReportWorker::info(EventRef e, std::string& out)
 
 void ReportWorker::latency(EventRef e, std::string& out)
 {
+    const CpuColumns& c = m_store->stream(e.stream).columns;
+    const size_t key = m_latencyMemo ? (size_t(c.flags[e.index]) << 8) | c.preemptCount[e.index] : 0;
+    if (m_latencyMemo && m_latencyKnown[key]) {
+        out += m_latencies[key];
+        return;
+    }
     const uint8_t* data = nullptr;
     int size = 0;
     std::string reason;
@@ -431,7 +449,12 @@ void ReportWorker::latency(EventRef e, std::string& out)
     record.size = size;
     trace_seq_reset(&m_seq);
     tep_print_event(m_tep, &m_seq, &record, "%s", TEP_PRINT_LATENCY);
+    const size_t start = out.size();
     appendSeq(out, m_seq, true);
+    if (m_latencyMemo) {
+        m_latencies[key] = out.substr(start);
+        m_latencyKnown[key] = true;
+    }
 }
 
 } // namespace ringside

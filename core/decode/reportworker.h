@@ -86,6 +86,10 @@ private:
     std::vector<std::pair<int32_t, std::string>> m_comms; // small direct-mapped cache
     std::vector<std::string> m_prefixes;    // instance prefix per buffer ("" without instances)
     size_t m_commsApplied = 0;
+    // Latency text by (common_flags, common_preempt_count), when nothing else feeds it.
+    bool m_latencyMemo = false;
+    std::vector<std::string> m_latencies;
+    std::vector<bool> m_latencyKnown;
 };
 
 } // namespace ringside
