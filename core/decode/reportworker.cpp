@@ -148,6 +148,8 @@ std::unique_ptr<ReportWorker> ReportWorker::create(const Trace& trace, bool ownH
     w->m_readers.resize(store.streamCount());
     w->m_peekReaders.resize(store.streamCount());
     w->m_events.assign(65536, kUnset);
+    w->m_simple.resize(65536);
+    w->m_simpleTried.assign(65536, false);
     w->m_comms.assign(kCommSlots, {INT32_MIN, std::string()});
     if (tep_event* e = tep_find_event_by_name(w->m_tep, "ftrace", "funcgraph_entry")) w->m_entryType = e->id;
     if (tep_event* e = tep_find_event_by_name(w->m_tep, "ftrace", "funcgraph_exit")) w->m_exitType = e->id;
@@ -284,6 +286,12 @@ void ReportWorker::applyComms(const std::vector<CommRegistration>& all, size_t r
 void ReportWorker::appendInfo(EventRef e, const uint8_t* data, int size, std::string& out)
 {
     const Stream& stream = m_store->stream(e.stream);
+    const uint16_t type = stream.columns.eventType[e.index];
+    if (!m_simpleTried[type]) {
+        m_simpleTried[type] = true;
+        m_simple[type] = SimplePrint::compile(event(type));
+    }
+    if (m_simple[type] && m_simple[type]->print(data, size, out)) return;
     tep_record record{};
     record.ts = stream.columns.timestamp[e.index];
     record.cpu = stream.cpu;

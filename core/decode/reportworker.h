@@ -2,6 +2,7 @@
 #pragma once
 
 #include "decode/funcgraphhandlers.h"
+#include "decode/simpleprint.h"
 #include "decode/streamreader.h"
 #include "file/datfile.h"
 #include "store/eventstore.h"
@@ -86,6 +87,8 @@ private:
     std::vector<std::pair<int32_t, std::string>> m_comms; // small direct-mapped cache
     std::vector<std::string> m_prefixes;    // instance prefix per buffer ("" without instances)
     size_t m_commsApplied = 0;
+    std::vector<std::unique_ptr<SimplePrint>> m_simple; // by type, once tried
+    std::vector<bool> m_simpleTried;
     // Latency text by (common_flags, common_preempt_count), when nothing else feeds it.
     bool m_latencyMemo = false;
     std::vector<std::string> m_latencies;
