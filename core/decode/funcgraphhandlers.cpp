@@ -154,6 +154,11 @@ bool funcGraphFolds(tep_handle* tep, tep_record* entry, tep_record* next)
     return isOwnExit(exitEvent, entry, entryEvent, next);
 }
 
+void useOwnFunctionHandler(tep_handle* tep)
+{
+    tep_register_event_handler(tep, -1, "ftrace", "function", functionHandler, nullptr);
+}
+
 void registerFuncGraphHandlers(tep_handle* tep, FuncGraphContext* context)
 {
     tep_register_event_handler(tep, -1, "ftrace", "function", functionHandler, nullptr);

@@ -16,6 +16,10 @@ struct FuncGraphContext {
     tep_event* exitEvent = nullptr; // ftrace/funcgraph_exit, looked up once per handle
 };
 
+// Replaces libtraceevent's function plugin handler with Ringside's (no indentation): the
+// plugin keeps its indentation state in globals, unsafe when several handles print at once.
+void useOwnFunctionHandler(tep_handle* tep);
+
 // Whether trace-cmd folds `next` (the record after `entry` in its buffer) into `entry`'s
 // leaf line, so that `next` is not printed: `entry` is a funcgraph_entry and `next` its exit.
 bool funcGraphFolds(tep_handle* tep, tep_record* entry, tep_record* next);

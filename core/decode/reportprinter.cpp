@@ -51,7 +51,8 @@ size_t ReportPrinter::dump(FILE* out, int threads, size_t pieceRows)
     if (pieceRows == 0) pieceRows = kPieceRows;
     const size_t pieces = (rows + pieceRows - 1) / pieceRows;
     if (threads <= 0) threads = static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
-    if (needsOneThread(m_trace)) threads = 1;
+    const bool oneThread = needsOneThread(m_trace);
+    if (oneThread) threads = 1;
     threads = static_cast<int>(std::min<size_t>(size_t(threads), std::max<size_t>(pieces, 1)));
 
     // Every worker builds its own handle, so that comms an earlier print registered with the
@@ -59,7 +60,7 @@ size_t ReportPrinter::dump(FILE* out, int threads, size_t pieceRows)
     std::vector<std::unique_ptr<ReportWorker>> workers;
     std::string error;
     for (int i = 0; i < threads; ++i)
-        if (auto w = ReportWorker::create(m_trace, true, &error)) workers.push_back(std::move(w));
+        if (auto w = ReportWorker::create(m_trace, true, &error, oneThread)) workers.push_back(std::move(w));
     if (workers.empty()) {
         std::fprintf(out, "[cannot decode: %s]\n", error.c_str());
         return 0;

@@ -115,7 +115,8 @@ private:
     EventRef m_current;
 };
 
-std::unique_ptr<ReportWorker> ReportWorker::create(const Trace& trace, bool ownHandle, std::string* error)
+std::unique_ptr<ReportWorker> ReportWorker::create(const Trace& trace, bool ownHandle, std::string* error,
+                                                   bool pluginFunctions)
 {
     std::unique_ptr<ReportWorker> w(new ReportWorker(trace));
     w->m_store = &trace.store();
@@ -133,6 +134,7 @@ std::unique_ptr<ReportWorker> ReportWorker::create(const Trace& trace, bool ownH
         }
         w->m_ownTep = std::move(tep.value());
         w->m_tep = w->m_ownTep->get();
+        if (!pluginFunctions) useOwnFunctionHandler(w->m_tep);
         w->m_context = context;
     } else {
         w->m_tep = trace.file().tep();

@@ -35,8 +35,12 @@ struct CommRegistration {
 class ReportWorker {
 public:
     // With `ownHandle`, builds a tep handle of its own from the trace's file; otherwise uses
-    // the trace's handle and function_graph context (the caller owns them meanwhile).
-    static std::unique_ptr<ReportWorker> create(const Trace& trace, bool ownHandle, std::string* error = nullptr);
+    // the trace's handle and function_graph context (the caller owns them meanwhile). An own
+    // handle prints `function` events without the function plugin's indentation, which lives
+    // in globals shared by all handles, unless `pluginFunctions` (the caller then makes sure
+    // that only this handle prints function events meanwhile: a dump on one thread).
+    static std::unique_ptr<ReportWorker> create(const Trace& trace, bool ownHandle, std::string* error = nullptr,
+                                                bool pluginFunctions = false);
     ~ReportWorker();
     ReportWorker(const ReportWorker&) = delete;
     ReportWorker& operator=(const ReportWorker&) = delete;
