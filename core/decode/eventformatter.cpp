@@ -62,16 +62,6 @@ std::string EventFormatter::comm(int32_t pid) const
     return name ? name : "<...>";
 }
 
-bool EventFormatter::load(EventRef e)
-{
-    if (m_loaded.valid() && m_loaded == e && m_raw.data) return true;
-    std::string reason;
-    m_loaded = EventRef();
-    if (!m_trace.store().readRecord(e, m_raw, &reason)) return false;
-    m_loaded = e;
-    return true;
-}
-
 std::string EventFormatter::info(EventRef e)
 {
     auto lock = guard();
@@ -100,9 +90,14 @@ std::vector<FieldValue> EventFormatter::fields(EventRef e)
 {
     auto lock = guard();
     std::vector<FieldValue> out;
-    if (!load(e)) return out;
+    const uint8_t* data = nullptr;
+    int size = 0;
+    if (!worker().record(e, &data, &size)) return out;
     tep_handle* tep = m_trace.file().tep();
-    tep_record record = toTepRecord(m_trace.store(), e, m_raw);
+    RawRecord raw;
+    raw.data = data;
+    raw.size = size;
+    tep_record record = toTepRecord(m_trace.store(), e, raw);
     tep_event* event = tep_find_event_by_record(tep, &record);
     if (!event) return out;
     auto add = [&](tep_format_field* f, bool common) {

@@ -49,7 +49,6 @@ public:
     std::string formatText(uint16_t type) const; // the format file, rebuilt from the parsed one
 
 private:
-    bool load(EventRef e);
     ReportWorker& worker();
 
     std::unique_lock<std::mutex> guard() const
@@ -60,8 +59,6 @@ private:
     const Trace& m_trace;
     std::mutex* m_lock = nullptr;
     std::unique_ptr<ReportWorker> m_worker; // on the trace's handle; created on first use
-    RawRecord m_raw;
-    EventRef m_loaded;
 };
 
 } // namespace ringside

@@ -55,6 +55,8 @@ public:
     void line(EventRef e, std::string& out);
     void info(EventRef e, std::string& out);
     void latency(EventRef e, std::string& out);
+    // The raw record, valid until the next call on this worker.
+    bool record(EventRef e, const uint8_t** data, int* size) { return reader(e.stream).read(e.index, data, size); }
 
     // The registrations a whole-file print makes, for pids the file's saved comms lack, in row
     // order. Workers that start mid-file replay those before their first row (applyComms).
