@@ -3,7 +3,18 @@
 // what `trace-cmd report` printed for them (zlib: trace-cmd 3.1.7 built with zlib).
 #include "testsupport.h"
 
+#include "decode/eventformatter.h"
 #include "decode/reportprinter.h"
+#include "decode/simpleprint.h"
+
+#include <traceevent/event-parse.h>
+#include <traceevent/trace-seq.h>
+#include "trace.h"
+
+#include <cstdio>
+#include <map>
+#include <utility>
+#include <vector>
 
 #include <QTest>
 
@@ -54,12 +65,114 @@ private slots:
         auto trace = test::openOrFail(test::fixturePath("execve-e2big.dat"));
         QVERIFY(trace);
         const QList<QByteArray> lines = test::dump(*trace).split('\n');
-        ReportPrinter printer(*trace);
+        EventFormatter formatter(*trace);
         const EventStore& store = trace->store();
-        for (size_t row : {size_t(0), size_t(17), store.eventCount() / 2, store.eventCount() - 1}) {
-            const QByteArray line = QByteArray::fromStdString(printer.line(store.eventAt(row)));
+        for (size_t row : {size_t(0), size_t(17), store.eventCount() / 2, store.eventCount() - 1, size_t(3)}) {
+            const QByteArray line = QByteArray::fromStdString(formatter.reportLine(store.eventAt(row)));
             QCOMPARE(line, lines[static_cast<qsizetype>(row) + 1]); // +1: "cpus=" first
         }
+    }
+
+    // Pieces formatted by several workers, each with its own tep handle, must join into the
+    // same text as one pass, also when a function_graph leaf straddles a piece boundary.
+    void parallelPiecesMatchOnePass_data()
+    {
+        QTest::addColumn<QString>("name");
+        QTest::addColumn<int>("threads");
+        QTest::addColumn<int>("pieceRows");
+        const std::pair<const char*, std::vector<int>> cases[] = {
+            {"fgraph-openat", {1, 7}}, {"v6-i686-funcgraph", {1, 2, 3}}, {"instances", {3, 97}},
+            {"lost-events", {1, 7}}, {"execve-e2big", {7, 97}}, {"zlib-guest", {997}}, {"threads", {1, 5}}};
+        for (const auto& [name, pieces] : cases)
+            for (int piece : pieces)
+                QTest::newRow(qPrintable(QStringLiteral("%1/%2").arg(name).arg(piece))) << name << 3 << piece;
+    }
+    void parallelPiecesMatchOnePass()
+    {
+        QFETCH(QString, name);
+        QFETCH(int, threads);
+        QFETCH(int, pieceRows);
+        const QByteArray expected = test::readXz(test::fixture(name + ".report.txt.xz"));
+        QVERIFY(!expected.isEmpty());
+        auto trace = test::openOrFail(test::fixturePath(name + ".dat"));
+        QVERIFY(trace);
+        char* buffer = nullptr;
+        size_t size = 0;
+        FILE* out = open_memstream(&buffer, &size);
+        QVERIFY(out);
+        ReportPrinter(*trace).dump(out, threads, size_t(pieceRows));
+        std::fclose(out);
+        const QByteArray actual(buffer, qsizetype(size));
+        std::free(buffer);
+        QVERIFY2(actual == expected, qPrintable(test::firstDifference(expected, actual)));
+    }
+
+    // The table's single-event paths read pages forward, backwards and by jumps: every order
+    // must give the same text, and a line must end with the event's info.
+    void singleEventPathsInAnyOrder()
+    {
+        for (const char* name : {"fgraph-openat", "lost-events", "instances"}) {
+            auto trace = test::openOrFail(test::fixturePath(QString::fromLatin1(name) + ".dat"));
+            QVERIFY(trace);
+            const EventStore& store = trace->store();
+            const size_t rows = store.eventCount();
+            EventFormatter forward(*trace);
+            std::vector<std::string> lines(rows), infos(rows);
+            for (size_t row = 0; row < rows; ++row) {
+                lines[row] = forward.reportLine(store.eventAt(row));
+                infos[row] = forward.info(store.eventAt(row));
+                QVERIFY2(lines[row].size() >= infos[row].size() &&
+                             lines[row].compare(lines[row].size() - infos[row].size(), std::string::npos, infos[row]) == 0,
+                         lines[row].c_str());
+            }
+            EventFormatter backward(*trace);
+            for (size_t row = rows; row-- > 0;) {
+                QCOMPARE(backward.reportLine(store.eventAt(row)), lines[row]);
+                QCOMPARE(backward.info(store.eventAt(row)), infos[row]);
+            }
+            EventFormatter jumping(*trace);
+            for (size_t i = 0; i < rows; ++i) {
+                const size_t row = (i * 7919) % rows;
+                QCOMPARE(jumping.reportLine(store.eventAt(row)), lines[row]);
+            }
+        }
+    }
+
+    // The compiled print formats print what libtraceevent prints, on every event of every
+    // fixture whose format they accept.
+    void simplePrintMatchesLibtraceevent()
+    {
+        size_t compared = 0;
+        for (const char* name : {"execve-e2big", "instances", "lost-events", "fgraph-openat", "zlib-guest", "threads"}) {
+            auto trace = test::openOrFail(test::fixturePath(QString::fromLatin1(name) + ".dat"));
+            QVERIFY(trace);
+            const EventStore& store = trace->store();
+            tep_handle* tep = trace->file().tep();
+            std::map<int, std::unique_ptr<SimplePrint>> compiled;
+            for (size_t row = 0; row < store.eventCount(); ++row) {
+                const EventRef e = store.eventAt(row);
+                const int type = store.stream(e.stream).columns.eventType[e.index];
+                auto it = compiled.find(type);
+                if (it == compiled.end()) it = compiled.emplace(type, SimplePrint::compile(tep_find_event(tep, type))).first;
+                if (!it->second) continue;
+                RawRecord raw;
+                std::string reason;
+                QVERIFY(store.readRecord(e, raw, &reason));
+                std::string fast;
+                QVERIFY(it->second->print(raw.data, raw.size, fast));
+                tep_record record{};
+                record.data = const_cast<uint8_t*>(raw.data);
+                record.size = raw.size;
+                trace_seq s;
+                trace_seq_init(&s);
+                tep_print_event(tep, &s, &record, "%s", TEP_PRINT_INFO);
+                const std::string slow(s.buffer, s.len);
+                trace_seq_destroy(&s);
+                QCOMPARE(fast, slow);
+                ++compared;
+            }
+        }
+        QVERIFY(compared > 1000); // raw_syscalls and the like are common in the fixtures
     }
 };
 

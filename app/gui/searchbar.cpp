@@ -2,6 +2,7 @@
 #include "searchbar.h"
 
 #include "eventtablemodel.h"
+#include "query/search.h"
 
 #include <QCheckBox>
 #include <QComboBox>
@@ -13,6 +14,7 @@
 #include <QRegularExpression>
 
 #include <algorithm>
+#include <unordered_map>
 
 namespace ringside {
 
@@ -98,37 +100,70 @@ void SearchBar::start()
     m_cancel = cancelFlag;
     m_running = true;
     m_label->setText(tr("searching…"));
-    // The model's rows as they are now: all events or a filter's.
+
+    SearchRequest request;
+    switch (column) {
+    case EventTableModel::Cpu: request.column = SearchColumn::Cpu; break;
+    case EventTableModel::Time: request.column = SearchColumn::Time; break;
+    case EventTableModel::Task: request.column = SearchColumn::Task; break;
+    case EventTableModel::Pid: request.column = SearchColumn::Pid; break;
+    case EventTableModel::Latency: request.column = SearchColumn::Latency; break;
+    case EventTableModel::Event: request.column = SearchColumn::Event; break;
+    case EventTableModel::Info: request.column = SearchColumn::Info; break;
+    default: request.column = SearchColumn::All; break;
+    }
+    if (m_regex->isChecked()) {
+        // Matched from several threads at once; QRegularExpression is reentrant.
+        request.match = [pattern](std::string_view text) {
+            return pattern.match(QString::fromUtf8(text.data(), qsizetype(text.size()))).hasMatch();
+        };
+    } else {
+        request.match = containsText(text.toStdString(), false);
+    }
+    // Task names as the table shows them, read here: they use the session's formatter.
+    auto names = std::make_shared<std::unordered_map<int32_t, std::string>>();
+    if (request.column == SearchColumn::All || request.column == SearchColumn::Task)
+        for (const Task& task : m_session->store().tasks().all()) (*names)[task.pid] = m_session->taskName(task.pid);
+    request.taskName = [names](int32_t pid) {
+        auto it = names->find(pid);
+        return it == names->end() ? std::string("<...>") : it->second;
+    };
+    const int fromRow = m_currentRow ? m_currentRow() : -1;
+
     auto session = m_session;
-    const int rows = m_model->rowCount();
-    QPointer<SearchBar> self(this);
-    // Rows are mapped to events on the worker through the model's (immutable) filter.
+    // The model's rows as they are now: every event, or a filter's (immutable) row set.
     std::shared_ptr<const FilterResult> filter = m_model->sharedFilter();
-    m_workers.start([self, session, filter, rows, column, pattern, generation, cancelFlag] {
-        const EventStore& store = session->store();
-        std::vector<int> matches;
-        for (int row = 0; row < rows && !cancelFlag->load(); ++row) {
-            const size_t storeRow = filter ? filter->merged.select(size_t(row)) : size_t(row);
-            const EventRef e = store.eventAt(storeRow);
-            auto cell = [&](int col) { return EventTableModel::cellText(*session, e, col); };
-            bool hit = false;
-            if (column >= 0) hit = pattern.match(cell(column)).hasMatch();
-            else
-                for (int col = EventTableModel::Cpu; col < EventTableModel::ColumnCount && !hit; ++col)
-                    hit = pattern.match(cell(col)).hasMatch();
-            if (hit) matches.push_back(row);
-        }
+    QPointer<SearchBar> self(this);
+    m_workers.start([self, session, filter, request, generation, cancelFlag, fromRow]() mutable {
+        request.rows = filter ? &filter->merged : nullptr;
+        auto lastPercent = std::make_shared<int>(-1); // called serialized by the search
+        const std::vector<size_t> found = searchRows(*session->trace, request, cancelFlag.get(), [&](double done) {
+            const int percent = int(done * 100);
+            if (percent == *lastPercent) return;
+            *lastPercent = percent;
+            QMetaObject::invokeMethod(self, [self, generation, percent] {
+                if (!self || self->m_generation != generation || !self->m_running) return;
+                self->m_label->setText(tr("searching… %1%").arg(percent));
+            }, Qt::QueuedConnection);
+        });
         if (cancelFlag->load()) return;
-        QMetaObject::invokeMethod(self, [self, generation, matches = std::move(matches)]() mutable {
-            if (!self || self->m_generation != generation) return;
-            self->m_running = false;
-            self->m_matches = std::move(matches);
-            self->m_current = -1;
-            self->updateLabel();
-            emit self->searchFinished();
-            if (!self->m_matches.empty()) self->next(-1);
+        std::vector<int> matches(found.begin(), found.end());
+        QMetaObject::invokeMethod(self, [self, generation, fromRow, matches = std::move(matches)]() mutable {
+            if (self && self->m_generation == generation) self->finished(std::move(matches), fromRow);
         }, Qt::QueuedConnection);
     });
+}
+
+void SearchBar::finished(std::vector<int> matches, int fromRow)
+{
+    m_running = false;
+    m_matches = std::move(matches);
+    m_current = -1;
+    updateLabel();
+    emit searchFinished();
+    if (m_matches.empty()) return;
+    // The first match at or after the selected row (wrapping): next() looks strictly after.
+    next(fromRow - 1);
 }
 
 void SearchBar::next(int fromRow)

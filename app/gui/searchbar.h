@@ -11,6 +11,7 @@
 #include <QWidget>
 
 #include <atomic>
+#include <functional>
 #include <memory>
 #include <vector>
 
@@ -24,8 +25,10 @@ namespace ringside {
 class EventTableModel;
 
 // Search in the event table: text or a regular expression in one column or all of them,
-// next/previous, and the number of matches. The rows are scanned on a worker thread (the
-// Info column is decoded per row), so a search over millions of events never blocks.
+// next/previous, and the number of matches. The core search (query/search.h) runs from a
+// worker thread on all cores, with its own tep handles (the session's handle and its lock
+// are not used); progress shows in the label, and a new text cancels it. The first match
+// shown is the first at or after the current row (setCurrentRowProvider), else the first.
 class SearchBar : public QWidget {
     Q_OBJECT
 public:
@@ -39,6 +42,9 @@ public:
     void next(int fromRow);
     void previous(int fromRow);
     void start(); // runs the search for the current text
+    // Where "the selected row" is: the first match shown is at or after it. Without one, the
+    // first match shown is the first of the table.
+    void setCurrentRowProvider(std::function<int()> provider) { m_currentRow = std::move(provider); }
 
 signals:
     void rowFound(int row);
@@ -47,6 +53,7 @@ signals:
 private:
     void cancel();
     void updateLabel();
+    void finished(std::vector<int> matches, int fromRow);
 
     EventTableModel* m_model;
     std::shared_ptr<TraceSession> m_session;
@@ -56,6 +63,7 @@ private:
     QLabel* m_label = nullptr;
     std::vector<int> m_matches;
     int m_current = -1;
+    std::function<int()> m_currentRow;
     int m_generation = 0;
     bool m_running = false;
     std::shared_ptr<std::atomic<bool>> m_cancel;

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 #include "decode/eventformatter.h"
 
-#include "decode/reportprinter.h"
+#include "decode/reportworker.h"
 #include "decode/teprecord.h"
 #include "trace.h"
 
@@ -33,6 +33,14 @@ std::string fieldType(const tep_format_field* f)
 
 EventFormatter::EventFormatter(const Trace& trace) : m_trace(trace) {}
 
+EventFormatter::~EventFormatter() = default;
+
+ReportWorker& EventFormatter::worker()
+{
+    if (!m_worker) m_worker = ReportWorker::create(m_trace, false);
+    return *m_worker;
+}
+
 std::string EventFormatter::eventName(uint16_t type) const
 {
     auto lock = guard();
@@ -54,53 +62,42 @@ std::string EventFormatter::comm(int32_t pid) const
     return name ? name : "<...>";
 }
 
-bool EventFormatter::load(EventRef e)
-{
-    if (m_loaded.valid() && m_loaded == e && m_raw.data) return true;
-    std::string reason;
-    m_loaded = EventRef();
-    if (!m_trace.store().readRecord(e, m_raw, &reason)) return false;
-    m_loaded = e;
-    return true;
-}
-
-std::string EventFormatter::printed(EventRef e, const char* what)
-{
-    if (!load(e)) return "[unreadable]";
-    tep_record record = toTepRecord(m_trace.store(), e, m_raw);
-    trace_seq s;
-    trace_seq_init(&s);
-    tep_print_event(m_trace.file().tep(), &s, &record, "%s", what);
-    std::string text = seqText(s);
-    trace_seq_destroy(&s);
-    return text;
-}
-
 std::string EventFormatter::info(EventRef e)
 {
     auto lock = guard();
-    return ReportPrinter(m_trace).info(e);
+    std::string text;
+    worker().info(e, text);
+    return text;
 }
 
 std::string EventFormatter::latency(EventRef e)
 {
     auto lock = guard();
-    return printed(e, TEP_PRINT_LATENCY);
+    std::string text;
+    worker().latency(e, text);
+    return text;
 }
 
 std::string EventFormatter::reportLine(EventRef e)
 {
     auto lock = guard();
-    return ReportPrinter(m_trace).line(e);
+    std::string text;
+    worker().line(e, text);
+    return text;
 }
 
 std::vector<FieldValue> EventFormatter::fields(EventRef e)
 {
     auto lock = guard();
     std::vector<FieldValue> out;
-    if (!load(e)) return out;
+    const uint8_t* data = nullptr;
+    int size = 0;
+    if (!worker().record(e, &data, &size)) return out;
     tep_handle* tep = m_trace.file().tep();
-    tep_record record = toTepRecord(m_trace.store(), e, m_raw);
+    RawRecord raw;
+    raw.data = data;
+    raw.size = size;
+    tep_record record = toTepRecord(m_trace.store(), e, raw);
     tep_event* event = tep_find_event_by_record(tep, &record);
     if (!event) return out;
     auto add = [&](tep_format_field* f, bool common) {

@@ -3,6 +3,8 @@
 
 #include "store/eventstore.h"
 
+#include <memory>
+
 #include <cstdint>
 #include <mutex>
 #include <string>
@@ -10,6 +12,7 @@
 
 namespace ringside {
 
+class ReportWorker;
 class Trace;
 
 // One field of a decoded event, ready to show.
@@ -24,10 +27,13 @@ struct FieldValue {
 
 // Decodes events on demand for views (table, details pane, tooltips): names, the info text
 // and latency flags exactly as `trace-cmd report` shows them, and every field. Uses the
-// trace's tep handle, so it runs on the one thread that owns the trace after loading.
+// trace's tep handle, so it runs on the one thread that owns the trace after loading (or
+// under the tep lock). Pages are read forward by a ReportWorker, so consecutive rows (a table
+// page) cost one page walk. Threads that format many events use a ReportWorker each instead.
 class EventFormatter {
 public:
     explicit EventFormatter(const Trace& trace);
+    ~EventFormatter();
 
     // When another thread evaluates filters on the same tep handle, both take this lock around
     // each use of the handle.
@@ -43,8 +49,7 @@ public:
     std::string formatText(uint16_t type) const; // the format file, rebuilt from the parsed one
 
 private:
-    bool load(EventRef e);
-    std::string printed(EventRef e, const char* what);
+    ReportWorker& worker();
 
     std::unique_lock<std::mutex> guard() const
     {
@@ -53,8 +58,7 @@ private:
 
     const Trace& m_trace;
     std::mutex* m_lock = nullptr;
-    RawRecord m_raw;
-    EventRef m_loaded;
+    std::unique_ptr<ReportWorker> m_worker; // on the trace's handle; created on first use
 };
 
 } // namespace ringside

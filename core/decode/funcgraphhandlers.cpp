@@ -92,17 +92,18 @@ bool isOwnExit(tep_event* exitEvent, tep_record* record, tep_event* entry, tep_r
 int entryHandler(trace_seq* s, tep_record* record, tep_event* event, void* context)
 {
     auto* ctx = static_cast<FuncGraphContext*>(context);
-    tep_event* exitEvent = tep_find_event_by_name(event->tep, "ftrace", "funcgraph_exit");
+    tep_event* exitEvent = ctx && ctx->exitEvent ? ctx->exitEvent
+                                                 : tep_find_event_by_name(event->tep, "ftrace", "funcgraph_exit");
+    if (ctx) ctx->exitEvent = exitEvent;
     unsigned long long depth = 0, func = 0;
     if (!exitEvent) return -1;
     if (!fieldValue(event, "func", record, &func)) return trace_seq_putc(s, '!');
 
-    RawRecord nextRaw;
     tep_record next{};
+    const uint8_t* nextData = nullptr;
     bool leaf = false;
-    if (ctx && ctx->peek && ctx->peek->peekNext(nextRaw)) {
-        next.data = const_cast<uint8_t*>(nextRaw.data);
-        next.size = nextRaw.size;
+    if (ctx && ctx->peek && ctx->peek->peekNext(&nextData, &next.size)) {
+        next.data = const_cast<uint8_t*>(nextData);
         leaf = isOwnExit(exitEvent, record, event, &next);
     }
     if (leaf) {
@@ -141,6 +142,22 @@ int exitHandler(trace_seq* s, tep_record* record, tep_event* event, void*)
 }
 
 } // namespace
+
+bool funcGraphFolds(tep_handle* tep, tep_record* entry, tep_record* next)
+{
+    tep_event* entryEvent = tep_find_event_by_name(tep, "ftrace", "funcgraph_entry");
+    tep_event* exitEvent = tep_find_event_by_name(tep, "ftrace", "funcgraph_exit");
+    if (!entryEvent || !exitEvent) return false;
+    unsigned long long type = 0;
+    if (!fieldValue(entryEvent, "common_type", entry, &type) || type != static_cast<unsigned long long>(entryEvent->id))
+        return false;
+    return isOwnExit(exitEvent, entry, entryEvent, next);
+}
+
+void useOwnFunctionHandler(tep_handle* tep)
+{
+    tep_register_event_handler(tep, -1, "ftrace", "function", functionHandler, nullptr);
+}
 
 void registerFuncGraphHandlers(tep_handle* tep, FuncGraphContext* context)
 {

@@ -2,6 +2,8 @@
 #pragma once
 
 struct tep_handle;
+struct tep_event;
+struct tep_record;
 
 namespace ringside {
 
@@ -11,7 +13,16 @@ class RecordPeek;
 // tep handle, owned by the Trace.
 struct FuncGraphContext {
     RecordPeek* peek = nullptr;
+    tep_event* exitEvent = nullptr; // ftrace/funcgraph_exit, looked up once per handle
 };
+
+// Replaces libtraceevent's function plugin handler with Ringside's (no indentation): the
+// plugin keeps its indentation state in globals, unsafe when several handles print at once.
+void useOwnFunctionHandler(tep_handle* tep);
+
+// Whether trace-cmd folds `next` (the record after `entry` in its buffer) into `entry`'s
+// leaf line, so that `next` is not printed: `entry` is a funcgraph_entry and `next` its exit.
+bool funcGraphFolds(tep_handle* tep, tep_record* entry, tep_record* next);
 
 // Registers Ringside's printers for ftrace's function, funcgraph_entry and funcgraph_exit
 // events, formatted as `trace-cmd report` prints them. Called before libtraceevent's plugins

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 #pragma once
 
-#include "store/eventstore.h"
+#include <cstdint>
 
 namespace ringside {
 
@@ -12,7 +12,8 @@ namespace ringside {
 class RecordPeek {
 public:
     virtual ~RecordPeek() = default;
-    virtual bool peekNext(RawRecord& out) = 0;
+    // The next record, valid until the next call; false when there is none or it is unreadable.
+    virtual bool peekNext(const uint8_t** data, int* size) = 0;
     virtual void consumeNext() = 0;
 };
 

@@ -10,6 +10,7 @@
 #include <cstring>
 #include <map>
 #include <set>
+#include <utility>
 
 namespace ringside {
 
@@ -22,8 +23,11 @@ constexpr size_t kSectionHeaderSize = 16;
 // options; both feed the same payload decoders below.
 class DatFileParser {
 public:
-    DatFileParser(DatFile& out, const DatFile::OpenOptions& options)
-        : m_out(out), m_options(options), m_info(out.m_info) {}
+    // With `metadataOnly`, stops before the CPU data; with `types`, parses only the formats of
+    // those event ids (and the ftrace system's). For DatFile::newTep.
+    DatFileParser(DatFile& out, const DatFile::OpenOptions& options, bool metadataOnly = false,
+                  const std::vector<bool>* types = nullptr)
+        : m_out(out), m_options(options), m_info(out.m_info), m_metadataOnly(metadataOnly), m_types(types) {}
 
     bool parse()
     {
@@ -117,6 +121,7 @@ private:
                          m_info.bigEndian);
             if (!parseMetadata(id, r)) return false;
         }
+        if (m_metadataOnly) return true;
         for (auto& buffer : m_out.m_buffers)
             if (!buffer.latency && !readV7BufferData(buffer)) return false;
         return true;
@@ -493,7 +498,7 @@ private:
                 uint32_t count = r.u32();
                 for (uint32_t i = 0; i < count && !r.failed(); ++i) {
                     std::string_view format = r.bytes(r.u64());
-                    if (!r.failed()) parseFormat(format, system);
+                    if (!r.failed() && wanted(format)) parseFormat(format, system);
                 }
             }
             return r.failed() ? fail("event formats are truncated") : true;
@@ -519,6 +524,18 @@ private:
         return true;
     }
 
+    // Whether the format's "ID: n" line names a wanted event (always, without a mask).
+    bool wanted(std::string_view format) const
+    {
+        if (!m_types) return true;
+        const size_t at = format.find("\nID: ");
+        if (at == std::string_view::npos) return true;
+        size_t id = 0;
+        for (size_t i = at + 5; i < format.size() && format[i] >= '0' && format[i] <= '9'; ++i)
+            id = id * 10 + size_t(format[i] - '0');
+        return id >= m_types->size() || (*m_types)[id];
+    }
+
     void parseFormat(std::string_view format, const std::string& system)
     {
         if (tep_parse_event(m_out.m_tep, format.data(), format.size(), system.c_str()) != 0)
@@ -535,6 +552,8 @@ private:
     std::map<std::string, std::vector<CpuStats>> m_stats;
     std::string m_statsBuffer;
     bool m_hasTraceClockOption = false;
+    bool m_metadataOnly = false;
+    const std::vector<bool>* m_types = nullptr;
 };
 
 Result<std::unique_ptr<DatFile>> DatFile::open(const std::string& path, const OpenOptions& options)
@@ -543,6 +562,7 @@ Result<std::unique_ptr<DatFile>> DatFile::open(const std::string& path, const Op
     if (!mapped) return mapped.error();
     std::unique_ptr<DatFile> file(new DatFile);
     file->m_file = mapped.value();
+    file->m_loadPlugins = options.loadPlugins;
     DatFileParser parser(*file, options);
     if (!parser.parse()) return Error{parser.error()};
     file->m_file->releaseResidentPages();
@@ -557,6 +577,31 @@ Result<std::unique_ptr<DatFile>> DatFile::open(const std::string& path, const Op
                                     "without fields",
                                 file->m_info.formatParseFailures);
     return file;
+}
+
+Result<std::unique_ptr<TepHandle>> DatFile::newTep(const std::function<void(tep_handle*)>& beforePlugins,
+                                                   const std::vector<bool>* types) const
+{
+    DatFile copy;
+    copy.m_file = m_file;
+    OpenOptions options;
+    options.beforePlugins = beforePlugins;
+    options.loadPlugins = m_loadPlugins;
+    DatFileParser parser(copy, options, true, types);
+    const bool ok = parser.parse();
+    std::unique_ptr<TepHandle> handle(new TepHandle);
+    handle->m_tep = std::exchange(copy.m_tep, nullptr);
+    handle->m_plugins = std::exchange(copy.m_plugins, nullptr);
+    if (!ok) return Error{parser.error()};
+    return handle;
+}
+
+TepHandle::~TepHandle()
+{
+    // The plugins stay loaded (their list, a few hundred bytes, is not freed): unloading runs
+    // each plugin's unloader, and the function plugin's frees its global call stacks, which
+    // the handles still in use (the trace's own, other workers') keep using.
+    if (m_tep) tep_free(m_tep);
 }
 
 void DatFile::registerDeferredKallsyms()

@@ -16,6 +16,23 @@ struct tep_plugin_list;
 
 namespace ringside {
 
+// A libtraceevent handle of its own (formats, functions, printk formats, comms and plugins
+// as DatFile::tep()), for one thread that decodes in parallel with others: libtraceevent
+// caches lookups inside the handle, so a handle is never shared between threads.
+class TepHandle {
+public:
+    ~TepHandle();
+    TepHandle(const TepHandle&) = delete;
+    TepHandle& operator=(const TepHandle&) = delete;
+    tep_handle* get() const { return m_tep; }
+
+private:
+    friend class DatFile;
+    TepHandle() = default;
+    tep_handle* m_tep = nullptr;
+    tep_plugin_list* m_plugins = nullptr;
+};
+
 // A trace-cmd .dat file (version 6 or 7, sectioned, zstd/zlib or uncompressed) opened for
 // reading: its header, options, buffers and the event formats, kallsyms, printk formats and
 // saved comms parsed into a libtraceevent handle. Owns the mapping the CPU data is read from.
@@ -47,6 +64,13 @@ public:
     tep_handle* tep() const { return m_tep; }
     const std::shared_ptr<MappedFile>& mapping() const { return m_file; }
 
+    // Builds another tep handle from the file's metadata (not its CPU data); `beforePlugins`
+    // as in OpenOptions. With `types` (a mask by event id), formats of other events outside
+    // the ftrace system are skipped: parsing them is most of the cost. Safe on any thread:
+    // it reads only the immutable mapping.
+    Result<std::unique_ptr<TepHandle>> newTep(const std::function<void(tep_handle*)>& beforePlugins,
+                                              const std::vector<bool>* types = nullptr) const;
+
     // Registers the kallsyms kept by deferKallsyms with the tep handle; call once, while no
     // other thread uses the handle's function table.
     void registerDeferredKallsyms();
@@ -61,6 +85,7 @@ private:
     Diagnostics m_diagnostics;
     tep_handle* m_tep = nullptr;
     tep_plugin_list* m_plugins = nullptr;
+    bool m_loadPlugins = true;
     std::string m_deferredKallsyms;
 };
 
