@@ -427,10 +427,17 @@ private slots:
         const QString status = statusText(window);
         QVERIFY2(status.contains("ticks") && status.contains("tick "), qPrintable(status));
         QVERIFY2(!status.contains(" s ") && !status.contains(" ms") && !status.contains(" us"), qPrintable(status));
+        QCOMPARE(window.tableModel()->headerData(EventTableModel::Time, Qt::Horizontal).toString(), QString("Time (ticks)"));
+
+        // A real x86-tsc recording without TSC conversion says ticks too.
+        QVERIFY(load(window, test::fixture("tsc-clock.dat")));
+        QVERIFY2(statusText(window).contains("ticks"), qPrintable(statusText(window)));
+        QCOMPARE(window.tableModel()->headerData(EventTableModel::Time, Qt::Horizontal).toString(), QString("Time (ticks)"));
 
         // The ns recording says seconds.
         QVERIFY(load(window, test::fixture("execve-e2big.dat")));
         QVERIFY2(!statusText(window).contains("tick"), qPrintable(statusText(window)));
+        QCOMPARE(window.tableModel()->headerData(EventTableModel::Time, Qt::Horizontal).toString(), QString("Time (s)"));
     }
 };
 

@@ -33,6 +33,7 @@ private slots:
         QTest::newRow("v6 i686, 32-bit longs, function_graph") << "v6-i686-funcgraph";
         QTest::newRow("v7 zlib, KVM guest with time shift") << "zlib-guest";
         QTest::newRow("v7 zstd, task_newtask, threads") << "threads";
+        QTest::newRow("v7 zstd, x86-tsc counter clock") << "tsc-clock";
     }
     void matchesTraceCmdReport()
     {

@@ -111,7 +111,9 @@ QVariant EventTableModel::headerData(int section, Qt::Orientation orientation, i
     switch (section) {
     case Index: return tr("#");
     case Cpu: return tr("CPU");
-    case Time: return tr("Time (s)");
+    case Time:
+        // A raw counter clock without a conversion to nanoseconds counts ticks, not seconds.
+        return m_session && !m_session->trace->file().info().timesInUsecs ? tr("Time (ticks)") : tr("Time (s)");
     case Task: return tr("Task");
     case Pid: return tr("PID");
     case Latency: return tr("Latency");

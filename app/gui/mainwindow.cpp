@@ -66,6 +66,7 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent)
     tableLayout->setContentsMargins(0, 0, 0, 0);
     tableLayout->setSpacing(0);
     m_search = new SearchBar(m_model, this);
+    m_search->setCurrentRowProvider([this] { return m_table->currentRow(); });
     connect(m_search, &SearchBar::rowFound, this, [this](int row) { m_table->selectRow(row); });
     tableLayout->addWidget(m_filterBar);
     tableLayout->addWidget(m_search);

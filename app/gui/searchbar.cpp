@@ -9,7 +9,6 @@
 #include <QHBoxLayout>
 #include <QLabel>
 #include <QLineEdit>
-#include <QMetaObject>
 #include <QPushButton>
 #include <QRegularExpression>
 
@@ -41,7 +40,7 @@ SearchBar::SearchBar(EventTableModel* model, QWidget* parent) : QWidget(parent),
     layout->addWidget(nextButton);
     layout->addWidget(m_label);
     connect(m_edit, &QLineEdit::returnPressed, this, [this] {
-        if (m_matches.empty() && !m_running) start();
+        if (m_matches.empty() && !m_jobs.isRunning()) start();
         else next(m_current >= 0 ? m_matches[size_t(m_current)] : -1);
     });
     connect(m_edit, &QLineEdit::textChanged, this, [this] { cancel(); m_matches.clear(); m_current = -1; updateLabel(); });
@@ -73,9 +72,7 @@ void SearchBar::setSession(std::shared_ptr<TraceSession> session)
 
 void SearchBar::cancel()
 {
-    if (m_cancel) m_cancel->store(true);
-    ++m_generation;
-    m_running = false;
+    m_jobs.cancel();
 }
 
 void SearchBar::start()
@@ -95,10 +92,6 @@ void SearchBar::start()
         return;
     }
     const int column = m_column->currentData().toInt();
-    const int generation = m_generation;
-    auto cancelFlag = std::make_shared<std::atomic<bool>>(false);
-    m_cancel = cancelFlag;
-    m_running = true;
     m_label->setText(tr("searching…"));
 
     SearchRequest request;
@@ -133,30 +126,23 @@ void SearchBar::start()
     auto session = m_session;
     // The model's rows as they are now: every event, or a filter's (immutable) row set.
     std::shared_ptr<const FilterResult> filter = m_model->sharedFilter();
-    QPointer<SearchBar> self(this);
-    m_workers.start([self, session, filter, request, generation, cancelFlag, fromRow]() mutable {
-        request.rows = filter ? &filter->merged : nullptr;
-        auto lastPercent = std::make_shared<int>(-1); // called serialized by the search
-        const std::vector<size_t> found = searchRows(*session->trace, request, cancelFlag.get(), [&](double done) {
-            const int percent = int(done * 100);
-            if (percent == *lastPercent) return;
-            *lastPercent = percent;
-            QMetaObject::invokeMethod(self, [self, generation, percent] {
-                if (!self || self->m_generation != generation || !self->m_running) return;
-                self->m_label->setText(tr("searching… %1%").arg(percent));
-            }, Qt::QueuedConnection);
-        });
-        if (cancelFlag->load()) return;
-        std::vector<int> matches(found.begin(), found.end());
-        QMetaObject::invokeMethod(self, [self, generation, fromRow, matches = std::move(matches)]() mutable {
-            if (self && self->m_generation == generation) self->finished(std::move(matches), fromRow);
-        }, Qt::QueuedConnection);
-    });
+    m_jobs.start(
+        [session, filter, request](JobTracker::Context& context) mutable {
+            request.rows = filter ? &filter->merged : nullptr;
+            int lastPercent = -1; // the search calls progress serialized
+            const std::vector<size_t> found = searchRows(*session->trace, request, context.cancelFlag(), [&](double done) {
+                const int percent = int(done * 100);
+                if (percent != lastPercent) context.reportProgress(lastPercent = percent);
+            });
+            return std::vector<int>(found.begin(), found.end());
+        },
+        [this, fromRow](std::vector<int> matches) { finished(std::move(matches), fromRow); },
+        [this](const QString& message) { m_label->setText(tr("search failed: %1").arg(message)); },
+        [this](int percent) { m_label->setText(tr("searching… %1%").arg(percent)); });
 }
 
 void SearchBar::finished(std::vector<int> matches, int fromRow)
 {
-    m_running = false;
     m_matches = std::move(matches);
     m_current = -1;
     updateLabel();
@@ -189,7 +175,7 @@ void SearchBar::previous(int fromRow)
 
 void SearchBar::updateLabel()
 {
-    if (m_running) return;
+    if (m_jobs.isRunning()) return;
     if (m_edit->text().isEmpty()) m_label->clear();
     else if (m_matches.empty()) m_label->setText(tr("no matches"));
     else m_label->setText(tr("%1 of %2 matches").arg(m_current + 1).arg(m_matches.size()));

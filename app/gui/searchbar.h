@@ -3,10 +3,9 @@
 
 #include "query/eventfilter.h"
 #include "tracesession.h"
-#include "workerthreads.h"
+#include "jobtracker.h"
 
 #include <QList>
-#include <QPointer>
 #include <QThread>
 #include <QWidget>
 
@@ -64,10 +63,7 @@ private:
     std::vector<int> m_matches;
     int m_current = -1;
     std::function<int()> m_currentRow;
-    int m_generation = 0;
-    bool m_running = false;
-    std::shared_ptr<std::atomic<bool>> m_cancel;
-    WorkerThreads m_workers; // last: waits for running jobs after cancel()
+    JobTracker m_jobs; // last: its destructor waits for the running search
 };
 
 } // namespace ringside
