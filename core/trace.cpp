@@ -6,6 +6,17 @@ namespace ringside {
 Result<std::unique_ptr<Trace>> Trace::open(const std::string& path, const LoadOptions& options,
                                            std::vector<std::unique_ptr<RecordConsumer>> consumers)
 {
+    try {
+        return openTrace(path, options, std::move(consumers));
+    } catch (...) {
+        // Memory that cannot be had (or a consumer that throws) fails the open with a message.
+        return errorFromException(path, std::current_exception());
+    }
+}
+
+Result<std::unique_ptr<Trace>> Trace::openTrace(const std::string& path, const LoadOptions& options,
+                                                std::vector<std::unique_ptr<RecordConsumer>> consumers)
+{
     std::unique_ptr<Trace> trace(new Trace);
     trace->m_funcGraph = std::make_unique<FuncGraphContext>();
     DatFile::OpenOptions fileOptions;

@@ -38,6 +38,8 @@ public:
 
 private:
     Trace() = default;
+    static Result<std::unique_ptr<Trace>> openTrace(const std::string& path, const LoadOptions& options,
+                                                    std::vector<std::unique_ptr<RecordConsumer>> consumers);
     std::unique_ptr<FuncGraphContext> m_funcGraph;
     std::unique_ptr<DatFile> m_file;
     std::unique_ptr<EventStore> m_store;

@@ -11,7 +11,9 @@
 #include <QTest>
 
 #include <cstring>
+#include <new>
 #include <random>
+#include <stdexcept>
 
 using namespace ringside;
 
@@ -152,6 +154,43 @@ private slots:
             auto trace = Trace::open(path.toStdString());
             if (trace) test::dump(**trace);
             else QVERIFY(QString::fromStdString(trace.error().message).contains(path));
+        }
+    }
+
+    // A worker that fails (here: told to, as a failed allocation would) fails the load with a
+    // message naming the file; it never yields a shorter store reported as a success.
+    void workerFailuresFailTheLoad_data()
+    {
+        QTest::addColumn<int>("failing");
+        QTest::addColumn<bool>("outOfMemory");
+        QTest::addColumn<QString>("message");
+        QTest::newRow("first segment, out of memory") << 0 << true << ": out of memory while loading";
+        QTest::newRow("last segment, other error") << -1 << false << ": loading failed: disk went away";
+    }
+    void workerFailuresFailTheLoad()
+    {
+        QFETCH(int, failing);
+        QFETCH(bool, outOfMemory);
+        QFETCH(QString, message);
+        const std::string path = test::fixturePath("instances.dat");
+        // Count the segments first, so that "the last one" is a real segment.
+        size_t segments = 0;
+        LoadOptions counting;
+        counting.beforeSegment = [&](size_t) { ++segments; };
+        QVERIFY(Trace::open(path, counting));
+        QVERIFY(segments >= 2);
+        const size_t target = failing < 0 ? segments - 1 : size_t(failing);
+        for (int threads : {1, 2}) {
+            LoadOptions options;
+            options.threads = threads;
+            options.beforeSegment = [&](size_t segment) {
+                if (segment != target) return;
+                if (outOfMemory) throw std::bad_alloc();
+                throw std::runtime_error("disk went away");
+            };
+            auto trace = Trace::open(path, options);
+            QVERIFY2(!trace, "a load whose worker failed was reported as a success");
+            QCOMPARE(QString::fromStdString(trace.error().message), QString::fromStdString(path) + message);
         }
     }
 

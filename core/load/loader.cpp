@@ -154,7 +154,24 @@ void reportStreamStats(StoreBuilder& builder, const BufferSummary& buffer, const
 
 } // namespace
 
+namespace {
+
+Result<std::unique_ptr<EventStore>> loadAll(const DatFile& file, const LoadOptions& options);
+
+} // namespace
+
 Result<std::unique_ptr<EventStore>> loadEvents(const DatFile& file, const LoadOptions& options)
+{
+    try {
+        return loadAll(file, options);
+    } catch (...) {
+        return errorFromException(file.path(), std::current_exception());
+    }
+}
+
+namespace {
+
+Result<std::unique_ptr<EventStore>> loadAll(const DatFile& file, const LoadOptions& options)
 {
     auto store = std::make_unique<EventStore>();
     StoreBuilder builder(*store);
@@ -201,10 +218,16 @@ Result<std::unique_ptr<EventStore>> loadEvents(const DatFile& file, const LoadOp
     auto worker = [&](int t) {
         perType[static_cast<size_t>(t)].assign(65536, 0);
         std::vector<uint8_t> buffer, scratch;
-        for (size_t k = next++; k < segments.size(); k = next++) {
-            Segment& seg = segments[k];
-            loadSegment(seg, *streams[seg.stream], info, layout, converter, options.taps, shared,
-                        perType[static_cast<size_t>(t)].data(), buffer, scratch);
+        try {
+            for (size_t k = next++; k < segments.size(); k = next++) {
+                Segment& seg = segments[k];
+                if (options.beforeSegment) options.beforeSegment(k);
+                loadSegment(seg, *streams[seg.stream], info, layout, converter, options.taps, shared,
+                            perType[static_cast<size_t>(t)].data(), buffer, scratch);
+            }
+        } catch (...) {
+            next = segments.size(); // the other workers stop at their next segment
+            throw;
         }
     };
     std::vector<std::future<void>> workers;
@@ -214,10 +237,17 @@ Result<std::unique_ptr<EventStore>> loadEvents(const DatFile& file, const LoadOp
             options.progress({shared.bytesDone.load(), totalBytes, shared.events.load()});
     };
     if (options.alongside) options.alongside();
+    std::exception_ptr failure;
     for (auto& w : workers) {
         while (w.wait_for(std::chrono::milliseconds(50)) != std::future_status::ready) report();
+        try {
+            w.get();
+        } catch (...) {
+            if (!failure) failure = std::current_exception(); // the first one is reported
+        }
     }
     report();
+    if (failure) std::rethrow_exception(failure);
     if (shared.cancelled()) return Error{file.path() + ": loading was cancelled"};
 
     // Each stream's segments, in order, become its columns.
@@ -245,5 +275,7 @@ Result<std::unique_ptr<EventStore>> loadEvents(const DatFile& file, const LoadOp
     builder.setTaps(std::move(taps));
     return store;
 }
+
+} // namespace
 
 } // namespace ringside

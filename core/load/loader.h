@@ -30,10 +30,15 @@ struct LoadOptions {
     std::function<void()> alongside;
     // Fields to copy while parsing; the store keeps what they collect (EventStore::tap).
     std::vector<RecordTap> taps;
+    // Called on a worker before it parses each segment (for tests: an exception thrown here
+    // is a worker failure, as a failed allocation would be).
+    std::function<void(size_t segment)> beforeSegment;
 };
 
 // Loads every event of a file into an EventStore: each CPU stream is parsed on its own
-// worker (streams are independent until merged), then the merged order is built.
+// worker (streams are independent until merged), then the merged order is built. A failure
+// anywhere (a worker that throws, memory that cannot be had) is an error naming the file and
+// the problem: a store that misses part of the file is never returned as a success.
 Result<std::unique_ptr<EventStore>> loadEvents(const DatFile& file, const LoadOptions& options);
 
 } // namespace ringside

@@ -1,6 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 #pragma once
 
+#include <exception>
+#include <new>
+#include <stdexcept>
 #include <string>
 #include <utility>
 #include <variant>
@@ -11,6 +14,20 @@ namespace ringside {
 struct Error {
     std::string message;
 };
+
+// The error for an exception caught at the core's boundary, while working on `path`.
+inline Error errorFromException(const std::string& path, const std::exception_ptr& failure)
+{
+    try {
+        std::rethrow_exception(failure);
+    } catch (const std::bad_alloc&) {
+        return Error{path + ": out of memory while loading"};
+    } catch (const std::exception& e) {
+        return Error{path + ": loading failed: " + e.what()};
+    } catch (...) {
+        return Error{path + ": loading failed with an unknown error"};
+    }
+}
 
 // Value-or-error for fallible core APIs; no exception crosses the core's boundary.
 template <typename T>
