@@ -47,6 +47,9 @@ Result<std::unique_ptr<Trace>> Trace::openTrace(const std::string& path, const L
     std::vector<std::vector<TapColumn>> collected;
     for (size_t t = 0; t < taps.size(); ++t) collected.push_back(trace->m_store->takeTap(ownTaps + t));
     registry.deliver(*trace->m_store, collected);
+    std::vector<TaskIndex::Creation> creations;
+    for (const auto& [pid, time] : trace->m_processes->creations()) creations.push_back({pid, time});
+    trace->m_taskIndex = TaskIndex::build(*trace->m_store, creations, trace->m_occupancy, options.threads);
     return trace;
 }
 

@@ -8,6 +8,7 @@
 #include "file/datfile.h"
 #include "load/loader.h"
 #include "store/eventstore.h"
+#include "store/taskindex.h"
 #include "util/result.h"
 
 #include <memory>
@@ -33,6 +34,8 @@ public:
     const CpuOccupancy& occupancy() const { return *m_occupancy; }
     // Which tasks share a process (empty unless the recording has task_newtask).
     const ProcessGroups& processes() const { return *m_processes; }
+    // Each task's events and running intervals, without scanning (see TaskIndex).
+    const TaskIndex& taskIndex() const { return m_taskIndex; }
     // Every analysis fed with records during the load, by name (the built-in ones above too).
     const ConsumerRegistry& consumers() const { return m_consumers; }
 
@@ -44,6 +47,7 @@ private:
     std::unique_ptr<DatFile> m_file;
     std::unique_ptr<EventStore> m_store;
     ConsumerRegistry m_consumers;
+    TaskIndex m_taskIndex;
     const CpuOccupancy* m_occupancy = nullptr;
     const ProcessGroups* m_processes = nullptr;
 };

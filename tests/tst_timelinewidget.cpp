@@ -268,8 +268,10 @@ private slots:
         const int32_t pid = m_timeline->rows().taskPids().value(0);
         QVERIFY(pid > 0);
         const auto* task = m_timeline->rows().task(pid);
-        QVERIFY(task && !task->events.empty());
-        QCOMPARE(uint64_t(task->events.size()), m_session->store().tasks()[m_session->store().tasks().find(pid)].events);
+        QVERIFY(task && task->task.valid());
+        // No pid of this recording is reused: the row's task has every event of the pid.
+        QCOMPARE(m_session->trace->taskIndex().task(task->task).events,
+                 m_session->store().tasks()[m_session->store().tasks().find(pid)].events);
         QCOMPARE(m_view.taskRows(), QVector<int32_t>{pid}); // the row lives in the view state
         m_view.removeTaskRow(pid);
         QVERIFY(!m_timeline->rows().hasTask(pid));

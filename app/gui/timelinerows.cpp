@@ -2,6 +2,7 @@
 #include "timelinerows.h"
 
 #include <algorithm>
+#include <unordered_map>
 
 namespace ringside {
 
@@ -67,16 +68,16 @@ void TimelineRows::rebuild()
     }
     // Task rows of one process stay together, under a header when there are several.
     const ProcessGroups& processes = m_session->trace->processes();
+    std::unordered_map<int32_t, size_t> groupSize;
+    for (const TaskData& t : m_tasks) ++groupSize[processes.leader(t.pid)];
     std::stable_sort(m_tasks.begin(), m_tasks.end(), [&](const TaskData& a, const TaskData& b) {
         const int32_t la = processes.leader(a.pid), lb = processes.leader(b.pid);
         return la != lb ? la < lb : a.pid < b.pid;
     });
     int32_t lastLeader = -1;
-    for (size_t i = 0; i < m_tasks.size(); ++i) {
-        const TaskData& t = m_tasks[i];
+    for (const TaskData& t : m_tasks) {
         const int32_t leader = processes.leader(t.pid);
-        size_t inGroup = 0;
-        for (const TaskData& other : m_tasks) inGroup += processes.leader(other.pid) == leader;
+        const size_t inGroup = groupSize[leader];
         if (inGroup > 1 && leader != lastLeader) {
             Row header;
             header.kind = Kind::ProcessHeader;
@@ -150,41 +151,19 @@ QVector<int32_t> TimelineRows::taskPids() const
 void TimelineRows::addTask(int32_t pid)
 {
     if (!m_session || hasTask(pid)) return;
-    const EventStore& store = m_session->store();
-    TaskData data;
-    data.pid = pid;
-    // The task's events, merged from every stream (each already in time order).
-    for (size_t s = 0; s < store.streamCount(); ++s) {
-        const auto& columns = store.stream(StreamId(static_cast<uint16_t>(s))).columns;
-        for (size_t i = 0; i < columns.size(); ++i)
-            if (columns.pid[i] == pid) data.events.push_back({StreamId(static_cast<uint16_t>(s)), static_cast<uint32_t>(i)});
-    }
-    std::stable_sort(data.events.begin(), data.events.end(), [&](EventRef a, EventRef b) {
-        const uint64_t ta = store.timestamp(a), tb = store.timestamp(b);
-        return ta != tb ? ta < tb : a.stream.value < b.stream.value;
-    });
-    data.times.reserve(data.events.size());
-    for (EventRef e : data.events) data.times.push_back(store.timestamp(e));
-    if (m_session->occupancy().available()) {
-        for (size_t s = 0; s < store.streamCount(); ++s) {
-            const auto& runs = m_session->occupancy().runs(StreamId(static_cast<uint16_t>(s)));
-            for (size_t r = 0; r < runs.size(); ++r) {
-                if (runs[r].pid != pid) continue;
-                const uint64_t end = r + 1 < runs.size() ? runs[r + 1].start : store.lastTimestamp();
-                data.running.push_back({runs[r].start, end});
-            }
-        }
-        std::sort(data.running.begin(), data.running.end(), [](const Interval& a, const Interval& b) { return a.start < b.start; });
-    }
-    m_tasks.push_back(std::move(data));
+    // A reused pid is several tasks: the row shows the life with the most events.
+    // (invalid for a task without events, whose row stays empty)
+    m_tasks.push_back({pid, m_session->trace->taskIndex().busiestTaskOf(pid)});
     rebuild();
 }
 
 void TimelineRows::addProcess(int32_t pid)
 {
     if (!m_session) return;
+    const TaskIndex& index = m_session->trace->taskIndex();
     for (int32_t member : m_session->trace->processes().members(pid))
-        if (!hasTask(member)) addTask(member);
+        if (!hasTask(member)) m_tasks.push_back({member, index.busiestTaskOf(member)});
+    rebuild();
 }
 
 void TimelineRows::removeTask(int32_t pid)

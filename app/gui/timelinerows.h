@@ -13,14 +13,11 @@
 namespace ringside {
 
 // The rows of the timeline: per buffer a collapsible header and one row per CPU, then the
-// task rows the user added. Task rows carry their task's events and running intervals,
-// gathered once when the row is added. Pure layout and data; no painting.
+// task rows the user added, grouped by process. A task row names its task in the trace's
+// TaskIndex, so adding one costs no scan of the events. Pure layout and data; no painting.
 class TimelineRows {
 public:
     enum class Kind { BufferHeader, Cpu, ProcessHeader, Task };
-    struct Interval {
-        uint64_t start, end;
-    };
     struct Row {
         Kind kind = Kind::Cpu;
         uint16_t buffer = 0;
@@ -29,11 +26,11 @@ public:
         QString label;
         int height = 0;
     };
+    // A task row: the task (one life of its pid, see TaskIndex), whose events and running
+    // intervals the trace's task index holds; nothing is copied per row.
     struct TaskData {
         int32_t pid = 0;
-        std::vector<EventRef> events;     // in time order
-        std::vector<uint64_t> times;      // of events, for binary search
-        std::vector<Interval> running;    // from sched_switch, in time order
+        TaskId task;
     };
 
     static constexpr int kHeaderHeight = 20;

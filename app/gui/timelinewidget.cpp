@@ -236,37 +236,52 @@ void TimelineWidget::paintCpuRow(QPainter& p, const TimelineRows::Row& row, int 
 void TimelineWidget::paintTaskRow(QPainter& p, const TimelineRows::Row& row, int top)
 {
     const TimelineRows::TaskData* task = m_rows.task(row.pid);
-    if (!task) return;
+    if (!task || !task->task.valid()) return;
+    const TaskIndex& index = m_session->trace->taskIndex();
+    const EventStore& store = m_session->store();
     const TimeRange range = m_view->visibleRange();
     const int w = dataWidth();
     const QColor color = taskColor(row.pid);
-    // Running intervals.
-    auto first = std::lower_bound(task->running.begin(), task->running.end(), range.start,
-                                  [](const TimelineRows::Interval& i, uint64_t t) { return i.end < t; });
+    // Running intervals (a task runs on one CPU at a time, so their ends are in order too);
+    // once a pixel column is painted, skip straight to the first interval past it.
+    const auto& running = index.running(task->task);
+    auto endsBefore = [](const TaskIndex::Interval& i, uint64_t t) { return i.end < t; };
+    auto it = std::lower_bound(running.begin(), running.end(), range.start, endsBefore);
     int lastX = -1;
-    for (auto it = first; it != task->running.end() && it->start < range.end; ++it) {
+    while (it != running.end() && it->start < range.end) {
         const int x0 = std::max(0, int(timeline::timeToX(it->start, range, w)));
         const int x1 = std::min(w, std::max(x0 + 1, int(timeline::timeToX(it->end, range, w))));
-        if (x1 <= lastX) continue;
-        p.fillRect(kLabelWidth + std::max(x0, lastX), top + 3, x1 - std::max(x0, lastX), row.height - 9, color);
-        lastX = x1;
-    }
-    // Events, one tick per pixel column holding some.
-    const QColor tick = palette().color(QPalette::Text);
-    size_t index = std::lower_bound(task->times.begin(), task->times.end(), range.start) - task->times.begin();
-    for (int x = 0; x < w && index < task->times.size(); ++x) {
-        const uint64_t tEnd = timeline::xToTime(x + 1, range, w);
-        if (task->times[index] >= tEnd) {
-            const double nx = timeline::timeToX(task->times[index], range, w);
-            if (nx > x + 1) x = std::min(w, int(nx)) - 1;
-            continue;
+        if (x1 > lastX) {
+            p.fillRect(kLabelWidth + std::max(x0, lastX), top + 3, x1 - std::max(x0, lastX), row.height - 9, color);
+            lastX = x1;
         }
-        const size_t next = std::lower_bound(task->times.begin() + static_cast<long>(index), task->times.end(), tEnd) - task->times.begin();
-        bool any = !m_filter;
-        for (size_t i = index; i < next && !any; ++i)
-            any = m_filter->perStream[task->events[i].stream.value].contains(task->events[i].index);
-        index = next;
-        if (any) p.fillRect(kLabelWidth + x, top + row.height - 6, 1, 4, tick);
+        it = std::lower_bound(it + 1, running.end(), timeline::xToTime(lastX, range, w), endsBefore);
+    }
+    // Events, one tick per pixel column holding some (shown by the filter): per stream, jump
+    // from pixel to pixel with binary searches over the task's runs.
+    const QColor tick = palette().color(QPalette::Text);
+    for (const TaskIndex::StreamRuns& list : index.streams(task->task)) {
+        const auto& ts = store.stream(list.stream).columns.timestamp;
+        const RowSet* shown = m_filter ? &m_filter->perStream[list.stream.value] : nullptr;
+        const uint64_t total = list.events();
+        uint64_t k = TaskIndex::countBefore(store, list, range.start);
+        while (k < total) {
+            const uint64_t t = ts[TaskIndex::eventAt(list, k).index];
+            if (t >= range.end) break;
+            const int x = std::max(0, int(timeline::timeToX(t, range, w)));
+            const uint64_t next = std::max(k + 1, TaskIndex::countBefore(store, list, timeline::xToTime(x + 1, range, w)));
+            bool any = !shown;
+            // With a filter: whether any of events [k, next) is shown, run by run.
+            for (uint64_t j = k; j < next && !any;) {
+                const EventRef e = TaskIndex::eventAt(list, j);
+                const size_t run = size_t(std::upper_bound(list.before.begin(), list.before.end(), j) - list.before.begin()) - 1;
+                const uint64_t inRun = std::min<uint64_t>(next - j, list.runs[run].end - e.index);
+                any = shown->rank(e.index + inRun) > shown->rank(e.index);
+                j += inRun;
+            }
+            if (any) p.fillRect(kLabelWidth + x, top + row.height - 6, 1, 4, tick);
+            k = next;
+        }
     }
 }
 
@@ -509,10 +524,26 @@ std::optional<EventRef> TimelineWidget::eventNear(int x, int y, int slack) const
         }
     } else if (row.kind == TimelineRows::Kind::Task) {
         const auto* task = m_rows.task(row.pid);
-        if (!task) return std::nullopt;
-        const size_t i = std::lower_bound(task->times.begin(), task->times.end(), t) - task->times.begin();
-        if (i < task->events.size()) consider(task->events[i]);
-        if (i > 0) consider(task->events[i - 1]);
+        if (!task || !task->task.valid()) return std::nullopt;
+        // Per stream the task's nearest events on either side of t (looking past a few that
+        // the filter hides).
+        for (const TaskIndex::StreamRuns& list : m_session->trace->taskIndex().streams(task->task)) {
+            auto shown = [&](uint64_t j) {
+                const EventRef e = TaskIndex::eventAt(list, j);
+                return !m_filter || m_filter->perStream[e.stream.value].contains(e.index);
+            };
+            const uint64_t k = TaskIndex::countBefore(store, list, t);
+            for (uint64_t j = k; j < list.events() && j < k + 64; ++j)
+                if (shown(j)) {
+                    consider(TaskIndex::eventAt(list, j));
+                    break;
+                }
+            for (uint64_t j = k; j > 0 && j + 64 > k; --j)
+                if (shown(j - 1)) {
+                    consider(TaskIndex::eventAt(list, j - 1));
+                    break;
+                }
+        }
     }
     return best;
 }

@@ -16,6 +16,7 @@ void ProcessGroups::consume(const ConsumedRecord& record)
     m_available = true;
     const auto task = static_cast<int32_t>(record.field(0).asSigned());
     const bool thread = (record.field(1).asUnsigned() & kCloneThread) != 0;
+    m_creations.emplace_back(task, record.timestamp);
     // Records come in time order, so a thread's creator is placed before the thread.
     if (thread && task != record.pid) m_parent[task] = record.pid;
 }

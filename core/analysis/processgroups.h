@@ -5,6 +5,7 @@
 
 #include <cstdint>
 #include <unordered_map>
+#include <utility>
 #include <vector>
 
 namespace ringside {
@@ -30,11 +31,14 @@ public:
     int32_t leader(int32_t pid) const;
     // Every task known to share `pid`'s process (pid included), ascending.
     std::vector<int32_t> members(int32_t pid) const;
+    // Every creation seen, in time order: (the new task's pid, when).
+    const std::vector<std::pair<int32_t, uint64_t>>& creations() const { return m_creations; }
 
 private:
     bool m_available = false;
     std::unordered_map<int32_t, int32_t> m_parent; // thread -> the task that created it
     std::unordered_map<int32_t, std::vector<int32_t>> m_members; // leader -> members
+    std::vector<std::pair<int32_t, uint64_t>> m_creations;
 };
 
 } // namespace ringside
