@@ -2,6 +2,11 @@
 #include "testsupport.h"
 
 #include "decode/reportprinter.h"
+#include "load/pageparser.h"
+#include "load/storeappender.h"
+#include "load/storebuilder.h"
+
+#include <traceevent/event-parse.h>
 
 #include <QProcess>
 #include <QTest>
@@ -62,6 +67,55 @@ QString firstDifference(const QByteArray& expected, const QByteArray& actual)
                 .arg(i + 1).arg(QString::fromUtf8(x), QString::fromUtf8(y));
     }
     return {};
+}
+
+bool appendRunByRun(const DatFile& file, EventStore& store, const std::function<void(size_t)>& afterRound,
+                    uint64_t* lateEvents)
+{
+    const FileInfo& info = file.info();
+    StoreBuilder builder(store);
+    builder.addBuffer({"", info.traceClock, info.pageSize, {}, {}});
+    builder.setLayout({info.kernelLongSize, info.bigEndian, 8});
+    tep_handle* tep = file.tep();
+    StoreAppender appender(store, [tep](int32_t pid) { return std::string(tep_data_comm_from_pid(tep, pid)); });
+    std::vector<std::unique_ptr<PageSource>> sources;
+    for (const CpuDataInfo& cpu : file.buffers()[0].cpus) {
+        sources.push_back(std::make_unique<PageSource>(file.mapping(), cpu, info.codec, info.pageSize));
+        appender.addStream(0, cpu.cpu, std::make_unique<PageSource>(file.mapping(), cpu, info.codec, info.pageSize));
+    }
+    TimestampConverter converter(info);
+    std::vector<std::unique_ptr<PageParser>> parsers;
+    for (size_t s = 0; s < sources.size(); ++s)
+        parsers.push_back(std::make_unique<PageParser>(info.kernelLongSize, info.bigEndian, CommonLayout(), converter,
+                                                       static_cast<int>(s)));
+    std::vector<uint64_t> perType(65536);
+    std::vector<uint8_t> buffer, scratch;
+    size_t published = 0;
+    for (size_t run = 0;; ++run) {
+        bool any = false;
+        for (size_t s = 0; s < sources.size(); ++s) {
+            if (run >= sources[s]->runs().size()) continue;
+            any = true;
+            const PageRun& r = sources[s]->runs()[run];
+            std::string reason;
+            if (!sources[s]->readRun(r, buffer, scratch, &reason)) {
+                QTest::qFail(reason.c_str(), __FILE__, __LINE__);
+                return false;
+            }
+            CpuColumns segment;
+            CpuLoadStats stats;
+            for (uint32_t p = 0; p < r.pages; ++p)
+                parsers[s]->parse(buffer.data() + size_t(p) * info.pageSize, info.pageSize, segment, stats, perType.data());
+            appender.append(StreamId(static_cast<uint16_t>(s)), std::move(segment));
+        }
+        if (!any) break;
+        published += appender.publish(false);
+        afterRound(published);
+    }
+    published += appender.publish(true);
+    afterRound(published);
+    if (lateEvents) *lateEvents = appender.lateEvents();
+    return true;
 }
 
 } // namespace ringside::test

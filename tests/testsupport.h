@@ -6,6 +6,7 @@
 #include <QByteArray>
 #include <QString>
 
+#include <functional>
 #include <memory>
 #include <string>
 
@@ -21,6 +22,13 @@ QByteArray readXz(const QString& path);
 QByteArray dump(const Trace& trace);
 
 std::unique_ptr<Trace> openOrFail(const std::string& path);
+
+// Grows `store` (new, empty) with the top buffer of `file` the way a live capture does: page
+// runs arrive one at a time, interleaved across CPUs, through StoreAppender, and what can be
+// ordered is published after each round; `afterRound(published)` runs after each publish.
+// Returns false (with a QTest failure recorded) when a run cannot be read.
+bool appendRunByRun(const DatFile& file, EventStore& store, const std::function<void(size_t published)>& afterRound,
+                    uint64_t* lateEvents = nullptr);
 
 // The first line where two texts differ, for a readable failure message.
 QString firstDifference(const QByteArray& expected, const QByteArray& actual);

@@ -117,47 +117,15 @@ private slots:
         QVERIFY(reference);
         auto file = DatFile::open(test::fixturePath("execve-e2big.dat"));
         QVERIFY(file);
-        const FileInfo& info = (*file)->info();
         EventStore store;
-        StoreBuilder builder(store);
-        builder.addBuffer({"", info.traceClock, info.pageSize, {}, {}});
-        builder.setLayout({info.kernelLongSize, info.bigEndian, 8});
-        tep_handle* tep = (*file)->tep();
-        StoreAppender appender(store, [tep](int32_t pid) { return std::string(tep_data_comm_from_pid(tep, pid)); });
-        std::vector<std::unique_ptr<PageSource>> sources;
-        for (const CpuDataInfo& cpu : (*file)->buffers()[0].cpus) {
-            sources.push_back(std::make_unique<PageSource>((*file)->mapping(), cpu, info.codec, info.pageSize));
-            appender.addStream(0, cpu.cpu, std::make_unique<PageSource>((*file)->mapping(), cpu, info.codec, info.pageSize));
-        }
-        TimestampConverter converter(info);
-        std::vector<std::unique_ptr<PageParser>> parsers;
-        for (size_t s = 0; s < sources.size(); ++s)
-            parsers.push_back(std::make_unique<PageParser>(info.kernelLongSize, info.bigEndian, CommonLayout(),
-                                                           converter, static_cast<int>(s)));
-        std::vector<uint64_t> perType(65536);
-        std::vector<uint8_t> buffer, scratch;
-        size_t published = 0;
-        for (size_t run = 0;; ++run) {
-            bool any = false;
-            for (size_t s = 0; s < sources.size(); ++s) {
-                if (run >= sources[s]->runs().size()) continue;
-                any = true;
-                const PageRun& r = sources[s]->runs()[run];
-                std::string reason;
-                QVERIFY(sources[s]->readRun(r, buffer, scratch, &reason));
-                CpuColumns segment;
-                CpuLoadStats stats;
-                for (uint32_t p = 0; p < r.pages; ++p)
-                    parsers[s]->parse(buffer.data() + size_t(p) * info.pageSize, info.pageSize, segment, stats, perType.data());
-                appender.append(StreamId(static_cast<uint16_t>(s)), std::move(segment));
-            }
-            if (!any) break;
-            published += appender.publish(false);
+        size_t rounds = 0, firstPublished = 0;
+        uint64_t late = 0;
+        QVERIFY(test::appendRunByRun(**file, store, [&](size_t published) {
             QCOMPARE(store.eventCount(), published); // readers only ever see published rows
-        }
-        QVERIFY(published > 0); // rows became visible while data was still arriving
-        published += appender.publish(true);
-        QCOMPARE(appender.lateEvents(), uint64_t(0));
+            if (!rounds++) firstPublished = published;
+        }, &late));
+        QVERIFY(firstPublished > 0); // rows became visible while data was still arriving
+        QCOMPARE(late, uint64_t(0));
         const EventStore& bulk = reference->store();
         QCOMPARE(store.eventCount(), bulk.eventCount());
         for (size_t row = 0; row < bulk.eventCount(); ++row)

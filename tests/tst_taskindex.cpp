@@ -1,0 +1,190 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+// The per-task index: equal to a scan of every event, grown piece by piece equal to one
+// build, a reused pid split into tasks, running intervals as the CPU occupancy says.
+#include "testsupport.h"
+
+#include "store/taskindex.h"
+
+#include <QTest>
+
+#include <map>
+
+using namespace ringside;
+
+namespace {
+
+// Every event of each task (by the index's own pid → task rule), found by scanning.
+std::map<uint32_t, std::vector<EventRef>> scanAll(const EventStore& store, const TaskIndex& index)
+{
+    std::map<uint32_t, std::vector<EventRef>> out;
+    for (size_t s = 0; s < store.streamCount(); ++s) {
+        const CpuColumns& c = store.stream(StreamId(uint16_t(s))).columns;
+        for (size_t i = 0; i < c.size(); ++i) {
+            const TaskId id = index.taskAt(c.pid[i], c.timestamp[i]);
+            out[id.value].push_back({StreamId(uint16_t(s)), uint32_t(i)});
+        }
+    }
+    return out;
+}
+
+// The index's events of a task, stream by stream.
+std::vector<EventRef> indexed(const TaskIndex& index, TaskId id)
+{
+    std::vector<EventRef> out;
+    for (const auto& list : index.streams(id))
+        for (uint64_t k = 0; k < list.events(); ++k) out.push_back(TaskIndex::eventAt(list, k));
+    return out;
+}
+
+bool sameEvents(std::vector<EventRef> a, std::vector<EventRef> b)
+{
+    auto order = [](EventRef x, EventRef y) { return EventStore::key(x) < EventStore::key(y); };
+    std::sort(a.begin(), a.end(), order);
+    std::sort(b.begin(), b.end(), order);
+    return a == b;
+}
+
+} // namespace
+
+class TestTaskIndex : public QObject {
+    Q_OBJECT
+private slots:
+    void equalsAScanOfEveryEvent_data()
+    {
+        QTest::addColumn<QString>("name");
+        QTest::newRow("threads") << "threads.dat";
+        QTest::newRow("two buffers") << "instances.dat";
+        QTest::newRow("lost events") << "lost-events.dat";
+        QTest::newRow("function_graph") << "fgraph-openat.dat";
+    }
+    void equalsAScanOfEveryEvent()
+    {
+        QFETCH(QString, name);
+        auto trace = test::openOrFail(test::fixturePath(name));
+        QVERIFY(trace);
+        const EventStore& store = trace->store();
+        const TaskIndex& index = trace->taskIndex();
+        const auto scanned = scanAll(store, index);
+        QVERIFY(!scanned.count(TaskId().value)); // every event belongs to a task
+        QCOMPARE(scanned.size(), index.size());
+        uint64_t total = 0;
+        for (const auto& [task, events] : scanned) {
+            const TaskId id{task};
+            QVERIFY(sameEvents(events, indexed(index, id)));
+            const TaskIndex::Task& t = index.task(id);
+            QCOMPARE(t.events, uint64_t(events.size()));
+            total += t.events;
+            uint64_t first = UINT64_MAX, last = 0;
+            for (EventRef e : events) first = std::min(first, store.timestamp(e)), last = std::max(last, store.timestamp(e));
+            QCOMPARE(t.firstTime, first);
+            QCOMPARE(t.lastTime, last);
+            // Counting by time agrees with the events' timestamps.
+            for (const auto& list : index.streams(id)) {
+                const uint64_t mid = store.timestamp(TaskIndex::eventAt(list, list.events() / 2));
+                uint64_t before = 0;
+                for (uint64_t k = 0; k < list.events(); ++k) before += store.timestamp(TaskIndex::eventAt(list, k)) < mid;
+                QCOMPARE(TaskIndex::countBefore(store, list, mid), before);
+                QCOMPARE(TaskIndex::countBefore(store, list, 0), uint64_t(0));
+                QCOMPARE(TaskIndex::countBefore(store, list, UINT64_MAX), list.events());
+            }
+        }
+        QCOMPARE(total, uint64_t(store.eventCount()));
+        // No pid is reused in these recordings: one task per pid, with the pid's count.
+        for (const Task& pidEntry : store.tasks().all()) {
+            QCOMPARE(index.tasksOf(pidEntry.pid).size(), size_t(1));
+            QCOMPARE(index.task(index.busiestTaskOf(pidEntry.pid)).events, pidEntry.events);
+        }
+        QVERIFY(!index.taskAt(-12345, 0).valid());
+    }
+
+    void runningIntervalsFollowTheOccupancy()
+    {
+        auto trace = test::openOrFail(test::fixturePath("threads.dat"));
+        QVERIFY(trace);
+        const EventStore& store = trace->store();
+        const CpuOccupancy& occupancy = trace->occupancy();
+        QVERIFY(occupancy.available());
+        const TaskIndex& index = trace->taskIndex();
+        size_t intervals = 0, runs = 0;
+        for (size_t s = 0; s < store.streamCount(); ++s) runs += occupancy.runs(StreamId(uint16_t(s))).size();
+        for (size_t t = 0; t < index.size(); ++t) {
+            const auto& running = index.running(TaskId(uint32_t(t)));
+            intervals += running.size();
+            for (size_t i = 0; i < running.size(); ++i) {
+                if (i) QVERIFY(running[i - 1].start <= running[i].start);
+                // The occupancy says this task ran there, from the interval's start to its end.
+                const uint64_t mid = running[i].start + (running[i].end - running[i].start) / 2;
+                QCOMPARE(occupancy.pidAt(running[i].stream, mid), index.task(TaskId(uint32_t(t))).pid);
+            }
+        }
+        QVERIFY(intervals > 100);
+        QVERIFY(intervals <= runs);
+    }
+
+    // A live capture: the index extended after every published round equals one build.
+    void extendedPieceByPieceEqualsOneBuild()
+    {
+        auto file = DatFile::open(test::fixturePath("execve-e2big.dat"));
+        QVERIFY(file);
+        EventStore store;
+        TaskIndex grown = TaskIndex::build(store, {}, nullptr, 1);
+        size_t rounds = 0;
+        QVERIFY(test::appendRunByRun(**file, store, [&](size_t) {
+            grown.extend(store, nullptr);
+            ++rounds;
+        }));
+        QVERIFY(rounds > 2);
+        const TaskIndex once = TaskIndex::build(store, {}, nullptr, 2);
+        QCOMPARE(grown.size(), once.size());
+        for (size_t t = 0; t < once.size(); ++t) {
+            const TaskId id{uint32_t(t)};
+            const TaskId same = grown.taskAt(once.task(id).pid, once.task(id).firstTime);
+            QVERIFY(same.valid());
+            QCOMPARE(grown.task(same).events, once.task(id).events);
+            QCOMPARE(grown.task(same).firstTime, once.task(id).firstTime);
+            QCOMPARE(grown.task(same).lastTime, once.task(id).lastTime);
+            QVERIFY(sameEvents(indexed(grown, same), indexed(once, id)));
+            // Runs that continued across rounds were joined, not split.
+            QCOMPARE(grown.streams(same).size(), once.streams(id).size());
+            for (const auto& list : once.streams(id)) {
+                const auto& lists = grown.streams(same);
+                auto it = std::find_if(lists.begin(), lists.end(), [&](const auto& l) { return l.stream == list.stream; });
+                QVERIFY(it != lists.end());
+                QCOMPARE(it->runs.size(), list.runs.size());
+            }
+        }
+    }
+
+    // A pid handed to a new task (task_newtask of a pid that had events) is a second task
+    // from the creation on; a creation before the pid's first event is its first life.
+    void reusedPidIsTwoTasks()
+    {
+        auto trace = test::openOrFail(test::fixturePath("threads.dat"));
+        QVERIFY(trace);
+        const EventStore& store = trace->store();
+        // The busiest pid, "created again" in the middle of its events.
+        const TaskIndex& plain = trace->taskIndex();
+        TaskId busiest(0);
+        for (size_t t = 0; t < plain.size(); ++t)
+            if (plain.task(TaskId(uint32_t(t))).events > plain.task(busiest).events) busiest = TaskId(uint32_t(t));
+        const TaskIndex::Task whole = plain.task(busiest);
+        const uint64_t middle = whole.firstTime + (whole.lastTime - whole.firstTime) / 2;
+        const TaskIndex split = TaskIndex::build(store, {{whole.pid, whole.firstTime - 1}, {whole.pid, middle}}, &trace->occupancy());
+        const std::vector<TaskId> lives = split.tasksOf(whole.pid);
+        QCOMPARE(lives.size(), size_t(2));
+        QCOMPARE(split.size(), plain.size() + 1);
+        const TaskIndex::Task& before = split.task(lives[0]);
+        const TaskIndex::Task& after = split.task(lives[1]);
+        QCOMPARE(before.events + after.events, whole.events);
+        QVERIFY(before.lastTime < middle);
+        QVERIFY(after.firstTime >= middle);
+        QCOMPARE(split.taskAt(whole.pid, middle - 1), lives[0]);
+        QCOMPARE(split.taskAt(whole.pid, middle), lives[1]);
+        QCOMPARE(split.taskAt(whole.pid, 0), lives[0]);
+        for (EventRef e : indexed(split, lives[1])) QVERIFY(store.timestamp(e) >= middle);
+        for (const auto& interval : split.running(lives[1])) QVERIFY(interval.start >= middle);
+    }
+};
+
+QTEST_GUILESS_MAIN(TestTaskIndex)
+#include "tst_taskindex.moc"
