@@ -2,13 +2,11 @@
 // Timeline benchmark: how long opening a recording takes until the timeline is drawn, and
 // the paint time per frame at full view and five zoom levels (each level panned across).
 // usage: bench_timeline FILE [--frames N]   (runs offscreen)
-#include "loadjob.h"
+#include "benchsupport.h"
 #include "timelinewidget.h"
 #include "viewstate.h"
 
 #include <QApplication>
-#include <QElapsedTimer>
-#include <QEventLoop>
 
 #include <algorithm>
 #include <cstdio>
@@ -31,18 +29,10 @@ int main(int argc, char** argv)
     ViewState view;
     TimelineWidget timeline(&view);
     timeline.resize(1600, 600);
-    LoadJob job;
-    std::shared_ptr<TraceSession> session;
-    QEventLoop loop;
     QElapsedTimer clock;
     clock.start();
-    QObject::connect(&job, &LoadJob::finished, [&](std::shared_ptr<TraceSession> s) { session = s; loop.quit(); });
-    QObject::connect(&job, &LoadJob::failed, [&](const QString&, const QString& message) {
-        std::fprintf(stderr, "bench_timeline: %s\n", qPrintable(message));
-        loop.exit(1);
-    });
-    job.start(QString::fromLocal8Bit(argv[1]));
-    if (loop.exec() != 0) return 1;
+    std::shared_ptr<TraceSession> session = bench::loadSession(argv[1], "bench_timeline");
+    if (!session) return 1;
     const double loaded = clock.nsecsElapsed() / 1e9;
     view.reset({session->store().firstTimestamp(), session->store().lastTimestamp() + 1});
     timeline.setSession(session.get());
