@@ -79,7 +79,7 @@ int main(int argc, char** argv)
         else timeline.rows().addTask(pid);
         const double add = msSince(t);
         timeline.renderRowsForBenchmark();
-        std::printf("%-28s pid=%-7d events=%-9llu add_ms=%.3f paint_ms=%.2f (scan+sort it replaces: %.0f ms)\n", what, pid,
+        std::printf("%-28s pid=%-7d %s=%-9llu add_ms=%.3f paint_ms=%.2f (scan+sort it replaces: %.0f ms)\n", what, pid, wholeProcess ? "tasks" : "events",
                     (unsigned long long)events, add, timeline.lastRenderMs(), scanAndSortMs(store, pid));
     };
     if (busiest.valid()) addAndPaint("busiest task", index.task(busiest).pid, false, index.task(busiest).events);

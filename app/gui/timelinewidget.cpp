@@ -221,7 +221,8 @@ void TimelineWidget::paintCpuRow(QPainter& p, const TimelineRows::Row& row, int 
 
     // Events lost before an event: the gap since the CPU's previous event is shaded, and a
     // red line marks where recording resumed.
-    for (const LostEvents& lost : columns.lost) {
+    for (size_t l = 0; l < columns.lost.size(); ++l) {
+        const LostEvents& lost = columns.lost[l];
         if (lost.beforeEvent >= columns.size()) continue;
         const uint64_t resumed = columns.timestamp[lost.beforeEvent];
         const uint64_t since = lost.beforeEvent > 0 ? columns.timestamp[lost.beforeEvent - 1] : store.firstTimestamp();

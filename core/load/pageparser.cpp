@@ -53,7 +53,7 @@ void PageParser::parse(const uint8_t* page, uint32_t pageSize, CpuColumns& out, 
                        uint64_t* perType)
 {
     ++stats.pages;
-    out.pageFirstEvent.push_back(static_cast<uint32_t>(out.size()));
+    out.pageFirstEvent.push_back(static_cast<uint32_t>(out.timestamp.size()));
     if (!headerIsSane(page, pageSize, m_longSize, m_bigEndian)) {
         ++stats.corruptPages;
         if (stats.firstProblem.empty())
@@ -65,7 +65,7 @@ void PageParser::parse(const uint8_t* page, uint32_t pageSize, CpuColumns& out, 
         ++stats.corruptPages;
         return;
     }
-    const size_t before = out.size();
+    const size_t before = out.timestamp.size();
     unsigned long long raw = 0;
     for (void* data = kbuffer_read_event(m_kbuf, &raw); data;
          data = kbuffer_next_event(m_kbuf, &raw)) {
@@ -77,7 +77,7 @@ void PageParser::parse(const uint8_t* page, uint32_t pageSize, CpuColumns& out, 
         }
         const int missed = kbuffer_missed_events(m_kbuf);
         if (missed != 0) {
-            out.lost.push_back({static_cast<uint32_t>(out.size()), missed});
+            out.lost.push_back({static_cast<uint32_t>(out.timestamp.size()), missed});
             if (missed > 0) out.lostTotal += static_cast<uint64_t>(missed);
             else ++out.unknownLostPages;
         }
@@ -97,12 +97,13 @@ void PageParser::parse(const uint8_t* page, uint32_t pageSize, CpuColumns& out, 
         if (m_taps && m_tapOfType[type] >= 0) {
             const RecordTap& tap = (*m_taps)[static_cast<size_t>(m_tapOfType[type])];
             TapColumn& column = (*m_tapOut)[static_cast<size_t>(m_tapOfType[type])];
-            column.events.push_back(static_cast<uint32_t>(out.size() - 1));
+            column.events.push_back(static_cast<uint32_t>(out.timestamp.size() - 1));
             for (const auto& [offset, bytes] : tap.fields)
                 for (int b = 0; b < bytes; ++b)
                     column.bytes.push_back(offset + b < size ? rec[offset + b] : 0);
         }
     }
+    out.publish(); // the page's events, every column written
     if (out.size() == before) ++stats.emptyPages;
 }
 

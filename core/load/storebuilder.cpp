@@ -17,6 +17,7 @@ Stream& StoreBuilder::addStream(uint16_t buffer, int cpu, std::unique_ptr<PageSo
     stream->columns.cpu = cpu;
     stream->pages = std::move(pages);
     m_store.m_streams.push_back(std::move(stream));
+    m_store.m_streamTable.push_back(m_store.m_streams.back().get());
     return *m_store.m_streams.back();
 }
 
@@ -117,8 +118,8 @@ void StoreBuilder::finalize(std::vector<uint64_t> typeCounts, bool sorted, int t
     for (const auto& stream : s.m_streams) columns.push_back(&stream->columns.timestamp);
     mergeStreams(columns, sorted, threads, s.m_order);
     if (s.m_order.size() > 0) {
-        s.m_first = s.timestamp(s.eventAt(0));
-        s.m_last = s.timestamp(s.eventAt(s.m_order.size() - 1));
+        s.m_first.store(s.timestamp(s.eventAt(0)), std::memory_order_release);
+        s.m_last.store(s.timestamp(s.eventAt(s.m_order.size() - 1)), std::memory_order_release);
     }
 
     s.m_typeCounts = std::move(typeCounts);

@@ -3,6 +3,8 @@
 
 #include <cstddef>
 #include <algorithm>
+#include <atomic>
+#include <stdexcept>
 #include <cstdint>
 #include <memory>
 #include <type_traits>
@@ -15,67 +17,98 @@ namespace ringside {
 void* allocateBlock(size_t bytes);
 void freeBlock(void* block, size_t bytes);
 
+// Memory for a block directory: reserved address space, zero-filled and committed by the
+// kernel only where it is written (a column of a few blocks costs a page).
+void* reserveDirectory(size_t bytes);
+void releaseDirectory(void* directory, size_t bytes);
+
 // A column that grows by appending fixed-size blocks, so growing never moves or copies what
-// is already stored (no reallocation peak, and a reader may keep indexes into sealed blocks
-// while a live capture appends).
+// is already stored (no reallocation peak).
+//
+// Threading: one writer appends while any number of readers read. The directory of blocks
+// is reserved once for the largest column (2^32 values) and never moves; the size is
+// published with a release store after the value is written, so a reader that takes size()
+// (acquire) may read every value below it. Values below the size never change, except
+// through set()/resize(), which belong to the single-threaded bulk build.
 template <typename T, int BlockBits = 16>
 class ChunkedColumn {
-    struct BlockDeleter {
-        void operator()(T* p) const { freeBlock(p, kBlockBytes); }
-    };
-    using Block = std::unique_ptr<T[], BlockDeleter>;
-
 public:
     static constexpr size_t kBlockSize = size_t(1) << BlockBits;
     static constexpr size_t kBlockBytes = kBlockSize * sizeof(T);
+    static constexpr size_t kMaxBlocks = (size_t(1) << 32) >> BlockBits;
     static_assert(std::is_trivially_copyable_v<T>);
 
     ChunkedColumn() = default;
-    ChunkedColumn(ChunkedColumn&&) noexcept = default;
-    ChunkedColumn& operator=(ChunkedColumn&&) noexcept = default;
+    ~ChunkedColumn() { clear(); }
+    ChunkedColumn(const ChunkedColumn&) = delete;
+    ChunkedColumn& operator=(const ChunkedColumn&) = delete;
+    ChunkedColumn(ChunkedColumn&& other) noexcept { *this = std::move(other); }
+    ChunkedColumn& operator=(ChunkedColumn&& other) noexcept
+    {
+        if (this == &other) return *this;
+        clear();
+        m_directory = other.m_directory;
+        m_blocks = other.m_blocks;
+        m_size.store(other.m_size.load(std::memory_order_relaxed), std::memory_order_relaxed);
+        other.m_directory = nullptr;
+        other.m_blocks = 0;
+        other.m_size.store(0, std::memory_order_relaxed);
+        return *this;
+    }
 
     void push_back(T value)
     {
-        if ((m_size & (kBlockSize - 1)) == 0) m_blocks.emplace_back(newBlock());
-        m_blocks.back()[m_size & (kBlockSize - 1)] = value;
-        ++m_size;
+        const size_t n = m_size.load(std::memory_order_relaxed);
+        if ((n & (kBlockSize - 1)) == 0) addBlock();
+        block(n >> BlockBits)[n & (kBlockSize - 1)] = value;
+        m_size.store(n + 1, std::memory_order_release); // a plain store on x86
     }
-    const T& operator[](size_t i) const { return m_blocks[i >> BlockBits][i & (kBlockSize - 1)]; }
-    T& operator[](size_t i) { return m_blocks[i >> BlockBits][i & (kBlockSize - 1)]; }
-    size_t size() const { return m_size; }
-    bool empty() const { return m_size == 0; }
-    const T& back() const { return (*this)[m_size - 1]; }
-    size_t memoryBytes() const { return m_blocks.size() * kBlockSize * sizeof(T); }
+    const T& operator[](size_t i) const { return block(i >> BlockBits)[i & (kBlockSize - 1)]; }
+    T& operator[](size_t i) { return block(i >> BlockBits)[i & (kBlockSize - 1)]; }
+    size_t size() const { return m_size.load(std::memory_order_acquire); }
+    bool empty() const { return size() == 0; }
+    const T& back() const { return (*this)[size() - 1]; }
+    size_t memoryBytes() const { return m_blocks * kBlockBytes; }
 
-    // Moves `other`'s values to the end of this column, freeing its blocks as they are copied.
+    // Moves `other`'s values to the end of this column (adopting its blocks when this column
+    // ends on a block boundary, copying otherwise), then publishes them all at once.
     void append(ChunkedColumn&& other)
     {
-        if (m_size == 0) {
-            std::swap(m_blocks, other.m_blocks);
-            std::swap(m_size, other.m_size);
-            return;
-        }
+        const size_t count = other.size();
+        size_t n = m_size.load(std::memory_order_relaxed);
         size_t copied = 0;
-        while (copied < other.m_size) {
-            if ((m_size & (kBlockSize - 1)) == 0) m_blocks.emplace_back(newBlock());
-            const size_t room = kBlockSize - (m_size & (kBlockSize - 1));
+        while (copied < count) {
+            const size_t srcBlock = copied >> BlockBits;
+            if ((n & (kBlockSize - 1)) == 0 && (copied & (kBlockSize - 1)) == 0) {
+                // Whole blocks change hands without a copy.
+                if (m_blocks >= kMaxBlocks) throw std::length_error("column holds 2^32 values");
+                ensureDirectory();
+                m_directory[m_blocks++].store(other.block(srcBlock), std::memory_order_relaxed);
+                other.m_directory[srcBlock].store(nullptr, std::memory_order_relaxed);
+                const size_t taken = std::min(kBlockSize, count - copied);
+                n += taken;
+                copied += taken;
+                continue;
+            }
+            if ((n & (kBlockSize - 1)) == 0) addBlock();
+            const size_t room = kBlockSize - (n & (kBlockSize - 1));
             const size_t srcOffset = copied & (kBlockSize - 1);
-            const size_t n = std::min({room, kBlockSize - srcOffset, other.m_size - copied});
-            const T* src = other.m_blocks[copied >> BlockBits].get() + srcOffset;
-            std::copy(src, src + n, m_blocks.back().get() + (m_size & (kBlockSize - 1)));
-            m_size += n;
-            copied += n;
-            if ((copied & (kBlockSize - 1)) == 0) other.m_blocks[(copied >> BlockBits) - 1].reset();
+            const size_t k = std::min({room, kBlockSize - srcOffset, count - copied});
+            const T* src = other.block(srcBlock) + srcOffset;
+            std::copy(src, src + k, block(n >> BlockBits) + (n & (kBlockSize - 1)));
+            n += k;
+            copied += k;
         }
-        other.m_blocks.clear();
-        other.m_size = 0;
+        m_size.store(n, std::memory_order_release);
+        other.clear();
     }
 
-    // Makes the column hold n values (new ones unset), for writers that fill it by index.
+    // Makes the column hold n values (new ones unset), for the bulk build that fills it by
+    // index before anyone reads it.
     void resize(size_t n)
     {
-        while (m_blocks.size() * kBlockSize < n) m_blocks.emplace_back(newBlock());
-        m_size = n;
+        while (m_blocks * kBlockSize < n) addBlock();
+        m_size.store(n, std::memory_order_release);
     }
 
     // First index in [begin, end) whose value is not less than `value`; the column must be
@@ -91,10 +124,34 @@ public:
     }
 
 private:
-    static Block newBlock() { return Block(static_cast<T*>(allocateBlock(kBlockBytes))); }
+    // Readers take the block pointer relaxed: the size they acquired orders it.
+    T* block(size_t b) const { return m_directory[b].load(std::memory_order_relaxed); }
 
-    std::vector<Block> m_blocks;
-    size_t m_size = 0;
+    void ensureDirectory()
+    {
+        if (!m_directory)
+            m_directory = static_cast<std::atomic<T*>*>(reserveDirectory(kMaxBlocks * sizeof(std::atomic<T*>)));
+    }
+    void addBlock()
+    {
+        if (m_blocks >= kMaxBlocks) throw std::length_error("column holds 2^32 values");
+        ensureDirectory();
+        m_directory[m_blocks].store(static_cast<T*>(allocateBlock(kBlockBytes)), std::memory_order_relaxed);
+        ++m_blocks;
+    }
+    void clear()
+    {
+        if (!m_directory) return;
+        for (size_t b = 0; b < m_blocks; ++b) freeBlock(block(b), kBlockBytes);
+        releaseDirectory(m_directory, kMaxBlocks * sizeof(std::atomic<T*>));
+        m_directory = nullptr;
+        m_blocks = 0;
+        m_size.store(0, std::memory_order_relaxed);
+    }
+
+    std::atomic<T*>* m_directory = nullptr;
+    size_t m_blocks = 0; // writer only
+    std::atomic<size_t> m_size{0};
 };
 
 } // namespace ringside

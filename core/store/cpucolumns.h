@@ -4,6 +4,7 @@
 #include "store/chunkedcolumn.h"
 
 #include <algorithm>
+#include <atomic>
 #include <cstdint>
 #include <vector>
 
@@ -26,6 +27,11 @@ inline bool recordIsStored(int size, int offsetInPage, uint32_t pageSize, int mi
 // Fields beyond the common ones are decoded on demand from the raw record, which is found
 // through the page table: pageFirstEvent[p] is the index of the first event of page p, so
 // event i is stored record number i - pageFirstEvent[p] of its page.
+//
+// Threading: one writer fills the columns; size() is the number of events published to
+// readers, set by publish() after every column of those events is written (release), so a
+// reader that takes size() (acquire) may read any column below it. The page parser publishes
+// each page; append() publishes what it appends.
 struct CpuColumns {
     int cpu = 0;
     ChunkedColumn<uint64_t> timestamp;
@@ -33,49 +39,85 @@ struct CpuColumns {
     ChunkedColumn<int32_t> pid;
     ChunkedColumn<uint8_t> flags;        // common_flags: irqs-off, need-resched, hardirq...
     ChunkedColumn<uint8_t> preemptCount; // common_preempt_count
-    std::vector<uint32_t> pageFirstEvent;
-    std::vector<LostEvents> lost;
-    uint64_t lostTotal = 0;
+    ChunkedColumn<uint32_t, 14> pageFirstEvent;
+    ChunkedColumn<LostEvents, 12> lost;
+    uint64_t lostTotal = 0;        // writer's bookkeeping, read once loading is done
     uint64_t unknownLostPages = 0;
 
-    size_t size() const { return timestamp.size(); }
+    CpuColumns() = default;
+    CpuColumns(CpuColumns&& o) noexcept { *this = std::move(o); }
+    CpuColumns& operator=(CpuColumns&& o) noexcept
+    {
+        cpu = o.cpu;
+        timestamp = std::move(o.timestamp);
+        eventType = std::move(o.eventType);
+        pid = std::move(o.pid);
+        flags = std::move(o.flags);
+        preemptCount = std::move(o.preemptCount);
+        pageFirstEvent = std::move(o.pageFirstEvent);
+        lost = std::move(o.lost);
+        lostTotal = o.lostTotal;
+        unknownLostPages = o.unknownLostPages;
+        m_published.store(o.m_published.load(std::memory_order_relaxed), std::memory_order_relaxed);
+        o.m_published.store(0, std::memory_order_relaxed);
+        return *this;
+    }
+
+    size_t size() const { return m_published.load(std::memory_order_acquire); }
+    // Makes every event written so far visible to readers.
+    void publish() { m_published.store(timestamp.size(), std::memory_order_release); }
 
     uint64_t pageOf(uint32_t event) const
     {
-        auto it = std::upper_bound(pageFirstEvent.begin(), pageFirstEvent.end(), event);
-        return static_cast<uint64_t>(it - pageFirstEvent.begin()) - 1;
+        // The last page whose first event is not after `event`.
+        size_t lo = 0, hi = pageFirstEvent.size();
+        while (lo < hi) {
+            const size_t mid = lo + (hi - lo) / 2;
+            if (pageFirstEvent[mid] <= event) lo = mid + 1;
+            else hi = mid;
+        }
+        return static_cast<uint64_t>(lo) - 1;
     }
 
     // Lost events reported just before `event`, or 0.
     int64_t lostBefore(uint32_t event) const
     {
-        auto it = std::lower_bound(lost.begin(), lost.end(), event,
-                                   [](const LostEvents& l, uint32_t e) { return l.beforeEvent < e; });
-        return it != lost.end() && it->beforeEvent == event ? it->count : 0;
+        size_t lo = 0, hi = lost.size();
+        while (lo < hi) {
+            const size_t mid = lo + (hi - lo) / 2;
+            if (lost[mid].beforeEvent < event) lo = mid + 1;
+            else hi = mid;
+        }
+        return lo < lost.size() && lost[lo].beforeEvent == event ? lost[lo].count : 0;
     }
 
-    // Moves a later stretch of the same CPU (loaded separately) to the end of this one.
+    // Moves a later stretch of the same CPU (loaded separately) to the end of this one, and
+    // publishes it.
     void append(CpuColumns&& next)
     {
-        const auto offset = static_cast<uint32_t>(size());
+        const auto offset = static_cast<uint32_t>(timestamp.size());
+        const size_t pages = next.pageFirstEvent.size(), losses = next.lost.size();
+        for (size_t p = 0; p < pages; ++p) pageFirstEvent.push_back(next.pageFirstEvent[p] + offset);
+        for (size_t l = 0; l < losses; ++l) lost.push_back({next.lost[l].beforeEvent + offset, next.lost[l].count});
         timestamp.append(std::move(next.timestamp));
         eventType.append(std::move(next.eventType));
         pid.append(std::move(next.pid));
         flags.append(std::move(next.flags));
         preemptCount.append(std::move(next.preemptCount));
-        for (uint32_t first : next.pageFirstEvent) pageFirstEvent.push_back(first + offset);
-        for (LostEvents l : next.lost) lost.push_back({l.beforeEvent + offset, l.count});
         lostTotal += next.lostTotal;
         unknownLostPages += next.unknownLostPages;
         next = CpuColumns();
+        publish();
     }
 
     size_t memoryBytes() const
     {
-        return timestamp.memoryBytes() + eventType.memoryBytes() + pid.memoryBytes() +
-               flags.memoryBytes() + preemptCount.memoryBytes() +
-               pageFirstEvent.capacity() * sizeof(uint32_t) + lost.capacity() * sizeof(LostEvents);
+        return timestamp.memoryBytes() + eventType.memoryBytes() + pid.memoryBytes() + flags.memoryBytes() +
+               preemptCount.memoryBytes() + pageFirstEvent.memoryBytes() + lost.memoryBytes();
     }
+
+private:
+    std::atomic<size_t> m_published{0};
 };
 
 } // namespace ringside

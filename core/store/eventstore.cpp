@@ -41,7 +41,7 @@ const char* severityName(Diagnostic::Severity severity)
 size_t EventStore::memoryBytes() const
 {
     size_t bytes = m_order.memoryBytes() + m_typeCounts.capacity() * sizeof(uint64_t);
-    for (const auto& s : m_streams) bytes += s->columns.memoryBytes();
+    for (size_t s = 0; s < streamCount(); ++s) bytes += stream(StreamId(uint16_t(s))).columns.memoryBytes();
     return bytes;
 }
 
@@ -58,14 +58,7 @@ size_t EventStore::firstRowAtOrAfter(uint64_t ts) const
 
 size_t EventStore::rowOf(EventRef e) const
 {
-    const uint64_t ts = timestamp(e);
-    MergedOrder::Cursor cursor(m_order, firstRowAtOrAfter(ts));
-    for (; !cursor.atEnd() && timestamp(cursor.event()) == ts; cursor.next())
-        if (cursor.event() == e) return cursor.row();
-    // Streams whose times go backwards are not binary-searchable: fall back to a scan.
-    for (MergedOrder::Cursor scan(m_order, 0); !scan.atEnd(); scan.next())
-        if (scan.event() == e) return scan.row();
-    return eventCount();
+    return m_order.rowOf(e);
 }
 
 bool EventStore::readRecord(EventRef e, RawRecord& out, std::string* reason) const

@@ -11,6 +11,8 @@
 #include "store/tasktable.h"
 
 #include <algorithm>
+#include <atomic>
+#include <functional>
 #include <cstdint>
 #include <memory>
 #include <string>
@@ -51,12 +53,21 @@ struct RawRecord {
 
 // Every event of a recording, per buffer and CPU in columns (see CpuColumns), plus the merged
 // time order as a separate index (MergedOrder), built by a k-way merge of the already
-// time-ordered streams. Built once by the loader, then read-only: any thread
-// may read it without locks. Event fields are decoded on demand from the raw record.
+// time-ordered streams. Event fields are decoded on demand from the raw record.
+//
+// Threading: built by the loader, after which any thread may read it without locks; or grown
+// by one writer (StoreAppender, live capture) while any number of threads read. While it
+// grows, readers on any thread may use streamCount(), stream(), the columns below their
+// size(), the page sources, eventCount() and the merged order below it, first/last
+// timestamps, readRecord, rowOf and firstRowAtOrAfter: every row they see was complete when
+// published and never moves or changes. Rows are in time order, except events that arrived
+// after later rows were published (counted as "late-events"), which follow them. The
+// metadata (buffers, task table, event-type counts, diagnostics, taps) is the owner's: the
+// writer's thread, or any thread once the store is no longer growing.
 class EventStore {
 public:
-    size_t streamCount() const { return m_streams.size(); }
-    const Stream& stream(StreamId id) const { return *m_streams[id.value]; }
+    size_t streamCount() const { return m_streamTable.size(); }
+    const Stream& stream(StreamId id) const { return *m_streamTable[id.value]; }
     const std::vector<BufferSummary>& buffers() const { return m_buffers; }
 
     // Events in merged order.
@@ -64,8 +75,12 @@ public:
     EventRef eventAt(size_t row) const { return m_order.eventAt(row); }
     const MergedOrder& order() const { return m_order; }
     uint64_t timestamp(EventRef e) const { return stream(e.stream).columns.timestamp[e.index]; }
-    uint64_t firstTimestamp() const { return m_first; }
-    uint64_t lastTimestamp() const { return m_last; }
+    uint64_t firstTimestamp() const { return m_first.load(std::memory_order_acquire); }
+    uint64_t lastTimestamp() const { return m_last.load(std::memory_order_acquire); }
+
+    // Called by the writer (on its thread) after each publish that added rows, with the new
+    // row count: the "store grew" notification views follow.
+    void setGrowthListener(std::function<void(size_t rows)> listener) { m_growth = std::move(listener); }
 
     const TaskTable& tasks() const { return m_tasks; }
     const std::vector<uint64_t>& eventTypeCounts() const { return m_typeCounts; }
@@ -77,7 +92,7 @@ public:
     // consumer; for the owner, before the store is shared.
     std::vector<TapColumn> takeTap(size_t tap) { return std::move(m_taps[tap]); }
 
-    // The merged-order row of an event (binary search by time, then the tied rows).
+    // The merged-order row of an event (from the order's checkpoints, no scan of the trace).
     size_t rowOf(EventRef e) const;
     // The first row whose time is not before `ts`.
     size_t firstRowAtOrAfter(uint64_t ts) const;
@@ -91,14 +106,16 @@ public:
 private:
     friend class StoreBuilder;
     friend class StoreAppender;
-    std::vector<std::unique_ptr<Stream>> m_streams;
+    std::vector<std::unique_ptr<Stream>> m_streams;  // owns them; the writer's
+    ChunkedColumn<Stream*, 10> m_streamTable;        // what readers index: never moves
     std::vector<BufferSummary> m_buffers;
     MergedOrder m_order;
     TaskTable m_tasks;
     std::vector<uint64_t> m_typeCounts;
     Diagnostics m_diagnostics;
-    uint64_t m_first = 0;
-    uint64_t m_last = 0;
+    std::atomic<uint64_t> m_first{0};
+    std::atomic<uint64_t> m_last{0};
+    std::function<void(size_t)> m_growth;
     FileLayout m_layout;
     std::vector<std::vector<TapColumn>> m_taps;
 };

@@ -1,37 +1,78 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 #include "store/mergedorder.h"
 
+#include <algorithm>
+
 namespace ringside {
+
+void MergedOrder::takeCheckpoint()
+{
+    const uint64_t offset = m_checkpoints.size();
+    for (uint32_t count : m_counts) m_checkpoints.push_back(count);
+    m_checkpointAt.push_back({offset, static_cast<uint32_t>(m_counts.size())});
+}
 
 EventRef MergedOrder::eventAt(size_t row) const
 {
     const size_t checkpoint = row / kCheckpointRows;
     const uint16_t stream = m_streams[row];
-    uint32_t index = m_checkpoints[checkpoint * m_counts.size() + stream];
+    uint32_t index = countAt(checkpoint, stream);
     for (size_t r = checkpoint * kCheckpointRows; r < row; ++r) index += m_streams[r] == stream;
     return {StreamId(stream), index};
 }
 
+size_t MergedOrder::rowOf(EventRef event) const
+{
+    const size_t rows = size();
+    const size_t checkpoints = std::min(m_checkpointAt.size(), (rows + kCheckpointRows - 1) / kCheckpointRows);
+    if (!checkpoints) return rows;
+    const uint16_t stream = event.stream.value;
+    // The last checkpoint that counts no more events of the stream than the event's index:
+    // the event's row lies between it and the next one.
+    size_t lo = 0, hi = checkpoints;
+    while (lo < hi) {
+        const size_t mid = lo + (hi - lo) / 2;
+        if (countAt(mid, stream) <= event.index) lo = mid + 1;
+        else hi = mid;
+    }
+    if (lo == 0) return rows;
+    const size_t k = lo - 1;
+    uint32_t index = countAt(k, stream);
+    const size_t end = std::min(rows, (k + 1) * kCheckpointRows);
+    for (size_t r = k * kCheckpointRows; r < end; ++r) {
+        if (m_streams[r] != stream) continue;
+        if (index == event.index) return r;
+        ++index;
+    }
+    return rows;
+}
+
 void MergedOrder::rebuildCheckpoints()
 {
-    m_checkpoints.clear();
+    m_checkpoints = ChunkedColumn<uint32_t>();
+    m_checkpointAt = ChunkedColumn<Checkpoint, 12>();
     std::fill(m_counts.begin(), m_counts.end(), 0);
-    for (size_t row = 0; row < m_streams.size(); ++row) {
-        if (row % kCheckpointRows == 0) m_checkpoints.insert(m_checkpoints.end(), m_counts.begin(), m_counts.end());
+    const size_t rows = m_streams.size();
+    for (size_t row = 0; row < rows; ++row) {
+        if (row % kCheckpointRows == 0) takeCheckpoint();
         ++m_counts[m_streams[row]];
     }
 }
 
-MergedOrder::Cursor::Cursor(const MergedOrder& order, size_t row) : m_order(order), m_row(row)
+MergedOrder::Cursor::Cursor(const MergedOrder& order, size_t row) : m_order(order), m_end(order.size())
 {
-    m_next.assign(order.streamCount(), 0);
-    if (row >= order.size()) {
-        m_next = order.m_counts;
-        return;
-    }
-    const size_t checkpoint = row / kCheckpointRows;
-    for (size_t s = 0; s < m_next.size(); ++s) m_next[s] = order.m_checkpoints[checkpoint * m_next.size() + s];
-    for (size_t r = checkpoint * kCheckpointRows; r < row; ++r) ++m_next[order.m_streams[r]];
+    m_row = std::min(row, m_end);
+    if (m_end == 0) return;
+    // From the checkpoint at or before the row (the last one when the row is the end).
+    const size_t checkpoint = std::min(m_row / kCheckpointRows, (m_end - 1) / kCheckpointRows);
+    const Checkpoint c = order.m_checkpointAt[checkpoint];
+    // Room for every stream the rows may name: those of the checkpoint, and any added later.
+    size_t streams = c.streams;
+    for (size_t r = checkpoint * kCheckpointRows; r < m_end && r < (checkpoint + 1) * kCheckpointRows; ++r)
+        streams = std::max<size_t>(streams, size_t(order.m_streams[r]) + 1);
+    m_next.assign(std::max<size_t>(streams, 1), 0);
+    for (uint32_t s = 0; s < c.streams; ++s) m_next[s] = order.m_checkpoints[c.offset + s];
+    for (size_t r = checkpoint * kCheckpointRows; r < m_row; ++r) ++m_next[order.m_streams[r]];
 }
 
 } // namespace ringside

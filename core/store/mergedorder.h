@@ -14,6 +14,11 @@ namespace ringside {
 // of earlier rows of the same stream, found from a checkpoint of per-stream counts taken every
 // kCheckpointRows rows plus a short scan. Rows never move, so appending (live capture) keeps
 // every row valid, and the index costs half of a 32-bit id per event.
+//
+// Threading: one writer appends while readers read the rows below size() (acquire). A
+// checkpoint is written before the row that needs it is published. A checkpoint holds the
+// counts of the streams that existed when it was taken (a stream added later has no earlier
+// rows), so adding a stream copies nothing. countsPerStream() is the writer's.
 class MergedOrder {
 public:
     static constexpr size_t kCheckpointRows = 1024;
@@ -21,25 +26,30 @@ public:
     explicit MergedOrder(size_t streams = 0) : m_counts(streams, 0) {}
 
     void setStreamCount(size_t streams) { m_counts.assign(streams, 0); }
+    // A stream joins (live capture: a CPU came online); rows already there keep their meaning.
+    void addStream() { m_counts.push_back(0); }
     size_t streamCount() const { return m_counts.size(); }
     size_t size() const { return m_streams.size(); }
     StreamId streamAt(size_t row) const { return StreamId(m_streams[row]); }
     EventRef eventAt(size_t row) const;
+    // The row of the `index`-th event of `stream`, from the checkpoints (no scan beyond one
+    // checkpoint's rows); size() when the order does not hold it.
+    size_t rowOf(EventRef event) const;
 
     void append(StreamId stream)
     {
-        if (m_streams.size() % kCheckpointRows == 0) m_checkpoints.insert(m_checkpoints.end(), m_counts.begin(), m_counts.end());
-        m_streams.push_back(stream.value);
+        if (m_streams.size() % kCheckpointRows == 0) takeCheckpoint();
         ++m_counts[stream.value];
+        m_streams.push_back(stream.value);
     }
 
     // For writers that fill rows by index (the parallel merge): size the rows, write them
-    // with set(), then rebuild the checkpoints once.
+    // with set(), then rebuild the checkpoints once; before anyone reads.
     void resize(size_t rows) { m_streams.resize(rows); }
     void set(size_t row, StreamId stream) { m_streams[row] = stream.value; }
     void rebuildCheckpoints();
 
-    // Events of each stream already in the order.
+    // Events of each stream already in the order (the writer's).
     const std::vector<uint32_t>& countsPerStream() const { return m_counts; }
 
     // Walks rows in order with O(1) per step.
@@ -47,24 +57,47 @@ public:
     public:
         Cursor(const MergedOrder& order, size_t row);
         size_t row() const { return m_row; }
-        bool atEnd() const { return m_row >= m_order.size(); }
-        EventRef event() const { return {m_order.streamAt(m_row), m_next[m_order.m_streams[m_row]]}; }
-        void next() { ++m_next[m_order.m_streams[m_row++]]; }
+        bool atEnd() const { return m_row >= m_end; }
+        EventRef event() const
+        {
+            const uint16_t stream = m_order.m_streams[m_row];
+            return {StreamId(stream), stream < m_next.size() ? m_next[stream] : 0};
+        }
+        void next()
+        {
+            const uint16_t stream = m_order.m_streams[m_row++];
+            if (stream >= m_next.size()) m_next.resize(size_t(stream) + 1, 0); // a stream added later
+            ++m_next[stream];
+        }
 
     private:
         const MergedOrder& m_order;
         size_t m_row;
+        size_t m_end; // the rows published when the cursor was made
         std::vector<uint32_t> m_next;
     };
 
     size_t memoryBytes() const
     {
-        return m_streams.memoryBytes() + m_checkpoints.capacity() * sizeof(uint32_t);
+        return m_streams.memoryBytes() + m_checkpoints.memoryBytes() + m_checkpointAt.memoryBytes();
     }
 
 private:
+    struct Checkpoint {
+        uint64_t offset;  // of its counts in m_checkpoints
+        uint32_t streams; // how many streams it counts
+    };
+    void takeCheckpoint();
+    // The count of `stream` at checkpoint k.
+    uint32_t countAt(size_t k, uint16_t stream) const
+    {
+        const Checkpoint c = m_checkpointAt[k];
+        return stream < c.streams ? m_checkpoints[c.offset + stream] : 0;
+    }
+
     ChunkedColumn<uint16_t> m_streams;
-    std::vector<uint32_t> m_checkpoints; // streamCount() counts per kCheckpointRows rows
+    ChunkedColumn<uint32_t> m_checkpoints;   // the counts, checkpoint after checkpoint
+    ChunkedColumn<Checkpoint, 12> m_checkpointAt; // one per kCheckpointRows rows
     std::vector<uint32_t> m_counts;
 };
 
