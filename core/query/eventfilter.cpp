@@ -62,10 +62,12 @@ Result<std::shared_ptr<FilterResult>> applyFilter(const EventStore& store, const
     for (size_t s = 0; s < streams; ++s) {
         const StreamId id(static_cast<uint16_t>(s));
         const CpuColumns& c = store.stream(id).columns;
-        RowSet set(c.size());
+        // The events published now: a live store may grow meanwhile, the result covers these.
+        const size_t events = c.size();
+        RowSet set(events);
         const bool streamHidden = s < spec.hiddenStreams.size() && spec.hiddenStreams[s];
         if (!streamHidden) {
-            for (size_t i = 0; i < c.size(); ++i) {
+            for (size_t i = 0; i < events; ++i) {
                 const uint16_t type = c.eventType[i];
                 if (!spec.hiddenTypes.empty() && spec.hiddenTypes[type]) continue;
                 if (!spec.hiddenPids.empty() && spec.hiddenPids.count(c.pid[i])) continue;
@@ -75,7 +77,7 @@ Result<std::shared_ptr<FilterResult>> applyFilter(const EventStore& store, const
             if (expression) {
                 // Drop the candidates the expression rejects, decoding them page by page.
                 walkRecords(store, id, decided, [&](uint32_t index, const uint8_t* data, int size) {
-                    if (!set.contains(index)) return;
+                    if (index >= events || !set.contains(index)) return;
                     tep_record record{};
                     record.data = const_cast<uint8_t*>(data);
                     record.size = size;
@@ -93,11 +95,16 @@ Result<std::shared_ptr<FilterResult>> applyFilter(const EventStore& store, const
         if (progress) progress(0.8 * double(s + 1) / double(streams));
     }
 
-    result->merged = RowSet(store.eventCount());
+    // Rows published now; those of events the stream pass did not see (the store grew) are
+    // left out, as rows past the end are.
+    const size_t rows = store.eventCount();
+    result->merged = RowSet(rows);
     size_t row = 0;
-    for (MergedOrder::Cursor cursor(store.order(), 0); !cursor.atEnd(); cursor.next(), ++row) {
+    for (MergedOrder::Cursor cursor(store.order(), 0); row < rows && !cursor.atEnd(); cursor.next(), ++row) {
         const EventRef e = cursor.event();
-        if (result->perStream[e.stream.value].contains(e.index)) result->merged.set(row);
+        if (e.stream.value < streams && e.index < result->perStream[e.stream.value].universe() &&
+            result->perStream[e.stream.value].contains(e.index))
+            result->merged.set(row);
         if ((row & 0xfffff) == 0 && cancelled()) return Error{"filtering was cancelled"};
     }
     result->merged.seal();

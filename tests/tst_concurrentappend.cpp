@@ -1,0 +1,232 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+// The store read by several threads while one writer grows it, as during a live capture:
+// readers filter, walk the merged order, find rows and read raw records of what is published,
+// and never see a published row change; the grown store equals the bulk load. Run under
+// ThreadSanitizer too (the tsan preset).
+#include "testsupport.h"
+
+#include "load/pageparser.h"
+#include "load/storeappender.h"
+#include "load/storebuilder.h"
+#include "query/eventfilter.h"
+
+#include <traceevent/event-parse.h>
+
+#include <QTest>
+
+#include <atomic>
+#include <thread>
+
+using namespace ringside;
+
+namespace {
+
+// What one reader thread checks, over and over, until the writer is done.
+struct Reader {
+    const EventStore& store;
+    const std::atomic<bool>& done;
+    int32_t hiddenPid;
+    std::vector<EventRef> seen; // the first rows, as first seen: they must never change
+    std::string failure;
+    size_t rounds = 0;
+
+    void fail(const std::string& what)
+    {
+        if (failure.empty()) failure = what;
+    }
+
+    void run()
+    {
+        while (failure.empty()) {
+            const bool last = done.load(std::memory_order_acquire);
+            check();
+            ++rounds;
+            if (last) break;
+        }
+    }
+
+    void check()
+    {
+        const size_t rows = store.eventCount();
+        // Rows never move: the first ones are what they were.
+        MergedOrder::Cursor cursor(store.order(), 0);
+        uint64_t previous = 0;
+        for (size_t row = 0; row < rows && !cursor.atEnd(); ++row, cursor.next()) {
+            const EventRef e = cursor.event();
+            if (e.index >= store.stream(e.stream).columns.size()) return fail("a published row names an unpublished event");
+            const uint64_t t = store.timestamp(e);
+            if (t < previous) return fail("published rows out of time order");
+            previous = t;
+            if (row < seen.size()) {
+                if (!(seen[row] == e)) return fail("a published row changed");
+            } else if (row < 4096) {
+                seen.push_back(e);
+            }
+        }
+        if (!rows) return;
+        // Rows found again from their events, and by time.
+        for (size_t row = rounds % 97; row < rows; row += rows / 50 + 1) {
+            const EventRef e = store.eventAt(row);
+            if (store.rowOf(e) != row) return fail("rowOf does not find a published row");
+            if (store.firstRowAtOrAfter(store.timestamp(e)) > row) return fail("firstRowAtOrAfter passed a row");
+            RawRecord raw;
+            std::string reason;
+            if (!store.readRecord(e, raw, &reason)) return fail("readRecord: " + reason);
+        }
+        // A filter over what is published: every row it keeps is not the hidden task's.
+        FilterSpec spec;
+        spec.hiddenPids.insert(hiddenPid);
+        auto result = applyFilter(store, spec, nullptr);
+        if (!result) return fail("filter failed");
+        const RowSet& merged = (*result)->merged;
+        if (merged.universe() > store.eventCount()) return fail("filter saw rows that were not published");
+        for (size_t k = 0; k < merged.size(); k += merged.size() / 40 + 1) {
+            const EventRef e = store.eventAt(merged.select(k));
+            if (store.stream(e.stream).columns.pid[e.index] == hiddenPid) return fail("filter kept a hidden task");
+        }
+    }
+};
+
+} // namespace
+
+class TestConcurrentAppend : public QObject {
+    Q_OBJECT
+private slots:
+    void readersWhileTheStoreGrows_data()
+    {
+        QTest::addColumn<QString>("name");
+        QTest::newRow("execve-e2big") << "execve-e2big.dat";
+        QTest::newRow("lost-events") << "lost-events.dat";
+    }
+    void readersWhileTheStoreGrows()
+    {
+        QFETCH(QString, name);
+        auto reference = test::openOrFail(test::fixturePath(name));
+        QVERIFY(reference);
+        auto file = DatFile::open(test::fixturePath(name));
+        QVERIFY(file);
+        const EventStore& bulk = reference->store();
+        // The busiest task: hiding it makes the filter's work visible.
+        int32_t busiest = 0;
+        uint64_t most = 0;
+        for (const Task& t : bulk.tasks().all())
+            if (t.events > most) most = t.events, busiest = t.pid;
+
+        EventStore store;
+        std::atomic<bool> done{false};
+        std::vector<std::unique_ptr<Reader>> readers;
+        std::vector<std::thread> threads;
+        for (int r = 0; r < 2; ++r) readers.push_back(std::make_unique<Reader>(Reader{store, done, busiest, {}, {}, 0}));
+        size_t rounds = 0;
+        bool appended = false;
+        std::thread writer([&] {
+            appended = test::appendRunByRun(**file, store, [&](size_t) {
+                // Readers start once the first rows exist, then race the writer.
+                if (rounds++ == 0)
+                    for (auto& reader : readers) threads.emplace_back([r = reader.get()] { r->run(); });
+            });
+            done.store(true, std::memory_order_release);
+        });
+        writer.join();
+        for (auto& t : threads) t.join();
+        QVERIFY(appended);
+        QVERIFY(rounds > 2);
+        for (const auto& reader : readers) {
+            QVERIFY2(reader->failure.empty(), reader->failure.c_str());
+            QVERIFY(reader->rounds > 0);
+        }
+        QCOMPARE(store.eventCount(), bulk.eventCount());
+        for (size_t row = 0; row < bulk.eventCount(); ++row) {
+            const EventRef a = store.eventAt(row), b = bulk.eventAt(row);
+            if (!(a == b)) QFAIL(qPrintable(QString("row %1 differs").arg(row)));
+            const CpuColumns& ca = store.stream(a.stream).columns;
+            const CpuColumns& cb = bulk.stream(b.stream).columns;
+            if (ca.timestamp[a.index] != cb.timestamp[b.index] || ca.pid[a.index] != cb.pid[b.index] ||
+                ca.eventType[a.index] != cb.eventType[b.index])
+                QFAIL(qPrintable(QString("row %1: columns differ").arg(row)));
+        }
+    }
+
+    // A stream added while rows are published copies nothing and changes no row; a stream
+    // that stops delivering holds back publishing until it is advanced; data older than what
+    // is published follows it, counted, never lost.
+    void streamsJoinGoIdleAndArriveLate()
+    {
+        auto file = DatFile::open(test::fixturePath("execve-e2big.dat"));
+        QVERIFY(file);
+        const FileInfo& info = (*file)->info();
+        EventStore store;
+        StoreBuilder builder(store);
+        builder.addBuffer({"", info.traceClock, info.pageSize, {}, {}});
+        builder.setLayout({info.kernelLongSize, info.bigEndian, 8});
+        StoreAppender appender(store, {});
+        const auto& cpus = (*file)->buffers()[0].cpus;
+        QVERIFY(cpus.size() >= 2);
+        auto source = [&](size_t c) { return std::make_unique<PageSource>((*file)->mapping(), cpus[c], info.codec, info.pageSize); };
+        TimestampConverter converter(info);
+        std::vector<uint64_t> perType(65536);
+        std::vector<uint8_t> buffer, scratch;
+        // Parses page run `run` of CPU `c` into a segment.
+        auto segmentOf = [&](size_t c, const PageSource& pages, size_t run) {
+            PageParser parser(info.kernelLongSize, info.bigEndian, CommonLayout(), converter, int(c));
+            std::string reason;
+            CpuColumns segment;
+            CpuLoadStats stats;
+            if (!pages.readRun(pages.runs()[run], buffer, scratch, &reason)) return segment;
+            for (uint32_t p = 0; p < pages.runs()[run].pages; ++p)
+                parser.parse(buffer.data() + size_t(p) * info.pageSize, info.pageSize, segment, stats, perType.data());
+            return segment;
+        };
+        const StreamId cpu0 = appender.addStream(0, cpus[0].cpu, source(0));
+        const StreamId cpu1 = appender.addStream(0, cpus[1].cpu, source(1));
+        auto pages0 = source(0), pages1 = source(1);
+        QVERIFY(pages0->runs().size() >= 2);
+        // CPU 1 delivers its first run, CPU 0 everything: the stream that ends first is idle
+        // from then on, and the other's later events wait for it.
+        appender.append(cpu1, segmentOf(1, *pages1, 0));
+        for (size_t run = 0; run < pages0->runs().size(); ++run) appender.append(cpu0, segmentOf(0, *pages0, run));
+        auto lastOf = [&](StreamId s) { return store.stream(s).columns.timestamp[store.stream(s).columns.size() - 1]; };
+        const StreamId idle = lastOf(cpu0) < lastOf(cpu1) ? cpu0 : cpu1;
+        const StreamId busy = idle == cpu0 ? cpu1 : cpu0;
+        const size_t total = store.stream(cpu0).columns.size() + store.stream(cpu1).columns.size();
+        appender.publish(false);
+        const size_t held = store.eventCount();
+        QVERIFY(held < total);
+        for (size_t row = 0; row < held; ++row) QVERIFY(store.timestamp(store.eventAt(row)) < lastOf(idle));
+        // Told that the idle one has delivered everything up to the end, the rest (but the
+        // busy one's last instant) goes out; told the same of the busy one, all of it.
+        const uint64_t end = lastOf(busy) + 1;
+        appender.advance(idle, end);
+        appender.publish(false);
+        QVERIFY(store.eventCount() > held);
+        appender.advance(busy, end);
+        appender.publish(false);
+        QCOMPARE(store.eventCount(), total);
+        std::vector<EventRef> before;
+        for (size_t row = 0; row < store.eventCount(); ++row) before.push_back(store.eventAt(row));
+        // A CPU joins: nothing published moves.
+        const StreamId joined = appender.addStream(0, 7, source(1));
+        QCOMPARE(store.streamCount(), size_t(3));
+        for (size_t row = 0; row < before.size(); ++row) QVERIFY(store.eventAt(row) == before[row]);
+        // The new CPU then delivers data older than what is published: it follows, counted.
+        CpuColumns old = segmentOf(1, *pages1, 0);
+        const size_t late = old.size();
+        size_t older = 0; // strictly older than the last published row: out of time order
+        for (size_t i = 0; i < late; ++i) older += old.timestamp[i] < store.lastTimestamp();
+        QVERIFY(older > 0);
+        appender.append(joined, std::move(old));
+        appender.publish(true);
+        QCOMPARE(appender.lateEvents(), uint64_t(older));
+        for (size_t row = 0; row < before.size(); ++row) QVERIFY(store.eventAt(row) == before[row]);
+        QCOMPARE(store.eventCount(), before.size() + late);
+        QCOMPARE(store.stream(joined).columns.size(), late);
+        bool diagnosed = false;
+        for (const auto& d : store.diagnostics().items()) diagnosed |= d.code == "late-events";
+        QVERIFY(diagnosed);
+        // Every row is found again from its event, late ones too.
+        for (size_t row = 0; row < store.eventCount(); ++row) QCOMPARE(store.rowOf(store.eventAt(row)), row);
+    }
+};
+
+QTEST_GUILESS_MAIN(TestConcurrentAppend)
+#include "tst_concurrentappend.moc"
