@@ -2,6 +2,7 @@
 #include "testsupport.h"
 
 #include "decode/reportprinter.h"
+#include "file/memorypagesource.h"
 #include "load/pageparser.h"
 #include "load/storeappender.h"
 #include "load/storebuilder.h"
@@ -78,10 +79,14 @@ bool appendRunByRun(const DatFile& file, EventStore& store, const std::function<
     builder.setLayout({info.kernelLongSize, info.bigEndian, 8});
     tep_handle* tep = file.tep();
     StoreAppender appender(store, [tep](int32_t pid) { return std::string(tep_data_comm_from_pid(tep, pid)); });
+    // The file's pages arrive run by run into memory, as a live capture's do from the pipe.
     std::vector<std::unique_ptr<PageSource>> sources;
+    std::vector<MemoryPageSource*> live;
     for (const CpuDataInfo& cpu : file.buffers()[0].cpus) {
-        sources.push_back(std::make_unique<PageSource>(file.mapping(), cpu, info.codec, info.pageSize));
-        appender.addStream(0, cpu.cpu, std::make_unique<PageSource>(file.mapping(), cpu, info.codec, info.pageSize));
+        sources.push_back(std::make_unique<FilePageSource>(file.mapping(), cpu, info.codec, info.pageSize));
+        auto memory = std::make_unique<MemoryPageSource>(info.pageSize);
+        live.push_back(memory.get());
+        appender.addStream(0, cpu.cpu, std::move(memory));
     }
     TimestampConverter converter(info);
     std::vector<std::unique_ptr<PageParser>> parsers;
@@ -94,14 +99,15 @@ bool appendRunByRun(const DatFile& file, EventStore& store, const std::function<
     for (size_t run = 0;; ++run) {
         bool any = false;
         for (size_t s = 0; s < sources.size(); ++s) {
-            if (run >= sources[s]->runs().size()) continue;
+            if (run >= sources[s]->runCount()) continue;
             any = true;
-            const PageRun& r = sources[s]->runs()[run];
+            const PageRun r = sources[s]->run(run);
             std::string reason;
             if (!sources[s]->readRun(r, buffer, scratch, &reason)) {
                 QTest::qFail(reason.c_str(), __FILE__, __LINE__);
                 return false;
             }
+            live[s]->append(buffer.data(), r.pages);
             CpuColumns segment;
             CpuLoadStats stats;
             for (uint32_t p = 0; p < r.pages; ++p)

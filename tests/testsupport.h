@@ -24,7 +24,8 @@ QByteArray dump(const Trace& trace);
 std::unique_ptr<Trace> openOrFail(const std::string& path);
 
 // Grows `store` (new, empty) with the top buffer of `file` the way a live capture does: page
-// runs arrive one at a time, interleaved across CPUs, through StoreAppender, and what can be
+// runs arrive one at a time, interleaved across CPUs, into in-memory page sources and through
+// StoreAppender, and what can be
 // ordered is published after each round; `afterRound(published)` runs after each publish.
 // Returns false (with a QTest failure recorded) when a run cannot be read.
 bool appendRunByRun(const DatFile& file, EventStore& store, const std::function<void(size_t published)>& afterRound,

@@ -162,7 +162,7 @@ private slots:
         StoreAppender appender(store, {});
         const auto& cpus = (*file)->buffers()[0].cpus;
         QVERIFY(cpus.size() >= 2);
-        auto source = [&](size_t c) { return std::make_unique<PageSource>((*file)->mapping(), cpus[c], info.codec, info.pageSize); };
+        auto source = [&](size_t c) { return std::make_unique<FilePageSource>((*file)->mapping(), cpus[c], info.codec, info.pageSize); };
         TimestampConverter converter(info);
         std::vector<uint64_t> perType(65536);
         std::vector<uint8_t> buffer, scratch;
@@ -172,19 +172,19 @@ private slots:
             std::string reason;
             CpuColumns segment;
             CpuLoadStats stats;
-            if (!pages.readRun(pages.runs()[run], buffer, scratch, &reason)) return segment;
-            for (uint32_t p = 0; p < pages.runs()[run].pages; ++p)
+            if (!pages.readRun(pages.run(run), buffer, scratch, &reason)) return segment;
+            for (uint32_t p = 0; p < pages.run(run).pages; ++p)
                 parser.parse(buffer.data() + size_t(p) * info.pageSize, info.pageSize, segment, stats, perType.data());
             return segment;
         };
         const StreamId cpu0 = appender.addStream(0, cpus[0].cpu, source(0));
         const StreamId cpu1 = appender.addStream(0, cpus[1].cpu, source(1));
         auto pages0 = source(0), pages1 = source(1);
-        QVERIFY(pages0->runs().size() >= 2);
+        QVERIFY(pages0->runCount() >= 2);
         // CPU 1 delivers its first run, CPU 0 everything: the stream that ends first is idle
         // from then on, and the other's later events wait for it.
         appender.append(cpu1, segmentOf(1, *pages1, 0));
-        for (size_t run = 0; run < pages0->runs().size(); ++run) appender.append(cpu0, segmentOf(0, *pages0, run));
+        for (size_t run = 0; run < pages0->runCount(); ++run) appender.append(cpu0, segmentOf(0, *pages0, run));
         auto lastOf = [&](StreamId s) { return store.stream(s).columns.timestamp[store.stream(s).columns.size() - 1]; };
         const StreamId idle = lastOf(cpu0) < lastOf(cpu1) ? cpu0 : cpu1;
         const StreamId busy = idle == cpu0 ? cpu1 : cpu0;

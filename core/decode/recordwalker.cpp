@@ -16,7 +16,8 @@ void walkRecords(const EventStore& store, StreamId id, const std::vector<bool>& 
                                   layout.bigEndian ? KBUFFER_ENDIAN_BIG : KBUFFER_ENDIAN_LITTLE);
     std::vector<uint8_t> buffer, scratch;
     const uint32_t pageSize = pages.pageSize();
-    for (const PageRun& run : pages.runs()) {
+    for (size_t r = 0, runs = pages.runCount(); r < runs; ++r) {
+        const PageRun run = pages.run(r);
         // Skip runs without a wanted event: the columns already say which types they hold.
         const uint64_t firstPage = run.firstPage;
         if (firstPage >= columns.pageFirstEvent.size()) break;

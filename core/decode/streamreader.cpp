@@ -40,26 +40,25 @@ bool StreamReader::skipUnstored()
 bool StreamReader::loadPage(uint64_t page, std::string* reason)
 {
     const PageSource& pages = *m_stream.pages;
-    const auto& runs = pages.runs();
-    if (m_runIndex >= runs.size() || page < runs[m_runIndex].firstPage ||
-        page >= runs[m_runIndex].firstPage + runs[m_runIndex].pages) {
-        auto it = std::upper_bound(runs.begin(), runs.end(), page,
-                                   [](uint64_t p, const PageRun& r) { return p < r.firstPage; });
+    if (m_runIndex >= pages.runCount() || page < m_current.firstPage || page >= m_current.firstPage + m_current.pages) {
+        const size_t found = pages.runOfPage(page);
         m_runIndex = SIZE_MAX;
         m_page = UINT64_MAX;
-        if (it == runs.begin() || page >= (it - 1)->firstPage + (it - 1)->pages) {
+        if (found >= pages.runCount()) {
             if (reason) *reason = "page not in any run";
             return false;
         }
         std::string why;
-        if (!pages.readRun(*(it - 1), m_run, m_scratch, &why)) {
+        const PageRun run = pages.run(found);
+        if (!pages.readRun(run, m_run, m_scratch, &why)) {
             if (reason) *reason = why;
             return false;
         }
-        m_runIndex = static_cast<size_t>(it - 1 - runs.begin());
+        m_runIndex = found;
+        m_current = run;
     }
     m_page = UINT64_MAX;
-    const uint8_t* start = m_run.data() + (page - runs[m_runIndex].firstPage) * pages.pageSize();
+    const uint8_t* start = m_run.data() + (page - m_current.firstPage) * pages.pageSize();
     if (kbuffer_load_subbuffer(m_kbuf, const_cast<uint8_t*>(start)) < 0) {
         if (reason) *reason = "page header cannot be read";
         return false;

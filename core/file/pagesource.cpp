@@ -10,8 +10,8 @@ namespace {
 constexpr uint32_t kStoredRunPages = 256;
 }
 
-PageSource::PageSource(std::shared_ptr<MappedFile> file, CpuDataInfo data, Codec codec,
-                       uint32_t pageSize)
+FilePageSource::FilePageSource(std::shared_ptr<MappedFile> file, CpuDataInfo data, Codec codec,
+                               uint32_t pageSize)
     : m_file(std::move(file)), m_data(std::move(data)), m_codec(codec), m_pageSize(pageSize)
 {
     if (m_data.compressed) {
@@ -29,7 +29,7 @@ PageSource::PageSource(std::shared_ptr<MappedFile> file, CpuDataInfo data, Codec
     }
 }
 
-bool PageSource::readRun(const PageRun& run, std::vector<uint8_t>& out,
+bool FilePageSource::readRun(const PageRun& run, std::vector<uint8_t>& out,
                          std::vector<uint8_t>& scratch, std::string* reason) const
 {
     if (run.chunk < 0) {
@@ -49,7 +49,7 @@ bool PageSource::readRun(const PageRun& run, std::vector<uint8_t>& out,
     return decompressBlock(m_codec, scratch.data(), scratch.size(), out.data(), chunk.size, reason);
 }
 
-bool PageSource::readPage(uint64_t index, std::vector<uint8_t>& out, std::string* reason) const
+bool FilePageSource::readPage(uint64_t index, std::vector<uint8_t>& out, std::string* reason) const
 {
     if (m_runs.empty() || index >= m_runs.back().firstPage + m_runs.back().pages)
         return *reason = "page index out of range", false;
@@ -74,6 +74,19 @@ bool PageSource::readPage(uint64_t index, std::vector<uint8_t>& out, std::string
     }
     std::memcpy(out.data(), m_cache.data() + (index - run.firstPage) * m_pageSize, m_pageSize);
     return true;
+}
+
+size_t PageSource::runOfPage(uint64_t page) const
+{
+    size_t lo = 0, hi = runCount();
+    while (lo < hi) { // the first run starting after the page
+        const size_t mid = lo + (hi - lo) / 2;
+        if (run(mid).firstPage <= page) lo = mid + 1;
+        else hi = mid;
+    }
+    if (lo == 0) return runCount();
+    const PageRun r = run(lo - 1);
+    return page < r.firstPage + r.pages ? lo - 1 : runCount();
 }
 
 } // namespace ringside

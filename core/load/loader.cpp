@@ -66,13 +66,14 @@ std::vector<Segment> planSegments(const std::vector<std::unique_ptr<Stream>>& st
     const uint64_t target = std::max<uint64_t>(total / (uint64_t(threads) * 4), 8u << 20);
     std::vector<Segment> segments;
     for (size_t i = 0; i < streams.size(); ++i) {
-        const auto& runs = streams[i]->pages->runs();
-        const uint32_t pageSize = streams[i]->pages->pageSize();
+        const PageSource& source = *streams[i]->pages;
+        const size_t runs = source.runCount();
+        const uint32_t pageSize = source.pageSize();
         size_t first = 0;
         uint64_t bytes = 0;
-        for (size_t r = 0; r < runs.size(); ++r) {
-            bytes += uint64_t(runs[r].pages) * pageSize;
-            if (bytes >= target || r + 1 == runs.size()) {
+        for (size_t r = 0; r < runs; ++r) {
+            bytes += uint64_t(source.run(r).pages) * pageSize;
+            if (bytes >= target || r + 1 == runs) {
                 Segment seg;
                 seg.stream = i;
                 seg.firstRun = first;
@@ -96,7 +97,7 @@ void loadSegment(Segment& seg, const Stream& stream, const FileInfo& info, const
     const PageSource& source = *stream.pages;
     const uint32_t pageSize = source.pageSize();
     for (size_t r = seg.firstRun; r < seg.endRun && !shared.cancelled(); ++r) {
-        const PageRun& run = source.runs()[r];
+        const PageRun run = source.run(r);
         std::string reason;
         if (!source.readRun(run, buffer, scratch, &reason)) {
             for (uint32_t p = 0; p < run.pages; ++p)
@@ -190,7 +191,7 @@ Result<std::unique_ptr<EventStore>> loadAll(const DatFile& file, const LoadOptio
                                        std::to_string(buffer.pageSize) + " is not supported");
         } else if (!buffer.latency) {
             for (const CpuDataInfo& cpu : buffer.cpus) {
-                auto pages = std::make_unique<PageSource>(file.mapping(), cpu, info.codec,
+                auto pages = std::make_unique<FilePageSource>(file.mapping(), cpu, info.codec,
                                                           buffer.pageSize);
                 totalBytes += pages->streamBytes();
                 Stream& s = builder.addStream(static_cast<uint16_t>(b), cpu.cpu, std::move(pages));
