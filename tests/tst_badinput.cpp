@@ -10,6 +10,7 @@
 #include <QTemporaryDir>
 #include <QTest>
 
+#include <atomic>
 #include <cstring>
 #include <new>
 #include <random>
@@ -174,7 +175,7 @@ private slots:
         QFETCH(QString, message);
         const std::string path = test::fixturePath("instances.dat");
         // Count the segments first, so that "the last one" is a real segment.
-        size_t segments = 0;
+        std::atomic<size_t> segments{0}; // workers call the hook from their threads
         LoadOptions counting;
         counting.beforeSegment = [&](size_t) { ++segments; };
         QVERIFY(Trace::open(path, counting));
