@@ -4,8 +4,8 @@
 // those rows; for comparison, what the scan-and-sort that rows used to do costs.
 // usage: bench_taskrows FILE   (runs offscreen)
 #include "benchsupport.h"
-#include "timelinewidget.h"
-#include "viewstate.h"
+#include "timeline/timelinewidget.h"
+#include "state/viewstate.h"
 
 #include <QApplication>
 

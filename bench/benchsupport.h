@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 #pragma once
 
-#include "loadjob.h"
+#include "jobs/loadjob.h"
 
 #include <QElapsedTimer>
 #include <QEventLoop>

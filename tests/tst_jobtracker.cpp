@@ -3,7 +3,7 @@
 // exception becomes an error, and destroying the owner mid-job neither waits forever nor
 // delivers into freed memory. Deterministic: jobs are held on semaphores and the test waits
 // for their threads, then runs the queued deliveries.
-#include "jobtracker.h"
+#include "jobs/jobtracker.h"
 
 #include <QCoreApplication>
 #include <QSemaphore>

@@ -5,14 +5,14 @@
 // name, and counter clocks are shown in ticks.
 #include "testsupport.h"
 
-#include "detailspane.h"
-#include "eventtablemodel.h"
-#include "eventtableview.h"
-#include "filterpanel.h"
-#include "healthpane.h"
+#include "details/detailspane.h"
+#include "table/eventtablemodel.h"
+#include "table/eventtableview.h"
+#include "filters/filterpanel.h"
+#include "details/healthpane.h"
 #include "mainwindow.h"
-#include "timelinewidget.h"
-#include "viewstate.h"
+#include "timeline/timelinewidget.h"
+#include "state/viewstate.h"
 
 #include <QApplication>
 #include <QFile>

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 // Time <-> pixel math, zoom and pan limits, tick steps and time labels.
-#include "timelinemath.h"
+#include "timeline/timelinemath.h"
 
 #include <QTest>
 

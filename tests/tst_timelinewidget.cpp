@@ -3,14 +3,14 @@
 // and the timeline with wheel, drag, keys and clicks, checked through the ViewState signals.
 #include "testsupport.h"
 
-#include "eventtablemodel.h"
-#include "eventtableview.h"
-#include "filterpanel.h"
-#include "loadjob.h"
+#include "table/eventtablemodel.h"
+#include "table/eventtableview.h"
+#include "filters/filterpanel.h"
+#include "jobs/loadjob.h"
 #include "mainwindow.h"
-#include "searchbar.h"
-#include "timelinewidget.h"
-#include "viewstate.h"
+#include "table/searchbar.h"
+#include "timeline/timelinewidget.h"
+#include "state/viewstate.h"
 
 #include <QAbstractItemModelTester>
 #include <QSignalSpy>

@@ -1,13 +1,13 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 #include "mainwindow.h"
 
-#include "detailspane.h"
-#include "eventtablemodel.h"
-#include "eventtableview.h"
-#include "filterpanel.h"
-#include "healthpane.h"
-#include "searchbar.h"
-#include "timelinewidget.h"
+#include "details/detailspane.h"
+#include "table/eventtablemodel.h"
+#include "table/eventtableview.h"
+#include "filters/filterpanel.h"
+#include "details/healthpane.h"
+#include "table/searchbar.h"
+#include "timeline/timelinewidget.h"
 
 #include <QAction>
 #include <QApplication>

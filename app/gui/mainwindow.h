@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 #pragma once
 
-#include "filterjob.h"
-#include "loadjob.h"
-#include "viewstate.h"
+#include "filters/filterjob.h"
+#include "jobs/loadjob.h"
+#include "state/viewstate.h"
 
 #include <QMainWindow>
 

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
-#include "loadjob.h"
+#include "jobs/loadjob.h"
 
 namespace ringside {
 

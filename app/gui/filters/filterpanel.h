@@ -2,7 +2,7 @@
 #pragma once
 
 #include "query/eventfilter.h"
-#include "tracesession.h"
+#include "state/tracesession.h"
 
 #include <QWidget>
 

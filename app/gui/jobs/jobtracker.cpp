@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
-#include "jobtracker.h"
+#include "jobs/jobtracker.h"
 
 #include <QMetaObject>
 

@@ -2,8 +2,8 @@
 #pragma once
 
 #include "query/eventfilter.h"
-#include "timelinerows.h"
-#include "viewstate.h"
+#include "timeline/timelinerows.h"
+#include "state/viewstate.h"
 
 #include <QElapsedTimer>
 #include <QPixmap>

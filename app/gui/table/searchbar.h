@@ -2,8 +2,8 @@
 #pragma once
 
 #include "query/eventfilter.h"
-#include "tracesession.h"
-#include "jobtracker.h"
+#include "state/tracesession.h"
+#include "jobs/jobtracker.h"
 
 #include <QList>
 #include <QThread>

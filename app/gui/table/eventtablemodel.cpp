@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
-#include "eventtablemodel.h"
+#include "table/eventtablemodel.h"
 
-#include "taskcolors.h"
+#include "timeline/taskcolors.h"
 
 #include <QBrush>
 #include <QFontDatabase>

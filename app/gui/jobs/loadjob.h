@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 #pragma once
 
-#include "jobtracker.h"
-#include "tracesession.h"
+#include "jobs/jobtracker.h"
+#include "state/tracesession.h"
 
 #include <QObject>
 #include <QString>

@@ -3,7 +3,7 @@
 
 #include "query/eventfilter.h"
 #include "store/ids.h"
-#include "timelinemath.h"
+#include "timeline/timelinemath.h"
 
 #include <QObject>
 #include <QVector>

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
-#include "timelinemath.h"
+#include "timeline/timelinemath.h"
 
 #include <algorithm>
 #include <cmath>

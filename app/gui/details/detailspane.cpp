@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
-#include "detailspane.h"
+#include "details/detailspane.h"
 
-#include "eventtablemodel.h"
-#include "taskcolors.h"
+#include "table/eventtablemodel.h"
+#include "timeline/taskcolors.h"
 
 #include <QFontDatabase>
 #include <QFontMetrics>

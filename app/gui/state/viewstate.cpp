@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
-#include "viewstate.h"
+#include "state/viewstate.h"
 
 #include <algorithm>
 

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 #pragma once
 
-#include "tracesession.h"
+#include "state/tracesession.h"
 
 #include <QWidget>
 

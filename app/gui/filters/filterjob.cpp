@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
-#include "filterjob.h"
+#include "filters/filterjob.h"
 
 #include <stdexcept>
 

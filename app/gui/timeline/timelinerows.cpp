@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
-#include "timelinerows.h"
+#include "timeline/timelinerows.h"
 
 #include <algorithm>
 #include <unordered_map>

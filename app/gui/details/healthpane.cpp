@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
-#include "healthpane.h"
+#include "details/healthpane.h"
 
 #include <QHeaderView>
 #include <QLabel>

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 // TimelineWidget, continued: the rows as the ViewState lists them, and what the row labels and
 // the row menu offer (see timelinewidget.cpp for painting and the mouse and keys on the data).
-#include "timelinewidget.h"
+#include "timeline/timelinewidget.h"
 
 #include <QContextMenuEvent>
 #include <QLocale>

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
-#include "timelinewidget.h"
+#include "timeline/timelinewidget.h"
 
-#include "taskcolors.h"
+#include "timeline/taskcolors.h"
 
 #include <QHelpEvent>
 #include <QPainter>

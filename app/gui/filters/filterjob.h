@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 #pragma once
 
-#include "jobtracker.h"
+#include "jobs/jobtracker.h"
 #include "query/eventfilter.h"
-#include "tracesession.h"
+#include "state/tracesession.h"
 
 #include <QObject>
 

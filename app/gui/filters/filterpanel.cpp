@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
-#include "filterpanel.h"
+#include "filters/filterpanel.h"
 
-#include "taskcolors.h"
+#include "timeline/taskcolors.h"
 
 #include <QHeaderView>
 #include <QLabel>

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
-#include "eventtableview.h"
+#include "table/eventtableview.h"
 
 #include <QAbstractItemModel>
 #include <QHeaderView>

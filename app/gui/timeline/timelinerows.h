@@ -2,7 +2,7 @@
 #pragma once
 
 #include "store/ids.h"
-#include "tracesession.h"
+#include "state/tracesession.h"
 
 #include <QSet>
 #include <QString>

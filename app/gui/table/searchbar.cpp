@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
-#include "searchbar.h"
+#include "table/searchbar.h"
 
-#include "eventtablemodel.h"
+#include "table/eventtablemodel.h"
 #include "query/search.h"
 
 #include <QCheckBox>
