@@ -32,8 +32,10 @@ int main(int argc, char** argv)
     std::string text = "sched_switch";
     int threads = 0;
     for (int i = 2; i < argc; ++i) {
-        if (std::strcmp(argv[i], "--threads") == 0 && i + 1 < argc) threads = std::atoi(argv[++i]);
-        else text = argv[i];
+        if (std::strcmp(argv[i], "--threads") == 0 && i + 1 < argc)
+            threads = std::atoi(argv[++i]);
+        else
+            text = argv[i];
     }
     auto start = std::chrono::steady_clock::now();
     auto trace = Trace::open(argv[1]);
@@ -44,9 +46,11 @@ int main(int argc, char** argv)
     const size_t rows = (*trace)->store().eventCount();
     std::printf("open: %.2f s, %zu events\n", secondsSince(start), rows);
 
-    const std::pair<const char*, SearchColumn> columns[] = {
-        {"Event", SearchColumn::Event}, {"Task", SearchColumn::Task}, {"Time", SearchColumn::Time},
-        {"Info", SearchColumn::Info},   {"All", SearchColumn::All}};
+    const std::pair<const char*, SearchColumn> columns[] = {{"Event", SearchColumn::Event},
+                                                            {"Task", SearchColumn::Task},
+                                                            {"Time", SearchColumn::Time},
+                                                            {"Info", SearchColumn::Info},
+                                                            {"All", SearchColumn::All}};
     for (const auto& [name, column] : columns) {
         SearchRequest request;
         request.column = column;
@@ -54,7 +58,8 @@ int main(int argc, char** argv)
         request.threads = threads;
         start = std::chrono::steady_clock::now();
         const std::vector<size_t> matches = searchRows(**trace, request);
-        std::printf("search '%s' in %-5s: %.2f s, %zu matches\n", text.c_str(), name, secondsSince(start), matches.size());
+        std::printf("search '%s' in %-5s: %.2f s, %zu matches\n", text.c_str(), name, secondsSince(start),
+                    matches.size());
     }
 
     // The previous approach, per row on one thread through EventFormatter, on 200k rows.
@@ -68,7 +73,7 @@ int main(int argc, char** argv)
         hits += match(formatter.info(e)) || match(formatter.latency(e));
     }
     const double old = secondsSince(start);
-    std::printf("one thread, EventFormatter info+latency on %zu rows: %.2f s (%.2f s per 1M rows), %zu matches\n", slice,
-                old, old * 1e6 / double(std::max<size_t>(slice, 1)), hits);
+    std::printf("one thread, EventFormatter info+latency on %zu rows: %.2f s (%.2f s per 1M rows), %zu matches\n",
+                slice, old, old * 1e6 / double(std::max<size_t>(slice, 1)), hits);
     return 0;
 }

@@ -4,8 +4,8 @@
 // those rows; for comparison, what the scan-and-sort that rows used to do costs.
 // usage: bench_taskrows FILE   (runs offscreen)
 #include "benchsupport.h"
-#include "timeline/timelinewidget.h"
 #include "state/viewstate.h"
+#include "timeline/timelinewidget.h"
 
 #include <QApplication>
 
@@ -32,7 +32,8 @@ double scanAndSortMs(const EventStore& store, int32_t pid)
         for (size_t i = 0; i < columns.size(); ++i)
             if (columns.pid[i] == pid) events.push_back({StreamId(uint16_t(s)), uint32_t(i)});
     }
-    std::stable_sort(events.begin(), events.end(), [&](EventRef a, EventRef b) { return store.timestamp(a) < store.timestamp(b); });
+    std::stable_sort(events.begin(), events.end(),
+                     [&](EventRef a, EventRef b) { return store.timestamp(a) < store.timestamp(b); });
     return msSince(t);
 }
 
@@ -50,13 +51,15 @@ int main(int argc, char** argv)
     if (!session) return 1;
     const EventStore& store = session->store();
     const TaskIndex& index = session->trace->taskIndex();
-    std::printf("events=%zu tasks=%zu index_mb=%.2f\n", store.eventCount(), index.size(), index.memoryBytes() / 1048576.0);
+    std::printf("events=%zu tasks=%zu index_mb=%.2f\n", store.eventCount(), index.size(),
+                index.memoryBytes() / 1048576.0);
 
     // The busiest task that is not idle, the idle task, and the process with the most tasks.
     TaskId busiest;
     for (size_t t = 0; t < index.size(); ++t) {
         const TaskId id{uint32_t(t)};
-        if (index.task(id).pid != 0 && (!busiest.valid() || index.task(id).events > index.task(busiest).events)) busiest = id;
+        if (index.task(id).pid != 0 && (!busiest.valid() || index.task(id).events > index.task(busiest).events))
+            busiest = id;
     }
     int32_t process = -1;
     size_t members = 0;
@@ -75,18 +78,23 @@ int main(int argc, char** argv)
     auto addAndPaint = [&](const char* what, int32_t pid, bool wholeProcess, uint64_t events) {
         QElapsedTimer t;
         t.start();
-        if (wholeProcess) timeline.rows().addProcess(pid);
-        else timeline.rows().addTask(pid);
+        if (wholeProcess)
+            timeline.rows().addProcess(pid);
+        else
+            timeline.rows().addTask(pid);
         const double add = msSince(t);
         timeline.renderRowsForBenchmark();
-        std::printf("%-28s pid=%-7d %s=%-9llu add_ms=%.3f paint_ms=%.2f (scan+sort it replaces: %.0f ms)\n", what, pid, wholeProcess ? "tasks" : "events",
-                    (unsigned long long)events, add, timeline.lastRenderMs(), scanAndSortMs(store, pid));
+        std::printf("%-28s pid=%-7d %s=%-9llu add_ms=%.3f paint_ms=%.2f (scan+sort it replaces: %.0f ms)\n", what, pid,
+                    wholeProcess ? "tasks" : "events", (unsigned long long)events, add, timeline.lastRenderMs(),
+                    scanAndSortMs(store, pid));
     };
     if (busiest.valid()) addAndPaint("busiest task", index.task(busiest).pid, false, index.task(busiest).events);
     const TaskId idle = index.busiestTaskOf(0);
     if (idle.valid()) addAndPaint("idle task", 0, false, index.task(idle).events);
-    if (members > 1) addAndPaint("largest process", process, true, members);
-    else std::printf("largest process: the recording has no process with several tasks (no task_newtask)\n");
+    if (members > 1)
+        addAndPaint("largest process", process, true, members);
+    else
+        std::printf("largest process: the recording has no process with several tasks (no task_newtask)\n");
 
     // Painting the rows while zoomed in, panned across.
     std::vector<double> frames;
@@ -99,6 +107,7 @@ int main(int argc, char** argv)
         frames.push_back(timeline.lastRenderMs());
     }
     std::sort(frames.begin(), frames.end());
-    std::printf("paint with those rows at 1/1000 zoom: median_ms=%.2f max_ms=%.2f\n", frames[frames.size() / 2], frames.back());
+    std::printf("paint with those rows at 1/1000 zoom: median_ms=%.2f max_ms=%.2f\n", frames[frames.size() / 2],
+                frames.back());
     return 0;
 }

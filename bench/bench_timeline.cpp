@@ -3,8 +3,8 @@
 // the paint time per frame at full view and five zoom levels (each level panned across).
 // usage: bench_timeline FILE [--frames N]   (runs offscreen)
 #include "benchsupport.h"
-#include "timeline/timelinewidget.h"
 #include "state/viewstate.h"
+#include "timeline/timelinewidget.h"
 
 #include <QApplication>
 

@@ -18,7 +18,10 @@ inline std::shared_ptr<TraceSession> loadSession(const char* path, const char* p
     LoadJob job;
     std::shared_ptr<TraceSession> session;
     QEventLoop loop;
-    QObject::connect(&job, &LoadJob::finished, [&](std::shared_ptr<TraceSession> s) { session = s; loop.quit(); });
+    QObject::connect(&job, &LoadJob::finished, [&](std::shared_ptr<TraceSession> s) {
+        session = s;
+        loop.quit();
+    });
     QObject::connect(&job, &LoadJob::failed, [&](const QString&, const QString& message) {
         std::fprintf(stderr, "%s: %s\n", program, qPrintable(message));
         loop.exit(1);

@@ -23,8 +23,7 @@ class Trace {
 public:
     // `consumers` are fed with the recording's records while it loads, beside the built-in
     // ones; find them afterwards in consumers().
-    static Result<std::unique_ptr<Trace>> open(const std::string& path,
-                                               const LoadOptions& options = LoadOptions(),
+    static Result<std::unique_ptr<Trace>> open(const std::string& path, const LoadOptions& options = LoadOptions(),
                                                std::vector<std::unique_ptr<RecordConsumer>> consumers = {});
 
     const DatFile& file() const { return *m_file; }

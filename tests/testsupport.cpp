@@ -65,7 +65,8 @@ QString firstDifference(const QByteArray& expected, const QByteArray& actual)
         const QByteArray y = i < b.size() ? b[i] : "<end>";
         if (x != y)
             return QString("line %1:\n  expected: %2\n  actual:   %3")
-                .arg(i + 1).arg(QString::fromUtf8(x), QString::fromUtf8(y));
+                .arg(i + 1)
+                .arg(QString::fromUtf8(x), QString::fromUtf8(y));
     }
     return {};
 }
@@ -111,7 +112,8 @@ bool appendRunByRun(const DatFile& file, EventStore& store, const std::function<
             CpuColumns segment;
             CpuLoadStats stats;
             for (uint32_t p = 0; p < r.pages; ++p)
-                parsers[s]->parse(buffer.data() + size_t(p) * info.pageSize, info.pageSize, segment, stats, perType.data());
+                parsers[s]->parse(buffer.data() + size_t(p) * info.pageSize, info.pageSize, segment, stats,
+                                  perType.data());
             appender.append(StreamId(static_cast<uint16_t>(s)), std::move(segment));
         }
         if (!any) break;

@@ -135,7 +135,8 @@ private slots:
     void flippedBytesNeverCrash_data()
     {
         QTest::addColumn<QString>("name");
-        for (const char* name : {"execve-e2big.dat", "lost-events.dat", "fgraph-openat.dat", "v6-i686-funcgraph.dat", "zlib-guest.dat"})
+        for (const char* name :
+             {"execve-e2big.dat", "lost-events.dat", "fgraph-openat.dat", "v6-i686-funcgraph.dat", "zlib-guest.dat"})
             QTest::newRow(name) << name;
     }
     void flippedBytesNeverCrash()
@@ -153,8 +154,10 @@ private slots:
             }
             const QString path = write("flipped.dat", bytes);
             auto trace = Trace::open(path.toStdString());
-            if (trace) test::dump(**trace);
-            else QVERIFY(QString::fromStdString(trace.error().message).contains(path));
+            if (trace)
+                test::dump(**trace);
+            else
+                QVERIFY(QString::fromStdString(trace.error().message).contains(path));
         }
     }
 

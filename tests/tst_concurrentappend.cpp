@@ -53,7 +53,8 @@ struct Reader {
         uint64_t previous = 0;
         for (size_t row = 0; row < rows && !cursor.atEnd(); ++row, cursor.next()) {
             const EventRef e = cursor.event();
-            if (e.index >= store.stream(e.stream).columns.size()) return fail("a published row names an unpublished event");
+            if (e.index >= store.stream(e.stream).columns.size())
+                return fail("a published row names an unpublished event");
             const uint64_t t = store.timestamp(e);
             if (t < previous) return fail("published rows out of time order");
             previous = t;
@@ -116,7 +117,8 @@ private slots:
         std::atomic<bool> done{false};
         std::vector<std::unique_ptr<Reader>> readers;
         std::vector<std::thread> threads;
-        for (int r = 0; r < 2; ++r) readers.push_back(std::make_unique<Reader>(Reader{store, done, busiest, {}, {}, 0}));
+        for (int r = 0; r < 2; ++r)
+            readers.push_back(std::make_unique<Reader>(Reader{store, done, busiest, {}, {}, 0}));
         size_t rounds = 0;
         bool appended = false;
         std::thread writer([&] {
@@ -162,7 +164,9 @@ private slots:
         StoreAppender appender(store, {});
         const auto& cpus = (*file)->buffers()[0].cpus;
         QVERIFY(cpus.size() >= 2);
-        auto source = [&](size_t c) { return std::make_unique<FilePageSource>((*file)->mapping(), cpus[c], info.codec, info.pageSize); };
+        auto source = [&](size_t c) {
+            return std::make_unique<FilePageSource>((*file)->mapping(), cpus[c], info.codec, info.pageSize);
+        };
         TimestampConverter converter(info);
         std::vector<uint64_t> perType(65536);
         std::vector<uint8_t> buffer, scratch;

@@ -19,7 +19,9 @@ namespace {
 // Records every record it is given, for checking what the registry delivers.
 class Recorder : public RecordConsumer {
 public:
-    Recorder(std::string name, std::vector<EventRequest> requests) : m_name(std::move(name)), m_requests(std::move(requests)) {}
+    Recorder(std::string name, std::vector<EventRequest> requests)
+        : m_name(std::move(name)), m_requests(std::move(requests))
+    {}
     std::string name() const override { return m_name; }
     std::vector<EventRequest> requests() const override { return m_requests; }
     void bind(const std::vector<bool>& b) override { bound = b; }
@@ -84,9 +86,11 @@ private slots:
         // Stream 0 and 1: CPUs 0 and 1 of the top buffer; stream 2: CPU 0 of an instance
         // without sched_switch, which shares CPU 0's runs.
         occupancy.setStreams({{0, 0, 100}, {1, 0, 150}, {0, 1, 120}});
-        const std::vector<TypedValue> a{TypedValue::number(7, true, 4), TypedValue::number(42, true, 4), TypedValue::text("worker")};
+        const std::vector<TypedValue> a{TypedValue::number(7, true, 4), TypedValue::number(42, true, 4),
+                                        TypedValue::text("worker")};
         occupancy.consume(record(StreamId(0), 200, 7, a));
-        const std::vector<TypedValue> b{TypedValue::number(42, true, 4), TypedValue::number(0, true, 4), TypedValue::text("swapper/0")};
+        const std::vector<TypedValue> b{TypedValue::number(42, true, 4), TypedValue::number(0, true, 4),
+                                        TypedValue::text("swapper/0")};
         occupancy.consume(record(StreamId(0), 300, 42, b));
         occupancy.flush();
         QVERIFY(occupancy.available());
@@ -95,9 +99,9 @@ private slots:
         QCOMPARE(occupancy.pidAt(StreamId(0), 100), 7); // before the first switch: its prev task, from the first event
         QCOMPARE(occupancy.pidAt(StreamId(0), 250), 42);
         QCOMPARE(occupancy.pidAt(StreamId(0), 300), 0);
-        QCOMPARE(occupancy.pidAt(StreamId(2), 250), 42);  // shared with the same CPU
-        QVERIFY(occupancy.runs(StreamId(1)).empty());     // CPU 1 has no switch and no sibling
-        QCOMPARE(occupancy.pidAt(StreamId(9), 250), -1);  // unknown stream
+        QCOMPARE(occupancy.pidAt(StreamId(2), 250), 42); // shared with the same CPU
+        QVERIFY(occupancy.runs(StreamId(1)).empty());    // CPU 1 has no switch and no sibling
+        QCOMPARE(occupancy.pidAt(StreamId(9), 250), -1); // unknown stream
         QVERIFY(occupancy.name(42));
         QCOMPARE(*occupancy.name(42), std::string("worker"));
         QVERIFY(!occupancy.name(5));
@@ -110,7 +114,8 @@ private slots:
         QVERIFY(!groups.available());
         QCOMPARE(groups.members(10), std::vector<int32_t>{10});
         auto created = [&](uint64_t ts, int32_t creator, int32_t task, uint64_t flags) {
-            const std::vector<TypedValue> v{TypedValue::number(uint64_t(task), true, 4), TypedValue::number(flags, false, 8)};
+            const std::vector<TypedValue> v{TypedValue::number(uint64_t(task), true, 4),
+                                            TypedValue::number(flags, false, 8)};
             groups.consume(record(StreamId(0), ts, creator, v));
         };
         created(10, 100, 101, ProcessGroups::kCloneThread); // 100 starts a thread 101
@@ -130,24 +135,30 @@ private slots:
     {
         ConsumerRegistry registry;
         auto& first = static_cast<Recorder&>(registry.add(std::make_unique<Recorder>(
-            "first", std::vector<EventRequest>{{"sched", "sched_switch", {"prev_pid", "next_pid"}}, {"none", "missing", {"x"}}})));
+            "first", std::vector<EventRequest>{{"sched", "sched_switch", {"prev_pid", "next_pid"}},
+                                               {"none", "missing", {"x"}}})));
         auto& second = static_cast<Recorder&>(registry.add(std::make_unique<Recorder>(
-            "second", std::vector<EventRequest>{{"sched", "sched_switch", {"next_pid", "prev_state"}}, {"sched", "sched_switch", {"nope"}}})));
+            "second", std::vector<EventRequest>{{"sched", "sched_switch", {"next_pid", "prev_state"}},
+                                                {"sched", "sched_switch", {"nope"}}})));
         // A second consumer of an existing name is not added.
-        QCOMPARE(&registry.add(std::make_unique<Recorder>("first", std::vector<EventRequest>{})), static_cast<RecordConsumer*>(&first));
+        QCOMPARE(&registry.add(std::make_unique<Recorder>("first", std::vector<EventRequest>{})),
+                 static_cast<RecordConsumer*>(&first));
         QCOMPARE(registry.names(), (std::vector<std::string>{"first", "second"}));
         QCOMPARE(registry.find<Recorder>("second"), &second);
         QVERIFY(!registry.find("third"));
 
-        const std::map<std::string, ConsumerRegistry::FieldFormat> fields{
-            {"prev_pid", {24, 4, true, false}}, {"next_pid", {56, 4, true, false}}, {"prev_state", {32, 8, false, false}}};
-        auto lookup = [&](const std::string& system, const std::string& event) -> std::optional<ConsumerRegistry::EventFormat> {
+        const std::map<std::string, ConsumerRegistry::FieldFormat> fields{{"prev_pid", {24, 4, true, false}},
+                                                                          {"next_pid", {56, 4, true, false}},
+                                                                          {"prev_state", {32, 8, false, false}}};
+        auto lookup = [&](const std::string& system,
+                          const std::string& event) -> std::optional<ConsumerRegistry::EventFormat> {
             if (system != "sched" || event != "sched_switch") return std::nullopt;
-            return ConsumerRegistry::EventFormat{316, [&](const std::string& name) -> std::optional<ConsumerRegistry::FieldFormat> {
-                auto it = fields.find(name);
-                if (it == fields.end()) return std::nullopt;
-                return it->second;
-            }};
+            return ConsumerRegistry::EventFormat{
+                316, [&](const std::string& name) -> std::optional<ConsumerRegistry::FieldFormat> {
+                    auto it = fields.find(name);
+                    if (it == fields.end()) return std::nullopt;
+                    return it->second;
+                }};
         };
         const auto& taps = registry.bind(lookup);
         QCOMPARE(taps.size(), size_t(1));
@@ -162,8 +173,9 @@ private slots:
     void deliversEveryRecordInMergedOrderWithItsValues()
     {
         std::vector<std::unique_ptr<RecordConsumer>> extra;
-        extra.push_back(std::make_unique<Recorder>("recorder", std::vector<EventRequest>{
-            {"sched", "sched_wakeup", {"pid", "comm", "target_cpu"}}, {"sched", "sched_switch", {"prev_state", "next_comm"}}}));
+        extra.push_back(std::make_unique<Recorder>(
+            "recorder", std::vector<EventRequest>{{"sched", "sched_wakeup", {"pid", "comm", "target_cpu"}},
+                                                  {"sched", "sched_switch", {"prev_state", "next_comm"}}}));
         auto opened = Trace::open(test::fixturePath("threads.dat"), LoadOptions(), std::move(extra));
         QVERIFY(opened);
         const Trace& trace = **opened;
@@ -194,10 +206,12 @@ private slots:
             if (i % 37) continue; // decode a sample with libtraceevent and compare
             std::map<std::string, std::string> decoded;
             for (const FieldValue& f : formatter.fields(e)) decoded[f.name] = f.value;
-            const std::vector<std::string> names = seen.request == 0 ? std::vector<std::string>{"pid", "comm", "target_cpu"}
-                                                                     : std::vector<std::string>{"prev_state", "next_comm"};
+            const std::vector<std::string> names = seen.request == 0
+                                                       ? std::vector<std::string>{"pid", "comm", "target_cpu"}
+                                                       : std::vector<std::string>{"prev_state", "next_comm"};
             for (size_t f = 0; f < names.size(); ++f) {
-                const std::string mine = names[f] == "comm" || names[f] == "next_comm" ? seen.texts[f] : std::to_string(seen.numbers[f]);
+                const std::string mine =
+                    names[f] == "comm" || names[f] == "next_comm" ? seen.texts[f] : std::to_string(seen.numbers[f]);
                 QCOMPARE(mine, decoded[names[f]]);
             }
         }

@@ -49,8 +49,10 @@ private slots:
         auto trace = ringside::Trace::open(path.toStdString());
         if (!referenceReadable) {
             // trace-cmd cannot read it: Ringside opens it empty or says why, naming the file.
-            if (trace) QCOMPARE((*trace)->store().eventCount(), size_t(0));
-            else QVERIFY(QString::fromStdString(trace.error().message).contains(path));
+            if (trace)
+                QCOMPARE((*trace)->store().eventCount(), size_t(0));
+            else
+                QVERIFY(QString::fromStdString(trace.error().message).contains(path));
             return;
         }
         QVERIFY2(trace, trace ? "" : trace.error().message.c_str());

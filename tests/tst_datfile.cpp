@@ -92,11 +92,16 @@ private slots:
         QTest::addColumn<QString>("file");
         QTest::addColumn<QString>("clock");
         QTest::addColumn<bool>("nanoseconds");
-        QTest::newRow("local") << "[local] global counter" << "local" << true;
-        QTest::newRow("counter") << "local global [counter] uptime" << "counter" << false;
-        QTest::newRow("x86-tsc") << "local [x86-tsc]" << "x86-tsc" << false;
-        QTest::newRow("mono_raw") << "local [mono_raw]" << "mono_raw" << true;
-        QTest::newRow("none marked") << "local global" << "" << false;
+        QTest::newRow("local") << "[local] global counter"
+                               << "local" << true;
+        QTest::newRow("counter") << "local global [counter] uptime"
+                                 << "counter" << false;
+        QTest::newRow("x86-tsc") << "local [x86-tsc]"
+                                 << "x86-tsc" << false;
+        QTest::newRow("mono_raw") << "local [mono_raw]"
+                                  << "mono_raw" << true;
+        QTest::newRow("none marked") << "local global"
+                                     << "" << false;
     }
     void clockSelection()
     {

@@ -120,10 +120,13 @@ private slots:
         EventStore store;
         size_t rounds = 0, firstPublished = 0;
         uint64_t late = 0;
-        QVERIFY(test::appendRunByRun(**file, store, [&](size_t published) {
-            QCOMPARE(store.eventCount(), published); // readers only ever see published rows
-            if (!rounds++) firstPublished = published;
-        }, &late));
+        QVERIFY(test::appendRunByRun(
+            **file, store,
+            [&](size_t published) {
+                QCOMPARE(store.eventCount(), published); // readers only ever see published rows
+                if (!rounds++) firstPublished = published;
+            },
+            &late));
         QVERIFY(firstPublished > 0); // rows became visible while data was still arriving
         QCOMPARE(late, uint64_t(0));
         const EventStore& bulk = reference->store();

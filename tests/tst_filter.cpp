@@ -129,9 +129,12 @@ private slots:
         spec.expression = expression.toStdString();
         auto result = run(spec);
         QVERIFY(result);
-        if (count < 0) QVERIFY(result->merged.size() > 0);
-        else if (QTest::currentDataTag() != QByteArray("two events")) QCOMPARE(int(result->merged.size()), count);
-        else QVERIFY(int(result->merged.size()) >= count);
+        if (count < 0)
+            QVERIFY(result->merged.size() > 0);
+        else if (QTest::currentDataTag() != QByteArray("two events"))
+            QCOMPARE(int(result->merged.size()), count);
+        else
+            QVERIFY(int(result->merged.size()) >= count);
     }
 
     void signedComparisonsAreRewritten()
@@ -152,19 +155,32 @@ private slots:
     {
         QTest::addColumn<QString>("expression");
         QTest::addColumn<QString>("message");
-        QTest::newRow("unknown field") << "sched/sched_switch: prev_stat != 0" << "'sched/sched_switch' has no field 'prev_stat'";
-        QTest::newRow("unknown event") << "sched/no_such_event: x == 1" << "no event named 'sched/no_such_event' in this recording";
-        QTest::newRow("no right side") << "sched/sched_switch: prev_state !=" << "expected a value after '!=' at column 34";
-        QTest::newRow("no left side") << "sched/sched_switch: == 1" << "expected a field or a value at column 21";
-        QTest::newRow("open paren") << "sched/sched_switch: (prev_state == 1" << "expected ')' at column 37";
-        QTest::newRow("close paren") << "sched/sched_switch: prev_state == 1)" << "unexpected ')' at column 36";
-        QTest::newRow("dangling and") << "sched/sched_switch: prev_state == 1 &&" << "the condition ends too early at column 39";
-        QTest::newRow("leading and") << "sched/sched_switch: && prev_state == 1" << "expected a field or a value at column 21";
-        QTest::newRow("lone not") << "sched/sched_switch: !" << "the condition ends too early at column 22";
-        QTest::newRow("regex without pattern") << "sched/sched_switch: next_comm =~" << "expected a value after '=~' at column 33";
-        QTest::newRow("empty") << "" << "the filter is empty";
-        QTest::newRow("no events") << ": prev_state == 1" << "name the events before ':' (for example sched/sched_switch: ...)";
-        QTest::newRow("unterminated string") << "sched/sched_switch: next_comm == \"bash" << "unterminated string at column 34";
+        QTest::newRow("unknown field") << "sched/sched_switch: prev_stat != 0"
+                                       << "'sched/sched_switch' has no field 'prev_stat'";
+        QTest::newRow("unknown event") << "sched/no_such_event: x == 1"
+                                       << "no event named 'sched/no_such_event' in this recording";
+        QTest::newRow("no right side") << "sched/sched_switch: prev_state !="
+                                       << "expected a value after '!=' at column 34";
+        QTest::newRow("no left side") << "sched/sched_switch: == 1"
+                                      << "expected a field or a value at column 21";
+        QTest::newRow("open paren") << "sched/sched_switch: (prev_state == 1"
+                                    << "expected ')' at column 37";
+        QTest::newRow("close paren") << "sched/sched_switch: prev_state == 1)"
+                                     << "unexpected ')' at column 36";
+        QTest::newRow("dangling and") << "sched/sched_switch: prev_state == 1 &&"
+                                      << "the condition ends too early at column 39";
+        QTest::newRow("leading and") << "sched/sched_switch: && prev_state == 1"
+                                     << "expected a field or a value at column 21";
+        QTest::newRow("lone not") << "sched/sched_switch: !"
+                                  << "the condition ends too early at column 22";
+        QTest::newRow("regex without pattern") << "sched/sched_switch: next_comm =~"
+                                               << "expected a value after '=~' at column 33";
+        QTest::newRow("empty") << ""
+                               << "the filter is empty";
+        QTest::newRow("no events") << ": prev_state == 1"
+                                   << "name the events before ':' (for example sched/sched_switch: ...)";
+        QTest::newRow("unterminated string") << "sched/sched_switch: next_comm == \"bash"
+                                             << "unterminated string at column 34";
     }
     void invalidExpressionsSayWhy()
     {

@@ -36,8 +36,7 @@ private slots:
                 for (int i = 1; i <= 100; ++i) context.reportProgress(i);
                 return 42;
             },
-            [&](int value) { result = value; }, {},
-            [&](int value) { lastProgress = value, ++progressCalls; });
+            [&](int value) { result = value; }, {}, [&](int value) { lastProgress = value, ++progressCalls; });
         QVERIFY(jobs.isRunning());
         settle(jobs);
         QCOMPARE(result, 42);
@@ -51,7 +50,12 @@ private slots:
         JobTracker jobs;
         QSemaphore hold;
         QList<int> results;
-        jobs.start([&hold](JobTracker::Context&) { hold.acquire(); return 1; }, [&](int v) { results << v; });
+        jobs.start(
+            [&hold](JobTracker::Context&) {
+                hold.acquire();
+                return 1;
+            },
+            [&](int v) { results << v; });
         jobs.start([](JobTracker::Context&) { return 2; }, [&](int v) { results << v; });
         hold.release(); // the first job now finishes after the second was started
         settle(jobs);
@@ -92,7 +96,8 @@ private slots:
         QVERIFY(!delivered);
         QCOMPARE(error, QString("disk on fire"));
         // Not even a non-std exception escapes.
-        jobs.start([](JobTracker::Context&) { throw 7; }, [&] { delivered = true; }, [&](const QString& message) { error = message; });
+        jobs.start([](JobTracker::Context&) { throw 7; }, [&] { delivered = true; },
+                   [&](const QString& message) { error = message; });
         settle(jobs);
         QVERIFY(!delivered);
         QCOMPARE(error, QString("unknown error"));
@@ -114,8 +119,7 @@ private slots:
                 finished = true;
                 return 1;
             },
-            [&](int) { delivered = true; }, {},
-            [&](int) { delivered = true; });
+            [&](int) { delivered = true; }, {}, [&](int) { delivered = true; });
         started.acquire();
         owner.reset(); // cancels, and returns only once the job has ended
         QVERIFY(finished);
@@ -127,10 +131,11 @@ private slots:
     {
         JobTracker jobs;
         QList<int> results;
-        jobs.start([](JobTracker::Context&) { return 1; }, [&](int v) {
-            results << v;
-            jobs.start([](JobTracker::Context&) { return 2; }, [&](int w) { results << w; });
-        });
+        jobs.start([](JobTracker::Context&) { return 1; },
+                   [&](int v) {
+                       results << v;
+                       jobs.start([](JobTracker::Context&) { return 2; }, [&](int w) { results << w; });
+                   });
         settle(jobs);
         settle(jobs);
         QCOMPARE(results, (QList<int>{1, 2}));

@@ -6,13 +6,13 @@
 #include "testsupport.h"
 
 #include "details/detailspane.h"
+#include "details/healthpane.h"
+#include "filters/filterpanel.h"
+#include "mainwindow.h"
+#include "state/viewstate.h"
 #include "table/eventtablemodel.h"
 #include "table/eventtableview.h"
-#include "filters/filterpanel.h"
-#include "details/healthpane.h"
-#include "mainwindow.h"
 #include "timeline/timelinewidget.h"
-#include "state/viewstate.h"
 
 #include <QApplication>
 #include <QFile>
@@ -21,8 +21,8 @@
 #include <QLineEdit>
 #include <QListWidget>
 #include <QMenu>
-#include <QMouseEvent>
 #include <QMessageBox>
+#include <QMouseEvent>
 #include <QProgressDialog>
 #include <QPushButton>
 #include <QSet>
@@ -81,7 +81,8 @@ bool applyExpression(MainWindow& window, const QString& text)
 void doubleClick(QWidget* w, QPoint pos)
 {
     QTest::mouseClick(w, Qt::LeftButton, {}, pos);
-    QMouseEvent dbl(QEvent::MouseButtonDblClick, pos, w->mapToGlobal(pos), Qt::LeftButton, Qt::LeftButton, Qt::NoModifier);
+    QMouseEvent dbl(QEvent::MouseButtonDblClick, pos, w->mapToGlobal(pos), Qt::LeftButton, Qt::LeftButton,
+                    Qt::NoModifier);
     QApplication::sendEvent(w, &dbl);
     QTest::mouseRelease(w, Qt::LeftButton, {}, pos);
 }
@@ -220,7 +221,8 @@ private slots:
         QVERIFY(window.viewState()->selection() && *window.viewState()->selection() == kept);
         QCOMPARE(window.table()->currentRow(), 300);
         auto visible = [&](int row) {
-            return row >= window.table()->firstVisibleRow() && row < window.table()->firstVisibleRow() + window.table()->visibleRowCount();
+            return row >= window.table()->firstVisibleRow() &&
+                   row < window.table()->firstVisibleRow() + window.table()->visibleRowCount();
         };
         QVERIFY(visible(300));
         // Back to everything: the same event, at its unfiltered row.
@@ -248,7 +250,8 @@ private slots:
         QCOMPARE(window.viewState()->filter().expression, std::string("sched/sched_switch: prev_state != 0"));
         bool errorShown = false;
         for (QLabel* label : window.filterPanel()->findChildren<QLabel*>())
-            errorShown |= label->isVisible() && label->text().contains("expected a value") && label->text().contains("still applied");
+            errorShown |= label->isVisible() && label->text().contains("expected a value") &&
+                          label->text().contains("still applied");
         QVERIFY(errorShown);
         // A valid one replaces it and clears the error.
         QVERIFY(applyExpression(window, "sched/sched_switch: prev_state == 0"));
@@ -325,10 +328,13 @@ private slots:
         const int y = TimelineWidget::kRulerHeight + rows.rowTop(cpuRow) + rows.rows()[cpuRow].height / 2;
         // Double-click on the label: a row for the task running on that CPU mid-view.
         const auto range = window.viewState()->visibleRange();
-        const int32_t expected = window.session()->occupancy().pidAt(rows.rows()[cpuRow].stream, range.start + range.span() / 2);
+        const int32_t expected =
+            window.session()->occupancy().pidAt(rows.rows()[cpuRow].stream, range.start + range.span() / 2);
         doubleClick(timeline, QPoint(40, y));
-        if (expected > 0) QCOMPARE(window.viewState()->taskRows(), QVector<int32_t>{expected});
-        else QVERIFY(window.viewState()->taskRows().isEmpty());
+        if (expected > 0)
+            QCOMPARE(window.viewState()->taskRows(), QVector<int32_t>{expected});
+        else
+            QVERIFY(window.viewState()->taskRows().isEmpty());
         // A double-click on a buffer header collapses it once (the second click does not undo it).
         const int headerY = TimelineWidget::kRulerHeight + TimelineRows::kHeaderHeight / 2;
         QTest::mouseClick(timeline, Qt::LeftButton, {}, QPoint(40, headerY));
@@ -396,11 +402,13 @@ private slots:
     void menusHaveNames()
     {
         MainWindow window;
-        for (const char* name : {"fileMenu", "viewMenu", "goMenu", "recentMenu"}) QVERIFY2(window.findChild<QMenu*>(name), name);
+        for (const char* name : {"fileMenu", "viewMenu", "goMenu", "recentMenu"})
+            QVERIFY2(window.findChild<QMenu*>(name), name);
         QMenu* view = window.findChild<QMenu*>("viewMenu");
         QStringList names;
         for (QAction* a : view->actions()) names << a->objectName();
-        for (const char* name : {"zoomInAction", "zoomFitAction", "zoomBackAction", "showHealthAction", "showFiltersAction", "findAction"})
+        for (const char* name :
+             {"zoomInAction", "zoomFitAction", "zoomBackAction", "showHealthAction", "showFiltersAction", "findAction"})
             QVERIFY2(names.contains(name), name);
         QVERIFY(window.findChild<QMenu*>("fileMenu")->actions().first()->objectName() == "openAction");
     }
@@ -427,17 +435,20 @@ private slots:
         const QString status = statusText(window);
         QVERIFY2(status.contains("ticks") && status.contains("tick "), qPrintable(status));
         QVERIFY2(!status.contains(" s ") && !status.contains(" ms") && !status.contains(" us"), qPrintable(status));
-        QCOMPARE(window.tableModel()->headerData(EventTableModel::Time, Qt::Horizontal).toString(), QString("Time (ticks)"));
+        QCOMPARE(window.tableModel()->headerData(EventTableModel::Time, Qt::Horizontal).toString(),
+                 QString("Time (ticks)"));
 
         // A real x86-tsc recording without TSC conversion says ticks too.
         QVERIFY(load(window, test::fixture("tsc-clock.dat")));
         QVERIFY2(statusText(window).contains("ticks"), qPrintable(statusText(window)));
-        QCOMPARE(window.tableModel()->headerData(EventTableModel::Time, Qt::Horizontal).toString(), QString("Time (ticks)"));
+        QCOMPARE(window.tableModel()->headerData(EventTableModel::Time, Qt::Horizontal).toString(),
+                 QString("Time (ticks)"));
 
         // The ns recording says seconds.
         QVERIFY(load(window, test::fixture("execve-e2big.dat")));
         QVERIFY2(!statusText(window).contains("tick"), qPrintable(statusText(window)));
-        QCOMPARE(window.tableModel()->headerData(EventTableModel::Time, Qt::Horizontal).toString(), QString("Time (s)"));
+        QCOMPARE(window.tableModel()->headerData(EventTableModel::Time, Qt::Horizontal).toString(),
+                 QString("Time (s)"));
     }
 };
 

@@ -7,9 +7,9 @@
 #include "decode/reportprinter.h"
 #include "decode/simpleprint.h"
 
+#include "trace.h"
 #include <traceevent/event-parse.h>
 #include <traceevent/trace-seq.h>
-#include "trace.h"
 
 #include <cstdio>
 #include <map>
@@ -83,7 +83,8 @@ private slots:
         QTest::addColumn<int>("pieceRows");
         const std::pair<const char*, std::vector<int>> cases[] = {
             {"fgraph-openat", {1, 7}}, {"v6-i686-funcgraph", {1, 2, 3}}, {"instances", {3, 97}},
-            {"lost-events", {1, 7}}, {"execve-e2big", {7, 97}}, {"zlib-guest", {997}}, {"threads", {1, 5}}};
+            {"lost-events", {1, 7}},   {"execve-e2big", {7, 97}},        {"zlib-guest", {997}},
+            {"threads", {1, 5}}};
         for (const auto& [name, pieces] : cases)
             for (int piece : pieces)
                 QTest::newRow(qPrintable(QStringLiteral("%1/%2").arg(name).arg(piece))) << name << 3 << piece;
@@ -123,7 +124,8 @@ private slots:
                 lines[row] = forward.reportLine(store.eventAt(row));
                 infos[row] = forward.info(store.eventAt(row));
                 QVERIFY2(lines[row].size() >= infos[row].size() &&
-                             lines[row].compare(lines[row].size() - infos[row].size(), std::string::npos, infos[row]) == 0,
+                             lines[row].compare(lines[row].size() - infos[row].size(), std::string::npos, infos[row]) ==
+                                 0,
                          lines[row].c_str());
             }
             EventFormatter backward(*trace);
@@ -144,7 +146,8 @@ private slots:
     void simplePrintMatchesLibtraceevent()
     {
         size_t compared = 0;
-        for (const char* name : {"execve-e2big", "instances", "lost-events", "fgraph-openat", "zlib-guest", "threads"}) {
+        for (const char* name :
+             {"execve-e2big", "instances", "lost-events", "fgraph-openat", "zlib-guest", "threads"}) {
             auto trace = test::openOrFail(test::fixturePath(QString::fromLatin1(name) + ".dat"));
             QVERIFY(trace);
             const EventStore& store = trace->store();
@@ -154,7 +157,8 @@ private slots:
                 const EventRef e = store.eventAt(row);
                 const int type = store.stream(e.stream).columns.eventType[e.index];
                 auto it = compiled.find(type);
-                if (it == compiled.end()) it = compiled.emplace(type, SimplePrint::compile(tep_find_event(tep, type))).first;
+                if (it == compiled.end())
+                    it = compiled.emplace(type, SimplePrint::compile(tep_find_event(tep, type))).first;
                 if (!it->second) continue;
                 RawRecord raw;
                 std::string reason;

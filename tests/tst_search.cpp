@@ -62,7 +62,8 @@ private slots:
         QTest::addColumn<bool>("filtered");
         for (const char* name : {"execve-e2big", "instances", "fgraph-openat", "threads"})
             for (bool filtered : {false, true})
-                QTest::newRow(qPrintable(QStringLiteral("%1%2").arg(name, filtered ? " filtered" : ""))) << name << filtered;
+                QTest::newRow(qPrintable(QStringLiteral("%1%2").arg(name, filtered ? " filtered" : "")))
+                    << name << filtered;
     }
     void matchesBruteForce()
     {
@@ -85,12 +86,18 @@ private slots:
         }
         rows.seal();
 
-        const Case cases[] = {{SearchColumn::All, "sched_switch"}, {SearchColumn::Event, "SCHED"},
-                              {SearchColumn::Event, "irq"},        {SearchColumn::Task, "bash"},
-                              {SearchColumn::Pid, "1"},            {SearchColumn::Cpu, "1"},
-                              {SearchColumn::Time, ".5"},          {SearchColumn::Info, "prev_state="},
-                              {SearchColumn::Latency, "d"},        {SearchColumn::All, "0x"},
-                              {SearchColumn::Info, "()"},          {SearchColumn::All, "no such text anywhere"}};
+        const Case cases[] = {{SearchColumn::All, "sched_switch"},
+                              {SearchColumn::Event, "SCHED"},
+                              {SearchColumn::Event, "irq"},
+                              {SearchColumn::Task, "bash"},
+                              {SearchColumn::Pid, "1"},
+                              {SearchColumn::Cpu, "1"},
+                              {SearchColumn::Time, ".5"},
+                              {SearchColumn::Info, "prev_state="},
+                              {SearchColumn::Latency, "d"},
+                              {SearchColumn::All, "0x"},
+                              {SearchColumn::Info, "()"},
+                              {SearchColumn::All, "no such text anywhere"}};
         for (const Case& c : cases) {
             const TextPredicate match = containsText(c.needle, false);
             std::vector<size_t> expected;

@@ -75,14 +75,16 @@ private slots:
             QCOMPARE(t.events, uint64_t(events.size()));
             total += t.events;
             uint64_t first = UINT64_MAX, last = 0;
-            for (EventRef e : events) first = std::min(first, store.timestamp(e)), last = std::max(last, store.timestamp(e));
+            for (EventRef e : events)
+                first = std::min(first, store.timestamp(e)), last = std::max(last, store.timestamp(e));
             QCOMPARE(t.firstTime, first);
             QCOMPARE(t.lastTime, last);
             // Counting by time agrees with the events' timestamps.
             for (const auto& list : index.streams(id)) {
                 const uint64_t mid = store.timestamp(TaskIndex::eventAt(list, list.events() / 2));
                 uint64_t before = 0;
-                for (uint64_t k = 0; k < list.events(); ++k) before += store.timestamp(TaskIndex::eventAt(list, k)) < mid;
+                for (uint64_t k = 0; k < list.events(); ++k)
+                    before += store.timestamp(TaskIndex::eventAt(list, k)) < mid;
                 QCOMPARE(TaskIndex::countBefore(store, list, mid), before);
                 QCOMPARE(TaskIndex::countBefore(store, list, 0), uint64_t(0));
                 QCOMPARE(TaskIndex::countBefore(store, list, UINT64_MAX), list.events());
@@ -148,7 +150,8 @@ private slots:
             QCOMPARE(grown.streams(same).size(), once.streams(id).size());
             for (const auto& list : once.streams(id)) {
                 const auto& lists = grown.streams(same);
-                auto it = std::find_if(lists.begin(), lists.end(), [&](const auto& l) { return l.stream == list.stream; });
+                auto it =
+                    std::find_if(lists.begin(), lists.end(), [&](const auto& l) { return l.stream == list.stream; });
                 QVERIFY(it != lists.end());
                 QCOMPARE(it->runs.size(), list.runs.size());
             }
@@ -169,7 +172,8 @@ private slots:
             if (plain.task(TaskId(uint32_t(t))).events > plain.task(busiest).events) busiest = TaskId(uint32_t(t));
         const TaskIndex::Task whole = plain.task(busiest);
         const uint64_t middle = whole.firstTime + (whole.lastTime - whole.firstTime) / 2;
-        const TaskIndex split = TaskIndex::build(store, {{whole.pid, whole.firstTime - 1}, {whole.pid, middle}}, &trace->occupancy());
+        const TaskIndex split =
+            TaskIndex::build(store, {{whole.pid, whole.firstTime - 1}, {whole.pid, middle}}, &trace->occupancy());
         const std::vector<TaskId> lives = split.tasksOf(whole.pid);
         QCOMPARE(lives.size(), size_t(2));
         QCOMPARE(split.size(), plain.size() + 1);

@@ -3,33 +3,33 @@
 // and the timeline with wheel, drag, keys and clicks, checked through the ViewState signals.
 #include "testsupport.h"
 
-#include "table/eventtablemodel.h"
-#include "table/eventtableview.h"
 #include "filters/filterpanel.h"
 #include "jobs/loadjob.h"
 #include "mainwindow.h"
+#include "state/viewstate.h"
+#include "table/eventtablemodel.h"
+#include "table/eventtableview.h"
 #include "table/searchbar.h"
 #include "timeline/timelinewidget.h"
-#include "state/viewstate.h"
 
 #include <QAbstractItemModelTester>
-#include <QSignalSpy>
 #include <QFileInfo>
 #include <QMimeData>
 #include <QScrollBar>
 #include <QSettings>
-#include <QUrl>
+#include <QSignalSpy>
 #include <QStandardPaths>
 #include <QTemporaryDir>
+#include <QUrl>
 #include <QtEndian>
 
 #include "file/datfile.h"
 #include <QLabel>
 #include <QLineEdit>
 #include <QTableView>
-#include <QTreeWidget>
-#include <QTimer>
 #include <QTest>
+#include <QTimer>
+#include <QTreeWidget>
 
 using namespace ringside;
 
@@ -49,8 +49,8 @@ std::shared_ptr<TraceSession> loadSession(const QString& name)
 
 void wheel(QWidget* w, QPoint pos, int delta, Qt::KeyboardModifiers modifiers)
 {
-    QWheelEvent event(pos, w->mapToGlobal(pos), QPoint(), QPoint(0, delta), Qt::NoButton, modifiers,
-                      Qt::NoScrollPhase, false);
+    QWheelEvent event(pos, w->mapToGlobal(pos), QPoint(), QPoint(0, delta), Qt::NoButton, modifiers, Qt::NoScrollPhase,
+                      false);
     QApplication::sendEvent(w, &event);
 }
 
@@ -137,7 +137,10 @@ private slots:
         struct Huge : QAbstractTableModel {
             int rowCount(const QModelIndex& p = {}) const override { return p.isValid() ? 0 : 27700000; }
             int columnCount(const QModelIndex& p = {}) const override { return p.isValid() ? 0 : 3; }
-            QVariant data(const QModelIndex& i, int role) const override { return role == Qt::DisplayRole ? QVariant(i.row()) : QVariant(); }
+            QVariant data(const QModelIndex& i, int role) const override
+            {
+                return role == Qt::DisplayRole ? QVariant(i.row()) : QVariant();
+            }
         } model;
         EventTableView view;
         view.resize(600, 300);
@@ -158,7 +161,8 @@ private slots:
         QCOMPARE(changed.count(), 1);
         QVERIFY(m_view.visibleRange().span() < m_view.fullRange().span());
         // The time under the pointer stays under the pointer.
-        QVERIFY(std::llabs(int64_t(m_timeline->timeAtX(at.x())) - int64_t(anchor)) <= int64_t(m_view.visibleRange().span() / 500));
+        QVERIFY(std::llabs(int64_t(m_timeline->timeAtX(at.x())) - int64_t(anchor)) <=
+                int64_t(m_view.visibleRange().span() / 500));
         QVERIFY(m_view.canZoomBack());
         m_view.zoomBack();
         QCOMPARE(m_view.visibleRange(), m_view.fullRange());
@@ -196,7 +200,8 @@ private slots:
 
     void dragOnRowsPans()
     {
-        m_view.setVisibleRange(timeline::zoomAround(m_view.visibleRange(), m_view.visibleRange().start + m_view.visibleRange().span() / 2,
+        m_view.setVisibleRange(timeline::zoomAround(m_view.visibleRange(),
+                                                    m_view.visibleRange().start + m_view.visibleRange().span() / 2,
                                                     0.25, m_view.fullRange()));
         const auto before = m_view.visibleRange();
         QTest::mousePress(m_timeline.get(), Qt::LeftButton, {}, QPoint(600, 80));
@@ -229,7 +234,8 @@ private slots:
         QSignalSpy selected(&m_view, &ViewState::selectionChanged);
         // CPU 0 is the first row under the buffer header.
         const int y = TimelineWidget::kRulerHeight + TimelineRows::kHeaderHeight + TimelineRows::kCpuHeight / 2;
-        const EventRef first = m_session->store().stream(StreamId(0)).columns.size() ? EventRef{StreamId(0), 0} : EventRef();
+        const EventRef first =
+            m_session->store().stream(StreamId(0)).columns.size() ? EventRef{StreamId(0), 0} : EventRef();
         const int x = m_timeline->xOfTime(m_session->store().timestamp(first));
         QTest::mouseClick(m_timeline.get(), Qt::LeftButton, {}, QPoint(x, y));
         QCOMPARE(selected.count(), 1);
@@ -261,7 +267,10 @@ private slots:
         // Find a pixel of CPU 0 where a task (not idle) runs.
         int x = -1;
         for (int px = TimelineWidget::kLabelWidth; px < m_timeline->width(); ++px)
-            if (m_session->occupancy().pidAt(StreamId(0), m_timeline->timeAtX(px)) > 0) { x = px; break; }
+            if (m_session->occupancy().pidAt(StreamId(0), m_timeline->timeAtX(px)) > 0) {
+                x = px;
+                break;
+            }
         QVERIFY(x > 0);
         QTest::mouseDClick(m_timeline.get(), Qt::LeftButton, {}, QPoint(x, y));
         QCOMPARE(rows.count(), 1);
@@ -283,7 +292,7 @@ private slots:
         QVERIFY(session);
         TimelineRows rows;
         rows.setSession(session.get());
-        rows.addTask(1);      // a task of another process first
+        rows.addTask(1);        // a task of another process first
         rows.addProcess(17611); // a thread of the Python process: all five tasks
         QCOMPARE(rows.taskPids().size(), 6);
         int headers = 0, headerAt = -1;
@@ -360,7 +369,8 @@ private slots:
         QTest::keyClick(window.filterPanel()->expressionEdit(), Qt::Key_Return);
         QVERIFY(appliedAfter(before));
         QCOMPARE(window.tableModel()->rowCount(), 402);
-        QCOMPARE(window.tableModel()->data(window.tableModel()->index(0, EventTableModel::Event)).toString(), QString("sched_switch"));
+        QCOMPARE(window.tableModel()->data(window.tableModel()->index(0, EventTableModel::Event)).toString(),
+                 QString("sched_switch"));
         QVERIFY(window.timeline()->rows().rows().size() > 0);
         if (!qEnvironmentVariableIsEmpty("RINGSIDE_SCREENSHOTS"))
             window.grab().save(qEnvironmentVariable("RINGSIDE_SCREENSHOTS") + "/filtered.png");
@@ -479,7 +489,8 @@ private slots:
         QVERIFY(inspect(empty, 0, TimelineWidget::kLabelWidth - 2) > 0);
 
         // Zoomed into the first microsecond, the empty row stays bare and painting still works.
-        window.viewState()->setVisibleRange({window.viewState()->fullRange().start, window.viewState()->fullRange().start + 1000});
+        window.viewState()->setVisibleRange(
+            {window.viewState()->fullRange().start, window.viewState()->fullRange().start + 1000});
         QCOMPARE(inspect(empty, dataStart, dataEnd), 0);
         QVERIFY(inspect(empty, 0, TimelineWidget::kLabelWidth - 2) > 0);
     }
@@ -539,7 +550,8 @@ private slots:
             });
         });
         QVERIFY(failed.wait(20000));
-        QVERIFY2(failed.first().first().toString().contains("not a trace-cmd data file"), qPrintable(failed.first().first().toString()));
+        QVERIFY2(failed.first().first().toString().contains("not a trace-cmd data file"),
+                 qPrintable(failed.first().first().toString()));
         QCOMPARE(window.session(), before);
     }
 };

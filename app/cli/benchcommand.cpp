@@ -18,10 +18,14 @@ int benchCommand(const std::vector<std::string>& args)
     int repeat = 1;
     LoadOptions options;
     for (size_t i = 0; i < args.size(); ++i) {
-        if (args[i] == "--repeat" && i + 1 < args.size()) repeat = std::max(1, std::atoi(args[++i].c_str()));
-        else if (args[i] == "--threads" && i + 1 < args.size()) options.threads = std::atoi(args[++i].c_str());
-        else if (path.empty()) path = args[i];
-        else path.clear(), i = args.size();
+        if (args[i] == "--repeat" && i + 1 < args.size())
+            repeat = std::max(1, std::atoi(args[++i].c_str()));
+        else if (args[i] == "--threads" && i + 1 < args.size())
+            options.threads = std::atoi(args[++i].c_str());
+        else if (path.empty())
+            path = args[i];
+        else
+            path.clear(), i = args.size();
     }
     if (path.empty()) {
         std::fputs("usage: ringside-cli bench FILE [--repeat N] [--threads N]\n", stderr);
@@ -38,9 +42,9 @@ int benchCommand(const std::vector<std::string>& args)
         struct rusage usage {};
         getrusage(RUSAGE_SELF, &usage);
         size_t events = (*trace)->store().eventCount();
-        std::printf("ringside load_s=%.3f events=%zu events_per_s=%.0f store_mb=%.1f peak_rss_kb=%ld\n",
-                    seconds, events, events / (seconds > 0 ? seconds : 1e-9),
-                    (*trace)->store().memoryBytes() / 1048576.0, usage.ru_maxrss);
+        std::printf("ringside load_s=%.3f events=%zu events_per_s=%.0f store_mb=%.1f peak_rss_kb=%ld\n", seconds,
+                    events, events / (seconds > 0 ? seconds : 1e-9), (*trace)->store().memoryBytes() / 1048576.0,
+                    usage.ru_maxrss);
         // The per-task index is part of the load above; built again here alone to show its cost.
         const Trace& t = **trace;
         std::vector<TaskIndex::Creation> creations;

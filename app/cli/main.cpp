@@ -33,9 +33,12 @@ int main(int argc, char** argv)
     std::vector<std::string> args(argv + 2, argv + argc);
     const std::string command = argv[1];
     int status = -1;
-    if (command == "info") status = ringside::cli::infoCommand(args);
-    else if (command == "dump") status = ringside::cli::dumpCommand(args);
-    else if (command == "bench") status = ringside::cli::benchCommand(args);
+    if (command == "info")
+        status = ringside::cli::infoCommand(args);
+    else if (command == "dump")
+        status = ringside::cli::dumpCommand(args);
+    else if (command == "bench")
+        status = ringside::cli::benchCommand(args);
     if (status >= 0) {
         // The trace is not torn down block by block: the process ends and the kernel takes the
         // memory back at once (on a 27M-event trace teardown took as long as a third of the load).

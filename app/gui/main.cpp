@@ -35,7 +35,8 @@ int main(int argc, char** argv)
     parser.setApplicationDescription("Ringside: a timeline viewer for Linux ftrace recordings (trace-cmd .dat files)");
     parser.addHelpOption();
     parser.addVersionOption();
-    QCommandLineOption screenshot("screenshot", "Render the main window to PNG once FILE is loaded, then exit.", "OUT.png");
+    QCommandLineOption screenshot("screenshot", "Render the main window to PNG once FILE is loaded, then exit.",
+                                  "OUT.png");
     parser.addOption(screenshot);
     QCommandLineOption range("range", "Show this time range (seconds, as in the table) once loaded.", "START:END");
     parser.addOption(range);
@@ -50,18 +51,23 @@ int main(int argc, char** argv)
     if (parser.isSet(range) || parser.isSet(select)) {
         double start = 0, end = 0;
         const QStringList parts = parser.value(range).split(':');
-        const bool haveRange = parts.size() == 2 && (start = parts[0].toDouble(), end = parts[1].toDouble(), end > start);
+        const bool haveRange =
+            parts.size() == 2 && (start = parts[0].toDouble(), end = parts[1].toDouble(), end > start);
         if (parser.isSet(range) && !haveRange) {
             std::fprintf(stderr, "ringside: --range wants START:END in seconds\n");
             return 2;
         }
         const long long row = parser.isSet(select) ? parser.value(select).toLongLong() : -1;
-        QObject::connect(&window, &ringside::MainWindow::sessionChanged, &window, [&window, haveRange, start, end, row] {
-            window.showOnLoad(haveRange ? std::optional<std::pair<double, double>>({start, end}) : std::nullopt, row);
-        });
+        QObject::connect(
+            &window, &ringside::MainWindow::sessionChanged, &window, [&window, haveRange, start, end, row] {
+                window.showOnLoad(haveRange ? std::optional<std::pair<double, double>>({start, end}) : std::nullopt,
+                                  row);
+            });
     }
     window.show();
-    if (files.isEmpty()) window.openFile(samplePath(), true);
-    else window.openFile(files.first());
+    if (files.isEmpty())
+        window.openFile(samplePath(), true);
+    else
+        window.openFile(files.first());
     return app.exec();
 }

@@ -2,10 +2,10 @@
 #include "mainwindow.h"
 
 #include "details/detailspane.h"
+#include "details/healthpane.h"
+#include "filters/filterpanel.h"
 #include "table/eventtablemodel.h"
 #include "table/eventtableview.h"
-#include "filters/filterpanel.h"
-#include "details/healthpane.h"
 #include "table/searchbar.h"
 #include "timeline/timelinewidget.h"
 
@@ -23,16 +23,16 @@
 #include <QMenuBar>
 #include <QMessageBox>
 #include <QMimeData>
-#include <QProgressDialog>
 #include <QPlainTextEdit>
+#include <QProgressDialog>
 #include <QPushButton>
-#include <QSpinBox>
-#include <QTextEdit>
-#include <QVBoxLayout>
 #include <QSettings>
+#include <QSpinBox>
 #include <QSplitter>
 #include <QStatusBar>
+#include <QTextEdit>
 #include <QTimer>
+#include <QVBoxLayout>
 
 namespace ringside {
 
@@ -105,9 +105,8 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent)
         m_filterLabel->setText(tr("Filtering… %1%").arg(percent));
         m_filterBar->show();
     });
-    connect(&m_filterJob, &FilterJob::finished, this, [this](std::shared_ptr<FilterResult> result) {
-        showFilterResult(std::move(result), m_pendingSpec);
-    });
+    connect(&m_filterJob, &FilterJob::finished, this,
+            [this](std::shared_ptr<FilterResult> result) { showFilterResult(std::move(result), m_pendingSpec); });
     connect(&m_filterJob, &FilterJob::failed, this, [this](const QString& message) {
         m_filterLabel->setText(tr("Filtering failed: %1").arg(message));
         m_filterBar->show();
@@ -127,7 +126,10 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent)
     auto* find = new QAction(tr("Find in Table"), this);
     find->setObjectName("findAction");
     find->setShortcut(QKeySequence::Find);
-    connect(find, &QAction::triggered, this, [this] { m_search->edit()->setFocus(); m_search->edit()->selectAll(); });
+    connect(find, &QAction::triggered, this, [this] {
+        m_search->edit()->setFocus();
+        m_search->edit()->selectAll();
+    });
     m_viewMenu->addAction(find);
     m_viewMenu->addAction(filterDock->toggleViewAction());
 
@@ -232,20 +234,28 @@ void MainWindow::buildMenus()
     QMenu* view = menuBar()->addMenu(tr("&View"));
     view->setObjectName("viewMenu");
     m_viewMenu = view;
-    view->addAction(tr("Zoom &In"), QKeySequence(tr("Ctrl+=")), this, [this] {
-        m_view.setVisibleRange(timeline::zoomAround(m_view.visibleRange(),
-                                                    m_view.visibleRange().start + m_view.visibleRange().span() / 2, 0.5,
-                                                    m_view.fullRange()));
-    })->setObjectName("zoomInAction");
-    view->addAction(tr("Zoom &Out"), QKeySequence(tr("Ctrl+-")), this, [this] {
-        m_view.setVisibleRange(timeline::zoomAround(m_view.visibleRange(),
-                                                    m_view.visibleRange().start + m_view.visibleRange().span() / 2, 2.0,
-                                                    m_view.fullRange()));
-    })->setObjectName("zoomOutAction");
-    view->addAction(tr("Zoom to &Fit"), QKeySequence(tr("Ctrl+0")), &m_view, &ViewState::zoomToFit)->setObjectName("zoomFitAction");
-    view->addAction(tr("Zoom &Back"), QKeySequence(tr("Alt+Left")), &m_view, &ViewState::zoomBack)->setObjectName("zoomBackAction");
-    view->addAction(tr("Zoom &Forward"), QKeySequence(tr("Alt+Right")), &m_view, &ViewState::zoomForward)->setObjectName("zoomForwardAction");
-    view->addAction(tr("Zoom to Markers A–B"), QKeySequence(tr("Ctrl+M")), &m_view, &ViewState::zoomToMarkers)->setObjectName("zoomMarkersAction");
+    view->addAction(tr("Zoom &In"), QKeySequence(tr("Ctrl+=")), this,
+                    [this] {
+                        m_view.setVisibleRange(timeline::zoomAround(
+                            m_view.visibleRange(), m_view.visibleRange().start + m_view.visibleRange().span() / 2, 0.5,
+                            m_view.fullRange()));
+                    })
+        ->setObjectName("zoomInAction");
+    view->addAction(tr("Zoom &Out"), QKeySequence(tr("Ctrl+-")), this,
+                    [this] {
+                        m_view.setVisibleRange(timeline::zoomAround(
+                            m_view.visibleRange(), m_view.visibleRange().start + m_view.visibleRange().span() / 2, 2.0,
+                            m_view.fullRange()));
+                    })
+        ->setObjectName("zoomOutAction");
+    view->addAction(tr("Zoom to &Fit"), QKeySequence(tr("Ctrl+0")), &m_view, &ViewState::zoomToFit)
+        ->setObjectName("zoomFitAction");
+    view->addAction(tr("Zoom &Back"), QKeySequence(tr("Alt+Left")), &m_view, &ViewState::zoomBack)
+        ->setObjectName("zoomBackAction");
+    view->addAction(tr("Zoom &Forward"), QKeySequence(tr("Alt+Right")), &m_view, &ViewState::zoomForward)
+        ->setObjectName("zoomForwardAction");
+    view->addAction(tr("Zoom to Markers A–B"), QKeySequence(tr("Ctrl+M")), &m_view, &ViewState::zoomToMarkers)
+        ->setObjectName("zoomMarkersAction");
     view->addAction(tr("Clear Markers"), &m_view, &ViewState::clearMarkers)->setObjectName("clearMarkersAction");
     view->addSeparator();
     QAction* wheel = view->addAction(tr("Mouse Wheel Zooms (Ctrl+Wheel Scrolls)"));
@@ -261,8 +271,10 @@ void MainWindow::buildMenus()
 
     QMenu* go = menuBar()->addMenu(tr("&Go"));
     go->setObjectName("goMenu");
-    go->addAction(tr("Previous Selection"), QKeySequence(tr("Ctrl+[")), &m_view, &ViewState::selectBack)->setObjectName("selectBackAction");
-    go->addAction(tr("Next Selection"), QKeySequence(tr("Ctrl+]")), &m_view, &ViewState::selectForward)->setObjectName("selectForwardAction");
+    go->addAction(tr("Previous Selection"), QKeySequence(tr("Ctrl+[")), &m_view, &ViewState::selectBack)
+        ->setObjectName("selectBackAction");
+    go->addAction(tr("Next Selection"), QKeySequence(tr("Ctrl+]")), &m_view, &ViewState::selectForward)
+        ->setObjectName("selectForwardAction");
 
     auto* copy = new QAction(tr("Copy Rows"), this);
     copy->setObjectName("copyRowsAction");
@@ -339,11 +351,13 @@ void MainWindow::setSession(std::shared_ptr<TraceSession> session)
     m_table->header()->resizeSection(EventTableModel::Index,
                                      fontMetrics().horizontalAdvance(QString::number(store.eventCount())) + 16);
     // The CPU column fits its longest cell: a second buffer's CPUs read "name:N" there.
-    int cpuWidth = fontMetrics().horizontalAdvance(m_model->headerData(EventTableModel::Cpu, Qt::Horizontal).toString());
+    int cpuWidth =
+        fontMetrics().horizontalAdvance(m_model->headerData(EventTableModel::Cpu, Qt::Horizontal).toString());
     for (size_t i = 0; i < store.streamCount(); ++i) {
         const EventRef first{StreamId(static_cast<uint16_t>(i)), 0};
         if (store.stream(first.stream).columns.size())
-            cpuWidth = std::max(cpuWidth, fontMetrics().horizontalAdvance(EventTableModel::cellText(*m_session, first, EventTableModel::Cpu)));
+            cpuWidth = std::max(cpuWidth, fontMetrics().horizontalAdvance(
+                                              EventTableModel::cellText(*m_session, first, EventTableModel::Cpu)));
     }
     m_table->header()->resizeSection(EventTableModel::Cpu, std::min(cpuWidth + 16, 220));
     m_details->setSession(m_session.get());
@@ -351,7 +365,8 @@ void MainWindow::setSession(std::shared_ptr<TraceSession> session)
     m_filters->setSession(m_session.get());
     m_search->setSession(m_session);
     const QString name = QFileInfo(m_session->path).fileName();
-    setWindowTitle(m_session->isSample ? tr("%1 (sample recording) — Ringside").arg(name) : tr("%1 — Ringside").arg(name));
+    setWindowTitle(m_session->isSample ? tr("%1 (sample recording) — Ringside").arg(name)
+                                       : tr("%1 — Ringside").arg(name));
     updateStatus();
     emit sessionChanged();
     if (!m_screenshotPath.isEmpty()) {
@@ -372,8 +387,7 @@ void MainWindow::showOnLoad(std::optional<std::pair<double, double>> seconds, lo
 {
     if (!m_session) return;
     if (row >= 0 && row < m_model->rowCount()) m_table->selectRow(int(row));
-    if (seconds)
-        m_view.setVisibleRange({uint64_t(seconds->first * 1e9), uint64_t(seconds->second * 1e9)});
+    if (seconds) m_view.setVisibleRange({uint64_t(seconds->first * 1e9), uint64_t(seconds->second * 1e9)});
 }
 
 void MainWindow::onSelectionChanged()
@@ -416,8 +430,9 @@ void MainWindow::onFilterPanelChanged()
     if (!spec.expression.empty() && !compileExpression(spec.expression, &error)) {
         // What was applied stays applied until a valid filter replaces it.
         spec.expression = m_view.filter().expression;
-        const QString kept = spec.expression.empty() ? tr("no expression is applied")
-                                                      : tr("still applied: %1").arg(QString::fromStdString(spec.expression));
+        const QString kept = spec.expression.empty()
+                                 ? tr("no expression is applied")
+                                 : tr("still applied: %1").arg(QString::fromStdString(spec.expression));
         m_filters->setExpressionError(tr("%1 (%2)").arg(error, kept));
     } else {
         m_filters->setExpressionError(QString());
@@ -511,7 +526,8 @@ void MainWindow::updateStatus()
     const timeline::ClockUnit unit = clockUnit();
     const bool ticks = unit == timeline::ClockUnit::Ticks;
     auto at = [&](uint64_t t, uint64_t step) {
-        return ticks ? tr("tick %1").arg(timeline::formatTimestamp(t, step, unit)) : tr("%1 s").arg(timeline::formatTimestamp(t, step));
+        return ticks ? tr("tick %1").arg(timeline::formatTimestamp(t, step, unit))
+                     : tr("%1 s").arg(timeline::formatTimestamp(t, step));
     };
     m_rangeLabel->setText(tr("%1 events, %2 CPUs · showing %3 from %4%5")
                               .arg(QLocale().toString(qulonglong(store.eventCount())))

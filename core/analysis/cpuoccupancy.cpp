@@ -23,8 +23,8 @@ void CpuOccupancy::consume(const ConsumedRecord& record)
     auto& runs = m_runs[s];
     const auto nextPid = static_cast<int32_t>(record.field(1).asSigned());
     if (runs.empty()) {
-        const uint64_t first = s < m_streams.size() && m_streams[s].firstTimestamp ? m_streams[s].firstTimestamp
-                                                                                   : record.timestamp;
+        const uint64_t first =
+            s < m_streams.size() && m_streams[s].firstTimestamp ? m_streams[s].firstTimestamp : record.timestamp;
         runs.push_back({std::min(first, record.timestamp), static_cast<int32_t>(record.field(0).asSigned())});
     }
     runs.push_back({record.timestamp, nextPid});

@@ -36,7 +36,7 @@ public:
 
 private:
     bool m_available = false;
-    std::unordered_map<int32_t, int32_t> m_parent; // thread -> the task that created it
+    std::unordered_map<int32_t, int32_t> m_parent;               // thread -> the task that created it
     std::unordered_map<int32_t, std::vector<int32_t>> m_members; // leader -> members
     std::vector<std::pair<int32_t, uint64_t>> m_creations;
 };

@@ -101,8 +101,7 @@ void ConsumerRegistry::deliver(const EventStore& store, const std::vector<std::v
     for (size_t t = 0; t < columns.size() && t < m_taps.size(); ++t)
         for (size_t s = 0; s < columns[t].size() && s < streams.size(); ++s) {
             const auto& events = columns[t][s].events;
-            for (size_t h = 0; h < events.size(); ++h)
-                perStream[s].push_back({events[h], uint32_t(t), uint32_t(h)});
+            for (size_t h = 0; h < events.size(); ++h) perStream[s].push_back({events[h], uint32_t(t), uint32_t(h)});
         }
     for (auto& hits : perStream)
         if (columns.size() > 1)
@@ -129,7 +128,8 @@ void ConsumerRegistry::deliver(const EventStore& store, const std::vector<std::v
         const Hit& hit = perStream[head.stream][head.next];
         const CpuColumns& c = store.stream(StreamId(head.stream)).columns;
         const BoundTap& tap = m_bound[hit.tap];
-        const uint8_t* bytes = columns[hit.tap][head.stream].bytes.data() + size_t(hit.hit) * m_taps[hit.tap].bytesPerHit();
+        const uint8_t* bytes =
+            columns[hit.tap][head.stream].bytes.data() + size_t(hit.hit) * m_taps[hit.tap].bytesPerHit();
         for (const Subscriber& sub : tap.subscribers) {
             values.clear();
             for (size_t f : sub.fields) {
@@ -139,8 +139,8 @@ void ConsumerRegistry::deliver(const EventStore& store, const std::vector<std::v
                     const auto* text = reinterpret_cast<const char*>(at);
                     values.push_back(TypedValue::text({text, strnlen(text, size_t(format.size))}));
                 } else {
-                    values.push_back(TypedValue::number(ByteReader::decode(at, format.size, bigEndian),
-                                                        format.isSigned, format.size));
+                    values.push_back(TypedValue::number(ByteReader::decode(at, format.size, bigEndian), format.isSigned,
+                                                        format.size));
                 }
             }
             ConsumedRecord record;

@@ -47,7 +47,10 @@ public:
     RecordConsumer& add(std::unique_ptr<RecordConsumer> consumer);
     RecordConsumer* find(std::string_view name) const;
     template <typename T>
-    T* find(std::string_view name) const { return dynamic_cast<T*>(find(name)); }
+    T* find(std::string_view name) const
+    {
+        return dynamic_cast<T*>(find(name));
+    }
     std::vector<std::string> names() const;
 
     // Binds every consumer (call once, after the last add()); returns the taps to capture.

@@ -158,8 +158,8 @@ std::string EventFormatter::formatText(uint16_t type) const
     auto list = [&](tep_format_field* f) {
         for (; f; f = f->next)
             text += "\tfield:" + fieldType(f) + " " + f->name + ";\toffset:" + std::to_string(f->offset) +
-                    ";\tsize:" + std::to_string(f->size) + ";\tsigned:" +
-                    ((f->flags & TEP_FIELD_IS_SIGNED) ? "1" : "0") + ";\n";
+                    ";\tsize:" + std::to_string(f->size) +
+                    ";\tsigned:" + ((f->flags & TEP_FIELD_IS_SIGNED) ? "1" : "0") + ";\n";
     };
     list(event->format.common_fields);
     text += "\n";

@@ -42,8 +42,8 @@ public:
     std::string eventName(uint16_t type) const;  // "sched_switch"
     std::string systemName(uint16_t type) const; // "sched"
     std::string comm(int32_t pid) const;
-    std::string info(EventRef e);      // the text after "event_name:" in the report
-    std::string latency(EventRef e);   // "d..2." as trace-cmd report -l prints it
+    std::string info(EventRef e);    // the text after "event_name:" in the report
+    std::string latency(EventRef e); // "d..2." as trace-cmd report -l prints it
     std::string reportLine(EventRef e);
     std::vector<FieldValue> fields(EventRef e);
     std::string formatText(uint16_t type) const; // the format file, rebuilt from the parsed one

@@ -24,8 +24,10 @@ bool fieldValue(tep_event* event, const char* name, tep_record* record, unsigned
 void printFunction(trace_seq* s, tep_handle* tep, unsigned long long address, const char* suffix)
 {
     const char* name = tep_find_function(tep, address);
-    if (name) trace_seq_printf(s, "%s%s", name, suffix);
-    else trace_seq_printf(s, "%llx%s", address, suffix);
+    if (name)
+        trace_seq_printf(s, "%s%s", name, suffix);
+    else
+        trace_seq_printf(s, "%llx%s", address, suffix);
 }
 
 // The marker before a duration: how long the call took, at a glance.
@@ -33,10 +35,14 @@ void printOverhead(trace_seq* s, unsigned long long duration, bool known)
 {
     const char* mark = "  ";
     if (known) {
-        if (duration > 1000000000ULL) mark = "$ ";
-        else if (duration > 1000000ULL) mark = "# ";
-        else if (duration > 100000ULL) mark = "! ";
-        else if (duration > 10000ULL) mark = "+ ";
+        if (duration > 1000000000ULL)
+            mark = "$ ";
+        else if (duration > 1000000ULL)
+            mark = "# ";
+        else if (duration > 100000ULL)
+            mark = "! ";
+        else if (duration > 10000ULL)
+            mark = "+ ";
     }
     trace_seq_puts(s, mark);
 }
@@ -58,8 +64,7 @@ void printDuration(trace_seq* s, unsigned long long duration)
 
 void printIndent(trace_seq* s, unsigned long long depth)
 {
-    for (long long i = 0; i < static_cast<long long>(depth) * kIndentPerLevel; ++i)
-        trace_seq_putc(s, ' ');
+    for (long long i = 0; i < static_cast<long long>(depth) * kIndentPerLevel; ++i) trace_seq_putc(s, ' ');
 }
 
 int functionHandler(trace_seq* s, tep_record* record, tep_event* event, void*)
@@ -67,12 +72,16 @@ int functionHandler(trace_seq* s, tep_record* record, tep_event* event, void*)
     unsigned long long ip = 0, parent = 0;
     if (!fieldValue(event, "ip", record, &ip)) return trace_seq_putc(s, '!');
     const char* name = tep_find_function(event->tep, ip);
-    if (name) trace_seq_printf(s, "%s <-- ", name);
-    else trace_seq_printf(s, "0x%llx", ip);
+    if (name)
+        trace_seq_printf(s, "%s <-- ", name);
+    else
+        trace_seq_printf(s, "0x%llx", ip);
     if (!fieldValue(event, "parent_ip", record, &parent)) return trace_seq_putc(s, '!');
     name = tep_find_function(event->tep, parent);
-    if (name) trace_seq_printf(s, "%s", name);
-    else trace_seq_printf(s, "0x%llx", parent);
+    if (name)
+        trace_seq_printf(s, "%s", name);
+    else
+        trace_seq_printf(s, "0x%llx", parent);
     return 0;
 }
 
@@ -80,20 +89,18 @@ int functionHandler(trace_seq* s, tep_record* record, tep_event* event, void*)
 bool isOwnExit(tep_event* exitEvent, tep_record* record, tep_event* entry, tep_record* next)
 {
     unsigned long long type = 0, pid = 0, nextPid = 0, func = 0, nextFunc = 0;
-    if (!fieldValue(exitEvent, "common_type", next, &type) ||
-        type != static_cast<unsigned long long>(exitEvent->id))
+    if (!fieldValue(exitEvent, "common_type", next, &type) || type != static_cast<unsigned long long>(exitEvent->id))
         return false;
-    return fieldValue(entry, "common_pid", record, &pid) &&
-           fieldValue(exitEvent, "common_pid", next, &nextPid) && pid == nextPid &&
-           fieldValue(entry, "func", record, &func) &&
+    return fieldValue(entry, "common_pid", record, &pid) && fieldValue(exitEvent, "common_pid", next, &nextPid) &&
+           pid == nextPid && fieldValue(entry, "func", record, &func) &&
            fieldValue(exitEvent, "func", next, &nextFunc) && func == nextFunc;
 }
 
 int entryHandler(trace_seq* s, tep_record* record, tep_event* event, void* context)
 {
     auto* ctx = static_cast<FuncGraphContext*>(context);
-    tep_event* exitEvent = ctx && ctx->exitEvent ? ctx->exitEvent
-                                                 : tep_find_event_by_name(event->tep, "ftrace", "funcgraph_exit");
+    tep_event* exitEvent =
+        ctx && ctx->exitEvent ? ctx->exitEvent : tep_find_event_by_name(event->tep, "ftrace", "funcgraph_exit");
     if (ctx) ctx->exitEvent = exitEvent;
     unsigned long long depth = 0, func = 0;
     if (!exitEvent) return -1;
@@ -109,8 +116,7 @@ int entryHandler(trace_seq* s, tep_record* record, tep_event* event, void* conte
     if (leaf) {
         ctx->peek->consumeNext();
         unsigned long long rettime = 0, calltime = 0;
-        if (!fieldValue(exitEvent, "rettime", &next, &rettime) ||
-            !fieldValue(exitEvent, "calltime", &next, &calltime))
+        if (!fieldValue(exitEvent, "rettime", &next, &rettime) || !fieldValue(exitEvent, "calltime", &next, &calltime))
             return trace_seq_putc(s, '!');
         printOverhead(s, rettime - calltime, true);
         printDuration(s, rettime - calltime);
@@ -130,8 +136,7 @@ int entryHandler(trace_seq* s, tep_record* record, tep_event* event, void* conte
 int exitHandler(trace_seq* s, tep_record* record, tep_event* event, void*)
 {
     unsigned long long rettime = 0, calltime = 0, depth = 0;
-    if (!fieldValue(event, "rettime", record, &rettime) ||
-        !fieldValue(event, "calltime", record, &calltime))
+    if (!fieldValue(event, "rettime", record, &rettime) || !fieldValue(event, "calltime", record, &calltime))
         return trace_seq_putc(s, '!');
     printOverhead(s, rettime - calltime, true);
     printDuration(s, rettime - calltime);

@@ -35,7 +35,7 @@ void walkRecords(const EventStore& store, StreamId id, const std::vector<bool>& 
             if (page >= columns.pageFirstEvent.size()) break;
             uint32_t index = columns.pageFirstEvent[page];
             const uint32_t pageEnd = page + 1 < columns.pageFirstEvent.size() ? columns.pageFirstEvent[page + 1]
-                                                                               : static_cast<uint32_t>(columns.size());
+                                                                              : static_cast<uint32_t>(columns.size());
             if (index == pageEnd) continue;
             if (kbuffer_load_subbuffer(kbuf, buffer.data() + size_t(p) * pageSize) < 0) continue;
             unsigned long long ts = 0;

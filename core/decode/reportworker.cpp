@@ -71,8 +71,13 @@ void appendSeq(std::string& out, trace_seq& s, bool stripAll)
 class ReportWorker::BufferPeek : public RecordPeek {
 public:
     BufferPeek(ReportWorker& worker, std::vector<int64_t>& last, std::vector<uint64_t>& skip)
-        : m_worker(worker), m_last(last), m_skip(skip) {}
-    void set(size_t row, uint16_t buffer) { m_row = row; m_buffer = buffer; }
+        : m_worker(worker), m_last(last), m_skip(skip)
+    {}
+    void set(size_t row, uint16_t buffer)
+    {
+        m_row = row;
+        m_buffer = buffer;
+    }
 
     bool peekNext(const uint8_t** data, int* size) override
     {
@@ -268,8 +273,10 @@ std::vector<CommRegistration> ReportWorker::commRegistrations()
                 std::string comm(text, strnlen(text, size_t(f.comm->size)));
                 auto it = first.find(p);
                 const EventRef e{stream, index};
-                if (it == first.end()) first.emplace(p, std::make_pair(e, std::move(comm)));
-                else if (store.rowOf(e) < store.rowOf(it->second.first)) it->second = {e, std::move(comm)};
+                if (it == first.end())
+                    first.emplace(p, std::make_pair(e, std::move(comm)));
+                else if (store.rowOf(e) < store.rowOf(it->second.first))
+                    it->second = {e, std::move(comm)};
             }
         });
     }
@@ -318,8 +325,10 @@ void ReportWorker::appendLine(EventRef e, const uint8_t* data, int size, std::st
     appendNumber(out, pid);
     if (out.size() - before < 5) out.append(5 - (out.size() - before), ' ');
     out += " [";
-    if (stream.cpu >= 0) appendPadded(out, static_cast<unsigned>(stream.cpu), 3, '0');
-    else appendNumber(out, stream.cpu);
+    if (stream.cpu >= 0)
+        appendPadded(out, static_cast<unsigned>(stream.cpu), 3, '0');
+    else
+        appendNumber(out, stream.cpu);
     out += ']';
     appendTime(out, c.timestamp[e.index], m_usecs);
     out += ": ";

@@ -89,9 +89,9 @@ private:
     bool m_usecs = true;
     int m_entryType = -1, m_exitType = -1; // function_graph entry and exit, -1 when absent
     std::vector<std::unique_ptr<StreamReader>> m_readers, m_peekReaders;
-    std::vector<tep_event*> m_events;       // by type id; kUnset until looked up
+    std::vector<tep_event*> m_events;                     // by type id; kUnset until looked up
     std::vector<std::pair<int32_t, std::string>> m_comms; // small direct-mapped cache
-    std::vector<std::string> m_prefixes;    // instance prefix per buffer ("" without instances)
+    std::vector<std::string> m_prefixes;                  // instance prefix per buffer ("" without instances)
     size_t m_commsApplied = 0;
     std::vector<std::unique_ptr<SimplePrint>> m_simple; // by type, once tried
     std::vector<bool> m_simpleTried;

@@ -22,10 +22,10 @@ bool argumentLocation(tep_event* event, tep_print_arg* arg, uint32_t* offset, ui
         *bytes = uint32_t(f->size);
         return true;
     }
-    if (arg->type == TEP_PRINT_OP && arg->op.op && std::strcmp(arg->op.op, "[") == 0 && arg->op.left &&
-        arg->op.right && arg->op.left->type == TEP_PRINT_FIELD && arg->op.right->type == TEP_PRINT_ATOM) {
-        tep_format_field* f = arg->op.left->field.field ? arg->op.left->field.field
-                                                        : tep_find_any_field(event, arg->op.left->field.name);
+    if (arg->type == TEP_PRINT_OP && arg->op.op && std::strcmp(arg->op.op, "[") == 0 && arg->op.left && arg->op.right &&
+        arg->op.left->type == TEP_PRINT_FIELD && arg->op.right->type == TEP_PRINT_ATOM) {
+        tep_format_field* f =
+            arg->op.left->field.field ? arg->op.left->field.field : tep_find_any_field(event, arg->op.left->field.name);
         if (!f || !(f->flags & TEP_FIELD_IS_ARRAY) || (f->flags & (TEP_FIELD_IS_DYNAMIC | TEP_FIELD_IS_STRING)))
             return false;
         char* end = nullptr;
@@ -42,8 +42,9 @@ bool argumentLocation(tep_event* event, tep_print_arg* arg, uint32_t* offset, ui
 
 std::unique_ptr<SimplePrint> SimplePrint::compile(tep_event* event)
 {
-    if (!event || event->handler || !event->print_fmt.format || (event->flags & (TEP_EVENT_FL_FAILED | TEP_EVENT_FL_PRINTRAW)) ||
-        tep_get_long_size(event->tep) != 8 || (event->system && std::strcmp(event->system, "ftrace") == 0))
+    if (!event || event->handler || !event->print_fmt.format ||
+        (event->flags & (TEP_EVENT_FL_FAILED | TEP_EVENT_FL_PRINTRAW)) || tep_get_long_size(event->tep) != 8 ||
+        (event->system && std::strcmp(event->system, "ftrace") == 0))
         return nullptr;
     auto out = std::make_unique<SimplePrint>();
     out->m_bigEndian = tep_is_file_bigendian(event->tep);
@@ -95,10 +96,14 @@ bool SimplePrint::print(const uint8_t* data, int size, std::string& out) const
             raw = v;
         }
         std::to_chars_result r;
-        if (part.conversion == 'x') r = std::to_chars(text, text + sizeof text, raw, 16);
-        else if (part.conversion == 'u') r = std::to_chars(text, text + sizeof text, raw);
-        else if (part.bytes == 8) r = std::to_chars(text, text + sizeof text, static_cast<int64_t>(raw));
-        else r = std::to_chars(text, text + sizeof text, static_cast<int32_t>(static_cast<uint32_t>(raw)));
+        if (part.conversion == 'x')
+            r = std::to_chars(text, text + sizeof text, raw, 16);
+        else if (part.conversion == 'u')
+            r = std::to_chars(text, text + sizeof text, raw);
+        else if (part.bytes == 8)
+            r = std::to_chars(text, text + sizeof text, static_cast<int64_t>(raw));
+        else
+            r = std::to_chars(text, text + sizeof text, static_cast<int32_t>(static_cast<uint32_t>(raw)));
         out.append(text, r.ptr);
     }
     return true;

@@ -7,8 +7,7 @@
 
 namespace ringside {
 
-StreamReader::StreamReader(const EventStore& store, StreamId stream)
-    : m_store(store), m_stream(store.stream(stream))
+StreamReader::StreamReader(const EventStore& store, StreamId stream) : m_store(store), m_stream(store.stream(stream))
 {
     const FileLayout& layout = store.layout();
     m_kbuf = kbuffer_alloc(layout.kernelLongSize == 8 ? KBUFFER_LSIZE_8 : KBUFFER_LSIZE_4,

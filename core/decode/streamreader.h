@@ -36,7 +36,7 @@ private:
     kbuffer* m_kbuf = nullptr;
     std::vector<uint8_t> m_run, m_scratch;
     size_t m_runIndex = SIZE_MAX;
-    PageRun m_current; // the run in m_run
+    PageRun m_current;            // the run in m_run
     uint64_t m_page = UINT64_MAX; // the page the kbuffer is on
     uint32_t m_index = 0;         // the event the kbuffer is at
     void* m_data = nullptr;

@@ -8,10 +8,14 @@ namespace ringside {
 
 bool codecFromName(const std::string& name, Codec* codec)
 {
-    if (name == "none") *codec = Codec::None;
-    else if (name == "zstd") *codec = Codec::Zstd;
-    else if (name == "zlib") *codec = Codec::Zlib;
-    else return false;
+    if (name == "none")
+        *codec = Codec::None;
+    else if (name == "zstd")
+        *codec = Codec::Zstd;
+    else if (name == "zlib")
+        *codec = Codec::Zlib;
+    else
+        return false;
     return true;
 }
 
@@ -25,8 +29,7 @@ const char* codecName(Codec codec)
     return "?";
 }
 
-bool decompressBlock(Codec codec, const uint8_t* src, size_t srcSize, uint8_t* dst,
-                     size_t dstSize, std::string* reason)
+bool decompressBlock(Codec codec, const uint8_t* src, size_t srcSize, uint8_t* dst, size_t dstSize, std::string* reason)
 {
     switch (codec) {
     case Codec::None:

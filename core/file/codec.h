@@ -16,7 +16,7 @@ const char* codecName(Codec codec);
 
 // Decompresses exactly one block. Returns false with a reason when the data is corrupt or
 // does not expand to the declared size.
-bool decompressBlock(Codec codec, const uint8_t* src, size_t srcSize, uint8_t* dst,
-                     size_t dstSize, std::string* reason);
+bool decompressBlock(Codec codec, const uint8_t* src, size_t srcSize, uint8_t* dst, size_t dstSize,
+                     std::string* reason);
 
 } // namespace ringside

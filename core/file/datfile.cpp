@@ -27,7 +27,8 @@ public:
     // those event ids (and the ftrace system's). For DatFile::newTep.
     DatFileParser(DatFile& out, const DatFile::OpenOptions& options, bool metadataOnly = false,
                   const std::vector<bool>* types = nullptr)
-        : m_out(out), m_options(options), m_info(out.m_info), m_metadataOnly(metadataOnly), m_types(types) {}
+        : m_out(out), m_options(options), m_info(out.m_info), m_metadataOnly(metadataOnly), m_types(types)
+    {}
 
     bool parse()
     {
@@ -45,16 +46,14 @@ public:
         uint8_t longSize = static_cast<uint8_t>(m_reader.readUInt(1));
         if (m_reader.failed()) return fail("truncated file header");
         if (endian > 1) return fail("invalid endianness flag " + std::to_string(endian));
-        if (longSize != 4 && longSize != 8)
-            return fail("invalid long size " + std::to_string(longSize));
+        if (longSize != 4 && longSize != 8) return fail("invalid long size " + std::to_string(longSize));
         m_info.bigEndian = endian == 1;
         m_info.userLongSize = longSize;
         m_reader = ByteReader(file.data(), file.size(), m_info.bigEndian);
         m_reader.seek(sizeof(kMagic) + version.size() + 3);
         m_info.pageSize = m_reader.u32();
         if (m_reader.failed()) return fail("truncated file header");
-        if (m_info.pageSize < 1024 || m_info.pageSize > (1u << 24) ||
-            (m_info.pageSize & (m_info.pageSize - 1)))
+        if (m_info.pageSize < 1024 || m_info.pageSize > (1u << 24) || (m_info.pageSize & (m_info.pageSize - 1)))
             return fail("invalid page size " + std::to_string(m_info.pageSize));
 
         setupTep();
@@ -93,8 +92,7 @@ private:
         m_info.codecVersion = m_reader.cstring();
         uint64_t optionsOffset = m_reader.u64();
         if (m_reader.failed()) return fail("truncated file header");
-        if (!codecFromName(name, &m_info.codec))
-            return fail("unsupported compression '" + name + "'");
+        if (!codecFromName(name, &m_info.codec)) return fail("unsupported compression '" + name + "'");
 
         std::set<uint64_t> seen;
         while (optionsOffset != 0) {
@@ -102,13 +100,11 @@ private:
             std::string payload;
             uint16_t id = 0;
             if (!readSection(optionsOffset, &id, &payload)) return false;
-            if (id != OptDone) return fail("expected an options section at offset " +
-                                           std::to_string(optionsOffset));
+            if (id != OptDone) return fail("expected an options section at offset " + std::to_string(optionsOffset));
             if (!parseOptions(payload, true, &optionsOffset)) return false;
         }
         // Metadata sections in the order trace-cmd reads them.
-        for (uint16_t id : {OptHeaderInfo, OptFtraceEvents, OptEventFormats, OptKallsyms,
-                            OptPrintk, OptCmdlines}) {
+        for (uint16_t id : {OptHeaderInfo, OptFtraceEvents, OptEventFormats, OptKallsyms, OptPrintk, OptCmdlines}) {
             auto it = m_sections.find(id);
             if (it == m_sections.end()) {
                 if (id == OptHeaderInfo) return fail("no header info section");
@@ -117,8 +113,7 @@ private:
             std::string payload;
             uint16_t got = 0;
             if (!readSection(it->second, &got, &payload)) return false;
-            ByteReader r(reinterpret_cast<const uint8_t*>(payload.data()), payload.size(),
-                         m_info.bigEndian);
+            ByteReader r(reinterpret_cast<const uint8_t*>(payload.data()), payload.size(), m_info.bigEndian);
             if (!parseMetadata(id, r)) return false;
         }
         if (m_metadataOnly) return true;
@@ -136,8 +131,7 @@ private:
         uint16_t flags = r.u16();
         r.u32(); // description string id
         uint64_t size = r.u64();
-        if (size > r.remaining())
-            return fail("section at offset " + std::to_string(offset) + " is truncated");
+        if (size > r.remaining()) return fail("section at offset " + std::to_string(offset) + " is truncated");
         if (!(flags & 1)) {
             payload->assign(reinterpret_cast<const char*>(r.here()), size);
             return true;
@@ -148,8 +142,8 @@ private:
             return fail("compressed section at offset " + std::to_string(offset) + " is truncated");
         payload->resize(rawSize);
         std::string reason;
-        if (!decompressBlock(m_info.codec, r.here(), zsize,
-                             reinterpret_cast<uint8_t*>(payload->data()), rawSize, &reason))
+        if (!decompressBlock(m_info.codec, r.here(), zsize, reinterpret_cast<uint8_t*>(payload->data()), rawSize,
+                             &reason))
             return fail("cannot decompress section at offset " + std::to_string(offset) + ": " + reason);
         return true;
     }
@@ -164,15 +158,17 @@ private:
             r.u16();
             compressed = (r.u16() & 1) != 0;
         } else {
-            m_out.m_diagnostics.warn("truncated", "buffer '" + buffer.name +
-                                     "': data section is past the end of the file");
+            m_out.m_diagnostics.warn("truncated",
+                                     "buffer '" + buffer.name + "': data section is past the end of the file");
             buffer.cpus.clear();
             return true;
         }
         for (auto& cpu : buffer.cpus) {
             cpu.compressed = compressed && m_info.codec != Codec::None && cpu.fileSize > 0;
-            if (cpu.compressed) readChunks(buffer, cpu);
-            else clampToFile(buffer, cpu);
+            if (cpu.compressed)
+                readChunks(buffer, cpu);
+            else
+                clampToFile(buffer, cpu);
         }
         return true;
     }
@@ -194,9 +190,8 @@ private:
             chunk.fileOffset = r.pos();
             chunk.streamOffset = stream;
             if (r.failed() || !r.skip(chunk.compressedSize) || chunk.size > (1u << 28)) {
-                m_out.m_diagnostics.warn("truncated", where + ": compressed data ends after " +
-                                         std::to_string(i) + " of " + std::to_string(count) +
-                                         " chunks");
+                m_out.m_diagnostics.warn("truncated", where + ": compressed data ends after " + std::to_string(i) +
+                                                          " of " + std::to_string(count) + " chunks");
                 break;
             }
             stream += chunk.size;
@@ -210,14 +205,14 @@ private:
         uint64_t fileSize = m_out.m_file->size();
         const std::string where = bufferLabel(buffer) + "CPU " + std::to_string(cpu.cpu);
         if (cpu.fileOffset > fileSize) {
-            m_out.m_diagnostics.warn("truncated", where + ": data starts at offset " +
-                                     std::to_string(cpu.fileOffset) + ", past the end of the file (" +
-                                     std::to_string(fileSize) + " bytes)");
+            m_out.m_diagnostics.warn("truncated", where + ": data starts at offset " + std::to_string(cpu.fileOffset) +
+                                                      ", past the end of the file (" + std::to_string(fileSize) +
+                                                      " bytes)");
             cpu.fileSize = 0;
         } else if (cpu.fileSize > fileSize - cpu.fileOffset) {
             const uint64_t have = fileSize - cpu.fileOffset;
             m_out.m_diagnostics.warn("truncated", where + ": data needs " + std::to_string(cpu.fileSize) +
-                                     " bytes, the file has " + std::to_string(have));
+                                                      " bytes, the file has " + std::to_string(have));
             cpu.fileSize = have;
         }
         cpu.streamSize = cpu.fileSize;
@@ -232,8 +227,7 @@ private:
 
     bool parseV6()
     {
-        for (uint16_t id : {OptHeaderInfo, OptFtraceEvents, OptEventFormats, OptKallsyms,
-                            OptPrintk, OptCmdlines})
+        for (uint16_t id : {OptHeaderInfo, OptFtraceEvents, OptEventFormats, OptKallsyms, OptPrintk, OptCmdlines})
             if (!parseMetadata(id, m_reader)) return false;
         uint32_t cpus = m_reader.u32();
         if (m_reader.failed()) return fail("truncated after the saved command lines");
@@ -268,8 +262,8 @@ private:
             std::string instanceKind;
             if (!r.seek(m_bufferOffsets[buffer.name]) || !readV6DataKind(r, &instanceKind) ||
                 instanceKind != "flyrecord" || !readV6CpuTable(r, m_info.cpuCount, buffer)) {
-                m_out.m_diagnostics.warn("bad-buffer", "buffer '" + buffer.name +
-                                         "': its CPU table cannot be read; buffer skipped");
+                m_out.m_diagnostics.warn("bad-buffer",
+                                         "buffer '" + buffer.name + "': its CPU table cannot be read; buffer skipped");
                 m_error.clear();
                 buffer.cpus.clear();
             }
@@ -315,23 +309,19 @@ private:
 
     // ---- options -------------------------------------------------------------------------
 
-    bool parseOptions(std::string_view payload, bool sectioned, uint64_t* nextOptions,
-                      size_t* consumed = nullptr)
+    bool parseOptions(std::string_view payload, bool sectioned, uint64_t* nextOptions, size_t* consumed = nullptr)
     {
-        ByteReader r(reinterpret_cast<const uint8_t*>(payload.data()), payload.size(),
-                     m_info.bigEndian);
+        ByteReader r(reinterpret_cast<const uint8_t*>(payload.data()), payload.size(), m_info.bigEndian);
         *nextOptions = 0;
         while (true) {
             uint16_t id = r.u16();
-            if (r.failed()) return sectioned ? fail("options section is truncated")
-                                             : fail("options are truncated");
+            if (r.failed()) return sectioned ? fail("options section is truncated") : fail("options are truncated");
             if (!sectioned && id == OptDone) break;
             uint32_t size = r.u32();
             std::string_view data = r.bytes(size);
             if (r.failed()) return fail("option " + std::to_string(id) + " is truncated");
             if (id == OptDone) {
-                ByteReader d(reinterpret_cast<const uint8_t*>(data.data()), data.size(),
-                             m_info.bigEndian);
+                ByteReader d(reinterpret_cast<const uint8_t*>(data.data()), data.size(), m_info.bigEndian);
                 *nextOptions = d.u64();
                 break;
             }
@@ -345,22 +335,15 @@ private:
     {
         ByteReader r(reinterpret_cast<const uint8_t*>(data.data()), data.size(), m_info.bigEndian);
         switch (id) {
-        case OptDate:
-            m_info.tsOffset += std::strtoll(optionString(data).c_str(), nullptr, 0) * 1000;
-            break;
-        case OptOffset:
-            m_info.tsOffset += std::strtoll(optionString(data).c_str(), nullptr, 0);
-            break;
+        case OptDate: m_info.tsOffset += std::strtoll(optionString(data).c_str(), nullptr, 0) * 1000; break;
+        case OptOffset: m_info.tsOffset += std::strtoll(optionString(data).c_str(), nullptr, 0); break;
         case OptCpuStat: {
             CpuStats stats;
-            if (parseCpuStat(data, &m_statsBuffer, &stats))
-                m_stats[m_statsBuffer].push_back(std::move(stats));
+            if (parseCpuStat(data, &m_statsBuffer, &stats)) m_stats[m_statsBuffer].push_back(std::move(stats));
             break;
         }
         case OptBuffer:
-        case OptBufferText:
-            handleBufferOption(id, r);
-            break;
+        case OptBufferText: handleBufferOption(id, r); break;
         case OptTraceClock: {
             m_hasTraceClockOption = true;
             std::string clock = selectedClock(data);
@@ -382,7 +365,7 @@ private:
                 m_info.timeShift = std::move(shift);
             else
                 m_out.m_diagnostics.warn("bad-option", "TIME_SHIFT option is malformed; guest "
-                                         "times are not corrected");
+                                                       "times are not corrected");
             break;
         }
         case OptGuest: {
@@ -400,12 +383,15 @@ private:
                 m_info.timesInUsecs = true;
             }
             break;
-        case OptHeaderInfo: case OptFtraceEvents: case OptEventFormats:
-        case OptKallsyms: case OptPrintk: case OptCmdlines:
+        case OptHeaderInfo:
+        case OptFtraceEvents:
+        case OptEventFormats:
+        case OptKallsyms:
+        case OptPrintk:
+        case OptCmdlines:
             if (data.size() >= 8) m_sections[id] = r.u64();
             break;
-        default:
-            break; // HOOK, PROCMAPS, STRINGS and unknown options carry nothing we show yet
+        default: break; // HOOK, PROCMAPS, STRINGS and unknown options carry nothing we show yet
         }
     }
 
@@ -440,8 +426,8 @@ private:
                     if (!r.failed()) buffer.cpus.push_back(cpu);
                 }
                 if (r.failed() || buffer.pageSize < 1024 || buffer.pageSize > (1u << 24)) {
-                    m_out.m_diagnostics.warn("bad-option", "BUFFER option of '" + buffer.name +
-                                             "' is malformed; buffer skipped");
+                    m_out.m_diagnostics.warn("bad-option",
+                                             "BUFFER option of '" + buffer.name + "' is malformed; buffer skipped");
                     return;
                 }
                 std::stable_sort(buffer.cpus.begin(), buffer.cpus.end(),
@@ -450,8 +436,10 @@ private:
             if (buffer.name.empty() && m_info.traceClock.empty()) m_info.traceClock = buffer.clock;
         }
         m_bufferOffsets[buffer.name] = offset;
-        if (buffer.name.empty()) m_out.m_buffers.insert(m_out.m_buffers.begin(), std::move(buffer));
-        else m_out.m_buffers.push_back(std::move(buffer));
+        if (buffer.name.empty())
+            m_out.m_buffers.insert(m_out.m_buffers.begin(), std::move(buffer));
+        else
+            m_out.m_buffers.push_back(std::move(buffer));
     }
 
     void finishBuffers()
@@ -469,18 +457,15 @@ private:
         tep_handle* tep = m_out.m_tep;
         switch (id) {
         case OptHeaderInfo: {
-            if (r.bytes(12) != std::string_view("header_page\0", 12))
-                return fail("header_page is missing");
+            if (r.bytes(12) != std::string_view("header_page\0", 12)) return fail("header_page is missing");
             std::string page(r.bytes(r.u64()));
-            if (r.bytes(13) != std::string_view("header_event\0", 13))
-                return fail("header_event is missing");
+            if (r.bytes(13) != std::string_view("header_event\0", 13)) return fail("header_event is missing");
             r.bytes(r.u64());
             if (r.failed()) return fail("header info is truncated");
             if (tep_parse_header_page(tep, page.data(), page.size(), m_info.userLongSize) != 0)
                 m_out.m_diagnostics.warn("bad-header-page", "header_page cannot be parsed");
             m_info.kernelLongSize = tep_get_header_page_size(tep);
-            if (m_info.kernelLongSize != 4 && m_info.kernelLongSize != 8)
-                m_info.kernelLongSize = m_info.userLongSize;
+            if (m_info.kernelLongSize != 4 && m_info.kernelLongSize != 8) m_info.kernelLongSize = m_info.userLongSize;
             return true;
         }
         case OptFtraceEvents: {
@@ -506,12 +491,14 @@ private:
         case OptKallsyms:
         case OptPrintk: {
             std::string text(r.bytes(r.u32()));
-            if (r.failed()) return fail(id == OptKallsyms ? "kallsyms are truncated"
-                                                          : "printk formats are truncated");
+            if (r.failed()) return fail(id == OptKallsyms ? "kallsyms are truncated" : "printk formats are truncated");
             if (text.empty()) return true;
-            if (id == OptKallsyms && m_options.deferKallsyms) m_out.m_deferredKallsyms = std::move(text);
-            else if (id == OptKallsyms) registerKallsyms(tep, text);
-            else tep_parse_printk_formats(tep, text.c_str());
+            if (id == OptKallsyms && m_options.deferKallsyms)
+                m_out.m_deferredKallsyms = std::move(text);
+            else if (id == OptKallsyms)
+                registerKallsyms(tep, text);
+            else
+                tep_parse_printk_formats(tep, text.c_str());
             return true;
         }
         case OptCmdlines: {

@@ -49,12 +49,8 @@ public:
         bool deferKallsyms = false;
     };
 
-    static Result<std::unique_ptr<DatFile>> open(const std::string& path,
-                                                 const OpenOptions& options);
-    static Result<std::unique_ptr<DatFile>> open(const std::string& path)
-    {
-        return open(path, OpenOptions());
-    }
+    static Result<std::unique_ptr<DatFile>> open(const std::string& path, const OpenOptions& options);
+    static Result<std::unique_ptr<DatFile>> open(const std::string& path) { return open(path, OpenOptions()); }
     ~DatFile();
 
     const std::string& path() const { return m_file->path(); }

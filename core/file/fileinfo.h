@@ -44,7 +44,7 @@ struct BufferInfo {
     std::string name;
     std::string clock;
     uint32_t pageSize = 0;
-    bool latency = false; // text-only latency data, which has no events to load
+    bool latency = false;          // text-only latency data, which has no events to load
     std::vector<CpuDataInfo> cpus; // sorted by cpu id
     std::vector<CpuStats> stats;
 };

@@ -50,12 +50,18 @@ bool parseCpuStat(std::string_view text, std::string* buffer, CpuStats* stats)
             continue;
         }
         any = true;
-        if (key == "CPU") stats->cpu = static_cast<int>(numberAfter(line, colon));
-        else if (key == "entries") stats->entries = numberAfter(line, colon);
-        else if (key == "overrun") stats->overrun = numberAfter(line, colon);
-        else if (key == "commit overrun") stats->commitOverrun = numberAfter(line, colon);
-        else if (key == "dropped events") stats->droppedEvents = numberAfter(line, colon);
-        else if (key == "read events") stats->readEvents = numberAfter(line, colon);
+        if (key == "CPU")
+            stats->cpu = static_cast<int>(numberAfter(line, colon));
+        else if (key == "entries")
+            stats->entries = numberAfter(line, colon);
+        else if (key == "overrun")
+            stats->overrun = numberAfter(line, colon);
+        else if (key == "commit overrun")
+            stats->commitOverrun = numberAfter(line, colon);
+        else if (key == "dropped events")
+            stats->droppedEvents = numberAfter(line, colon);
+        else if (key == "read events")
+            stats->readEvents = numberAfter(line, colon);
     }
     if (any) stats->text = optionString(text);
     return any && stats->cpu >= 0;
@@ -83,11 +89,10 @@ bool parseTimeShift(std::string_view payload, bool bigEndian, TimeShift* shift)
     }
     if (r.failed()) return false;
     for (auto& samples : shift->cpus) {
-        std::stable_sort(samples.begin(), samples.end(),
-                         [](const auto& a, const auto& b) { return a.time < b.time; });
-        samples.erase(std::unique(samples.begin(), samples.end(),
-                                  [](const auto& a, const auto& b) { return a.time == b.time; }),
-                      samples.end());
+        std::stable_sort(samples.begin(), samples.end(), [](const auto& a, const auto& b) { return a.time < b.time; });
+        samples.erase(
+            std::unique(samples.begin(), samples.end(), [](const auto& a, const auto& b) { return a.time == b.time; }),
+            samples.end());
     }
     return true;
 }

@@ -10,11 +10,29 @@ namespace ringside {
 
 // Option ids of the trace-cmd file format (man 5 trace-cmd.dat.v7).
 enum OptionId : uint16_t {
-    OptDone = 0, OptDate = 1, OptCpuStat = 2, OptBuffer = 3, OptTraceClock = 4, OptUname = 5,
-    OptHook = 6, OptOffset = 7, OptCpuCount = 8, OptVersion = 9, OptProcMaps = 10,
-    OptTraceId = 11, OptTimeShift = 12, OptGuest = 13, OptTsc2Nsec = 14, OptStrings = 15,
-    OptHeaderInfo = 16, OptFtraceEvents = 17, OptEventFormats = 18, OptKallsyms = 19,
-    OptPrintk = 20, OptCmdlines = 21, OptBufferText = 22,
+    OptDone = 0,
+    OptDate = 1,
+    OptCpuStat = 2,
+    OptBuffer = 3,
+    OptTraceClock = 4,
+    OptUname = 5,
+    OptHook = 6,
+    OptOffset = 7,
+    OptCpuCount = 8,
+    OptVersion = 9,
+    OptProcMaps = 10,
+    OptTraceId = 11,
+    OptTimeShift = 12,
+    OptGuest = 13,
+    OptTsc2Nsec = 14,
+    OptStrings = 15,
+    OptHeaderInfo = 16,
+    OptFtraceEvents = 17,
+    OptEventFormats = 18,
+    OptKallsyms = 19,
+    OptPrintk = 20,
+    OptCmdlines = 21,
+    OptBufferText = 22,
 };
 
 // Decoders for the self-contained options; each returns false if the payload is malformed.

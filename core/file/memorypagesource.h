@@ -29,10 +29,10 @@ public:
 
 private:
     uint32_t m_pageSize;
-    uint64_t m_pages = 0;                         // writer only
+    uint64_t m_pages = 0;                            // writer only
     std::vector<std::unique_ptr<uint8_t[]>> m_owned; // writer only: frees the copies
-    ChunkedColumn<const uint8_t*, 10> m_data;      // each run's pages, as readers find them
-    ChunkedColumn<PageRun, 10> m_runs;             // published after m_data
+    ChunkedColumn<const uint8_t*, 10> m_data;        // each run's pages, as readers find them
+    ChunkedColumn<PageRun, 10> m_runs;               // published after m_data
 };
 
 } // namespace ringside

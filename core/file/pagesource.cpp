@@ -10,8 +10,7 @@ namespace {
 constexpr uint32_t kStoredRunPages = 256;
 }
 
-FilePageSource::FilePageSource(std::shared_ptr<MappedFile> file, CpuDataInfo data, Codec codec,
-                               uint32_t pageSize)
+FilePageSource::FilePageSource(std::shared_ptr<MappedFile> file, CpuDataInfo data, Codec codec, uint32_t pageSize)
     : m_file(std::move(file)), m_data(std::move(data)), m_codec(codec), m_pageSize(pageSize)
 {
     if (m_data.compressed) {
@@ -29,8 +28,8 @@ FilePageSource::FilePageSource(std::shared_ptr<MappedFile> file, CpuDataInfo dat
     }
 }
 
-bool FilePageSource::readRun(const PageRun& run, std::vector<uint8_t>& out,
-                         std::vector<uint8_t>& scratch, std::string* reason) const
+bool FilePageSource::readRun(const PageRun& run, std::vector<uint8_t>& out, std::vector<uint8_t>& scratch,
+                             std::string* reason) const
 {
     if (run.chunk < 0) {
         const size_t bytes = size_t(run.pages) * m_pageSize;
@@ -81,8 +80,10 @@ size_t PageSource::runOfPage(uint64_t page) const
     size_t lo = 0, hi = runCount();
     while (lo < hi) { // the first run starting after the page
         const size_t mid = lo + (hi - lo) / 2;
-        if (run(mid).firstPage <= page) lo = mid + 1;
-        else hi = mid;
+        if (run(mid).firstPage <= page)
+            lo = mid + 1;
+        else
+            hi = mid;
     }
     if (lo == 0) return runCount();
     const PageRun r = run(lo - 1);

@@ -35,8 +35,8 @@ CommonLayout commonLayout(tep_handle* tep)
     field("common_pid", &layout.pidOffset, &layout.pidSize);
     layout.typeSize = std::clamp(layout.typeSize, 1, 8);
     layout.pidSize = std::clamp(layout.pidSize, 1, 8);
-    layout.minSize = std::max({layout.typeOffset + layout.typeSize, layout.flagsOffset + 1,
-                               layout.preemptOffset + 1, layout.pidOffset + layout.pidSize});
+    layout.minSize = std::max({layout.typeOffset + layout.typeSize, layout.flagsOffset + 1, layout.preemptOffset + 1,
+                               layout.pidOffset + layout.pidSize});
     return layout;
 }
 
@@ -119,38 +119,43 @@ void loadSegment(Segment& seg, const Stream& stream, const FileInfo& info, const
 
 std::string streamLabel(const BufferSummary& buffer, int cpu)
 {
-    return (buffer.name.empty() ? std::string() : "buffer '" + buffer.name + "' ") + "CPU " +
-           std::to_string(cpu);
+    return (buffer.name.empty() ? std::string() : "buffer '" + buffer.name + "' ") + "CPU " + std::to_string(cpu);
 }
 
-void reportStreamStats(StoreBuilder& builder, const BufferSummary& buffer, const Stream& stream,
-                       const CpuLoadStats& st)
+void reportStreamStats(StoreBuilder& builder, const BufferSummary& buffer, const Stream& stream, const CpuLoadStats& st)
 {
     Diagnostics& d = builder.diagnostics();
     const std::string where = streamLabel(buffer, stream.cpu);
     if (st.corruptPages)
-        d.warn("corrupt-page", where + ": " + std::to_string(st.corruptPages) +
-                   " corrupt pages skipped (" + st.firstProblem + ")", st.corruptPages);
+        d.warn("corrupt-page",
+               where + ": " + std::to_string(st.corruptPages) + " corrupt pages skipped (" + st.firstProblem + ")",
+               st.corruptPages);
     if (st.unreadablePages)
-        d.warn("unreadable-page", where + ": " + std::to_string(st.unreadablePages) +
-                   " pages could not be decompressed (" + st.firstProblem + ")", st.unreadablePages);
+        d.warn("unreadable-page",
+               where + ": " + std::to_string(st.unreadablePages) + " pages could not be decompressed (" +
+                   st.firstProblem + ")",
+               st.unreadablePages);
     if (st.shortRecords)
-        d.warn("short-record", where + ": " + std::to_string(st.shortRecords) +
-                   " records too short to hold an event header were skipped", st.shortRecords);
+        d.warn("short-record",
+               where + ": " + std::to_string(st.shortRecords) +
+                   " records too short to hold an event header were skipped",
+               st.shortRecords);
     if (st.backwardsTimestamps)
-        d.warn("time-backwards", where + ": timestamps went backwards " +
-                   std::to_string(st.backwardsTimestamps) + " times", st.backwardsTimestamps);
+        d.warn("time-backwards",
+               where + ": timestamps went backwards " + std::to_string(st.backwardsTimestamps) + " times",
+               st.backwardsTimestamps);
     if (stream.columns.lostTotal || stream.columns.unknownLostPages)
-        d.warn("lost-events", where + ": " + std::to_string(stream.columns.lostTotal) +
-                   " events lost in the ring buffer" +
+        d.warn("lost-events",
+               where + ": " + std::to_string(stream.columns.lostTotal) + " events lost in the ring buffer" +
                    (stream.columns.unknownLostPages
-                        ? " (plus " + std::to_string(stream.columns.unknownLostPages) +
-                              " gaps of unknown size)"
+                        ? " (plus " + std::to_string(stream.columns.unknownLostPages) + " gaps of unknown size)"
                         : std::string()),
                stream.columns.lostTotal);
     if (stream.statsOverrun)
-        d.warn("overrun", where + ": the kernel overwrote " + std::to_string(stream.statsOverrun) +
-                   " events before they were saved (CPU stats)", stream.statsOverrun);
+        d.warn("overrun",
+               where + ": the kernel overwrote " + std::to_string(stream.statsOverrun) +
+                   " events before they were saved (CPU stats)",
+               stream.statsOverrun);
 }
 
 } // namespace
@@ -188,11 +193,10 @@ Result<std::unique_ptr<EventStore>> loadAll(const DatFile& file, const LoadOptio
                                       "buffer '" + buffer.name + "' holds latency text, not events");
         if (buffer.pageSize > 65536) {
             builder.diagnostics().warn("page-size", "buffer '" + buffer.name + "': page size " +
-                                       std::to_string(buffer.pageSize) + " is not supported");
+                                                        std::to_string(buffer.pageSize) + " is not supported");
         } else if (!buffer.latency) {
             for (const CpuDataInfo& cpu : buffer.cpus) {
-                auto pages = std::make_unique<FilePageSource>(file.mapping(), cpu, info.codec,
-                                                          buffer.pageSize);
+                auto pages = std::make_unique<FilePageSource>(file.mapping(), cpu, info.codec, buffer.pageSize);
                 totalBytes += pages->streamBytes();
                 Stream& s = builder.addStream(static_cast<uint16_t>(b), cpu.cpu, std::move(pages));
                 for (const CpuStats& st : buffer.stats)
@@ -210,8 +214,8 @@ Result<std::unique_ptr<EventStore>> loadAll(const DatFile& file, const LoadOptio
     Shared shared;
     shared.cancel = options.cancel;
 
-    int threads = options.threads > 0 ? options.threads
-                                      : static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
+    int threads =
+        options.threads > 0 ? options.threads : static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
     std::vector<Segment> segments = planSegments(streams, threads);
     threads = std::max(1, std::min<int>(threads, static_cast<int>(segments.size())));
     std::vector<std::vector<uint64_t>> perType(static_cast<size_t>(threads));
@@ -234,8 +238,7 @@ Result<std::unique_ptr<EventStore>> loadAll(const DatFile& file, const LoadOptio
     std::vector<std::future<void>> workers;
     for (int t = 0; t < threads; ++t) workers.push_back(std::async(std::launch::async, worker, t));
     auto report = [&] {
-        if (options.progress)
-            options.progress({shared.bytesDone.load(), totalBytes, shared.events.load()});
+        if (options.progress) options.progress({shared.bytesDone.load(), totalBytes, shared.events.load()});
     };
     if (options.alongside) options.alongside();
     std::exception_ptr failure;
@@ -270,8 +273,8 @@ Result<std::unique_ptr<EventStore>> loadAll(const DatFile& file, const LoadOptio
 
     for (size_t i = 0; i < streams.size(); ++i)
         reportStreamStats(builder, store->buffers()[streams[i]->buffer], *streams[i], stats[i]);
-    bool sorted = std::all_of(stats.begin(), stats.end(),
-                              [](const CpuLoadStats& st) { return st.backwardsTimestamps == 0; });
+    bool sorted =
+        std::all_of(stats.begin(), stats.end(), [](const CpuLoadStats& st) { return st.backwardsTimestamps == 0; });
     builder.finalize(std::move(typeCounts), sorted, threads, file.tep());
     builder.setTaps(std::move(taps));
     return store;

@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 #pragma once
 
-#include "store/recordtap.h"
 #include "store/eventstore.h"
+#include "store/recordtap.h"
 #include "util/result.h"
 
 #include <atomic>

@@ -15,8 +15,7 @@ constexpr uint64_t kMissingStored = 1ull << 30;
 
 PageParser::PageParser(int kernelLongSize, bool bigEndian, const CommonLayout& layout,
                        const TimestampConverter& converter, int cpu)
-    : m_longSize(kernelLongSize), m_bigEndian(bigEndian), m_layout(layout),
-      m_converter(converter), m_cpu(cpu)
+    : m_longSize(kernelLongSize), m_bigEndian(bigEndian), m_layout(layout), m_converter(converter), m_cpu(cpu)
 {
     m_kbuf = kbuffer_alloc(kernelLongSize == 8 ? KBUFFER_LSIZE_8 : KBUFFER_LSIZE_4,
                            bigEndian ? KBUFFER_ENDIAN_BIG : KBUFFER_ENDIAN_LITTLE);
@@ -33,8 +32,7 @@ bool PageParser::headerIsSane(const uint8_t* page, uint32_t pageSize, int longSi
     uint64_t size = commit & kCommitMask;
     uint64_t dataSpace = pageSize - 8 - static_cast<uint64_t>(longSize);
     if (size > dataSpace) return false;
-    if ((commit & kMissingEvents) && (commit & kMissingStored) &&
-        size + static_cast<uint64_t>(longSize) > dataSpace)
+    if ((commit & kMissingEvents) && (commit & kMissingStored) && size + static_cast<uint64_t>(longSize) > dataSpace)
         return false;
     return true;
 }
@@ -49,15 +47,13 @@ void PageParser::setTaps(const std::vector<RecordTap>* taps, std::vector<TapColu
     for (size_t t = 0; t < taps->size(); ++t) m_tapOfType[(*taps)[t].eventType] = static_cast<int16_t>(t);
 }
 
-void PageParser::parse(const uint8_t* page, uint32_t pageSize, CpuColumns& out, CpuLoadStats& stats,
-                       uint64_t* perType)
+void PageParser::parse(const uint8_t* page, uint32_t pageSize, CpuColumns& out, CpuLoadStats& stats, uint64_t* perType)
 {
     ++stats.pages;
     out.pageFirstEvent.push_back(static_cast<uint32_t>(out.timestamp.size()));
     if (!headerIsSane(page, pageSize, m_longSize, m_bigEndian)) {
         ++stats.corruptPages;
-        if (stats.firstProblem.empty())
-            stats.firstProblem = "a page has an impossible commit size";
+        if (stats.firstProblem.empty()) stats.firstProblem = "a page has an impossible commit size";
         return;
     }
     // kbuffer takes a non-const pointer but only reads.
@@ -67,8 +63,7 @@ void PageParser::parse(const uint8_t* page, uint32_t pageSize, CpuColumns& out, 
     }
     const size_t before = out.timestamp.size();
     unsigned long long raw = 0;
-    for (void* data = kbuffer_read_event(m_kbuf, &raw); data;
-         data = kbuffer_next_event(m_kbuf, &raw)) {
+    for (void* data = kbuffer_read_event(m_kbuf, &raw); data; data = kbuffer_next_event(m_kbuf, &raw)) {
         const int size = kbuffer_event_size(m_kbuf);
         const int offset = kbuffer_curr_offset(m_kbuf);
         if (!recordIsStored(size, offset, pageSize, m_layout.minSize)) {
@@ -78,19 +73,21 @@ void PageParser::parse(const uint8_t* page, uint32_t pageSize, CpuColumns& out, 
         const int missed = kbuffer_missed_events(m_kbuf);
         if (missed != 0) {
             out.lost.push_back({static_cast<uint32_t>(out.timestamp.size()), missed});
-            if (missed > 0) out.lostTotal += static_cast<uint64_t>(missed);
-            else ++out.unknownLostPages;
+            if (missed > 0)
+                out.lostTotal += static_cast<uint64_t>(missed);
+            else
+                ++out.unknownLostPages;
         }
         const auto* rec = static_cast<const uint8_t*>(data);
         const uint64_t ts = m_converter.convert(raw, m_cpu);
         if (ts < m_lastTimestamp) ++stats.backwardsTimestamps;
         m_lastTimestamp = ts;
-        const auto type = static_cast<uint16_t>(
-            ByteReader::decode(rec + m_layout.typeOffset, m_layout.typeSize, m_bigEndian));
+        const auto type =
+            static_cast<uint16_t>(ByteReader::decode(rec + m_layout.typeOffset, m_layout.typeSize, m_bigEndian));
         out.timestamp.push_back(ts);
         out.eventType.push_back(type);
-        out.pid.push_back(static_cast<int32_t>(
-            ByteReader::decode(rec + m_layout.pidOffset, m_layout.pidSize, m_bigEndian)));
+        out.pid.push_back(
+            static_cast<int32_t>(ByteReader::decode(rec + m_layout.pidOffset, m_layout.pidSize, m_bigEndian)));
         out.flags.push_back(rec[m_layout.flagsOffset]);
         out.preemptCount.push_back(rec[m_layout.preemptOffset]);
         ++perType[type];
@@ -99,8 +96,7 @@ void PageParser::parse(const uint8_t* page, uint32_t pageSize, CpuColumns& out, 
             TapColumn& column = (*m_tapOut)[static_cast<size_t>(m_tapOfType[type])];
             column.events.push_back(static_cast<uint32_t>(out.timestamp.size() - 1));
             for (const auto& [offset, bytes] : tap.fields)
-                for (int b = 0; b < bytes; ++b)
-                    column.bytes.push_back(offset + b < size ? rec[offset + b] : 0);
+                for (int b = 0; b < bytes; ++b) column.bytes.push_back(offset + b < size ? rec[offset + b] : 0);
         }
     }
     out.publish(); // the page's events, every column written

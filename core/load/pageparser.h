@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 #pragma once
 
-#include "store/recordtap.h"
 #include "load/timestampconverter.h"
 #include "store/cpucolumns.h"
+#include "store/recordtap.h"
 
 #include <cstdint>
 #include <string>
@@ -47,23 +47,21 @@ struct CpuLoadStats {
 // columns. The same code serves file pages and live trace_pipe_raw pages. One per thread.
 class PageParser {
 public:
-    PageParser(int kernelLongSize, bool bigEndian, const CommonLayout& layout,
-               const TimestampConverter& converter, int cpu);
+    PageParser(int kernelLongSize, bool bigEndian, const CommonLayout& layout, const TimestampConverter& converter,
+               int cpu);
     ~PageParser();
     PageParser(const PageParser&) = delete;
     PageParser& operator=(const PageParser&) = delete;
 
     // `page` must be readable for pageSize + PageSource::kPadding bytes. Counts each event's
     // type in perType (65536 entries).
-    void parse(const uint8_t* page, uint32_t pageSize, CpuColumns& out, CpuLoadStats& stats,
-               uint64_t* perType);
+    void parse(const uint8_t* page, uint32_t pageSize, CpuColumns& out, CpuLoadStats& stats, uint64_t* perType);
 
     // Copies the tapped fields of matching records into `out` (one column per tap) from now on.
     void setTaps(const std::vector<RecordTap>* taps, std::vector<TapColumn>* out);
 
     // Checks a page header before kbuffer trusts it; false if its sizes are impossible.
-    static bool headerIsSane(const uint8_t* page, uint32_t pageSize, int kernelLongSize,
-                             bool bigEndian);
+    static bool headerIsSane(const uint8_t* page, uint32_t pageSize, int kernelLongSize, bool bigEndian);
 
 private:
     kbuffer* m_kbuf = nullptr;

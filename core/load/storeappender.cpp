@@ -8,8 +8,7 @@
 
 namespace ringside {
 
-StoreAppender::StoreAppender(EventStore& store, CommLookup comms)
-    : m_store(store), m_comms(std::move(comms))
+StoreAppender::StoreAppender(EventStore& store, CommLookup comms) : m_store(store), m_comms(std::move(comms))
 {
     if (m_store.m_typeCounts.empty()) m_store.m_typeCounts.assign(65536, 0);
     while (m_store.m_order.streamCount() < m_store.m_streams.size()) m_store.m_order.addStream();
@@ -105,8 +104,9 @@ size_t StoreAppender::publish(bool final)
         m_store.m_last.store(last, std::memory_order_release);
     }
     if (final && m_lateEvents && !m_lateReported) {
-        m_store.m_diagnostics.warn("late-events", std::to_string(m_lateEvents) +
-                                                      " events arrived after later events were shown; they follow them in the table",
+        m_store.m_diagnostics.warn("late-events",
+                                   std::to_string(m_lateEvents) +
+                                       " events arrived after later events were shown; they follow them in the table",
                                    m_lateEvents);
         m_lateReported = true;
     }

@@ -25,9 +25,8 @@ namespace {
 
 // Merges [begin[s], end[s]) of every stream into out starting at `at`, smallest
 // (timestamp, stream) first.
-void mergeRange(const std::vector<const ChunkedColumn<uint64_t>*>& streams,
-                const std::vector<size_t>& begin, const std::vector<size_t>& end,
-                MergedOrder& out, size_t at)
+void mergeRange(const std::vector<const ChunkedColumn<uint64_t>*>& streams, const std::vector<size_t>& begin,
+                const std::vector<size_t>& end, MergedOrder& out, size_t at)
 {
     struct Head {
         uint64_t ts;
@@ -46,8 +45,10 @@ void mergeRange(const std::vector<const ChunkedColumn<uint64_t>*>& streams,
         size_t i = heap[0].index, j = heap[1].index;
         const size_t ea = end[heap[0].stream], eb = end[heap[1].stream];
         while (i < ea && j < eb) {
-            if (b[j] < a[i]) out.set(at++, sb), ++j; // equal times: a is the lower stream
-            else out.set(at++, sa), ++i;
+            if (b[j] < a[i])
+                out.set(at++, sb), ++j; // equal times: a is the lower stream
+            else
+                out.set(at++, sa), ++i;
         }
         for (; i < ea; ++i) out.set(at++, sa);
         for (; j < eb; ++j) out.set(at++, sb);
@@ -72,8 +73,8 @@ void mergeRange(const std::vector<const ChunkedColumn<uint64_t>*>& streams,
 
 } // namespace
 
-void StoreBuilder::mergeStreams(const std::vector<const ChunkedColumn<uint64_t>*>& streams,
-                                bool sorted, int threads, MergedOrder& out)
+void StoreBuilder::mergeStreams(const std::vector<const ChunkedColumn<uint64_t>*>& streams, bool sorted, int threads,
+                                MergedOrder& out)
 {
     size_t total = 0, largest = 0;
     for (size_t s = 0; s < streams.size(); ++s) {

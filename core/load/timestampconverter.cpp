@@ -39,9 +39,12 @@ uint64_t TimestampConverter::hostSync(uint64_t ts, int cpu) const
     // The sample pair around ts, found as trace-cmd finds it.
     int lo = 0, hi = static_cast<int>(s.size()) - 1, mid = (lo + hi) / 2;
     while (lo <= hi) {
-        if (t < s[mid].time) hi = mid - 1;
-        else if (t > s[mid].time) lo = mid + 1;
-        else break;
+        if (t < s[mid].time)
+            hi = mid - 1;
+        else if (t > s[mid].time)
+            lo = mid + 1;
+        else
+            break;
         mid = (lo + hi) / 2;
     }
     return correct(ts, shift.flags, s[mid], s[mid + 1]);

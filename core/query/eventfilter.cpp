@@ -12,9 +12,8 @@ namespace ringside {
 
 bool FilterSpec::empty() const
 {
-    return std::none_of(hiddenStreams.begin(), hiddenStreams.end(), [](bool b) { return b; }) &&
-           hiddenPids.empty() && std::none_of(hiddenTypes.begin(), hiddenTypes.end(), [](bool b) { return b; }) &&
-           expression.empty();
+    return std::none_of(hiddenStreams.begin(), hiddenStreams.end(), [](bool b) { return b; }) && hiddenPids.empty() &&
+           std::none_of(hiddenTypes.begin(), hiddenTypes.end(), [](bool b) { return b; }) && expression.empty();
 }
 
 Result<std::shared_ptr<FilterExpression>> FilterExpression::compile(tep_handle* tep, const std::string& text)
@@ -44,10 +43,8 @@ bool FilterExpression::hasFilterFor(int eventId) const
 }
 
 Result<std::shared_ptr<FilterResult>> applyFilter(const EventStore& store, const FilterSpec& spec,
-                                                  const FilterExpression* expression,
-                                                  const std::atomic<bool>* cancel,
-                                                  const std::function<void(double)>& progress,
-                                                  std::mutex* tepLock)
+                                                  const FilterExpression* expression, const std::atomic<bool>* cancel,
+                                                  const std::function<void(double)>& progress, std::mutex* tepLock)
 {
     auto result = std::make_shared<FilterResult>();
     const size_t streams = store.streamCount();

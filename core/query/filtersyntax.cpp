@@ -24,19 +24,24 @@ bool tokenize(const std::string& s, size_t start, std::vector<Token>& out, std::
     size_t i = start;
     while (i < s.size()) {
         const char c = s[i];
-        if (std::isspace(static_cast<unsigned char>(c))) { ++i; continue; }
+        if (std::isspace(static_cast<unsigned char>(c))) {
+            ++i;
+            continue;
+        }
         const size_t at = i;
         auto two = [&](const char* t) { return s.compare(i, 2, t) == 0; };
         if (std::isalpha(static_cast<unsigned char>(c)) || c == '_') {
             while (i < s.size() && (std::isalnum(static_cast<unsigned char>(s[i])) || s[i] == '_' || s[i] == '.')) ++i;
             out.push_back({Token::Ident, s.substr(at, i - at), at});
-        } else if (std::isdigit(static_cast<unsigned char>(c)) || (c == '-' && i + 1 < s.size() && std::isdigit(static_cast<unsigned char>(s[i + 1])))) {
+        } else if (std::isdigit(static_cast<unsigned char>(c)) ||
+                   (c == '-' && i + 1 < s.size() && std::isdigit(static_cast<unsigned char>(s[i + 1])))) {
             ++i;
             while (i < s.size() && (std::isalnum(static_cast<unsigned char>(s[i])))) ++i;
             out.push_back({Token::Number, s.substr(at, i - at), at});
         } else if (c == '"' || c == '\'') {
             const size_t close = s.find(c, i + 1);
-            if (close == std::string::npos) return *error = "unterminated string at column " + std::to_string(at + 1), false;
+            if (close == std::string::npos)
+                return *error = "unterminated string at column " + std::to_string(at + 1), false;
             out.push_back({Token::String, s.substr(at, close - at + 1), at});
             i = close + 1;
         } else if (two("&&") || two("||")) {
@@ -69,8 +74,7 @@ bool tokenize(const std::string& s, size_t start, std::vector<Token>& out, std::
 // value := atom (OP atom)* ; atom := IDENT | NUMBER | STRING
 class Parser {
 public:
-    Parser(const std::vector<Token>& tokens, std::vector<std::string>& fields)
-        : m_t(tokens), m_fields(fields) {}
+    Parser(const std::vector<Token>& tokens, std::vector<std::string>& fields) : m_t(tokens), m_fields(fields) {}
 
     bool parse(std::string* error)
     {
@@ -121,7 +125,9 @@ private:
     }
     bool value(std::string* error)
     {
-        if (!atom()) return fail(error, peek().kind == Token::End ? "the condition ends too early" : "expected a field or a value");
+        if (!atom())
+            return fail(error,
+                        peek().kind == Token::End ? "the condition ends too early" : "expected a field or a value");
         while (peek().kind == Token::Op) {
             ++m_i;
             if (!atom()) return fail(error, "expected a value after an operator");
@@ -161,11 +167,13 @@ std::vector<tep_event*> namedEvents(tep_handle* tep, const std::string& events, 
         start = comma + 1;
         if (name.empty() || name.find_first_of("*?[]^$.") != std::string::npos) continue;
         const size_t slash = name.find('/');
-        tep_event* event = slash == std::string::npos
-                               ? tep_find_event_by_name(tep, nullptr, name.c_str())
-                               : tep_find_event_by_name(tep, name.substr(0, slash).c_str(), name.substr(slash + 1).c_str());
-        if (event) out.push_back(event);
-        else if (missing && missing->empty()) *missing = name;
+        tep_event* event = slash == std::string::npos ? tep_find_event_by_name(tep, nullptr, name.c_str())
+                                                      : tep_find_event_by_name(tep, name.substr(0, slash).c_str(),
+                                                                               name.substr(slash + 1).c_str());
+        if (event)
+            out.push_back(event);
+        else if (missing && missing->empty())
+            *missing = name;
     }
     return out;
 }

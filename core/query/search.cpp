@@ -64,7 +64,8 @@ bool wantsColumn(SearchColumn wanted, SearchColumn column)
 TextPredicate containsText(std::string needle, bool caseSensitive)
 {
     if (caseSensitive)
-        return [needle = std::move(needle)](std::string_view text) { return text.find(needle) != std::string_view::npos; };
+        return
+            [needle = std::move(needle)](std::string_view text) { return text.find(needle) != std::string_view::npos; };
     for (char& c : needle) c = lowerAscii(c);
     return [needle = std::move(needle)](std::string_view text) {
         if (needle.empty()) return true;
@@ -94,8 +95,8 @@ TextPredicate matchesRegex(const std::string& pattern, bool caseSensitive, std::
     }
 }
 
-std::vector<size_t> searchRows(const Trace& trace, const SearchRequest& request,
-                               const std::atomic<bool>* cancel, const std::function<void(double)>& progress)
+std::vector<size_t> searchRows(const Trace& trace, const SearchRequest& request, const std::atomic<bool>* cancel,
+                               const std::function<void(double)>& progress)
 {
     const EventStore& store = trace.store();
     const SearchColumn column = request.column;
@@ -108,7 +109,8 @@ std::vector<size_t> searchRows(const Trace& trace, const SearchRequest& request,
 
     // One worker (own tep handle) per thread for the formatted columns; the first one also
     // names event types and tasks, so the trace's own handle stays with its owner.
-    int threads = request.threads > 0 ? request.threads : static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
+    int threads =
+        request.threads > 0 ? request.threads : static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
     const size_t tableRows = request.rows ? request.rows->size() : store.eventCount();
     const size_t pieceRows = request.pieceRows ? request.pieceRows : kPieceRows;
     const size_t pieces = (tableRows + pieceRows - 1) / pieceRows;
@@ -134,7 +136,8 @@ std::vector<size_t> searchRows(const Trace& trace, const SearchRequest& request,
         }
     }
     for (const Task& task : store.tasks().all()) {
-        if (wantsColumn(column, SearchColumn::Pid) && request.match(std::to_string(task.pid))) m.pidPids.insert(task.pid);
+        if (wantsColumn(column, SearchColumn::Pid) && request.match(std::to_string(task.pid)))
+            m.pidPids.insert(task.pid);
         if (!wantsColumn(column, SearchColumn::Task)) continue;
         std::string name;
         if (request.taskName) {

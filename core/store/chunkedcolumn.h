@@ -1,12 +1,12 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 #pragma once
 
-#include <cstddef>
 #include <algorithm>
 #include <atomic>
-#include <stdexcept>
+#include <cstddef>
 #include <cstdint>
 #include <memory>
+#include <stdexcept>
 #include <type_traits>
 #include <vector>
 
@@ -117,8 +117,10 @@ public:
     {
         while (begin < end) {
             size_t mid = begin + (end - begin) / 2;
-            if ((*this)[mid] < value) begin = mid + 1;
-            else end = mid;
+            if ((*this)[mid] < value)
+                begin = mid + 1;
+            else
+                end = mid;
         }
         return begin;
     }

@@ -41,7 +41,7 @@ struct CpuColumns {
     ChunkedColumn<uint8_t> preemptCount; // common_preempt_count
     ChunkedColumn<uint32_t, 14> pageFirstEvent;
     ChunkedColumn<LostEvents, 12> lost;
-    uint64_t lostTotal = 0;        // writer's bookkeeping, read once loading is done
+    uint64_t lostTotal = 0; // writer's bookkeeping, read once loading is done
     uint64_t unknownLostPages = 0;
 
     CpuColumns() = default;
@@ -73,8 +73,10 @@ struct CpuColumns {
         size_t lo = 0, hi = pageFirstEvent.size();
         while (lo < hi) {
             const size_t mid = lo + (hi - lo) / 2;
-            if (pageFirstEvent[mid] <= event) lo = mid + 1;
-            else hi = mid;
+            if (pageFirstEvent[mid] <= event)
+                lo = mid + 1;
+            else
+                hi = mid;
         }
         return static_cast<uint64_t>(lo) - 1;
     }
@@ -85,8 +87,10 @@ struct CpuColumns {
         size_t lo = 0, hi = lost.size();
         while (lo < hi) {
             const size_t mid = lo + (hi - lo) / 2;
-            if (lost[mid].beforeEvent < event) lo = mid + 1;
-            else hi = mid;
+            if (lost[mid].beforeEvent < event)
+                lo = mid + 1;
+            else
+                hi = mid;
         }
         return lo < lost.size() && lost[lo].beforeEvent == event ? lost[lo].count : 0;
     }

@@ -19,8 +19,7 @@ struct Diagnostic {
 
 class Diagnostics {
 public:
-    void add(Diagnostic::Severity severity, std::string code, std::string message,
-             uint64_t count = 1)
+    void add(Diagnostic::Severity severity, std::string code, std::string message, uint64_t count = 1)
     {
         m_items.push_back({severity, std::move(code), std::move(message), count});
     }
@@ -28,10 +27,7 @@ public:
     {
         add(Diagnostic::Severity::Warning, std::move(code), std::move(message), count);
     }
-    void append(const Diagnostics& other)
-    {
-        m_items.insert(m_items.end(), other.m_items.begin(), other.m_items.end());
-    }
+    void append(const Diagnostics& other) { m_items.insert(m_items.end(), other.m_items.begin(), other.m_items.end()); }
     const std::vector<Diagnostic>& items() const { return m_items; }
     bool empty() const { return m_items.empty(); }
 

@@ -50,8 +50,10 @@ size_t EventStore::firstRowAtOrAfter(uint64_t ts) const
     size_t lo = 0, hi = eventCount();
     while (lo < hi) {
         const size_t mid = lo + (hi - lo) / 2;
-        if (timestamp(eventAt(mid)) < ts) lo = mid + 1;
-        else hi = mid;
+        if (timestamp(eventAt(mid)) < ts)
+            lo = mid + 1;
+        else
+            hi = mid;
     }
     return lo;
 }
@@ -76,8 +78,7 @@ bool EventStore::readRecord(EventRef e, RawRecord& out, std::string* reason) con
         unsigned long long ts = 0;
         for (data = kbuffer_read_event(kbuf, &ts); data; data = kbuffer_next_event(kbuf, &ts)) {
             out.size = kbuffer_event_size(kbuf);
-            if (!recordIsStored(out.size, kbuffer_curr_offset(kbuf), s.pages->pageSize(),
-                                layout.minRecordSize))
+            if (!recordIsStored(out.size, kbuffer_curr_offset(kbuf), s.pages->pageSize(), layout.minRecordSize))
                 continue;
             if (ordinal-- == 0) break;
         }

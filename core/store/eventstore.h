@@ -3,17 +3,17 @@
 
 #include "file/fileinfo.h"
 #include "file/pagesource.h"
-#include "store/recordtap.h"
 #include "store/cpucolumns.h"
 #include "store/diagnostics.h"
 #include "store/ids.h"
 #include "store/mergedorder.h"
+#include "store/recordtap.h"
 #include "store/tasktable.h"
 
 #include <algorithm>
 #include <atomic>
-#include <functional>
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <string>
 #include <vector>
@@ -106,8 +106,8 @@ public:
 private:
     friend class StoreBuilder;
     friend class StoreAppender;
-    std::vector<std::unique_ptr<Stream>> m_streams;  // owns them; the writer's
-    ChunkedColumn<Stream*, 10> m_streamTable;        // what readers index: never moves
+    std::vector<std::unique_ptr<Stream>> m_streams; // owns them; the writer's
+    ChunkedColumn<Stream*, 10> m_streamTable;       // what readers index: never moves
     std::vector<BufferSummary> m_buffers;
     MergedOrder m_order;
     TaskTable m_tasks;

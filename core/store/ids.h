@@ -30,10 +30,7 @@ struct EventRef {
     StreamId stream;
     uint32_t index = 0;
     bool valid() const { return stream.valid(); }
-    friend bool operator==(EventRef a, EventRef b)
-    {
-        return a.stream == b.stream && a.index == b.index;
-    }
+    friend bool operator==(EventRef a, EventRef b) { return a.stream == b.stream && a.index == b.index; }
 };
 
 } // namespace ringside

@@ -32,8 +32,10 @@ size_t MergedOrder::rowOf(EventRef event) const
     size_t lo = 0, hi = checkpoints;
     while (lo < hi) {
         const size_t mid = lo + (hi - lo) / 2;
-        if (countAt(mid, stream) <= event.index) lo = mid + 1;
-        else hi = mid;
+        if (countAt(mid, stream) <= event.index)
+            lo = mid + 1;
+        else
+            hi = mid;
     }
     if (lo == 0) return rows;
     const size_t k = lo - 1;

@@ -96,7 +96,7 @@ private:
     }
 
     ChunkedColumn<uint16_t> m_streams;
-    ChunkedColumn<uint32_t> m_checkpoints;   // the counts, checkpoint after checkpoint
+    ChunkedColumn<uint32_t> m_checkpoints;        // the counts, checkpoint after checkpoint
     ChunkedColumn<Checkpoint, 12> m_checkpointAt; // one per kCheckpointRows rows
     std::vector<uint32_t> m_counts;
 };

@@ -43,7 +43,8 @@ TaskIndex TaskIndex::build(const EventStore& store, const std::vector<Creation>&
     const size_t streams = store.streamCount();
     // Scanning the pid columns is the only part that touches every event: streams in parallel.
     std::vector<std::vector<PidRun>> runs(streams);
-    const size_t workers = std::min<size_t>(streams, threads > 0 ? size_t(threads) : std::max(1u, std::thread::hardware_concurrency()));
+    const size_t workers =
+        std::min<size_t>(streams, threads > 0 ? size_t(threads) : std::max(1u, std::thread::hardware_concurrency()));
     {
         std::vector<std::thread> pool;
         for (size_t w = 0; w < workers; ++w)
@@ -88,7 +89,8 @@ void TaskIndex::extend(const EventStore& store, const CpuOccupancy* occupancy)
     for (size_t s = 0; s < store.streamCount(); ++s) {
         const CpuColumns& columns = store.stream(StreamId(uint16_t(s))).columns;
         if (columns.size() <= m_indexed[s]) continue;
-        for (const PidRun& r : scanRuns(columns, m_indexed[s])) addRun(store, StreamId(uint16_t(s)), r.begin, r.end, r.pid);
+        for (const PidRun& r : scanRuns(columns, m_indexed[s]))
+            addRun(store, StreamId(uint16_t(s)), r.begin, r.end, r.pid);
         m_indexed[s] = columns.size();
     }
     buildRunning(store, occupancy);
@@ -161,7 +163,8 @@ void TaskIndex::buildRunning(const EventStore& store, const CpuOccupancy* occupa
         }
     }
     for (auto& intervals : m_running)
-        std::sort(intervals.begin(), intervals.end(), [](const Interval& a, const Interval& b) { return a.start < b.start; });
+        std::sort(intervals.begin(), intervals.end(),
+                  [](const Interval& a, const Interval& b) { return a.start < b.start; });
 }
 
 TaskId TaskIndex::taskAt(int32_t pid, uint64_t ts) const
@@ -195,7 +198,8 @@ uint64_t TaskIndex::countBefore(const EventStore& store, const StreamRuns& list,
 {
     const auto& ts = store.stream(list.stream).columns.timestamp;
     // The first run whose last event is at or after t.
-    auto run = std::partition_point(list.runs.begin(), list.runs.end(), [&](const Run& r) { return ts[r.end - 1] < t; });
+    auto run =
+        std::partition_point(list.runs.begin(), list.runs.end(), [&](const Run& r) { return ts[r.end - 1] < t; });
     if (run == list.runs.end()) return list.events();
     const size_t i = size_t(run - list.runs.begin());
     return list.before[i] + (ts.lowerBound(t, run->begin, run->end) - run->begin);
@@ -211,7 +215,8 @@ size_t TaskIndex::memoryBytes() const
 {
     size_t bytes = m_tasks.capacity() * sizeof(Task);
     for (const auto& lists : m_streams)
-        for (const StreamRuns& l : lists) bytes += l.runs.capacity() * sizeof(Run) + l.before.capacity() * sizeof(uint64_t);
+        for (const StreamRuns& l : lists)
+            bytes += l.runs.capacity() * sizeof(Run) + l.before.capacity() * sizeof(uint64_t);
     for (const auto& r : m_running) bytes += r.capacity() * sizeof(Interval);
     return bytes + (m_lives.size() + m_reuses.size()) * 48;
 }

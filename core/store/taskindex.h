@@ -39,8 +39,8 @@ public:
     };
     struct StreamRuns {
         StreamId stream;
-        std::vector<Run> runs;          // in stream (time) order
-        std::vector<uint64_t> before;   // the task's events in this stream before each run
+        std::vector<Run> runs;        // in stream (time) order
+        std::vector<uint64_t> before; // the task's events in this stream before each run
         uint64_t events() const { return runs.empty() ? 0 : before.back() + (runs.back().end - runs.back().begin); }
     };
     // A stretch of time the task ran on a CPU, from sched_switch.
@@ -92,11 +92,11 @@ private:
     void buildRunning(const EventStore& store, const CpuOccupancy* occupancy);
 
     std::vector<Task> m_tasks;
-    std::vector<std::vector<StreamRuns>> m_streams; // per task
-    std::vector<std::vector<Interval>> m_running;    // per task
+    std::vector<std::vector<StreamRuns>> m_streams;              // per task
+    std::vector<std::vector<Interval>> m_running;                // per task
     std::unordered_map<int32_t, std::vector<TaskId>> m_lives;    // per pid, one per life
     std::unordered_map<int32_t, std::vector<uint64_t>> m_reuses; // per pid: when lives 2, 3... start
-    std::vector<size_t> m_indexed; // events indexed per stream
+    std::vector<size_t> m_indexed;                               // events indexed per stream
 };
 
 } // namespace ringside

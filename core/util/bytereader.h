@@ -14,8 +14,7 @@ namespace ringside {
 class ByteReader {
 public:
     ByteReader() = default;
-    ByteReader(const uint8_t* data, size_t size, bool bigEndian)
-        : m_data(data), m_size(size), m_bigEndian(bigEndian) {}
+    ByteReader(const uint8_t* data, size_t size, bool bigEndian) : m_data(data), m_size(size), m_bigEndian(bigEndian) {}
 
     size_t pos() const { return m_pos; }
     size_t size() const { return m_size; }
@@ -24,14 +23,16 @@ public:
     const uint8_t* data() const { return m_data; }
     const uint8_t* here() const { return m_data + m_pos; }
 
-    bool seek(size_t pos) {
+    bool seek(size_t pos)
+    {
         if (pos > m_size) return fail();
         m_pos = pos;
         return true;
     }
     bool skip(size_t n) { return n <= remaining() ? (m_pos += n, true) : fail(); }
 
-    uint64_t readUInt(int bytes) {
+    uint64_t readUInt(int bytes)
+    {
         if (static_cast<size_t>(bytes) > remaining()) return fail(), 0;
         uint64_t v = decode(m_data + m_pos, bytes, m_bigEndian);
         m_pos += bytes;
@@ -42,7 +43,8 @@ public:
     uint64_t u64() { return readUInt(8); }
 
     // A NUL-terminated string; fails if no NUL is found before the end.
-    std::string cstring() {
+    std::string cstring()
+    {
         const void* nul = std::memchr(m_data + m_pos, 0, remaining());
         if (!nul) return fail(), std::string();
         size_t len = static_cast<const uint8_t*>(nul) - (m_data + m_pos);
@@ -52,14 +54,16 @@ public:
     }
 
     // A view of the next n bytes, or an empty view (and failure) if they are not there.
-    std::string_view bytes(size_t n) {
+    std::string_view bytes(size_t n)
+    {
         if (n > remaining()) return fail(), std::string_view();
         std::string_view v(reinterpret_cast<const char*>(m_data + m_pos), n);
         m_pos += n;
         return v;
     }
 
-    static uint64_t decode(const uint8_t* p, int bytes, bool bigEndian) {
+    static uint64_t decode(const uint8_t* p, int bytes, bool bigEndian)
+    {
         if (!bigEndian && std::endian::native == std::endian::little && bytes == 4) {
             uint32_t v;
             std::memcpy(&v, p, 4);
@@ -80,7 +84,8 @@ public:
     }
 
 private:
-    bool fail() {
+    bool fail()
+    {
         m_failed = true;
         m_pos = m_size;
         return false;

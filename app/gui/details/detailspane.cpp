@@ -71,20 +71,27 @@ void DetailsPane::showEvent(std::optional<EventRef> event)
     const int32_t pid = c.pid[event->index];
 
     new QTreeWidgetItem(this, {tr("event"), QString::fromStdString(f.systemName(type) + "/" + f.eventName(type))});
-    new QTreeWidgetItem(this, {tr("time"), EventTableModel::formatTime(c.timestamp[event->index], m_session->trace->file().info().timesInUsecs)});
+    new QTreeWidgetItem(this, {tr("time"), EventTableModel::formatTime(c.timestamp[event->index],
+                                                                       m_session->trace->file().info().timesInUsecs)});
     const QString buffer = QString::fromStdString(store.buffers()[stream.buffer].name);
     new QTreeWidgetItem(this, {tr("cpu"), (buffer.isEmpty() ? QString() : buffer + ':') + QString::number(stream.cpu)});
-    auto* task = new QTreeWidgetItem(this, {tr("task"), QStringLiteral("%1 (pid %2)").arg(QString::fromStdString(m_session->taskName(pid))).arg(pid)});
-    task->setIcon(1, [&] { QPixmap p(12, 12); p.fill(taskColor(pid)); return QIcon(p); }());
+    auto* task = new QTreeWidgetItem(
+        this,
+        {tr("task"), QStringLiteral("%1 (pid %2)").arg(QString::fromStdString(m_session->taskName(pid))).arg(pid)});
+    task->setIcon(1, [&] {
+        QPixmap p(12, 12);
+        p.fill(taskColor(pid));
+        return QIcon(p);
+    }());
     const ProcessGroups& processes = m_session->trace->processes();
     const auto members = processes.members(pid);
-    new QTreeWidgetItem(this, {tr("process"),
-                               processes.available()
-                                   ? tr("%1-%2, %3")
-                                         .arg(QString::fromStdString(m_session->taskName(processes.leader(pid))))
-                                         .arg(processes.leader(pid))
-                                         .arg(members.size() == 1 ? tr("1 task") : tr("%1 tasks").arg(members.size()))
-                                   : tr("unknown (no task_newtask events recorded)")});
+    new QTreeWidgetItem(
+        this, {tr("process"), processes.available()
+                                  ? tr("%1-%2, %3")
+                                        .arg(QString::fromStdString(m_session->taskName(processes.leader(pid))))
+                                        .arg(processes.leader(pid))
+                                        .arg(members.size() == 1 ? tr("1 task") : tr("%1 tasks").arg(members.size()))
+                                  : tr("unknown (no task_newtask events recorded)")});
     new QTreeWidgetItem(this, {tr("latency"), QString::fromStdString(f.latency(*event))});
     auto* line = new QTreeWidgetItem(this, {tr("line"), QString::fromStdString(f.info(*event))});
     line->setToolTip(1, QString::fromStdString(f.reportLine(*event)));

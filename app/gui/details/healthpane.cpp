@@ -44,14 +44,15 @@ void HealthPane::setSession(const TraceSession* session)
     if (!session) return;
     const EventStore& store = session->store();
     for (const auto& buffer : store.buffers()) {
-        auto* b = new QTreeWidgetItem(m_streams, {buffer.name.empty() ? tr("top buffer") : QString::fromStdString(buffer.name)});
+        auto* b = new QTreeWidgetItem(m_streams,
+                                      {buffer.name.empty() ? tr("top buffer") : QString::fromStdString(buffer.name)});
         b->setToolTip(0, b->text(0));
         for (StreamId id : buffer.streams) {
             const Stream& s = store.stream(id);
             QString lost = QString::number(s.columns.lostTotal);
             if (s.columns.unknownLostPages) lost += tr(" + %1 gaps").arg(s.columns.unknownLostPages);
-            auto* cpu = new QTreeWidgetItem(b, {tr("CPU %1").arg(s.cpu), QString::number(s.columns.size()), lost,
-                                                QString::number(s.statsOverrun)});
+            auto* cpu = new QTreeWidgetItem(
+                b, {tr("CPU %1").arg(s.cpu), QString::number(s.columns.size()), lost, QString::number(s.statsOverrun)});
             if (s.columns.lostTotal || s.columns.unknownLostPages || s.statsOverrun)
                 for (int c = 0; c < 4; ++c) cpu->setForeground(c, QColor(200, 40, 40));
         }
@@ -60,8 +61,9 @@ void HealthPane::setSession(const TraceSession* session)
     for (int c = 0; c < 4; ++c) m_streams->resizeColumnToContents(c);
     if (store.diagnostics().empty()) m_diagnostics->addItem(tr("none"));
     for (const auto& d : store.diagnostics().items()) {
-        const QString text = QStringLiteral("%1 · %2: %3").arg(QString::fromLatin1(severityName(d.severity)),
-                                                                QString::fromStdString(d.code), QString::fromStdString(d.message));
+        const QString text = QStringLiteral("%1 · %2: %3")
+                                 .arg(QString::fromLatin1(severityName(d.severity)), QString::fromStdString(d.code),
+                                      QString::fromStdString(d.message));
         auto* item = new QListWidgetItem(text, m_diagnostics);
         item->setToolTip(text);
         if (d.severity != Diagnostic::Severity::Info) item->setForeground(QColor(200, 40, 40));

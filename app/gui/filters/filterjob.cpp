@@ -5,13 +5,14 @@
 
 namespace ringside {
 
-void FilterJob::start(std::shared_ptr<TraceSession> session, FilterSpec spec, std::shared_ptr<FilterExpression> expression)
+void FilterJob::start(std::shared_ptr<TraceSession> session, FilterSpec spec,
+                      std::shared_ptr<FilterExpression> expression)
 {
     m_jobs.start(
         [session, spec = std::move(spec), expression](JobTracker::Context& context) -> std::shared_ptr<FilterResult> {
-            auto result = applyFilter(session->store(), spec, expression.get(), context.cancelFlag(),
-                                      [&context](double fraction) { context.reportProgress(int(fraction * 100)); },
-                                      &session->tepLock);
+            auto result = applyFilter(
+                session->store(), spec, expression.get(), context.cancelFlag(),
+                [&context](double fraction) { context.reportProgress(int(fraction * 100)); }, &session->tepLock);
             if (result) return result.value();
             // A cancelled filter's answer is never delivered (the tracker drops it); any other
             // failure arrives as failed().
@@ -21,8 +22,7 @@ void FilterJob::start(std::shared_ptr<TraceSession> session, FilterSpec spec, st
         [this](std::shared_ptr<FilterResult> result) {
             if (result) emit finished(std::move(result));
         },
-        [this](const QString& message) { emit failed(message); },
-        [this](int percent) { emit progress(percent); });
+        [this](const QString& message) { emit failed(message); }, [this](int percent) { emit progress(percent); });
 }
 
 } // namespace ringside

@@ -119,9 +119,8 @@ FilterPanel::FilterPanel(QWidget* parent) : QWidget(parent)
     };
     connect(apply, &QPushButton::clicked, this, applyExpression);
     connect(m_expression, &QLineEdit::returnPressed, this, applyExpression);
-    connect(m_tasks, &QTreeWidget::itemDoubleClicked, this, [this](QTreeWidgetItem* item) {
-        emit addTaskRowRequested(item->data(0, kPidRole).toInt());
-    });
+    connect(m_tasks, &QTreeWidget::itemDoubleClicked, this,
+            [this](QTreeWidgetItem* item) { emit addTaskRowRequested(item->data(0, kPidRole).toInt()); });
     m_taskSearch->setToolTip(m_taskSearch->placeholderText());
     // The same as a double-click, where users look for it: the task's menu.
     m_tasks->setContextMenuPolicy(Qt::CustomContextMenu);
@@ -161,7 +160,8 @@ void FilterPanel::populate()
         for (size_t s = 0; s < store.streamCount(); ++s) {
             const Stream& stream = store.stream(StreamId(static_cast<uint16_t>(s)));
             const QString buffer = QString::fromStdString(store.buffers()[stream.buffer].name);
-            auto* item = new QTreeWidgetItem(m_cpus, {(buffer.isEmpty() ? QString() : buffer + ": ") + tr("CPU %1").arg(stream.cpu)});
+            auto* item = new QTreeWidgetItem(
+                m_cpus, {(buffer.isEmpty() ? QString() : buffer + ": ") + tr("CPU %1").arg(stream.cpu)});
             item->setData(1, Qt::DisplayRole, qulonglong(stream.columns.size()));
             item->setData(0, kStreamRole, int(s));
             item->setCheckState(0, Qt::Checked);
@@ -177,7 +177,8 @@ void FilterPanel::populate()
                 parent->setFlags(parent->flags() | Qt::ItemIsAutoTristate | Qt::ItemIsUserCheckable);
                 parent->setCheckState(0, Qt::Checked);
             }
-            auto* item = new QTreeWidgetItem(parent, {QString::fromStdString(m_session->formatter->eventName(uint16_t(type)))});
+            auto* item =
+                new QTreeWidgetItem(parent, {QString::fromStdString(m_session->formatter->eventName(uint16_t(type)))});
             item->setData(1, Qt::DisplayRole, qulonglong(counts[type]));
             item->setData(0, kTypeRole, int(type));
             item->setFlags(item->flags() | Qt::ItemIsUserCheckable);
@@ -185,7 +186,8 @@ void FilterPanel::populate()
         }
         for (auto& [name, item] : systems) {
             uint64_t total = 0;
-            for (int c = 0; c < item->childCount(); ++c) total += item->child(c)->data(1, Qt::DisplayRole).toULongLong();
+            for (int c = 0; c < item->childCount(); ++c)
+                total += item->child(c)->data(1, Qt::DisplayRole).toULongLong();
             item->setData(1, Qt::DisplayRole, qulonglong(total));
         }
         m_events->sortItems(1, Qt::DescendingOrder);
@@ -230,7 +232,9 @@ FilterSpec FilterPanel::spec() const
 void FilterPanel::setSpec(const FilterSpec& spec)
 {
     m_populating = true;
-    auto check = [](QTreeWidgetItem* item, bool hidden) { item->setCheckState(0, hidden ? Qt::Unchecked : Qt::Checked); };
+    auto check = [](QTreeWidgetItem* item, bool hidden) {
+        item->setCheckState(0, hidden ? Qt::Unchecked : Qt::Checked);
+    };
     for (int i = 0; i < m_cpus->topLevelItemCount(); ++i) {
         const size_t stream = size_t(m_cpus->topLevelItem(i)->data(0, kStreamRole).toInt());
         check(m_cpus->topLevelItem(i), stream < spec.hiddenStreams.size() && spec.hiddenStreams[stream]);

@@ -70,12 +70,15 @@ void JobTracker::run(std::shared_ptr<Context::State> state, std::function<void()
 void JobTracker::deliver(const std::shared_ptr<Context::State>& state, std::function<void()> what)
 {
     // Runs on the worker thread; m_receiver lives until every worker has been waited for.
-    QMetaObject::invokeMethod(m_receiver.get(), [this, state, what = std::move(what)] {
-        if (state != m_current) return; // superseded or cancelled
-        m_running = false;
-        m_current.reset();
-        what();
-    }, Qt::QueuedConnection);
+    QMetaObject::invokeMethod(
+        m_receiver.get(),
+        [this, state, what = std::move(what)] {
+            if (state != m_current) return; // superseded or cancelled
+            m_running = false;
+            m_current.reset();
+            what();
+        },
+        Qt::QueuedConnection);
 }
 
 void JobTracker::Context::reportProgress(int value)
@@ -84,12 +87,15 @@ void JobTracker::Context::reportProgress(int value)
     if (m_state->progressQueued.exchange(true)) return;
     JobTracker* tracker = m_tracker;
     std::shared_ptr<State> state = m_state;
-    QMetaObject::invokeMethod(tracker->m_receiver.get(), [tracker, state] {
-        state->progressQueued.store(false);
-        if (state != tracker->m_current) return;
-        const ProgressHandler handler = tracker->m_onProgress; // a copy: the handler may start the next job
-        if (handler) handler(state->progress.load());
-    }, Qt::QueuedConnection);
+    QMetaObject::invokeMethod(
+        tracker->m_receiver.get(),
+        [tracker, state] {
+            state->progressQueued.store(false);
+            if (state != tracker->m_current) return;
+            const ProgressHandler handler = tracker->m_onProgress; // a copy: the handler may start the next job
+            if (handler) handler(state->progress.load());
+        },
+        Qt::QueuedConnection);
 }
 
 } // namespace ringside

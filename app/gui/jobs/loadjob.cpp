@@ -42,8 +42,10 @@ void LoadJob::start(const QString& path, bool isSample)
             return outcome;
         },
         [this, path](Outcome outcome) {
-            if (outcome.session) emit finished(std::move(outcome.session));
-            else emit failed(path, outcome.error);
+            if (outcome.session)
+                emit finished(std::move(outcome.session));
+            else
+                emit failed(path, outcome.error);
         },
         [this, path](const QString& message) { emit failed(path, tr("Loading failed: %1").arg(message)); },
         [this, events](int permille) { emit progress(permille, events->load()); });

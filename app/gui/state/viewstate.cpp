@@ -48,8 +48,8 @@ bool ViewSnapshot::operator==(const ViewSnapshot& o) const
 
 ViewSnapshot ViewState::snapshot() const
 {
-    return {m_full, m_visible, m_zoomBack, m_zoomForward, m_selection, m_selectBack, m_selectForward,
-            m_markerA, m_markerB, m_origin, m_filter, m_taskRows, m_collapsed};
+    return {m_full,    m_visible, m_zoomBack, m_zoomForward, m_selection, m_selectBack, m_selectForward,
+            m_markerA, m_markerB, m_origin,   m_filter,      m_taskRows,  m_collapsed};
 }
 
 void ViewState::restore(const ViewSnapshot& s)

@@ -20,7 +20,7 @@ struct ViewSnapshot {
     QVector<EventRef> selectBack, selectForward;
     std::optional<uint64_t> markerA, markerB, origin;
     FilterSpec filter;
-    QVector<int32_t> taskRows; // in the order the user added them
+    QVector<int32_t> taskRows;          // in the order the user added them
     QVector<uint16_t> collapsedBuffers; // ascending
 
     bool operator==(const ViewSnapshot&) const;

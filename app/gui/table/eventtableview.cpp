@@ -2,9 +2,9 @@
 #include "table/eventtableview.h"
 
 #include <QAbstractItemModel>
+#include <QContextMenuEvent>
 #include <QHeaderView>
 #include <QHelpEvent>
-#include <QContextMenuEvent>
 #include <QKeyEvent>
 #include <QMenu>
 #include <QPainter>
@@ -99,8 +99,10 @@ void EventTableView::scrollToRow(int row, bool center)
 {
     const int first = firstVisibleRow(), visible = visibleRowCount();
     if (row >= first && row < first + visible) return;
-    if (center) verticalScrollBar()->setValue(row - visible / 2);
-    else verticalScrollBar()->setValue(row < first ? row : row - visible + 1);
+    if (center)
+        verticalScrollBar()->setValue(row - visible / 2);
+    else
+        verticalScrollBar()->setValue(row < first ? row : row - visible + 1);
 }
 
 void EventTableView::setCurrent(int row, bool extend, bool center)
@@ -141,8 +143,10 @@ void EventTableView::paintEvent(QPaintEvent*)
         const int y = (row - first) * m_rowHeight;
         const bool selected = row >= lo && row <= hi;
         const QRect line(0, y, viewport()->width(), m_rowHeight);
-        if (selected) p.fillRect(line, palette().color(QPalette::Highlight));
-        else if (row % 2) p.fillRect(line, palette().color(QPalette::AlternateBase));
+        if (selected)
+            p.fillRect(line, palette().color(QPalette::Highlight));
+        else if (row % 2)
+            p.fillRect(line, palette().color(QPalette::AlternateBase));
         for (int column = 0; column < m_model->columnCount(); ++column) {
             const int x = m_header->sectionViewportPosition(column);
             const int w = m_header->sectionSize(column);
@@ -188,7 +192,8 @@ void EventTableView::mousePressEvent(QMouseEvent* e)
 {
     setFocus();
     const int row = rowAt(e->pos().y());
-    if (row >= 0 && (e->button() == Qt::LeftButton || (e->button() == Qt::RightButton && selectedRows().indexOf(row) < 0)))
+    if (row >= 0 &&
+        (e->button() == Qt::LeftButton || (e->button() == Qt::RightButton && selectedRows().indexOf(row) < 0)))
         setCurrent(row, e->modifiers() & Qt::ShiftModifier, false);
 }
 
@@ -211,9 +216,12 @@ bool EventTableView::viewportEvent(QEvent* e)
         auto* help = static_cast<QHelpEvent*>(e);
         const int row = rowAt(help->pos().y());
         const int column = m_header->logicalIndexAt(help->pos().x());
-        const QVariant tip = row >= 0 && column >= 0 ? m_model->data(m_model->index(row, column), Qt::ToolTipRole) : QVariant();
-        if (tip.isValid()) QToolTip::showText(help->globalPos(), tip.toString(), viewport());
-        else QToolTip::hideText();
+        const QVariant tip =
+            row >= 0 && column >= 0 ? m_model->data(m_model->index(row, column), Qt::ToolTipRole) : QVariant();
+        if (tip.isValid())
+            QToolTip::showText(help->globalPos(), tip.toString(), viewport());
+        else
+            QToolTip::hideText();
         return true;
     }
     return QAbstractScrollArea::viewportEvent(e);

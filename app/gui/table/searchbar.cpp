@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 #include "table/searchbar.h"
 
-#include "table/eventtablemodel.h"
 #include "query/search.h"
+#include "table/eventtablemodel.h"
 
 #include <QCheckBox>
 #include <QComboBox>
@@ -40,20 +40,37 @@ SearchBar::SearchBar(EventTableModel* model, QWidget* parent) : QWidget(parent),
     layout->addWidget(nextButton);
     layout->addWidget(m_label);
     connect(m_edit, &QLineEdit::returnPressed, this, [this] {
-        if (m_matches.empty() && !m_jobs.isRunning()) start();
-        else next(m_current >= 0 ? m_matches[size_t(m_current)] : -1);
+        if (m_matches.empty() && !m_jobs.isRunning())
+            start();
+        else
+            next(m_current >= 0 ? m_matches[size_t(m_current)] : -1);
     });
-    connect(m_edit, &QLineEdit::textChanged, this, [this] { cancel(); m_matches.clear(); m_current = -1; updateLabel(); });
-    connect(m_column, &QComboBox::currentIndexChanged, this, [this] { if (!m_edit->text().isEmpty()) start(); });
-    connect(m_regex, &QCheckBox::toggled, this, [this] { if (!m_edit->text().isEmpty()) start(); });
+    connect(m_edit, &QLineEdit::textChanged, this, [this] {
+        cancel();
+        m_matches.clear();
+        m_current = -1;
+        updateLabel();
+    });
+    connect(m_column, &QComboBox::currentIndexChanged, this, [this] {
+        if (!m_edit->text().isEmpty()) start();
+    });
+    connect(m_regex, &QCheckBox::toggled, this, [this] {
+        if (!m_edit->text().isEmpty()) start();
+    });
     connect(nextButton, &QPushButton::clicked, this, [this] {
-        if (m_matches.empty()) start();
-        else next(m_current >= 0 ? m_matches[size_t(m_current)] : -1);
+        if (m_matches.empty())
+            start();
+        else
+            next(m_current >= 0 ? m_matches[size_t(m_current)] : -1);
     });
-    connect(previousButton, &QPushButton::clicked, this, [this] {
-        previous(m_current >= 0 ? m_matches[size_t(m_current)] : m_model->rowCount());
+    connect(previousButton, &QPushButton::clicked, this,
+            [this] { previous(m_current >= 0 ? m_matches[size_t(m_current)] : m_model->rowCount()); });
+    connect(model, &QAbstractItemModel::modelReset, this, [this] {
+        cancel();
+        m_matches.clear();
+        m_current = -1;
+        updateLabel();
     });
-    connect(model, &QAbstractItemModel::modelReset, this, [this] { cancel(); m_matches.clear(); m_current = -1; updateLabel(); });
 }
 
 SearchBar::~SearchBar()
@@ -130,10 +147,11 @@ void SearchBar::start()
         [session, filter, request](JobTracker::Context& context) mutable {
             request.rows = filter ? &filter->merged : nullptr;
             int lastPercent = -1; // the search calls progress serialized
-            const std::vector<size_t> found = searchRows(*session->trace, request, context.cancelFlag(), [&](double done) {
-                const int percent = int(done * 100);
-                if (percent != lastPercent) context.reportProgress(lastPercent = percent);
-            });
+            const std::vector<size_t> found =
+                searchRows(*session->trace, request, context.cancelFlag(), [&](double done) {
+                    const int percent = int(done * 100);
+                    if (percent != lastPercent) context.reportProgress(lastPercent = percent);
+                });
             return std::vector<int>(found.begin(), found.end());
         },
         [this, fromRow](std::vector<int> matches) { finished(std::move(matches), fromRow); },
@@ -176,9 +194,12 @@ void SearchBar::previous(int fromRow)
 void SearchBar::updateLabel()
 {
     if (m_jobs.isRunning()) return;
-    if (m_edit->text().isEmpty()) m_label->clear();
-    else if (m_matches.empty()) m_label->setText(tr("no matches"));
-    else m_label->setText(tr("%1 of %2 matches").arg(m_current + 1).arg(m_matches.size()));
+    if (m_edit->text().isEmpty())
+        m_label->clear();
+    else if (m_matches.empty())
+        m_label->setText(tr("no matches"));
+    else
+        m_label->setText(tr("%1 of %2 matches").arg(m_current + 1).arg(m_matches.size()));
 }
 
 } // namespace ringside

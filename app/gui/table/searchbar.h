@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 #pragma once
 
+#include "jobs/jobtracker.h"
 #include "query/eventfilter.h"
 #include "state/tracesession.h"
-#include "jobs/jobtracker.h"
 
 #include <QList>
 #include <QThread>

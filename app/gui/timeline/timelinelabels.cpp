@@ -55,18 +55,25 @@ QString TimelineWidget::labelToolTip(const TimelineRows::Row& row) const
     const QString buffer = QString::fromStdString(store.buffers()[row.buffer].name);
     const QString where = buffer.isEmpty() ? tr("top-level buffer") : tr("buffer \"%1\"").arg(buffer);
     if (row.kind == TimelineRows::Kind::BufferHeader)
-        return tr("%1, %2 CPUs\nClick to collapse or expand").arg(where).arg(store.buffers()[row.buffer].streams.size());
+        return tr("%1, %2 CPUs\nClick to collapse or expand")
+            .arg(where)
+            .arg(store.buffers()[row.buffer].streams.size());
     if (row.kind == TimelineRows::Kind::Cpu) {
-        QString text = tr("CPU %1 of the %2, %3 events").arg(store.stream(row.stream).cpu).arg(where)
+        QString text = tr("CPU %1 of the %2, %3 events")
+                           .arg(store.stream(row.stream).cpu)
+                           .arg(where)
                            .arg(QLocale().toString(qulonglong(store.stream(row.stream).columns.size())));
         const auto [pid, t] = taskForLabel(row);
         const QString at = timeline::formatTimestamp(t, 1000, clockUnit());
         if (pid > 0)
             text += tr("\nDouble-click: add a row for %1-%2, running here at %3 (the selection, or else mid-view)")
-                        .arg(QString::fromStdString(m_session->taskName(pid))).arg(pid).arg(at);
+                        .arg(QString::fromStdString(m_session->taskName(pid)))
+                        .arg(pid)
+                        .arg(at);
         else
             text += tr("\nNo task runs here at %1 (the selection, or else mid-view); double-click on the row "
-                       "where a task runs adds its row").arg(at);
+                       "where a task runs adds its row")
+                        .arg(at);
         return text;
     }
     return row.label;
@@ -84,8 +91,9 @@ void TimelineWidget::contextMenuEvent(QContextMenuEvent* e)
         taskPid = e->pos().x() >= kLabelWidth ? m_session->occupancy().pidAt(row.stream, timeAtX(e->pos().x()))
                                               : taskForLabel(row).first;
     if (row.kind == TimelineRows::Kind::Cpu && taskPid > 0 && !m_view->hasTaskRow(taskPid))
-        menu.addAction(tr("Add task row for %1-%2").arg(QString::fromStdString(m_session->taskName(taskPid))).arg(taskPid),
-                       this, [this, pid = taskPid] { m_view->addTaskRow(pid); });
+        menu.addAction(
+            tr("Add task row for %1-%2").arg(QString::fromStdString(m_session->taskName(taskPid))).arg(taskPid), this,
+            [this, pid = taskPid] { m_view->addTaskRow(pid); });
     if (row.kind == TimelineRows::Kind::BufferHeader)
         menu.addAction(m_view->isCollapsed(row.buffer) ? tr("Expand buffer") : tr("Collapse buffer"), this,
                        [this, b = row.buffer] { m_view->setCollapsed(b, !m_view->isCollapsed(b)); });
@@ -108,7 +116,8 @@ void TimelineWidget::contextMenuEvent(QContextMenuEvent* e)
         menu.addAction(tr("Set marker B here"), this, [this, t] { m_view->setMarkerB(t); });
         menu.addAction(tr("Count time from here"), this, [this, t] { m_view->setTimeOrigin(t); });
     }
-    if (m_view->timeOrigin()) menu.addAction(tr("Show absolute time"), this, [this] { m_view->setTimeOrigin(std::nullopt); });
+    if (m_view->timeOrigin())
+        menu.addAction(tr("Show absolute time"), this, [this] { m_view->setTimeOrigin(std::nullopt); });
     if (!menu.isEmpty()) menu.exec(e->globalPos());
 }
 

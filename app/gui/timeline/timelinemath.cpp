@@ -20,8 +20,7 @@ uint64_t xToTime(double x, const TimeRange& range, double width)
     return range.start + static_cast<uint64_t>(std::llround(x / width * double(range.span())));
 }
 
-TimeRange zoomAround(const TimeRange& range, uint64_t anchor, double factor, const TimeRange& limits,
-                     uint64_t minSpan)
+TimeRange zoomAround(const TimeRange& range, uint64_t anchor, double factor, const TimeRange& limits, uint64_t minSpan)
 {
     if (range.span() == 0 || factor <= 0) return range;
     anchor = std::clamp(anchor, range.start, range.end);
@@ -29,8 +28,14 @@ TimeRange zoomAround(const TimeRange& range, uint64_t anchor, double factor, con
     const double fraction = double(anchor - range.start) / double(range.span());
     double start = double(anchor) - fraction * span;
     double end = start + span;
-    if (start < double(limits.start)) { end += double(limits.start) - start; start = double(limits.start); }
-    if (end > double(limits.end)) { start -= end - double(limits.end); end = double(limits.end); }
+    if (start < double(limits.start)) {
+        end += double(limits.start) - start;
+        start = double(limits.start);
+    }
+    if (end > double(limits.end)) {
+        start -= end - double(limits.end);
+        end = double(limits.end);
+    }
     start = std::max(start, double(limits.start));
     TimeRange out{static_cast<uint64_t>(std::llround(start)), static_cast<uint64_t>(std::llround(end))};
     if (out.end <= out.start) out.end = out.start + 1;
@@ -78,12 +83,19 @@ QString formatTimestamp(uint64_t ns, uint64_t step, ClockUnit clock)
 QString formatDuration(int64_t ns, ClockUnit clock)
 {
     const double magnitude = std::abs(double(ns));
-    struct Unit { double scale; const char* name; };
-    Unit unit = magnitude >= 1e9 ? Unit{1e9, "s"} : magnitude >= 1e6 ? Unit{1e6, "ms"}
-              : magnitude >= 1e3 ? Unit{1e3, "us"} : Unit{1, "ns"};
+    struct Unit {
+        double scale;
+        const char* name;
+    };
+    Unit unit = magnitude >= 1e9   ? Unit{1e9, "s"}
+                : magnitude >= 1e6 ? Unit{1e6, "ms"}
+                : magnitude >= 1e3 ? Unit{1e3, "us"}
+                                   : Unit{1, "ns"};
     if (clock == ClockUnit::Ticks)
-        unit = magnitude >= 1e9 ? Unit{1e9, "G ticks"} : magnitude >= 1e6 ? Unit{1e6, "M ticks"}
-             : magnitude >= 1e3 ? Unit{1e3, "k ticks"} : Unit{1, "ticks"};
+        unit = magnitude >= 1e9   ? Unit{1e9, "G ticks"}
+               : magnitude >= 1e6 ? Unit{1e6, "M ticks"}
+               : magnitude >= 1e3 ? Unit{1e3, "k ticks"}
+                                  : Unit{1, "ticks"};
     QString number = QString::number(double(ns) / unit.scale, 'f', unit.scale == 1 ? 0 : 3);
     if (number.contains('.')) {
         while (number.endsWith('0')) number.chop(1);

@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 #pragma once
 
-#include <cstdint>
 #include <QString>
+#include <cstdint>
 
 namespace ringside::timeline {
 

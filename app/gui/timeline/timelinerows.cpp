@@ -58,8 +58,10 @@ void TimelineRows::rebuild()
     // Share the spare height between the CPU rows.
     int fixed = int(m_tasks.size()) * kTaskHeight, cpuRows = 0;
     for (const Row& r : m_rows) {
-        if (r.kind == Kind::Cpu) ++cpuRows;
-        else fixed += r.height;
+        if (r.kind == Kind::Cpu)
+            ++cpuRows;
+        else
+            fixed += r.height;
     }
     if (cpuRows > 0 && m_viewportHeight > fixed) {
         const int height = std::clamp((m_viewportHeight - fixed) / cpuRows, int(kCpuHeight), int(kCpuMaxHeight));
@@ -83,7 +85,9 @@ void TimelineRows::rebuild()
             header.kind = Kind::ProcessHeader;
             header.pid = leader;
             header.label = QStringLiteral("process %1-%2 · %3 tasks")
-                               .arg(QString::fromStdString(m_session->taskName(leader))).arg(leader).arg(inGroup);
+                               .arg(QString::fromStdString(m_session->taskName(leader)))
+                               .arg(leader)
+                               .arg(inGroup);
             header.height = kHeaderHeight;
             m_rows.push_back(header);
         }
@@ -91,8 +95,10 @@ void TimelineRows::rebuild()
         Row row;
         row.kind = Kind::Task;
         row.pid = t.pid;
-        row.label = QStringLiteral("%1%2-%3").arg(inGroup > 1 ? QStringLiteral("  ") : QString())
-                        .arg(QString::fromStdString(m_session->taskName(t.pid))).arg(t.pid);
+        row.label = QStringLiteral("%1%2-%3")
+                        .arg(inGroup > 1 ? QStringLiteral("  ") : QString())
+                        .arg(QString::fromStdString(m_session->taskName(t.pid)))
+                        .arg(t.pid);
         row.height = kTaskHeight;
         m_rows.push_back(row);
     }
@@ -124,8 +130,10 @@ int TimelineRows::rowTop(int index) const
 
 void TimelineRows::toggleBuffer(uint16_t buffer)
 {
-    if (m_collapsed.contains(buffer)) m_collapsed.remove(buffer);
-    else m_collapsed.insert(buffer);
+    if (m_collapsed.contains(buffer))
+        m_collapsed.remove(buffer);
+    else
+        m_collapsed.insert(buffer);
     rebuild();
 }
 

@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 #pragma once
 
-#include "store/ids.h"
 #include "state/tracesession.h"
+#include "store/ids.h"
 
 #include <QSet>
 #include <QString>

@@ -129,7 +129,8 @@ void TimelineWidget::renderRows(QPainter& p)
             } else if (row.kind == TimelineRows::Kind::BufferHeader) {
                 p.fillRect(0, top, width(), row.height, palette().color(QPalette::AlternateBase));
                 p.setPen(palette().color(QPalette::Text));
-                const QString arrow = m_rows.isCollapsed(row.buffer) ? QStringLiteral("\u25B8 ") : QStringLiteral("\u25BE ");
+                const QString arrow =
+                    m_rows.isCollapsed(row.buffer) ? QStringLiteral("\u25B8 ") : QStringLiteral("\u25BE ");
                 p.drawText(QRect(6, top, width(), row.height), Qt::AlignVCenter | Qt::AlignLeft, arrow + row.label);
             } else {
                 // CPU rows sit indented under their buffer's header (which names the buffer);
@@ -137,9 +138,12 @@ void TimelineWidget::renderRows(QPainter& p)
                 const int indent = row.kind == TimelineRows::Kind::Cpu ? 18 : 8;
                 const QRect box(indent, top, kLabelWidth - indent - 4, row.height);
                 p.setPen(palette().color(QPalette::Text));
-                p.drawText(box, Qt::AlignVCenter | Qt::AlignLeft, p.fontMetrics().elidedText(row.label, Qt::ElideRight, box.width()));
-                if (row.kind == TimelineRows::Kind::Cpu) paintCpuRow(p, row, top);
-                else paintTaskRow(p, row, top);
+                p.drawText(box, Qt::AlignVCenter | Qt::AlignLeft,
+                           p.fontMetrics().elidedText(row.label, Qt::ElideRight, box.width()));
+                if (row.kind == TimelineRows::Kind::Cpu)
+                    paintCpuRow(p, row, top);
+                else
+                    paintTaskRow(p, row, top);
             }
             p.setPen(grid);
             p.drawLine(0, top + row.height - 1, width(), top + row.height - 1);
@@ -173,7 +177,8 @@ void TimelineWidget::paintCpuRow(QPainter& p, const TimelineRows::Row& row, int 
             if (x < w) {
                 const uint64_t t = timeline::xToTime(x, range, w);
                 const uint64_t tNext = timeline::xToTime(x + 1, range, w);
-                auto it = std::upper_bound(runs.begin(), runs.end(), t, [](uint64_t v, const CpuOccupancy::Run& r) { return v < r.start; });
+                auto it = std::upper_bound(runs.begin(), runs.end(), t,
+                                           [](uint64_t v, const CpuOccupancy::Run& r) { return v < r.start; });
                 pid = it == runs.begin() ? -1 : (it - 1)->pid;
                 // A pixel where something other than idle starts is shown busy.
                 if (pid == 0 && it != runs.end() && it->start < tNext) pid = it->pid;
@@ -228,7 +233,8 @@ void TimelineWidget::paintCpuRow(QPainter& p, const TimelineRows::Row& row, int 
         const uint64_t since = lost.beforeEvent > 0 ? columns.timestamp[lost.beforeEvent - 1] : store.firstTimestamp();
         if (resumed < range.start || since > range.end) continue;
         const int x0 = std::max(kLabelWidth, xOfTime(since)), x1 = xOfTime(resumed);
-        p.fillRect(x0, top + 1, std::max(1, x1 - x0), row.height - 3, QBrush(QColor(220, 40, 40, 60), Qt::BDiagPattern));
+        p.fillRect(x0, top + 1, std::max(1, x1 - x0), row.height - 3,
+                   QBrush(QColor(220, 40, 40, 60), Qt::BDiagPattern));
         p.setPen(QPen(QColor(220, 40, 40), 2));
         if (range.contains(resumed)) p.drawLine(x1, top + 1, x1, top + row.height - 2);
     }
@@ -270,12 +276,14 @@ void TimelineWidget::paintTaskRow(QPainter& p, const TimelineRows::Row& row, int
             const uint64_t t = ts[TaskIndex::eventAt(list, k).index];
             if (t >= range.end) break;
             const int x = std::max(0, int(timeline::timeToX(t, range, w)));
-            const uint64_t next = std::max(k + 1, TaskIndex::countBefore(store, list, timeline::xToTime(x + 1, range, w)));
+            const uint64_t next =
+                std::max(k + 1, TaskIndex::countBefore(store, list, timeline::xToTime(x + 1, range, w)));
             bool any = !shown;
             // With a filter: whether any of events [k, next) is shown, run by run.
             for (uint64_t j = k; j < next && !any;) {
                 const EventRef e = TaskIndex::eventAt(list, j);
-                const size_t run = size_t(std::upper_bound(list.before.begin(), list.before.end(), j) - list.before.begin()) - 1;
+                const size_t run =
+                    size_t(std::upper_bound(list.before.begin(), list.before.end(), j) - list.before.begin()) - 1;
                 const uint64_t inRun = std::min<uint64_t>(next - j, list.runs[run].end - e.index);
                 any = shown->rank(e.index + inRun) > shown->rank(e.index);
                 j += inRun;
@@ -347,7 +355,8 @@ void TimelineWidget::paintOverlays(QPainter& p)
     };
     if (m_view->markerA()) vline(*m_view->markerA(), QColor(30, 120, 220), QStringLiteral("A"));
     if (m_view->markerB()) vline(*m_view->markerB(), QColor(220, 120, 30), QStringLiteral("B"));
-    if (auto sel = m_view->selection(); sel && m_session && sel->index < m_session->store().stream(sel->stream).columns.size()) {
+    if (auto sel = m_view->selection();
+        sel && m_session && sel->index < m_session->store().stream(sel->stream).columns.size()) {
         const uint64_t t = m_session->store().timestamp(*sel);
         vline(t, palette().color(QPalette::Highlight), QString());
         // Ring the event in its CPU row.
@@ -404,8 +413,10 @@ void TimelineWidget::mousePressEvent(QMouseEvent* e)
     m_lastDragX = e->pos().x();
     m_moved = false;
     if (e->button() != Qt::LeftButton) return;
-    if (e->pos().y() < kRulerHeight && e->pos().x() >= kLabelWidth) m_drag = Drag::RulerRange;
-    else m_drag = Drag::Pan;
+    if (e->pos().y() < kRulerHeight && e->pos().x() >= kLabelWidth)
+        m_drag = Drag::RulerRange;
+    else
+        m_drag = Drag::Pan;
 }
 
 void TimelineWidget::mouseMoveEvent(QMouseEvent* e)
@@ -438,9 +449,12 @@ void TimelineWidget::mouseReleaseEvent(QMouseEvent* e)
     }
     if (e->pos().x() < kLabelWidth) return;
     const uint64_t t = timeAtX(e->pos().x());
-    if (e->modifiers() & Qt::ShiftModifier) m_view->setMarkerA(t);
-    else if (e->modifiers() & Qt::ControlModifier) m_view->setMarkerB(t);
-    else if (auto event = eventNear(e->pos().x(), e->pos().y())) m_view->select(*event);
+    if (e->modifiers() & Qt::ShiftModifier)
+        m_view->setMarkerA(t);
+    else if (e->modifiers() & Qt::ControlModifier)
+        m_view->setMarkerB(t);
+    else if (auto event = eventNear(e->pos().x(), e->pos().y()))
+        m_view->select(*event);
 }
 
 void TimelineWidget::mouseDoubleClickEvent(QMouseEvent* e)
@@ -466,11 +480,17 @@ bool TimelineWidget::handleKey(QKeyEvent* e)
     if (!m_session || (e->modifiers() & ~(Qt::KeypadModifier | Qt::ShiftModifier))) return false;
     const int anchor = (m_hoverX >= kLabelWidth && m_hoverX < width()) ? m_hoverX : kLabelWidth + dataWidth() / 2;
     switch (e->key()) {
-    case Qt::Key_W: case Qt::Key_Plus: case Qt::Key_Equal: zoomBy(0.5, anchor); break;
-    case Qt::Key_S: case Qt::Key_Minus: zoomBy(2.0, anchor); break;
-    case Qt::Key_A: case Qt::Key_Left: panByPixels(dataWidth() / 5); break;
-    case Qt::Key_D: case Qt::Key_Right: panByPixels(-dataWidth() / 5); break;
-    case Qt::Key_0: case Qt::Key_Home: m_view->zoomToFit(); break;
+    case Qt::Key_W:
+    case Qt::Key_Plus:
+    case Qt::Key_Equal: zoomBy(0.5, anchor); break;
+    case Qt::Key_S:
+    case Qt::Key_Minus: zoomBy(2.0, anchor); break;
+    case Qt::Key_A:
+    case Qt::Key_Left: panByPixels(dataWidth() / 5); break;
+    case Qt::Key_D:
+    case Qt::Key_Right: panByPixels(-dataWidth() / 5); break;
+    case Qt::Key_0:
+    case Qt::Key_Home: m_view->zoomToFit(); break;
     case Qt::Key_Backspace: m_view->zoomBack(); break;
     default: return false;
     }
@@ -554,7 +574,8 @@ bool TimelineWidget::event(QEvent* e)
     if (e->type() == QEvent::ToolTip && m_session) {
         auto* help = static_cast<QHelpEvent*>(e);
         const int index = help->pos().y() >= kRulerHeight ? m_rows.rowAt(contentY(help->pos().y())) : -1;
-        if (index >= 0 && (help->pos().x() < kLabelWidth || m_rows.rows()[index].kind == TimelineRows::Kind::BufferHeader)) {
+        if (index >= 0 &&
+            (help->pos().x() < kLabelWidth || m_rows.rows()[index].kind == TimelineRows::Kind::BufferHeader)) {
             QToolTip::showText(help->globalPos(), labelToolTip(m_rows.rows()[index]), this);
             return true;
         }

@@ -2,8 +2,8 @@
 #pragma once
 
 #include "query/eventfilter.h"
-#include "timeline/timelinerows.h"
 #include "state/viewstate.h"
+#include "timeline/timelinerows.h"
 
 #include <QElapsedTimer>
 #include <QPixmap>
