@@ -14,8 +14,7 @@ Result<std::unique_ptr<Trace>> Trace::open(const std::string& path, const LoadOp
     }
 }
 
-Result<std::unique_ptr<Trace>> Trace::openTrace(const std::string& path, const LoadOptions& options,
-                                                std::vector<std::unique_ptr<RecordConsumer>> consumers)
+Result<std::unique_ptr<Trace>> Trace::withFile(const std::string& path)
 {
     std::unique_ptr<Trace> trace(new Trace);
     trace->m_funcGraph = std::make_unique<FuncGraphContext>();
@@ -26,6 +25,29 @@ Result<std::unique_ptr<Trace>> Trace::openTrace(const std::string& path, const L
     auto file = DatFile::open(path, fileOptions);
     if (!file) return file.error();
     trace->m_file = std::move(file.value());
+    return trace;
+}
+
+Result<std::unique_ptr<Trace>> Trace::growing(const std::string& path, EventStore** store)
+{
+    auto opened = withFile(path);
+    if (!opened) return opened.error();
+    std::unique_ptr<Trace> trace = std::move(opened.value());
+    trace->m_file->registerDeferredKallsyms();
+    ConsumerRegistry& registry = trace->m_consumers;
+    trace->m_occupancy = &static_cast<CpuOccupancy&>(registry.add(std::make_unique<CpuOccupancy>()));
+    trace->m_processes = &static_cast<ProcessGroups&>(registry.add(std::make_unique<ProcessGroups>()));
+    trace->m_store = std::make_unique<EventStore>();
+    *store = trace->m_store.get();
+    return trace;
+}
+
+Result<std::unique_ptr<Trace>> Trace::openTrace(const std::string& path, const LoadOptions& options,
+                                                std::vector<std::unique_ptr<RecordConsumer>> consumers)
+{
+    auto opened = withFile(path);
+    if (!opened) return opened.error();
+    std::unique_ptr<Trace> trace = std::move(opened.value());
     LoadOptions load = options;
     DatFile* datFile = trace->m_file.get();
     load.alongside = [datFile, previous = options.alongside] {

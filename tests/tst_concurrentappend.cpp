@@ -5,10 +5,12 @@
 // ThreadSanitizer too (the tsan preset).
 #include "testsupport.h"
 
+#include "decode/eventformatter.h"
 #include "load/pageparser.h"
 #include "load/storeappender.h"
 #include "load/storebuilder.h"
 #include "query/eventfilter.h"
+#include "query/search.h"
 
 #include <traceevent/event-parse.h>
 
@@ -23,10 +25,13 @@ namespace {
 
 // What one reader thread checks, over and over, until the writer is done.
 struct Reader {
+    const Trace& trace;
     const EventStore& store;
     const std::atomic<bool>& done;
     int32_t hiddenPid;
-    std::vector<EventRef> seen; // the first rows, as first seen: they must never change
+    std::vector<bool> enterTypes;        // the event types whose name has "sys_enter"
+    std::vector<EventRef> seen;          // the first rows, as first seen: they must never change
+    EventFormatter* formatter = nullptr; // the trace's tep handle: one reader formats
     std::string failure;
     size_t rounds = 0;
 
@@ -73,6 +78,9 @@ struct Reader {
             RawRecord raw;
             std::string reason;
             if (!store.readRecord(e, raw, &reason)) return fail("readRecord: " + reason);
+            if (formatter && formatter->reportLine(e).find(formatter->eventName(
+                                 store.stream(e.stream).columns.eventType[e.index])) == std::string::npos)
+                return fail("a formatted row lacks its event name");
         }
         // A filter over what is published: every row it keeps is not the hidden task's.
         FilterSpec spec;
@@ -85,6 +93,31 @@ struct Reader {
             const EventRef e = store.eventAt(merged.select(k));
             if (store.stream(e.stream).columns.pid[e.index] == hiddenPid) return fail("filter kept a hidden task");
         }
+        // The table search: by event name from the columns over the rows published now, and
+        // through formatted text (the workers' own tep handles) over a sample of them.
+        SearchRequest byName;
+        byName.column = SearchColumn::Event;
+        byName.match = containsText("sys_enter", false);
+        byName.threads = 2;
+        const size_t searched = store.eventCount();
+        const std::vector<size_t> found = searchRows(trace, byName);
+        for (size_t row : found) {
+            if (row >= store.eventCount()) return fail("search found a row that was not published");
+            const EventRef e = store.eventAt(row);
+            if (!enterTypes[store.stream(e.stream).columns.eventType[e.index]])
+                return fail("search found another event");
+        }
+        if (found.size() > searched) return fail("search found more rows than were published");
+        RowSet sample(rows);
+        for (size_t row = rounds % 7; row < rows; row += 61) sample.set(row);
+        sample.seal();
+        SearchRequest byText;
+        byText.column = SearchColumn::Info;
+        byText.match = containsText("NR ", false);
+        byText.rows = &sample;
+        byText.threads = 2;
+        for (size_t k : searchRows(trace, byText))
+            if (k >= sample.size()) return fail("text search found a row outside its rows");
     }
 };
 
@@ -113,12 +146,24 @@ private slots:
         for (const Task& t : bulk.tasks().all())
             if (t.events > most) most = t.events, busiest = t.pid;
 
-        EventStore store;
+        EventStore* grown = nullptr;
+        auto growing = Trace::growing(test::fixturePath(name), &grown);
+        QVERIFY(growing);
+        const Trace& trace = **growing;
+        EventStore& store = *grown;
+        std::vector<bool> enterTypes(65536, false);
+        for (size_t type = 0; type < bulk.eventTypeCounts().size(); ++type) {
+            tep_event* event = bulk.eventTypeCounts()[type] ? tep_find_event(trace.file().tep(), int(type)) : nullptr;
+            enterTypes[type] = event && std::string(event->name).find("sys_enter") != std::string::npos;
+        }
+        EventFormatter formatter(trace);
         std::atomic<bool> done{false};
         std::vector<std::unique_ptr<Reader>> readers;
         std::vector<std::thread> threads;
         for (int r = 0; r < 2; ++r)
-            readers.push_back(std::make_unique<Reader>(Reader{store, done, busiest, {}, {}, 0}));
+            readers.push_back(
+                std::make_unique<Reader>(Reader{trace, store, done, busiest, enterTypes, {}, nullptr, {}, 0}));
+        readers[0]->formatter = &formatter;
         size_t rounds = 0;
         bool appended = false;
         std::thread writer([&] {

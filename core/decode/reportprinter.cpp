@@ -25,8 +25,8 @@ constexpr size_t kPieceRows = 16384; // ~1.5 MB of text: small enough to spread,
 bool needsOneThread(const Trace& trace)
 {
     tep_event* function = tep_find_event_by_name(trace.file().tep(), "ftrace", "function");
-    const auto& counts = trace.store().eventTypeCounts();
-    return function && size_t(function->id) < counts.size() && counts[size_t(function->id)] > 0;
+    return function && function->id >= 0 && function->id < 65536 &&
+           trace.store().eventTypeCount(uint16_t(function->id)) > 0;
 }
 
 } // namespace

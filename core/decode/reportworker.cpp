@@ -129,9 +129,8 @@ std::unique_ptr<ReportWorker> ReportWorker::create(const Trace& trace, bool ownH
         w->m_ownContext = std::make_unique<FuncGraphContext>();
         FuncGraphContext* context = w->m_ownContext.get();
         // Only the formats of events the recording holds: parsing all of them costs ~100 ms.
-        const auto& counts = trace.store().eventTypeCounts();
         std::vector<bool> types(65536, false);
-        for (size_t t = 0; t < counts.size() && t < types.size(); ++t) types[t] = counts[t] > 0;
+        for (size_t t = 0; t < types.size(); ++t) types[t] = trace.store().eventTypeCount(uint16_t(t)) > 0;
         auto tep = trace.file().newTep([context](tep_handle* t) { registerFuncGraphHandlers(t, context); }, &types);
         if (!tep) {
             if (error) *error = tep.error().message;

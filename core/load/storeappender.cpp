@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <limits>
+#include <unordered_map>
 
 namespace ringside {
 
@@ -33,13 +34,25 @@ void StoreAppender::append(StreamId id, CpuColumns&& segment)
     const size_t from = columns.size();
     columns.append(std::move(segment));
     TaskTable& tasks = m_store.m_tasks;
+    // Counted per segment, then handed to the task table at once (it locks for readers).
+    std::unordered_map<int32_t, uint64_t> perPid;
+    std::vector<int32_t> firstSeen; // pids in order of first appearance: ids stay deterministic
+    int32_t lastPid = 0;
+    uint64_t* slot = nullptr;
     for (size_t i = from; i < columns.size(); ++i) {
-        ++m_store.m_typeCounts[columns.eventType[i]];
+        std::atomic_ref<uint64_t>(m_store.m_typeCounts[columns.eventType[i]]).fetch_add(1, std::memory_order_relaxed);
         const int32_t pid = columns.pid[i];
-        TaskId task = tasks.find(pid);
-        if (!task.valid()) task = tasks.intern(pid, m_comms ? m_comms(pid) : std::string("<...>"));
-        ++tasks[task].events;
+        if (!slot || pid != lastPid) {
+            auto [it, added] = perPid.try_emplace(pid, 0);
+            if (added) firstSeen.push_back(pid);
+            slot = &it->second;
+            lastPid = pid;
+        }
+        ++*slot;
     }
+    for (int32_t pid : firstSeen)
+        if (!tasks.find(pid).valid()) tasks.intern(pid, m_comms ? m_comms(pid) : std::string("<...>"));
+    tasks.addEvents(perPid);
 }
 
 void StoreAppender::advance(StreamId stream, uint64_t upTo)

@@ -53,8 +53,8 @@ Result<std::shared_ptr<FilterResult>> applyFilter(const EventStore& store, const
     // The event types the expression has a condition for; it hides all others.
     std::vector<bool> decided(65536, false);
     if (expression)
-        for (size_t type = 0; type < store.eventTypeCounts().size(); ++type)
-            if (store.eventTypeCounts()[type]) decided[type] = expression->hasFilterFor(static_cast<int>(type));
+        for (size_t type = 0; type < decided.size(); ++type)
+            if (store.eventTypeCount(uint16_t(type))) decided[type] = expression->hasFilterFor(static_cast<int>(type));
 
     for (size_t s = 0; s < streams; ++s) {
         const StreamId id(static_cast<uint16_t>(s));

@@ -128,14 +128,13 @@ std::vector<size_t> searchRows(const Trace& trace, const SearchRequest& request,
     }
     if (wantsColumn(column, SearchColumn::Event)) {
         m.types.assign(65536, 0);
-        const auto& counts = store.eventTypeCounts();
-        for (size_t t = 0; t < counts.size() && t < 65536; ++t) {
-            if (counts[t] == 0) continue;
+        for (size_t t = 0; t < 65536; ++t) {
+            if (store.eventTypeCount(uint16_t(t)) == 0) continue;
             tep_event* e = workers[0]->event(static_cast<uint16_t>(t));
             m.types[t] = request.match(e ? std::string(e->name) : "unknown type " + std::to_string(t));
         }
     }
-    for (const Task& task : store.tasks().all()) {
+    for (const Task& task : store.tasks().snapshot()) {
         if (wantsColumn(column, SearchColumn::Pid) && request.match(std::to_string(task.pid)))
             m.pidPids.insert(task.pid);
         if (!wantsColumn(column, SearchColumn::Task)) continue;

@@ -84,6 +84,13 @@ public:
 
     const TaskTable& tasks() const { return m_tasks; }
     const std::vector<uint64_t>& eventTypeCounts() const { return m_typeCounts; }
+    // One type's count, safe on any thread while the store grows (the writer counts with
+    // atomic increments; the table itself never moves once the writer started).
+    uint64_t eventTypeCount(uint16_t type) const
+    {
+        if (type >= m_typeCounts.size()) return 0;
+        return std::atomic_ref<uint64_t>(const_cast<uint64_t&>(m_typeCounts[type])).load(std::memory_order_relaxed);
+    }
     const Diagnostics& diagnostics() const { return m_diagnostics; }
     const FileLayout& layout() const { return m_layout; }
     size_t memoryBytes() const;
