@@ -412,7 +412,8 @@ size_t ReportWorker::dumpRows(size_t begin, size_t end, std::string& out)
     return lines;
 }
 
-void ReportWorker::line(EventRef e, std::string& out)
+template <typename Print>
+void ReportWorker::printOne(EventRef e, std::string& out, Print print)
 {
     const uint8_t* data = nullptr;
     int size = 0;
@@ -421,27 +422,25 @@ void ReportWorker::line(EventRef e, std::string& out)
         out += "[unreadable record: " + reason + "]";
         return;
     }
+    // A single event looks ahead in its own CPU only, for function_graph folding.
     StreamPeek peek(*this, e);
     m_context->peek = &peek;
-    appendLine(e, data, size, out);
+    print(data, size);
     m_context->peek = nullptr;
+}
+
+void ReportWorker::line(EventRef e, std::string& out)
+{
+    printOne(e, out, [&](const uint8_t* data, int size) { appendLine(e, data, size, out); });
 }
 
 void ReportWorker::info(EventRef e, std::string& out)
 {
-    const uint8_t* data = nullptr;
-    int size = 0;
-    std::string reason;
-    if (!reader(e.stream).read(e.index, &data, &size, &reason)) {
-        out += "[unreadable record: " + reason + "]";
-        return;
-    }
-    StreamPeek peek(*this, e);
-    m_context->peek = &peek;
-    const size_t start = out.size();
-    appendInfo(e, data, size, out);
-    while (out.size() > start && out.back() == '\n') out.pop_back();
-    m_context->peek = nullptr;
+    printOne(e, out, [&](const uint8_t* data, int size) {
+        const size_t start = out.size();
+        appendInfo(e, data, size, out);
+        while (out.size() > start && out.back() == '\n') out.pop_back();
+    });
 }
 
 void ReportWorker::latency(EventRef e, std::string& out)

@@ -69,6 +69,10 @@ public:
     tep_event* event(uint16_t type);
 
 private:
+    // Reads `e` and runs `print(data, size)` with the single-event look-ahead in place.
+    template <typename Print>
+    void printOne(EventRef e, std::string& out, Print print);
+
     class BufferPeek;
     class StreamPeek;
     explicit ReportWorker(const Trace& trace) : m_trace(trace) {}

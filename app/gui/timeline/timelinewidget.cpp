@@ -281,11 +281,12 @@ void TimelineWidget::paintTaskRow(QPainter& p, const TimelineRows::Row& row, int
             bool any = !shown;
             // With a filter: whether any of events [k, next) is shown, run by run.
             for (uint64_t j = k; j < next && !any;) {
-                const EventRef e = TaskIndex::eventAt(list, j);
+                // One binary search finds the run of event j; the rest of the run is one rank.
                 const size_t run =
                     size_t(std::upper_bound(list.before.begin(), list.before.end(), j) - list.before.begin()) - 1;
-                const uint64_t inRun = std::min<uint64_t>(next - j, list.runs[run].end - e.index);
-                any = shown->rank(e.index + inRun) > shown->rank(e.index);
+                const uint64_t index = list.runs[run].begin + (j - list.before[run]);
+                const uint64_t inRun = std::min<uint64_t>(next - j, list.runs[run].end - index);
+                any = shown->rank(index + inRun) > shown->rank(index);
                 j += inRun;
             }
             if (any) p.fillRect(kLabelWidth + x, top + row.height - 6, 1, 4, tick);
