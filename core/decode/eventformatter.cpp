@@ -142,6 +142,7 @@ std::vector<FieldValue> EventFormatter::fields(EventRef e)
                 }
             }
         }
+        capViewText(v.value);
         out.push_back(std::move(v));
     };
     for (tep_format_field* f = event->format.common_fields; f; f = f->next) add(f, true);

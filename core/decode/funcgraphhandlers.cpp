@@ -62,8 +62,12 @@ void printDuration(trace_seq* s, unsigned long long duration)
     trace_seq_puts(s, "|  ");
 }
 
-void printIndent(trace_seq* s, unsigned long long depth)
+void printIndent(trace_seq* s, unsigned long long depth, const FuncGraphContext* ctx)
 {
+    if (ctx && depth > ctx->indentLimit) {
+        trace_seq_printf(s, "[depth %llu] ", depth);
+        return;
+    }
     for (long long i = 0; i < static_cast<long long>(depth) * kIndentPerLevel; ++i) trace_seq_putc(s, ' ');
 }
 
@@ -121,19 +125,19 @@ int entryHandler(trace_seq* s, tep_record* record, tep_event* event, void* conte
         printOverhead(s, rettime - calltime, true);
         printDuration(s, rettime - calltime);
         if (!fieldValue(event, "depth", record, &depth)) return trace_seq_putc(s, '!');
-        printIndent(s, depth);
+        printIndent(s, depth, ctx);
         printFunction(s, event->tep, func, "();");
         return 0;
     }
     printOverhead(s, 0, false);
     trace_seq_puts(s, "           |  ");
     if (!fieldValue(event, "depth", record, &depth)) return trace_seq_putc(s, '!');
-    printIndent(s, depth);
+    printIndent(s, depth, ctx);
     printFunction(s, event->tep, func, "() {");
     return 0;
 }
 
-int exitHandler(trace_seq* s, tep_record* record, tep_event* event, void*)
+int exitHandler(trace_seq* s, tep_record* record, tep_event* event, void* context)
 {
     unsigned long long rettime = 0, calltime = 0, depth = 0;
     if (!fieldValue(event, "rettime", record, &rettime) || !fieldValue(event, "calltime", record, &calltime))
@@ -141,7 +145,7 @@ int exitHandler(trace_seq* s, tep_record* record, tep_event* event, void*)
     printOverhead(s, rettime - calltime, true);
     printDuration(s, rettime - calltime);
     if (!fieldValue(event, "depth", record, &depth)) return trace_seq_putc(s, '!');
-    printIndent(s, depth);
+    printIndent(s, depth, static_cast<const FuncGraphContext*>(context));
     trace_seq_putc(s, '}');
     return 0;
 }
@@ -168,7 +172,7 @@ void registerFuncGraphHandlers(tep_handle* tep, FuncGraphContext* context)
 {
     tep_register_event_handler(tep, -1, "ftrace", "function", functionHandler, nullptr);
     tep_register_event_handler(tep, -1, "ftrace", "funcgraph_entry", entryHandler, context);
-    tep_register_event_handler(tep, -1, "ftrace", "funcgraph_exit", exitHandler, nullptr);
+    tep_register_event_handler(tep, -1, "ftrace", "funcgraph_exit", exitHandler, context);
 }
 
 } // namespace ringside

@@ -14,6 +14,9 @@ class RecordPeek;
 struct FuncGraphContext {
     RecordPeek* peek = nullptr;
     tep_event* exitEvent = nullptr; // ftrace/funcgraph_exit, looked up once per handle
+    // Calls deeper than this print "[depth N]" instead of their indentation: a damaged
+    // record's depth can be ~2^31 (gigabytes of spaces). Views set it; a dump keeps trace-cmd's.
+    unsigned long long indentLimit = ~0ull;
 };
 
 // Replaces libtraceevent's function plugin handler with Ringside's (no indentation): the

@@ -425,8 +425,22 @@ void ReportWorker::printOne(EventRef e, std::string& out, Print print)
     // A single event looks ahead in its own CPU only, for function_graph folding.
     StreamPeek peek(*this, e);
     m_context->peek = &peek;
+    m_context->indentLimit = kViewIndentLimit;
+    const size_t start = out.size();
     print(data, size);
+    m_context->indentLimit = ~0ull;
     m_context->peek = nullptr;
+    capViewText(out, start);
+}
+
+void capViewText(std::string& text, size_t start)
+{
+    if (text.size() - start <= kMaxViewText) return;
+    size_t cut = start + kMaxViewText;
+    while (cut > start && (static_cast<unsigned char>(text[cut]) & 0xc0) == 0x80) --cut; // whole UTF-8 characters
+    const size_t dropped = text.size() - cut;
+    text.resize(cut);
+    text += " … [" + std::to_string(dropped) + " more bytes not shown]";
 }
 
 void ReportWorker::line(EventRef e, std::string& out)

@@ -19,6 +19,15 @@ namespace ringside {
 
 class Trace;
 
+// What a view (table cell, details pane, tooltip, search, export) formats of one record at
+// most: a damaged record can decode to gigabytes. A dump prints records whole.
+inline constexpr size_t kMaxViewText = 16 * 1024;
+// Deeper function_graph calls show their depth instead of indentation in views.
+inline constexpr unsigned long long kViewIndentLimit = 256;
+
+// Cuts `text` after `start` to kMaxViewText bytes, saying how much was left out.
+void capViewText(std::string& text, size_t start = 0);
+
 // A comm that libtraceevent's sched_switch plugin teaches the tep handle while printing
 // (it registers prev/next_comm of sched_switch and comm of sched_wakeup[_new]): the first
 // registration of a pid wins, and a line's task name depends on it from the next row on.
@@ -50,8 +59,9 @@ public:
     // report does even across `begin` and `end`. Returns the number of event lines.
     size_t dumpRows(size_t begin, size_t end, std::string& out);
 
-    // One event's report line, and its text alone; function_graph entries look ahead in
-    // their own CPU only (what a table row can know).
+    // One event's report line, and its text alone, for views: capped (kMaxViewText,
+    // kViewIndentLimit); function_graph entries look ahead in their own CPU only (what a
+    // table row can know).
     void line(EventRef e, std::string& out);
     void info(EventRef e, std::string& out);
     void latency(EventRef e, std::string& out);

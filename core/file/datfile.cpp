@@ -4,10 +4,12 @@
 #include "file/fileoptions.h"
 #include "file/kallsyms.h"
 #include "util/bytereader.h"
+#include "util/childprobe.h"
 
 #include <traceevent/event-parse.h>
 
 #include <cstring>
+#include <deque>
 #include <map>
 #include <set>
 #include <utility>
@@ -17,6 +19,46 @@ namespace ringside {
 namespace {
 constexpr uint8_t kMagic[] = {0x17, 0x08, 0x44, 't', 'r', 'a', 'c', 'i', 'n', 'g'};
 constexpr size_t kSectionHeaderSize = 16;
+
+// One call that hands part of the file's metadata to libtraceevent. libtraceevent crashes on
+// some malformed formats, so the steps run in a child process first (ChildProbe) and only
+// the ones that survive it run in ours.
+struct MetadataStep {
+    enum class Kind { HeaderPage, Format, PrintkFormats, SavedCmdlines };
+    Kind kind;
+    std::string_view text; // NUL-terminated for printk formats and saved comms
+    std::string system;
+    size_t ordinal; // counts every step the file holds, so that newTep's subsets agree
+};
+
+// False where libtraceevent refused the step (without crashing).
+bool applyStep(tep_handle* tep, const MetadataStep& step, int longSize)
+{
+    switch (step.kind) {
+    case MetadataStep::Kind::HeaderPage:
+        return tep_parse_header_page(tep, const_cast<char*>(step.text.data()),
+                                     static_cast<unsigned long>(step.text.size()), longSize) == 0;
+    case MetadataStep::Kind::Format:
+        return tep_parse_event(tep, step.text.data(), step.text.size(), step.system.c_str()) == 0;
+    case MetadataStep::Kind::PrintkFormats: return tep_parse_printk_formats(tep, step.text.data()) == 0;
+    case MetadataStep::Kind::SavedCmdlines: return tep_parse_saved_cmdlines(tep, step.text.data()) == 0;
+    }
+    return false;
+}
+
+// "system/name" of a format, read from its "name:" line, for messages.
+std::string formatLabel(const MetadataStep& step)
+{
+    std::string_view text = step.text;
+    std::string name = "#" + std::to_string(step.ordinal);
+    if (text.substr(0, 6) == "name: ") {
+        const size_t end = text.find('\n');
+        name = std::string(text.substr(6, std::min<size_t>(end == std::string_view::npos ? text.size() : end, 70) - 6));
+        for (char& c : name)
+            if (static_cast<unsigned char>(c) < 0x20 || static_cast<unsigned char>(c) >= 0x7f) c = '?';
+    }
+    return step.system + "/" + name;
+}
 } // namespace
 
 // Reads the file top to bottom. v6 keeps its metadata inline, v7 in sections located by
@@ -25,9 +67,12 @@ class DatFileParser {
 public:
     // With `metadataOnly`, stops before the CPU data; with `types`, parses only the formats of
     // those event ids (and the ftrace system's). For DatFile::newTep.
+    // `knownUnsafe`: the steps an earlier open of the same file found unsafe; without it, the
+    // steps are checked in a child process.
     DatFileParser(DatFile& out, const DatFile::OpenOptions& options, bool metadataOnly = false,
-                  const std::vector<bool>* types = nullptr)
-        : m_out(out), m_options(options), m_info(out.m_info), m_metadataOnly(metadataOnly), m_types(types)
+                  const std::vector<bool>* types = nullptr, const std::vector<size_t>* knownUnsafe = nullptr)
+        : m_out(out), m_options(options), m_info(out.m_info), m_metadataOnly(metadataOnly), m_types(types),
+          m_knownUnsafe(knownUnsafe)
     {}
 
     bool parse()
@@ -110,12 +155,13 @@ private:
                 if (id == OptHeaderInfo) return fail("no header info section");
                 continue;
             }
-            std::string payload;
+            std::string& payload = m_payloads.emplace_back(); // steps point into it
             uint16_t got = 0;
             if (!readSection(it->second, &got, &payload)) return false;
             ByteReader r(reinterpret_cast<const uint8_t*>(payload.data()), payload.size(), m_info.bigEndian);
             if (!parseMetadata(id, r)) return false;
         }
+        if (!applyMetadata()) return false;
         if (m_metadataOnly) return true;
         for (auto& buffer : m_out.m_buffers)
             if (!buffer.latency && !readV7BufferData(buffer)) return false;
@@ -229,6 +275,7 @@ private:
     {
         for (uint16_t id : {OptHeaderInfo, OptFtraceEvents, OptEventFormats, OptKallsyms, OptPrintk, OptCmdlines})
             if (!parseMetadata(id, m_reader)) return false;
+        if (!applyMetadata()) return false;
         uint32_t cpus = m_reader.u32();
         if (m_reader.failed()) return fail("truncated after the saved command lines");
         if (cpus > 65536) return fail("implausible CPU count " + std::to_string(cpus));
@@ -452,27 +499,26 @@ private:
 
     // ---- metadata payloads ---------------------------------------------------------------
 
+    // Reads one metadata payload; what goes to libtraceevent is queued as steps (applyMetadata).
     bool parseMetadata(uint16_t id, ByteReader& r)
     {
         tep_handle* tep = m_out.m_tep;
         switch (id) {
         case OptHeaderInfo: {
             if (r.bytes(12) != std::string_view("header_page\0", 12)) return fail("header_page is missing");
-            std::string page(r.bytes(r.u64()));
+            std::string_view page = r.bytes(r.u64());
             if (r.bytes(13) != std::string_view("header_event\0", 13)) return fail("header_event is missing");
             r.bytes(r.u64());
             if (r.failed()) return fail("header info is truncated");
-            if (tep_parse_header_page(tep, page.data(), page.size(), m_info.userLongSize) != 0)
-                m_out.m_diagnostics.warn("bad-header-page", "header_page cannot be parsed");
-            m_info.kernelLongSize = tep_get_header_page_size(tep);
-            if (m_info.kernelLongSize != 4 && m_info.kernelLongSize != 8) m_info.kernelLongSize = m_info.userLongSize;
+            // Copied: libtraceevent takes it as a writable buffer.
+            queueStep(MetadataStep::Kind::HeaderPage, m_payloads.emplace_back(page));
             return true;
         }
         case OptFtraceEvents: {
             uint32_t count = r.u32();
             for (uint32_t i = 0; i < count && !r.failed(); ++i) {
                 std::string_view format = r.bytes(r.u64());
-                if (!r.failed()) parseFormat(format, "ftrace");
+                if (!r.failed()) queueFormat(format, "ftrace", false);
             }
             return r.failed() ? fail("ftrace event formats are truncated") : true;
         }
@@ -483,7 +529,7 @@ private:
                 uint32_t count = r.u32();
                 for (uint32_t i = 0; i < count && !r.failed(); ++i) {
                     std::string_view format = r.bytes(r.u64());
-                    if (!r.failed() && wanted(format)) parseFormat(format, system);
+                    if (!r.failed()) queueFormat(format, system);
                 }
             }
             return r.failed() ? fail("event formats are truncated") : true;
@@ -498,13 +544,13 @@ private:
             else if (id == OptKallsyms)
                 registerKallsyms(tep, text);
             else
-                tep_parse_printk_formats(tep, text.c_str());
+                queueStep(MetadataStep::Kind::PrintkFormats, m_payloads.emplace_back(std::move(text)));
             return true;
         }
         case OptCmdlines: {
             std::string text(r.bytes(r.u64()));
             if (r.failed()) return fail("saved command lines are truncated");
-            if (!text.empty()) tep_parse_saved_cmdlines(tep, text.c_str());
+            if (!text.empty()) queueStep(MetadataStep::Kind::SavedCmdlines, m_payloads.emplace_back(std::move(text)));
             return true;
         }
         }
@@ -523,10 +569,86 @@ private:
         return id >= m_types->size() || (*m_types)[id];
     }
 
-    void parseFormat(std::string_view format, const std::string& system)
+    void queueStep(MetadataStep::Kind kind, std::string_view text, std::string system = {})
     {
-        if (tep_parse_event(m_out.m_tep, format.data(), format.size(), system.c_str()) != 0)
-            ++m_info.formatParseFailures;
+        m_steps.push_back({kind, text, std::move(system), m_nextOrdinal++});
+    }
+
+    // `filtered`: subject to newTep's event mask (the ftrace system's formats never are).
+    void queueFormat(std::string_view format, const std::string& system, bool filtered = true)
+    {
+        if (!filtered || wanted(format))
+            queueStep(MetadataStep::Kind::Format, format, system);
+        else
+            ++m_nextOrdinal;
+    }
+
+    // Hands the queued metadata to libtraceevent: the steps a child process survived (or, for
+    // newTep, those the open found safe).
+    bool applyMetadata()
+    {
+        bool ok = true;
+        if (m_knownUnsafe) {
+            for (const MetadataStep& step : m_steps)
+                if (std::find(m_knownUnsafe->begin(), m_knownUnsafe->end(), step.ordinal) == m_knownUnsafe->end())
+                    apply(step);
+        } else {
+            ok = probeAndApply();
+        }
+        m_steps.clear();
+        tep_handle* tep = m_out.m_tep;
+        m_info.kernelLongSize = tep_get_header_page_size(tep);
+        if (m_info.kernelLongSize != 4 && m_info.kernelLongSize != 8) m_info.kernelLongSize = m_info.userLongSize;
+        return ok;
+    }
+
+    void apply(const MetadataStep& step)
+    {
+        if (applyStep(m_out.m_tep, step, m_info.userLongSize)) return;
+        if (step.kind == MetadataStep::Kind::Format) ++m_info.formatParseFailures;
+        if (step.kind == MetadataStep::Kind::HeaderPage && !m_metadataOnly)
+            m_out.m_diagnostics.warn("bad-header-page", "header_page cannot be parsed");
+    }
+
+    bool probeAndApply()
+    {
+        tep_handle* childTep = nullptr;
+        ChildProbe probe;
+        probe.count = m_steps.size();
+        probe.setup = [&] {
+            childTep = tep_alloc();
+            tep_set_file_bigendian(childTep, m_info.bigEndian ? TEP_BIG_ENDIAN : TEP_LITTLE_ENDIAN);
+            tep_set_local_bigendian(childTep, TEP_LITTLE_ENDIAN);
+            tep_set_long_size(childTep, m_info.userLongSize);
+            tep_set_page_size(childTep, static_cast<int>(m_info.pageSize));
+        };
+        probe.step = [&](size_t i) { applyStep(childTep, m_steps[i], m_info.userLongSize); };
+        const ChildProbe::Outcome outcome = probe.run([&](size_t i) { apply(m_steps[i]); });
+        if (!outcome.probed) {
+            m_out.m_diagnostics.add(Diagnostic::Severity::Info, "metadata-unchecked",
+                                    "the event formats were parsed without a safety check (no process could be "
+                                    "started for it)");
+            for (const MetadataStep& step : m_steps) apply(step);
+            return true;
+        }
+        auto report = [&](size_t index, const char* what) {
+            const MetadataStep& step = m_steps[index];
+            m_out.m_unsafeMetadata.push_back(step.ordinal);
+            std::string part = step.kind == MetadataStep::Kind::Format          ? "event format " + formatLabel(step)
+                               : step.kind == MetadataStep::Kind::HeaderPage    ? std::string("header_page")
+                               : step.kind == MetadataStep::Kind::PrintkFormats ? std::string("printk formats")
+                                                                                : std::string("saved comms");
+            m_out.m_diagnostics.warn(
+                "unsafe-metadata",
+                part + " " + what + " libtraceevent; skipped" +
+                    (step.kind == MetadataStep::Kind::Format ? ", its events show without fields" : ""));
+        };
+        for (size_t index : outcome.crashed) report(index, "crashes");
+        for (size_t index : outcome.hung) report(index, "hangs");
+        if (outcome.gaveUp)
+            return fail("the event formats are damaged beyond use: more than " + std::to_string(probe.maxUnsafe) +
+                        " of them crash libtraceevent, or no process could be started to check the rest");
+        return true;
     }
 
     DatFile& m_out;
@@ -541,6 +663,10 @@ private:
     bool m_hasTraceClockOption = false;
     bool m_metadataOnly = false;
     const std::vector<bool>* m_types = nullptr;
+    const std::vector<size_t>* m_knownUnsafe = nullptr;
+    std::deque<std::string> m_payloads; // metadata the queued steps point into
+    std::vector<MetadataStep> m_steps;
+    size_t m_nextOrdinal = 0;
 };
 
 Result<std::unique_ptr<DatFile>> DatFile::open(const std::string& path, const OpenOptions& options)
@@ -574,7 +700,7 @@ Result<std::unique_ptr<TepHandle>> DatFile::newTep(const std::function<void(tep_
     OpenOptions options;
     options.beforePlugins = beforePlugins;
     options.loadPlugins = m_loadPlugins;
-    DatFileParser parser(copy, options, true, types);
+    DatFileParser parser(copy, options, true, types, &m_unsafeMetadata);
     const bool ok = parser.parse();
     std::unique_ptr<TepHandle> handle(new TepHandle);
     handle->m_tep = std::exchange(copy.m_tep, nullptr);

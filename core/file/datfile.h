@@ -83,6 +83,8 @@ private:
     tep_plugin_list* m_plugins = nullptr;
     bool m_loadPlugins = true;
     std::string m_deferredKallsyms;
+    // Ordinals of the metadata steps that crashed or hung libtraceevent in a child process.
+    std::vector<size_t> m_unsafeMetadata;
 };
 
 } // namespace ringside

@@ -1,0 +1,231 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+// Damaged recordings: metadata that crashes libtraceevent is found in a child process and
+// left out, and a record that decodes to gigabytes is cut short in every view.
+#include "testsupport.h"
+
+#include "decode/eventformatter.h"
+#include "decode/reportworker.h"
+#include "query/search.h"
+#include "util/childprobe.h"
+
+#include <QElapsedTimer>
+#include <QFile>
+#include <QProcess>
+#include <QTemporaryDir>
+#include <QTest>
+
+#include <csignal>
+#include <cstdlib>
+#include <unistd.h>
+
+using namespace ringside;
+
+namespace {
+
+bool hasDiagnostic(const Trace& trace, const std::string& code, const std::string& text = {})
+{
+    for (const auto& d : trace.store().diagnostics().items())
+        if (d.code == code && d.message.find(text) != std::string::npos) return true;
+    return false;
+}
+
+struct CliResult {
+    int exitCode = -1;
+    bool crashed = true;
+    QByteArray out, err;
+};
+
+CliResult runCli(const QStringList& args)
+{
+    QProcess cli;
+    cli.start(RINGSIDE_CLI, args);
+    CliResult r;
+    if (!cli.waitForFinished(120000)) return r;
+    r.crashed = cli.exitStatus() != QProcess::NormalExit;
+    r.exitCode = cli.exitCode();
+    r.out = cli.readAllStandardOutput();
+    r.err = cli.readAllStandardError();
+    return r;
+}
+
+} // namespace
+
+class TestDamaged : public QObject {
+    Q_OBJECT
+private:
+    QTemporaryDir m_dir;
+    QString m_crashingFormat; // a recording with one format that crashes libtraceevent, cut mid-data
+
+private slots:
+    void initTestCase()
+    {
+        QVERIFY(m_dir.isValid());
+        const QByteArray data = test::readXz(test::fixture("crashing-format.dat.xz"));
+        QVERIFY(!data.isEmpty());
+        m_crashingFormat = m_dir.filePath("crashing-format.dat");
+        QFile f(m_crashingFormat);
+        QVERIFY(f.open(QIODevice::WriteOnly));
+        f.write(data);
+        // Its first MiB is ../shared/fuzz-crashes/crash-format-1.dat: cut inside the formats.
+        QFile cut(m_dir.filePath("crash-format-1.dat"));
+        QVERIFY(cut.open(QIODevice::WriteOnly));
+        cut.write(data.left(1 << 20));
+    }
+
+    // ---- ChildProbe ---------------------------------------------------------------------
+
+    void probeFindsCrashesAndHangsAndKeepsOrder()
+    {
+        ChildProbe probe;
+        probe.count = 10;
+        probe.stepTimeout = std::chrono::milliseconds(300);
+        probe.step = [](size_t i) {
+            if (i == 2) std::raise(SIGSEGV);
+            if (i == 5) std::abort();
+            if (i == 7)
+                for (;;) pause();
+        };
+        std::vector<size_t> safe;
+        const ChildProbe::Outcome outcome = probe.run([&](size_t i) { safe.push_back(i); });
+        QVERIFY(outcome.probed);
+        QVERIFY(!outcome.gaveUp);
+        QCOMPARE(outcome.crashed, (std::vector<size_t>{2, 5}));
+        QCOMPARE(outcome.hung, (std::vector<size_t>{7}));
+        QCOMPARE(safe, (std::vector<size_t>{0, 1, 3, 4, 6, 8, 9}));
+    }
+
+    void probeReplaysSafeStepsInTheNextChild()
+    {
+        // Step 4 crashes unless step 1 ran before it in the same process: a child that replaced
+        // a crashed one must have replayed the safe steps.
+        static bool stepOneRan = false;
+        ChildProbe probe;
+        probe.count = 6;
+        probe.setup = [] { stepOneRan = false; };
+        probe.step = [](size_t i) {
+            if (i == 1) stepOneRan = true;
+            if (i == 2) std::raise(SIGSEGV);
+            if (i == 4 && !stepOneRan) std::raise(SIGSEGV);
+        };
+        std::vector<size_t> safe;
+        const ChildProbe::Outcome outcome = probe.run([&](size_t i) { safe.push_back(i); });
+        QCOMPARE(outcome.crashed, (std::vector<size_t>{2}));
+        QCOMPARE(safe, (std::vector<size_t>{0, 1, 3, 4, 5}));
+    }
+
+    void probeGivesUpOnGarbage()
+    {
+        ChildProbe probe;
+        probe.count = 100;
+        probe.maxUnsafe = 3;
+        probe.step = [](size_t i) {
+            if (i % 2) std::raise(SIGSEGV);
+        };
+        size_t safe = 0;
+        const ChildProbe::Outcome outcome = probe.run([&](size_t) { ++safe; });
+        QVERIFY(outcome.gaveUp);
+        QCOMPARE(outcome.crashed.size(), size_t(4));
+        QCOMPARE(safe, size_t(4)); // 0, 2, 4, 6
+    }
+
+    // ---- formats that crash libtraceevent ----------------------------------------------
+
+    void crashingFormatIsSkippedAndTheRestLoads()
+    {
+        auto trace = test::openOrFail(m_crashingFormat.toStdString());
+        QVERIFY(trace);
+        QVERIFY(hasDiagnostic(*trace, "unsafe-metadata", "xfs/xfs_buf_item_format crashes libtraceevent"));
+        QVERIFY(hasDiagnostic(*trace, "truncated"));
+        QVERIFY(trace->store().eventCount() > 1000);
+        // Workers build their own handles from the same metadata: they must skip it too.
+        const QByteArray text = test::dump(*trace);
+        QVERIFY(text.count('\n') > 1000);
+        SearchRequest request;
+        request.match = containsText("sched_switch", true);
+        QVERIFY(!searchRows(*trace, request).empty());
+    }
+
+    void formatsCutShortGiveAMessage_data()
+    {
+        QTest::addColumn<QString>("path");
+        QTest::newRow("crash-format-0") << test::fixture("crash-format-0.dat");
+        QTest::newRow("crash-format-1") << m_dir.filePath("crash-format-1.dat");
+        QTest::newRow("crash-format-2") << test::fixture("crash-format-2.dat");
+    }
+
+    void formatsCutShortGiveAMessage()
+    {
+        QFETCH(QString, path);
+        auto trace = Trace::open(path.toStdString());
+        QVERIFY(!trace.ok());
+        QVERIFY2(trace.error().message.find(path.toStdString() + ": ") == 0, trace.error().message.c_str());
+        QVERIFY2(trace.error().message.find("truncated") != std::string::npos, trace.error().message.c_str());
+        for (const char* command : {"info", "dump"}) {
+            const CliResult r = runCli({command, path});
+            QVERIFY2(!r.crashed, command);
+            QCOMPARE(r.exitCode, 1);
+            QVERIFY2(r.err.contains(path.toUtf8() + ": "), r.err.constData());
+        }
+    }
+
+    void cliReportsSkippedFormats()
+    {
+        const CliResult info = runCli({"info", m_crashingFormat});
+        QVERIFY(!info.crashed);
+        QCOMPARE(info.exitCode, 0);
+        QVERIFY2(info.out.contains("unsafe-metadata: event format xfs/xfs_buf_item_format crashes libtraceevent"),
+                 info.out.constData());
+        const CliResult dump = runCli({"dump", m_crashingFormat});
+        QVERIFY(!dump.crashed);
+        QCOMPARE(dump.exitCode, 0);
+        QVERIFY(dump.out.count('\n') > 1000);
+    }
+
+    // ---- a record that decodes to gigabytes --------------------------------------------
+
+    void capViewTextCutsAtCharacterBoundaries()
+    {
+        std::string text = "prefix:";
+        text += std::string(kMaxViewText - 1, 'x') + "\xc3\xa9" + std::string(100, 'y');
+        capViewText(text, 7);
+        QVERIFY(text.size() < 7 + kMaxViewText + 64);
+        QVERIFY(text.find("\xc3") == std::string::npos); // the split character is dropped whole
+        QVERIFY(text.find("102 more bytes not shown") != std::string::npos);
+        std::string small = "short";
+        capViewText(small);
+        QCOMPARE(small, std::string("short"));
+    }
+
+    void hugeRecordIsCappedInViewsAndSearch()
+    {
+        auto trace = test::openOrFail(test::fixturePath("huge-line.dat"));
+        QVERIFY(trace);
+        EventFormatter formatter(*trace);
+        const auto& order = trace->store().order();
+        const size_t rows = trace->store().eventCount();
+        QVERIFY(rows > 60000);
+        QElapsedTimer timer;
+        timer.start();
+        size_t longest = 0, depthMarkers = 0;
+        for (size_t row = 0; row < rows; ++row) {
+            const EventRef e = order.eventAt(row);
+            const std::string info = formatter.info(e);
+            const std::string line = formatter.reportLine(e);
+            longest = std::max({longest, info.size(), line.size()});
+            if (line.find("[depth ") != std::string::npos) ++depthMarkers;
+        }
+        QVERIFY2(longest <= kMaxViewText + 64, std::to_string(longest).c_str());
+        QVERIFY(depthMarkers >= 1); // the damaged funcgraph_exit says its depth instead
+        for (size_t row = 0; row < rows; row += 97)
+            for (const FieldValue& v : formatter.fields(order.eventAt(row)))
+                QVERIFY(v.value.size() <= kMaxViewText + 64);
+        SearchRequest request;
+        request.match = containsText("no such text anywhere", true);
+        QVERIFY(searchRows(*trace, request).empty());
+        // Uncapped, one row alone wrote 2 GB (tens of seconds); capped, all rows take well under.
+        QVERIFY2(timer.elapsed() < 60000, std::to_string(timer.elapsed()).c_str());
+    }
+};
+
+QTEST_GUILESS_MAIN(TestDamaged)
+#include "tst_damaged.moc"
