@@ -144,8 +144,10 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent)
 
     connect(&m_load, &LoadJob::progress, this, [this](int permille, qulonglong events) {
         if (!m_progress) return;
-        m_progress->setValue(permille);
+        // A modal dialog's setValue() runs the event loop, which may deliver the load's end and
+        // close the dialog: so it is the last call here.
         m_progress->setLabelText(tr("Loading %1 events…").arg(QLocale().toString(events)));
+        m_progress->setValue(permille);
     });
     connect(&m_load, &LoadJob::finished, this, [this](std::shared_ptr<TraceSession> session) {
         closeProgress();
