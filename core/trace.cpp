@@ -14,13 +14,14 @@ Result<std::unique_ptr<Trace>> Trace::open(const std::string& path, const LoadOp
     }
 }
 
-Result<std::unique_ptr<Trace>> Trace::withFile(const std::string& path)
+Result<std::unique_ptr<Trace>> Trace::withFile(const std::string& path, bool checkMetadata)
 {
     std::unique_ptr<Trace> trace(new Trace);
     trace->m_funcGraph = std::make_unique<FuncGraphContext>();
     DatFile::OpenOptions fileOptions;
     FuncGraphContext* context = trace->m_funcGraph.get();
     fileOptions.deferKallsyms = true;
+    fileOptions.checkMetadata = checkMetadata;
     fileOptions.beforePlugins = [context](tep_handle* tep) { registerFuncGraphHandlers(tep, context); };
     auto file = DatFile::open(path, fileOptions);
     if (!file) return file.error();
@@ -28,9 +29,9 @@ Result<std::unique_ptr<Trace>> Trace::withFile(const std::string& path)
     return trace;
 }
 
-Result<std::unique_ptr<Trace>> Trace::growing(const std::string& path, EventStore** store)
+Result<std::unique_ptr<Trace>> Trace::growing(const std::string& path, EventStore** store, bool checkMetadata)
 {
-    auto opened = withFile(path);
+    auto opened = withFile(path, checkMetadata);
     if (!opened) return opened.error();
     std::unique_ptr<Trace> trace = std::move(opened.value());
     trace->m_file->registerDeferredKallsyms();

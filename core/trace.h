@@ -40,12 +40,15 @@ public:
 
     // A trace over an empty store that another component grows (live capture appends to it;
     // tests grow it from the file): `path`'s metadata gives the formats. `store` is set to the
-    // store to grow through StoreAppender; its consumers and task index are not fed.
-    static Result<std::unique_ptr<Trace>> growing(const std::string& path, EventStore** store);
+    // store to grow through StoreAppender; its consumers and task index are not fed. Metadata
+    // the caller wrote itself from the running kernel's tracefs needs no `checkMetadata`
+    // (DatFile::OpenOptions).
+    static Result<std::unique_ptr<Trace>> growing(const std::string& path, EventStore** store,
+                                                  bool checkMetadata = true);
 
 private:
     Trace() = default;
-    static Result<std::unique_ptr<Trace>> withFile(const std::string& path);
+    static Result<std::unique_ptr<Trace>> withFile(const std::string& path, bool checkMetadata = true);
     static Result<std::unique_ptr<Trace>> openTrace(const std::string& path, const LoadOptions& options,
                                                     std::vector<std::unique_ptr<RecordConsumer>> consumers);
     std::unique_ptr<FuncGraphContext> m_funcGraph;

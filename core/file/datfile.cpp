@@ -588,7 +588,9 @@ private:
     bool applyMetadata()
     {
         bool ok = true;
-        if (m_knownUnsafe) {
+        if (m_knownUnsafe || !m_options.checkMetadata) {
+            static const std::vector<size_t> none;
+            if (!m_knownUnsafe) m_knownUnsafe = &none;
             for (const MetadataStep& step : m_steps)
                 if (std::find(m_knownUnsafe->begin(), m_knownUnsafe->end(), step.ordinal) == m_knownUnsafe->end())
                     apply(step);

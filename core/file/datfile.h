@@ -47,6 +47,9 @@ public:
         // Keep the kallsyms text for the caller to register (see registerDeferredKallsyms)
         // instead of parsing it during open; lets a loader overlap it with page parsing.
         bool deferKallsyms = false;
+        // Hand the metadata to libtraceevent only after a child process survived it (see
+        // ChildProbe); off only for metadata known to be sound (written from a live kernel).
+        bool checkMetadata = true;
     };
 
     static Result<std::unique_ptr<DatFile>> open(const std::string& path, const OpenOptions& options);
