@@ -1,0 +1,154 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+#include "support/tracewriter.h"
+
+#include <algorithm>
+#include <cstring>
+
+namespace ringside::test {
+
+namespace {
+
+constexpr uint32_t kPageSize = 4096;
+constexpr size_t kPageHeader = 16; // u64 timestamp, u64 commit
+
+const char kHeaderPage[] = "\tfield: u64 timestamp;\toffset:0;\tsize:8;\tsigned:0;\n"
+                           "\tfield: local_t commit;\toffset:8;\tsize:8;\tsigned:1;\n"
+                           "\tfield: int overwrite;\toffset:8;\tsize:1;\tsigned:1;\n"
+                           "\tfield: char data;\toffset:16;\tsize:4080;\tsigned:1;\n";
+const char kHeaderEvent[] = "# compressed entry header\n\ttype_len    :    5 bits\n\ttime_delta  :   27 bits\n"
+                            "\tarray       :   32 bits\n\n\tpadding     : type == 29\n\ttime_extend : type == 30\n"
+                            "\ttime_stamp : type == 31\n\tdata max type_len  == 28\n";
+
+template <typename T>
+void put(std::string& out, T value)
+{
+    out.append(reinterpret_cast<const char*>(&value), sizeof value);
+}
+
+void putString(std::string& out, const std::string& s)
+{
+    out += s;
+    out += '\0';
+}
+
+// One CPU's records as ring-buffer pages.
+std::string pages(const std::vector<TraceWriter::Record>& records, uint64_t firstTimestamp)
+{
+    std::string out;
+    std::string page;
+    uint64_t time = firstTimestamp;
+    auto flush = [&] {
+        if (page.empty()) return;
+        const uint64_t commit = page.size() - kPageHeader;
+        std::memcpy(page.data() + 8, &commit, 8);
+        page.resize(kPageSize, '\0');
+        out += page;
+        page.clear();
+    };
+    for (const TraceWriter::Record& r : records) {
+        std::string body = r.payload;
+        body.resize((body.size() + 3) / 4 * 4, '\0');
+        const uint32_t words = static_cast<uint32_t>(body.size() / 4);
+        // type_len holds up to 28 words; longer records put their length in the next word.
+        const size_t size = 4 + (words <= 28 && words > 0 ? 0 : 4) + body.size();
+        if (!page.empty() && page.size() + size > kPageSize) flush();
+        if (page.empty()) {
+            put<uint64_t>(page, time);
+            put<uint64_t>(page, 0);
+            time += r.delta; // the page's timestamp is the first record's, minus its delta
+        } else {
+            time += r.delta;
+        }
+        const uint32_t delta = r.delta & ((1u << 27) - 1);
+        if (words <= 28 && words > 0) {
+            put<uint32_t>(page, words | (delta << 5));
+        } else {
+            put<uint32_t>(page, 0 | (delta << 5));
+            put<uint32_t>(page, static_cast<uint32_t>(body.size() + 4));
+        }
+        page += body;
+        if (page.size() > kPageSize) page.resize(kPageSize); // a record larger than a page is cut
+    }
+    flush();
+    return out;
+}
+
+} // namespace
+
+const char* TraceWriter::commonFields()
+{
+    return "\tfield:unsigned short common_type;\toffset:0;\tsize:2;\tsigned:0;\n"
+           "\tfield:unsigned char common_flags;\toffset:2;\tsize:1;\tsigned:0;\n"
+           "\tfield:unsigned char common_preempt_count;\toffset:3;\tsize:1;\tsigned:0;\n"
+           "\tfield:int common_pid;\toffset:4;\tsize:4;\tsigned:1;\n\n";
+}
+
+std::string TraceWriter::payload(uint16_t type, int32_t pid, const std::string& fields, uint8_t flags, uint8_t preempt)
+{
+    std::string out;
+    put(out, type);
+    put(out, flags);
+    put(out, preempt);
+    put(out, pid);
+    return out + fields;
+}
+
+std::string TraceWriter::write() const
+{
+    std::string out("\x17\x08\x44tracing", 10);
+    putString(out, "6");
+    put<uint8_t>(out, 0); // little-endian
+    put<uint8_t>(out, 8); // long size
+    put<uint32_t>(out, kPageSize);
+    putString(out, "header_page");
+    put<uint64_t>(out, sizeof kHeaderPage - 1);
+    out += kHeaderPage;
+    putString(out, "header_event");
+    put<uint64_t>(out, sizeof kHeaderEvent - 1);
+    out += kHeaderEvent;
+    put<uint32_t>(out, static_cast<uint32_t>(ftraceFormats.size()));
+    for (const std::string& f : ftraceFormats) {
+        put<uint64_t>(out, f.size());
+        out += f;
+    }
+    // Event systems, each with its formats, in first-seen order.
+    std::vector<std::string> systems;
+    for (const Format& f : formats)
+        if (std::find(systems.begin(), systems.end(), f.system) == systems.end()) systems.push_back(f.system);
+    put<uint32_t>(out, static_cast<uint32_t>(systems.size()));
+    for (const std::string& system : systems) {
+        putString(out, system);
+        uint32_t count = 0;
+        for (const Format& f : formats) count += f.system == system;
+        put<uint32_t>(out, count);
+        for (const Format& f : formats) {
+            if (f.system != system) continue;
+            put<uint64_t>(out, f.text.size());
+            out += f.text;
+        }
+    }
+    put<uint32_t>(out, static_cast<uint32_t>(kallsyms.size()));
+    out += kallsyms;
+    put<uint32_t>(out, static_cast<uint32_t>(printkFormats.size()));
+    out += printkFormats;
+    put<uint64_t>(out, cmdlines.size());
+    out += cmdlines;
+    put<uint32_t>(out, static_cast<uint32_t>(cpus.size()));
+    out.append("options  \0", 10);
+    put<uint16_t>(out, 0); // no options
+    out.append("flyrecord\0", 10);
+    std::vector<std::string> data;
+    for (const auto& records : cpus) data.push_back(pages(records, firstTimestamp));
+    const size_t tableEnd = out.size() + cpus.size() * 16;
+    uint64_t offset = (tableEnd + kPageSize - 1) / kPageSize * kPageSize;
+    for (const std::string& d : data) {
+        put<uint64_t>(out, offset);
+        put<uint64_t>(out, d.size());
+        offset += d.size();
+    }
+    out.resize((tableEnd + kPageSize - 1) / kPageSize * kPageSize, '\0');
+    for (const std::string& d : data) out += d;
+    return out;
+}
+
+} // namespace ringside::test

@@ -1,0 +1,38 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace ringside::test {
+
+// Writes small trace-cmd version 6 recordings (little-endian, 64-bit, 4 KiB pages) from
+// chosen formats and records: fixtures made to measure, and the frame the fuzzers put their
+// input in. `trace-cmd report` reads what it writes.
+struct TraceWriter {
+    struct Format {
+        std::string system;
+        std::string text; // a format file as the kernel prints it ("name: ...\nID: ...\nformat: ...")
+    };
+    struct Record {
+        uint32_t delta = 1;  // time since the previous record of the CPU (< 2^27)
+        std::string payload; // the event: common fields first
+    };
+
+    std::vector<Format> formats;
+    std::vector<std::string> ftraceFormats;
+    std::string kallsyms, printkFormats, cmdlines;
+    std::vector<std::vector<Record>> cpus; // records per CPU, in time order
+    uint64_t firstTimestamp = 1000000;
+
+    std::string write() const;
+
+    // The payload of an event of type `type` by `pid`: the common fields, then `fields`.
+    static std::string payload(uint16_t type, int32_t pid, const std::string& fields, uint8_t flags = 0,
+                               uint8_t preempt = 0);
+    // The standard common fields and header page of a 64-bit kernel, for formats written by hand.
+    static const char* commonFields();
+};
+
+} // namespace ringside::test
