@@ -5,7 +5,9 @@
 
 #include "decode/eventformatter.h"
 #include "decode/reportworker.h"
+#include "query/eventfilter.h"
 #include "query/search.h"
+#include "support/tracewriter.h"
 #include "util/childprobe.h"
 
 #include <QElapsedTimer>
@@ -224,6 +226,64 @@ private slots:
         QVERIFY(searchRows(*trace, request).empty());
         // Uncapped, one row alone wrote 2 GB (tens of seconds); capped, all rows take well under.
         QVERIFY2(timer.elapsed() < 60000, std::to_string(timer.elapsed()).c_str());
+    }
+
+    // Found by fuzz_formats: libtraceevent printed a record shorter than its format's offsets
+    // by reading past it (a 4 GB allocation for ftrace/print's `buf`), and follows a
+    // __data_loc wherever it points. Such records say they are damaged instead, in the text,
+    // the fields and the filter.
+    void recordsShorterThanTheirFormatAreDamaged()
+    {
+        using test::TraceWriter;
+        TraceWriter writer;
+        writer.ftraceFormats.push_back(std::string("name: print\nID: 5\nformat:\n") + TraceWriter::commonFields() +
+                                       "\tfield:unsigned long ip;\toffset:8;\tsize:8;\tsigned:0;\n"
+                                       "\tfield:char buf[];\toffset:16;\tsize:0;\tsigned:0;\n\n"
+                                       "print fmt: \"%ps: %s\", (void *)REC->ip, REC->buf\n");
+        writer.formats.push_back({"test", std::string("name: named\nID: 700\nformat:\n") + TraceWriter::commonFields() +
+                                              "\tfield:__data_loc char[] name;\toffset:8;\tsize:4;\tsigned:0;\n"
+                                              "\tfield:int value;\toffset:12;\tsize:4;\tsigned:1;\n\n"
+                                              "print fmt: \"name=%s value=%d\", __get_str(name), REC->value\n"});
+        auto le32 = [](uint32_t v) { return std::string(reinterpret_cast<const char*>(&v), 4); };
+        writer.cpus.resize(1);
+        auto& records = writer.cpus[0];
+        records.push_back({1, TraceWriter::payload(5, 10, std::string(8, '\0') + "hello\n" + '\0')});
+        records.push_back({1, TraceWriter::payload(5, 11, "\x01\x02")}); // ends before buf
+        records.push_back({1, TraceWriter::payload(700, 12, le32(4u << 16 | 16) + le32(7) + "abc" + '\0')});
+        records.push_back({1, TraceWriter::payload(700, 13, le32(100u << 16 | 4000) + le32(8))}); // name far outside
+        const QString path = m_dir.filePath("short-records.dat");
+        QFile out(path);
+        QVERIFY(out.open(QIODevice::WriteOnly));
+        const std::string bytes = writer.write();
+        out.write(bytes.data(), qint64(bytes.size()));
+        out.close();
+
+        auto trace = test::openOrFail(path.toStdString());
+        QVERIFY(trace);
+        const auto& order = trace->store().order();
+        QCOMPARE(trace->store().eventCount(), size_t(4));
+        EventFormatter formatter(*trace);
+        QVERIFY(formatter.info(order.eventAt(0)).find("hello") != std::string::npos);
+        QCOMPARE(formatter.info(order.eventAt(1)), std::string("[damaged record: field 'buf' lies outside it]"));
+        QCOMPARE(formatter.info(order.eventAt(2)), std::string("name=abc value=7"));
+        QCOMPARE(formatter.info(order.eventAt(3)), std::string("[damaged record: field 'name' lies outside it]"));
+        bool sawName = false;
+        for (const FieldValue& v : formatter.fields(order.eventAt(3))) {
+            if (v.name == "name") {
+                QCOMPARE(v.value, std::string("[outside the record: damaged]"));
+                sawName = true;
+            }
+            if (v.name == "value") QCOMPARE(v.value, std::string("8"));
+        }
+        QVERIFY(sawName);
+        auto expression = FilterExpression::compile(trace->file().tep(), "test/named: value > 0");
+        QVERIFY(expression);
+        FilterSpec spec;
+        spec.expression = "test/named: value > 0";
+        auto result = applyFilter(trace->store(), spec, expression.value().get());
+        QVERIFY(result);
+        QCOMPARE(result.value()->merged.size(), size_t(1)); // the damaged record matches nothing
+        QCOMPARE(test::dump(*trace).count("damaged record"), qsizetype(2));
     }
 };
 

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 #include "decode/eventformatter.h"
 
+#include "decode/recordcheck.h"
 #include "decode/reportworker.h"
 #include "decode/teprecord.h"
 #include "trace.h"
@@ -100,12 +101,15 @@ std::vector<FieldValue> EventFormatter::fields(EventRef e)
     tep_record record = toTepRecord(m_trace.store(), e, raw);
     tep_event* event = tep_find_event_by_record(tep, &record);
     if (!event) return out;
+    const bool bigEndian = tep_is_file_bigendian(tep);
     auto add = [&](tep_format_field* f, bool common) {
         FieldValue v;
         v.name = f->name;
         v.type = fieldType(f);
         v.common = common;
-        if (f->flags & TEP_FIELD_IS_STRING) {
+        if (!RecordCheck::fieldFits(f, static_cast<const uint8_t*>(record.data), record.size, bigEndian)) {
+            v.value = "[outside the record: damaged]";
+        } else if (f->flags & TEP_FIELD_IS_STRING) {
             trace_seq s;
             trace_seq_init(&s);
             tep_print_field_content(&s, record.data, record.size, f);

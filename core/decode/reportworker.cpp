@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 #include "decode/reportworker.h"
 
+#include "decode/recordcheck.h"
+
 #include "decode/recordpeek.h"
 #include "decode/recordwalker.h"
 #include "trace.h"
@@ -156,6 +158,7 @@ std::unique_ptr<ReportWorker> ReportWorker::create(const Trace& trace, bool ownH
     w->m_events.assign(65536, kUnset);
     w->m_simple.resize(65536);
     w->m_simpleTried.assign(65536, false);
+    w->m_checks.resize(65536);
     w->m_comms.assign(kCommSlots, {INT32_MIN, std::string()});
     if (tep_event* e = tep_find_event_by_name(w->m_tep, "ftrace", "funcgraph_entry")) w->m_entryType = e->id;
     if (tep_event* e = tep_find_event_by_name(w->m_tep, "ftrace", "funcgraph_exit")) w->m_exitType = e->id;
@@ -298,6 +301,11 @@ void ReportWorker::appendInfo(EventRef e, const uint8_t* data, int size, std::st
     if (!m_simpleTried[type]) {
         m_simpleTried[type] = true;
         m_simple[type] = SimplePrint::compile(event(type));
+        m_checks[type] = std::make_unique<RecordCheck>(event(type));
+    }
+    if (const tep_format_field* bad = m_checks[type]->firstBadField(data, size)) {
+        out += damagedRecordText(bad);
+        return;
     }
     if (m_simple[type] && m_simple[type]->print(data, size, out)) return;
     tep_record record{};

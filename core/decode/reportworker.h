@@ -2,6 +2,7 @@
 #pragma once
 
 #include "decode/funcgraphhandlers.h"
+#include "decode/recordcheck.h"
 #include "decode/simpleprint.h"
 #include "decode/streamreader.h"
 #include "file/datfile.h"
@@ -109,6 +110,7 @@ private:
     size_t m_commsApplied = 0;
     std::vector<std::unique_ptr<SimplePrint>> m_simple; // by type, once tried
     std::vector<bool> m_simpleTried;
+    std::vector<std::unique_ptr<RecordCheck>> m_checks; // by type, with m_simple
     // Latency text by (common_flags, common_preempt_count), when nothing else feeds it.
     bool m_latencyMemo = false;
     std::vector<std::string> m_latencies;

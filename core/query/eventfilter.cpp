@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 #include "query/eventfilter.h"
 
+#include "decode/recordcheck.h"
 #include "decode/recordwalker.h"
 #include "query/filtersyntax.h"
 
@@ -55,6 +56,15 @@ Result<std::shared_ptr<FilterResult>> applyFilter(const EventStore& store, const
     if (expression)
         for (size_t type = 0; type < decided.size(); ++type)
             if (store.eventTypeCount(uint16_t(type))) decided[type] = expression->hasFilterFor(static_cast<int>(type));
+    // libtraceevent reads wherever a damaged record points: such a record matches nothing.
+    std::vector<std::unique_ptr<RecordCheck>> checks(expression ? decided.size() : 0);
+    if (expression) {
+        std::unique_lock<std::mutex> lock;
+        if (tepLock) lock = std::unique_lock<std::mutex>(*tepLock);
+        for (size_t type = 0; type < decided.size(); ++type)
+            if (decided[type])
+                checks[type] = std::make_unique<RecordCheck>(tep_find_event(expression->get()->tep, int(type)));
+    }
 
     for (size_t s = 0; s < streams; ++s) {
         const StreamId id(static_cast<uint16_t>(s));
@@ -75,6 +85,10 @@ Result<std::shared_ptr<FilterResult>> applyFilter(const EventStore& store, const
                 // Drop the candidates the expression rejects, decoding them page by page.
                 walkRecords(store, id, decided, [&](uint32_t index, const uint8_t* data, int size) {
                     if (index >= events || !set.contains(index)) return;
+                    if (checks[c.eventType[index]]->firstBadField(data, size)) {
+                        set.reset(index);
+                        return;
+                    }
                     tep_record record{};
                     record.data = const_cast<uint8_t*>(data);
                     record.size = size;
