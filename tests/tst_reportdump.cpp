@@ -7,6 +7,7 @@
 #include "decode/reportprinter.h"
 #include "decode/simpleprint.h"
 
+#include "support/tracewriter.h"
 #include "trace.h"
 #include <traceevent/event-parse.h>
 #include <traceevent/trace-seq.h>
@@ -16,6 +17,8 @@
 #include <utility>
 #include <vector>
 
+#include <QFile>
+#include <QTemporaryDir>
 #include <QTest>
 
 using namespace ringside;
@@ -178,6 +181,42 @@ private slots:
             }
         }
         QVERIFY(compared > 1000); // raw_syscalls and the like are common in the fixtures
+    }
+
+    // trace-cmd prints seconds.micros from the first nanosecond on; libtraceevent's own time
+    // format prints bare micros below one second, which a dump must not.
+    void timesInTheFirstSecondAreSeconds_data()
+    {
+        QTest::addColumn<qulonglong>("timestamp");
+        QTest::addColumn<QString>("printed");
+        QTest::newRow("zero") << 0ull << "    0.000000";
+        QTest::newRow("rounded up") << 600ull << "    0.000001";
+        QTest::newRow("one millisecond") << 1000000ull << "    0.001000";
+        QTest::newRow("one second") << 1000000000ull << "    1.000000";
+        QTest::newRow("later") << 5000001000ull << "    5.000001";
+    }
+    void timesInTheFirstSecondAreSeconds()
+    {
+        QFETCH(qulonglong, timestamp);
+        QFETCH(QString, printed);
+        test::TraceWriter writer;
+        writer.formats.push_back({"test", std::string("name: tick\nID: 700\nformat:\n") +
+                                              test::TraceWriter::commonFields() +
+                                              "\tfield:int value;\toffset:8;\tsize:4;\tsigned:1;\n\n"
+                                              "print fmt: \"value=%d\", REC->value\n"});
+        writer.cpus.resize(1);
+        writer.cpus[0].push_back({0, test::TraceWriter::payload(700, 1, std::string(4, '\0'))});
+        writer.firstTimestamp = timestamp;
+        QTemporaryDir dir;
+        QFile out(dir.filePath("tick.dat"));
+        QVERIFY(out.open(QIODevice::WriteOnly));
+        const std::string bytes = writer.write();
+        out.write(bytes.data(), qint64(bytes.size()));
+        out.close();
+        auto trace = test::openOrFail(out.fileName().toStdString());
+        QVERIFY(trace);
+        const QByteArray dumped = test::dump(*trace);
+        QVERIFY2(dumped.contains("] " + printed.toLatin1() + ": tick:"), dumped.constData());
     }
 };
 

@@ -46,14 +46,11 @@ void appendTime(std::string& out, uint64_t ts, bool usecs)
 {
     if (!usecs) return appendPadded(out, ts, 12, ' ');
     out += ' ';
+    // trace-cmd prints seconds.micros even in the first second (libtraceevent would not).
     const unsigned long long t = (ts + 500) / 1000;
-    if (1000000ull < t) {
-        appendPadded(out, t / 1000000ull, 5, ' ');
-        out += '.';
-        appendPadded(out, t % 1000000ull, 6, '0');
-    } else {
-        appendPadded(out, t, 12, ' ');
-    }
+    appendPadded(out, t / 1000000ull, 5, ' ');
+    out += '.';
+    appendPadded(out, t % 1000000ull, 6, '0');
 }
 
 void appendSeq(std::string& out, trace_seq& s, bool stripAll)
