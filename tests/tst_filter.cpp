@@ -181,6 +181,18 @@ private slots:
                                    << "name the events before ':' (for example sched/sched_switch: ...)";
         QTest::newRow("unterminated string") << "sched/sched_switch: next_comm == \"bash"
                                              << "unterminated string at column 34";
+        // Found by fuzz_filter: each crashed libtraceevent's filter parser before the checker
+        // refused it.
+        QTest::newRow("bit and chain") << "sched/sched_switch: prev_pid == 1 || prev_pid & 1 & 2"
+                                       << "compare this with a value (e.g. 'prev_state & 2 != 0') at column 38";
+        QTest::newRow("bare value") << "sched/sched_switch: prev_pid & 40 || 97"
+                                    << "compare this with a value (e.g. 'prev_state & 2 != 0') at column 21";
+        QTest::newRow("bare field") << "sched/sched_switch: prev_pid == 1 || prev_pid"
+                                    << "compare this with a value (e.g. 'prev_state & 2 != 0') at column 38";
+        QTest::newRow("non-ASCII string") << "sched/sched_switch: next_comm == \"f\xb8\""
+                                          << "only printable ASCII is allowed (column 36)";
+        QTest::newRow("comma in condition") << "sched/sched_switch: (common_pid && ! \"sched_witch,s\")"
+                                            << "no ',' after ':' (column 50)";
     }
     void invalidExpressionsSayWhy()
     {

@@ -70,8 +70,9 @@ bool tokenize(const std::string& s, size_t start, std::vector<Token>& out, std::
     return true;
 }
 
-// expr := term (LOGIC term)* ; term := '!' term | '(' expr ')' | value (CMP value)?
-// value := atom (OP atom)* ; atom := IDENT | NUMBER | STRING
+// expr := term (LOGIC term)* ; term := '!' term | '(' expr ')' | value CMP value
+// value := atom (OP atom)* ; atom := IDENT | NUMBER | STRING. Stricter than libtraceevent: a
+// value must be compared (CMP is not optional), as its parser crashes on some values that are not.
 class Parser {
 public:
     Parser(const std::vector<Token>& tokens, std::vector<std::string>& fields) : m_t(tokens), m_fields(fields) {}
@@ -113,13 +114,17 @@ private:
             ++m_i;
             return true;
         }
-        const size_t first = m_i;
+        const size_t start = m_i;
         if (!value(error)) return false;
         if (peek().kind == Token::Cmp) {
-            if (m_t[first].kind == Token::Ident) m_fields.push_back(m_t[first].text);
             const std::string op = peek().text;
             ++m_i;
             if (!value(error)) return fail(error, "expected a value after '" + op + "'");
+        } else {
+            // libtraceevent 1.7.1 crashes on values that are not compared, next to other
+            // conditions ("a == 1 || b", "a & 4 || 9", "a == 1 || b & 1 & 2").
+            m_i = start;
+            return fail(error, "compare this with a value (e.g. 'prev_state & 2 != 0')");
         }
         return true;
     }
@@ -134,10 +139,12 @@ private:
         }
         return true;
     }
+    // Every name is a field (libtraceevent reads a name anywhere as one).
     bool atom()
     {
         const Token::Kind k = peek().kind;
         if (k != Token::Ident && k != Token::Number && k != Token::String) return false;
+        if (k == Token::Ident) m_fields.push_back(peek().text);
         ++m_i;
         return true;
     }
@@ -243,10 +250,20 @@ std::string checkFilterSyntax(tep_handle* tep, const std::string& expression)
 {
     const std::string text = trim(expression);
     if (text.empty()) return "the filter is empty";
+    // libtraceevent's tokenizer crashes on bytes outside printable ASCII, even inside quotes.
+    for (size_t at = 0; at < text.size(); ++at) {
+        const unsigned char c = static_cast<unsigned char>(text[at]);
+        if ((c < 0x20 && c != '\t' && c != '\n') || c >= 0x7f)
+            return "only printable ASCII is allowed (column " + std::to_string(at + 1) + ")";
+    }
     const size_t colon = text.find(':');
     const std::string events = trim(text.substr(0, colon));
     if (events.empty()) return "name the events before ':' (for example sched/sched_switch: ...)";
     if (colon == std::string::npos) return {};
+    // libtraceevent splits the event names at commas before it finds the ':', and a comma after it
+    // (in a quoted string too) makes it allocate a negative size.
+    if (const size_t comma = text.find(',', colon); comma != std::string::npos)
+        return "no ',' after ':' (column " + std::to_string(comma + 1) + ")";
 
     std::vector<Token> tokens;
     std::string error;
@@ -255,7 +272,7 @@ std::string checkFilterSyntax(tep_handle* tep, const std::string& expression)
     Parser parser(tokens, fields);
     if (!parser.parse(&error)) return error;
 
-    // Compared fields must exist in every named event (when the names are plain, not regexes).
+    // Fields must exist in every named event (when the names are plain, not regexes).
     std::string missing;
     const std::vector<tep_event*> named = namedEvents(tep, events, &missing);
     if (!missing.empty()) return "no event named '" + missing + "' in this recording";
