@@ -16,4 +16,5 @@ $SUDO apt-get install -y -qq --no-install-recommends \
   build-essential cmake ninja-build pkg-config \
   libtraceevent-dev libtracefs-dev libtracecmd-dev libzstd-dev zlib1g-dev \
   qt6-base-dev qt6-base-dev-tools libgl-dev \
+  clang libclang-rt-14-dev \
   trace-cmd xz-utils xvfb xauth imagemagick >/dev/null

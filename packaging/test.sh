@@ -1,7 +1,8 @@
 #!/bin/bash
 # One command for a fresh Debian 12 machine: install dependencies, build, and pass the tests,
 # in the normal build, the ASan+UBSan build and the ThreadSanitizer build (core and CLI
-# tests: the store read while it grows), with warnings as errors. When a corpus of
+# tests: the store read while it grows), with warnings as errors; then each libFuzzer target
+# runs briefly (the fuzz preset, clang with ASan+UBSan). When a corpus of
 # recordings sits beside the checkout (shared/traces, shared/corpus-external), the
 # differential test runs over it too.
 set -euo pipefail
@@ -12,7 +13,7 @@ for d in "$(cd .. && pwd)/shared/traces" "$(cd .. && pwd)/shared/corpus-external
   [ -d "$d" ] && corpus="${corpus:+$corpus:}$d"
 done
 export RINGSIDE_CORPUS="${RINGSIDE_CORPUS:-$corpus}"
-for preset in dev asan tsan; do
+for preset in dev asan tsan fuzz; do
   cmake --preset "$preset" -DRINGSIDE_WERROR=ON >/dev/null
   cmake --build --preset "$preset"
   ctest --preset "$preset" -j2
