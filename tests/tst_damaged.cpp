@@ -5,6 +5,9 @@
 
 #include "decode/eventformatter.h"
 #include "decode/reportworker.h"
+#include "file/pagesource.h"
+#include "load/pageparser.h"
+#include "load/timestampconverter.h"
 #include "query/eventfilter.h"
 #include "query/search.h"
 #include "support/tracewriter.h"
@@ -284,6 +287,29 @@ private slots:
         QVERIFY(result);
         QCOMPARE(result.value()->merged.size(), size_t(1)); // the damaged record matches nothing
         QCOMPARE(test::dump(*trace).count("damaged record"), qsizetype(2));
+    }
+
+    // Found by fuzz_pages: a damaged record length sends libtraceevent's kbuffer back to an
+    // earlier record, and its iteration never ends. The parser stops the page there.
+    void pageWhoseRecordsLoopEnds()
+    {
+        QFile file(test::fixture("looping-page.bin"));
+        QVERIFY(file.open(QIODevice::ReadOnly));
+        std::vector<uint8_t> page(4096 + PageSource::kPadding);
+        const QByteArray bytes = file.readAll();
+        QVERIFY(bytes.size() > 1000 && bytes.size() <= 4096);
+        std::copy(bytes.begin(), bytes.end(), page.begin());
+        QVERIFY(PageParser::headerIsSane(page.data(), 4096, 8, false));
+        FileInfo info;
+        TimestampConverter converter(info);
+        PageParser parser(8, false, CommonLayout(), converter, 0);
+        CpuColumns columns;
+        CpuLoadStats stats;
+        std::vector<uint64_t> perType(65536);
+        parser.parse(page.data(), 4096, columns, stats, perType.data());
+        QCOMPARE(stats.corruptPages, uint64_t(1));
+        QCOMPARE(stats.firstProblem, std::string("a page's records loop back on themselves"));
+        QVERIFY(columns.size() > 0 && columns.size() < 4096 / 4);
     }
 };
 

@@ -63,9 +63,17 @@ void PageParser::parse(const uint8_t* page, uint32_t pageSize, CpuColumns& out, 
     }
     const size_t before = out.timestamp.size();
     unsigned long long raw = 0;
+    int lastOffset = -1;
     for (void* data = kbuffer_read_event(m_kbuf, &raw); data; data = kbuffer_next_event(m_kbuf, &raw)) {
         const int size = kbuffer_event_size(m_kbuf);
         const int offset = kbuffer_curr_offset(m_kbuf);
+        // A damaged length can send kbuffer backwards, round the same records forever.
+        if (offset <= lastOffset) {
+            ++stats.corruptPages;
+            if (stats.firstProblem.empty()) stats.firstProblem = "a page's records loop back on themselves";
+            break;
+        }
+        lastOffset = offset;
         if (!recordIsStored(size, offset, pageSize, m_layout.minSize)) {
             ++stats.shortRecords;
             continue;
