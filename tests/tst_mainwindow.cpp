@@ -130,12 +130,37 @@ private slots:
         connect(&window, &MainWindow::loadFailed, this, [&] {
             dialogsWhenFailed = visibleProgressDialogs();
             QTimer::singleShot(0, [] {
-                if (auto* box = qobject_cast<QMessageBox*>(QApplication::activeModalWidget())) box->close();
+                // Not activeModalWidget(): a progress dialog shown again would be the one active.
+                for (QWidget* w : QApplication::topLevelWidgets())
+                    if (auto* box = qobject_cast<QMessageBox*>(w); box && box->isVisible()) box->close();
             });
         });
         openWithDialogShown(window, QStringLiteral(RINGSIDE_CLI)); // not a trace
         QVERIFY(failed.wait(20000));
         QCOMPARE(dialogsWhenFailed, 0);
+        QCOMPARE(visibleProgressDialogs(), 0);
+    }
+
+    // A load that fails within the dialog's show delay: the error box stays up longer than
+    // the delay, and the progress dialog must not appear behind it.
+    void progressDialogStaysClosedBehindAnError()
+    {
+        MainWindow window;
+        window.show();
+        QSignalSpy failed(&window, &MainWindow::loadFailed);
+        int dialogsWhileBoxOpen = -1;
+        connect(&window, &MainWindow::loadFailed, this, [&] {
+            QTimer::singleShot(800, [&] {
+                dialogsWhileBoxOpen = visibleProgressDialogs();
+                // Not activeModalWidget(): a progress dialog shown again would be the one active.
+                for (QWidget* w : QApplication::topLevelWidgets())
+                    if (auto* box = qobject_cast<QMessageBox*>(w); box && box->isVisible()) box->close();
+            });
+        });
+        window.openFile(test::fixture("crash-format-0.dat")); // fails at once: its formats are cut short
+        QVERIFY(failed.wait(20000));
+        QTRY_VERIFY(dialogsWhileBoxOpen >= 0);
+        QCOMPARE(dialogsWhileBoxOpen, 0);
         QCOMPARE(visibleProgressDialogs(), 0);
     }
 

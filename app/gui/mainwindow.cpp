@@ -203,6 +203,7 @@ void MainWindow::closeProgress()
     // A QProgressDialog without autoClose stays up after reset(); hide and drop it instead, so
     // the next load starts with a fresh one (and its own show delay).
     if (!m_progress) return;
+    m_progress->reset(); // stops its show-delay timer, which would show it again behind an error box
     m_progress->hide();
     m_progress->deleteLater();
     m_progress = nullptr;
