@@ -51,6 +51,13 @@ int visibleProgressDialogs()
     return int(visible.size());
 }
 
+// Not activeModalWidget(): a progress dialog shown again would be the active one.
+void closeMessageBoxes()
+{
+    for (QWidget* top : QApplication::topLevelWidgets())
+        if (auto* box = qobject_cast<QMessageBox*>(top); box && box->isVisible()) box->close();
+}
+
 // Starts a load and shows its progress dialog at once, as the 300 ms delay would on a slow load.
 // The load's result is queued to the event loop, so it cannot have arrived before the dialog shows.
 void openWithDialogShown(MainWindow& window, const QString& path)
@@ -129,11 +136,7 @@ private slots:
         // The error box is modal: note what is visible, then close it from inside its loop.
         connect(&window, &MainWindow::loadFailed, this, [&] {
             dialogsWhenFailed = visibleProgressDialogs();
-            QTimer::singleShot(0, [] {
-                // Not activeModalWidget(): a progress dialog shown again would be the one active.
-                for (QWidget* w : QApplication::topLevelWidgets())
-                    if (auto* box = qobject_cast<QMessageBox*>(w); box && box->isVisible()) box->close();
-            });
+            QTimer::singleShot(0, [] { closeMessageBoxes(); });
         });
         openWithDialogShown(window, QStringLiteral(RINGSIDE_CLI)); // not a trace
         QVERIFY(failed.wait(20000));
@@ -152,9 +155,7 @@ private slots:
         connect(&window, &MainWindow::loadFailed, this, [&] {
             QTimer::singleShot(800, [&] {
                 dialogsWhileBoxOpen = visibleProgressDialogs();
-                // Not activeModalWidget(): a progress dialog shown again would be the one active.
-                for (QWidget* w : QApplication::topLevelWidgets())
-                    if (auto* box = qobject_cast<QMessageBox*>(w); box && box->isVisible()) box->close();
+                closeMessageBoxes();
             });
         });
         window.openFile(test::fixture("crash-format-0.dat")); // fails at once: its formats are cut short
