@@ -15,6 +15,7 @@
 #include "timeline/timelinewidget.h"
 
 #include <QApplication>
+#include <QDockWidget>
 #include <QFile>
 #include <QHeaderView>
 #include <QLabel>
@@ -32,6 +33,7 @@
 #include <QTemporaryDir>
 #include <QTest>
 #include <QTimer>
+#include <QToolButton>
 #include <QTreeWidget>
 #include <QTreeWidgetItemIterator>
 
@@ -398,6 +400,37 @@ private slots:
 
     // Long diagnostics wrap to the pane's width, re-wrap as it changes, and keep their full text
     // in the tooltip.
+    // A damaged recording loads what it can; the status bar says it has warnings, and its
+    // button opens the health pane. A clean recording shows no button.
+    void loadWarningsShowInTheStatusBar()
+    {
+        QTemporaryDir dir;
+        const QString damaged = dir.filePath("crashing-format.dat");
+        QFile out(damaged);
+        QVERIFY(out.open(QIODevice::WriteOnly));
+        out.write(test::readXz(test::fixture("crashing-format.dat.xz")));
+        out.close();
+
+        MainWindow window;
+        window.show();
+        auto* button = window.findChild<QToolButton*>("loadWarningsButton");
+        QVERIFY(button);
+        QVERIFY(load(window, test::fixture("instances.dat"))); // info diagnostics only
+        QVERIFY(!button->isVisible());
+
+        QVERIFY(load(window, damaged));
+        QVERIFY(button->isVisible());
+        QCOMPARE(button->text(), QStringLiteral("3 load warnings"));
+        QVERIFY(button->toolTip().contains("xfs/xfs_buf_item_format crashes libtraceevent"));
+        auto* healthDock = window.findChild<QDockWidget*>("healthDock");
+        QVERIFY(healthDock && !healthDock->isVisible());
+        button->click();
+        QVERIFY(healthDock->isVisible());
+
+        QVERIFY(load(window, test::fixture("instances.dat")));
+        QVERIFY(!button->isVisible());
+    }
+
     void healthDiagnosticsWrap()
     {
         auto session = std::make_shared<TraceSession>();

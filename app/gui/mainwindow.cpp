@@ -30,8 +30,10 @@
 #include <QSpinBox>
 #include <QSplitter>
 #include <QStatusBar>
+#include <QStyle>
 #include <QTextEdit>
 #include <QTimer>
+#include <QToolButton>
 #include <QVBoxLayout>
 
 namespace ringside {
@@ -114,7 +116,19 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent)
 
     m_rangeLabel = new QLabel(this);
     m_markerLabel = new QLabel(this);
+    // A partial or damaged load says so where the eye is, not only in the health pane.
+    m_warningsButton = new QToolButton(this);
+    m_warningsButton->setObjectName("loadWarningsButton");
+    m_warningsButton->setAutoRaise(true);
+    m_warningsButton->setIcon(style()->standardIcon(QStyle::SP_MessageBoxWarning));
+    m_warningsButton->setToolButtonStyle(Qt::ToolButtonTextBesideIcon);
+    m_warningsButton->hide();
+    connect(m_warningsButton, &QToolButton::clicked, healthDock, [healthDock] {
+        healthDock->show();
+        healthDock->raise();
+    });
     statusBar()->addWidget(m_rangeLabel, 1);
+    statusBar()->addPermanentWidget(m_warningsButton);
     statusBar()->addPermanentWidget(m_markerLabel);
 
     buildMenus();
@@ -365,6 +379,7 @@ void MainWindow::setSession(std::shared_ptr<TraceSession> session)
     m_table->header()->resizeSection(EventTableModel::Cpu, std::min(cpuWidth + 16, 220));
     m_details->setSession(m_session.get());
     m_health->setSession(m_session.get());
+    showLoadWarnings(store.diagnostics());
     m_filters->setSession(m_session.get());
     m_search->setSession(m_session);
     const QString name = QFileInfo(m_session->path).fileName();
@@ -379,6 +394,20 @@ void MainWindow::setSession(std::shared_ptr<TraceSession> session)
             QApplication::exit(saved ? 0 : 1);
         });
     }
+}
+
+void MainWindow::showLoadWarnings(const Diagnostics& diagnostics)
+{
+    int warnings = 0;
+    QStringList lines;
+    for (const Diagnostic& d : diagnostics.items()) {
+        if (d.severity == Diagnostic::Severity::Info) continue;
+        ++warnings;
+        if (lines.size() < 10) lines << QString::fromStdString(d.message);
+    }
+    m_warningsButton->setVisible(warnings > 0);
+    m_warningsButton->setText(warnings == 1 ? tr("1 load warning") : tr("%1 load warnings").arg(warnings));
+    m_warningsButton->setToolTip(lines.join('\n') + tr("\n\nClick for the trace health pane (Ctrl+H)."));
 }
 
 void MainWindow::screenshotWhenLoaded(const QString& path)

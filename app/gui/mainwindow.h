@@ -13,10 +13,12 @@
 class QLabel;
 class QMenu;
 class QProgressDialog;
+class QToolButton;
 
 namespace ringside {
 
 class DetailsPane;
+class Diagnostics;
 class EventTableView;
 class EventTableModel;
 class HealthPane;
@@ -73,6 +75,7 @@ private:
     void setSession(std::shared_ptr<TraceSession> session);
     void onSelectionChanged();
     void updateStatus();
+    void showLoadWarnings(const Diagnostics& diagnostics);
     void updateRecentMenu();
     void addRecent(const QString& path);
     void copySelectedRows();
@@ -105,6 +108,7 @@ private:
     QMenu* m_viewMenu = nullptr;
     QLabel* m_rangeLabel = nullptr;
     QLabel* m_markerLabel = nullptr;
+    QToolButton* m_warningsButton = nullptr;
     QString m_screenshotPath;
     bool m_syncingSelection = false;
 };
