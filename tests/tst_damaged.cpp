@@ -5,6 +5,8 @@
 
 #include "decode/eventformatter.h"
 #include "decode/reportworker.h"
+#include "file/datfile.h"
+#include "file/metadatastep.h"
 #include "file/pagesource.h"
 #include "load/pageparser.h"
 #include "load/timestampconverter.h"
@@ -27,11 +29,16 @@ using namespace ringside;
 
 namespace {
 
-bool hasDiagnostic(const Trace& trace, const std::string& code, const std::string& text = {})
+bool hasDiagnostic(const Diagnostics& diagnostics, const std::string& code, const std::string& text = {})
 {
-    for (const auto& d : trace.store().diagnostics().items())
+    for (const auto& d : diagnostics.items())
         if (d.code == code && d.message.find(text) != std::string::npos) return true;
     return false;
+}
+
+bool hasDiagnostic(const Trace& trace, const std::string& code, const std::string& text = {})
+{
+    return hasDiagnostic(trace.store().diagnostics(), code, text);
 }
 
 struct CliResult {
@@ -84,12 +91,15 @@ private slots:
         ChildProbe probe;
         probe.count = 10;
         probe.stepTimeout = std::chrono::milliseconds(300);
-        probe.step = [](size_t i) {
-            if (i == 2) std::raise(SIGSEGV);
-            if (i == 5) std::abort();
-            if (i == 7)
-                for (;;) pause();
-        };
+        probe.start = ChildProbe::forking(
+            {},
+            [](size_t i) {
+                if (i == 2) std::raise(SIGSEGV);
+                if (i == 5) std::abort();
+                if (i == 7)
+                    for (;;) pause();
+            },
+            probe.count);
         std::vector<size_t> safe;
         const ChildProbe::Outcome outcome = probe.run([&](size_t i) { safe.push_back(i); });
         QVERIFY(outcome.probed);
@@ -106,12 +116,13 @@ private slots:
         static bool stepOneRan = false;
         ChildProbe probe;
         probe.count = 6;
-        probe.setup = [] { stepOneRan = false; };
-        probe.step = [](size_t i) {
-            if (i == 1) stepOneRan = true;
-            if (i == 2) std::raise(SIGSEGV);
-            if (i == 4 && !stepOneRan) std::raise(SIGSEGV);
-        };
+        probe.start = ChildProbe::forking([] { stepOneRan = false; },
+                                          [](size_t i) {
+                                              if (i == 1) stepOneRan = true;
+                                              if (i == 2) std::raise(SIGSEGV);
+                                              if (i == 4 && !stepOneRan) std::raise(SIGSEGV);
+                                          },
+                                          probe.count);
         std::vector<size_t> safe;
         const ChildProbe::Outcome outcome = probe.run([&](size_t i) { safe.push_back(i); });
         QCOMPARE(outcome.crashed, (std::vector<size_t>{2}));
@@ -123,9 +134,12 @@ private slots:
         ChildProbe probe;
         probe.count = 100;
         probe.maxUnsafe = 3;
-        probe.step = [](size_t i) {
-            if (i % 2) std::raise(SIGSEGV);
-        };
+        probe.start = ChildProbe::forking(
+            {},
+            [](size_t i) {
+                if (i % 2) std::raise(SIGSEGV);
+            },
+            probe.count);
         size_t safe = 0;
         const ChildProbe::Outcome outcome = probe.run([&](size_t) { ++safe; });
         QVERIFY(outcome.gaveUp);
@@ -134,6 +148,42 @@ private slots:
     }
 
     // ---- formats that crash libtraceevent ----------------------------------------------
+
+    // The formats are checked by the probe program (no memory shared with the caller) where it
+    // is installed, and in a forked copy otherwise: both find the same format.
+    void probeProgramAndForkedProbeAgree()
+    {
+        QVERIFY2(!metadataProbeProgram().empty(), "ringside-format-probe is built beside the tests");
+        for (bool fork : {false, true}) {
+            DatFile::OpenOptions options;
+            options.forkMetadataProbe = fork;
+            auto file = DatFile::open(m_crashingFormat.toStdString(), options);
+            QVERIFY(file);
+            QVERIFY2(hasDiagnostic((*file)->diagnostics(), "unsafe-metadata",
+                                   "event format xfs/xfs_buf_item_format crashes libtraceevent"),
+                     fork ? "forked" : "program");
+        }
+    }
+
+    void metadataRequestRoundTrips()
+    {
+        const std::string text = "name: a\nID: 7\n", comms = "1 bash\n";
+        const std::vector<MetadataStep> steps{{MetadataStep::Kind::Format, text, "sched", 0},
+                                              {MetadataStep::Kind::SavedCmdlines, comms, "", 1}};
+        const std::string request = encodeMetadataRequest({true, 4, 8192}, steps);
+        MetadataLayout layout;
+        std::vector<MetadataStep> back;
+        QVERIFY(decodeMetadataRequest(request, &layout, &back));
+        QVERIFY(layout.bigEndian);
+        QCOMPARE(layout.longSize, 4);
+        QCOMPARE(layout.pageSize, 8192u);
+        QCOMPARE(back.size(), size_t(2));
+        QCOMPARE(back[0].system, std::string("sched"));
+        QCOMPARE(std::string(back[0].text), text);
+        QCOMPARE(back[1].kind, MetadataStep::Kind::SavedCmdlines);
+        QCOMPARE(back[1].text.data()[back[1].text.size()], '\0'); // libtraceevent reads it as a C string
+        QVERIFY(!decodeMetadataRequest(request.substr(0, request.size() - 3), &layout, &back));
+    }
 
     void crashingFormatIsSkippedAndTheRestLoads()
     {

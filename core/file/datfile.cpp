@@ -3,6 +3,7 @@
 
 #include "file/fileoptions.h"
 #include "file/kallsyms.h"
+#include "file/metadatastep.h"
 #include "util/bytereader.h"
 #include "util/childprobe.h"
 
@@ -12,6 +13,8 @@
 #include <deque>
 #include <map>
 #include <set>
+#include <sys/mman.h>
+#include <unistd.h>
 #include <utility>
 
 namespace ringside {
@@ -19,32 +22,6 @@ namespace ringside {
 namespace {
 constexpr uint8_t kMagic[] = {0x17, 0x08, 0x44, 't', 'r', 'a', 'c', 'i', 'n', 'g'};
 constexpr size_t kSectionHeaderSize = 16;
-
-// One call that hands part of the file's metadata to libtraceevent. libtraceevent crashes on
-// some malformed formats, so the steps run in a child process first (ChildProbe) and only
-// the ones that survive it run in ours.
-struct MetadataStep {
-    enum class Kind { HeaderPage, Format, PrintkFormats, SavedCmdlines };
-    Kind kind;
-    std::string_view text; // NUL-terminated for printk formats and saved comms
-    std::string system;
-    size_t ordinal; // counts every step the file holds, so that newTep's subsets agree
-};
-
-// False where libtraceevent refused the step (without crashing).
-bool applyStep(tep_handle* tep, const MetadataStep& step, int longSize)
-{
-    switch (step.kind) {
-    case MetadataStep::Kind::HeaderPage:
-        return tep_parse_header_page(tep, const_cast<char*>(step.text.data()),
-                                     static_cast<unsigned long>(step.text.size()), longSize) == 0;
-    case MetadataStep::Kind::Format:
-        return tep_parse_event(tep, step.text.data(), step.text.size(), step.system.c_str()) == 0;
-    case MetadataStep::Kind::PrintkFormats: return tep_parse_printk_formats(tep, step.text.data()) == 0;
-    case MetadataStep::Kind::SavedCmdlines: return tep_parse_saved_cmdlines(tep, step.text.data()) == 0;
-    }
-    return false;
-}
 
 // "system/name" of a format, read from its "name:" line, for messages.
 std::string formatLabel(const MetadataStep& step)
@@ -604,6 +581,23 @@ private:
         return ok;
     }
 
+    // The request in an unlinked in-memory file, for each probe child to read; -1 on failure.
+    static int writeRequest(const std::string& bytes)
+    {
+        const int fd = memfd_create("ringside-metadata", MFD_CLOEXEC);
+        if (fd < 0) return -1;
+        size_t done = 0;
+        while (done < bytes.size()) {
+            const ssize_t n = write(fd, bytes.data() + done, bytes.size() - done);
+            if (n <= 0) {
+                close(fd);
+                return -1;
+            }
+            done += size_t(n);
+        }
+        return fd;
+    }
+
     void apply(const MetadataStep& step)
     {
         if (applyStep(m_out.m_tep, step, m_info.userLongSize)) return;
@@ -614,18 +608,23 @@ private:
 
     bool probeAndApply()
     {
-        tep_handle* childTep = nullptr;
+        const MetadataLayout layout{m_info.bigEndian, m_info.userLongSize, m_info.pageSize};
         ChildProbe probe;
         probe.count = m_steps.size();
-        probe.setup = [&] {
-            childTep = tep_alloc();
-            tep_set_file_bigendian(childTep, m_info.bigEndian ? TEP_BIG_ENDIAN : TEP_LITTLE_ENDIAN);
-            tep_set_local_bigendian(childTep, TEP_LITTLE_ENDIAN);
-            tep_set_long_size(childTep, m_info.userLongSize);
-            tep_set_page_size(childTep, static_cast<int>(m_info.pageSize));
-        };
-        probe.step = [&](size_t i) { applyStep(childTep, m_steps[i], m_info.userLongSize); };
+        // A separate program shares no memory with us; a forked copy of a process with many
+        // threads (the GUI) makes each page it writes meanwhile a copy and a TLB shootdown.
+        int request = -1;
+        const std::string& program = m_options.forkMetadataProbe ? std::string() : metadataProbeProgram();
+        if (!program.empty()) request = writeRequest(encodeMetadataRequest(layout, m_steps));
+        tep_handle* childTep = nullptr;
+        if (request >= 0)
+            probe.start = ChildProbe::spawning(program, request);
+        else
+            probe.start = ChildProbe::forking([&] { childTep = newMetadataTep(layout); },
+                                              [&](size_t i) { applyStep(childTep, m_steps[i], layout.longSize); },
+                                              m_steps.size());
         const ChildProbe::Outcome outcome = probe.run([&](size_t i) { apply(m_steps[i]); });
+        if (request >= 0) close(request);
         if (!outcome.probed) {
             m_out.m_diagnostics.add(Diagnostic::Severity::Info, "metadata-unchecked",
                                     "the event formats were parsed without a safety check (no process could be "

@@ -50,6 +50,9 @@ public:
         // Hand the metadata to libtraceevent only after a child process survived it (see
         // ChildProbe); off only for metadata known to be sound (written from a live kernel).
         bool checkMetadata = true;
+        // Check it in a forked copy of this process even when the probe program is there
+        // (tests of both ways).
+        bool forkMetadataProbe = false;
     };
 
     static Result<std::unique_ptr<DatFile>> open(const std::string& path, const OpenOptions& options);

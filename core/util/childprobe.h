@@ -4,19 +4,30 @@
 #include <chrono>
 #include <cstddef>
 #include <functional>
+#include <string>
+#include <sys/types.h>
 #include <vector>
 
 namespace ringside {
 
 // Runs steps that may crash or hang (code Ringside does not own, fed untrusted input) in a
-// forked child first, and hands each one the child survived to the caller to run in its own
+// child process first, and hands each one the child survived to the caller to run in its own
 // process. The caller's work on step i overlaps the child's on step i+1, so the check costs
-// little more than a fork on a machine with a core to spare.
+// little more than starting the child on a machine with a core to spare.
 struct ChildProbe {
-    // Called once in the child before the steps (e.g. to build the state they work on).
-    std::function<void()> setup;
-    // Step i, in the child. Steps run in order; a later one may depend on the earlier ones.
-    std::function<void(size_t)> step;
+    // Starts a child that runs steps 0..count-1 in order, leaving out `skip`: those before
+    // `from` silently, then after each one from `from` on it writes one byte to `reportFd`.
+    // Returns the child's pid, or -1 if none could be started.
+    using Start = std::function<pid_t(int reportFd, size_t from, const std::vector<size_t>& skip)>;
+
+    // A forked copy of the caller runs `setup`, then `step(i)`. Simple, but while it lives
+    // every page the caller writes is copied, which is slow in a process with many threads.
+    static Start forking(std::function<void()> setup, std::function<void(size_t)> step, size_t count);
+    // `program FROM [SKIP...]` is started with `inputFd` as its fd 3 and the report pipe as its
+    // stdout: no memory is shared with the caller.
+    static Start spawning(std::string program, int inputFd);
+
+    Start start;
     size_t count = 0;
     // A step that makes no progress for this long is taken as a hang.
     std::chrono::milliseconds stepTimeout{5000};
