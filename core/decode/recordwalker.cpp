@@ -37,13 +37,15 @@ void walkRecords(const EventStore& store, StreamId id, const std::vector<bool>& 
             const uint32_t pageEnd = page + 1 < columns.pageFirstEvent.size() ? columns.pageFirstEvent[page + 1]
                                                                               : static_cast<uint32_t>(columns.size());
             if (index == pageEnd) continue;
-            if (kbuffer_load_subbuffer(kbuf, buffer.data() + size_t(p) * pageSize) < 0) continue;
+            uint8_t* pageStart = buffer.data() + size_t(p) * pageSize;
+            if (kbuffer_load_subbuffer(kbuf, pageStart) < 0) continue;
             unsigned long long ts = 0;
             for (void* data = kbuffer_read_event(kbuf, &ts); data && index < pageEnd;
                  data = kbuffer_next_event(kbuf, &ts)) {
                 const int size = kbuffer_event_size(kbuf);
-                if (!recordIsStored(size, kbuffer_curr_offset(kbuf), pageSize, layout.minRecordSize)) continue;
-                if (types[columns.eventType[index]]) visit(index, static_cast<const uint8_t*>(data), size);
+                if (!recordIsStored(size, data, pageStart, pageSize, layout.minRecordSize)) continue;
+                if (types[columns.eventType[index]])
+                    visit(index, static_cast<const uint8_t*>(data), recordBytesInPage(size, data, pageStart, pageSize));
                 ++index;
             }
         }

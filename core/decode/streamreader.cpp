@@ -31,7 +31,7 @@ bool StreamReader::skipUnstored()
     const uint32_t pageSize = m_stream.pages->pageSize();
     const int minSize = m_store.layout().minRecordSize;
     unsigned long long ts = 0;
-    while (m_data && !recordIsStored(kbuffer_event_size(m_kbuf), kbuffer_curr_offset(m_kbuf), pageSize, minSize))
+    while (m_data && !recordIsStored(kbuffer_event_size(m_kbuf), m_data, m_pageStart, pageSize, minSize))
         m_data = kbuffer_next_event(m_kbuf, &ts);
     return m_data != nullptr;
 }
@@ -58,6 +58,7 @@ bool StreamReader::loadPage(uint64_t page, std::string* reason)
     }
     m_page = UINT64_MAX;
     const uint8_t* start = m_run.data() + (page - m_current.firstPage) * pages.pageSize();
+    m_pageStart = start;
     if (kbuffer_load_subbuffer(m_kbuf, const_cast<uint8_t*>(start)) < 0) {
         if (reason) *reason = "page header cannot be read";
         return false;
@@ -99,7 +100,7 @@ bool StreamReader::read(uint32_t index, const uint8_t** data, int* size, std::st
         return false;
     }
     *data = static_cast<const uint8_t*>(m_data);
-    *size = kbuffer_event_size(m_kbuf);
+    *size = recordBytesInPage(kbuffer_event_size(m_kbuf), m_data, m_pageStart, m_stream.pages->pageSize());
     return true;
 }
 

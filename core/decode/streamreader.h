@@ -40,6 +40,7 @@ private:
     uint64_t m_page = UINT64_MAX; // the page the kbuffer is on
     uint32_t m_index = 0;         // the event the kbuffer is at
     void* m_data = nullptr;
+    const uint8_t* m_pageStart = nullptr;
 };
 
 } // namespace ringside

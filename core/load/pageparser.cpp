@@ -74,7 +74,7 @@ void PageParser::parse(const uint8_t* page, uint32_t pageSize, CpuColumns& out, 
             break;
         }
         lastOffset = offset;
-        if (!recordIsStored(size, offset, pageSize, m_layout.minSize)) {
+        if (!recordIsStored(size, data, page, pageSize, m_layout.minSize)) {
             ++stats.shortRecords;
             continue;
         }
@@ -87,6 +87,7 @@ void PageParser::parse(const uint8_t* page, uint32_t pageSize, CpuColumns& out, 
                 ++out.unknownLostPages;
         }
         const auto* rec = static_cast<const uint8_t*>(data);
+        const int bytes = recordBytesInPage(size, data, page, pageSize);
         const uint64_t ts = m_converter.convert(raw, m_cpu);
         if (ts < m_lastTimestamp) ++stats.backwardsTimestamps;
         m_lastTimestamp = ts;
@@ -103,8 +104,8 @@ void PageParser::parse(const uint8_t* page, uint32_t pageSize, CpuColumns& out, 
             const RecordTap& tap = (*m_taps)[static_cast<size_t>(m_tapOfType[type])];
             TapColumn& column = (*m_tapOut)[static_cast<size_t>(m_tapOfType[type])];
             column.events.push_back(static_cast<uint32_t>(out.timestamp.size() - 1));
-            for (const auto& [offset, bytes] : tap.fields)
-                for (int b = 0; b < bytes; ++b) column.bytes.push_back(offset + b < size ? rec[offset + b] : 0);
+            for (const auto& [offset, width] : tap.fields)
+                for (int b = 0; b < width; ++b) column.bytes.push_back(offset + b < bytes ? rec[offset + b] : 0);
         }
     }
     out.publish(); // the page's events, every column written

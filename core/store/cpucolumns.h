@@ -17,10 +17,20 @@ struct LostEvents {
 };
 
 // Whether a record that kbuffer found in a page is stored as an event: one too short to
-// hold the common fields, or outside the page, is skipped (and counted) by the loader.
-inline bool recordIsStored(int size, int offsetInPage, uint32_t pageSize, int minSize)
+// hold the common fields, or whose common fields are not inside the page, is skipped (and
+// counted) by the loader.
+inline bool recordIsStored(int size, const void* payload, const uint8_t* page, uint32_t pageSize, int minSize)
 {
-    return size >= minSize && offsetInPage >= 0 && offsetInPage < static_cast<int>(pageSize);
+    const auto* p = static_cast<const uint8_t*>(payload);
+    return size >= minSize && p >= page && p + minSize <= page + pageSize;
+}
+
+// The bytes of a stored record that are inside its page: a damaged length may claim more
+// (kbuffer reads it from the record), and nothing may read past the page.
+inline int recordBytesInPage(int size, const void* payload, const uint8_t* page, uint32_t pageSize)
+{
+    const auto left = page + pageSize - static_cast<const uint8_t*>(payload);
+    return size < left ? size : static_cast<int>(left);
 }
 
 // The events of one CPU of one buffer, one column per property, in the CPU's time order.

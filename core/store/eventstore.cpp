@@ -78,8 +78,8 @@ bool EventStore::readRecord(EventRef e, RawRecord& out, std::string* reason) con
         unsigned long long ts = 0;
         for (data = kbuffer_read_event(kbuf, &ts); data; data = kbuffer_next_event(kbuf, &ts)) {
             out.size = kbuffer_event_size(kbuf);
-            if (!recordIsStored(out.size, kbuffer_curr_offset(kbuf), s.pages->pageSize(), layout.minRecordSize))
-                continue;
+            if (!recordIsStored(out.size, data, out.page.data(), s.pages->pageSize(), layout.minRecordSize)) continue;
+            out.size = recordBytesInPage(out.size, data, out.page.data(), s.pages->pageSize());
             if (ordinal-- == 0) break;
         }
     }
