@@ -11,12 +11,16 @@ namespace {
 void usage(FILE* out)
 {
     std::fputs("usage: ringside-cli COMMAND FILE [options]\n"
+               "       ringside-cli --help | --version\n"
                "\n"
                "  info FILE [--json]     file version, compression, buffers, CPUs, events per CPU\n"
                "                         and per event type, lost events, time range, diagnostics\n"
                "  dump FILE              every event, one line each, as `trace-cmd report` prints it\n"
                "  bench FILE [--repeat N] [--threads N]\n"
-               "                         load the file and print load time, events/s and peak memory\n",
+               "                         load the file and print load time, events/s and peak memory\n"
+               "\n"
+               "  -h, --help             this text\n"
+               "  --version              the program's version\n",
                out);
 }
 
@@ -27,6 +31,10 @@ int main(int argc, char** argv)
     if (argc < 2 || !std::strcmp(argv[1], "-h") || !std::strcmp(argv[1], "--help")) {
         usage(argc < 2 ? stderr : stdout);
         return argc < 2 ? 2 : 0;
+    }
+    if (!std::strcmp(argv[1], "--version")) {
+        std::printf("ringside-cli %s\n", RINGSIDE_VERSION);
+        return 0;
     }
     // libtraceevent reports unparseable formats itself; Ringside counts them in diagnostics.
     tep_set_loglevel(TEP_LOG_NONE);

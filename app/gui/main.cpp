@@ -5,6 +5,7 @@
 #include <QCommandLineParser>
 #include <QDir>
 #include <QFileInfo>
+#include <QIcon>
 
 #include <cstdio>
 #include <optional>
@@ -16,48 +17,87 @@ namespace {
 // The sample recording: installed beside the binary's share folder, or in the source tree.
 QString samplePath()
 {
-    const QString installed = QDir(QCoreApplication::applicationDirPath()).filePath("../share/ringside/sample.dat");
+    const QString installed = QDir(QCoreApplication::applicationDirPath()).filePath(RINGSIDE_INSTALLED_SAMPLE);
     if (QFileInfo::exists(installed)) return QFileInfo(installed).canonicalFilePath();
     return QStringLiteral(RINGSIDE_SOURCE_SAMPLE);
+}
+
+// The command line, parsed the same way for --help/--version (no display needed) and a run.
+struct Options {
+    QCommandLineOption screenshot{"screenshot", "Render the main window to PNG once FILE is loaded, then exit.",
+                                  "OUT.png"};
+    QCommandLineOption range{"range", "Show this time range (seconds, as in the table) once loaded.", "START:END"};
+    QCommandLineOption select{"select", "Select this row of the event table once loaded.", "ROW"};
+
+    void addTo(QCommandLineParser& parser) const
+    {
+        parser.setApplicationDescription(
+            "Ringside: a timeline viewer for Linux ftrace recordings (trace-cmd .dat files)");
+        parser.addHelpOption();
+        parser.addVersionOption();
+        parser.addOption(screenshot);
+        parser.addOption(range);
+        parser.addOption(select);
+        parser.addPositionalArgument("FILE", "The recording to open (default: the sample recording).");
+    }
+};
+
+bool wantsHelpOrVersion(int argc, char** argv)
+{
+    for (int i = 1; i < argc; ++i) {
+        const QByteArray arg(argv[i]);
+        if (arg == "-h" || arg == "--help" || arg == "-?" || arg == "--help-all" || arg == "-v" || arg == "--version")
+            return true;
+    }
+    return false;
+}
+
+void describeApplication()
+{
+    QCoreApplication::setOrganizationName("Ringside");
+    QCoreApplication::setApplicationName("Ringside");
+    QCoreApplication::setApplicationVersion(RINGSIDE_VERSION);
 }
 
 } // namespace
 
 int main(int argc, char** argv)
 {
+    const Options options;
+    if (wantsHelpOrVersion(argc, argv)) {
+        // Answered without a QApplication, which would abort where there is no display.
+        QCoreApplication app(argc, argv);
+        describeApplication();
+        QCommandLineParser parser;
+        options.addTo(parser);
+        parser.process(app);
+        return 0;
+    }
     QApplication app(argc, argv);
-    QApplication::setOrganizationName("Ringside");
-    QApplication::setApplicationName("Ringside");
-    QApplication::setApplicationVersion(RINGSIDE_VERSION);
+    describeApplication();
+    QApplication::setDesktopFileName("io.github.ringside.Ringside");
+    QIcon icon(":/icons/ringside-256.png");
+    icon.addFile(":/icons/ringside-48.png");
+    QApplication::setWindowIcon(QIcon::fromTheme("io.github.ringside.Ringside", icon));
     tep_set_loglevel(TEP_LOG_NONE);
 
     QCommandLineParser parser;
-    parser.setApplicationDescription("Ringside: a timeline viewer for Linux ftrace recordings (trace-cmd .dat files)");
-    parser.addHelpOption();
-    parser.addVersionOption();
-    QCommandLineOption screenshot("screenshot", "Render the main window to PNG once FILE is loaded, then exit.",
-                                  "OUT.png");
-    parser.addOption(screenshot);
-    QCommandLineOption range("range", "Show this time range (seconds, as in the table) once loaded.", "START:END");
-    parser.addOption(range);
-    QCommandLineOption select("select", "Select this row of the event table once loaded.", "ROW");
-    parser.addOption(select);
-    parser.addPositionalArgument("FILE", "The recording to open (default: the sample recording).");
+    options.addTo(parser);
     parser.process(app);
 
     ringside::MainWindow window;
     const QStringList files = parser.positionalArguments();
-    if (parser.isSet(screenshot)) window.screenshotWhenLoaded(parser.value(screenshot));
-    if (parser.isSet(range) || parser.isSet(select)) {
+    if (parser.isSet(options.screenshot)) window.screenshotWhenLoaded(parser.value(options.screenshot));
+    if (parser.isSet(options.range) || parser.isSet(options.select)) {
         double start = 0, end = 0;
-        const QStringList parts = parser.value(range).split(':');
+        const QStringList parts = parser.value(options.range).split(':');
         const bool haveRange =
             parts.size() == 2 && (start = parts[0].toDouble(), end = parts[1].toDouble(), end > start);
-        if (parser.isSet(range) && !haveRange) {
+        if (parser.isSet(options.range) && !haveRange) {
             std::fprintf(stderr, "ringside: --range wants START:END in seconds\n");
             return 2;
         }
-        const long long row = parser.isSet(select) ? parser.value(select).toLongLong() : -1;
+        const long long row = parser.isSet(options.select) ? parser.value(options.select).toLongLong() : -1;
         QObject::connect(
             &window, &ringside::MainWindow::sessionChanged, &window, [&window, haveRange, start, end, row] {
                 window.showOnLoad(haveRange ? std::optional<std::pair<double, double>>({start, end}) : std::nullopt,

@@ -52,7 +52,7 @@ std::string findProbeProgram()
     if (n > 0) {
         std::string dir(self, size_t(n));
         dir.erase(dir.rfind('/'));
-        const std::string installed = dir + "/../libexec/ringside/ringside-format-probe";
+        const std::string installed = dir + "/" RINGSIDE_INSTALLED_FORMAT_PROBE;
         if (isExecutable(installed)) return installed;
     }
 #ifdef RINGSIDE_BUILD_FORMAT_PROBE
