@@ -17,4 +17,5 @@ $SUDO apt-get install -y -qq --no-install-recommends \
   libtraceevent-dev libtracefs-dev libtracecmd-dev libzstd-dev zlib1g-dev \
   qt6-base-dev qt6-base-dev-tools libgl-dev \
   clang libclang-rt-14-dev \
-  trace-cmd xz-utils xvfb xauth imagemagick >/dev/null
+  trace-cmd xz-utils xvfb xauth imagemagick \
+  file desktop-file-utils appstream shared-mime-info man-db >/dev/null
