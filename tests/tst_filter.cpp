@@ -189,6 +189,12 @@ private slots:
                                     << "compare this with a value (e.g. 'prev_state & 2 != 0') at column 21";
         QTest::newRow("bare field") << "sched/sched_switch: prev_pid == 1 || prev_pid"
                                     << "compare this with a value (e.g. 'prev_state & 2 != 0') at column 38";
+        QTest::newRow("negated constant") << "sched/sched_switch: prev_pid < 0 || !1 < 1"
+                                          << "a condition starts with a field (e.g. 'prev_pid > 0', not '0 < "
+                                             "prev_pid') at column 38";
+        QTest::newRow("value first") << "sched/sched_switch: 0 < prev_pid"
+                                     << "a condition starts with a field (e.g. 'prev_pid > 0', not '0 < "
+                                        "prev_pid') at column 21";
         QTest::newRow("non-ASCII string") << "sched/sched_switch: next_comm == \"f\xb8\""
                                           << "only printable ASCII is allowed (column 36)";
         QTest::newRow("comma in condition") << "sched/sched_switch: (common_pid && ! \"sched_witch,s\")"

@@ -70,7 +70,7 @@ bool tokenize(const std::string& s, size_t start, std::vector<Token>& out, std::
     return true;
 }
 
-// expr := term (LOGIC term)* ; term := '!' term | '(' expr ')' | value CMP value
+// expr := term (LOGIC term)* ; term := '!' term | '(' expr ')' | IDENT [OP atom]* CMP value
 // value := atom (OP atom)* ; atom := IDENT | NUMBER | STRING. Stricter than libtraceevent: a
 // value must be compared (CMP is not optional), as its parser crashes on some values that are not.
 class Parser {
@@ -115,6 +115,9 @@ private:
             return true;
         }
         const size_t start = m_i;
+        // libtraceevent wants a field first; its error path for "a < 1 || !1 < 1" frees twice.
+        if (peek().kind == Token::Number || peek().kind == Token::String)
+            return fail(error, "a condition starts with a field (e.g. 'prev_pid > 0', not '0 < prev_pid')");
         if (!value(error)) return false;
         if (peek().kind == Token::Cmp) {
             const std::string op = peek().text;
