@@ -99,7 +99,7 @@ private slots:
             const QString path = QString(line).remove(QRegularExpression("^\\./usr"));
             if (RINGSIDE_HAVE_GUI || !isGuiFile(path)) expected << path;
         }
-        QVERIFY(expected.size() > 5);
+        QVERIFY(expected.contains("/bin/ringside-cli"));
         QStringList installed;
         QDir root(m_prefix.path());
         QDirIterator it(m_prefix.path(), QDir::Files, QDirIterator::Subdirectories);
