@@ -195,6 +195,10 @@ private slots:
         QTest::newRow("value first") << "sched/sched_switch: 0 < prev_pid"
                                      << "a condition starts with a field (e.g. 'prev_pid > 0', not '0 < "
                                         "prev_pid') at column 21";
+        QTest::newRow("deep nesting") << "sched/sched_switch: " + QString(65, '(') + "prev_pid > 0" + QString(65, ')')
+                                      << "nested more than 64 deep at column 85";
+        QTest::newRow("deep negation") << "sched/sched_switch: " + QString(100000, '!') + "prev_pid > 0"
+                                       << "nested more than 64 deep at column 85";
         QTest::newRow("non-ASCII string") << "sched/sched_switch: next_comm == \"f\xb8\""
                                           << "only printable ASCII is allowed (column 36)";
         QTest::newRow("comma in condition") << "sched/sched_switch: (common_pid && ! \"sched_witch,s\")"

@@ -103,13 +103,22 @@ private:
     }
     bool term(std::string* error)
     {
+        // Both parsers recurse per '(' and '!': a deep enough nest overflows the stack.
+        if ((peek().kind == Token::Not || peek().kind == Token::Open) && m_depth == kMaxDepth)
+            return fail(error, "nested more than " + std::to_string(kMaxDepth) + " deep");
         if (peek().kind == Token::Not) {
             ++m_i;
-            return term(error);
+            ++m_depth;
+            const bool ok = term(error);
+            --m_depth;
+            return ok;
         }
         if (peek().kind == Token::Open) {
             ++m_i;
-            if (!expr(error)) return false;
+            ++m_depth;
+            const bool ok = expr(error);
+            --m_depth;
+            if (!ok) return false;
             if (peek().kind != Token::Close) return fail(error, "expected ')'");
             ++m_i;
             return true;
@@ -152,9 +161,11 @@ private:
         return true;
     }
 
+    static constexpr int kMaxDepth = 64;
     const std::vector<Token>& m_t;
     std::vector<std::string>& m_fields;
     size_t m_i = 0;
+    int m_depth = 0;
 };
 
 std::string trim(const std::string& s)
