@@ -199,6 +199,10 @@ private slots:
                                       << "nested more than 64 deep at column 85";
         QTest::newRow("deep negation") << "sched/sched_switch: " + QString(100000, '!') + "prev_pid > 0"
                                        << "nested more than 64 deep at column 85";
+        QTest::newRow("field on the right") << "sched/sched_switch: prev_pid > 0 || prev_pid == next_pid"
+                                            << "Syntax error (column 37)";
+        QTest::newRow("string ordered") << "sched/sched_switch: prev_pid > 0 && prev_comm > \"x\""
+                                        << "Illegal comparison for string (column 37)";
         QTest::newRow("non-ASCII string") << "sched/sched_switch: next_comm == \"f\xb8\""
                                           << "only printable ASCII is allowed (column 36)";
         QTest::newRow("comma in condition") << "sched/sched_switch: (common_pid && ! \"sched_witch,s\")"

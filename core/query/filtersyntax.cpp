@@ -75,7 +75,14 @@ bool tokenize(const std::string& s, size_t start, std::vector<Token>& out, std::
 // value must be compared (CMP is not optional), as its parser crashes on some values that are not.
 class Parser {
 public:
-    Parser(const std::vector<Token>& tokens, std::vector<std::string>& fields) : m_t(tokens), m_fields(fields) {}
+    // Each comparison's place in the text: [begin, end) in characters.
+    struct Span {
+        size_t begin, end;
+    };
+
+    Parser(const std::vector<Token>& tokens, std::vector<std::string>& fields, std::vector<Span>& comparisons)
+        : m_t(tokens), m_fields(fields), m_comparisons(comparisons)
+    {}
 
     bool parse(std::string* error)
     {
@@ -132,6 +139,8 @@ private:
             const std::string op = peek().text;
             ++m_i;
             if (!value(error)) return fail(error, "expected a value after '" + op + "'");
+            const Token& last = m_t[m_i - 1];
+            m_comparisons.push_back({m_t[start].pos, last.pos + last.text.size()});
         } else {
             // libtraceevent 1.7.1 crashes on values that are not compared, next to other
             // conditions ("a == 1 || b", "a & 4 || 9", "a == 1 || b & 1 & 2").
@@ -164,6 +173,7 @@ private:
     static constexpr int kMaxDepth = 64;
     const std::vector<Token>& m_t;
     std::vector<std::string>& m_fields;
+    std::vector<Span>& m_comparisons;
     size_t m_i = 0;
     int m_depth = 0;
 };
@@ -283,7 +293,8 @@ std::string checkFilterSyntax(tep_handle* tep, const std::string& expression)
     std::string error;
     if (!tokenize(text, colon + 1, tokens, &error)) return error;
     std::vector<std::string> fields;
-    Parser parser(tokens, fields);
+    std::vector<Parser::Span> comparisons;
+    Parser parser(tokens, fields, comparisons);
     if (!parser.parse(&error)) return error;
 
     // Fields must exist in every named event (when the names are plain, not regexes).
@@ -299,6 +310,27 @@ std::string checkFilterSyntax(tep_handle* tep, const std::string& expression)
                 message.append("' has no field '").append(field).append("'");
                 return message;
             }
+
+    // libtraceevent frees twice when a comparison it refuses (a field on the right, '<' on a
+    // string, ...) follows another condition; alone, it refuses it cleanly. So each comparison
+    // goes to it alone first.
+    for (const Parser::Span& span : comparisons) {
+        tep_event_filter* filter = tep_filter_alloc(tep);
+        if (!filter) return "out of memory";
+        const std::string alone = text.substr(0, colon + 1) + " " + text.substr(span.begin, span.end - span.begin);
+        const tep_errno rc = tep_filter_add_filter_str(filter, alone.c_str());
+        char refused[256] = {0};
+        if (rc < 0) tep_filter_strerror(filter, rc, refused, sizeof refused);
+        tep_filter_free(filter);
+        if (rc < 0) {
+            // libtraceevent's message points into the text with a caret line: keep its last line.
+            std::string why = refused;
+            while (!why.empty() && why.back() == '\n') why.pop_back();
+            if (const size_t nl = why.rfind('\n'); nl != std::string::npos) why.erase(0, nl + 1);
+            return (why.empty() ? std::string("libtraceevent refuses this comparison") : why) + " (column " +
+                   std::to_string(span.begin + 1) + ")";
+        }
+    }
     return {};
 }
 
