@@ -197,12 +197,19 @@ private slots:
                                         "prev_pid') at column 21";
         QTest::newRow("deep nesting") << "sched/sched_switch: " + QString(65, '(') + "prev_pid > 0" + QString(65, ')')
                                       << "nested more than 64 deep at column 85";
-        QTest::newRow("deep negation") << "sched/sched_switch: " + QString(100000, '!') + "prev_pid > 0"
+        QTest::newRow("deep negation") << "sched/sched_switch: " + QString(65, '!') + "prev_pid > 0"
                                        << "nested more than 64 deep at column 85";
         QTest::newRow("field on the right") << "sched/sched_switch: prev_pid > 0 || prev_pid == next_pid"
                                             << "Syntax error (column 37)";
         QTest::newRow("string ordered") << "sched/sched_switch: prev_pid > 0 && prev_comm > \"x\""
                                         << "Illegal comparison for string (column 37)";
+        QTest::newRow("long condition") << "sched/sched_switch: " + QString(" prev_pid > 0 ||").repeated(32) +
+                                               " prev_pid > 1"
+                                        << "the condition after ':' is longer than 500 characters";
+        QTest::newRow("long once signed")
+            << "raw_syscalls/sys_exit: " + QString(" ret < 0 ||").repeated(30) + " ret < 1"
+            << "the condition is longer than 500 characters once its signed comparisons are spelled out for "
+               "libtraceevent";
         QTest::newRow("non-ASCII string") << "sched/sched_switch: next_comm == \"f\xb8\""
                                           << "only printable ASCII is allowed (column 36)";
         QTest::newRow("comma in condition") << "sched/sched_switch: (common_pid && ! \"sched_witch,s\")"

@@ -24,6 +24,9 @@ Result<std::shared_ptr<FilterExpression>> FilterExpression::compile(tep_handle* 
     std::shared_ptr<FilterExpression> expression(new FilterExpression);
     expression->m_filter = tep_filter_alloc(tep);
     const std::string meant = withSignedComparisons(tep, text);
+    if (meant.size() - meant.find(':') - 1 > kMaxFilterCondition)
+        return Error{"the condition is longer than " + std::to_string(kMaxFilterCondition) +
+                     " characters once its signed comparisons are spelled out for libtraceevent"};
     const tep_errno rc = tep_filter_add_filter_str(expression->m_filter, meant.c_str());
     if (rc < 0) {
         char message[256] = {0};

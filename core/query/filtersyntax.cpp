@@ -288,6 +288,8 @@ std::string checkFilterSyntax(tep_handle* tep, const std::string& expression)
     // (in a quoted string too) makes it allocate a negative size.
     if (const size_t comma = text.find(',', colon); comma != std::string::npos)
         return "no ',' after ':' (column " + std::to_string(comma + 1) + ")";
+    if (text.size() - colon - 1 > kMaxFilterCondition)
+        return "the condition after ':' is longer than " + std::to_string(kMaxFilterCondition) + " characters";
 
     std::vector<Token> tokens;
     std::string error;

@@ -15,6 +15,11 @@ namespace ringside {
 // otherwise what is wrong and where.
 std::string checkFilterSyntax(tep_handle* tep, const std::string& expression);
 
+// libtraceevent copies the condition (the text after ':') into a 1024-byte error buffer, with a
+// caret line under it, and overflows it when a longer one is refused: longer conditions are
+// refused before they reach it.
+inline constexpr size_t kMaxFilterCondition = 500;
+
 // libtraceevent 1.7.1 compares signed fields as unsigned 64-bit numbers, so
 // `raw_syscalls/sys_exit: ret < 0` matches nothing (in trace-cmd report -F too). Rewrites each
 // `field OP number` on a signed field into the equivalent comparison in that unsigned space,
