@@ -172,7 +172,7 @@ private slots:
         QTest::newRow("leading and") << "sched/sched_switch: && prev_state == 1"
                                      << "expected a field or a value at column 21";
         QTest::newRow("lone not") << "sched/sched_switch: !"
-                                  << "the condition ends too early at column 22";
+                                  << "'!' negates a condition in parentheses: !(...) at column 22";
         QTest::newRow("regex without pattern") << "sched/sched_switch: next_comm =~"
                                                << "expected a value after '=~' at column 33";
         QTest::newRow("empty") << ""
@@ -189,16 +189,19 @@ private slots:
                                     << "compare this with a value (e.g. 'prev_state & 2 != 0') at column 21";
         QTest::newRow("bare field") << "sched/sched_switch: prev_pid == 1 || prev_pid"
                                     << "compare this with a value (e.g. 'prev_state & 2 != 0') at column 38";
-        QTest::newRow("negated constant") << "sched/sched_switch: prev_pid < 0 || !1 < 1"
+        QTest::newRow("negated constant") << "sched/sched_switch: prev_pid < 0 || !(1 < 1)"
                                           << "a condition starts with a field (e.g. 'prev_pid > 0', not '0 < "
-                                             "prev_pid') at column 38";
+                                             "prev_pid') at column 39";
         QTest::newRow("value first") << "sched/sched_switch: 0 < prev_pid"
                                      << "a condition starts with a field (e.g. 'prev_pid > 0', not '0 < "
                                         "prev_pid') at column 21";
         QTest::newRow("deep nesting") << "sched/sched_switch: " + QString(65, '(') + "prev_pid > 0" + QString(65, ')')
                                       << "nested more than 64 deep at column 85";
-        QTest::newRow("deep negation") << "sched/sched_switch: " + QString(65, '!') + "prev_pid > 0"
+        QTest::newRow("deep negation") << "sched/sched_switch: " + QString("!(").repeated(65) + "prev_pid > 0" +
+                                              QString(65, ')')
                                        << "nested more than 64 deep at column 85";
+        QTest::newRow("bare negation") << "sched/sched_switch: prev_pid > 5 || !!prev_comm == \"x\""
+                                       << "'!' negates a condition in parentheses: !(...) at column 38";
         QTest::newRow("field on the right") << "sched/sched_switch: prev_pid > 0 || prev_pid == next_pid"
                                             << "Syntax error (column 37)";
         QTest::newRow("string ordered") << "sched/sched_switch: prev_pid > 0 && prev_comm > \"x\""

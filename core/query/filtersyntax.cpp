@@ -70,7 +70,7 @@ bool tokenize(const std::string& s, size_t start, std::vector<Token>& out, std::
     return true;
 }
 
-// expr := term (LOGIC term)* ; term := '!' term | '(' expr ')' | IDENT [OP atom]* CMP value
+// expr := term (LOGIC term)* ; term := '!' '(' expr ')' | '(' expr ')' | IDENT [OP atom]* CMP value
 // value := atom (OP atom)* ; atom := IDENT | NUMBER | STRING. Stricter than libtraceevent: a
 // value must be compared (CMP is not optional), as its parser crashes on some values that are not.
 class Parser {
@@ -115,6 +115,8 @@ private:
             return fail(error, "nested more than " + std::to_string(kMaxDepth) + " deep");
         if (peek().kind == Token::Not) {
             ++m_i;
+            // libtraceevent frees twice on some bare negations ("a > 5 || !!b == \"x\"").
+            if (peek().kind != Token::Open) return fail(error, "'!' negates a condition in parentheses: !(...)");
             ++m_depth;
             const bool ok = term(error);
             --m_depth;
