@@ -4,6 +4,7 @@
 #include "decode/recordcheck.h"
 #include "decode/recordwalker.h"
 #include "query/filtersyntax.h"
+#include "util/childprobe.h"
 
 #include <traceevent/event-parse.h>
 
@@ -17,16 +18,36 @@ bool FilterSpec::empty() const
            std::none_of(hiddenTypes.begin(), hiddenTypes.end(), [](bool b) { return b; }) && expression.empty();
 }
 
+bool filterParserSurvives(tep_handle* tep, const std::string& expression)
+{
+    ChildProbe probe;
+    probe.count = 1;
+    probe.stepTimeout = std::chrono::milliseconds(3000);
+    probe.start = ChildProbe::forking(
+        nullptr,
+        [tep, &expression](size_t) {
+            tep_event_filter* scratch = tep_filter_alloc(tep);
+            tep_filter_add_filter_str(scratch, expression.c_str());
+            tep_filter_free(scratch);
+        },
+        1);
+    bool survived = false;
+    const ChildProbe::Outcome outcome = probe.run([&](size_t) { survived = true; });
+    return survived || !outcome.probed;
+}
+
 Result<std::shared_ptr<FilterExpression>> FilterExpression::compile(tep_handle* tep, const std::string& text)
 {
     const std::string problem = checkFilterSyntax(tep, text);
     if (!problem.empty()) return Error{problem};
-    std::shared_ptr<FilterExpression> expression(new FilterExpression);
-    expression->m_filter = tep_filter_alloc(tep);
     const std::string meant = withSignedComparisons(tep, text);
     if (meant.size() - meant.find(':') - 1 > kMaxFilterCondition)
         return Error{"the condition is longer than " + std::to_string(kMaxFilterCondition) +
                      " characters once its signed comparisons are spelled out for libtraceevent"};
+    if (!filterParserSurvives(tep, meant)) return Error{"libtraceevent's filter parser crashes on this expression"};
+
+    std::shared_ptr<FilterExpression> expression(new FilterExpression);
+    expression->m_filter = tep_filter_alloc(tep);
     const tep_errno rc = tep_filter_add_filter_str(expression->m_filter, meant.c_str());
     if (rc < 0) {
         char message[256] = {0};
