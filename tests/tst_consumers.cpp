@@ -27,7 +27,7 @@ public:
     void bind(const std::vector<bool>& b) override { bound = b; }
     void consume(const ConsumedRecord& r) override
     {
-        Seen seen{r.request, r.timestamp, r.stream, r.index, r.pid, {}, {}};
+        Seen seen{r.request, r.timestamp, r.stream, r.index, r.pid, r.flags, {}, {}};
         for (size_t i = 0; i < r.valueCount; ++i) {
             seen.numbers.push_back(r.field(i).isText() ? 0 : r.field(i).asSigned());
             seen.texts.push_back(std::string(r.field(i).asText()));
@@ -35,6 +35,7 @@ public:
         records.push_back(std::move(seen));
     }
     void flush() override { ++flushes; }
+    void eventsLost(StreamId stream, uint64_t ts) override { losses.push_back({stream, ts, records.size()}); }
 
     struct Seen {
         size_t request;
@@ -42,11 +43,18 @@ public:
         StreamId stream;
         uint32_t index;
         int32_t pid;
+        uint8_t flags;
         std::vector<int64_t> numbers;
         std::vector<std::string> texts;
     };
+    struct Loss {
+        StreamId stream;
+        uint64_t ts;
+        size_t afterRecords; // records delivered before it
+    };
     std::vector<bool> bound;
     std::vector<Seen> records;
+    std::vector<Loss> losses;
     int flushes = 0;
 
 private:
@@ -166,6 +174,38 @@ private slots:
         QCOMPARE(taps[0].fields, (std::vector<std::pair<int, int>>{{24, 4}, {56, 4}, {32, 8}}));
         QCOMPARE(first.bound, (std::vector<bool>{true, false}));
         QCOMPARE(second.bound, (std::vector<bool>{true, false}));
+    }
+
+    // Each lost-event gap reaches every consumer once, between the records before and after it,
+    // as do the common flags of each record.
+    void deliversLostEventsInOrder()
+    {
+        std::vector<std::unique_ptr<RecordConsumer>> extra;
+        extra.push_back(
+            std::make_unique<Recorder>("recorder", std::vector<EventRequest>{{"sched", "sched_switch", {"prev_pid"}},
+                                                                             {"sched", "sched_wakeup", {"pid"}}}));
+        auto opened = Trace::open(test::fixturePath("lost-events.dat"), LoadOptions(), std::move(extra));
+        QVERIFY(opened);
+        const EventStore& store = (*opened)->store();
+        auto* recorder = (*opened)->consumers().find<Recorder>("recorder");
+        size_t gaps = 0;
+        for (size_t s = 0; s < store.streamCount(); ++s)
+            gaps += store.stream(StreamId(uint16_t(s))).columns.lost.size();
+        QVERIFY(gaps > 0);
+        QCOMPARE(recorder->losses.size(), gaps);
+        for (const Recorder::Loss& loss : recorder->losses) {
+            const auto& columns = store.stream(loss.stream).columns;
+            if (loss.afterRecords > 0) QVERIFY(recorder->records[loss.afterRecords - 1].ts <= loss.ts);
+            if (loss.afterRecords < recorder->records.size())
+                QVERIFY(recorder->records[loss.afterRecords].ts >= loss.ts);
+            // The gap's time is that of the event it precedes.
+            bool found = false;
+            for (size_t l = 0; l < columns.lost.size(); ++l)
+                found |= columns.timestamp[columns.lost[l].beforeEvent] == loss.ts;
+            QVERIFY(found);
+        }
+        for (const auto& seen : recorder->records)
+            QCOMPARE(seen.flags, store.stream(seen.stream).columns.flags[seen.index]);
     }
 
     // Every record of the requested events reaches the consumer once, in merged order, with

@@ -103,9 +103,23 @@ void ConsumerRegistry::deliver(const EventStore& store, const std::vector<std::v
             const auto& events = columns[t][s].events;
             for (size_t h = 0; h < events.size(); ++h) perStream[s].push_back({events[h], uint32_t(t), uint32_t(h)});
         }
+    // Lost-event markers not yet delivered join the hits as tap kLostMarker, before the event
+    // they precede.
+    m_lostDelivered.resize(streams.size(), 0);
+    bool markers = false;
+    for (size_t s = 0; s < streams.size(); ++s) {
+        const CpuColumns& c = store.stream(StreamId(static_cast<uint16_t>(s))).columns;
+        const size_t events = c.size();
+        for (size_t& l = m_lostDelivered[s]; l < c.lost.size() && c.lost[l].beforeEvent < events; ++l) {
+            perStream[s].push_back({c.lost[l].beforeEvent, kLostMarker, 0});
+            markers = true;
+        }
+    }
     for (auto& hits : perStream)
-        if (columns.size() > 1)
-            std::stable_sort(hits.begin(), hits.end(), [](const Hit& a, const Hit& b) { return a.index < b.index; });
+        if (columns.size() > 1 || markers)
+            std::stable_sort(hits.begin(), hits.end(), [](const Hit& a, const Hit& b) {
+                return a.index != b.index ? a.index < b.index : a.tap == kLostMarker && b.tap != kLostMarker;
+            });
 
     struct Head {
         uint64_t ts;
@@ -127,6 +141,14 @@ void ConsumerRegistry::deliver(const EventStore& store, const std::vector<std::v
         heads.pop();
         const Hit& hit = perStream[head.stream][head.next];
         const CpuColumns& c = store.stream(StreamId(head.stream)).columns;
+        if (hit.tap == kLostMarker) {
+            for (const auto& consumer : m_consumers) consumer->eventsLost(StreamId(head.stream), head.ts);
+            if (++head.next < perStream[head.stream].size()) {
+                head.ts = timeOf(head.stream, perStream[head.stream][head.next]);
+                heads.push(head);
+            }
+            continue;
+        }
         const BoundTap& tap = m_bound[hit.tap];
         const uint8_t* bytes =
             columns[hit.tap][head.stream].bytes.data() + size_t(hit.hit) * m_taps[hit.tap].bytesPerHit();
@@ -149,6 +171,7 @@ void ConsumerRegistry::deliver(const EventStore& store, const std::vector<std::v
             record.stream = StreamId(head.stream);
             record.index = hit.index;
             record.pid = c.pid[hit.index];
+            record.flags = c.flags[hit.index];
             record.values = values.data();
             record.valueCount = values.size();
             m_consumers[sub.consumer]->consume(record);

@@ -58,7 +58,8 @@ public:
     const std::vector<RecordTap>& taps() const { return m_taps; }
 
     // Feeds what the taps of bind() collected: columns[tap][stream], event indexes in stream
-    // order. For a live capture, call it again with each appended batch.
+    // order, and tells every consumer where the streams lost events. For a live capture, call
+    // it again with each appended batch.
     void deliver(const EventStore& store, const std::vector<std::vector<TapColumn>>& columns);
 
 private:
@@ -76,6 +77,8 @@ private:
     std::vector<std::unique_ptr<RecordConsumer>> m_consumers;
     std::vector<RecordTap> m_taps;
     std::vector<BoundTap> m_bound;
+    static constexpr uint32_t kLostMarker = ~uint32_t(0);
+    std::vector<size_t> m_lostDelivered; // per stream: lost-event markers already delivered
 };
 
 // The formats of a libtraceevent handle, for bind().

@@ -52,6 +52,15 @@ private:
     std::string_view m_text;
 };
 
+// Bits of common_flags, as the kernel's trace_flag_type has them.
+enum TraceFlag : uint8_t {
+    kFlagIrqsOff = 0x01,
+    kFlagHardIrq = 0x08,
+    kFlagSoftIrq = 0x10,
+    kFlagNmi = 0x40,
+    kFlagInterrupt = kFlagHardIrq | kFlagSoftIrq | kFlagNmi,
+};
+
 // One record delivered to a consumer: which of its requests it answers, where the event is,
 // and the requested fields in the order the request named them.
 struct ConsumedRecord {
@@ -60,6 +69,7 @@ struct ConsumedRecord {
     StreamId stream;
     uint32_t index = 0; // the event's index in its stream
     int32_t pid = 0;    // common_pid
+    uint8_t flags = 0;  // common_flags: irqs-off, hardirq, softirq, NMI... (TraceFlag)
     const TypedValue* values = nullptr;
     size_t valueCount = 0;
 
@@ -91,6 +101,9 @@ public:
     virtual void bind(const std::vector<bool>& bound) { (void)bound; }
     virtual void setStreams(const std::vector<StreamInfo>& streams) { (void)streams; }
     virtual void consume(const ConsumedRecord& record) = 0;
+    // The kernel lost events of `stream` just before `timestamp` (in merged order among the
+    // records): state that needs every record of that CPU is broken there.
+    virtual void eventsLost(StreamId stream, uint64_t timestamp) { (void)stream, (void)timestamp; }
     // The end of a batch: derived state is brought up to date here.
     virtual void flush() {}
 };
