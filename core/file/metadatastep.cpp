@@ -2,6 +2,7 @@
 #include "file/metadatastep.h"
 
 #include "util/bytereader.h"
+#include "util/childprobe.h"
 
 #include <traceevent/event-parse.h>
 
@@ -141,11 +142,12 @@ int runMetadataProbe(int argc, char** argv)
     if (!readAll(3, &request) || !decodeMetadataRequest(request, &layout, &steps)) return 2;
     tep_handle* tep = newMetadataTep(layout);
     if (!tep) return 2;
-    const char done = 1;
+    ChildProbe::Reporter reporter;
+    if (!reporter.attach(ChildProbe::Channel{STDOUT_FILENO, 4})) return 2;
     for (const MetadataStep& step : steps) {
         if (std::find(skip.begin(), skip.end(), step.ordinal) != skip.end()) continue;
         applyStep(tep, step, layout.longSize);
-        if (step.ordinal >= from && write(STDOUT_FILENO, &done, 1) != 1) return 3;
+        if (step.ordinal >= from && !reporter.stepDone()) return 3;
     }
     return 0; // the handle goes with the process
 }
