@@ -1,6 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 #include "trace.h"
 
+#include <set>
+#include <utility>
+
 namespace ringside {
 
 Result<std::unique_ptr<Trace>> Trace::open(const std::string& path, const LoadOptions& options,
@@ -14,14 +17,12 @@ Result<std::unique_ptr<Trace>> Trace::open(const std::string& path, const LoadOp
     }
 }
 
-Result<std::unique_ptr<Trace>> Trace::withFile(const std::string& path, bool checkMetadata)
+Result<std::unique_ptr<Trace>> Trace::withFile(std::unique_ptr<Trace> trace, const std::string& path,
+                                               DatFile::OpenOptions fileOptions)
 {
-    std::unique_ptr<Trace> trace(new Trace);
     trace->m_funcGraph = std::make_unique<FuncGraphContext>();
-    DatFile::OpenOptions fileOptions;
     FuncGraphContext* context = trace->m_funcGraph.get();
     fileOptions.deferKallsyms = true;
-    fileOptions.checkMetadata = checkMetadata;
     fileOptions.beforePlugins = [context](tep_handle* tep) { registerFuncGraphHandlers(tep, context); };
     auto file = DatFile::open(path, fileOptions);
     if (!file) return file.error();
@@ -29,15 +30,23 @@ Result<std::unique_ptr<Trace>> Trace::withFile(const std::string& path, bool che
     return trace;
 }
 
+void Trace::addBuiltInConsumers()
+{
+    m_occupancy = &static_cast<CpuOccupancy&>(m_consumers.add(std::make_unique<CpuOccupancy>()));
+    m_processes = &static_cast<ProcessGroups&>(m_consumers.add(std::make_unique<ProcessGroups>()));
+}
+
 Result<std::unique_ptr<Trace>> Trace::growing(const std::string& path, EventStore** store, bool checkMetadata)
 {
-    auto opened = withFile(path, checkMetadata);
+    std::unique_ptr<Trace> trace(new Trace);
+    trace->addBuiltInConsumers();
+    // Events of any type may arrive: every format is parsed now.
+    DatFile::OpenOptions fileOptions;
+    fileOptions.checkMetadata = checkMetadata;
+    auto opened = withFile(std::move(trace), path, fileOptions);
     if (!opened) return opened.error();
-    std::unique_ptr<Trace> trace = std::move(opened.value());
+    trace = std::move(opened.value());
     trace->m_file->registerDeferredKallsyms();
-    ConsumerRegistry& registry = trace->m_consumers;
-    trace->m_occupancy = &static_cast<CpuOccupancy&>(registry.add(std::make_unique<CpuOccupancy>()));
-    trace->m_processes = &static_cast<ProcessGroups&>(registry.add(std::make_unique<ProcessGroups>()));
     trace->m_store = std::make_unique<EventStore>();
     *store = trace->m_store.get();
     return trace;
@@ -46,21 +55,37 @@ Result<std::unique_ptr<Trace>> Trace::growing(const std::string& path, EventStor
 Result<std::unique_ptr<Trace>> Trace::openTrace(const std::string& path, const LoadOptions& options,
                                                 std::vector<std::unique_ptr<RecordConsumer>> consumers)
 {
-    auto opened = withFile(path);
+    std::unique_ptr<Trace> trace(new Trace);
+    // Context switches, task creations and whatever the consumers ask for are captured while
+    // the pages are parsed, so their formats are parsed at open; the others once the load
+    // knows which events the recording has.
+    ConsumerRegistry& registry = trace->m_consumers;
+    trace->addBuiltInConsumers();
+    for (auto& consumer : consumers) registry.add(std::move(consumer));
+    std::set<std::pair<std::string, std::string>, std::less<>> requested;
+    for (const std::string& name : registry.names())
+        for (const EventRequest& request : registry.find(name)->requests())
+            requested.emplace(request.system, request.event);
+    DatFile::OpenOptions fileOptions;
+    fileOptions.deferFormats = true;
+    fileOptions.eagerFormat = [&requested](std::string_view system, std::string_view name) {
+        return requested.count(std::pair<std::string, std::string>(system, name)) > 0;
+    };
+    auto opened = withFile(std::move(trace), path, fileOptions);
     if (!opened) return opened.error();
-    std::unique_ptr<Trace> trace = std::move(opened.value());
+    trace = std::move(opened.value());
+
     LoadOptions load = options;
     DatFile* datFile = trace->m_file.get();
     load.alongside = [datFile, previous = options.alongside] {
         datFile->registerDeferredKallsyms();
         if (previous) previous();
     };
-    // Context switches, task creations and whatever the consumers ask for are captured while
-    // the pages are parsed.
-    ConsumerRegistry& registry = trace->m_consumers;
-    trace->m_occupancy = &static_cast<CpuOccupancy&>(registry.add(std::make_unique<CpuOccupancy>()));
-    trace->m_processes = &static_cast<ProcessGroups&>(registry.add(std::make_unique<ProcessGroups>()));
-    for (auto& consumer : consumers) registry.add(std::move(consumer));
+    load.typesKnown = [datFile, previous = options.typesKnown](const std::vector<uint64_t>& counts,
+                                                               Diagnostics& diagnostics) {
+        datFile->parseDeferredFormats(counts, diagnostics);
+        if (previous) previous(counts, diagnostics);
+    };
     const std::vector<RecordTap>& taps = registry.bind(formatsOf(datFile->tep()));
     const size_t ownTaps = load.taps.size();
     load.taps.insert(load.taps.end(), taps.begin(), taps.end());

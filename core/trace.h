@@ -48,7 +48,10 @@ public:
 
 private:
     Trace() = default;
-    static Result<std::unique_ptr<Trace>> withFile(const std::string& path, bool checkMetadata = true);
+    // Opens the file for `trace`, whose built-in consumers are added.
+    static Result<std::unique_ptr<Trace>> withFile(std::unique_ptr<Trace> trace, const std::string& path,
+                                                   DatFile::OpenOptions fileOptions);
+    void addBuiltInConsumers();
     static Result<std::unique_ptr<Trace>> openTrace(const std::string& path, const LoadOptions& options,
                                                     std::vector<std::unique_ptr<RecordConsumer>> consumers);
     std::unique_ptr<FuncGraphContext> m_funcGraph;

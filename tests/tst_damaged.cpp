@@ -23,6 +23,7 @@
 
 #include <csignal>
 #include <cstdlib>
+#include <cstring>
 #include <unistd.h>
 
 using namespace ringside;
@@ -66,7 +67,19 @@ class TestDamaged : public QObject {
     Q_OBJECT
 private:
     QTemporaryDir m_dir;
-    QString m_crashingFormat; // a recording with one format that crashes libtraceevent, cut mid-data
+    QString m_crashingFormat;     // a recording with one format that crashes libtraceevent, cut mid-data
+    QString m_crashingWithEvents; // that format, with events of it
+    static constexpr uint16_t kXfsBufItemFormat = 1841;
+
+    // The crashing format's text, as the recording stores it (a 64-bit size, then the text).
+    static std::string crashingFormatText(const QByteArray& recording)
+    {
+        const qsizetype at = recording.indexOf("name: xfs_buf_item_format\n");
+        if (at < 8) return {};
+        uint64_t size = 0;
+        std::memcpy(&size, recording.constData() + at - 8, 8);
+        return recording.mid(at, qsizetype(size)).toStdString();
+    }
 
 private slots:
     void initTestCase()
@@ -78,6 +91,25 @@ private slots:
         QFile f(m_crashingFormat);
         QVERIFY(f.open(QIODevice::WriteOnly));
         f.write(data);
+
+        using test::TraceWriter;
+        TraceWriter writer;
+        writer.ftraceFormats.push_back(std::string("name: print\nID: 5\nformat:\n") + TraceWriter::commonFields() +
+                                       "\tfield:unsigned long ip;\toffset:8;\tsize:8;\tsigned:0;\n"
+                                       "\tfield:char buf[];\toffset:16;\tsize:0;\tsigned:0;\n\n"
+                                       "print fmt: \"%ps: %s\", (void *)REC->ip, REC->buf\n");
+        const std::string crashing = crashingFormatText(data);
+        QVERIFY(crashing.find("\nID: 1841\n") != std::string::npos);
+        writer.formats.push_back({"xfs", crashing});
+        writer.cpus.resize(1);
+        writer.cpus[0].push_back({1, TraceWriter::payload(kXfsBufItemFormat, 10, std::string(56, '\1'))});
+        writer.cpus[0].push_back({1, TraceWriter::payload(5, 10, std::string(8, '\0') + "hello\n" + '\0')});
+        writer.cpus[0].push_back({1, TraceWriter::payload(kXfsBufItemFormat, 10, std::string(56, '\2'))});
+        m_crashingWithEvents = m_dir.filePath("crashing-format-with-events.dat");
+        QFile w(m_crashingWithEvents);
+        QVERIFY(w.open(QIODevice::WriteOnly));
+        const std::string bytes = writer.write();
+        w.write(bytes.data(), qint64(bytes.size()));
         // Its first MiB is ../shared/fuzz-crashes/crash-format-1.dat: cut inside the formats.
         QFile cut(m_dir.filePath("crash-format-1.dat"));
         QVERIFY(cut.open(QIODevice::WriteOnly));
@@ -185,11 +217,19 @@ private slots:
         QVERIFY(!decodeMetadataRequest(request.substr(0, request.size() - 3), &layout, &back));
     }
 
+    // A format the recording has no events of is not even parsed by a Trace; the file alone
+    // parses every format, and skips the one that crashes.
     void crashingFormatIsSkippedAndTheRestLoads()
     {
+        auto file = DatFile::open(m_crashingFormat.toStdString());
+        QVERIFY(file);
+        QVERIFY(
+            hasDiagnostic((*file)->diagnostics(), "unsafe-metadata", "xfs/xfs_buf_item_format crashes libtraceevent"));
+
         auto trace = test::openOrFail(m_crashingFormat.toStdString());
         QVERIFY(trace);
-        QVERIFY(hasDiagnostic(*trace, "unsafe-metadata", "xfs/xfs_buf_item_format crashes libtraceevent"));
+        QCOMPARE(trace->store().eventTypeCount(kXfsBufItemFormat), uint64_t(0));
+        QVERIFY(!hasDiagnostic(*trace, "unsafe-metadata"));
         QVERIFY(hasDiagnostic(*trace, "truncated"));
         QVERIFY(trace->store().eventCount() > 1000);
         // Workers build their own handles from the same metadata: they must skip it too.
@@ -223,17 +263,33 @@ private slots:
         }
     }
 
+    // With events of the crashing format, the check after the load finds it: those events
+    // show without fields, in every handle (workers build their own).
+    void crashingFormatWithEventsIsSkipped()
+    {
+        auto trace = test::openOrFail(m_crashingWithEvents.toStdString());
+        QVERIFY(trace);
+        QVERIFY(hasDiagnostic(*trace, "unsafe-metadata", "xfs/xfs_buf_item_format crashes libtraceevent"));
+        QCOMPARE(trace->store().eventTypeCount(kXfsBufItemFormat), uint64_t(2));
+        QCOMPARE(trace->store().eventCount(), size_t(3));
+        const QByteArray text = test::dump(*trace);
+        QCOMPARE(text.count('\n'), 4); // the "cpus=1" line and the three events
+        QVERIFY2(text.contains("hello"), text.constData());
+    }
+
     void cliReportsSkippedFormats()
     {
-        const CliResult info = runCli({"info", m_crashingFormat});
+        const CliResult info = runCli({"info", m_crashingWithEvents});
         QVERIFY(!info.crashed);
         QCOMPARE(info.exitCode, 0);
         QVERIFY2(info.out.contains("unsafe-metadata: event format xfs/xfs_buf_item_format crashes libtraceevent"),
                  info.out.constData());
-        const CliResult dump = runCli({"dump", m_crashingFormat});
-        QVERIFY(!dump.crashed);
-        QCOMPARE(dump.exitCode, 0);
-        QVERIFY(dump.out.count('\n') > 1000);
+        for (const QString& path : {m_crashingWithEvents, m_crashingFormat}) {
+            const CliResult dump = runCli({"dump", path});
+            QVERIFY(!dump.crashed);
+            QCOMPARE(dump.exitCode, 0);
+            QVERIFY(dump.out.count('\n') > (path == m_crashingFormat ? 1000 : 3));
+        }
     }
 
     // ---- a record that decodes to gigabytes --------------------------------------------

@@ -38,6 +38,96 @@ std::string formatLabel(const MetadataStep& step)
 }
 } // namespace
 
+namespace {
+
+// The event id of a format's "ID: n" line, or nullopt.
+std::optional<size_t> formatId(std::string_view format)
+{
+    const size_t at = format.find("\nID: ");
+    if (at == std::string_view::npos) return std::nullopt;
+    size_t id = 0;
+    for (size_t i = at + 5; i < format.size() && format[i] >= '0' && format[i] <= '9' && id < (1u << 20); ++i)
+        id = id * 10 + size_t(format[i] - '0');
+    return id;
+}
+
+// The event name of a format's first line ("name: sched_switch").
+std::string_view formatName(std::string_view format)
+{
+    if (format.substr(0, 6) != "name: ") return {};
+    const size_t end = format.find('\n');
+    return format.substr(6, end == std::string_view::npos ? std::string_view::npos : end - 6);
+}
+
+enum class ProbeVerdict { Checked, Unchecked, GaveUp };
+constexpr size_t kMaxUnsafeSteps = 32;
+
+// The request in an unlinked in-memory file, for each probe child to read; -1 on failure.
+int writeProbeRequest(const std::string& bytes)
+{
+    const int fd = memfd_create("ringside-metadata", MFD_CLOEXEC);
+    if (fd < 0) return -1;
+    size_t done = 0;
+    while (done < bytes.size()) {
+        const ssize_t n = write(fd, bytes.data() + done, bytes.size() - done);
+        if (n <= 0) {
+            close(fd);
+            return -1;
+        }
+        done += size_t(n);
+    }
+    return fd;
+}
+
+} // namespace
+
+// Hands `steps` to libtraceevent through `apply`: each one after a child process survived it
+// (ChildProbe). Those that crash or hang the child are skipped, and recorded in `unsafe`
+// (their ordinals) and in `diagnostics`.
+ProbeVerdict probeAndApplySteps(std::vector<size_t>& unsafe, Diagnostics& diagnostics,
+                                const std::vector<MetadataStep>& steps, const MetadataLayout& layout, bool fork,
+                                const std::function<void(const MetadataStep&)>& apply)
+{
+    ChildProbe probe;
+    probe.count = steps.size();
+    probe.maxUnsafe = kMaxUnsafeSteps;
+    // A separate program shares no memory with us; a forked copy of a process with many
+    // threads (the GUI) makes each page it writes meanwhile a copy and a TLB shootdown.
+    int request = -1;
+    const std::string& program = fork ? std::string() : metadataProbeProgram();
+    if (!program.empty()) request = writeProbeRequest(encodeMetadataRequest(layout, steps));
+    tep_handle* childTep = nullptr;
+    if (request >= 0)
+        probe.start = ChildProbe::spawning(program, request);
+    else
+        probe.start =
+            ChildProbe::forking([&] { childTep = newMetadataTep(layout); },
+                                [&](size_t i) { applyStep(childTep, steps[i], layout.longSize); }, steps.size());
+    const ChildProbe::Outcome outcome = probe.run([&](size_t i) { apply(steps[i]); });
+    if (request >= 0) close(request);
+    if (!outcome.probed) {
+        diagnostics.add(Diagnostic::Severity::Info, "metadata-unchecked",
+                        "the event formats were parsed without a safety check (no process could be "
+                        "started for it)");
+        for (const MetadataStep& step : steps) apply(step);
+        return ProbeVerdict::Unchecked;
+    }
+    auto report = [&](size_t index, const char* what) {
+        const MetadataStep& step = steps[index];
+        unsafe.push_back(step.ordinal);
+        std::string part = step.kind == MetadataStep::Kind::Format          ? "event format " + formatLabel(step)
+                           : step.kind == MetadataStep::Kind::HeaderPage    ? std::string("header_page")
+                           : step.kind == MetadataStep::Kind::PrintkFormats ? std::string("printk formats")
+                                                                            : std::string("saved comms");
+        diagnostics.warn("unsafe-metadata",
+                         part + " " + what + " libtraceevent; skipped" +
+                             (step.kind == MetadataStep::Kind::Format ? ", its events show without fields" : ""));
+    };
+    for (size_t index : outcome.crashed) report(index, "crashes");
+    for (size_t index : outcome.hung) report(index, "hangs");
+    return outcome.gaveUp ? ProbeVerdict::GaveUp : ProbeVerdict::Checked;
+}
+
 // Reads the file top to bottom. v6 keeps its metadata inline, v7 in sections located by
 // options; both feed the same payload decoders below.
 class DatFileParser {
@@ -538,12 +628,21 @@ private:
     bool wanted(std::string_view format) const
     {
         if (!m_types) return true;
-        const size_t at = format.find("\nID: ");
-        if (at == std::string_view::npos) return true;
-        size_t id = 0;
-        for (size_t i = at + 5; i < format.size() && format[i] >= '0' && format[i] <= '9'; ++i)
-            id = id * 10 + size_t(format[i] - '0');
-        return id >= m_types->size() || (*m_types)[id];
+        const std::optional<size_t> id = formatId(format);
+        return !id || *id >= m_types->size() || (*m_types)[*id];
+    }
+
+    // Whether the format waits for parseDeferredFormats; if not, its id counts as parsed.
+    bool deferred(std::string_view format, const std::string& system)
+    {
+        if (!m_options.deferFormats || m_metadataOnly) return false;
+        const std::optional<size_t> id = formatId(format);
+        if (!id || *id > 0xffff) return false; // libtraceevent decides what such a format is
+        if (m_options.eagerFormat && m_options.eagerFormat(system, formatName(format))) {
+            m_out.m_parsedTypes[*id] = true;
+            return false;
+        }
+        return true;
     }
 
     void queueStep(MetadataStep::Kind kind, std::string_view text, std::string system = {})
@@ -554,6 +653,10 @@ private:
     // `filtered`: subject to newTep's event mask (the ftrace system's formats never are).
     void queueFormat(std::string_view format, const std::string& system, bool filtered = true)
     {
+        if (filtered && deferred(format, system)) {
+            m_out.m_deferredFormats.push_back({system, std::string(format), m_nextOrdinal++, *formatId(format)});
+            return;
+        }
         if (!filtered || wanted(format))
             queueStep(MetadataStep::Kind::Format, format, system);
         else
@@ -581,23 +684,6 @@ private:
         return ok;
     }
 
-    // The request in an unlinked in-memory file, for each probe child to read; -1 on failure.
-    static int writeRequest(const std::string& bytes)
-    {
-        const int fd = memfd_create("ringside-metadata", MFD_CLOEXEC);
-        if (fd < 0) return -1;
-        size_t done = 0;
-        while (done < bytes.size()) {
-            const ssize_t n = write(fd, bytes.data() + done, bytes.size() - done);
-            if (n <= 0) {
-                close(fd);
-                return -1;
-            }
-            done += size_t(n);
-        }
-        return fd;
-    }
-
     void apply(const MetadataStep& step)
     {
         if (applyStep(m_out.m_tep, step, m_info.userLongSize)) return;
@@ -609,45 +695,11 @@ private:
     bool probeAndApply()
     {
         const MetadataLayout layout{m_info.bigEndian, m_info.userLongSize, m_info.pageSize};
-        ChildProbe probe;
-        probe.count = m_steps.size();
-        // A separate program shares no memory with us; a forked copy of a process with many
-        // threads (the GUI) makes each page it writes meanwhile a copy and a TLB shootdown.
-        int request = -1;
-        const std::string& program = m_options.forkMetadataProbe ? std::string() : metadataProbeProgram();
-        if (!program.empty()) request = writeRequest(encodeMetadataRequest(layout, m_steps));
-        tep_handle* childTep = nullptr;
-        if (request >= 0)
-            probe.start = ChildProbe::spawning(program, request);
-        else
-            probe.start = ChildProbe::forking([&] { childTep = newMetadataTep(layout); },
-                                              [&](size_t i) { applyStep(childTep, m_steps[i], layout.longSize); },
-                                              m_steps.size());
-        const ChildProbe::Outcome outcome = probe.run([&](size_t i) { apply(m_steps[i]); });
-        if (request >= 0) close(request);
-        if (!outcome.probed) {
-            m_out.m_diagnostics.add(Diagnostic::Severity::Info, "metadata-unchecked",
-                                    "the event formats were parsed without a safety check (no process could be "
-                                    "started for it)");
-            for (const MetadataStep& step : m_steps) apply(step);
-            return true;
-        }
-        auto report = [&](size_t index, const char* what) {
-            const MetadataStep& step = m_steps[index];
-            m_out.m_unsafeMetadata.push_back(step.ordinal);
-            std::string part = step.kind == MetadataStep::Kind::Format          ? "event format " + formatLabel(step)
-                               : step.kind == MetadataStep::Kind::HeaderPage    ? std::string("header_page")
-                               : step.kind == MetadataStep::Kind::PrintkFormats ? std::string("printk formats")
-                                                                                : std::string("saved comms");
-            m_out.m_diagnostics.warn(
-                "unsafe-metadata",
-                part + " " + what + " libtraceevent; skipped" +
-                    (step.kind == MetadataStep::Kind::Format ? ", its events show without fields" : ""));
-        };
-        for (size_t index : outcome.crashed) report(index, "crashes");
-        for (size_t index : outcome.hung) report(index, "hangs");
-        if (outcome.gaveUp)
-            return fail("the event formats are damaged beyond use: more than " + std::to_string(probe.maxUnsafe) +
+        const ProbeVerdict verdict =
+            probeAndApplySteps(m_out.m_unsafeMetadata, m_out.m_diagnostics, m_steps, layout,
+                               m_options.forkMetadataProbe, [&](const MetadataStep& step) { apply(step); });
+        if (verdict == ProbeVerdict::GaveUp)
+            return fail("the event formats are damaged beyond use: more than " + std::to_string(kMaxUnsafeSteps) +
                         " of them crash libtraceevent, or no process could be started to check the rest");
         return true;
     }
@@ -677,6 +729,9 @@ Result<std::unique_ptr<DatFile>> DatFile::open(const std::string& path, const Op
     std::unique_ptr<DatFile> file(new DatFile);
     file->m_file = mapped.value();
     file->m_loadPlugins = options.loadPlugins;
+    file->m_checkMetadata = options.checkMetadata;
+    file->m_forkMetadataProbe = options.forkMetadataProbe;
+    if (options.deferFormats) file->m_parsedTypes.assign(65536, false);
     DatFileParser parser(*file, options);
     if (!parser.parse()) return Error{parser.error()};
     file->m_file->releaseResidentPages();
@@ -693,9 +748,58 @@ Result<std::unique_ptr<DatFile>> DatFile::open(const std::string& path, const Op
     return file;
 }
 
+void DatFile::parseDeferredFormats(const std::vector<uint64_t>& typeCounts, Diagnostics& diagnostics)
+{
+    std::vector<MetadataStep> steps;
+    std::vector<size_t> ids;
+    for (const DeferredFormat& f : m_deferredFormats)
+        if (f.id < typeCounts.size() && typeCounts[f.id] && !m_parsedTypes[f.id]) {
+            steps.push_back({MetadataStep::Kind::Format, f.text, f.system, f.ordinal});
+            ids.push_back(f.id);
+        }
+    Diagnostics found;
+    auto apply = [&](const MetadataStep& step) { applyStep(m_tep, step, m_info.userLongSize); };
+    if (!steps.empty()) {
+        const MetadataLayout layout{m_info.bigEndian, m_info.userLongSize, m_info.pageSize};
+        if (!m_checkMetadata) {
+            for (const MetadataStep& step : steps) apply(step);
+        } else if (probeAndApplySteps(m_unsafeMetadata, found, steps, layout, m_forkMetadataProbe, apply) ==
+                   ProbeVerdict::GaveUp) {
+            found.warn("unsafe-metadata", "more than " + std::to_string(kMaxUnsafeSteps) +
+                                              " event formats crash libtraceevent; the rest were left out, "
+                                              "their events show without fields");
+        }
+    }
+    uint64_t failed = 0;
+    for (size_t id : ids) {
+        m_parsedTypes[id] = true;
+        // libtraceevent keeps an event whose print format it cannot parse, flagged as failed.
+        if (tep_event* event = tep_find_event(m_tep, int(id)); event && (event->flags & TEP_EVENT_FL_FAILED)) ++failed;
+    }
+    if (failed > 0) {
+        m_info.formatParseFailures += failed;
+        found.add(Diagnostic::Severity::Info, "unparsed-formats",
+                  std::to_string(failed) + " event formats could not be parsed; their events show without fields",
+                  failed);
+    }
+    m_diagnostics.append(found);
+    diagnostics.append(found);
+    // The formats of events the recording does not have are never needed.
+    std::vector<DeferredFormat>().swap(m_deferredFormats);
+}
+
 Result<std::unique_ptr<TepHandle>> DatFile::newTep(const std::function<void(tep_handle*)>& beforePlugins,
                                                    const std::vector<bool>* types) const
 {
+    // Formats the open left unparsed were never checked: no other handle may parse them.
+    std::vector<bool> parsed;
+    if (!m_parsedTypes.empty()) {
+        parsed = m_parsedTypes;
+        if (types)
+            for (size_t id = 0; id < parsed.size(); ++id)
+                parsed[id] = parsed[id] && (id >= types->size() || (*types)[id]);
+        types = &parsed;
+    }
     DatFile copy;
     copy.m_file = m_file;
     OpenOptions options;

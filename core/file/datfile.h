@@ -9,6 +9,7 @@
 #include <functional>
 #include <memory>
 #include <string>
+#include <string_view>
 #include <vector>
 
 struct tep_handle;
@@ -53,6 +54,12 @@ public:
         // Check it in a forked copy of this process even when the probe program is there
         // (tests of both ways).
         bool forkMetadataProbe = false;
+        // Parse only the ftrace system's event formats and those `eagerFormat` names now, the
+        // others once the events present are known (parseDeferredFormats): a recording holds
+        // thousands of formats and uses a few dozen, and parsing (and checking) them was most
+        // of an open.
+        bool deferFormats = false;
+        std::function<bool(std::string_view system, std::string_view name)> eagerFormat;
     };
 
     static Result<std::unique_ptr<DatFile>> open(const std::string& path, const OpenOptions& options);
@@ -77,6 +84,11 @@ public:
     // other thread uses the handle's function table.
     void registerDeferredKallsyms();
 
+    // Parses (after the same check) the deferred formats of the event types that have events
+    // (typeCounts by id), adding what it finds to `diagnostics` too. Call once, while no other
+    // thread uses the handle. Formats of types without events stay unparsed.
+    void parseDeferredFormats(const std::vector<uint64_t>& typeCounts, Diagnostics& diagnostics);
+
 private:
     friend class DatFileParser;
     DatFile() = default;
@@ -88,9 +100,20 @@ private:
     tep_handle* m_tep = nullptr;
     tep_plugin_list* m_plugins = nullptr;
     bool m_loadPlugins = true;
+    bool m_checkMetadata = true;
+    bool m_forkMetadataProbe = false;
     std::string m_deferredKallsyms;
     // Ordinals of the metadata steps that crashed or hung libtraceevent in a child process.
     std::vector<size_t> m_unsafeMetadata;
+    // Formats left for parseDeferredFormats, and the ids of those parsed (empty: all were).
+    struct DeferredFormat {
+        std::string system;
+        std::string text;
+        size_t ordinal = 0;
+        size_t id = 0;
+    };
+    std::vector<DeferredFormat> m_deferredFormats;
+    std::vector<bool> m_parsedTypes;
 };
 
 } // namespace ringside

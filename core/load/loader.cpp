@@ -275,6 +275,7 @@ Result<std::unique_ptr<EventStore>> loadAll(const DatFile& file, const LoadOptio
         reportStreamStats(builder, store->buffers()[streams[i]->buffer], *streams[i], stats[i]);
     bool sorted =
         std::all_of(stats.begin(), stats.end(), [](const CpuLoadStats& st) { return st.backwardsTimestamps == 0; });
+    if (options.typesKnown) options.typesKnown(typeCounts, builder.diagnostics());
     builder.finalize(std::move(typeCounts), sorted, threads, file.tep());
     builder.setTaps(std::move(taps));
     return store;

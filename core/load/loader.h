@@ -28,6 +28,9 @@ struct LoadOptions {
     const std::atomic<bool>* cancel = nullptr;
     // Run on the loading thread while the workers parse pages (it would otherwise only wait).
     std::function<void()> alongside;
+    // Called on the loading thread once the pages are parsed, with the number of events of
+    // each type, before the store is finished (DatFile::parseDeferredFormats goes here).
+    std::function<void(const std::vector<uint64_t>& typeCounts, Diagnostics& diagnostics)> typesKnown;
     // Fields to copy while parsing; the store keeps what they collect (EventStore::tap).
     std::vector<RecordTap> taps;
     // Called on a worker before it parses each segment (for tests: an exception thrown here
