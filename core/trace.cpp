@@ -27,6 +27,7 @@ Result<std::unique_ptr<Trace>> Trace::withFile(std::unique_ptr<Trace> trace, con
     auto file = DatFile::open(path, fileOptions);
     if (!file) return file.error();
     trace->m_file = std::move(file.value());
+    trace->m_calls->setKernelLongSize(trace->m_file->info().kernelLongSize);
     return trace;
 }
 
@@ -34,6 +35,7 @@ void Trace::addBuiltInConsumers()
 {
     m_occupancy = &static_cast<CpuOccupancy&>(m_consumers.add(std::make_unique<CpuOccupancy>()));
     m_processes = &static_cast<ProcessGroups&>(m_consumers.add(std::make_unique<ProcessGroups>()));
+    m_calls = &static_cast<CallSlices&>(m_consumers.add(std::make_unique<CallSlices>()));
 }
 
 Result<std::unique_ptr<Trace>> Trace::growing(const std::string& path, EventStore** store, bool checkMetadata)

@@ -3,6 +3,7 @@
 
 #include "analysis/cpuoccupancy.h"
 #include "analysis/processgroups.h"
+#include "calls/callslices.h"
 #include "consume/consumerregistry.h"
 #include "decode/funcgraphhandlers.h"
 #include "file/datfile.h"
@@ -33,6 +34,8 @@ public:
     const CpuOccupancy& occupancy() const { return *m_occupancy; }
     // Which tasks share a process (empty unless the recording has task_newtask).
     const ProcessGroups& processes() const { return *m_processes; }
+    // The function_graph calls as nested slices (empty unless the recording has funcgraph records).
+    const CallSlices& callSlices() const { return *m_calls; }
     // Each task's events and running intervals, without scanning (see TaskIndex).
     const TaskIndex& taskIndex() const { return m_taskIndex; }
     // Every analysis fed with records during the load, by name (the built-in ones above too).
@@ -61,6 +64,7 @@ private:
     TaskIndex m_taskIndex;
     const CpuOccupancy* m_occupancy = nullptr;
     const ProcessGroups* m_processes = nullptr;
+    CallSlices* m_calls = nullptr;
 };
 
 } // namespace ringside

@@ -10,5 +10,7 @@ namespace ringside::cli {
 int infoCommand(const std::vector<std::string>& args);
 int dumpCommand(const std::vector<std::string>& args);
 int benchCommand(const std::vector<std::string>& args);
+int calltreeCommand(const std::vector<std::string>& args);
+int funcstatsCommand(const std::vector<std::string>& args);
 
 } // namespace ringside::cli

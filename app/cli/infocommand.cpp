@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 #include "commands.h"
 
+#include "clitext.h"
 #include "trace.h"
 
 #include <traceevent/event-parse.h>
@@ -13,31 +14,6 @@
 namespace ringside::cli {
 
 namespace {
-
-std::string seconds(uint64_t ns)
-{
-    char text[64];
-    std::snprintf(text, sizeof text, "%" PRIu64 ".%06" PRIu64, ns / 1000000000, (ns / 1000) % 1000000);
-    return text;
-}
-
-std::string jsonString(const std::string& s)
-{
-    std::string out = "\"";
-    for (unsigned char c : s) {
-        if (c == '"' || c == '\\')
-            out += '\\', out += static_cast<char>(c);
-        else if (c == '\n')
-            out += "\\n";
-        else if (c < 0x20) {
-            char esc[8];
-            std::snprintf(esc, sizeof esc, "\\u%04x", c);
-            out += esc;
-        } else
-            out += static_cast<char>(c);
-    }
-    return out + "\"";
-}
 
 struct TypeCount {
     std::string name;

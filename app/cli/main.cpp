@@ -18,6 +18,17 @@ void usage(FILE* out)
                "  dump FILE              every event, one line each, as `trace-cmd report` prints it\n"
                "  bench FILE [--repeat N] [--threads N]\n"
                "                         load the file and print load time, events/s and peak memory\n"
+               "  calltree FILE [--pid P] [--cpu C] [--from SEC] [--to SEC] [--json]\n"
+               "                         the function_graph calls merged top-down: calls, total and\n"
+               "                         self time, return values (errors named)\n"
+               "  calltree FILE --calls  one line per call in start order:\n"
+               "                         START_NS CPU PID DEPTH DURATION_NS FUNCTION [RETVAL]\n"
+               "  calltree FILE --each FUNCTION\n"
+               "                         each call of FUNCTION with its own tree and the system\n"
+               "                         call's result that followed it\n"
+               "  funcstats FILE [--per-cpu] [--json]\n"
+               "                         per function: hits, total, self, average, standard\n"
+               "                         deviation, min and max time, overall and per CPU"
                "\n"
                "  -h, --help             this text\n"
                "  --version              the program's version\n",
@@ -47,6 +58,10 @@ int main(int argc, char** argv)
         status = ringside::cli::dumpCommand(args);
     else if (command == "bench")
         status = ringside::cli::benchCommand(args);
+    else if (command == "calltree")
+        status = ringside::cli::calltreeCommand(args);
+    else if (command == "funcstats")
+        status = ringside::cli::funcstatsCommand(args);
     if (status >= 0) {
         // The trace is not torn down block by block: the process ends and the kernel takes the
         // memory back at once (on a 27M-event trace teardown took as long as a third of the load).

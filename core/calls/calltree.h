@@ -1,0 +1,126 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+#pragma once
+
+#include "calls/callslices.h"
+
+#include <atomic>
+#include <cstdint>
+#include <limits>
+#include <string>
+#include <unordered_map>
+#include <utility>
+#include <vector>
+
+namespace ringside {
+
+// Which calls a tree or a statistic covers: those running at some time in [from, to) (a call
+// without an exit runs to the end), of the chosen tasks (none: all), that began on the chosen
+// CPU (-1: all), within the call `root` if one is set. Every caller of a call in the range is
+// in it too. An interrupt belongs to the task it interrupted.
+struct CallSelection {
+    std::vector<int32_t> pids; // ascending
+    int cpu = -1;
+    uint64_t from = 0;
+    uint64_t to = std::numeric_limits<uint64_t>::max();
+    uint32_t root = CallSlices::kNoParent; // a call: only it and what it called
+
+    bool contains(const CallSlices& calls, size_t i) const;
+};
+
+// How often a merged node returned a value, for the few distinct values it returned.
+struct ReturnCount {
+    int64_t value = 0;
+    uint64_t count = 0;
+};
+
+// Durations and counts of a set of calls: a tree node, a function's statistics.
+struct CallCost {
+    uint64_t calls = 0;
+    uint64_t open = 0;  // calls without an exit: counted, no time
+    uint64_t total = 0; // inclusive time of the calls that returned
+    uint64_t self = 0;  // total less the time of their (non-interrupt) children
+    uint64_t min = std::numeric_limits<uint64_t>::max();
+    uint64_t max = 0;
+    uint64_t errors = 0;              // returns of a negative errno value
+    std::vector<ReturnCount> returns; // the first kMaxReturns distinct values, most recent order
+    bool moreReturns = false;         // other values were returned too
+    static constexpr size_t kMaxReturns = 6;
+
+    uint64_t returned() const { return calls - open; }
+    uint64_t average() const { return returned() ? total / returned() : 0; }
+    void addCall(const CallSlices& slices, size_t i);
+    void addReturn(int64_t value);
+    void merge(const CallCost& other);
+};
+
+// Where a node's calls ran when they are not a task's own: interrupt trees hang under a
+// context node of the task's root.
+enum class CallContext : uint8_t { Task, HardIrq, SoftIrq, Nmi };
+
+// A merged call tree: calls along the same path of functions are one node. Top-down, node 0
+// is the root (the selection); its children are the outermost functions and the context
+// nodes of the interrupts. Bottom-up, the root's children are the functions where time was
+// spent (self time), and each node's children are its callers.
+class CallTree {
+public:
+    static constexpr uint32_t kNoFunction = ~uint32_t(0);
+
+    struct Node {
+        uint32_t function = kNoFunction; // kNoFunction: the root or a context node
+        CallContext context = CallContext::Task;
+        uint32_t parent = 0;
+        std::vector<uint32_t> children;
+        CallCost cost;
+    };
+
+    // The top-down tree of the selected calls (an empty one when `cancel` is set). A call whose
+    // caller is not selected starts a path of its own. A node's self time is its total less
+    // that of its task-context children.
+    static CallTree topDown(const CallSlices& calls, const CallSelection& selection,
+                            const std::atomic<bool>* cancel = nullptr);
+    // The bottom-up tree from a top-down one.
+    static CallTree bottomUp(const CallTree& topDown);
+
+    const std::vector<Node>& nodes() const { return m_nodes; }
+    const Node& node(uint32_t n) const { return m_nodes[n]; }
+    const Node& root() const { return m_nodes[0]; }
+    bool empty() const { return m_nodes.size() <= 1; }
+    // Children sorted by total time, largest first (ties by function id).
+    std::vector<uint32_t> sortedChildren(uint32_t n) const;
+    // From the root down, the child with the most time at each level.
+    std::vector<uint32_t> hottestPath() const;
+
+private:
+    uint32_t child(uint32_t parent, uint32_t function, CallContext context);
+    std::vector<Node> m_nodes;
+    std::unordered_map<uint64_t, uint32_t> m_childIndex; // (parent, function) -> node, while building
+};
+
+// One function's callers and callees in the selection, like hotspot's Caller/Callee view.
+struct CallerCallee {
+    CallCost cost;                                      // the function itself, outermost calls
+    std::vector<std::pair<uint32_t, CallCost>> callers; // by function (kNoFunction: a root)
+    std::vector<std::pair<uint32_t, CallCost>> callees;
+
+    static CallerCallee of(const CallTree& topDown, uint32_t function);
+};
+
+// Per-function statistics like the kernel's function_profile, overall and per CPU.
+struct FunctionStats {
+    struct Row {
+        uint32_t function = 0;
+        int cpu = -1; // -1: all CPUs
+        CallCost cost;
+        double sumSquares = 0; // of the durations, for the standard deviation
+        double stddev() const;
+    };
+    std::vector<Row> overall;           // one per function that was called
+    std::vector<std::vector<Row>> cpus; // per CPU (index = CPU), same shape
+
+    static FunctionStats of(const CallSlices& calls, const CallSelection& selection);
+};
+
+// "E2BIG" for -7: the name of a negative errno value, or empty when `value` is not one.
+std::string errnoName(int64_t value);
+
+} // namespace ringside

@@ -1,0 +1,476 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+// Call slices from funcgraph records: the pairing driven with plain values (what real
+// recordings contain at their edges), and every call of the fgraph fixtures against the exit
+// records `trace-cmd report -R` prints (tests/data/NAME.calls.txt.xz, from calls-reference.py).
+#include "testsupport.h"
+
+#include "calls/callcontext.h"
+#include "calls/calltree.h"
+
+#include <QTest>
+
+#include <map>
+
+using namespace ringside;
+
+namespace {
+
+// Feeds a CallSlices as the registry would: one stream per CPU, records in time order.
+class Feeder {
+public:
+    explicit Feeder(CallSlices& calls, int cpus = 2, bool retval = false) : m_calls(calls)
+    {
+        m_calls.bind({true, true, retval});
+        std::vector<StreamInfo> streams;
+        for (int c = 0; c < cpus; ++c) streams.push_back({c, 0, 0});
+        m_calls.setStreams(streams);
+    }
+    void entry(uint64_t ts, int cpu, int32_t pid, uint64_t func, int64_t depth, uint8_t flags = 0)
+    {
+        send(0, ts, cpu, pid, flags,
+             {TypedValue::number(func, false, 8), TypedValue::number(uint64_t(depth), true, 4)});
+    }
+    // An exit at `ts` of a call that lasted `duration` (calltime..rettime).
+    void exit(uint64_t ts, int cpu, int32_t pid, uint64_t func, int64_t depth, uint64_t duration, uint8_t flags = 0,
+              std::optional<uint64_t> retval = std::nullopt)
+    {
+        std::vector<TypedValue> values = {TypedValue::number(func, false, 8),
+                                          TypedValue::number(uint64_t(depth), true, 4), TypedValue::number(0, false, 4),
+                                          TypedValue::number(ts - duration, false, 8),
+                                          TypedValue::number(ts, false, 8)};
+        if (retval) values.push_back(TypedValue::number(*retval, false, 8));
+        send(retval ? 2 : 1, ts, cpu, pid, flags, values);
+    }
+    void done() { m_calls.flush(); }
+
+private:
+    void send(size_t request, uint64_t ts, int cpu, int32_t pid, uint8_t flags, const std::vector<TypedValue>& values)
+    {
+        ConsumedRecord r;
+        r.request = request;
+        r.timestamp = ts;
+        r.stream = StreamId(uint16_t(cpu));
+        r.index = m_index++;
+        r.pid = pid;
+        r.flags = flags;
+        r.values = values.data();
+        r.valueCount = values.size();
+        m_calls.consume(r);
+    }
+    CallSlices& m_calls;
+    uint32_t m_index = 0;
+};
+
+constexpr uint64_t kA = 0x1000, kB = 0x2000, kC = 0x3000, kIrq = 0x4000;
+
+// The slice of function address `f` that starts at `start`.
+int sliceOf(const CallSlices& calls, uint64_t f, uint64_t start)
+{
+    for (size_t i = 0; i < calls.size(); ++i)
+        if (calls.functionAddresses()[calls.function(i)] == f && calls.start(i) == start) return int(i);
+    return -1;
+}
+
+} // namespace
+
+class TestCallSlices : public QObject {
+    Q_OBJECT
+
+private slots:
+    void nestedCallsPair()
+    {
+        CallSlices calls;
+        Feeder feed(calls);
+        feed.entry(100, 0, 7, kA, 0);
+        feed.entry(110, 0, 7, kB, 1);
+        feed.exit(130, 0, 7, kB, 1, 19);
+        feed.entry(140, 0, 7, kC, 1);
+        feed.exit(150, 0, 7, kC, 1, 9);
+        feed.exit(200, 0, 7, kA, 0, 99);
+        feed.done();
+        QCOMPARE(calls.size(), size_t(3));
+        const int a = sliceOf(calls, kA, 100), b = sliceOf(calls, kB, 110), c = sliceOf(calls, kC, 140);
+        QCOMPARE(calls.parent(size_t(a)), CallSlices::kNoParent);
+        QCOMPARE(calls.parent(size_t(b)), uint32_t(a));
+        QCOMPARE(calls.parent(size_t(c)), uint32_t(a));
+        // Durations are the exit's rettime - calltime, not the distance between the records.
+        QCOMPARE(calls.duration(size_t(a)), uint64_t(99));
+        QCOMPARE(calls.duration(size_t(b)), uint64_t(19));
+        QCOMPARE(calls.depth(size_t(c)), int64_t(1));
+        QCOMPARE(calls.pairing().exitsWithoutEntry, uint64_t(0));
+        QCOMPARE(calls.pairing().openAtEnd, uint64_t(0));
+
+        const CallTree tree = CallTree::topDown(calls, CallSelection());
+        QCOMPARE(tree.root().children.size(), size_t(1));
+        const CallTree::Node& top = tree.node(tree.root().children[0]);
+        QCOMPARE(top.cost.total, uint64_t(99));
+        QCOMPARE(top.cost.self, uint64_t(99 - 19 - 9));
+        QCOMPARE(top.children.size(), size_t(2));
+    }
+
+    // The recording began inside a call: exits come without entries, deepest first, and each
+    // adopts the parentless calls one level deeper that ran inside it.
+    void exitsWithoutEntriesAdoptTheirCallees()
+    {
+        CallSlices calls;
+        Feeder feed(calls);
+        feed.entry(100, 0, 7, kC, 2);
+        feed.exit(105, 0, 7, kC, 2, 5);
+        feed.exit(120, 0, 7, kB, 1, 40);  // began at 80
+        feed.exit(150, 0, 7, kA, 0, 100); // began at 50
+        feed.done();
+        QCOMPARE(calls.size(), size_t(3));
+        const int a = sliceOf(calls, kA, 50), b = sliceOf(calls, kB, 80), c = sliceOf(calls, kC, 100);
+        QVERIFY(a >= 0 && b >= 0 && c >= 0);
+        QCOMPARE(calls.parent(size_t(c)), uint32_t(b));
+        QCOMPARE(calls.parent(size_t(b)), uint32_t(a));
+        QVERIFY(calls.flags(size_t(a)) & kCallNoEntry);
+        QCOMPARE(calls.pairing().exitsWithoutEntry, uint64_t(2));
+
+        // The tree resolves callers stored after their callees.
+        const CallTree tree = CallTree::topDown(calls, CallSelection());
+        const std::vector<uint32_t> path = tree.hottestPath();
+        QCOMPARE(path.size(), size_t(3));
+        QCOMPARE(tree.node(path[0]).function, calls.function(size_t(a)));
+        QCOMPARE(tree.node(path[2]).function, calls.function(size_t(c)));
+    }
+
+    // A task switched out mid-call resumes on another CPU: its stack is the task's, not the CPU's.
+    void callResumesOnAnotherCpu()
+    {
+        CallSlices calls;
+        Feeder feed(calls);
+        feed.entry(100, 0, 7, kA, 0);
+        feed.entry(110, 0, 8, kB, 0); // another task on the same CPU
+        feed.exit(120, 0, 8, kB, 0, 10);
+        feed.entry(130, 1, 7, kC, 1); // task 7 now on CPU 1
+        feed.exit(140, 1, 7, kC, 1, 10);
+        feed.exit(150, 1, 7, kA, 0, 50);
+        feed.done();
+        const int a = sliceOf(calls, kA, 100), c = sliceOf(calls, kC, 130);
+        QCOMPARE(calls.parent(size_t(c)), uint32_t(a));
+        QCOMPARE(calls.duration(size_t(a)), uint64_t(50));
+        QCOMPARE(calls.cpu(size_t(a)), 0);
+        QCOMPARE(calls.cpu(size_t(c)), 1);
+        QCOMPARE(calls.pairing().entriesWithoutExit, uint64_t(0));
+    }
+
+    // Idle tasks share pid 0 but have a stack per CPU.
+    void idleTasksHaveOneStackPerCpu()
+    {
+        CallSlices calls;
+        Feeder feed(calls);
+        feed.entry(100, 0, 0, kA, 0);
+        feed.entry(105, 1, 0, kB, 0);
+        feed.exit(110, 0, 0, kA, 0, 10);
+        feed.exit(120, 1, 0, kB, 0, 15);
+        feed.done();
+        QCOMPARE(calls.size(), size_t(2));
+        QCOMPARE(calls.pairing().entriesWithoutExit + calls.pairing().exitsWithoutEntry, uint64_t(0));
+    }
+
+    // Lost events break the stacks of that CPU: the open calls there are closed, marked broken.
+    void lostEventsBreakTheCpusStacks()
+    {
+        CallSlices calls;
+        Feeder feed(calls);
+        feed.entry(100, 0, 7, kA, 0);
+        feed.entry(101, 1, 9, kC, 0);
+        feed.entry(110, 0, 7, kB, 1);
+        calls.eventsLost(StreamId(0), 150);
+        feed.exit(200, 0, 7, kA, 0, 100);
+        feed.exit(210, 1, 9, kC, 0, 109);
+        feed.done();
+        const int a = sliceOf(calls, kA, 100), b = sliceOf(calls, kB, 110);
+        QVERIFY(calls.flags(size_t(a)) & kCallBroken);
+        QVERIFY(calls.flags(size_t(b)) & kCallBroken);
+        QVERIFY(calls.flags(size_t(b)) & kCallOpen);
+        QCOMPARE(calls.pairing().brokenByLoss, uint64_t(2));
+        QCOMPARE(calls.pairing().lossGaps, uint64_t(1));
+        // After the gap, A's exit has no entry to pair with; CPU 1's task is untouched.
+        QCOMPARE(calls.pairing().exitsWithoutEntry, uint64_t(1));
+        QCOMPARE(calls.duration(size_t(sliceOf(calls, kC, 101))), uint64_t(109));
+    }
+
+    // An entry at or above an open call's depth means that call's exit never came.
+    void missingExitsAreClosedAndCounted()
+    {
+        CallSlices calls;
+        Feeder feed(calls);
+        feed.entry(100, 0, 7, kA, 0);
+        feed.entry(110, 0, 7, kB, 1);
+        feed.entry(120, 0, 7, kC, 0); // A and B never returned
+        feed.exit(130, 0, 7, kC, 0, 10);
+        feed.entry(140, 0, 7, kA, 0); // still running at the end
+        feed.done();
+        QCOMPARE(calls.pairing().entriesWithoutExit, uint64_t(2));
+        QCOMPARE(calls.pairing().openAtEnd, uint64_t(1));
+        QVERIFY(calls.flags(size_t(sliceOf(calls, kB, 110))) & kCallOpen);
+        QCOMPARE(calls.parent(size_t(sliceOf(calls, kC, 120))), CallSlices::kNoParent);
+        const CallTree tree = CallTree::topDown(calls, CallSelection());
+        QCOMPARE(tree.root().cost.open, uint64_t(2)); // both A calls, at the top
+        QCOMPARE(tree.root().cost.total, uint64_t(10));
+    }
+
+    // A damaged depth (huge or negative) and a rettime before calltime are kept and counted,
+    // never trusted for arithmetic.
+    void damagedFieldsAreContained()
+    {
+        CallSlices calls;
+        Feeder feed(calls);
+        feed.entry(100, 0, 7, kA, 0x7fffffff);
+        feed.entry(110, 0, 7, kB, -3);
+        ConsumedRecord r;
+        const std::vector<TypedValue> values = {TypedValue::number(kC, false, 8), TypedValue::number(0, true, 4),
+                                                TypedValue::number(0, false, 4), TypedValue::number(500, false, 8),
+                                                TypedValue::number(400, false, 8)};
+        r.request = 1;
+        r.stream = StreamId(0);
+        r.timestamp = 120;
+        r.pid = 7;
+        r.values = values.data();
+        r.valueCount = values.size();
+        calls.consume(r);
+        feed.done();
+        QCOMPARE(calls.depth(size_t(sliceOf(calls, kA, 100))), int64_t(0x7fffffff));
+        QCOMPARE(calls.depth(size_t(sliceOf(calls, kB, 110))), int64_t(-3));
+        QCOMPARE(calls.pairing().badDurations, uint64_t(1));
+        QCOMPARE(calls.duration(size_t(sliceOf(calls, kC, 120))), uint64_t(0));
+        const CallTree tree = CallTree::topDown(calls, CallSelection());
+        QVERIFY(!tree.empty());
+    }
+
+    // Durations past 2^32 ns and return values that do not fit 32 bits are kept whole.
+    void wideValuesAreKept()
+    {
+        CallSlices calls;
+        Feeder feed(calls, 1, true);
+        const uint64_t long_ = 10'000'000'000ull;
+        feed.entry(100, 0, 7, kA, 0);
+        feed.entry(110, 0, 7, kB, 1);
+        feed.exit(200, 0, 7, kB, 1, 80, 0, uint64_t(-7));
+        feed.exit(long_ + 100, 0, 7, kA, 0, long_, 0, 0xffff888812345678ull);
+        feed.done();
+        QVERIFY(calls.recordsRetval());
+        const size_t a = size_t(sliceOf(calls, kA, 100)), b = size_t(sliceOf(calls, kB, 110));
+        QCOMPARE(calls.duration(a), long_);
+        QCOMPARE(calls.retval(a), int64_t(0xffff888812345678ull));
+        QCOMPARE(calls.retval(b), int64_t(-7));
+        QCOMPARE(QString::fromStdString(errnoName(calls.retval(b))), QStringLiteral("E2BIG"));
+        QVERIFY(errnoName(calls.retval(a)).empty());
+        const CallTree tree = CallTree::topDown(calls, CallSelection());
+        const CallTree::Node& bNode = tree.node(tree.hottestPath().back());
+        QCOMPARE(bNode.cost.errors, uint64_t(1));
+        QCOMPARE(bNode.cost.returns.size(), size_t(1));
+        QCOMPARE(bNode.cost.returns[0].value, int64_t(-7));
+    }
+
+    // A 32-bit kernel's unsigned long return value is sign-extended: 0xfffffff9 is -7.
+    void thirtyTwoBitReturnValues()
+    {
+        CallSlices calls(4);
+        Feeder feed(calls, 1, true);
+        feed.entry(100, 0, 7, kA, 0);
+        feed.exit(110, 0, 7, kA, 0, 10, 0, 0xfffffff9u);
+        feed.done();
+        QCOMPARE(calls.retval(0), int64_t(-7));
+    }
+
+    // An interrupt taken inside a task's call nests in the task's stack by depth (the kernel's
+    // return stack is the task's) but is a tree of its own.
+    void interruptsAreTreesOfTheirOwn()
+    {
+        CallSlices calls;
+        Feeder feed(calls);
+        feed.entry(100, 0, 7, kA, 0);
+        feed.entry(110, 0, 7, kIrq, 1, kFlagHardIrq);
+        feed.entry(111, 0, 7, kC, 2, kFlagHardIrq);
+        feed.exit(115, 0, 7, kC, 2, 4, kFlagHardIrq);
+        feed.exit(120, 0, 7, kIrq, 1, 10, kFlagHardIrq);
+        feed.exit(200, 0, 7, kA, 0, 100);
+        feed.done();
+        const size_t irq = size_t(sliceOf(calls, kIrq, 110)), c = size_t(sliceOf(calls, kC, 111));
+        QVERIFY(calls.isInterruptRoot(irq));
+        QVERIFY(!calls.isInterruptRoot(c));
+        const CallTree tree = CallTree::topDown(calls, CallSelection());
+        QCOMPARE(tree.root().children.size(), size_t(2));
+        bool sawContext = false;
+        for (uint32_t n : tree.root().children) {
+            const CallTree::Node& node = tree.node(n);
+            if (node.function != CallTree::kNoFunction) {
+                // The interrupt's time stays in A's self time: it ran while A was running.
+                QCOMPARE(node.cost.self, uint64_t(100));
+                QVERIFY(node.children.empty());
+            } else {
+                sawContext = true;
+                QCOMPARE(node.context, CallContext::HardIrq);
+                QCOMPARE(node.cost.total, uint64_t(10));
+            }
+        }
+        QVERIFY(sawContext);
+        // The interrupt entry code raises the hardirq count inside the call: an exit in
+        // interrupt context makes the call the interrupt's root too.
+        CallSlices late;
+        Feeder lateFeed(late);
+        lateFeed.entry(100, 0, 7, kA, 0);
+        lateFeed.entry(110, 0, 7, kIrq, 1);
+        lateFeed.exit(120, 0, 7, kIrq, 1, 10, kFlagHardIrq);
+        lateFeed.exit(200, 0, 7, kA, 0, 100);
+        lateFeed.done();
+        QVERIFY(late.isInterruptRoot(size_t(sliceOf(late, kIrq, 110))));
+    }
+
+    void selectionsAndViews()
+    {
+        CallSlices calls;
+        Feeder feed(calls);
+        // Task 7: A { B, B }, then task 8: B, on CPU 1.
+        feed.entry(100, 0, 7, kA, 0);
+        feed.entry(110, 0, 7, kB, 1);
+        feed.exit(120, 0, 7, kB, 1, 10);
+        feed.entry(130, 0, 7, kB, 1);
+        feed.exit(150, 0, 7, kB, 1, 20);
+        feed.exit(200, 0, 7, kA, 0, 100);
+        feed.entry(300, 1, 8, kB, 0);
+        feed.exit(305, 1, 8, kB, 0, 5);
+        feed.done();
+
+        CallSelection task8;
+        task8.pids = {8};
+        QCOMPARE(CallTree::topDown(calls, task8).root().cost.total, uint64_t(5));
+        CallSelection cpu0;
+        cpu0.cpu = 0;
+        QCOMPARE(CallTree::topDown(calls, cpu0).root().cost.total, uint64_t(100));
+        // A range keeps the callers of the calls in it: B at 130 brings A.
+        CallSelection range;
+        range.from = 135;
+        range.to = 140;
+        const CallTree ranged = CallTree::topDown(calls, range);
+        QCOMPARE(ranged.root().cost.calls, uint64_t(1));
+        QCOMPARE(ranged.node(ranged.hottestPath().back()).cost.calls, uint64_t(1));
+        CallSelection within;
+        within.root = uint32_t(sliceOf(calls, kA, 100));
+        QCOMPARE(CallTree::topDown(calls, within).root().cost.total, uint64_t(100));
+
+        const CallTree all = CallTree::topDown(calls, CallSelection());
+        // Bottom-up: B's self time (35) under B, split by caller (A: 30, the root: 5).
+        const CallTree up = CallTree::bottomUp(all);
+        const uint32_t bFunction = calls.function(size_t(sliceOf(calls, kB, 110)));
+        bool sawB = false;
+        for (uint32_t n : up.root().children) {
+            if (up.node(n).function != bFunction) continue;
+            sawB = true;
+            QCOMPARE(up.node(n).cost.total, uint64_t(35));
+            QCOMPARE(up.node(n).cost.calls, uint64_t(3));
+            QCOMPARE(up.node(n).children.size(), size_t(1)); // A (the root is not a caller node)
+            QCOMPARE(up.node(up.node(n).children[0]).cost.total, uint64_t(30));
+        }
+        QVERIFY(sawB);
+
+        const CallerCallee b = CallerCallee::of(all, bFunction);
+        QCOMPARE(b.cost.calls, uint64_t(3));
+        QCOMPARE(b.cost.total, uint64_t(35));
+        QCOMPARE(b.callers.size(), size_t(2));
+        QVERIFY(b.callees.empty());
+
+        const FunctionStats stats = FunctionStats::of(calls, CallSelection());
+        QCOMPARE(stats.overall.size(), size_t(2));
+        for (const FunctionStats::Row& row : stats.overall) {
+            if (row.function != bFunction) continue;
+            QCOMPARE(row.cost.calls, uint64_t(3));
+            QCOMPARE(row.cost.min, uint64_t(5));
+            QCOMPARE(row.cost.max, uint64_t(20));
+            QCOMPARE(row.cost.average(), uint64_t(11));
+            // Sample standard deviation of 10, 20, 5.
+            QVERIFY(qAbs(row.stddev() - 7.6376) < 0.001);
+        }
+        QCOMPARE(stats.cpus.size(), size_t(2));
+        QCOMPARE(stats.cpus[1].size(), size_t(1));
+    }
+
+    // Every call's duration and depth equal the file's exit records, as trace-cmd reads them.
+    void callsMatchTraceCmd_data()
+    {
+        QTest::addColumn<QString>("name");
+        QTest::newRow("openat") << "fgraph-openat";
+        QTest::newRow("all-short") << "fgraph-all-short";
+        QTest::newRow("e2big") << "fgraph-e2big";
+        QTest::newRow("i686") << "v6-i686-funcgraph";
+    }
+    void callsMatchTraceCmd()
+    {
+        QFETCH(QString, name);
+        auto trace = test::openOrFail(test::fixturePath(name + ".dat"));
+        QVERIFY(trace);
+        const CallSlices& calls = trace->callSlices();
+        QVERIFY(calls.available());
+        const std::vector<std::string> names = functionNames(trace->file().tep(), calls.functionAddresses());
+        // trace-cmd -R prints an address where it has no symbol: either spelling matches.
+        std::map<std::string, int> byName, byAddress;
+        size_t returned = 0;
+        for (size_t i = 0; i < calls.size(); ++i) {
+            if (calls.flags(i) & kCallOpen) continue;
+            ++returned;
+            const std::string tail = " " + std::to_string(calls.depth(i)) + " " + std::to_string(calls.duration(i));
+            ++byName[names[calls.function(i)] + tail];
+            char hex[32];
+            std::snprintf(hex, sizeof hex, "%llx",
+                          static_cast<unsigned long long>(calls.functionAddresses()[calls.function(i)]));
+            ++byAddress[hex + tail];
+        }
+        const QList<QByteArray> reference = test::readXz(test::fixture(name + ".calls.txt.xz")).split('\n');
+        size_t exits = 0;
+        for (const QByteArray& line : reference) {
+            if (line.isEmpty()) continue;
+            ++exits;
+            const std::string key = line.toStdString();
+            // A function is spelt one way throughout a reference (a symbol, or none).
+            if (byName[key] > 0) {
+                --byName[key];
+            } else {
+                QVERIFY2(byAddress[key] > 0, qPrintable("no call like the exit record " + QString::fromStdString(key)));
+                --byAddress[key];
+            }
+        }
+        QCOMPARE(returned, exits);
+        QCOMPARE(calls.pairing().exits, uint64_t(exits));
+    }
+
+    // The failing execve in fgraph-e2big.dat: its do_execveat_common is followed by
+    // sys_exit_execve = -7 (E2BIG), and skipped what the successful one did.
+    void failingExecIsFoundWithItsResult()
+    {
+        auto trace = test::openOrFail(test::fixturePath("fgraph-e2big.dat"));
+        QVERIFY(trace);
+        const CallSlices& calls = trace->callSlices();
+        const std::vector<std::string> names = functionNames(trace->file().tep(), calls.functionAddresses());
+        std::vector<size_t> execs;
+        for (size_t i = 0; i < calls.size(); ++i)
+            if (names[calls.function(i)] == "do_execveat_common.isra.0") execs.push_back(i);
+        QCOMPARE(execs.size(), size_t(3));
+        std::vector<int64_t> results;
+        for (size_t i : execs) {
+            const auto exit = syscallExitAfter(*trace, calls.pid(i), calls.start(i));
+            QVERIFY(exit);
+            results.push_back(exit->ret);
+        }
+        QCOMPARE(results, (std::vector<int64_t>{0, 0, -7}));
+        // The failing exec never reached bprm_execve.
+        auto callees = [&](size_t exec) {
+            CallSelection one;
+            one.root = uint32_t(exec);
+            const CallTree tree = CallTree::topDown(calls, one);
+            std::vector<std::string> functions;
+            const CallTree::Node& top = tree.node(tree.hottestPath().front());
+            for (uint32_t c : top.children) functions.push_back(names[tree.node(c).function]);
+            return functions;
+        };
+        const auto succeeded = callees(execs[1]), failed = callees(execs[2]);
+        QVERIFY(std::count(succeeded.begin(), succeeded.end(), "bprm_execve"));
+        QVERIFY(!std::count(failed.begin(), failed.end(), "bprm_execve"));
+        QVERIFY(std::count(failed.begin(), failed.end(), "copy_strings.isra.0"));
+    }
+};
+
+QTEST_GUILESS_MAIN(TestCallSlices)
+#include "tst_callslices.moc"
