@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 #include "trace.h"
 
+#include <chrono>
 #include <set>
 #include <utility>
 
@@ -96,7 +97,9 @@ Result<std::unique_ptr<Trace>> Trace::openTrace(const std::string& path, const L
     trace->m_store = std::move(store.value());
     std::vector<std::vector<TapColumn>> collected;
     for (size_t t = 0; t < taps.size(); ++t) collected.push_back(trace->m_store->takeTap(ownTaps + t));
+    const auto delivering = std::chrono::steady_clock::now();
     registry.deliver(*trace->m_store, collected);
+    trace->m_consumersSeconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - delivering).count();
     std::vector<TaskIndex::Creation> creations;
     for (const auto& [pid, time] : trace->m_processes->creations()) creations.push_back({pid, time});
     trace->m_taskIndex = TaskIndex::build(*trace->m_store, creations, trace->m_occupancy, options.threads);

@@ -40,6 +40,8 @@ public:
     const TaskIndex& taskIndex() const { return m_taskIndex; }
     // Every analysis fed with records during the load, by name (the built-in ones above too).
     const ConsumerRegistry& consumers() const { return m_consumers; }
+    // How long feeding the consumers their records took in the load (seconds), for benchmarks.
+    double consumersSeconds() const { return m_consumersSeconds; }
 
     // A trace over an empty store that another component grows (live capture appends to it;
     // tests grow it from the file): `path`'s metadata gives the formats. `store` is set to the
@@ -65,6 +67,7 @@ private:
     const CpuOccupancy* m_occupancy = nullptr;
     const ProcessGroups* m_processes = nullptr;
     CallSlices* m_calls = nullptr;
+    double m_consumersSeconds = 0;
 };
 
 } // namespace ringside

@@ -6,7 +6,14 @@
 
 #include "calls/callcontext.h"
 #include "calls/calltree.h"
+#include "support/funcgraphwriter.h"
 
+#include <QFile>
+#include <QMap>
+#include <QProcess>
+#include <QRegularExpression>
+#include <QStandardPaths>
+#include <QTemporaryDir>
 #include <QTest>
 
 #include <map>
@@ -69,6 +76,46 @@ int sliceOf(const CallSlices& calls, uint64_t f, uint64_t start)
     for (size_t i = 0; i < calls.size(); ++i)
         if (calls.functionAddresses()[calls.function(i)] == f && calls.start(i) == start) return int(i);
     return -1;
+}
+
+// Each call that returned, as "FUNCTION DEPTH DURATION", sorted; the same from trace-cmd's
+// raw exit records (tests/data/calls-reference.py does it for the stored fixtures).
+QStringList callsOf(const Trace& trace)
+{
+    const CallSlices& calls = trace.callSlices();
+    const std::vector<std::string> names = functionNames(trace.file().tep(), calls.functionAddresses());
+    QStringList lines;
+    for (size_t i = 0; i < calls.size(); ++i)
+        if (!(calls.flags(i) & kCallOpen))
+            lines << QString("%1 %2 %3")
+                         .arg(QString::fromStdString(names[calls.function(i)]))
+                         .arg(calls.depth(i))
+                         .arg(calls.duration(i));
+    lines.sort();
+    return lines;
+}
+
+QStringList traceCmdExits(const QString& path)
+{
+    QProcess report;
+    report.start("trace-cmd", {"report", "-R", "-i", path});
+    if (!report.waitForFinished(120000)) return {};
+    QStringList lines;
+    const QRegularExpression field("(\\w+)=(\\S+)");
+    for (const QString& line : QString::fromUtf8(report.readAllStandardOutput()).split('\n')) {
+        const qsizetype at = line.indexOf("funcgraph_exit:");
+        if (at < 0) continue;
+        QMap<QString, QString> fields;
+        for (auto it = field.globalMatch(line.mid(at)); it.hasNext();) {
+            const auto m = it.next();
+            fields[m.captured(1)] = m.captured(2);
+        }
+        const qulonglong call = fields["calltime"].toULongLong(nullptr, 16);
+        const qulonglong ret = fields["rettime"].toULongLong(nullptr, 16);
+        lines << QString("%1 %2 %3").arg(fields["func"]).arg(fields["depth"].toInt()).arg(ret - call);
+    }
+    lines.sort();
+    return lines;
 }
 
 } // namespace
@@ -434,6 +481,75 @@ private slots:
         }
         QCOMPARE(returned, exits);
         QCOMPARE(calls.pairing().exits, uint64_t(exits));
+    }
+
+    // Made-up recordings of the shapes real ones have at their edges: every call that returned
+    // equals trace-cmd's exit record, and what could not be paired is counted.
+    void generatedRecordings_data()
+    {
+        QTest::addColumn<bool>("unbalanced");
+        QTest::addColumn<double>("lost");
+        QTest::newRow("balanced, retval, migrations, interrupts") << false << 0.0;
+        QTest::newRow("begins and ends mid-call, lost events") << true << 0.002;
+    }
+    void generatedRecordings()
+    {
+        QFETCH(bool, unbalanced);
+        QFETCH(double, lost);
+        test::FuncGraphShape shape;
+        shape.records = 20000;
+        shape.cpus = 3;
+        shape.tasks = 5;
+        shape.retval = true;
+        shape.migrateChance = 0.01;
+        shape.interruptChance = 0.02;
+        shape.unbalanced = unbalanced;
+        shape.lostChance = lost;
+        QTemporaryDir dir;
+        const QString path = dir.filePath("generated.dat");
+        QFile out(path);
+        QVERIFY(out.open(QIODevice::WriteOnly));
+        const std::string bytes = test::writeFuncGraphRecording(shape);
+        out.write(bytes.data(), qint64(bytes.size()));
+        out.close();
+
+        auto trace = test::openOrFail(path.toStdString());
+        QVERIFY(trace);
+        const CallSlices& calls = trace->callSlices();
+        const CallPairing& pairing = calls.pairing();
+        QCOMPARE(pairing.entries + pairing.exits, uint64_t(trace->store().eventCount()));
+        if (!unbalanced) {
+            QCOMPARE(pairing.exitsWithoutEntry, uint64_t(0));
+            QCOMPARE(pairing.openAtEnd, uint64_t(0));
+            QCOMPARE(pairing.entries, pairing.exits);
+        } else {
+            // The calls running at the start, and those whose entries a gap took.
+            QVERIFY(pairing.exitsWithoutEntry > uint64_t(shape.tasks * 3));
+            QVERIFY(pairing.openAtEnd > 0);
+            QVERIFY(pairing.lossGaps > 0);
+            QVERIFY(pairing.brokenByLoss > 0);
+        }
+        // Return values: the err_ functions return -7, -8 or -9, named.
+        const std::vector<std::string> names = functionNames(trace->file().tep(), calls.functionAddresses());
+        size_t errors = 0;
+        for (size_t i = 0; i < calls.size(); ++i) {
+            if (!calls.hasRetval(i)) continue;
+            const bool failing = names[calls.function(i)].rfind("err_", 0) == 0;
+            QCOMPARE(calls.retval(i) < 0, failing);
+            if (failing) {
+                QVERIFY(!errnoName(calls.retval(i)).empty());
+                ++errors;
+            }
+        }
+        QVERIFY(errors > 10);
+        QVERIFY(CallTree::topDown(calls, CallSelection()).node(0).cost.errors > 0);
+
+        if (QStandardPaths::findExecutable("trace-cmd").isEmpty()) QSKIP("trace-cmd is not installed");
+        const QStringList reference = traceCmdExits(path);
+        QVERIFY(reference.size() > 1000);
+        const QStringList ours = callsOf(*trace);
+        QCOMPARE(ours.size(), reference.size());
+        for (qsizetype k = 0; k < ours.size(); ++k) QCOMPARE(ours[k], reference[k]);
     }
 
     // The failing execve in fgraph-e2big.dat: its do_execveat_common is followed by

@@ -1,9 +1,11 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 #include "commands.h"
 
+#include "calls/calltree.h"
 #include "trace.h"
 
 #include <chrono>
+#include <cinttypes>
 #include <cstdio>
 #include <cstdlib>
 #include <sys/resource.h>
@@ -54,6 +56,21 @@ int benchCommand(const std::vector<std::string>& args)
         const double indexSeconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
         std::printf("task_index build_s=%.3f tasks=%zu index_mb=%.2f\n", indexSeconds, index.size(),
                     index.memoryBytes() / 1048576.0);
+        const CallSlices& calls = t.callSlices();
+        if (calls.available()) {
+            // The slices are built while the consumers take in the records: funcgraph records per
+            // second of that, and what the whole-trace top-down tree costs.
+            const uint64_t records = calls.pairing().entries + calls.pairing().exits;
+            const double feed = t.consumersSeconds();
+            std::printf("call_slices calls=%zu records=%" PRIu64 " consumers_s=%.3f records_per_s=%.0f "
+                        "bytes_per_call=%.1f\n",
+                        calls.size(), records, feed, records / (feed > 0 ? feed : 1e-9),
+                        calls.size() ? double(calls.memoryBytes()) / double(calls.size()) : 0.0);
+            start = std::chrono::steady_clock::now();
+            const CallTree tree = CallTree::topDown(calls, CallSelection());
+            const double treeSeconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+            std::printf("call_tree top_down_s=%.3f nodes=%zu\n", treeSeconds, tree.size());
+        }
     }
     return 0;
 }

@@ -67,8 +67,8 @@ size_t CallSlices::memoryBytes() const
     return m_start.memoryBytes() + m_duration.memoryBytes() + m_parent.memoryBytes() + m_function.memoryBytes() +
            m_pid.memoryBytes() + m_cpu.memoryBytes() + m_depth.memoryBytes() + m_flags.memoryBytes() +
            m_retval.memoryBytes() + m_addresses.capacity() * sizeof(uint64_t) +
-           m_wideRetvals.capacity() * sizeof(int64_t) +
-           (m_wideDurations.size() + m_deepDepths.size() + m_functionIds.size()) * 32;
+           m_wideRetvals.capacity() * sizeof(int64_t) + m_functionIds.memoryBytes() +
+           (m_wideDurations.size() + m_deepDepths.size()) * 32;
 }
 
 CallSlices::TaskStack& CallSlices::stackOf(const ConsumedRecord& record)
@@ -83,9 +83,12 @@ CallSlices::TaskStack& CallSlices::stackOf(const ConsumedRecord& record)
 
 uint32_t CallSlices::functionId(uint64_t address)
 {
-    auto [it, added] = m_functionIds.try_emplace(address, uint32_t(m_addresses.size()));
+    // ~0 is the index's empty key: no kernel function lives there.
+    bool added = false;
+    const uint32_t id =
+        m_functionIds.findOrAdd(address == ~uint64_t(0) ? 0 : address, uint32_t(m_addresses.size()), &added);
     if (added) m_addresses.push_back(address);
-    return it->second;
+    return id;
 }
 
 uint32_t CallSlices::addSlice(uint64_t start, uint32_t parent, uint32_t function, int32_t pid, int cpu, int64_t depth,

@@ -3,6 +3,7 @@
 
 #include "consume/recordconsumer.h"
 #include "store/chunkedcolumn.h"
+#include "util/flatindex.h"
 
 #include <cstdint>
 #include <string>
@@ -132,7 +133,7 @@ private:
     std::vector<int64_t> m_wideRetvals; // m_retval holds the index when kCallRetvalWide
 
     std::vector<uint64_t> m_addresses;
-    std::unordered_map<uint64_t, uint32_t> m_functionIds;
+    FlatIndex m_functionIds;
     CallPairing m_pairing;
 };
 

@@ -102,15 +102,16 @@ uint32_t CallTree::child(uint32_t parent, uint32_t function, CallContext context
     }
     const uint64_t key =
         (uint64_t(parent) << 32) | (function == kNoFunction ? 0xffffff00u | uint32_t(context) : function);
-    auto [it, added] = m_childIndex.try_emplace(key, uint32_t(m_nodes.size()));
-    if (!added) return it->second;
+    bool added = false;
+    const uint32_t n = m_childIndex.findOrAdd(key, uint32_t(m_nodes.size()), &added);
+    if (!added) return n;
     Node node;
     node.function = function;
     node.context = context;
     node.parent = parent;
     m_nodes.push_back(std::move(node));
-    m_nodes[parent].children.push_back(it->second);
-    return it->second;
+    m_nodes[parent].children.push_back(n);
+    return n;
 }
 
 CallTree CallTree::topDown(const CallSlices& calls, const CallSelection& selection, const std::atomic<bool>* cancel)
@@ -173,7 +174,7 @@ CallTree CallTree::topDown(const CallSlices& calls, const CallSelection& selecti
             node.cost.self = node.cost.total > children ? node.cost.total - children : 0;
         }
     }
-    tree.m_childIndex = {};
+    tree.m_childIndex.clear();
     return tree;
 }
 
@@ -204,7 +205,7 @@ CallTree CallTree::bottomUp(const CallTree& topDown)
         tree.m_nodes[0].cost.calls += tree.m_nodes[c].cost.calls;
         tree.m_nodes[0].cost.total += tree.m_nodes[c].cost.total;
     }
-    tree.m_childIndex = {};
+    tree.m_childIndex.clear();
     return tree;
 }
 
@@ -242,17 +243,17 @@ CallerCallee CallerCallee::of(const CallTree& tree, uint32_t function)
             it->second.merge(cost);
         }
     };
-    const auto& nodes = tree.nodes();
-    for (size_t n = 1; n < nodes.size(); ++n) {
-        const CallTree::Node& node = nodes[n];
+    for (size_t n = 1; n < tree.size(); ++n) {
+        const CallTree::Node& node = tree.node(uint32_t(n));
         if (node.function != function) continue;
         bool recursive = false;
-        for (uint32_t a = node.parent; a != 0 && !recursive; a = nodes[a].parent)
-            recursive = nodes[a].function == function;
+        for (uint32_t a = node.parent; a != 0 && !recursive; a = tree.node(a).parent)
+            recursive = tree.node(a).function == function;
         if (!recursive) result.cost.merge(node.cost);
-        add(result.callers, nodes[node.parent].function, node.cost);
+        add(result.callers, tree.node(node.parent).function, node.cost);
         for (uint32_t c : node.children)
-            if (nodes[c].function != CallTree::kNoFunction) add(result.callees, nodes[c].function, nodes[c].cost);
+            if (tree.node(c).function != CallTree::kNoFunction)
+                add(result.callees, tree.node(c).function, tree.node(c).cost);
     }
     auto byTotal = [](const auto& a, const auto& b) {
         return a.second.total != b.second.total ? a.second.total > b.second.total : a.first < b.first;

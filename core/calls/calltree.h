@@ -2,12 +2,13 @@
 #pragma once
 
 #include "calls/callslices.h"
+#include "util/flatindex.h"
 
 #include <atomic>
 #include <cstdint>
+#include <deque>
 #include <limits>
 #include <string>
-#include <unordered_map>
 #include <utility>
 #include <vector>
 
@@ -81,7 +82,7 @@ public:
     // The bottom-up tree from a top-down one.
     static CallTree bottomUp(const CallTree& topDown);
 
-    const std::vector<Node>& nodes() const { return m_nodes; }
+    size_t size() const { return m_nodes.size(); }
     const Node& node(uint32_t n) const { return m_nodes[n]; }
     const Node& root() const { return m_nodes[0]; }
     bool empty() const { return m_nodes.size() <= 1; }
@@ -92,8 +93,8 @@ public:
 
 private:
     uint32_t child(uint32_t parent, uint32_t function, CallContext context);
-    std::vector<Node> m_nodes;
-    std::unordered_map<uint64_t, uint32_t> m_childIndex; // (parent, function) -> node, while building
+    std::deque<Node> m_nodes; // grows without moving what it holds
+    FlatIndex m_childIndex;   // (parent, function) -> node, while building
 };
 
 // One function's callers and callees in the selection, like hotspot's Caller/Callee view.

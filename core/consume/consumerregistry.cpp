@@ -97,29 +97,48 @@ void ConsumerRegistry::deliver(const EventStore& store, const std::vector<std::v
         uint32_t tap;
         uint32_t hit;
     };
-    std::vector<std::vector<Hit>> perStream(streams.size());
-    for (size_t t = 0; t < columns.size() && t < m_taps.size(); ++t)
-        for (size_t s = 0; s < columns[t].size() && s < streams.size(); ++s) {
-            const auto& events = columns[t][s].events;
-            for (size_t h = 0; h < events.size(); ++h) perStream[s].push_back({events[h], uint32_t(t), uint32_t(h)});
-        }
     // Lost-event markers not yet delivered join the hits as tap kLostMarker, before the event
     // they precede.
     m_lostDelivered.resize(streams.size(), 0);
-    bool markers = false;
+    std::vector<std::vector<uint32_t>> markers(streams.size());
     for (size_t s = 0; s < streams.size(); ++s) {
         const CpuColumns& c = store.stream(StreamId(static_cast<uint16_t>(s))).columns;
         const size_t events = c.size();
-        for (size_t& l = m_lostDelivered[s]; l < c.lost.size() && c.lost[l].beforeEvent < events; ++l) {
-            perStream[s].push_back({c.lost[l].beforeEvent, kLostMarker, 0});
-            markers = true;
+        for (size_t& l = m_lostDelivered[s]; l < c.lost.size() && c.lost[l].beforeEvent < events; ++l)
+            markers[s].push_back(c.lost[l].beforeEvent);
+    }
+    // Each tap's hits and the markers are in stream order: merged, not sorted, so that the cost
+    // stays linear in the records (a sort made 10M records 25% slower per record than 1M).
+    std::vector<std::vector<Hit>> perStream(streams.size());
+    for (size_t s = 0; s < streams.size(); ++s) {
+        struct Source {
+            const uint32_t* at;
+            const uint32_t* end;
+            uint32_t tap;
+        };
+        std::vector<Source> sources;
+        size_t total = markers[s].size();
+        if (!markers[s].empty())
+            sources.push_back({markers[s].data(), markers[s].data() + markers[s].size(), kLostMarker});
+        for (size_t t = 0; t < columns.size() && t < m_taps.size(); ++t) {
+            if (s >= columns[t].size() || columns[t][s].events.empty()) continue;
+            const auto& events = columns[t][s].events;
+            sources.push_back({events.data(), events.data() + events.size(), uint32_t(t)});
+            total += events.size();
+        }
+        std::vector<Hit>& hits = perStream[s];
+        hits.reserve(total);
+        std::vector<uint32_t> taken(columns.size(), 0);
+        for (;;) {
+            // Few sources: the smallest head by a scan. Markers come first among equals.
+            Source* next = nullptr;
+            for (Source& source : sources)
+                if (source.at != source.end && (!next || *source.at < *next->at)) next = &source;
+            if (!next) break;
+            const uint32_t hit = next->tap == kLostMarker ? 0 : taken[next->tap]++;
+            hits.push_back({*next->at++, next->tap, hit});
         }
     }
-    for (auto& hits : perStream)
-        if (columns.size() > 1 || markers)
-            std::stable_sort(hits.begin(), hits.end(), [](const Hit& a, const Hit& b) {
-                return a.index != b.index ? a.index < b.index : a.tap == kLostMarker && b.tap != kLostMarker;
-            });
 
     struct Head {
         uint64_t ts;

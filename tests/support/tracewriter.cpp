@@ -36,11 +36,14 @@ std::string pages(const std::vector<TraceWriter::Record>& records, uint64_t firs
 {
     std::string out;
     std::string page;
+    bool missed = false;
     uint64_t time = firstTimestamp;
     auto flush = [&] {
         if (page.empty()) return;
-        const uint64_t commit = page.size() - kPageHeader;
+        uint64_t commit = page.size() - kPageHeader;
+        if (missed) commit |= uint64_t(1) << 31; // RB_MISSED_EVENTS, count not stored
         std::memcpy(page.data() + 8, &commit, 8);
+        missed = false;
         page.resize(kPageSize, '\0');
         out += page;
         page.clear();
@@ -51,8 +54,9 @@ std::string pages(const std::vector<TraceWriter::Record>& records, uint64_t firs
         const uint32_t words = static_cast<uint32_t>(body.size() / 4);
         // type_len holds up to 28 words; longer records put their length in the next word.
         const size_t size = 4 + (words <= 28 && words > 0 ? 0 : 4) + body.size();
-        if (!page.empty() && page.size() + size > kPageSize) flush();
+        if (!page.empty() && (page.size() + size > kPageSize || r.lostBefore)) flush();
         if (page.empty()) {
+            missed = r.lostBefore;
             put<uint64_t>(page, time);
             put<uint64_t>(page, 0);
             time += r.delta; // the page's timestamp is the first record's, minus its delta

@@ -16,8 +16,9 @@ struct TraceWriter {
         std::string text; // a format file as the kernel prints it ("name: ...\nID: ...\nformat: ...")
     };
     struct Record {
-        uint32_t delta = 1;  // time since the previous record of the CPU (< 2^27)
-        std::string payload; // the event: common fields first
+        uint32_t delta = 1;      // time since the previous record of the CPU (< 2^27)
+        std::string payload;     // the event: common fields first
+        bool lostBefore = false; // starts a page that says events were lost before it
     };
 
     std::vector<Format> formats;
