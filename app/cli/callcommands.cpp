@@ -274,16 +274,16 @@ int calltreeCommand(const std::vector<std::string>& args)
         std::printf("{\"file\": %s, \"calls\": %" PRIu64 ", \"without_exit\": %" PRIu64 ", \"total_ns\": %" PRIu64
                     ", \"exits_without_entry\": %" PRIu64 ", \"entries_without_exit\": %" PRIu64
                     ", \"broken_by_lost_events\": %" PRIu64 ",\n \"tree\": ",
-                    jsonString(options.path).c_str(), all.calls, all.open, all.total, pairing.exitsWithoutEntry,
-                    pairing.entriesWithoutExit, pairing.brokenByLoss);
+                    jsonString(options.path).c_str(), tree.calls(), tree.openCalls(), all.total,
+                    pairing.exitsWithoutEntry, pairing.entriesWithoutExit, pairing.brokenByLoss);
         printTreeJson(tree, 0, names, 1);
         std::printf("}\n");
         return 0;
     }
     std::printf("# %s: %" PRIu64 " calls (%" PRIu64 " without exit), %" PRIu64 " exits without entry, %" PRIu64
                 " entries closed without exit, %" PRIu64 " broken by lost events\n",
-                options.path.c_str(), all.calls, all.open, pairing.exitsWithoutEntry, pairing.entriesWithoutExit,
-                pairing.brokenByLoss);
+                options.path.c_str(), tree.calls(), tree.openCalls(), pairing.exitsWithoutEntry,
+                pairing.entriesWithoutExit, pairing.brokenByLoss);
     std::printf("%9s %14s %14s  %s\n", "CALLS", "TOTAL_US", "SELF_US", "FUNCTION");
     printTree(tree, 0, names, 0);
     return 0;

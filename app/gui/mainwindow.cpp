@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 #include "mainwindow.h"
 
+#include "calltree/calltreepane.h"
+#include "calltree/flamegraph.h"
 #include "details/detailspane.h"
 #include "details/healthpane.h"
 #include "filters/filterpanel.h"
@@ -94,6 +96,20 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent)
     addDockWidget(Qt::RightDockWidgetArea, healthDock);
     healthDock->hide();
 
+    // The function_graph call trees, shown when a recording has calls.
+    m_calls = new CallTreePane(&m_view, this);
+    m_callDock = new QDockWidget(tr("Call trees"), this);
+    m_callDock->setObjectName("callTreeDock");
+    m_callDock->setWidget(m_calls);
+    addDockWidget(Qt::BottomDockWidgetArea, m_callDock);
+    m_callDock->hide();
+    connect(m_calls, &CallTreePane::filterRequested, this, [this](const QString& expression) {
+        FilterSpec spec = m_filters->spec();
+        spec.expression = expression.toStdString();
+        m_filters->setSpec(spec);
+        onFilterPanelChanged();
+    });
+
     m_filters = new FilterPanel(this);
     auto* filterDock = new QDockWidget(tr("Filters"), this);
     filterDock->setObjectName("filterDock");
@@ -146,6 +162,9 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent)
     });
     m_viewMenu->addAction(find);
     m_viewMenu->addAction(filterDock->toggleViewAction());
+    m_callDock->toggleViewAction()->setShortcut(QKeySequence(tr("Ctrl+Shift+T")));
+    m_callDock->toggleViewAction()->setObjectName("showCallTreesAction");
+    m_viewMenu->addAction(m_callDock->toggleViewAction());
 
     connect(&m_view, &ViewState::visibleRangeChanged, this, &MainWindow::updateStatus);
     connect(&m_view, &ViewState::markersChanged, this, &MainWindow::updateStatus);
@@ -205,6 +224,8 @@ bool MainWindow::eventFilter(QObject* watched, QEvent* event)
                qobject_cast<QPlainTextEdit*>(w);
     };
     if (isText(widget) || isText(focus)) return false;
+    // The flame graph zooms out with Backspace and Escape, as the timeline does.
+    if (qobject_cast<FlameGraphWidget*>(widget) || qobject_cast<FlameGraphWidget*>(focus)) return false;
     auto* key = static_cast<QKeyEvent*>(event);
     const bool navigation = key->key() == Qt::Key_Left || key->key() == Qt::Key_Right || key->key() == Qt::Key_Home;
     auto isList = [this](QObject* w) { return qobject_cast<QAbstractItemView*>(w) || w == m_table; };
@@ -382,6 +403,13 @@ void MainWindow::setSession(std::shared_ptr<TraceSession> session)
     showLoadWarnings(store.diagnostics());
     m_filters->setSession(m_session.get());
     m_search->setSession(m_session);
+    m_calls->setSession(m_session);
+    if (m_session->trace->callSlices().available()) {
+        m_callDock->show();
+        m_callDock->raise();
+    } else {
+        m_callDock->hide();
+    }
     const QString name = QFileInfo(m_session->path).fileName();
     setWindowTitle(m_session->isSample ? tr("%1 (sample recording) — Ringside").arg(name)
                                        : tr("%1 — Ringside").arg(name));

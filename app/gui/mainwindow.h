@@ -12,11 +12,13 @@
 
 class QLabel;
 class QMenu;
+class QDockWidget;
 class QProgressDialog;
 class QToolButton;
 
 namespace ringside {
 
+class CallTreePane;
 class DetailsPane;
 class Diagnostics;
 class EventTableView;
@@ -57,6 +59,7 @@ public:
     FilterPanel* filterPanel() { return m_filters; }
     SearchBar* searchBar() { return m_search; }
     EventTableModel* tableModel() { return m_model; }
+    CallTreePane* callTrees() { return m_calls; }
 
 signals:
     void sessionChanged();
@@ -97,6 +100,8 @@ private:
     EventTableModel* m_model = nullptr;
     DetailsPane* m_details = nullptr;
     HealthPane* m_health = nullptr;
+    CallTreePane* m_calls = nullptr;
+    QDockWidget* m_callDock = nullptr;
     FilterPanel* m_filters = nullptr;
     SearchBar* m_search = nullptr;
     FilterJob m_filterJob;

@@ -67,8 +67,8 @@ public:
     void eventsLost(StreamId stream, uint64_t timestamp) override;
     void flush() override;
 
-    // Whether the recording has funcgraph records at all.
-    bool available() const { return m_available; }
+    // Whether the recording has funcgraph records (every recording has their formats).
+    bool available() const { return m_available && m_pairing.entries + m_pairing.exits > 0; }
     // Whether its exits carry return values (kernels with funcgraph-retval).
     bool recordsRetval() const { return m_retvalBound; }
 

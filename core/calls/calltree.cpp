@@ -133,6 +133,8 @@ CallTree CallTree::topDown(const CallSlices& calls, const CallSelection& selecti
         }
         const uint32_t node = tree.child(base, calls.function(i), CallContext::Task);
         tree.m_nodes[node].cost.addCall(calls, i);
+        ++tree.m_calls;
+        if (calls.flags(i) & kCallOpen) ++tree.m_openCalls;
         return node;
     };
 
@@ -169,6 +171,8 @@ CallTree CallTree::topDown(const CallSlices& calls, const CallSelection& selecti
                 node.cost.open += cc.open;
                 node.cost.total += cc.total;
                 node.cost.errors += cc.errors;
+                node.cost.min = std::min(node.cost.min, cc.min);
+                node.cost.max = std::max(node.cost.max, cc.max);
             }
         } else {
             node.cost.self = node.cost.total > children ? node.cost.total - children : 0;

@@ -86,6 +86,9 @@ public:
     const Node& node(uint32_t n) const { return m_nodes[n]; }
     const Node& root() const { return m_nodes[0]; }
     bool empty() const { return m_nodes.size() <= 1; }
+    // The calls the tree holds (the root's count is of the outermost ones only).
+    uint64_t calls() const { return m_calls; }
+    uint64_t openCalls() const { return m_openCalls; } // of them, without an exit
     // Children sorted by total time, largest first (ties by function id).
     std::vector<uint32_t> sortedChildren(uint32_t n) const;
     // From the root down, the child with the most time at each level.
@@ -95,6 +98,8 @@ private:
     uint32_t child(uint32_t parent, uint32_t function, CallContext context);
     std::deque<Node> m_nodes; // grows without moving what it holds
     FlatIndex m_childIndex;   // (parent, function) -> node, while building
+    uint64_t m_calls = 0;
+    uint64_t m_openCalls = 0;
 };
 
 // One function's callers and callees in the selection, like hotspot's Caller/Callee view.

@@ -58,6 +58,27 @@ void HealthPane::setSession(const TraceSession* session)
         }
         b->setExpanded(true);
     }
+    // What the call trees could not pair, so that a tree's odd edges have an explanation.
+    const CallSlices& calls = session->trace->callSlices();
+    if (calls.available()) {
+        const CallPairing& p = calls.pairing();
+        auto* group = new QTreeWidgetItem(m_streams, {tr("function_graph calls"), QString::number(calls.size())});
+        const std::pair<QString, uint64_t> rows[] = {
+            {tr("exits without entry (began before the recording)"), p.exitsWithoutEntry},
+            {tr("entries without exit (closed by a later call)"), p.entriesWithoutExit},
+            {tr("still running when the recording ended"), p.openAtEnd},
+            {tr("cut by lost events (%1 gaps)").arg(p.lossGaps), p.brokenByLoss},
+            {tr("exit time before entry time"), p.badDurations},
+            {tr("return-stack overruns"), p.overruns},
+        };
+        for (const auto& [label, count] : rows) {
+            auto* row = new QTreeWidgetItem(group, {label, QString::number(count)});
+            row->setToolTip(0, label);
+            if (count && label != rows[2].first)
+                for (int c = 0; c < 2; ++c) row->setForeground(c, QColor(200, 40, 40));
+        }
+        group->setExpanded(true);
+    }
     for (int c = 0; c < 4; ++c) m_streams->resizeColumnToContents(c);
     if (store.diagnostics().empty()) m_diagnostics->addItem(tr("none"));
     for (const auto& d : store.diagnostics().items()) {

@@ -1,0 +1,60 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+#pragma once
+
+#include "calls/calltree.h"
+
+#include <QAbstractItemModel>
+
+#include <memory>
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+namespace ringside {
+
+// "12.345 ms", "785.694 us", "120 ns": a duration as the call views show it.
+QString formatDuration(uint64_t ns);
+// "-7 E2BIG (x3), 0 (x12)": what a node returned.
+QString formatReturns(const CallCost& cost);
+// The label of a tree node: its function's name, or the interrupt context it groups.
+QString nodeLabel(const CallTree::Node& node, const std::vector<std::string>& names);
+
+// A merged call tree (top-down or bottom-up) as a Qt item model: one row per node, children
+// sorted by the chosen column (largest first by default), the root's children at the top.
+// Nodes whose calls returned an error are drawn in red. Read-only; setTree() replaces it all.
+class CallTreeModel : public QAbstractItemModel {
+    Q_OBJECT
+public:
+    enum Column { Function, Calls, Total, Self, Average, Min, Max, Share, Returns, ColumnCount };
+    static constexpr int NodeRole = Qt::UserRole + 1;
+
+    explicit CallTreeModel(QObject* parent = nullptr) : QAbstractItemModel(parent) {}
+
+    void setTree(std::shared_ptr<const CallTree> tree, std::shared_ptr<const std::vector<std::string>> names);
+    const CallTree* tree() const { return m_tree.get(); }
+    uint32_t nodeOf(const QModelIndex& index) const { return index.isValid() ? uint32_t(index.internalId()) : 0; }
+    QModelIndex indexOf(uint32_t node) const;
+    // The first node (top-down order) whose label contains `text`, after `after` (0: from the top).
+    uint32_t find(const QString& text, uint32_t after = 0) const;
+
+    QModelIndex index(int row, int column, const QModelIndex& parent = {}) const override;
+    QModelIndex parent(const QModelIndex& child) const override;
+    int rowCount(const QModelIndex& parent = {}) const override;
+    int columnCount(const QModelIndex& = {}) const override { return ColumnCount; }
+    QVariant data(const QModelIndex& index, int role) const override;
+    QVariant headerData(int section, Qt::Orientation orientation, int role) const override;
+    void sort(int column, Qt::SortOrder order) override;
+
+private:
+    const std::vector<uint32_t>& children(uint32_t node) const;
+    bool less(uint32_t a, uint32_t b) const;
+
+    std::shared_ptr<const CallTree> m_tree;
+    std::shared_ptr<const std::vector<std::string>> m_names;
+    int m_sortColumn = Total;
+    Qt::SortOrder m_sortOrder = Qt::DescendingOrder;
+    mutable std::unordered_map<uint32_t, std::vector<uint32_t>> m_sorted; // node -> children, sorted
+    mutable std::unordered_map<uint32_t, int> m_row;                      // node -> its row
+};
+
+} // namespace ringside

@@ -1,0 +1,447 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+#include "calltree/calltreepane.h"
+
+#include "calls/callcontext.h"
+#include "calltree/calltreemodel.h"
+#include "calltree/flamegraph.h"
+#include "state/viewstate.h"
+
+#include <QCheckBox>
+#include <QComboBox>
+#include <QHBoxLayout>
+#include <QHeaderView>
+#include <QLabel>
+#include <QLineEdit>
+#include <QMenu>
+#include <QScrollArea>
+#include <QSplitter>
+#include <QTabWidget>
+#include <QTimer>
+#include <QToolButton>
+#include <QTreeView>
+#include <QTreeWidget>
+#include <QVBoxLayout>
+
+namespace ringside {
+
+namespace {
+
+QTreeView* makeTreeView(CallTreeModel* model, QWidget* parent)
+{
+    auto* view = new QTreeView(parent);
+    view->setModel(model);
+    view->setUniformRowHeights(true);
+    view->setSortingEnabled(true);
+    view->sortByColumn(CallTreeModel::Total, Qt::DescendingOrder);
+    view->setContextMenuPolicy(Qt::CustomContextMenu);
+    view->header()->resizeSection(CallTreeModel::Function, 320);
+    view->header()->setStretchLastSection(true);
+    return view;
+}
+
+QTreeWidget* makeCostList(const QString& first, QWidget* parent)
+{
+    auto* list = new QTreeWidget(parent);
+    list->setRootIsDecorated(false);
+    list->setHeaderLabels(
+        {first, QObject::tr("Calls"), QObject::tr("Total"), QObject::tr("Self"), QObject::tr("Returns")});
+    list->header()->resizeSection(0, 300);
+    list->setSortingEnabled(false);
+    return list;
+}
+
+} // namespace
+
+CallTreePane::CallTreePane(ViewState* view, QWidget* parent)
+    : QWidget(parent), m_view(view), m_names(std::make_shared<std::vector<std::string>>())
+{
+    auto* layout = new QVBoxLayout(this);
+    layout->setContentsMargins(4, 4, 4, 4);
+    auto* bar = new QHBoxLayout;
+    m_scope = new QComboBox(this);
+    m_scope->setObjectName("callTreeScope");
+    m_scope->addItems({tr("Whole trace"), tr("Selected task"), tr("Selected task's process"), tr("Selected CPU"),
+                       tr("Between markers A and B"), tr("Visible range")});
+    m_search = new QLineEdit(this);
+    m_search->setObjectName("callTreeSearch");
+    m_search->setPlaceholderText(tr("Find a function (Enter: next)"));
+    m_search->setClearButtonEnabled(true);
+    auto* hottest = new QToolButton(this);
+    hottest->setObjectName("hottestPathButton");
+    hottest->setText(tr("Hottest path"));
+    hottest->setToolTip(tr("Expand the child with the most time at each level"));
+    m_summary = new QLabel(this);
+    m_summary->setObjectName("callTreeSummary");
+    m_summary->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    bar->addWidget(new QLabel(tr("Calls of"), this));
+    bar->addWidget(m_scope);
+    bar->addWidget(m_search, 1);
+    bar->addWidget(hottest);
+    layout->addLayout(bar);
+    layout->addWidget(m_summary);
+
+    m_tabs = new QTabWidget(this);
+    m_topDownModel = new CallTreeModel(this);
+    m_bottomUpModel = new CallTreeModel(this);
+    m_topDownView = makeTreeView(m_topDownModel, this);
+    m_topDownView->setObjectName("topDownView");
+    m_bottomUpView = makeTreeView(m_bottomUpModel, this);
+    m_bottomUpView->setObjectName("bottomUpView");
+    m_tabs->addTab(m_topDownView, tr("Top-Down"));
+    m_tabs->addTab(m_bottomUpView, tr("Bottom-Up"));
+
+    auto* callerCallee = new QWidget(this);
+    auto* ccLayout = new QVBoxLayout(callerCallee);
+    ccLayout->setContentsMargins(0, 0, 0, 0);
+    m_callerCalleeTitle = new QLabel(tr("Choose a function in a tree (context menu: Callers and callees)"), this);
+    m_callerCalleeTitle->setWordWrap(true);
+    auto* split = new QSplitter(Qt::Vertical, callerCallee);
+    m_callers = makeCostList(tr("Caller"), split);
+    m_callers->setObjectName("callersList");
+    m_callees = makeCostList(tr("Callee"), split);
+    m_callees->setObjectName("calleesList");
+    split->addWidget(m_callers);
+    split->addWidget(m_callees);
+    ccLayout->addWidget(m_callerCalleeTitle);
+    ccLayout->addWidget(split, 1);
+    m_tabs->addTab(callerCallee, tr("Caller/Callee"));
+
+    auto* flamePage = new QWidget(this);
+    auto* flameLayout = new QVBoxLayout(flamePage);
+    flameLayout->setContentsMargins(0, 0, 0, 0);
+    m_flameOrientation = new QCheckBox(tr("Flame (outermost calls at the bottom)"), flamePage);
+    auto* flameHint = new QLabel(tr("Double-click: zoom into a call · Backspace: zoom out"), flamePage);
+    auto* flameBar = new QHBoxLayout;
+    flameBar->addWidget(m_flameOrientation);
+    flameBar->addStretch(1);
+    flameBar->addWidget(flameHint);
+    m_flame = new FlameGraphWidget(flamePage);
+    m_flame->setObjectName("flameGraph");
+    auto* scroll = new QScrollArea(flamePage);
+    scroll->setWidgetResizable(true);
+    scroll->setWidget(m_flame);
+    flameLayout->addLayout(flameBar);
+    flameLayout->addWidget(scroll, 1);
+    m_tabs->addTab(flamePage, tr("Flame Graph"));
+    layout->addWidget(m_tabs, 1);
+
+    m_debounce = new QTimer(this);
+    m_debounce->setSingleShot(true);
+    m_debounce->setInterval(150);
+    connect(m_debounce, &QTimer::timeout, this, &CallTreePane::rebuild);
+    connect(m_scope, &QComboBox::currentIndexChanged, this, &CallTreePane::rebuild);
+    connect(m_view, &ViewState::selectionChanged, this, [this] {
+        const int s = m_scope->currentIndex();
+        if (s == SelectedTask || s == SelectedProcess || s == SelectedCpu) scheduleRebuild();
+    });
+    connect(m_view, &ViewState::markersChanged, this, [this] {
+        if (m_scope->currentIndex() == BetweenMarkers) scheduleRebuild();
+    });
+    connect(m_view, &ViewState::visibleRangeChanged, this, [this] {
+        if (m_scope->currentIndex() == VisibleRange) scheduleRebuild();
+    });
+    connect(hottest, &QToolButton::clicked, this, &CallTreePane::expandHottestPath);
+    connect(m_search, &QLineEdit::returnPressed, this, &CallTreePane::searchNext);
+    connect(m_flameOrientation, &QCheckBox::toggled, m_flame, &FlameGraphWidget::setFlame);
+    for (QTreeView* v : {m_topDownView, m_bottomUpView})
+        connect(v, &QTreeView::customContextMenuRequested, this,
+                [this, v](const QPoint& at) { showContextMenu(v, at); });
+    for (QTreeWidget* list : {m_callers, m_callees})
+        connect(list, &QTreeWidget::itemDoubleClicked, this, [this](QTreeWidgetItem* item) {
+            const uint32_t f = item->data(0, Qt::UserRole).toUInt();
+            if (f != CallTree::kNoFunction) showCallerCallee(f);
+        });
+}
+
+void CallTreePane::setSession(std::shared_ptr<TraceSession> session)
+{
+    m_jobs.cancel();
+    m_session = std::move(session);
+    auto names = std::make_shared<std::vector<std::string>>();
+    if (m_session && m_session->trace) {
+        std::lock_guard<std::mutex> lock(m_session->tepLock);
+        *names =
+            ringside::functionNames(m_session->trace->file().tep(), m_session->trace->callSlices().functionAddresses());
+    }
+    m_names = std::move(names);
+    m_callerCalleeFunction = CallTree::kNoFunction;
+    rebuild();
+}
+
+void CallTreePane::setScope(Scope scope)
+{
+    if (m_scope->currentIndex() == int(scope))
+        rebuild();
+    else
+        m_scope->setCurrentIndex(int(scope));
+}
+
+void CallTreePane::scheduleRebuild()
+{
+    m_debounce->start();
+}
+
+CallSelection CallTreePane::selection(QString* description) const
+{
+    CallSelection selection;
+    const EventStore& store = m_session->store();
+    const std::optional<EventRef> selected = m_view->selection();
+    switch (Scope(m_scope->currentIndex())) {
+    case WholeTrace: *description = tr("the whole trace"); break;
+    case SelectedTask:
+    case SelectedProcess:
+        if (!selected) {
+            *description = tr("(select an event to choose its task)");
+            selection.to = 0;
+            break;
+        }
+        {
+            const int32_t pid = store.stream(selected->stream).columns.pid[selected->index];
+            const QString name = QString::fromStdString(m_session->taskName(pid));
+            if (m_scope->currentIndex() == SelectedTask) {
+                selection.pids = {pid};
+                *description = tr("task %1 (%2)").arg(name).arg(pid);
+            } else {
+                selection.pids = m_session->trace->processes().members(pid);
+                *description =
+                    tr("the process of %1 (%2), %n task(s)", nullptr, int(selection.pids.size())).arg(name).arg(pid);
+            }
+        }
+        break;
+    case SelectedCpu:
+        if (!selected) {
+            *description = tr("(select an event to choose its CPU)");
+            selection.to = 0;
+            break;
+        }
+        selection.cpu = store.stream(selected->stream).cpu;
+        *description = tr("CPU %1").arg(selection.cpu);
+        break;
+    case BetweenMarkers:
+        if (!m_view->markerA() || !m_view->markerB()) {
+            *description = tr("(set markers A and B: Shift+click and Ctrl+click on the timeline)");
+            selection.to = 0;
+            break;
+        }
+        selection.from = std::min(*m_view->markerA(), *m_view->markerB());
+        selection.to = std::max(*m_view->markerA(), *m_view->markerB()) + 1;
+        *description = tr("the calls between markers A and B");
+        break;
+    case VisibleRange:
+        selection.from = m_view->visibleRange().start;
+        selection.to = m_view->visibleRange().end;
+        *description = tr("the calls in the visible range");
+        break;
+    }
+    return selection;
+}
+
+void CallTreePane::rebuild()
+{
+    m_debounce->stop();
+    auto show = [this](std::shared_ptr<const CallTree> topDown, std::shared_ptr<const CallTree> bottomUp) {
+        m_topDown = std::move(topDown);
+        m_bottomUp = std::move(bottomUp);
+        m_topDownModel->setTree(m_topDown, m_names);
+        m_bottomUpModel->setTree(m_bottomUp, m_names);
+        m_flame->setTree(m_topDown, m_names);
+        if (m_callerCalleeFunction != CallTree::kNoFunction) showCallerCallee(m_callerCalleeFunction);
+    };
+    if (!m_session || !m_session->trace) {
+        show(nullptr, nullptr);
+        m_summary->setText(QString());
+        return;
+    }
+    const CallSlices& calls = m_session->trace->callSlices();
+    if (!calls.available()) {
+        show(nullptr, nullptr);
+        m_summary->setText(tr("This recording has no function_graph records (record with "
+                              "trace-cmd record -p function_graph)."));
+        emit treesReady();
+        return;
+    }
+    QString description;
+    const CallSelection chosen = selection(&description);
+    m_summary->setText(tr("Building the call trees of %1…").arg(description));
+    std::shared_ptr<TraceSession> session = m_session;
+    using Trees = std::pair<std::shared_ptr<const CallTree>, std::shared_ptr<const CallTree>>;
+    m_jobs.start(
+        [session, chosen](JobTracker::Context& context) -> Trees {
+            auto topDown = std::make_shared<const CallTree>(
+                CallTree::topDown(session->trace->callSlices(), chosen, context.cancelFlag()));
+            auto bottomUp = std::make_shared<const CallTree>(CallTree::bottomUp(*topDown));
+            return {topDown, bottomUp};
+        },
+        [this, show, description](Trees trees) {
+            show(trees.first, trees.second);
+            const CallCost& all = m_topDown->root().cost;
+            const CallPairing& pairing = m_session->trace->callSlices().pairing();
+            QString text = tr("%1: %2 calls, %3 in the outermost")
+                               .arg(description)
+                               .arg(m_topDown->calls())
+                               .arg(formatDuration(all.total));
+            if (m_topDown->openCalls()) text += tr(", %1 without exit").arg(m_topDown->openCalls());
+            if (all.errors) text += tr(", <span style='color:#c01c28'>%1 returned an error</span>").arg(all.errors);
+            if (pairing.exitsWithoutEntry + pairing.entriesWithoutExit + pairing.brokenByLoss)
+                text += tr(" · unpaired in the recording: see Trace health");
+            m_summary->setText(text);
+            emit treesReady();
+        },
+        [this](const QString& message) {
+            m_summary->setText(tr("The call trees could not be built: %1").arg(message));
+        });
+}
+
+uint32_t CallTreePane::currentFunction() const
+{
+    const CallTree* tree = nullptr;
+    uint32_t node = 0;
+    if (m_tabs->currentWidget() == m_topDownView) {
+        tree = m_topDown.get();
+        node = m_topDownModel->nodeOf(m_topDownView->currentIndex());
+    } else if (m_tabs->currentWidget() == m_bottomUpView) {
+        tree = m_bottomUp.get();
+        node = m_bottomUpModel->nodeOf(m_bottomUpView->currentIndex());
+    } else if (m_topDown) {
+        tree = m_topDown.get();
+        node = m_flame->selected();
+    }
+    return tree && node ? tree->node(node).function : CallTree::kNoFunction;
+}
+
+void CallTreePane::expandHottestPath()
+{
+    const bool bottomUp = m_tabs->currentWidget() == m_bottomUpView;
+    if (!bottomUp) m_tabs->setCurrentWidget(m_topDownView);
+    QTreeView* view = bottomUp ? m_bottomUpView : m_topDownView;
+    CallTreeModel* model = bottomUp ? m_bottomUpModel : m_topDownModel;
+    const CallTree* tree = model->tree();
+    if (!tree) return;
+    QModelIndex last;
+    for (uint32_t n : tree->hottestPath()) {
+        last = model->indexOf(n);
+        view->expand(last);
+    }
+    if (last.isValid()) {
+        view->setCurrentIndex(last);
+        view->scrollTo(last);
+    }
+}
+
+void CallTreePane::searchNext()
+{
+    QTreeView* view = m_tabs->currentWidget() == m_bottomUpView ? m_bottomUpView : m_topDownView;
+    auto* model = static_cast<CallTreeModel*>(view->model());
+    if (m_tabs->currentWidget() != m_bottomUpView) m_tabs->setCurrentWidget(m_topDownView);
+    const uint32_t found = model->find(m_search->text(), model->nodeOf(view->currentIndex()));
+    if (!found) {
+        m_search->setStyleSheet("QLineEdit { background: #f6d5d5; }");
+        return;
+    }
+    m_search->setStyleSheet(QString());
+    const QModelIndex index = model->indexOf(found);
+    for (QModelIndex p = index.parent(); p.isValid(); p = p.parent()) view->expand(p);
+    view->setCurrentIndex(index);
+    view->scrollTo(index);
+}
+
+void CallTreePane::showCallerCallee(uint32_t function)
+{
+    m_callerCalleeFunction = function;
+    m_callers->clear();
+    m_callees->clear();
+    if (!m_topDown || function >= m_names->size()) return;
+    const CallerCallee cc = CallerCallee::of(*m_topDown, function);
+    const QString name = QString::fromStdString((*m_names)[function]);
+    m_callerCalleeTitle->setText(
+        tr("<b>%1</b>: %2 calls, total %3, self %4%5")
+            .arg(name.toHtmlEscaped())
+            .arg(cc.cost.calls)
+            .arg(formatDuration(cc.cost.total), formatDuration(cc.cost.self))
+            .arg(cc.cost.returns.empty() ? QString() : tr(", returned %1").arg(formatReturns(cc.cost))));
+    auto fill = [this](QTreeWidget* list, const std::vector<std::pair<uint32_t, CallCost>>& entries) {
+        for (const auto& [f, cost] : entries) {
+            auto* item = new QTreeWidgetItem(list);
+            item->setText(0, f == CallTree::kNoFunction ? tr("[outermost or interrupt entry]")
+                                                        : QString::fromStdString((*m_names)[f]));
+            item->setText(1, QString::number(cost.calls));
+            item->setText(2, formatDuration(cost.total));
+            item->setText(3, formatDuration(cost.self));
+            item->setText(4, formatReturns(cost));
+            item->setData(0, Qt::UserRole, f);
+            for (int c = 1; c < 4; ++c) item->setTextAlignment(c, Qt::AlignRight | Qt::AlignVCenter);
+            if (cost.errors) item->setForeground(4, QColor(0xc0, 0x1c, 0x28));
+        }
+    };
+    fill(m_callers, cc.callers);
+    fill(m_callees, cc.callees);
+}
+
+bool CallTreePane::jumpToCall(uint32_t function, bool forward)
+{
+    if (!m_session || !m_session->trace) return false;
+    const CallSlices& calls = m_session->trace->callSlices();
+    const EventStore& store = m_session->store();
+    QString description;
+    CallSelection within = selection(&description);
+    within.from = 0;
+    within.to = std::numeric_limits<uint64_t>::max();
+    const std::optional<EventRef> selected = m_view->selection();
+    const uint64_t now = selected ? store.timestamp(*selected) : m_view->visibleRange().start;
+    size_t best = calls.size();
+    for (size_t i = 0; i < calls.size(); ++i) {
+        if (calls.function(i) != function || !within.contains(calls, i)) continue;
+        const uint64_t t = calls.start(i);
+        if (forward ? t <= now : t >= now) continue;
+        if (best == calls.size() || (forward ? t < calls.start(best) : t > calls.start(best))) best = i;
+    }
+    if (best == calls.size()) return false;
+    // The call's entry record: the first event of its task at its start.
+    const uint64_t start = calls.start(best);
+    size_t row = store.firstRowAtOrAfter(start);
+    std::optional<EventRef> target;
+    for (size_t k = 0; k < 4096 && row + k < store.eventCount(); ++k) {
+        const EventRef e = store.eventAt(row + k);
+        if (store.stream(e.stream).columns.pid[e.index] == calls.pid(best)) {
+            target = e;
+            break;
+        }
+    }
+    if (!target) return false;
+    const ViewState::TimeRange visible = m_view->visibleRange();
+    if (!visible.contains(start)) {
+        const uint64_t half = visible.span() / 2;
+        m_view->setVisibleRange({start > half ? start - half : 0, (start > half ? start - half : 0) + visible.span()});
+    }
+    m_view->select(*target);
+    return true;
+}
+
+void CallTreePane::showContextMenu(QTreeView* view, const QPoint& at)
+{
+    const QModelIndex index = view->indexAt(at);
+    auto* model = static_cast<CallTreeModel*>(view->model());
+    if (!index.isValid() || !model->tree()) return;
+    view->setCurrentIndex(index);
+    const uint32_t function = model->tree()->node(model->nodeOf(index)).function;
+    QMenu menu(this);
+    if (function != CallTree::kNoFunction && function < m_names->size()) {
+        const QString name = QString::fromStdString((*m_names)[function]);
+        const uint64_t address = m_session->trace->callSlices().functionAddresses()[function];
+        menu.addAction(tr("Callers and callees of %1").arg(name), this, [this, function] {
+            showCallerCallee(function);
+            m_tabs->setCurrentIndex(CallerCalleeTab);
+        });
+        menu.addAction(tr("Next call on the timeline"), this, [this, function] { jumpToCall(function, true); });
+        menu.addAction(tr("Previous call on the timeline"), this, [this, function] { jumpToCall(function, false); });
+        menu.addAction(tr("Filter the table to its calls"), this, [this, address] {
+            emit filterRequested(
+                QString("ftrace/funcgraph_entry,ftrace/funcgraph_exit: func == 0x%1").arg(address, 0, 16));
+        });
+        menu.addSeparator();
+    }
+    menu.addAction(tr("Expand the hottest path"), this, &CallTreePane::expandHottestPath);
+    menu.exec(view->viewport()->mapToGlobal(at));
+}
+
+} // namespace ringside

@@ -1,0 +1,208 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+// The call tree views as a user meets them: the dock appears with a function_graph recording,
+// the trees follow the chosen selection, the hottest path, search, caller/callee, the flame
+// graph's zoom and the jumps from a node to its calls on the timeline and in the table.
+#include "testsupport.h"
+
+#include "calltree/calltreemodel.h"
+#include "calltree/calltreepane.h"
+#include "calltree/flamegraph.h"
+#include "filters/filterpanel.h"
+#include "mainwindow.h"
+#include "state/viewstate.h"
+
+#include <QComboBox>
+#include <QDockWidget>
+#include <QLabel>
+#include <QLineEdit>
+#include <QSignalSpy>
+#include <QTabWidget>
+#include <QTest>
+#include <QTreeView>
+#include <QTreeWidget>
+
+using namespace ringside;
+
+namespace {
+
+bool load(MainWindow& window, const QString& path)
+{
+    QSignalSpy loaded(&window, &MainWindow::sessionChanged);
+    window.openFile(path);
+    return loaded.wait(20000);
+}
+
+// Waits for the trees of the pane's current selection.
+bool treesShown(CallTreePane* pane)
+{
+    QSignalSpy ready(pane, &CallTreePane::treesReady);
+    return ready.wait(20000) || (!pane->building() && pane->topDownTree());
+}
+
+QString label(const CallTreePane* pane, const QTreeView* view, const QModelIndex& index)
+{
+    (void)pane;
+    return view->model()->data(index.siblingAtColumn(CallTreeModel::Function), Qt::DisplayRole).toString();
+}
+
+} // namespace
+
+class TestCallTreePane : public QObject {
+    Q_OBJECT
+
+private slots:
+    void dockFollowsTheRecording()
+    {
+        MainWindow window;
+        window.show();
+        auto* dock = window.findChild<QDockWidget*>("callTreeDock");
+        QVERIFY(dock);
+        QVERIFY(load(window, test::fixture("instances.dat")));
+        QVERIFY(!dock->isVisible()); // no function_graph records
+        QVERIFY(load(window, test::fixture("fgraph-e2big.dat")));
+        QVERIFY(dock->isVisible());
+        CallTreePane* pane = window.callTrees();
+        QVERIFY(treesShown(pane));
+        QVERIFY(pane->topDownTree());
+        QCOMPARE(pane->topDownTree()->calls(), uint64_t(window.session()->trace->callSlices().size()));
+        QVERIFY(pane->summary()->text().contains("36525 calls"));
+    }
+
+    void hottestPathSearchAndCallerCallee()
+    {
+        MainWindow window;
+        window.show();
+        QVERIFY(load(window, test::fixture("fgraph-e2big.dat")));
+        CallTreePane* pane = window.callTrees();
+        QVERIFY(treesShown(pane));
+        QTreeView* view = pane->topDownView();
+        QCOMPARE(view->model()->rowCount(), 3); // do_execveat_common and two interrupt contexts
+        QCOMPARE(label(pane, view, view->model()->index(0, 0)), QStringLiteral("do_execveat_common.isra.0"));
+
+        pane->expandHottestPath();
+        const QModelIndex deepest = view->currentIndex();
+        QVERIFY(deepest.isValid());
+        int depth = 0;
+        for (QModelIndex p = deepest.parent(); p.isValid(); p = p.parent()) {
+            QVERIFY(view->isExpanded(p));
+            ++depth;
+        }
+        QVERIFY(depth > 5);
+
+        auto* search = pane->findChild<QLineEdit*>("callTreeSearch");
+        search->setText("copy_strings");
+        QTest::keyClick(search, Qt::Key_Return);
+        QVERIFY(label(pane, view, view->currentIndex()).startsWith("copy_strings"));
+
+        // copy_strings is called by do_execveat_common only, and calls get_arg_page among others.
+        const uint32_t function = pane->topDownTree()->node(uint32_t(view->currentIndex().internalId())).function;
+        pane->showCallerCallee(function);
+        QCOMPARE(pane->callers()->topLevelItemCount(), 1);
+        QCOMPARE(pane->callers()->topLevelItem(0)->text(0), QStringLiteral("do_execveat_common.isra.0"));
+        bool getArgPage = false;
+        for (int i = 0; i < pane->callees()->topLevelItemCount(); ++i)
+            getArgPage |= pane->callees()->topLevelItem(i)->text(0) == "get_arg_page";
+        QVERIFY(getArgPage);
+    }
+
+    void scopesFollowTheView()
+    {
+        MainWindow window;
+        window.show();
+        QVERIFY(load(window, test::fixture("fgraph-e2big.dat")));
+        CallTreePane* pane = window.callTrees();
+        QVERIFY(treesShown(pane));
+        const uint64_t all = pane->topDownTree()->calls();
+
+        // The selected event's task: pid 177, the failing exec.
+        const EventStore& store = window.session()->store();
+        std::optional<EventRef> of177;
+        for (size_t row = 0; row < store.eventCount() && !of177; ++row) {
+            const EventRef e = store.eventAt(row);
+            if (store.stream(e.stream).columns.pid[e.index] == 177) of177 = e;
+        }
+        QVERIFY(of177);
+        window.viewState()->select(*of177);
+        pane->setScope(CallTreePane::SelectedTask);
+        QVERIFY(treesShown(pane));
+        const uint64_t task = pane->topDownTree()->calls();
+        QVERIFY(task > 0 && task < all);
+        QVERIFY(pane->summary()->text().contains("(177)"));
+
+        // Markers: only the calls running between them.
+        pane->setScope(CallTreePane::BetweenMarkers);
+        QVERIFY(treesShown(pane));
+        QCOMPARE(pane->topDownTree()->calls(), uint64_t(0));
+        window.viewState()->setMarkerA(store.firstTimestamp());
+        window.viewState()->setMarkerB(store.firstTimestamp() + 10000000); // the first 10 ms
+        QVERIFY(treesShown(pane));
+        QVERIFY(pane->topDownTree()->calls() > 0 && pane->topDownTree()->calls() < all);
+    }
+
+    void flameGraphZoomsAndSelects()
+    {
+        MainWindow window;
+        window.resize(1400, 900);
+        window.show();
+        QVERIFY(load(window, test::fixture("fgraph-e2big.dat")));
+        CallTreePane* pane = window.callTrees();
+        QVERIFY(treesShown(pane));
+        pane->tabs()->setCurrentIndex(CallTreePane::FlameGraphTab);
+        FlameGraphWidget* flame = pane->flameGraph();
+        QVERIFY(QTest::qWaitForWindowExposed(&window));
+        // Row 1 (y 18..35) holds the outermost calls: do_execveat_common spans most of it.
+        const QPoint outermost(flame->width() / 4, 18 + 9);
+        const uint32_t node = flame->nodeAt(outermost);
+        QVERIFY(node != 0);
+        QCOMPARE(pane->functionNames()[pane->topDownTree()->node(node).function],
+                 std::string("do_execveat_common.isra.0"));
+        QTest::mouseClick(flame, Qt::LeftButton, {}, outermost);
+        QCOMPARE(flame->selected(), node);
+        QTest::mouseDClick(flame, Qt::LeftButton, {}, outermost);
+        QCOMPARE(flame->zoomed(), node);
+        // Zoomed: the call spans the width, its first callee is on the next row.
+        QCOMPARE(flame->nodeAt(QPoint(flame->width() - 3, 9)), node);
+        QTest::keyClick(flame, Qt::Key_Backspace);
+        QCOMPARE(flame->zoomed(), uint32_t(0));
+        flame->setFlame(true);
+        QVERIFY(flame->nodeAt(QPoint(flame->width() / 4, flame->height() - 18 - 9)) == node);
+    }
+
+    void nodesJumpToTheirCallsAndFilterTheTable()
+    {
+        MainWindow window;
+        window.show();
+        QVERIFY(load(window, test::fixture("fgraph-e2big.dat")));
+        CallTreePane* pane = window.callTrees();
+        QVERIFY(treesShown(pane));
+        const CallSlices& calls = window.session()->trace->callSlices();
+        const auto& names = pane->functionNames();
+        const auto it = std::find(names.begin(), names.end(), "bprm_execve");
+        QVERIFY(it != names.end());
+        const uint32_t function = uint32_t(it - names.begin());
+        QVERIFY(pane->jumpToCall(function, true));
+        const EventStore& store = window.session()->store();
+        const EventRef first = *window.viewState()->selection();
+        // The selected event is the entry of the first bprm_execve call.
+        size_t firstCall = calls.size();
+        for (size_t i = 0; i < calls.size(); ++i)
+            if (calls.function(i) == function && (firstCall == calls.size() || calls.start(i) < calls.start(firstCall)))
+                firstCall = i;
+        QCOMPARE(store.timestamp(first), calls.start(firstCall));
+        QVERIFY(pane->jumpToCall(function, true));
+        QVERIFY(store.timestamp(*window.viewState()->selection()) > store.timestamp(first));
+        QVERIFY(!pane->jumpToCall(function, true)); // two calls in all
+        QVERIFY(pane->jumpToCall(function, false));
+        QCOMPARE(*window.viewState()->selection(), first);
+
+        QSignalSpy applied(&window, &MainWindow::filterApplied);
+        const uint64_t address = calls.functionAddresses()[function];
+        emit pane->filterRequested(
+            QString("ftrace/funcgraph_entry,ftrace/funcgraph_exit: func == 0x%1").arg(address, 0, 16));
+        QVERIFY(applied.count() > 0 || applied.wait(20000));
+        QVERIFY(window.filterPanel()->expressionEdit()->text().contains("func == 0x"));
+    }
+};
+
+QTEST_MAIN(TestCallTreePane)
+#include "tst_calltreepane.moc"
