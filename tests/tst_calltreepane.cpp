@@ -11,6 +11,8 @@
 #include "mainwindow.h"
 #include "state/viewstate.h"
 
+#include <traceevent/event-parse.h>
+
 #include <QComboBox>
 #include <QDockWidget>
 #include <QLabel>
@@ -166,6 +168,58 @@ private slots:
         QCOMPARE(flame->zoomed(), uint32_t(0));
         flame->setFlame(true);
         QVERIFY(flame->nodeAt(QPoint(flame->width() / 4, flame->height() - 18 - 9)) == node);
+    }
+
+    // One click on the failing execve's sys_exit event: its kernel calls beside those of the
+    // execve that succeeded, what the failing one never reached (bprm_execve) shaded.
+    void failingSyscallOpensBesideASuccessfulOne()
+    {
+        MainWindow window;
+        window.show();
+        QVERIFY(load(window, test::fixture("fgraph-e2big.dat")));
+        CallTreePane* pane = window.callTrees();
+        QVERIFY(treesShown(pane));
+        const Trace& trace = *window.session()->trace;
+        const EventStore& store = trace.store();
+        tep_event* exitExecve = tep_find_event_by_name(trace.file().tep(), "syscalls", "sys_exit_execve");
+        QVERIFY(exitExecve);
+        std::vector<EventRef> exits;
+        for (size_t row = 0; row < store.eventCount(); ++row) {
+            const EventRef e = store.eventAt(row);
+            if (store.stream(e.stream).columns.eventType[e.index] == exitExecve->id) exits.push_back(e);
+        }
+        QCOMPARE(exits.size(), size_t(3));
+
+        QSignalSpy shown(pane, &CallTreePane::syscallShown);
+        window.viewState()->select(exits[2]);
+        QVERIFY(shown.wait(20000));
+        QCOMPARE(pane->tabs()->currentIndex(), int(CallTreePane::SyscallTab));
+        QVERIFY2(pane->syscallTitle()->text().contains("-7 E2BIG"), qPrintable(pane->syscallTitle()->text()));
+        QVERIFY(pane->syscallTitle()->text().contains("(176) returned 0"));
+
+        auto* other = static_cast<CallTreeModel*>(pane->otherSyscallView()->model());
+        auto* failing = static_cast<CallTreeModel*>(pane->selectedSyscallView()->model());
+        const QModelIndex otherTop = other->index(0, 0);
+        const QModelIndex failingTop = failing->index(0, 0);
+        QCOMPARE(other->data(otherTop, Qt::DisplayRole).toString(), QStringLiteral("do_execveat_common.isra.0"));
+        QCOMPARE(failing->data(failingTop, Qt::DisplayRole).toString(), QStringLiteral("do_execveat_common.isra.0"));
+        QVERIFY(!other->onlyHere(other->nodeOf(otherTop)));
+        bool bprmShaded = false, copyStringsShared = false;
+        for (int r = 0; r < other->rowCount(otherTop); ++r) {
+            const QModelIndex child = other->index(r, 0, otherTop);
+            const QString name = other->data(child, Qt::DisplayRole).toString();
+            if (name == "bprm_execve") bprmShaded = other->onlyHere(other->nodeOf(child));
+            if (name == "copy_strings.isra.0") copyStringsShared = !other->onlyHere(other->nodeOf(child));
+        }
+        QVERIFY(bprmShaded);
+        QVERIFY(copyStringsShared);
+
+        // A successful call's exit shows it without taking the front.
+        pane->tabs()->setCurrentIndex(CallTreePane::TopDownTab);
+        window.viewState()->select(exits[1]);
+        QVERIFY(shown.wait(20000));
+        QCOMPARE(pane->tabs()->currentIndex(), int(CallTreePane::TopDownTab));
+        QVERIFY(pane->syscallTitle()->text().contains("(176) returned 0"));
     }
 
     void nodesJumpToTheirCallsAndFilterTheTable()

@@ -72,4 +72,116 @@ std::optional<SyscallExit> syscallExitAfter(const Trace& trace, int32_t pid, uin
     return found;
 }
 
+namespace {
+
+// What a syscall event is: which end, raw_syscalls or syscalls:sys_*_NAME.
+struct SyscallEvent {
+    bool exit = false;
+    bool raw = false;
+    std::string name;
+};
+
+std::optional<SyscallEvent> syscallEventOf(tep_event* event)
+{
+    if (!event) return std::nullopt;
+    if (!std::strcmp(event->system, "raw_syscalls")) {
+        if (!std::strcmp(event->name, "sys_exit")) return SyscallEvent{true, true, {}};
+        if (!std::strcmp(event->name, "sys_enter")) return SyscallEvent{false, true, {}};
+        return std::nullopt;
+    }
+    if (std::strcmp(event->system, "syscalls") != 0) return std::nullopt;
+    if (!std::strncmp(event->name, "sys_exit_", 9)) return SyscallEvent{true, false, event->name + 9};
+    if (!std::strncmp(event->name, "sys_enter_", 10)) return SyscallEvent{false, false, event->name + 10};
+    return std::nullopt;
+}
+
+// A number field of a stored event, sign-extended from its size when signed or named "ret".
+std::optional<int64_t> numberField(const EventStore& store, tep_event* event, EventRef e, const char* name)
+{
+    tep_format_field* field = tep_find_field(event, name);
+    if (!field) return std::nullopt;
+    RawRecord raw;
+    if (!store.readRecord(e, raw, nullptr)) return std::nullopt;
+    tep_record record = toTepRecord(store, e, raw);
+    unsigned long long value = 0;
+    if (tep_read_number_field(field, record.data, &value) != 0) return std::nullopt;
+    if (field->size == 4) return int64_t(int32_t(uint32_t(value)));
+    return int64_t(value);
+}
+
+// The syscall's name: "execve", or "NR 59" for raw_syscalls.
+std::string syscallName(const EventStore& store, tep_event* event, const SyscallEvent& kind, EventRef e)
+{
+    if (!kind.raw) return kind.name;
+    const std::optional<int64_t> id = numberField(store, event, e, "id");
+    return id ? "NR " + std::to_string(*id) : std::string("?");
+}
+
+bool hasCallsIn(const CallSlices& calls, int32_t pid, uint64_t from, uint64_t to)
+{
+    for (size_t i = 0; i < calls.size(); ++i)
+        if (calls.pid(i) == pid && calls.start(i) >= from && calls.start(i) <= to) return true;
+    return false;
+}
+
+} // namespace
+
+std::optional<SyscallSpan> syscallEndedBy(const Trace& trace, EventRef exit)
+{
+    const EventStore& store = trace.store();
+    tep_handle* tep = trace.file().tep();
+    const CpuColumns& columns = store.stream(exit.stream).columns;
+    tep_event* event = tep_find_event(tep, columns.eventType[exit.index]);
+    const std::optional<SyscallEvent> kind = syscallEventOf(event);
+    if (!kind || !kind->exit) return std::nullopt;
+    SyscallSpan span;
+    span.pid = columns.pid[exit.index];
+    span.exit = columns.timestamp[exit.index];
+    span.exitEvent = exit;
+    span.ret = numberField(store, event, exit, "ret").value_or(0);
+    span.name = syscallName(store, event, *kind, exit);
+    span.enter = store.firstTimestamp();
+    // Back through the task's events to its sys_enter; another syscall's end means the enter
+    // was not recorded, and this one began after that.
+    const size_t row = store.rowOf(exit);
+    for (size_t k = 1; k <= row && k < 4000000; ++k) {
+        const EventRef e = store.eventAt(row - k);
+        const CpuColumns& c = store.stream(e.stream).columns;
+        if (c.pid[e.index] != span.pid) continue;
+        tep_event* other = tep_find_event(tep, c.eventType[e.index]);
+        const std::optional<SyscallEvent> otherKind = syscallEventOf(other);
+        if (!otherKind || otherKind->raw != kind->raw) continue;
+        if (otherKind->exit) {
+            span.enter = c.timestamp[e.index];
+            break;
+        }
+        if (syscallName(store, other, *otherKind, e) == span.name) {
+            span.enter = c.timestamp[e.index];
+            span.enterSeen = true;
+            break;
+        }
+    }
+    return span;
+}
+
+std::optional<SyscallSpan> similarSucceededSyscall(const Trace& trace, const SyscallSpan& failed)
+{
+    const EventStore& store = trace.store();
+    const uint16_t type = store.stream(failed.exitEvent.stream).columns.eventType[failed.exitEvent.index];
+    const size_t at = store.rowOf(failed.exitEvent);
+    auto candidate = [&](size_t row) -> std::optional<SyscallSpan> {
+        const EventRef e = store.eventAt(row);
+        if (store.stream(e.stream).columns.eventType[e.index] != type) return std::nullopt;
+        std::optional<SyscallSpan> span = syscallEndedBy(trace, e);
+        if (!span || span->ret < 0 || span->name != failed.name) return std::nullopt;
+        if (!hasCallsIn(trace.callSlices(), span->pid, span->enter, span->exit)) return std::nullopt;
+        return span;
+    };
+    for (size_t row = at; row-- > 0;)
+        if (auto span = candidate(row)) return span;
+    for (size_t row = at + 1; row < store.eventCount(); ++row)
+        if (auto span = candidate(row)) return span;
+    return std::nullopt;
+}
+
 } // namespace ringside

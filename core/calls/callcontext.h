@@ -34,4 +34,25 @@ struct SyscallExit {
 std::optional<SyscallExit> syscallExitAfter(const Trace& trace, int32_t pid, uint64_t time,
                                             uint64_t horizon = 1000000000);
 
+// A system call as the recording shows it: from its sys_enter event (or, without one, the
+// task's previous sys_exit) to its sys_exit event, with what it returned.
+struct SyscallSpan {
+    int32_t pid = 0;
+    uint64_t enter = 0; // when it began (its sys_enter, or the earliest time it can have)
+    uint64_t exit = 0;  // its sys_exit's time
+    EventRef exitEvent;
+    std::string name; // "execve", or "NR 59" for raw_syscalls without a name
+    int64_t ret = 0;
+    bool enterSeen = false;
+};
+
+// The system call that `exit` (a syscalls:sys_exit_* or raw_syscalls:sys_exit event) ends;
+// nullopt for other events. Uses the tep handle: one thread.
+std::optional<SyscallSpan> syscallEndedBy(const Trace& trace, EventRef exit);
+
+// Another call of the same system call that succeeded (returned >= 0) and ran kernel calls
+// the recording has: the nearest one before `failed`, else the nearest after. Uses the tep
+// handle: one thread.
+std::optional<SyscallSpan> similarSucceededSyscall(const Trace& trace, const SyscallSpan& failed);
+
 } // namespace ringside

@@ -50,7 +50,33 @@ void CallTreeModel::setTree(std::shared_ptr<const CallTree> tree, std::shared_pt
     m_names = std::move(names);
     m_sorted.clear();
     m_row.clear();
+    m_onlyHere.clear();
     endResetModel();
+}
+
+void CallTreeModel::compareWith(std::shared_ptr<const CallTree> other)
+{
+    m_onlyHere.clear();
+    if (m_tree && other) {
+        // Nodes in creation order: a parent before its children. Each node's match in `other`
+        // is the child of its parent's match with the same function and context.
+        constexpr uint32_t kNone = ~uint32_t(0);
+        std::vector<uint32_t> match(m_tree->size(), kNone);
+        m_onlyHere.assign(m_tree->size(), false);
+        match[0] = 0;
+        for (uint32_t n = 1; n < m_tree->size(); ++n) {
+            const CallTree::Node& node = m_tree->node(n);
+            const uint32_t parent = match[node.parent];
+            if (parent != kNone)
+                for (uint32_t c : other->node(parent).children)
+                    if (other->node(c).function == node.function && other->node(c).context == node.context) {
+                        match[n] = c;
+                        break;
+                    }
+            m_onlyHere[n] = match[n] == kNone;
+        }
+    }
+    if (rowCount() > 0) emit dataChanged(index(0, 0), index(rowCount() - 1, ColumnCount - 1));
 }
 
 bool CallTreeModel::less(uint32_t a, uint32_t b) const
@@ -123,6 +149,7 @@ QVariant CallTreeModel::data(const QModelIndex& index, int role) const
     if (role == NodeRole) return n;
     if (role == Qt::ForegroundRole && c.errors > 0 && (index.column() == Function || index.column() == Returns))
         return QBrush(QColor(0xc0, 0x1c, 0x28));
+    if (role == Qt::BackgroundRole && onlyHere(n)) return QBrush(QColor(0xfc, 0xef, 0xb4));
     if (role == Qt::TextAlignmentRole && index.column() != Function && index.column() != Returns)
         return int(Qt::AlignRight | Qt::AlignVCenter);
     if (role == Qt::ToolTipRole) {
@@ -133,6 +160,7 @@ QVariant CallTreeModel::data(const QModelIndex& index, int role) const
             tip += tr("<br>average %1, min %2, max %3")
                        .arg(formatDuration(c.average()), formatDuration(c.min), formatDuration(c.max));
         if (!c.returns.empty()) tip += tr("<br>returned %1").arg(formatReturns(c).toHtmlEscaped());
+        if (onlyHere(n)) tip += tr("<br><i>not called in the other system call</i>");
         return tip;
     }
     if (role != Qt::DisplayRole) return {};

@@ -31,6 +31,10 @@ public:
     explicit CallTreeModel(QObject* parent = nullptr) : QAbstractItemModel(parent) {}
 
     void setTree(std::shared_ptr<const CallTree> tree, std::shared_ptr<const std::vector<std::string>> names);
+    // Marks the nodes whose path of functions `other` lacks (shaded, "not in the other"), to
+    // compare two calls of one system call; null ends the comparison.
+    void compareWith(std::shared_ptr<const CallTree> other);
+    bool onlyHere(uint32_t node) const { return node < m_onlyHere.size() && m_onlyHere[node]; }
     const CallTree* tree() const { return m_tree.get(); }
     uint32_t nodeOf(const QModelIndex& index) const { return index.isValid() ? uint32_t(index.internalId()) : 0; }
     QModelIndex indexOf(uint32_t node) const;
@@ -55,6 +59,7 @@ private:
     Qt::SortOrder m_sortOrder = Qt::DescendingOrder;
     mutable std::unordered_map<uint32_t, std::vector<uint32_t>> m_sorted; // node -> children, sorted
     mutable std::unordered_map<uint32_t, int> m_row;                      // node -> its row
+    std::vector<bool> m_onlyHere;
 };
 
 } // namespace ringside

@@ -123,6 +123,37 @@ CallTreePane::CallTreePane(ViewState* view, QWidget* parent)
     flameLayout->addLayout(flameBar);
     flameLayout->addWidget(scroll, 1);
     m_tabs->addTab(flamePage, tr("Flame Graph"));
+
+    auto* syscallPage = new QWidget(this);
+    auto* syscallLayout = new QVBoxLayout(syscallPage);
+    syscallLayout->setContentsMargins(0, 0, 0, 0);
+    m_syscallTitle =
+        new QLabel(tr("Select a system call's exit event (sys_exit...) to see the kernel calls it made."), syscallPage);
+    m_syscallTitle->setObjectName("syscallTitle");
+    m_syscallTitle->setWordWrap(true);
+    m_syscallTitle->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    auto* sides = new QSplitter(Qt::Horizontal, syscallPage);
+    auto side = [&](QLabel*& title, CallTreeModel*& model, QTreeView*& view, const char* name) {
+        auto* box = new QWidget(sides);
+        auto* boxLayout = new QVBoxLayout(box);
+        boxLayout->setContentsMargins(0, 0, 0, 0);
+        title = new QLabel(box);
+        title->setWordWrap(true);
+        model = new CallTreeModel(this);
+        view = makeTreeView(model, box);
+        view->setObjectName(name);
+        view->header()->resizeSection(CallTreeModel::Function, 260);
+        boxLayout->addWidget(title);
+        boxLayout->addWidget(view, 1);
+        sides->addWidget(box);
+    };
+    QLabel* selectedTitle = nullptr;
+    side(selectedTitle, m_syscallModel, m_syscallView, "selectedSyscallView");
+    side(m_otherTitle, m_otherModel, m_otherView, "otherSyscallView");
+    selectedTitle->setText(tr("<b>The selected call</b> (shaded: not called in the other)"));
+    syscallLayout->addWidget(m_syscallTitle);
+    syscallLayout->addWidget(sides, 1);
+    m_tabs->addTab(syscallPage, tr("System call"));
     layout->addWidget(m_tabs, 1);
 
     m_debounce = new QTimer(this);
@@ -131,6 +162,7 @@ CallTreePane::CallTreePane(ViewState* view, QWidget* parent)
     connect(m_debounce, &QTimer::timeout, this, &CallTreePane::rebuild);
     connect(m_scope, &QComboBox::currentIndexChanged, this, &CallTreePane::rebuild);
     connect(m_view, &ViewState::selectionChanged, this, [this] {
+        showSelectedSyscall();
         const int s = m_scope->currentIndex();
         if (s == SelectedTask || s == SelectedProcess || s == SelectedCpu) scheduleRebuild();
     });
@@ -415,6 +447,68 @@ bool CallTreePane::jumpToCall(uint32_t function, bool forward)
     }
     m_view->select(*target);
     return true;
+}
+
+void CallTreePane::showSelectedSyscall()
+{
+    const std::optional<EventRef> selected = m_view->selection();
+    if (!m_session || !m_session->trace || !selected || !m_session->trace->callSlices().available()) return;
+    struct Comparison {
+        std::optional<SyscallSpan> selected, other;
+        std::shared_ptr<const CallTree> selectedTree, otherTree;
+    };
+    std::shared_ptr<TraceSession> session = m_session;
+    const EventRef event = *selected;
+    m_syscallJobs.start(
+        [session, event](JobTracker::Context& context) {
+            Comparison result;
+            {
+                std::lock_guard<std::mutex> lock(session->tepLock);
+                result.selected = syscallEndedBy(*session->trace, event);
+                if (result.selected && !context.isCancelled())
+                    result.other = similarSucceededSyscall(*session->trace, *result.selected);
+            }
+            auto treeOf = [&](const SyscallSpan& span) {
+                CallSelection selection;
+                selection.pids = {span.pid};
+                selection.from = span.enter;
+                selection.to = span.exit + 1;
+                return std::make_shared<const CallTree>(
+                    CallTree::topDown(session->trace->callSlices(), selection, context.cancelFlag()));
+            };
+            if (result.selected) result.selectedTree = treeOf(*result.selected);
+            if (result.other) result.otherTree = treeOf(*result.other);
+            return result;
+        },
+        [this](Comparison result) {
+            if (!result.selected) return; // not a system call's end: the tab keeps what it showed
+            auto describe = [this](const SyscallSpan& span) {
+                const std::string error = errnoName(span.ret);
+                return tr("%1 by %2 (%3) returned %4%5, %6 of kernel calls")
+                    .arg(QString::fromStdString(span.name), QString::fromStdString(m_session->taskName(span.pid)))
+                    .arg(span.pid)
+                    .arg(span.ret)
+                    .arg(error.empty() ? QString() : " " + QString::fromStdString(error))
+                    .arg(formatDuration(span.exit - span.enter));
+            };
+            const bool failed = result.selected->ret < 0;
+            QString title = QString(failed ? "<span style='color:#c01c28'>%1</span>" : "%1")
+                                .arg(describe(*result.selected).toHtmlEscaped());
+            title += result.other ? tr("<br>beside the %1 at %2 s")
+                                        .arg(describe(*result.other).toHtmlEscaped())
+                                        .arg(double(result.other->exit) / 1e9, 0, 'f', 6)
+                                  : tr("<br>no other call of it that succeeded has kernel calls in the recording");
+            m_syscallTitle->setText(title);
+            m_otherTitle->setText(result.other ? tr("<b>The other call</b>, which returned %1").arg(result.other->ret)
+                                               : QString());
+            m_syscallModel->setTree(result.selectedTree, m_names);
+            m_otherModel->setTree(result.otherTree, m_names);
+            m_syscallModel->compareWith(result.otherTree);
+            m_otherModel->compareWith(result.selectedTree);
+            for (QTreeView* view : {m_syscallView, m_otherView}) view->expandToDepth(1);
+            if (failed) m_tabs->setCurrentIndex(SyscallTab);
+            emit syscallShown();
+        });
 }
 
 void CallTreePane::showContextMenu(QTreeView* view, const QPoint& at)

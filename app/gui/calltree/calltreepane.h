@@ -31,12 +31,14 @@ class ViewState;
 // task, its process or its CPU, the calls between markers A and B, or those in the visible
 // range; the trees are built on a worker thread (JobTracker) whenever it changes. From a node:
 // its function's callers and callees, its next or previous call on the timeline, or the table
-// filtered to its calls.
+// filtered to its calls. Selecting a system call's exit event shows, in the System call tab,
+// the kernel calls it made beside those of another call of it that succeeded, what only one
+// of them called shaded; a failed one brings the tab to the front.
 class CallTreePane : public QWidget {
     Q_OBJECT
 public:
     enum Scope { WholeTrace, SelectedTask, SelectedProcess, SelectedCpu, BetweenMarkers, VisibleRange };
-    enum Tab { TopDownTab, BottomUpTab, CallerCalleeTab, FlameGraphTab };
+    enum Tab { TopDownTab, BottomUpTab, CallerCalleeTab, FlameGraphTab, SyscallTab };
 
     CallTreePane(ViewState* view, QWidget* parent = nullptr);
 
@@ -61,12 +63,18 @@ public:
     FlameGraphWidget* flameGraph() const { return m_flame; }
     QComboBox* scopeBox() const { return m_scope; }
     QLabel* summary() const { return m_summary; }
+    QLabel* syscallTitle() const { return m_syscallTitle; }
+    QTreeView* selectedSyscallView() const { return m_syscallView; }
+    QTreeView* otherSyscallView() const { return m_otherView; }
+    bool comparingSyscalls() const { return m_syscallJobs.isRunning(); }
 
 signals:
     // The trees of the current selection are shown.
     void treesReady();
     // The user asked for the table filtered to these calls: a filter expression.
     void filterRequested(const QString& expression);
+    // The System call tab shows the selected system call (and maybe another to compare).
+    void syscallShown();
 
 private:
     void scheduleRebuild();
@@ -75,6 +83,7 @@ private:
     uint32_t currentFunction() const;
     void showContextMenu(QTreeView* view, const QPoint& at);
     void searchNext();
+    void showSelectedSyscall();
 
     ViewState* m_view;
     std::shared_ptr<TraceSession> m_session;
@@ -96,6 +105,13 @@ private:
     FlameGraphWidget* m_flame = nullptr;
     QCheckBox* m_flameOrientation = nullptr;
     uint32_t m_callerCalleeFunction = CallTree::kNoFunction;
+    JobTracker m_syscallJobs;
+    QLabel* m_syscallTitle = nullptr;
+    QLabel* m_otherTitle = nullptr;
+    CallTreeModel* m_syscallModel = nullptr;
+    CallTreeModel* m_otherModel = nullptr;
+    QTreeView* m_syscallView = nullptr;
+    QTreeView* m_otherView = nullptr;
 };
 
 } // namespace ringside
