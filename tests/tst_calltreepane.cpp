@@ -107,6 +107,33 @@ private slots:
         QVERIFY(getArgPage);
     }
 
+    void functionStatistics()
+    {
+        MainWindow window;
+        window.show();
+        QVERIFY(load(window, test::fixture("fgraph-e2big.dat")));
+        CallTreePane* pane = window.callTrees();
+        QVERIFY(treesShown(pane));
+        QTreeWidget* stats = pane->statistics();
+        const FunctionStats expected = FunctionStats::of(window.session()->trace->callSlices(), CallSelection());
+        QCOMPARE(stats->topLevelItemCount(), int(expected.overall.size()));
+        // By total time, largest first: the outermost function.
+        QCOMPARE(stats->topLevelItem(0)->text(0), QStringLiteral("do_execveat_common.isra.0"));
+        QCOMPARE(stats->topLevelItem(0)->text(1), QStringLiteral("3"));
+        // Sorting by hits compares numbers, not text.
+        stats->sortByColumn(1, Qt::DescendingOrder);
+        for (int r = 1; r < stats->topLevelItemCount(); ++r)
+            QVERIFY(stats->topLevelItem(r - 1)->text(1).toULongLong() >= stats->topLevelItem(r)->text(1).toULongLong());
+        const QStringList lines = pane->statisticsText().split('\n', Qt::SkipEmptyParts);
+        QCOMPARE(lines.size(), stats->topLevelItemCount() + 1);
+        QVERIFY(lines[0].startsWith("Function\tHits\tTotal"));
+        // Per CPU: the two CPUs the calls ran on.
+        auto* cpu = pane->findChild<QComboBox*>("statisticsCpu");
+        QCOMPARE(cpu->count(), 3);
+        cpu->setCurrentIndex(2);
+        QVERIFY(stats->topLevelItemCount() > 0 && stats->topLevelItemCount() <= int(expected.overall.size()));
+    }
+
     void scopesFollowTheView()
     {
         MainWindow window;

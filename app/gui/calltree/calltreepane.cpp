@@ -7,13 +7,16 @@
 #include "state/viewstate.h"
 
 #include <QCheckBox>
+#include <QClipboard>
 #include <QComboBox>
+#include <QGuiApplication>
 #include <QHBoxLayout>
 #include <QHeaderView>
 #include <QLabel>
 #include <QLineEdit>
 #include <QMenu>
 #include <QScrollArea>
+#include <QSignalBlocker>
 #include <QSplitter>
 #include <QTabWidget>
 #include <QTimer>
@@ -123,6 +126,34 @@ CallTreePane::CallTreePane(ViewState* view, QWidget* parent)
     flameLayout->addLayout(flameBar);
     flameLayout->addWidget(scroll, 1);
     m_tabs->addTab(flamePage, tr("Flame Graph"));
+
+    auto* statsPage = new QWidget(this);
+    auto* statsLayout = new QVBoxLayout(statsPage);
+    statsLayout->setContentsMargins(0, 0, 0, 0);
+    auto* statsBar = new QHBoxLayout;
+    m_statisticsCpu = new QComboBox(statsPage);
+    m_statisticsCpu->setObjectName("statisticsCpu");
+    auto* copyStats = new QToolButton(statsPage);
+    copyStats->setText(tr("Copy"));
+    copyStats->setToolTip(tr("Copy the table as tab-separated text"));
+    statsBar->addWidget(new QLabel(tr("Per function, like the kernel's function_profile, on"), statsPage));
+    statsBar->addWidget(m_statisticsCpu);
+    statsBar->addStretch(1);
+    statsBar->addWidget(copyStats);
+    m_statistics = new QTreeWidget(statsPage);
+    m_statistics->setObjectName("functionStatistics");
+    m_statistics->setRootIsDecorated(false);
+    m_statistics->setUniformRowHeights(true);
+    m_statistics->setHeaderLabels({tr("Function"), tr("Hits"), tr("Total"), tr("Self"), tr("Average"), tr("Std. dev."),
+                                   tr("Min"), tr("Max"), tr("Returns")});
+    m_statistics->header()->resizeSection(0, 300);
+    m_statistics->setSortingEnabled(true);
+    statsLayout->addLayout(statsBar);
+    statsLayout->addWidget(m_statistics, 1);
+    m_tabs->addTab(statsPage, tr("Statistics"));
+    connect(m_statisticsCpu, &QComboBox::currentIndexChanged, this, &CallTreePane::fillStatistics);
+    connect(copyStats, &QToolButton::clicked, this,
+            [this] { QGuiApplication::clipboard()->setText(statisticsText()); });
 
     auto* syscallPage = new QWidget(this);
     auto* syscallLayout = new QVBoxLayout(syscallPage);
@@ -279,6 +310,8 @@ void CallTreePane::rebuild()
         m_flame->setTree(m_topDown, m_names);
         if (m_callerCalleeFunction != CallTree::kNoFunction) showCallerCallee(m_callerCalleeFunction);
     };
+    m_stats.reset();
+    fillStatistics();
     if (!m_session || !m_session->trace) {
         show(nullptr, nullptr);
         m_summary->setText(QString());
@@ -296,16 +329,31 @@ void CallTreePane::rebuild()
     const CallSelection chosen = selection(&description);
     m_summary->setText(tr("Building the call trees of %1…").arg(description));
     std::shared_ptr<TraceSession> session = m_session;
-    using Trees = std::pair<std::shared_ptr<const CallTree>, std::shared_ptr<const CallTree>>;
+    struct Trees {
+        std::shared_ptr<const CallTree> topDown, bottomUp;
+        std::shared_ptr<const FunctionStats> stats;
+    };
     m_jobs.start(
         [session, chosen](JobTracker::Context& context) -> Trees {
-            auto topDown = std::make_shared<const CallTree>(
-                CallTree::topDown(session->trace->callSlices(), chosen, context.cancelFlag()));
+            const CallSlices& calls = session->trace->callSlices();
+            auto topDown = std::make_shared<const CallTree>(CallTree::topDown(calls, chosen, context.cancelFlag()));
             auto bottomUp = std::make_shared<const CallTree>(CallTree::bottomUp(*topDown));
-            return {topDown, bottomUp};
+            auto stats = std::make_shared<const FunctionStats>(FunctionStats::of(calls, chosen));
+            return {topDown, bottomUp, stats};
         },
         [this, show, description](Trees trees) {
-            show(trees.first, trees.second);
+            show(trees.topDown, trees.bottomUp);
+            m_stats = trees.stats;
+            const int cpu = m_statisticsCpu->currentIndex();
+            {
+                const QSignalBlocker blocker(m_statisticsCpu);
+                m_statisticsCpu->clear();
+                m_statisticsCpu->addItem(tr("all CPUs"));
+                for (size_t c = 0; c < m_stats->cpus.size(); ++c)
+                    if (!m_stats->cpus[c].empty()) m_statisticsCpu->addItem(tr("CPU %1").arg(c), int(c));
+                m_statisticsCpu->setCurrentIndex(cpu >= 0 && cpu < m_statisticsCpu->count() ? cpu : 0);
+            }
+            fillStatistics();
             const CallCost& all = m_topDown->root().cost;
             const CallPairing& pairing = m_session->trace->callSlices().pairing();
             QString text = tr("%1: %2 calls, %3 in the outermost")
@@ -447,6 +495,60 @@ bool CallTreePane::jumpToCall(uint32_t function, bool forward)
     }
     m_view->select(*target);
     return true;
+}
+
+void CallTreePane::fillStatistics()
+{
+    m_statistics->setSortingEnabled(false);
+    m_statistics->clear();
+    if (!m_stats) return;
+    const QVariant cpu = m_statisticsCpu->currentData();
+    const std::vector<FunctionStats::Row>& rows = cpu.isValid() ? m_stats->cpus[size_t(cpu.toInt())] : m_stats->overall;
+    // Numbers sort as numbers: the display text is formatted, the sort key is the value.
+    struct Item : QTreeWidgetItem {
+        using QTreeWidgetItem::QTreeWidgetItem;
+        bool operator<(const QTreeWidgetItem& other) const override
+        {
+            const int c = treeWidget()->sortColumn();
+            if (c == 0 || c == 8) return text(c) < other.text(c);
+            return data(c, Qt::UserRole).toDouble() < other.data(c, Qt::UserRole).toDouble();
+        }
+    };
+    QList<QTreeWidgetItem*> items;
+    for (const FunctionStats::Row& row : rows) {
+        const CallCost& c = row.cost;
+        auto* item = new Item;
+        item->setText(0, row.function < m_names->size() ? QString::fromStdString((*m_names)[row.function]) : "?");
+        const double values[] = {double(c.calls),     double(c.total), double(c.self),
+                                 double(c.average()), row.stddev(),    c.returned() ? double(c.min) : 0.0,
+                                 double(c.max)};
+        item->setText(1, QString::number(c.calls));
+        for (int k = 1; k < 7; ++k) item->setText(k + 1, formatDuration(uint64_t(values[k] + 0.5)));
+        for (int k = 0; k < 7; ++k) {
+            item->setData(k + 1, Qt::UserRole, values[k]);
+            item->setTextAlignment(k + 1, Qt::AlignRight | Qt::AlignVCenter);
+        }
+        item->setText(8, formatReturns(c));
+        if (c.errors) item->setForeground(8, QColor(0xc0, 0x1c, 0x28));
+        items << item;
+    }
+    m_statistics->addTopLevelItems(items);
+    m_statistics->setSortingEnabled(true);
+    m_statistics->sortByColumn(2, Qt::DescendingOrder);
+}
+
+QString CallTreePane::statisticsText() const
+{
+    QStringList lines;
+    QStringList header;
+    for (int c = 0; c < m_statistics->columnCount(); ++c) header << m_statistics->headerItem()->text(c);
+    lines << header.join('\t');
+    for (int r = 0; r < m_statistics->topLevelItemCount(); ++r) {
+        QStringList cells;
+        for (int c = 0; c < m_statistics->columnCount(); ++c) cells << m_statistics->topLevelItem(r)->text(c);
+        lines << cells.join('\t');
+    }
+    return lines.join('\n') + '\n';
 }
 
 void CallTreePane::showSelectedSyscall()

@@ -38,7 +38,7 @@ class CallTreePane : public QWidget {
     Q_OBJECT
 public:
     enum Scope { WholeTrace, SelectedTask, SelectedProcess, SelectedCpu, BetweenMarkers, VisibleRange };
-    enum Tab { TopDownTab, BottomUpTab, CallerCalleeTab, FlameGraphTab, SyscallTab };
+    enum Tab { TopDownTab, BottomUpTab, CallerCalleeTab, FlameGraphTab, StatisticsTab, SyscallTab };
 
     CallTreePane(ViewState* view, QWidget* parent = nullptr);
 
@@ -64,6 +64,9 @@ public:
     QComboBox* scopeBox() const { return m_scope; }
     QLabel* summary() const { return m_summary; }
     QLabel* syscallTitle() const { return m_syscallTitle; }
+    QTreeWidget* statistics() const { return m_statistics; }
+    // The statistics table as tab-separated text, a header line first.
+    QString statisticsText() const;
     QTreeView* selectedSyscallView() const { return m_syscallView; }
     QTreeView* otherSyscallView() const { return m_otherView; }
     bool comparingSyscalls() const { return m_syscallJobs.isRunning(); }
@@ -89,6 +92,7 @@ private:
     std::shared_ptr<TraceSession> m_session;
     std::shared_ptr<const std::vector<std::string>> m_names;
     std::shared_ptr<const CallTree> m_topDown, m_bottomUp;
+    std::shared_ptr<const FunctionStats> m_stats;
     JobTracker m_jobs;
     QTimer* m_debounce = nullptr;
     QComboBox* m_scope = nullptr;
@@ -106,6 +110,9 @@ private:
     QCheckBox* m_flameOrientation = nullptr;
     uint32_t m_callerCalleeFunction = CallTree::kNoFunction;
     JobTracker m_syscallJobs;
+    QTreeWidget* m_statistics = nullptr;
+    QComboBox* m_statisticsCpu = nullptr;
+    void fillStatistics();
     QLabel* m_syscallTitle = nullptr;
     QLabel* m_otherTitle = nullptr;
     CallTreeModel* m_syscallModel = nullptr;
