@@ -4,6 +4,7 @@
 #include "analysis/cpuoccupancy.h"
 #include "analysis/processgroups.h"
 #include "calls/callslices.h"
+#include "calls/functioncalls.h"
 #include "consume/consumerregistry.h"
 #include "decode/funcgraphhandlers.h"
 #include "file/datfile.h"
@@ -36,6 +37,8 @@ public:
     const ProcessGroups& processes() const { return *m_processes; }
     // The function_graph calls as nested slices (empty unless the recording has funcgraph records).
     const CallSlices& callSlices() const { return *m_calls; }
+    // The function tracer's calls: counts per call site (empty unless it has function records).
+    const FunctionCalls& functionCalls() const { return *m_functionCalls; }
     // Each task's events and running intervals, without scanning (see TaskIndex).
     const TaskIndex& taskIndex() const { return m_taskIndex; }
     // Every analysis fed with records during the load, by name (the built-in ones above too).
@@ -67,6 +70,7 @@ private:
     const CpuOccupancy* m_occupancy = nullptr;
     const ProcessGroups* m_processes = nullptr;
     CallSlices* m_calls = nullptr;
+    const FunctionCalls* m_functionCalls = nullptr;
     double m_consumersSeconds = 0;
 };
 

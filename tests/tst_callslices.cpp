@@ -6,6 +6,7 @@
 
 #include "calls/callcontext.h"
 #include "calls/calltree.h"
+#include "calls/functioncalls.h"
 #include "support/funcgraphwriter.h"
 
 #include <QFile>
@@ -550,6 +551,33 @@ private slots:
         const QStringList ours = callsOf(*trace);
         QCOMPARE(ours.size(), reference.size());
         for (qsizetype k = 0; k < ours.size(); ++k) QCOMPARE(ours[k], reference[k]);
+    }
+
+    // The function tracer's counts per function and caller equal trace-cmd's "func <-- parent"
+    // lines (tests/data/function-write.callers.txt.xz).
+    void functionTracerCountsMatchTraceCmd()
+    {
+        auto trace = test::openOrFail(test::fixturePath("function-write.dat"));
+        QVERIFY(trace);
+        QVERIFY(!trace->callSlices().available());
+        QVERIFY(trace->functionCalls().available());
+        const FunctionCallGraph graph = FunctionCallGraph::of(trace->functionCalls(), trace->file().tep());
+        QStringList ours;
+        for (const FunctionCallGraph::Function& f : graph.functions)
+            for (const FunctionCallGraph::Link& caller : f.callers)
+                ours << QString("%1 %2 %3")
+                            .arg(QString::fromStdString(f.name), QString::fromStdString(caller.function))
+                            .arg(caller.count);
+        ours.sort();
+        QStringList reference = QString::fromUtf8(test::readXz(test::fixture("function-write.callers.txt.xz")))
+                                    .split('\n', Qt::SkipEmptyParts);
+        reference.sort();
+        QCOMPARE(ours.size(), reference.size());
+        for (qsizetype k = 0; k < ours.size(); ++k) QCOMPARE(ours[k], reference[k]);
+        const FunctionCallGraph::Function* vfsWrite = graph.find("vfs_write");
+        QVERIFY(vfsWrite);
+        QCOMPARE(vfsWrite->hits, uint64_t(502));
+        QCOMPARE(vfsWrite->callers.front().function, std::string("ksys_write"));
     }
 
     // The failing execve in fgraph-e2big.dat: its do_execveat_common is followed by

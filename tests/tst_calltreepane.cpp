@@ -134,6 +134,27 @@ private slots:
         QVERIFY(stats->topLevelItemCount() > 0 && stats->topLevelItemCount() <= int(expected.overall.size()));
     }
 
+    // A function tracer recording: no trees, but hits per function and who called whom.
+    void functionTracerShowsHitsAndCallers()
+    {
+        MainWindow window;
+        window.show();
+        QVERIFY(load(window, test::fixture("function-write.dat")));
+        QVERIFY(window.findChild<QDockWidget*>("callTreeDock")->isVisible());
+        CallTreePane* pane = window.callTrees();
+        QCOMPARE(pane->tabs()->currentIndex(), int(CallTreePane::StatisticsTab));
+        QVERIFY(!pane->tabs()->isTabEnabled(CallTreePane::TopDownTab));
+        QVERIFY(pane->summary()->text().contains("6263 records"));
+        QTreeWidget* stats = pane->statistics();
+        QCOMPARE(stats->topLevelItem(0)->text(0), QStringLiteral("up_write"));
+        QCOMPARE(stats->topLevelItem(0)->text(1), QStringLiteral("596"));
+        pane->showTracerLinks("vfs_write");
+        QCOMPARE(pane->callers()->topLevelItemCount(), 1);
+        QCOMPARE(pane->callers()->topLevelItem(0)->text(0), QStringLiteral("ksys_write"));
+        QCOMPARE(pane->callers()->topLevelItem(0)->text(1), QStringLiteral("502"));
+        QVERIFY(pane->callees()->topLevelItemCount() > 0); // functions whose return address is in vfs_write
+    }
+
     void scopesFollowTheView()
     {
         MainWindow window;

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 #include "calls/callcontext.h"
 #include "calls/calltree.h"
+#include "calls/functioncalls.h"
 #include "clitext.h"
 #include "commands.h"
 #include "trace.h"
@@ -237,13 +238,54 @@ int printCalls(const CallSlices& calls, const CallSelection& selection, const st
     return 0;
 }
 
-Result<std::unique_ptr<Trace>> openWithCalls(const std::string& path)
+// Opens a recording that has function_graph records (or, with `functionTracer`, function
+// records instead).
+Result<std::unique_ptr<Trace>> openWithCalls(const std::string& path, bool functionTracer = false)
 {
     auto trace = Trace::open(path);
     if (!trace) return trace.error();
-    if (!(*trace)->callSlices().available())
-        return Error{path + ": the recording has no function_graph records (funcgraph_entry/funcgraph_exit)"};
-    return trace;
+    if ((*trace)->callSlices().available()) return trace;
+    if ((*trace)->functionCalls().available()) {
+        if (functionTracer) return trace;
+        return Error{path + ": the recording has function tracer records, which have no durations or nesting; "
+                            "`ringside-cli funcstats` counts them per function and caller"};
+    }
+    return Error{path + ": the recording has no function_graph records (funcgraph_entry/funcgraph_exit)"};
+}
+
+// The function tracer's counts: per function its hits and its callers, most hits first.
+int printFunctionTracer(const Trace& trace, const CallOptions& options)
+{
+    const FunctionCallGraph graph = FunctionCallGraph::of(trace.functionCalls(), trace.file().tep());
+    if (options.json) {
+        std::printf("{\"file\": %s, \"tracer\": \"function\", \"records\": %" PRIu64 ", \"functions\": [",
+                    jsonString(options.path).c_str(), trace.functionCalls().records());
+        bool first = true;
+        for (const FunctionCallGraph::Function& f : graph.functions) {
+            if (!f.hits) continue;
+            std::printf("%s\n  {\"function\": %s, \"hits\": %" PRIu64 ", \"callers\": [", first ? "" : ",",
+                        jsonString(f.name).c_str(), f.hits);
+            for (size_t k = 0; k < f.callers.size(); ++k)
+                std::printf("%s{\"function\": %s, \"count\": %" PRIu64 "}", k ? ", " : "",
+                            jsonString(f.callers[k].function).c_str(), f.callers[k].count);
+            std::printf("]}");
+            first = false;
+        }
+        std::printf("\n]}\n");
+        return 0;
+    }
+    std::printf("# %s: function tracer, %" PRIu64 " records (no durations: hits and callers)\n", options.path.c_str(),
+                trace.functionCalls().records());
+    std::printf("%-40s %9s  %s\n", "FUNCTION", "HITS", "CALLERS (calls)");
+    for (const FunctionCallGraph::Function& f : graph.functions) {
+        if (!f.hits) continue;
+        std::string callers;
+        for (size_t k = 0; k < f.callers.size() && k < 4; ++k)
+            callers += (k ? ", " : "") + f.callers[k].function + " (" + std::to_string(f.callers[k].count) + ")";
+        if (f.callers.size() > 4) callers += ", ...";
+        std::printf("%-40s %9" PRIu64 "  %s\n", f.name.c_str(), f.hits, callers.c_str());
+    }
+    return 0;
 }
 
 } // namespace
@@ -296,12 +338,13 @@ int funcstatsCommand(const std::vector<std::string>& args)
         std::fputs(kFuncstatsUsage, stderr);
         return 2;
     }
-    auto trace = openWithCalls(options.path);
+    auto trace = openWithCalls(options.path, true);
     if (!trace) {
         std::fprintf(stderr, "ringside-cli: %s\n", trace.error().message.c_str());
         return 1;
     }
     const CallSlices& calls = (*trace)->callSlices();
+    if (!calls.available()) return printFunctionTracer(**trace, options);
     const std::vector<std::string> names = functionNames((*trace)->file().tep(), calls.functionAddresses());
     FunctionStats stats = FunctionStats::of(calls, options.selection);
     auto byTotal = [&](const FunctionStats::Row& a, const FunctionStats::Row& b) {

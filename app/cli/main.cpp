@@ -28,7 +28,8 @@ void usage(FILE* out)
                "                         call's result that followed it\n"
                "  funcstats FILE [--per-cpu] [--json]\n"
                "                         per function: hits, total, self, average, standard\n"
-               "                         deviation, min and max time, overall and per CPU"
+               "                         deviation, min and max time, overall and per CPU;\n"
+               "                         for the function tracer: hits and callers"
                "\n"
                "  -h, --help             this text\n"
                "  --version              the program's version\n",

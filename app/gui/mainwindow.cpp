@@ -404,7 +404,7 @@ void MainWindow::setSession(std::shared_ptr<TraceSession> session)
     m_filters->setSession(m_session.get());
     m_search->setSession(m_session);
     m_calls->setSession(m_session);
-    if (m_session->trace->callSlices().available()) {
+    if (m_session->trace->callSlices().available() || m_session->trace->functionCalls().available()) {
         m_callDock->show();
         m_callDock->raise();
     } else {

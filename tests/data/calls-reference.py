@@ -3,6 +3,9 @@
 # funcgraph_exit record of `trace-cmd report -R -i NAME.dat` ("FUNCTION DEPTH DURATION_NS",
 # the duration being rettime - calltime), sorted.
 #   tests/data/calls-reference.py tests/data/fgraph-openat.dat
+# NAME.callers.txt.xz, for function tracer recordings, is "FUNCTION CALLER COUNT" per pair, sorted:
+#   trace-cmd report -O parent=1 -i NAME.dat | grep -o "function: .*" | sed 's/function: *//' |
+#     awk '{print $1, $3}' | sort | uniq -c | awk '{print $2, $3, $1}' | sort | xz -9
 import lzma, re, subprocess, sys
 
 for path in sys.argv[1:]:

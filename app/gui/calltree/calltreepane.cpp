@@ -2,6 +2,7 @@
 #include "calltree/calltreepane.h"
 
 #include "calls/callcontext.h"
+#include "calls/functioncalls.h"
 #include "calltree/calltreemodel.h"
 #include "calltree/flamegraph.h"
 #include "state/viewstate.h"
@@ -41,6 +42,17 @@ QTreeView* makeTreeView(CallTreeModel* model, QWidget* parent)
     view->header()->setStretchLastSection(true);
     return view;
 }
+
+// A statistics row: numbers sort as numbers (their text is formatted; the key is the value
+// under Qt::UserRole), names and return values as text.
+struct StatisticsItem : QTreeWidgetItem {
+    bool operator<(const QTreeWidgetItem& other) const override
+    {
+        const int c = treeWidget()->sortColumn();
+        if (c == 0 || c == 8) return text(c) < other.text(c);
+        return data(c, Qt::UserRole).toDouble() < other.data(c, Qt::UserRole).toDouble();
+    }
+};
 
 QTreeWidget* makeCostList(const QString& first, QWidget* parent)
 {
@@ -211,9 +223,21 @@ CallTreePane::CallTreePane(ViewState* view, QWidget* parent)
                 [this, v](const QPoint& at) { showContextMenu(v, at); });
     for (QTreeWidget* list : {m_callers, m_callees})
         connect(list, &QTreeWidget::itemDoubleClicked, this, [this](QTreeWidgetItem* item) {
+            if (m_functionGraph) {
+                showTracerLinks(item->text(0));
+                return;
+            }
             const uint32_t f = item->data(0, Qt::UserRole).toUInt();
             if (f != CallTree::kNoFunction) showCallerCallee(f);
         });
+    // A function's row in the statistics opens its callers and callees.
+    connect(m_statistics, &QTreeWidget::itemDoubleClicked, this, [this](QTreeWidgetItem* item) {
+        if (m_functionGraph)
+            showTracerLinks(item->text(0));
+        else
+            showCallerCallee(item->data(0, Qt::UserRole).toUInt());
+        m_tabs->setCurrentIndex(CallerCalleeTab);
+    });
 }
 
 void CallTreePane::setSession(std::shared_ptr<TraceSession> session)
@@ -318,10 +342,33 @@ void CallTreePane::rebuild()
         return;
     }
     const CallSlices& calls = m_session->trace->callSlices();
+    const bool tracer = !calls.available() && m_session->trace->functionCalls().available();
+    for (int tab : {TopDownTab, BottomUpTab, FlameGraphTab, SyscallTab}) m_tabs->setTabEnabled(tab, !tracer);
+    m_functionGraph.reset();
     if (!calls.available()) {
         show(nullptr, nullptr);
-        m_summary->setText(tr("This recording has no function_graph records (record with "
-                              "trace-cmd record -p function_graph)."));
+        if (tracer) {
+            // The function tracer: no durations, no nesting; hits per function and who called whom.
+            {
+                std::lock_guard<std::mutex> lock(m_session->tepLock);
+                m_functionGraph = std::make_shared<const FunctionCallGraph>(
+                    FunctionCallGraph::of(m_session->trace->functionCalls(), m_session->trace->file().tep()));
+            }
+            m_summary->setText(tr("Function tracer: %1 records, %2 functions. It records no durations or nesting: "
+                                  "hits and callers here; record with -p function_graph for call trees.")
+                                   .arg(m_session->trace->functionCalls().records())
+                                   .arg(m_functionGraph->functions.size()));
+            m_tabs->setCurrentIndex(StatisticsTab);
+            {
+                const QSignalBlocker blocker(m_statisticsCpu);
+                m_statisticsCpu->clear();
+                m_statisticsCpu->addItem(tr("all CPUs"));
+            }
+            fillStatistics();
+        } else {
+            m_summary->setText(tr("This recording has no function_graph records (record with "
+                                  "trace-cmd record -p function_graph)."));
+        }
         emit treesReady();
         return;
     }
@@ -501,23 +548,17 @@ void CallTreePane::fillStatistics()
 {
     m_statistics->setSortingEnabled(false);
     m_statistics->clear();
+    if (m_functionGraph) {
+        fillTracerStatistics();
+        return;
+    }
     if (!m_stats) return;
     const QVariant cpu = m_statisticsCpu->currentData();
     const std::vector<FunctionStats::Row>& rows = cpu.isValid() ? m_stats->cpus[size_t(cpu.toInt())] : m_stats->overall;
-    // Numbers sort as numbers: the display text is formatted, the sort key is the value.
-    struct Item : QTreeWidgetItem {
-        using QTreeWidgetItem::QTreeWidgetItem;
-        bool operator<(const QTreeWidgetItem& other) const override
-        {
-            const int c = treeWidget()->sortColumn();
-            if (c == 0 || c == 8) return text(c) < other.text(c);
-            return data(c, Qt::UserRole).toDouble() < other.data(c, Qt::UserRole).toDouble();
-        }
-    };
     QList<QTreeWidgetItem*> items;
     for (const FunctionStats::Row& row : rows) {
         const CallCost& c = row.cost;
-        auto* item = new Item;
+        auto* item = new StatisticsItem;
         item->setText(0, row.function < m_names->size() ? QString::fromStdString((*m_names)[row.function]) : "?");
         const double values[] = {double(c.calls),     double(c.total), double(c.self),
                                  double(c.average()), row.stddev(),    c.returned() ? double(c.min) : 0.0,
@@ -529,12 +570,57 @@ void CallTreePane::fillStatistics()
             item->setTextAlignment(k + 1, Qt::AlignRight | Qt::AlignVCenter);
         }
         item->setText(8, formatReturns(c));
+        item->setData(0, Qt::UserRole, row.function);
         if (c.errors) item->setForeground(8, QColor(0xc0, 0x1c, 0x28));
         items << item;
     }
     m_statistics->addTopLevelItems(items);
     m_statistics->setSortingEnabled(true);
     m_statistics->sortByColumn(2, Qt::DescendingOrder);
+}
+
+void CallTreePane::fillTracerStatistics()
+{
+    QList<QTreeWidgetItem*> items;
+    for (const FunctionCallGraph::Function& f : m_functionGraph->functions) {
+        if (!f.hits) continue;
+        auto* item = new StatisticsItem;
+        item->setText(0, QString::fromStdString(f.name));
+        item->setText(1, QString::number(f.hits));
+        item->setData(1, Qt::UserRole, double(f.hits));
+        item->setTextAlignment(1, Qt::AlignRight | Qt::AlignVCenter);
+        for (int c = 2; c < 8; ++c) item->setText(c, QStringLiteral("-"));
+        QStringList callers;
+        for (size_t k = 0; k < f.callers.size() && k < 3; ++k)
+            callers << QString("%1 (%2)").arg(QString::fromStdString(f.callers[k].function)).arg(f.callers[k].count);
+        item->setText(8, tr("called by %1").arg(callers.join(", ")));
+        items << item;
+    }
+    m_statistics->addTopLevelItems(items);
+    m_statistics->setSortingEnabled(true);
+    m_statistics->sortByColumn(1, Qt::DescendingOrder);
+}
+
+void CallTreePane::showTracerLinks(const QString& function)
+{
+    m_callers->clear();
+    m_callees->clear();
+    const FunctionCallGraph::Function* f = m_functionGraph ? m_functionGraph->find(function.toStdString()) : nullptr;
+    if (!f) return;
+    m_callerCalleeTitle->setText(tr("<b>%1</b>: %2 hits (the function tracer counts calls, no times)")
+                                     .arg(function.toHtmlEscaped())
+                                     .arg(f->hits));
+    auto fill = [](QTreeWidget* list, const std::vector<FunctionCallGraph::Link>& links) {
+        for (const FunctionCallGraph::Link& link : links) {
+            auto* item = new QTreeWidgetItem(list);
+            item->setText(0, QString::fromStdString(link.function));
+            item->setText(1, QString::number(link.count));
+            item->setTextAlignment(1, Qt::AlignRight | Qt::AlignVCenter);
+            item->setData(0, Qt::UserRole + 1, QString::fromStdString(link.function));
+        }
+    };
+    fill(m_callers, f->callers);
+    fill(m_callees, f->callees);
 }
 
 QString CallTreePane::statisticsText() const

@@ -25,6 +25,7 @@ namespace ringside {
 class CallTreeModel;
 class FlameGraphWidget;
 class ViewState;
+struct FunctionCallGraph;
 
 // The function_graph call trees of a selection, like hotspot's: Top-Down, Bottom-Up,
 // Caller/Callee and a Flame Graph. The selection is the whole trace, the selected event's
@@ -48,6 +49,8 @@ public:
     void expandHottestPath();
     // Shows the callers and callees of `function` (an id of the trace's call slices).
     void showCallerCallee(uint32_t function);
+    // For a function tracer recording: the callers and callees of the function named so.
+    void showTracerLinks(const QString& function);
     // Selects the entry of the next (or previous) call of `function` after (before) the
     // selected event; false if there is none.
     bool jumpToCall(uint32_t function, bool forward);
@@ -113,6 +116,8 @@ private:
     QTreeWidget* m_statistics = nullptr;
     QComboBox* m_statisticsCpu = nullptr;
     void fillStatistics();
+    void fillTracerStatistics();
+    std::shared_ptr<const FunctionCallGraph> m_functionGraph; // the function tracer's, when it is what there is
     QLabel* m_syscallTitle = nullptr;
     QLabel* m_otherTitle = nullptr;
     CallTreeModel* m_syscallModel = nullptr;
