@@ -181,7 +181,7 @@ bool FlameGraphWidget::event(QEvent* e)
         const CallCost& c = node.cost;
         const uint64_t all = m_tree->node(m_zoom).cost.total;
         QString tip = QString("<b>%1</b><br>").arg(nodeLabel(node, *m_names).toHtmlEscaped()) +
-                      tr("total %1 (%2 %), self %3<br>%4 calls")
+                      tr("total %1 (%2 %)<br>self %3<br>%4 calls")
                           .arg(formatDuration(c.total))
                           .arg(all ? 100.0 * double(c.total) / double(all) : 0.0, 0, 'f', 1)
                           .arg(formatDuration(c.self))
