@@ -48,6 +48,15 @@ struct CliResult {
     QByteArray out, err;
 };
 
+// ftrace/print as the kernel describes it: an ip and a string to the record's end.
+std::string printFormat()
+{
+    return std::string("name: print\nID: 5\nformat:\n") + test::TraceWriter::commonFields() +
+           "\tfield:unsigned long ip;\toffset:8;\tsize:8;\tsigned:0;\n"
+           "\tfield:char buf[];\toffset:16;\tsize:0;\tsigned:0;\n\n"
+           "print fmt: \"%ps: %s\", (void *)REC->ip, REC->buf\n";
+}
+
 CliResult runCli(const QStringList& args)
 {
     QProcess cli;
@@ -94,10 +103,7 @@ private slots:
 
         using test::TraceWriter;
         TraceWriter writer;
-        writer.ftraceFormats.push_back(std::string("name: print\nID: 5\nformat:\n") + TraceWriter::commonFields() +
-                                       "\tfield:unsigned long ip;\toffset:8;\tsize:8;\tsigned:0;\n"
-                                       "\tfield:char buf[];\toffset:16;\tsize:0;\tsigned:0;\n\n"
-                                       "print fmt: \"%ps: %s\", (void *)REC->ip, REC->buf\n");
+        writer.ftraceFormats.push_back(printFormat());
         const std::string crashing = crashingFormatText(data);
         QVERIFY(crashing.find("\nID: 1841\n") != std::string::npos);
         writer.formats.push_back({"xfs", crashing});
@@ -345,10 +351,7 @@ private slots:
     {
         using test::TraceWriter;
         TraceWriter writer;
-        writer.ftraceFormats.push_back(std::string("name: print\nID: 5\nformat:\n") + TraceWriter::commonFields() +
-                                       "\tfield:unsigned long ip;\toffset:8;\tsize:8;\tsigned:0;\n"
-                                       "\tfield:char buf[];\toffset:16;\tsize:0;\tsigned:0;\n\n"
-                                       "print fmt: \"%ps: %s\", (void *)REC->ip, REC->buf\n");
+        writer.ftraceFormats.push_back(printFormat());
         writer.formats.push_back({"test", std::string("name: named\nID: 700\nformat:\n") + TraceWriter::commonFields() +
                                               "\tfield:__data_loc char[] name;\toffset:8;\tsize:4;\tsigned:0;\n"
                                               "\tfield:int value;\toffset:12;\tsize:4;\tsigned:1;\n\n"
