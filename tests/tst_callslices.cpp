@@ -5,6 +5,7 @@
 #include "testsupport.h"
 
 #include "calls/callcontext.h"
+#include "calls/calllanes.h"
 #include "calls/calltree.h"
 #include "calls/functioncalls.h"
 #include "support/funcgraphwriter.h"
@@ -18,6 +19,7 @@
 #include <QTest>
 
 #include <map>
+#include <tuple>
 
 using namespace ringside;
 
@@ -578,6 +580,95 @@ private slots:
         QVERIFY(vfsWrite);
         QCOMPARE(vfsWrite->hits, uint64_t(502));
         QCOMPARE(vfsWrite->callers.front().function, std::string("ksys_write"));
+    }
+
+    // A task's lanes for the flame-chart track: per depth, its calls in order; asked with a
+    // grain, boxes closer than it merged, so a zoomed-out frame draws few of them.
+    void lanesLayOutATasksCalls()
+    {
+        CallSlices calls;
+        Feeder feed(calls);
+        feed.entry(100, 0, 7, kA, 0);
+        feed.entry(110, 0, 7, kB, 1);
+        feed.exit(120, 0, 7, kB, 1, 10);
+        feed.entry(125, 0, 7, kB, 1);
+        feed.exit(130, 0, 7, kB, 1, 5);
+        feed.exit(200, 0, 7, kA, 0, 100);
+        feed.entry(300, 0, 7, kC, 0); // runs to the end
+        feed.entry(150, 1, 8, kA, 0); // another task
+        feed.done();
+        const CallLanes lanes = CallLanes::build(calls, 7, 1000);
+        QCOMPARE(lanes.laneCount(), 2);
+        QCOMPARE(lanes.callCount(), size_t(4));
+        std::vector<CallLanes::Span> out;
+        lanes.spans(1, 0, 1000, 0, out);
+        QCOMPARE(out.size(), size_t(2));
+        QCOMPARE(out[0].start, uint64_t(110));
+        QCOMPARE(out[1].end, uint64_t(130));
+        out.clear();
+        lanes.spans(1, 0, 1000, 10, out); // a 5 ns gap under a 10 ns grain: one box
+        QCOMPARE(out.size(), size_t(1));
+        QCOMPARE(out[0].count, uint32_t(2));
+        out.clear();
+        lanes.spans(0, 250, 400, 0, out);
+        QCOMPARE(out.size(), size_t(1));
+        QCOMPARE(out[0].end, uint64_t(1000)); // the open call
+        out.clear();
+        lanes.spans(0, 201, 299, 0, out);
+        QVERIFY(out.empty());
+    }
+
+    // On a generated recording: every call in a range is inside a returned box, boxes are in
+    // order and apart by at least the grain, and a whole-range query at a pixel's grain returns
+    // about as many boxes as there are pixels.
+    void lanesAgreeWithTheCalls()
+    {
+        test::FuncGraphShape shape;
+        shape.records = 200000;
+        shape.cpus = 2;
+        shape.tasks = 3;
+        shape.unbalanced = true;
+        QTemporaryDir dir;
+        const QString path = dir.filePath("lanes.dat");
+        QFile out(path);
+        QVERIFY(out.open(QIODevice::WriteOnly));
+        const std::string bytes = test::writeFuncGraphRecording(shape);
+        out.write(bytes.data(), qint64(bytes.size()));
+        out.close();
+        auto trace = test::openOrFail(path.toStdString());
+        QVERIFY(trace);
+        const CallSlices& calls = trace->callSlices();
+        const uint64_t first = trace->store().firstTimestamp(), last = trace->store().lastTimestamp();
+        const CallLanes lanes = CallLanes::build(calls, 1001, last);
+        QVERIFY(lanes.callCount() > 10000);
+        const uint64_t span = last - first;
+        for (const auto& [from, to, grain] : std::vector<std::tuple<uint64_t, uint64_t, uint64_t>>{
+                 {first, last + 1, 0},
+                 {first + span / 3, first + span / 3 + span / 50, 0},
+                 {first, last + 1, span / 1600},
+                 {first + span / 2, first + span / 2 + span / 10, span / 16000}}) {
+            for (int lane = 0; lane < lanes.laneCount(); ++lane) {
+                std::vector<CallLanes::Span> boxes;
+                lanes.spans(lane, from, to, grain, boxes);
+                for (size_t k = 1; k < boxes.size(); ++k) {
+                    QVERIFY(boxes[k].start >= boxes[k - 1].end);
+                    if (grain) QVERIFY(boxes[k].start >= boxes[k - 1].end + grain);
+                }
+                if (grain == span / 1600) QVERIFY2(boxes.size() <= 1700, qPrintable(QString::number(boxes.size())));
+                // Every call of this task and depth that overlaps the range lies in a box.
+                size_t inRange = 0;
+                for (size_t i = 0; i < calls.size(); ++i) {
+                    if (calls.pid(i) != 1001 || calls.depth(i) != lane || (calls.flags(i) & kCallOpen)) continue;
+                    if (calls.start(i) >= to || calls.end(i) <= from) continue;
+                    ++inRange;
+                    const auto box = std::upper_bound(boxes.begin(), boxes.end(), calls.start(i),
+                                                      [](uint64_t t, const CallLanes::Span& s) { return t < s.start; });
+                    QVERIFY(box != boxes.begin());
+                    QVERIFY(std::prev(box)->start <= calls.start(i) && calls.end(i) <= std::prev(box)->end);
+                }
+                if (grain == 0 && lane == 0) QVERIFY(boxes.size() >= inRange);
+            }
+        }
     }
 
     // The failing execve in fgraph-e2big.dat: its do_execveat_common is followed by
