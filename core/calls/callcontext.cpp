@@ -1,7 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 #include "calls/callcontext.h"
 
-#include "decode/teprecord.h"
 #include "trace.h"
 
 #include <traceevent/event-parse.h>
@@ -29,51 +28,6 @@ std::vector<std::string> functionNames(tep_handle* tep, const std::vector<uint64
 
 namespace {
 
-bool isSyscallExit(tep_event* event)
-{
-    if (!event) return false;
-    if (!std::strcmp(event->system, "raw_syscalls")) return !std::strcmp(event->name, "sys_exit");
-    return !std::strcmp(event->system, "syscalls") && !std::strncmp(event->name, "sys_exit_", 9);
-}
-
-} // namespace
-
-std::optional<SyscallExit> syscallExitAfter(const Trace& trace, int32_t pid, uint64_t time, uint64_t horizon)
-{
-    const EventStore& store = trace.store();
-    tep_handle* tep = trace.file().tep();
-    const TaskId task = trace.taskIndex().taskAt(pid, time);
-    if (!task.valid()) return std::nullopt;
-    std::optional<SyscallExit> found;
-    for (const TaskIndex::StreamRuns& runs : trace.taskIndex().streams(task)) {
-        const CpuColumns& columns = store.stream(runs.stream).columns;
-        for (uint64_t k = TaskIndex::countBefore(store, runs, time); k < runs.events(); ++k) {
-            const EventRef e = TaskIndex::eventAt(runs, k);
-            const uint64_t ts = columns.timestamp[e.index];
-            if (ts > time + horizon || (found && ts >= found->timestamp)) break;
-            tep_event* event = tep_find_event(tep, columns.eventType[e.index]);
-            if (!isSyscallExit(event)) continue;
-            RawRecord raw;
-            if (!store.readRecord(e, raw, nullptr)) continue;
-            tep_record record = toTepRecord(store, e, raw);
-            unsigned long long ret = 0, id = 0;
-            if (tep_get_field_val(nullptr, event, "ret", &record, &ret, 0) != 0) continue;
-            SyscallExit exit;
-            exit.event = e;
-            exit.timestamp = ts;
-            exit.name = event->name;
-            tep_format_field* retField = tep_find_field(event, "ret");
-            exit.ret = retField && retField->size == 4 ? int64_t(int32_t(uint32_t(ret))) : int64_t(ret);
-            if (!tep_get_field_val(nullptr, event, "id", &record, &id, 0)) exit.number = int64_t(id);
-            found = exit;
-            break;
-        }
-    }
-    return found;
-}
-
-namespace {
-
 // What a syscall event is: which end, raw_syscalls or syscalls:sys_*_NAME.
 struct SyscallEvent {
     bool exit = false;
@@ -95,25 +49,26 @@ std::optional<SyscallEvent> syscallEventOf(tep_event* event)
     return std::nullopt;
 }
 
-// A number field of a stored event, sign-extended from its size when signed or named "ret".
-std::optional<int64_t> numberField(const EventStore& store, tep_event* event, EventRef e, const char* name)
+// A number field of a record, sign-extended from 4 bytes (ret and id are longs of the kernel).
+std::optional<int64_t> numberField(tep_event* event, const RawRecord& raw, const char* name)
 {
     tep_format_field* field = tep_find_field(event, name);
     if (!field) return std::nullopt;
-    RawRecord raw;
-    if (!store.readRecord(e, raw, nullptr)) return std::nullopt;
-    tep_record record = toTepRecord(store, e, raw);
     unsigned long long value = 0;
-    if (tep_read_number_field(field, record.data, &value) != 0) return std::nullopt;
+    if (tep_read_number_field(field, raw.data, &value) != 0) return std::nullopt;
     if (field->size == 4) return int64_t(int32_t(uint32_t(value)));
     return int64_t(value);
 }
 
-// The syscall's name: "execve", or "NR 59" for raw_syscalls.
-std::string syscallName(const EventStore& store, tep_event* event, const SyscallEvent& kind, EventRef e)
+// The syscall's name: "execve", or "NR 59" for raw_syscalls, whose record says the number
+// (read only for them).
+std::string syscallName(const EventStore& store, tep_event* event, const SyscallEvent& kind, EventRef e,
+                        const RawRecord* read = nullptr)
 {
     if (!kind.raw) return kind.name;
-    const std::optional<int64_t> id = numberField(store, event, e, "id");
+    RawRecord raw;
+    if (!read && !store.readRecord(e, raw, nullptr)) return "?";
+    const std::optional<int64_t> id = numberField(event, read ? *read : raw, "id");
     return id ? "NR " + std::to_string(*id) : std::string("?");
 }
 
@@ -125,6 +80,39 @@ bool hasCallsIn(const CallSlices& calls, int32_t pid, uint64_t from, uint64_t to
 }
 
 } // namespace
+
+std::optional<SyscallExit> syscallExitAfter(const Trace& trace, int32_t pid, uint64_t time, uint64_t horizon)
+{
+    const EventStore& store = trace.store();
+    tep_handle* tep = trace.file().tep();
+    const TaskId task = trace.taskIndex().taskAt(pid, time);
+    if (!task.valid()) return std::nullopt;
+    std::optional<SyscallExit> found;
+    for (const TaskIndex::StreamRuns& runs : trace.taskIndex().streams(task)) {
+        const CpuColumns& columns = store.stream(runs.stream).columns;
+        for (uint64_t k = TaskIndex::countBefore(store, runs, time); k < runs.events(); ++k) {
+            const EventRef e = TaskIndex::eventAt(runs, k);
+            const uint64_t ts = columns.timestamp[e.index];
+            if (ts > time + horizon || (found && ts >= found->timestamp)) break;
+            tep_event* event = tep_find_event(tep, columns.eventType[e.index]);
+            const std::optional<SyscallEvent> kind = syscallEventOf(event);
+            if (!kind || !kind->exit) continue;
+            RawRecord raw;
+            if (!store.readRecord(e, raw, nullptr)) continue;
+            const std::optional<int64_t> ret = numberField(event, raw, "ret");
+            if (!ret) continue;
+            SyscallExit exit;
+            exit.event = e;
+            exit.timestamp = ts;
+            exit.name = event->name;
+            exit.ret = *ret;
+            exit.number = numberField(event, raw, "id").value_or(-1);
+            found = exit;
+            break;
+        }
+    }
+    return found;
+}
 
 std::optional<SyscallSpan> syscallEndedBy(const Trace& trace, EventRef exit)
 {
@@ -138,8 +126,10 @@ std::optional<SyscallSpan> syscallEndedBy(const Trace& trace, EventRef exit)
     span.pid = columns.pid[exit.index];
     span.exit = columns.timestamp[exit.index];
     span.exitEvent = exit;
-    span.ret = numberField(store, event, exit, "ret").value_or(0);
-    span.name = syscallName(store, event, *kind, exit);
+    RawRecord raw;
+    if (!store.readRecord(exit, raw, nullptr)) return std::nullopt;
+    span.ret = numberField(event, raw, "ret").value_or(0);
+    span.name = syscallName(store, event, *kind, exit, &raw);
     span.enter = store.firstTimestamp();
     // Back through the task's events to its sys_enter; another syscall's end means the enter
     // was not recorded, and this one began after that.
