@@ -65,18 +65,11 @@ bool parseOptions(const std::vector<std::string>& args, CallOptions& options, bo
     return !options.path.empty() && !(options.calls && (options.json || !options.each.empty()));
 }
 
-std::string returnsText(const CallCost& cost)
+// "returns -7 E2BIG (x3), 0 (x12)", or nothing when the kernel recorded no return values.
+std::string returnsPhrase(const CallCost& cost)
 {
-    std::string text;
-    for (const ReturnCount& r : cost.returns) {
-        text += text.empty() ? "returns " : ", ";
-        text += std::to_string(r.value);
-        const std::string name = errnoName(r.value);
-        if (!name.empty()) text += " " + name;
-        if (cost.calls > 1) text += " (x" + std::to_string(r.count) + ")";
-    }
-    if (cost.moreReturns) text += ", ...";
-    return text;
+    const std::string text = returnsText(cost);
+    return text.empty() ? text : "returns " + text;
 }
 
 std::string returnsJson(const CallCost& cost)
@@ -90,18 +83,6 @@ std::string returnsJson(const CallCost& cost)
                 "}";
     }
     return json + "]";
-}
-
-std::string nodeName(const CallTree::Node& node, const std::vector<std::string>& names)
-{
-    if (node.function != CallTree::kNoFunction) return names[node.function];
-    switch (node.context) {
-    case CallContext::HardIrq: return "[hard interrupts]";
-    case CallContext::SoftIrq: return "[soft interrupts]";
-    case CallContext::Nmi: return "[NMIs]";
-    case CallContext::Task: break;
-    }
-    return "[all]";
 }
 
 // The tree below `top` (not `top` itself), heaviest first, without recursion: a damaged
@@ -118,10 +99,10 @@ void printTree(const CallTree& tree, uint32_t top, const std::vector<std::string
         const CallCost& c = node.cost;
         std::string line;
         if (c.open) line += "  (" + std::to_string(c.open) + " without exit)";
-        const std::string returns = returnsText(c);
+        const std::string returns = returnsPhrase(c);
         if (!returns.empty()) line += "  " + returns;
         std::printf("%9" PRIu64 " %14s %14s  %*s%s%s\n", c.calls, micros(c.total).c_str(), micros(c.self).c_str(),
-                    level * 2, "", nodeName(node, names).c_str(), line.c_str());
+                    level * 2, "", nodeLabel(node, names).c_str(), line.c_str());
         const auto children = tree.sortedChildren(n);
         for (auto it = children.rbegin(); it != children.rend(); ++it) todo.emplace_back(*it, level + 1);
     }
@@ -156,7 +137,7 @@ void printTreeJson(const CallTree& tree, uint32_t top, const std::vector<std::st
         std::printf("%s\n%*s{\"function\": %s, \"calls\": %" PRIu64 ", \"without_exit\": %" PRIu64
                     ", \"total_ns\": %" PRIu64 ", \"self_ns\": %" PRIu64 ", \"min_ns\": %" PRIu64
                     ", \"max_ns\": %" PRIu64 ", \"errors\": %" PRIu64 ", \"returns\": %s, \"children\": [",
-                    step.first ? "" : ",", depth * 2, "", jsonString(nodeName(node, names)).c_str(), c.calls, c.open,
+                    step.first ? "" : ",", depth * 2, "", jsonString(nodeLabel(node, names)).c_str(), c.calls, c.open,
                     c.total, c.self, c.returned() ? c.min : 0, c.max, c.errors, returnsJson(c).c_str());
         ++depth;
         todo.push_back({step.node, true, false});
@@ -381,7 +362,7 @@ int funcstatsCommand(const std::vector<std::string>& args)
                 std::printf("%-40s %9" PRIu64 " %14s %14s %12s %12s %12s %12s %s\n", names[row.function].c_str(),
                             c.calls, micros(c.total).c_str(), micros(c.self).c_str(), micros(c.average()).c_str(),
                             micros(uint64_t(row.stddev() + 0.5)).c_str(), micros(min).c_str(), micros(c.max).c_str(),
-                            returnsText(c).c_str());
+                            returnsPhrase(c).c_str());
             }
         }
     }

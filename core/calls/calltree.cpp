@@ -323,6 +323,33 @@ FunctionStats FunctionStats::of(const CallSlices& calls, const CallSelection& se
     return stats;
 }
 
+std::string nodeLabel(const CallTree::Node& node, const std::vector<std::string>& functionNames)
+{
+    if (node.function != CallTree::kNoFunction)
+        return node.function < functionNames.size() ? functionNames[node.function] : std::string("?");
+    switch (node.context) {
+    case CallContext::HardIrq: return "[hard interrupts]";
+    case CallContext::SoftIrq: return "[soft interrupts]";
+    case CallContext::Nmi: return "[NMIs]";
+    case CallContext::Task: break;
+    }
+    return "[all]";
+}
+
+std::string returnsText(const CallCost& cost)
+{
+    std::string text;
+    for (const ReturnCount& r : cost.returns) {
+        if (!text.empty()) text += ", ";
+        text += std::to_string(r.value);
+        const std::string name = errnoName(r.value);
+        if (!name.empty()) text += " " + name;
+        if (cost.calls > 1) text += " (x" + std::to_string(r.count) + ")";
+    }
+    if (cost.moreReturns) text += ", ...";
+    return text;
+}
+
 std::string errnoName(int64_t value)
 {
     if (!isErrno(value)) return {};

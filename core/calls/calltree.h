@@ -126,6 +126,13 @@ struct FunctionStats {
     static FunctionStats of(const CallSlices& calls, const CallSelection& selection);
 };
 
+// A node's label: its function's name, or "[hard interrupts]" and the like for the nodes that
+// group a context's trees ("[all]" for the root).
+std::string nodeLabel(const CallTree::Node& node, const std::vector<std::string>& functionNames);
+
+// "-7 E2BIG (x3), 0 (x12)": the values a node's calls returned, errors named.
+std::string returnsText(const CallCost& cost);
+
 // "E2BIG" for -7: the name of a negative errno value, or empty when `value` is not one.
 std::string errnoName(int64_t value);
 

@@ -8,41 +8,6 @@
 
 namespace ringside {
 
-QString formatDuration(uint64_t ns)
-{
-    if (ns < 1000) return QString("%1 ns").arg(ns);
-    if (ns < 1000000) return QString::number(double(ns) / 1e3, 'f', 3) + " us";
-    if (ns < 1000000000) return QString::number(double(ns) / 1e6, 'f', 3) + " ms";
-    return QString::number(double(ns) / 1e9, 'f', 3) + " s";
-}
-
-QString formatReturns(const CallCost& cost)
-{
-    QStringList parts;
-    for (const ReturnCount& r : cost.returns) {
-        QString part = QString::number(r.value);
-        const std::string name = errnoName(r.value);
-        if (!name.empty()) part += " " + QString::fromStdString(name);
-        if (cost.calls > 1) part += QString(" (x%1)").arg(r.count);
-        parts << part;
-    }
-    if (cost.moreReturns) parts << "...";
-    return parts.join(", ");
-}
-
-QString nodeLabel(const CallTree::Node& node, const std::vector<std::string>& names)
-{
-    if (node.function != CallTree::kNoFunction)
-        return node.function < names.size() ? QString::fromStdString(names[node.function]) : QString("?");
-    switch (node.context) {
-    case CallContext::HardIrq: return QObject::tr("[hard interrupts]");
-    case CallContext::SoftIrq: return QObject::tr("[soft interrupts]");
-    case CallContext::Nmi: return QObject::tr("[NMIs]");
-    case CallContext::Task: break;
-    }
-    return QObject::tr("[all]");
-}
-
 void CallTreeModel::setTree(std::shared_ptr<const CallTree> tree, std::shared_ptr<const std::vector<std::string>> names)
 {
     beginResetModel();
@@ -94,7 +59,7 @@ bool CallTreeModel::less(uint32_t a, uint32_t b) const
         }
     };
     if (m_sortColumn == Function) {
-        const int c = nodeLabel(x, *m_names).compare(nodeLabel(y, *m_names));
+        const int c = nodeText(x, *m_names).compare(nodeText(y, *m_names));
         if (c != 0) return m_sortOrder == Qt::AscendingOrder ? c < 0 : c > 0;
     } else if (key(x) != key(y)) {
         return m_sortOrder == Qt::AscendingOrder ? key(x) < key(y) : key(x) > key(y);
@@ -153,7 +118,7 @@ QVariant CallTreeModel::data(const QModelIndex& index, int role) const
     if (role == Qt::TextAlignmentRole && index.column() != Function && index.column() != Returns)
         return int(Qt::AlignRight | Qt::AlignVCenter);
     if (role == Qt::ToolTipRole) {
-        QString tip = QString("<b>%1</b><br>%2 calls").arg(nodeLabel(node, *m_names).toHtmlEscaped()).arg(c.calls);
+        QString tip = QString("<b>%1</b><br>%2 calls").arg(nodeText(node, *m_names).toHtmlEscaped()).arg(c.calls);
         if (c.open) tip += tr(", %1 without exit").arg(c.open);
         tip += tr("<br>total %1, self %2").arg(formatDuration(c.total), formatDuration(c.self));
         if (c.returned())
@@ -166,7 +131,7 @@ QVariant CallTreeModel::data(const QModelIndex& index, int role) const
     if (role != Qt::DisplayRole) return {};
     const uint64_t all = m_tree->root().cost.total;
     switch (index.column()) {
-    case Function: return nodeLabel(node, *m_names);
+    case Function: return nodeText(node, *m_names);
     case Calls: return c.open ? QString("%1 (%2 open)").arg(c.calls).arg(c.open) : QString::number(c.calls);
     case Total: return formatDuration(c.total);
     case Self: return formatDuration(c.self);
@@ -224,7 +189,7 @@ uint32_t CallTreeModel::find(const QString& text, uint32_t after) const
     const size_t first = start == order.end() ? 0 : size_t(start - order.begin()) + 1;
     for (size_t k = 0; k < order.size(); ++k) {
         const uint32_t n = order[(first + k) % order.size()];
-        if (nodeLabel(m_tree->node(n), *m_names).contains(text, Qt::CaseInsensitive)) return n;
+        if (nodeText(m_tree->node(n), *m_names).contains(text, Qt::CaseInsensitive)) return n;
     }
     return 0;
 }

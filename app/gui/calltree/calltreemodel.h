@@ -2,6 +2,7 @@
 #pragma once
 
 #include "calls/calltree.h"
+#include "timeline/timelinemath.h"
 
 #include <QAbstractItemModel>
 
@@ -12,12 +13,19 @@
 
 namespace ringside {
 
-// "12.345 ms", "785.694 us", "120 ns": a duration as the call views show it.
-QString formatDuration(uint64_t ns);
-// "-7 E2BIG (x3), 0 (x12)": what a node returned.
-QString formatReturns(const CallCost& cost);
-// The label of a tree node: its function's name, or the interrupt context it groups.
-QString nodeLabel(const CallTree::Node& node, const std::vector<std::string>& names);
+// A duration as the call views show it ("12.345 ms"), as the timeline does.
+inline QString formatDuration(uint64_t ns)
+{
+    return timeline::formatDuration(int64_t(ns));
+}
+inline QString formatReturns(const CallCost& cost)
+{
+    return QString::fromStdString(returnsText(cost));
+}
+inline QString nodeText(const CallTree::Node& node, const std::vector<std::string>& names)
+{
+    return QString::fromStdString(nodeLabel(node, names));
+}
 
 // A merged call tree (top-down or bottom-up) as a Qt item model: one row per node, children
 // sorted by the chosen column (largest first by default), the root's children at the top.

@@ -117,7 +117,7 @@ void FlameGraphWidget::paintEvent(QPaintEvent*)
     const QFontMetrics metrics(font());
     for (const Box& box : m_boxes) {
         const CallTree::Node& node = m_tree->node(box.node);
-        const QString label = box.node == 0 ? tr("all calls") : nodeLabel(node, *m_names);
+        const QString label = box.node == 0 ? tr("all calls") : nodeText(node, *m_names);
         QColor fill = node.function == CallTree::kNoFunction ? QColor(0xb8, 0xc4, 0xd6) : colourOf(label);
         if (box.node == m_selected) fill = fill.darker(135);
         p.fillRect(box.rect, fill);
@@ -180,7 +180,7 @@ bool FlameGraphWidget::event(QEvent* e)
         const CallTree::Node& node = m_tree->node(n);
         const CallCost& c = node.cost;
         const uint64_t all = m_tree->node(m_zoom).cost.total;
-        QString tip = QString("<b>%1</b><br>").arg(nodeLabel(node, *m_names).toHtmlEscaped()) +
+        QString tip = QString("<b>%1</b><br>").arg(nodeText(node, *m_names).toHtmlEscaped()) +
                       tr("total %1 (%2 %)<br>self %3<br>%4 calls")
                           .arg(formatDuration(c.total))
                           .arg(all ? 100.0 * double(c.total) / double(all) : 0.0, 0, 'f', 1)
