@@ -9,6 +9,7 @@
 
 #include <traceevent/event-parse.h>
 
+#include <QFile>
 #include <QProcess>
 #include <QTest>
 
@@ -24,6 +25,13 @@ QString fixture(const QString& name)
 std::string fixturePath(const QString& name)
 {
     return fixture(name).toStdString();
+}
+
+bool writeFile(const QString& path, std::string_view bytes)
+{
+    QFile file(path);
+    return file.open(QIODevice::WriteOnly | QIODevice::Truncate) &&
+           file.write(bytes.data(), qint64(bytes.size())) == qint64(bytes.size());
 }
 
 QByteArray readXz(const QString& path)

@@ -9,11 +9,19 @@
 #include <functional>
 #include <memory>
 #include <string>
+#include <string_view>
 
 namespace ringside::test {
 
 QString fixture(const QString& name);
 std::string fixturePath(const QString& name);
+
+// Writes `bytes` to `path` (replacing it); false if it cannot.
+bool writeFile(const QString& path, std::string_view bytes);
+inline bool writeFile(const QString& path, const QByteArray& bytes)
+{
+    return writeFile(path, std::string_view(bytes.constData(), size_t(bytes.size())));
+}
 
 // Decompresses an .xz golden file with the xz tool (always present on Debian).
 QByteArray readXz(const QString& path);

@@ -10,7 +10,6 @@
 #include "calls/functioncalls.h"
 #include "support/funcgraphwriter.h"
 
-#include <QFile>
 #include <QMap>
 #include <QProcess>
 #include <QRegularExpression>
@@ -510,11 +509,7 @@ private slots:
         shape.lostChance = lost;
         QTemporaryDir dir;
         const QString path = dir.filePath("generated.dat");
-        QFile out(path);
-        QVERIFY(out.open(QIODevice::WriteOnly));
-        const std::string bytes = test::writeFuncGraphRecording(shape);
-        out.write(bytes.data(), qint64(bytes.size()));
-        out.close();
+        QVERIFY(test::writeFile(path, test::writeFuncGraphRecording(shape)));
 
         auto trace = test::openOrFail(path.toStdString());
         QVERIFY(trace);
@@ -630,11 +625,7 @@ private slots:
         shape.unbalanced = true;
         QTemporaryDir dir;
         const QString path = dir.filePath("lanes.dat");
-        QFile out(path);
-        QVERIFY(out.open(QIODevice::WriteOnly));
-        const std::string bytes = test::writeFuncGraphRecording(shape);
-        out.write(bytes.data(), qint64(bytes.size()));
-        out.close();
+        QVERIFY(test::writeFile(path, test::writeFuncGraphRecording(shape)));
         auto trace = test::openOrFail(path.toStdString());
         QVERIFY(trace);
         const CallSlices& calls = trace->callSlices();

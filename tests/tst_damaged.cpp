@@ -97,9 +97,7 @@ private slots:
         const QByteArray data = test::readXz(test::fixture("crashing-format.dat.xz"));
         QVERIFY(!data.isEmpty());
         m_crashingFormat = m_dir.filePath("crashing-format.dat");
-        QFile f(m_crashingFormat);
-        QVERIFY(f.open(QIODevice::WriteOnly));
-        f.write(data);
+        QVERIFY(test::writeFile(m_crashingFormat, data));
 
         using test::TraceWriter;
         TraceWriter writer;
@@ -112,14 +110,10 @@ private slots:
         writer.cpus[0].push_back({1, TraceWriter::payload(5, 10, std::string(8, '\0') + "hello\n" + '\0')});
         writer.cpus[0].push_back({1, TraceWriter::payload(kXfsBufItemFormat, 10, std::string(56, '\2'))});
         m_crashingWithEvents = m_dir.filePath("crashing-format-with-events.dat");
-        QFile w(m_crashingWithEvents);
-        QVERIFY(w.open(QIODevice::WriteOnly));
-        const std::string bytes = writer.write();
-        w.write(bytes.data(), qint64(bytes.size()));
-        // Its first MiB is ../shared/fuzz-crashes/crash-format-1.dat: cut inside the formats.
-        QFile cut(m_dir.filePath("crash-format-1.dat"));
-        QVERIFY(cut.open(QIODevice::WriteOnly));
-        cut.write(data.left(1 << 20));
+        QVERIFY(test::writeFile(m_crashingWithEvents, writer.write()));
+        // Its first MiB, cut inside the formats: the shape of a recording cut short while its
+        // formats were written (one of the shared fuzz-crash files is that).
+        QVERIFY(test::writeFile(m_dir.filePath("crash-format-1.dat"), data.left(1 << 20)));
     }
 
     // ---- ChildProbe ---------------------------------------------------------------------
@@ -364,11 +358,7 @@ private slots:
         records.push_back({1, TraceWriter::payload(700, 12, le32(4u << 16 | 16) + le32(7) + "abc" + '\0')});
         records.push_back({1, TraceWriter::payload(700, 13, le32(100u << 16 | 4000) + le32(8))}); // name far outside
         const QString path = m_dir.filePath("short-records.dat");
-        QFile out(path);
-        QVERIFY(out.open(QIODevice::WriteOnly));
-        const std::string bytes = writer.write();
-        out.write(bytes.data(), qint64(bytes.size()));
-        out.close();
+        QVERIFY(test::writeFile(path, writer.write()));
 
         auto trace = test::openOrFail(path.toStdString());
         QVERIFY(trace);

@@ -406,10 +406,7 @@ private slots:
     {
         QTemporaryDir dir;
         const QString damaged = dir.filePath("crashing-format.dat");
-        QFile out(damaged);
-        QVERIFY(out.open(QIODevice::WriteOnly));
-        out.write(test::readXz(test::fixture("crashing-format.dat.xz")));
-        out.close();
+        QVERIFY(test::writeFile(damaged, test::readXz(test::fixture("crashing-format.dat.xz"))));
 
         MainWindow window;
         window.show();

@@ -21,12 +21,6 @@ uint64_t functionAddress(int f)
     return kTextBase + uint64_t(f) * 0x100;
 }
 
-template <typename T>
-void put(std::string& out, T v)
-{
-    out.append(reinterpret_cast<const char*>(&v), sizeof v);
-}
-
 // Formats as a 6.1 kernel prints them; with retval, as 6.5+ with funcgraph-retval.
 std::string entryFormat()
 {

@@ -19,12 +19,6 @@ const char kHeaderEvent[] = "# compressed entry header\n\ttype_len    :    5 bit
                             "\tarray       :   32 bits\n\n\tpadding     : type == 29\n\ttime_extend : type == 30\n"
                             "\ttime_stamp : type == 31\n\tdata max type_len  == 28\n";
 
-template <typename T>
-void put(std::string& out, T value)
-{
-    out.append(reinterpret_cast<const char*>(&value), sizeof value);
-}
-
 void putString(std::string& out, const std::string& s)
 {
     out += s;

@@ -7,6 +7,13 @@
 
 namespace ringside::test {
 
+// Appends the bytes of `value` (this machine's order: the recordings are little-endian).
+template <typename T>
+void put(std::string& out, T value)
+{
+    out.append(reinterpret_cast<const char*>(&value), sizeof value);
+}
+
 // Writes small trace-cmd version 6 recordings (little-endian, 64-bit, 4 KiB pages) from
 // chosen formats and records: fixtures made to measure, and the frame the fuzzers put their
 // input in. `trace-cmd report` reads what it writes.

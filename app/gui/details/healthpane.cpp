@@ -63,19 +63,24 @@ void HealthPane::setSession(const TraceSession* session)
     if (calls.available()) {
         const CallPairing& p = calls.pairing();
         auto* group = new QTreeWidgetItem(m_streams, {tr("function_graph calls"), QString::number(calls.size())});
-        const std::pair<QString, uint64_t> rows[] = {
-            {tr("exits without entry (began before the recording)"), p.exitsWithoutEntry},
-            {tr("entries without exit (closed by a later call)"), p.entriesWithoutExit},
-            {tr("still running when the recording ended"), p.openAtEnd},
-            {tr("cut by lost events (%1 gaps)").arg(p.lossGaps), p.brokenByLoss},
-            {tr("exit time before entry time"), p.badDurations},
-            {tr("return-stack overruns"), p.overruns},
+        struct Count {
+            QString label;
+            uint64_t count;
+            bool problem; // red when not zero
         };
-        for (const auto& [label, count] : rows) {
-            auto* row = new QTreeWidgetItem(group, {label, QString::number(count)});
-            row->setToolTip(0, label);
-            if (count && label != rows[2].first)
-                for (int c = 0; c < 2; ++c) row->setForeground(c, QColor(200, 40, 40));
+        const Count rows[] = {
+            {tr("exits without entry (began before the recording)"), p.exitsWithoutEntry, true},
+            {tr("entries without exit (closed by a later call)"), p.entriesWithoutExit, true},
+            {tr("still running when the recording ended"), p.openAtEnd, false},
+            {tr("cut by lost events (%1 gaps)").arg(p.lossGaps), p.brokenByLoss, true},
+            {tr("exit time before entry time"), p.badDurations, true},
+            {tr("return-stack overruns"), p.overruns, true},
+        };
+        for (const Count& c : rows) {
+            auto* row = new QTreeWidgetItem(group, {c.label, QString::number(c.count)});
+            row->setToolTip(0, c.label);
+            if (c.count && c.problem)
+                for (int col = 0; col < 2; ++col) row->setForeground(col, QColor(200, 40, 40));
         }
         group->setExpanded(true);
     }
