@@ -87,7 +87,9 @@ void FlameGraphWidget::layout() const
         const CallTree::Node& node = m_tree->node(step.node);
         const double w = double(node.cost.total) * perNs;
         if (w < 1.0) continue; // too narrow to draw: its caller's box stands for it
-        m_boxes.push_back({QRectF(step.x, step.row * kRowHeight, w, kRowHeight - 1), step.node});
+        const QString label = step.node == 0 ? tr("all calls") : nodeText(node, *m_names);
+        const QColor fill = node.function == CallTree::kNoFunction ? QColor(0xb8, 0xc4, 0xd6) : colourOf(label);
+        m_boxes.push_back({QRectF(step.x, step.row * kRowHeight, w, kRowHeight - 1), step.node, label, fill});
         rows = std::max(rows, step.row + 1);
         double x = step.x;
         for (uint32_t c : m_tree->sortedChildren(step.node)) {
@@ -117,9 +119,8 @@ void FlameGraphWidget::paintEvent(QPaintEvent*)
     const QFontMetrics metrics(font());
     for (const Box& box : m_boxes) {
         const CallTree::Node& node = m_tree->node(box.node);
-        const QString label = box.node == 0 ? tr("all calls") : nodeText(node, *m_names);
-        QColor fill = node.function == CallTree::kNoFunction ? QColor(0xb8, 0xc4, 0xd6) : colourOf(label);
-        if (box.node == m_selected) fill = fill.darker(135);
+        const QString& label = box.label;
+        const QColor fill = box.node == m_selected ? box.fill.darker(135) : box.fill;
         p.fillRect(box.rect, fill);
         if (node.cost.errors > 0) {
             p.setPen(QPen(QColor(0xc0, 0x1c, 0x28), 2));

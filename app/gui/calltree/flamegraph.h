@@ -3,6 +3,7 @@
 
 #include "calls/calltree.h"
 
+#include <QColor>
 #include <QWidget>
 
 #include <memory>
@@ -44,9 +45,12 @@ protected:
     bool event(QEvent*) override;
 
 private:
+    // Laid out when the size or zoom changes; painting only draws them.
     struct Box {
         QRectF rect;
         uint32_t node;
+        QString label;
+        QColor fill;
     };
     void layout() const;
 
