@@ -1,15 +1,20 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 // The call tree views as a user meets them: the dock appears with a function_graph recording,
 // the trees follow the chosen selection, the hottest path, search, caller/callee, the flame
-// graph's zoom and the jumps from a node to its calls on the timeline and in the table.
+// graph's zoom and the jumps from a node to its calls on the timeline and in the table; the
+// timeline's flame-chart tracks (rows, summarised boxes, a click selecting a call, its details).
 #include "testsupport.h"
 
 #include "calltree/calltreemodel.h"
 #include "calltree/calltreepane.h"
 #include "calltree/flamegraph.h"
+#include "details/detailspane.h"
 #include "filters/filterpanel.h"
 #include "mainwindow.h"
 #include "state/viewstate.h"
+#include "timeline/timelinewidget.h"
+
+#include "calls/calltree.h"
 
 #include <traceevent/event-parse.h>
 
@@ -303,6 +308,110 @@ private slots:
             QString("ftrace/funcgraph_entry,ftrace/funcgraph_exit: func == 0x%1").arg(address, 0, 16));
         QVERIFY(applied.count() > 0 || applied.wait(20000));
         QVERIFY(window.filterPanel()->expressionEdit()->text().contains("func == 0x"));
+    }
+
+    void flameChartTrackShowsAndSelectsCalls()
+    {
+        MainWindow window;
+        window.resize(1400, 1000);
+        window.show();
+        QVERIFY(load(window, test::fixture("fgraph-e2big.dat")));
+        ViewState* view = window.viewState();
+        TimelineWidget* timeline = window.timeline();
+        const TraceSession& session = *window.session();
+        const CallSlices& calls = session.trace->callSlices();
+        const auto names = session.callNames();
+        size_t call = calls.size();
+        int64_t deepest = 0;
+        for (size_t i = 0; i < calls.size(); ++i) {
+            if (calls.pid(i) != 175) continue;
+            deepest = std::max(deepest, calls.depth(i));
+            if (call == calls.size() && (*names)[calls.function(i)] == "load_elf_binary") call = i;
+        }
+        QVERIFY(call < calls.size());
+
+        // Showing a task's calls adds its row, and a Calls row under it once the lanes are laid out.
+        auto callsRowIndex = [&](bool cpu) {
+            const auto& rows = timeline->rows().rows();
+            for (int i = 1; i < rows.size(); ++i)
+                if (rows[i].kind == TimelineRows::Kind::Calls && (cpu ? rows[i].pid < 0 : rows[i].pid == 175)) {
+                    if (rows[i - 1].kind != (cpu ? TimelineRows::Kind::Cpu : TimelineRows::Kind::Task)) return -2;
+                    return i;
+                }
+            return -1;
+        };
+        view->setTaskShowsCalls(175, true);
+        QVERIFY(view->hasTaskRow(175));
+        QVERIFY(callsRowIndex(false) > 0);
+        QTRY_COMPARE_WITH_TIMEOUT(timeline->rows().rows()[callsRowIndex(false)].lanes, int(deepest + 1), 20000);
+        const int row = callsRowIndex(false);
+        QCOMPARE(timeline->rows().rows()[row].height,
+                 TimelineRows::kCallsPadding + int(deepest + 1) * TimelineRows::kLaneHeight);
+
+        // Zoomed out, calls too small to tell apart are merged boxes that say so.
+        view->zoomToFit();
+        const QRect lanes = timeline->callLanesRect(row);
+        bool merged = false;
+        for (int x = lanes.left(); x < lanes.right() && !merged; x += 2)
+            if (auto hit = timeline->callAt(QPoint(x, lanes.top() + 10 * TimelineRows::kLaneHeight + 5)))
+                merged = hit->merged > 1 && timeline->callTrack().toolTip(*hit).contains("too close");
+        QVERIFY(merged);
+
+        // Zoomed to the call, a click on it selects it and its entry record.
+        const uint64_t start = calls.start(call), duration = calls.duration(call);
+        view->setVisibleRange({start - duration / 10, start + duration + duration / 10});
+        const QPoint at(timeline->xOfTime(start + duration / 2),
+                        lanes.top() + int(calls.depth(call)) * TimelineRows::kLaneHeight + 5);
+        QTest::mouseClick(timeline, Qt::LeftButton, {}, at);
+        QCOMPARE(view->selectedCall(), std::optional<uint32_t>(uint32_t(call)));
+        const EventRef record = *view->selection();
+        QCOMPARE(session.store().timestamp(record), start);
+        QCOMPARE(session.store().stream(record.stream).columns.pid[record.index], 175);
+
+        // The details pane shows the call first.
+        auto* details = window.findChild<DetailsPane*>();
+        QVERIFY(details);
+        QTreeWidgetItem* item = details->topLevelItem(0);
+        QCOMPARE(item->text(0), QStringLiteral("call"));
+        QCOMPARE(item->text(1), QStringLiteral("load_elf_binary"));
+        auto field = [&](const QString& name) {
+            for (int i = 0; i < item->childCount(); ++i)
+                if (item->child(i)->text(0) == name) return item->child(i)->text(1);
+            return QString();
+        };
+        QCOMPARE(field("duration"), timeline::formatDuration(int64_t(duration)));
+        QCOMPARE(field("depth"), QStringLiteral("2"));
+        QVERIFY(field("parent").startsWith("bprm_execve at "));
+        const CallFamily family = CallFamily::of(calls, call);
+        QVERIFY(family.children > 5);
+        QVERIFY(field("children").startsWith(QString("%1 calls, ").arg(family.children)));
+        QCOMPARE(field("self time"), timeline::formatDuration(int64_t(family.selfTime(calls, call))));
+        QCOMPARE(field("return value"), QStringLiteral("not recorded"));
+        QVERIFY(field("task").startsWith("sh (pid 175)"));
+
+        // Selecting an event drops the call; a double-click on the call zooms to it.
+        view->select(session.store().eventAt(0));
+        QVERIFY(!view->selectedCall());
+        QCOMPARE(details->topLevelItem(0)->text(0), QStringLiteral("event"));
+        view->zoomToFit();
+        view->setVisibleRange({start - duration, start + 2 * duration});
+        QTest::mouseDClick(timeline, Qt::LeftButton, {}, QPoint(timeline->xOfTime(start + duration / 2), at.y()));
+        QVERIFY(view->visibleRange().start <= start && view->visibleRange().end >= start + duration);
+        QVERIFY(view->visibleRange().span() < duration * 12 / 10);
+
+        // A CPU row shows the calls that began on it; hiding and removing rows drops the tracks.
+        const StreamId cpu1 = session.store().buffers()[0].streams[0];
+        view->setCpuShowsCalls(cpu1, true);
+        QVERIFY(callsRowIndex(true) > 0);
+        timeline->layOutCallsNow();
+        size_t onCpu = 0;
+        for (size_t i = 0; i < calls.size(); ++i) onCpu += calls.stream(i) == cpu1;
+        QCOMPARE(timeline->callTrack().lanes(timeline->rows().rows()[callsRowIndex(true)])->callCount(), onCpu);
+        view->setCpuShowsCalls(cpu1, false);
+        QCOMPARE(callsRowIndex(true), -1);
+        view->removeTaskRow(175);
+        QVERIFY(!view->taskShowsCalls(175));
+        QCOMPARE(callsRowIndex(false), -1);
     }
 };
 

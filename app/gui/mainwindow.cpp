@@ -452,7 +452,7 @@ void MainWindow::showOnLoad(std::optional<std::pair<double, double>> seconds, lo
 
 void MainWindow::onSelectionChanged()
 {
-    m_details->showEvent(m_view.selection());
+    m_details->showEvent(m_view.selection(), m_view.selectedCall());
     auto selection = m_view.selection();
     if (!selection || !m_session) return;
     // The table follows the selection.

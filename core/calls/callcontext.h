@@ -18,6 +18,12 @@ class Trace;
 // offset), or the address in hex where kallsyms has none. Uses the tep handle: one thread.
 std::vector<std::string> functionNames(tep_handle* tep, const std::vector<uint64_t>& addresses);
 
+class CallSlices;
+
+// The record a call came from: its funcgraph_entry, or its exit when the entry was not
+// recorded (the first event of its task at that time); nullopt when the store has none.
+std::optional<EventRef> callRecord(const Trace& trace, const CallSlices& calls, size_t call);
+
 // A system call's end: the event that reported its return value.
 struct SyscallExit {
     EventRef event;

@@ -10,18 +10,31 @@ namespace {
 constexpr uint64_t kFirstGrain = 1000; // 1 us; each coarser level merges gaps 8 times wider
 constexpr uint64_t kGrainStep = 8;
 
-// `spans` merged where the gap to the next is under `grain`.
+// Whether `next` joins the box `last` at `grain`: they are under a grain apart and neither is
+// a call wide enough to show on its own. Such calls stay boxes of their own however close the
+// next one is; clusters of small calls become one box.
+bool joins(const CallLanes::Span& last, const CallLanes::Span& next, uint64_t grain)
+{
+    const uint64_t narrow = grain * CallLanes::kNarrowGrains;
+    auto mergeable = [narrow](const CallLanes::Span& s) { return s.count > 1 || s.end - s.start < narrow; };
+    return next.start < last.end + grain && mergeable(last) && mergeable(next);
+}
+
+// Appends `s` to `out`, merged into the last box when it joins it.
+void append(std::vector<CallLanes::Span>& out, size_t first, const CallLanes::Span& s, uint64_t grain)
+{
+    if (out.size() > first && grain > 0 && joins(out.back(), s, grain)) {
+        out.back().end = std::max(out.back().end, s.end);
+        out.back().count += s.count;
+    } else {
+        out.push_back(s);
+    }
+}
+
 std::vector<CallLanes::Span> merged(const std::vector<CallLanes::Span>& spans, uint64_t grain)
 {
     std::vector<CallLanes::Span> out;
-    for (const CallLanes::Span& s : spans) {
-        if (!out.empty() && s.start < out.back().end + grain) {
-            out.back().end = std::max(out.back().end, s.end);
-            out.back().count += s.count;
-        } else {
-            out.push_back(s);
-        }
-    }
+    for (const CallLanes::Span& s : spans) append(out, 0, s, grain);
     return out;
 }
 
@@ -29,10 +42,21 @@ std::vector<CallLanes::Span> merged(const std::vector<CallLanes::Span>& spans, u
 
 CallLanes CallLanes::build(const CallSlices& calls, int32_t pid, uint64_t endOfTrace)
 {
+    return buildWhere(calls, endOfTrace, [&](size_t i) { return calls.pid(i) == pid; });
+}
+
+CallLanes CallLanes::buildForStream(const CallSlices& calls, StreamId stream, uint64_t endOfTrace)
+{
+    return buildWhere(calls, endOfTrace, [&](size_t i) { return calls.stream(i) == stream; });
+}
+
+template <typename Selected>
+CallLanes CallLanes::buildWhere(const CallSlices& calls, uint64_t endOfTrace, Selected selected)
+{
     CallLanes lanes;
     std::vector<std::vector<Span>> byDepth;
     for (size_t i = 0; i < calls.size(); ++i) {
-        if (calls.pid(i) != pid) continue;
+        if (!selected(i)) continue;
         const int64_t depth = calls.depth(i);
         if (depth < 0 || depth >= kMaxLanes) continue;
         if (size_t(depth) >= byDepth.size()) byDepth.resize(size_t(depth) + 1);
@@ -77,14 +101,24 @@ void CallLanes::spans(int lane, uint64_t from, uint64_t to, uint64_t grain, std:
     auto first =
         std::upper_bound(spans.begin(), spans.end(), from, [](uint64_t t, const Span& s) { return t < s.end; });
     const size_t before = out.size();
-    for (auto it = first; it != spans.end() && it->start < to; ++it) {
-        if (out.size() > before && grain > 0 && it->start < out.back().end + grain) {
-            out.back().end = std::max(out.back().end, it->end);
-            out.back().count += it->count;
-        } else {
-            out.push_back(*it);
-        }
+    for (auto it = first; it != spans.end() && it->start < to; ++it) append(out, before, *it, grain);
+}
+
+std::optional<uint32_t> CallLanes::callAt(int lane, uint64_t t, uint64_t slack) const
+{
+    if (lane < 0 || lane >= laneCount()) return std::nullopt;
+    const std::vector<Span>& spans = m_lanes[size_t(lane)].levels.front().spans;
+    // The first call ending after t holds it, or is the nearest after; the one before it is
+    // the nearest before.
+    auto it = std::upper_bound(spans.begin(), spans.end(), t, [](uint64_t v, const Span& s) { return v < s.end; });
+    std::optional<uint32_t> best;
+    uint64_t bestDistance = slack + 1;
+    if (it != spans.end()) {
+        const uint64_t d = it->start > t ? it->start - t : 0;
+        if (d < bestDistance) best = it->call, bestDistance = d;
     }
+    if (it != spans.begin() && t - (it - 1)->end < bestDistance) best = (it - 1)->call;
+    return best;
 }
 
 size_t CallLanes::memoryBytes() const

@@ -65,7 +65,7 @@ bool CallSlices::isInterruptRoot(size_t i) const
 size_t CallSlices::memoryBytes() const
 {
     return m_start.memoryBytes() + m_duration.memoryBytes() + m_parent.memoryBytes() + m_function.memoryBytes() +
-           m_pid.memoryBytes() + m_cpu.memoryBytes() + m_depth.memoryBytes() + m_flags.memoryBytes() +
+           m_pid.memoryBytes() + m_stream.memoryBytes() + m_depth.memoryBytes() + m_flags.memoryBytes() +
            m_retval.memoryBytes() + m_addresses.capacity() * sizeof(uint64_t) +
            m_wideRetvals.capacity() * sizeof(int64_t) + m_functionIds.memoryBytes() +
            (m_wideDurations.size() + m_deepDepths.size()) * 32;
@@ -91,15 +91,15 @@ uint32_t CallSlices::functionId(uint64_t address)
     return id;
 }
 
-uint32_t CallSlices::addSlice(uint64_t start, uint32_t parent, uint32_t function, int32_t pid, int cpu, int64_t depth,
-                              uint8_t flags)
+uint32_t CallSlices::addSlice(uint64_t start, uint32_t parent, uint32_t function, int32_t pid, StreamId stream,
+                              int64_t depth, uint8_t flags)
 {
     const auto slice = uint32_t(m_start.size());
     m_duration.push_back(0);
     m_parent.push_back(parent);
     m_function.push_back(function);
     m_pid.push_back(pid);
-    m_cpu.push_back(uint16_t(cpu));
+    m_stream.push_back(stream.value);
     if (depth >= 0 && depth < kDeepDepth) {
         m_depth.push_back(uint8_t(depth));
     } else {
@@ -159,7 +159,7 @@ void CallSlices::onEntry(const ConsumedRecord& record)
     closeUnpaired(stack, keep, 0);
     const uint32_t parent = stack.frames.empty() ? kNoParent : stack.frames.back();
     const uint32_t slice = addSlice(record.timestamp, parent, functionId(record.field(kFunc).asUnsigned()), record.pid,
-                                    m_streams[record.stream.value].cpu, depth, kCallOpen | contextOf(record.flags));
+                                    record.stream, depth, kCallOpen | contextOf(record.flags));
     if (parent == kNoParent && depth > 0) stack.pending.push_back(slice);
     stack.frames.push_back(slice);
 }
@@ -194,8 +194,8 @@ void CallSlices::onExit(const ConsumedRecord& record, bool withRetval)
         ++m_pairing.exitsWithoutEntry;
         const uint32_t parent = stack.frames.empty() ? kNoParent : stack.frames.back();
         const uint64_t start = record.timestamp >= duration ? record.timestamp - duration : 0;
-        slice = addSlice(start, parent, function, record.pid, m_streams[record.stream.value].cpu, depth,
-                         kCallNoEntry | contextOf(record.flags));
+        slice =
+            addSlice(start, parent, function, record.pid, record.stream, depth, kCallNoEntry | contextOf(record.flags));
         adoptPending(stack, slice, depth);
         if (parent == kNoParent && depth > 0) stack.pending.push_back(slice);
     }

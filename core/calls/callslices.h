@@ -79,7 +79,8 @@ public:
     uint32_t parent(size_t i) const { return m_parent[i]; }
     uint32_t function(size_t i) const { return m_function[i]; }
     int32_t pid(size_t i) const { return m_pid[i]; }
-    int cpu(size_t i) const { return m_cpu[i]; }
+    StreamId stream(size_t i) const { return StreamId(m_stream[i]); }
+    int cpu(size_t i) const { return m_streams[m_stream[i]].cpu; }
     // The depth the kernel recorded.
     int64_t depth(size_t i) const;
     uint8_t flags(size_t i) const { return m_flags[i]; }
@@ -103,7 +104,7 @@ private:
 
     TaskStack& stackOf(const ConsumedRecord& record);
     uint32_t functionId(uint64_t address);
-    uint32_t addSlice(uint64_t start, uint32_t parent, uint32_t function, int32_t pid, int cpu, int64_t depth,
+    uint32_t addSlice(uint64_t start, uint32_t parent, uint32_t function, int32_t pid, StreamId stream, int64_t depth,
                       uint8_t flags);
     void setDuration(uint32_t slice, uint64_t duration);
     void setRetval(uint32_t slice, uint64_t raw);
@@ -123,7 +124,7 @@ private:
     ChunkedColumn<uint32_t> m_parent;
     ChunkedColumn<uint32_t> m_function;
     ChunkedColumn<int32_t> m_pid;
-    ChunkedColumn<uint16_t> m_cpu;
+    ChunkedColumn<uint16_t> m_stream; // where its first record was
     ChunkedColumn<uint8_t> m_depth;
     ChunkedColumn<uint8_t> m_flags;
     ChunkedColumn<int32_t> m_retval; // only when the recording has return values

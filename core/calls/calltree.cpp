@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstring>
+#include <limits>
 #include <unordered_map>
 
 namespace ringside {
@@ -321,6 +322,58 @@ FunctionStats FunctionStats::of(const CallSlices& calls, const CallSelection& se
         }
     }
     return stats;
+}
+
+namespace {
+
+// When a call's record arrived: its entry's time, or its exit's for a call whose entry was not
+// recorded (stored when the exit came).
+uint64_t arrival(const CallSlices& calls, size_t i)
+{
+    return (calls.flags(i) & kCallNoEntry) ? calls.end(i) : calls.start(i);
+}
+
+} // namespace
+
+uint64_t CallFamily::selfTime(const CallSlices& calls, size_t call) const
+{
+    const uint64_t duration = calls.duration(call);
+    return duration > childTime ? duration - childTime : 0;
+}
+
+CallFamily CallFamily::of(const CallSlices& calls, size_t call)
+{
+    CallFamily family;
+    if (call >= calls.size()) return family;
+    const int32_t pid = calls.pid(call);
+    const uint64_t start = calls.start(call);
+    const uint64_t end = (calls.flags(call) & kCallOpen) ? std::numeric_limits<uint64_t>::max() : calls.end(call);
+    auto visit = [&](size_t j) {
+        if (calls.pid(j) != pid) return;
+        // Up the parents to `call`; a call's parent was stored before it or adopted it, and
+        // depths only shrink on the way up.
+        bool direct = true;
+        for (uint32_t p = calls.parent(j); p != CallSlices::kNoParent; p = calls.parent(p), direct = false) {
+            if (p == call) {
+                ++family.descendants;
+                if (!direct) return;
+                if (calls.isInterruptRoot(j)) {
+                    ++family.interrupts;
+                } else {
+                    ++family.children;
+                    if (!(calls.flags(j) & kCallOpen)) family.childTime += calls.duration(j);
+                }
+                return;
+            }
+            if (calls.depth(p) < calls.depth(call)) return;
+        }
+    };
+    // Calls entered while it ran were stored after it; those it adopted (it has no entry)
+    // before it, after its start.
+    for (size_t j = call + 1; j < calls.size() && arrival(calls, j) <= end; ++j) visit(j);
+    if (calls.flags(call) & kCallNoEntry)
+        for (size_t j = call; j-- > 0 && arrival(calls, j) >= start;) visit(j);
+    return family;
 }
 
 std::string nodeLabel(const CallTree::Node& node, const std::vector<std::string>& functionNames)

@@ -126,6 +126,20 @@ struct FunctionStats {
     static FunctionStats of(const CallSlices& calls, const CallSelection& selection);
 };
 
+// One call's place among the others: what it called, as a details pane shows it.
+struct CallFamily {
+    uint64_t children = 0;    // calls it made itself (its task context)
+    uint64_t interrupts = 0;  // interrupt trees that began inside it
+    uint64_t descendants = 0; // every call below it, interrupts included
+    uint64_t childTime = 0;   // time of its task-context children that returned
+    // Its duration less its children's: what the top-down tree calls self time.
+    uint64_t selfTime(const CallSlices& calls, size_t call) const;
+
+    // Scans the calls stored while `call` ran (in the order their records arrived), so it
+    // costs the calls of every task in that window.
+    static CallFamily of(const CallSlices& calls, size_t call);
+};
+
 // A node's label: its function's name, or "[hard interrupts]" and the like for the nodes that
 // group a context's trees ("[all]" for the root).
 std::string nodeLabel(const CallTree::Node& node, const std::vector<std::string>& functionNames);

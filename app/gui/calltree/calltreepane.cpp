@@ -244,13 +244,8 @@ void CallTreePane::setSession(std::shared_ptr<TraceSession> session)
 {
     m_jobs.cancel();
     m_session = std::move(session);
-    auto names = std::make_shared<std::vector<std::string>>();
-    if (m_session && m_session->trace) {
-        std::lock_guard<std::mutex> lock(m_session->tepLock);
-        *names =
-            ringside::functionNames(m_session->trace->file().tep(), m_session->trace->callSlices().functionAddresses());
-    }
-    m_names = std::move(names);
+    m_names =
+        m_session && m_session->trace ? m_session->callNames() : std::make_shared<const std::vector<std::string>>();
     m_callerCalleeFunction = CallTree::kNoFunction;
     rebuild();
 }
@@ -523,24 +518,15 @@ bool CallTreePane::jumpToCall(uint32_t function, bool forward)
         if (best == calls.size() || (forward ? t < calls.start(best) : t > calls.start(best))) best = i;
     }
     if (best == calls.size()) return false;
-    // The call's entry record: the first event of its task at its start.
     const uint64_t start = calls.start(best);
-    size_t row = store.firstRowAtOrAfter(start);
-    std::optional<EventRef> target;
-    for (size_t k = 0; k < 4096 && row + k < store.eventCount(); ++k) {
-        const EventRef e = store.eventAt(row + k);
-        if (store.stream(e.stream).columns.pid[e.index] == calls.pid(best)) {
-            target = e;
-            break;
-        }
-    }
+    const std::optional<EventRef> target = callRecord(*m_session->trace, calls, best);
     if (!target) return false;
     const ViewState::TimeRange visible = m_view->visibleRange();
     if (!visible.contains(start)) {
         const uint64_t half = visible.span() / 2;
         m_view->setVisibleRange({start > half ? start - half : 0, (start > half ? start - half : 0) + visible.span()});
     }
-    m_view->select(*target);
+    m_view->selectCall(uint32_t(best), target);
     return true;
 }
 

@@ -2,6 +2,7 @@
 #include "calltree/flamegraph.h"
 
 #include "calltree/calltreemodel.h"
+#include "calltree/functioncolors.h"
 
 #include <QHelpEvent>
 #include <QKeyEvent>
@@ -9,20 +10,7 @@
 #include <QPainter>
 #include <QToolTip>
 
-#include <functional>
-
 namespace ringside {
-
-namespace {
-
-// Warm colours, stable per function name, as flame graphs draw them.
-QColor colourOf(const QString& label)
-{
-    const size_t h = std::hash<std::string>()(label.toStdString());
-    return QColor::fromHsv(int(h % 55), 120 + int((h >> 8) % 90), 215 + int((h >> 16) % 40));
-}
-
-} // namespace
 
 FlameGraphWidget::FlameGraphWidget(QWidget* parent) : QWidget(parent)
 {
@@ -88,7 +76,8 @@ void FlameGraphWidget::layout() const
         const double w = double(node.cost.total) * perNs;
         if (w < 1.0) continue; // too narrow to draw: its caller's box stands for it
         const QString label = step.node == 0 ? tr("all calls") : nodeText(node, *m_names);
-        const QColor fill = node.function == CallTree::kNoFunction ? QColor(0xb8, 0xc4, 0xd6) : colourOf(label);
+        const QColor fill =
+            node.function == CallTree::kNoFunction ? QColor(0xb8, 0xc4, 0xd6) : functionColor(label.toStdString());
         m_boxes.push_back({QRectF(step.x, step.row * kRowHeight, w, kRowHeight - 1), step.node, label, fill});
         rows = std::max(rows, step.row + 1);
         double x = step.x;

@@ -3,10 +3,14 @@
 
 #include "table/eventtablemodel.h"
 #include "timeline/taskcolors.h"
+#include "timeline/timelinemath.h"
+
+#include "calls/calltree.h"
 
 #include <QFontDatabase>
 #include <QFontMetrics>
 #include <QHeaderView>
+#include <QLocale>
 #include <QTreeWidgetItemIterator>
 
 #include <algorithm>
@@ -59,10 +63,89 @@ void DetailsPane::setSession(const TraceSession* session)
     clear();
 }
 
-void DetailsPane::showEvent(std::optional<EventRef> event)
+void DetailsPane::addCall(uint32_t index)
+{
+    const CallSlices& calls = m_session->trace->callSlices();
+    if (index >= calls.size()) return;
+    const auto names = m_session->callNames();
+    auto nameOf = [&](uint32_t i) {
+        const uint32_t f = calls.function(i);
+        return f < names->size() ? QString::fromStdString((*names)[f]) : QStringLiteral("?");
+    };
+    const bool ticks = !m_session->trace->file().info().timesInUsecs;
+    const auto unit = ticks ? timeline::ClockUnit::Ticks : timeline::ClockUnit::Nanoseconds;
+    auto duration = [&](uint64_t ns) { return timeline::formatDuration(int64_t(ns), unit); };
+    const uint8_t flags = calls.flags(index);
+    const bool returned = !(flags & kCallOpen);
+    const CallFamily family = CallFamily::of(calls, index);
+
+    auto* call = new QTreeWidgetItem(this, {tr("call"), nameOf(index)});
+    QFont bold = call->font(1);
+    bold.setBold(true);
+    call->setFont(1, bold);
+    auto add = [&](const QString& field, const QString& value) { return new QTreeWidgetItem(call, {field, value}); };
+    auto* start = add(tr("start"), EventTableModel::formatTime(calls.start(index), !ticks) +
+                                       ((flags & kCallNoEntry) ? tr(" (entry not recorded)") : QString()));
+    if (flags & kCallNoEntry)
+        start->setToolTip(1, tr("The call began before the recording (or a gap in it); its start is its exit's "
+                                "time less its duration"));
+    if (returned) {
+        add(tr("duration"), duration(calls.duration(index)));
+        add(tr("self time"), duration(family.selfTime(calls, index)))
+            ->setToolTip(1, tr("Its duration less that of the calls it made (interrupts not counted)"));
+    } else {
+        add(tr("duration"), (flags & kCallBroken) ? tr("unknown: its exit was lost") : tr("unknown: still running"))
+            ->setToolTip(1, (flags & kCallBroken) ? tr("Events were lost before its exit was recorded")
+                                                  : tr("It had not returned when the recording ended"));
+    }
+    add(tr("depth"), QString::number(calls.depth(index)));
+    if (calls.hasRetval(index)) {
+        const int64_t ret = calls.retval(index);
+        const std::string err = errnoName(ret);
+        auto* item =
+            add(tr("return value"),
+                err.empty() ? QString::number(ret) : QStringLiteral("%1 %2").arg(ret).arg(QString::fromStdString(err)));
+        if (!err.empty()) item->setForeground(1, QColor(0xc0, 0x1c, 0x28));
+    } else {
+        add(tr("return value"), tr("not recorded"))
+            ->setToolTip(1, calls.recordsRetval()
+                                ? tr("Its exit was not recorded")
+                                : tr("Kernels record return values from 6.5 on, with the funcgraph-retval option"));
+    }
+    const uint32_t parent = calls.parent(index);
+    add(tr("parent"), parent == CallSlices::kNoParent
+                          ? tr("none (an outermost call)")
+                          : QStringLiteral("%1 at %2")
+                                .arg(nameOf(parent))
+                                .arg(EventTableModel::formatTime(calls.start(parent), !ticks)));
+    const QLocale locale;
+    auto count = [&](uint64_t n, const QString& one, const QString& many) {
+        return n == 1 ? one : many.arg(locale.toString(qulonglong(n)));
+    };
+    add(tr("children"),
+        count(family.children, tr("1 call"), tr("%1 calls")) + ", " +
+            count(family.descendants, tr("1 below in all"), tr("%1 below in all")) +
+            (family.interrupts ? ", " + count(family.interrupts, tr("1 interrupt"), tr("%1 interrupts")) : QString()));
+    add(tr("task"), QStringLiteral("%1 (pid %2) on CPU %3")
+                        .arg(QString::fromStdString(m_session->taskName(calls.pid(index))))
+                        .arg(calls.pid(index))
+                        .arg(calls.cpu(index)));
+    if (flags & kCallInterrupt)
+        add(tr("context"), (flags & kCallNmi)       ? tr("NMI")
+                           : (flags & kCallHardIrq) ? tr("hard interrupt")
+                                                    : tr("soft interrupt"));
+    call->setExpanded(true);
+}
+
+void DetailsPane::showEvent(std::optional<EventRef> event, std::optional<uint32_t> call)
 {
     clear();
-    if (!m_session || !event) return;
+    if (!m_session) return;
+    if (call) addCall(*call);
+    if (!event) {
+        fitColumns();
+        return;
+    }
     const EventStore& store = m_session->store();
     EventFormatter& f = *m_session->formatter;
     const Stream& stream = store.stream(event->stream);

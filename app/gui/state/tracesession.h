@@ -2,6 +2,8 @@
 #pragma once
 
 #include "analysis/cpuoccupancy.h"
+#include "calls/callcontext.h"
+#include "calls/callslices.h"
 #include "decode/eventformatter.h"
 #include "trace.h"
 
@@ -20,7 +22,7 @@ struct TraceSession {
     std::unique_ptr<Trace> trace;
     std::unique_ptr<EventFormatter> formatter;
     // Taken around each use of the tep handle while a filter job shares it with the views.
-    std::mutex tepLock;
+    mutable std::mutex tepLock;
 
     const EventStore& store() const { return trace->store(); }
     const CpuOccupancy& occupancy() const { return trace->occupancy(); }
@@ -34,6 +36,22 @@ struct TraceSession {
             if (const std::string* seen = occupancy().name(pid)) return *seen;
         return comm;
     }
+
+    // The names of the call slices' functions (see functionNames), looked up once and again
+    // when calls of new functions arrived; GUI thread.
+    std::shared_ptr<const std::vector<std::string>> callNames() const
+    {
+        const auto& addresses = trace->callSlices().functionAddresses();
+        if (!m_callNames || m_callNames->size() != addresses.size()) {
+            std::lock_guard<std::mutex> lock(tepLock);
+            m_callNames = std::make_shared<const std::vector<std::string>>(
+                ringside::functionNames(trace->file().tep(), addresses));
+        }
+        return m_callNames;
+    }
+
+private:
+    mutable std::shared_ptr<const std::vector<std::string>> m_callNames;
 };
 
 } // namespace ringside

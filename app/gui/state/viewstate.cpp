@@ -13,6 +13,7 @@ void ViewState::reset(const TimeRange& full)
     m_zoomBack.clear();
     m_zoomForward.clear();
     m_selection.reset();
+    m_call.reset();
     m_selectBack.clear();
     m_selectForward.clear();
     m_markerA.reset();
@@ -21,6 +22,8 @@ void ViewState::reset(const TimeRange& full)
     m_filter = FilterSpec();
     m_taskRows.clear();
     m_collapsed.clear();
+    m_callTaskRows.clear();
+    m_callCpuRows.clear();
     emitAll();
 }
 
@@ -29,6 +32,7 @@ void ViewState::emitAll()
     emit filterChanged();
     emit taskRowsChanged();
     emit collapsedChanged();
+    emit callRowsChanged();
     emit visibleRangeChanged();
     emit selectionChanged();
     emit markersChanged();
@@ -39,17 +43,18 @@ void ViewState::emitAll()
 bool ViewSnapshot::operator==(const ViewSnapshot& o) const
 {
     return full == o.full && visible == o.visible && zoomBack == o.zoomBack && zoomForward == o.zoomForward &&
-           selection == o.selection && selectBack == o.selectBack && selectForward == o.selectForward &&
-           markerA == o.markerA && markerB == o.markerB && origin == o.origin &&
+           selection == o.selection && selectedCall == o.selectedCall && selectBack == o.selectBack &&
+           selectForward == o.selectForward && markerA == o.markerA && markerB == o.markerB && origin == o.origin &&
            filter.hiddenStreams == o.filter.hiddenStreams && filter.hiddenPids == o.filter.hiddenPids &&
            filter.hiddenTypes == o.filter.hiddenTypes && filter.expression == o.filter.expression &&
-           taskRows == o.taskRows && collapsedBuffers == o.collapsedBuffers;
+           taskRows == o.taskRows && collapsedBuffers == o.collapsedBuffers && callTaskRows == o.callTaskRows &&
+           callCpuRows == o.callCpuRows;
 }
 
 ViewSnapshot ViewState::snapshot() const
 {
-    return {m_full,    m_visible, m_zoomBack, m_zoomForward, m_selection, m_selectBack, m_selectForward,
-            m_markerA, m_markerB, m_origin,   m_filter,      m_taskRows,  m_collapsed};
+    return {m_full,    m_visible, m_zoomBack, m_zoomForward, m_selection, m_call,      m_selectBack,   m_selectForward,
+            m_markerA, m_markerB, m_origin,   m_filter,      m_taskRows,  m_collapsed, m_callTaskRows, m_callCpuRows};
 }
 
 void ViewState::restore(const ViewSnapshot& s)
@@ -60,6 +65,7 @@ void ViewState::restore(const ViewSnapshot& s)
     m_zoomBack = s.zoomBack;
     m_zoomForward = s.zoomForward;
     m_selection = s.selection;
+    m_call = s.selectedCall;
     m_selectBack = s.selectBack;
     m_selectForward = s.selectForward;
     m_markerA = s.markerA;
@@ -69,6 +75,8 @@ void ViewState::restore(const ViewSnapshot& s)
     m_taskRows = s.taskRows;
     m_collapsed = s.collapsedBuffers;
     std::sort(m_collapsed.begin(), m_collapsed.end());
+    m_callTaskRows = s.callTaskRows;
+    m_callCpuRows = s.callCpuRows;
     emitAll();
 }
 
@@ -88,7 +96,31 @@ void ViewState::addTaskRows(const QVector<int32_t>& pids)
 
 void ViewState::removeTaskRow(int32_t pid)
 {
-    if (m_taskRows.removeAll(pid)) emit taskRowsChanged();
+    if (!m_taskRows.removeAll(pid)) return;
+    if (m_callTaskRows.removeAll(pid)) emit callRowsChanged();
+    emit taskRowsChanged();
+}
+
+void ViewState::setTaskShowsCalls(int32_t pid, bool show)
+{
+    if (show == taskShowsCalls(pid)) return;
+    if (show) {
+        addTaskRow(pid);
+        m_callTaskRows.push_back(pid);
+    } else {
+        m_callTaskRows.removeAll(pid);
+    }
+    emit callRowsChanged();
+}
+
+void ViewState::setCpuShowsCalls(StreamId stream, bool show)
+{
+    if (show == cpuShowsCalls(stream)) return;
+    if (show)
+        m_callCpuRows.push_back(stream.value);
+    else
+        m_callCpuRows.removeAll(stream.value);
+    emit callRowsChanged();
 }
 
 void ViewState::setCollapsed(uint16_t buffer, bool collapsed)
@@ -136,19 +168,30 @@ void ViewState::zoomForward()
     emit historyChanged();
 }
 
-void ViewState::selectInternal(std::optional<EventRef> event)
+void ViewState::selectInternal(std::optional<EventRef> event, std::optional<uint32_t> call)
 {
     m_selection = event;
+    m_call = call;
     emit selectionChanged();
     emit historyChanged();
 }
 
 void ViewState::select(EventRef event)
 {
-    if (m_selection && *m_selection == event) return;
-    if (m_selection) m_selectBack.push_back(*m_selection);
+    if (m_selection && *m_selection == event && !m_call) return;
+    if (m_selection && *m_selection != event) m_selectBack.push_back(*m_selection);
     m_selectForward.clear();
     selectInternal(event);
+}
+
+void ViewState::selectCall(uint32_t call, std::optional<EventRef> record)
+{
+    if (m_call == call) return;
+    if (m_selection && record && *m_selection != *record) {
+        m_selectBack.push_back(*m_selection);
+        m_selectForward.clear();
+    }
+    selectInternal(record ? record : m_selection, call);
 }
 
 void ViewState::clearSelection()

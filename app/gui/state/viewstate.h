@@ -17,19 +17,22 @@ struct ViewSnapshot {
     timeline::TimeRange full, visible;
     QVector<timeline::TimeRange> zoomBack, zoomForward;
     std::optional<EventRef> selection;
+    std::optional<uint32_t> selectedCall; // a row of the trace's CallSlices
     QVector<EventRef> selectBack, selectForward;
     std::optional<uint64_t> markerA, markerB, origin;
     FilterSpec filter;
     QVector<int32_t> taskRows;          // in the order the user added them
     QVector<uint16_t> collapsedBuffers; // ascending
+    QVector<int32_t> callTaskRows;      // task rows that show their calls
+    QVector<uint16_t> callCpuRows;      // streams whose CPU rows show the calls run there
 
     bool operator==(const ViewSnapshot&) const;
 };
 
 // The one view-state object every view observes: the filters (FilterSpec, with the expression
-// text that is applied), the task rows the user added, the collapsed buffers, the visible time
-// range with its zoom history, the selected event with its history, the markers A and B and
-// the time origin. Views change it and follow its signals; they keep no copy of their own.
+// text that is applied), the task rows the user added, the rows that show their calls, the
+// collapsed buffers, the visible time range with its zoom history, the selected event (and
+// call) with its history, the markers A and B and the time origin. Views change it and follow its signals; they keep no copy of their own.
 // snapshot()/restore() turn it into a plain value and back. Lives on the GUI thread.
 class ViewState : public QObject {
     Q_OBJECT
@@ -56,6 +59,14 @@ public:
     void addTaskRow(int32_t pid) { addTaskRows({pid}); }
     void removeTaskRow(int32_t pid);
 
+    // Rows that show their function_graph calls under them, a lane per depth.
+    bool taskShowsCalls(int32_t pid) const { return m_callTaskRows.contains(pid); }
+    void setTaskShowsCalls(int32_t pid, bool show);
+    bool cpuShowsCalls(StreamId stream) const { return m_callCpuRows.contains(stream.value); }
+    void setCpuShowsCalls(StreamId stream, bool show);
+    const QVector<int32_t>& callTaskRows() const { return m_callTaskRows; }
+    const QVector<uint16_t>& callCpuRows() const { return m_callCpuRows; }
+
     bool isCollapsed(uint16_t buffer) const { return m_collapsed.contains(buffer); }
     const QVector<uint16_t>& collapsedBuffers() const { return m_collapsed; }
     void setCollapsed(uint16_t buffer, bool collapsed);
@@ -72,7 +83,11 @@ public:
     void zoomForward();
 
     std::optional<EventRef> selection() const { return m_selection; }
+    // Selecting an event drops the selected call.
     void select(EventRef event);
+    // A call (a row of the trace's CallSlices) and the record it came from, when there is one.
+    std::optional<uint32_t> selectedCall() const { return m_call; }
+    void selectCall(uint32_t call, std::optional<EventRef> record);
     void clearSelection();
     bool canSelectBack() const { return !m_selectBack.isEmpty(); }
     bool canSelectForward() const { return !m_selectForward.isEmpty(); }
@@ -101,20 +116,24 @@ signals:
     void filterChanged();
     void taskRowsChanged();
     void collapsedChanged();
+    void callRowsChanged();
 
 private:
     void emitAll();
-    void selectInternal(std::optional<EventRef> event);
+    void selectInternal(std::optional<EventRef> event, std::optional<uint32_t> call = std::nullopt);
 
     TimeRange m_full;
     TimeRange m_visible;
     QVector<TimeRange> m_zoomBack, m_zoomForward;
     std::optional<EventRef> m_selection;
+    std::optional<uint32_t> m_call;
     QVector<EventRef> m_selectBack, m_selectForward;
     std::optional<uint64_t> m_markerA, m_markerB, m_origin;
     FilterSpec m_filter;
     QVector<int32_t> m_taskRows;
     QVector<uint16_t> m_collapsed;
+    QVector<int32_t> m_callTaskRows;
+    QVector<uint16_t> m_callCpuRows;
 };
 
 } // namespace ringside

@@ -22,6 +22,8 @@ void TimelineWidget::syncRowsFromView()
         if (!m_rows.hasTask(pid)) m_rows.addTask(pid);
     for (uint16_t b = 0; b < m_session->store().buffers().size(); ++b)
         if (m_rows.isCollapsed(b) != m_view->isCollapsed(b)) m_rows.toggleBuffer(b);
+    m_rows.setCallRows(m_view->callTaskRows(), m_view->callCpuRows());
+    onLanesReady();
     if (m_rows.taskPids() != before) emit taskRowsChanged();
     update();
 }
@@ -38,6 +40,31 @@ timeline::ClockUnit TimelineWidget::clockUnit() const
 {
     return m_session && !m_session->trace->file().info().timesInUsecs ? timeline::ClockUnit::Ticks
                                                                       : timeline::ClockUnit::Nanoseconds;
+}
+
+void TimelineWidget::addCallsActions(QMenu& menu, const TimelineRows::Row& row, QPoint pos)
+{
+    const CallSlices& calls = m_session->trace->callSlices();
+    if (!calls.available()) return;
+    if (row.kind == TimelineRows::Kind::Calls) {
+        if (auto hit = callAt(pos)) {
+            menu.addAction(tr("Zoom to %1").arg(m_callTrack.functionName(hit->call)), this,
+                           [this, call = hit->call] { zoomToCall(call); });
+        }
+        if (row.pid >= 0)
+            menu.addAction(tr("Hide the calls"), this,
+                           [this, pid = row.pid] { m_view->setTaskShowsCalls(pid, false); });
+        else
+            menu.addAction(tr("Hide the calls"), this, [this, s = row.stream] { m_view->setCpuShowsCalls(s, false); });
+        return;
+    }
+    if (row.kind == TimelineRows::Kind::Task)
+        menu.addAction(m_view->taskShowsCalls(row.pid) ? tr("Hide its calls") : tr("Show its calls (flame chart)"),
+                       this, [this, pid = row.pid] { m_view->setTaskShowsCalls(pid, !m_view->taskShowsCalls(pid)); });
+    if (row.kind == TimelineRows::Kind::Cpu)
+        menu.addAction(m_view->cpuShowsCalls(row.stream) ? tr("Hide the calls run on this CPU")
+                                                         : tr("Show the calls run on this CPU (flame chart)"),
+                       this, [this, s = row.stream] { m_view->setCpuShowsCalls(s, !m_view->cpuShowsCalls(s)); });
 }
 
 std::pair<int32_t, uint64_t> TimelineWidget::taskForLabel(const TimelineRows::Row& row) const
@@ -110,6 +137,7 @@ void TimelineWidget::contextMenuEvent(QContextMenuEvent* e)
     }
     if (row.kind == TimelineRows::Kind::Task)
         menu.addAction(tr("Remove this task row"), this, [this, pid = row.pid] { m_view->removeTaskRow(pid); });
+    addCallsActions(menu, row, e->pos());
     if (e->pos().x() >= kLabelWidth) {
         const uint64_t t = timeAtX(e->pos().x());
         menu.addAction(tr("Set marker A here"), this, [this, t] { m_view->setMarkerA(t); });

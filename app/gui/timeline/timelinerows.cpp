@@ -12,6 +12,9 @@ void TimelineRows::setSession(const TraceSession* session)
     m_collapsed.clear();
     m_tasks.clear();
     m_hiddenStreams.clear();
+    m_callPids.clear();
+    m_callStreams.clear();
+    m_laneCounts.clear();
     rebuild();
 }
 
@@ -53,10 +56,14 @@ void TimelineRows::rebuild()
             row.label = QStringLiteral("CPU %1").arg(store.stream(s).cpu);
             row.height = kCpuHeight;
             m_rows.push_back(row);
+            if (m_callStreams.contains(s.value))
+                m_rows.push_back(callsRow(s, -1, QStringLiteral("  calls on CPU %1").arg(store.stream(s).cpu)));
         }
     }
     // Share the spare height between the CPU rows.
     int fixed = int(m_tasks.size()) * kTaskHeight, cpuRows = 0;
+    for (const TaskData& t : m_tasks)
+        if (m_callPids.contains(t.pid)) fixed += callsRow({}, t.pid, {}).height;
     for (const Row& r : m_rows) {
         if (r.kind == Kind::Cpu)
             ++cpuRows;
@@ -101,7 +108,38 @@ void TimelineRows::rebuild()
                         .arg(t.pid);
         row.height = kTaskHeight;
         m_rows.push_back(row);
+        if (m_callPids.contains(t.pid))
+            m_rows.push_back(
+                callsRow({}, t.pid, QStringLiteral("%1  calls").arg(inGroup > 1 ? QStringLiteral("  ") : QString())));
     }
+}
+
+TimelineRows::Row TimelineRows::callsRow(StreamId stream, int32_t pid, const QString& label) const
+{
+    Row row;
+    row.kind = Kind::Calls;
+    row.stream = stream;
+    row.pid = pid;
+    row.label = label;
+    row.lanes = m_laneCounts.value(laneKey(row), 0);
+    row.height = kCallsPadding + std::max(1, row.lanes) * kLaneHeight;
+    return row;
+}
+
+void TimelineRows::setCallRows(QVector<int32_t> pids, QVector<uint16_t> streams)
+{
+    if (pids == m_callPids && streams == m_callStreams) return;
+    m_callPids = std::move(pids);
+    m_callStreams = std::move(streams);
+    rebuild();
+}
+
+void TimelineRows::setLaneCount(const Row& callsRow, int lanes)
+{
+    const int64_t key = laneKey(callsRow);
+    if (m_laneCounts.value(key, -1) == lanes) return;
+    m_laneCounts[key] = lanes;
+    rebuild();
 }
 
 int TimelineRows::totalHeight() const

@@ -3,6 +3,8 @@
 
 #include "timeline/taskcolors.h"
 
+#include "calls/callcontext.h"
+
 #include <QHelpEvent>
 #include <QPainter>
 #include <QToolTip>
@@ -27,6 +29,8 @@ TimelineWidget::TimelineWidget(ViewState* view, QWidget* parent) : QWidget(paren
     connect(view, &ViewState::timeOriginChanged, this, qOverload<>(&QWidget::update));
     connect(view, &ViewState::taskRowsChanged, this, &TimelineWidget::syncRowsFromView);
     connect(view, &ViewState::collapsedChanged, this, &TimelineWidget::syncRowsFromView);
+    connect(view, &ViewState::callRowsChanged, this, &TimelineWidget::syncRowsFromView);
+    connect(&m_callTrack, &CallTrack::lanesReady, this, &TimelineWidget::onLanesReady);
 }
 
 void TimelineWidget::setFilter(std::shared_ptr<const FilterResult> filter, const std::vector<bool>& hiddenStreams)
@@ -41,6 +45,7 @@ void TimelineWidget::setSession(const TraceSession* session)
 {
     m_session = session;
     m_filter.reset();
+    m_callTrack.setSession(session);
     m_rows.setSession(session);
     m_rows.setViewportHeight(height() - kRulerHeight);
     m_scrollY = 0;
@@ -136,14 +141,17 @@ void TimelineWidget::renderRows(QPainter& p)
                 // CPU rows sit indented under their buffer's header (which names the buffer);
                 // a label too long for the column is elided, its tooltip has it in full.
                 const int indent = row.kind == TimelineRows::Kind::Cpu ? 18 : 8;
-                const QRect box(indent, top, kLabelWidth - indent - 4, row.height);
+                const int labelHeight = row.kind == TimelineRows::Kind::Calls ? TimelineRows::kLaneHeight : row.height;
+                const QRect box(indent, top, kLabelWidth - indent - 4, labelHeight);
                 p.setPen(palette().color(QPalette::Text));
                 p.drawText(box, Qt::AlignVCenter | Qt::AlignLeft,
                            p.fontMetrics().elidedText(row.label, Qt::ElideRight, box.width()));
                 if (row.kind == TimelineRows::Kind::Cpu)
                     paintCpuRow(p, row, top);
-                else
+                else if (row.kind == TimelineRows::Kind::Task)
                     paintTaskRow(p, row, top);
+                else
+                    paintCallsRow(p, row, top, i);
             }
             p.setPen(grid);
             p.drawLine(0, top + row.height - 1, width(), top + row.height - 1);
@@ -295,6 +303,87 @@ void TimelineWidget::paintTaskRow(QPainter& p, const TimelineRows::Row& row, int
     }
 }
 
+QRect TimelineWidget::callLanesRect(int index) const
+{
+    const TimelineRows::Row& row = m_rows.rows()[index];
+    const int top = kRulerHeight - m_scrollY + m_rows.rowTop(index) + TimelineRows::kCallsPadding / 2;
+    return QRect(kLabelWidth, top, dataWidth(), std::max(1, row.lanes) * TimelineRows::kLaneHeight);
+}
+
+void TimelineWidget::paintCallsRow(QPainter& p, const TimelineRows::Row& row, int top, int index)
+{
+    const std::shared_ptr<const CallLanes> lanes = m_callTrack.lanes(row);
+    const QRect area = callLanesRect(index);
+    QString note;
+    if (!lanes)
+        note = tr("laying out the calls\u2026");
+    else if (lanes->callCount() == 0)
+        note = row.pid >= 0 ? tr("no function_graph calls recorded for this task")
+                            : tr("no function_graph calls recorded on this CPU");
+    if (!note.isEmpty()) {
+        p.setPen(palette().color(QPalette::PlaceholderText));
+        p.drawText(area.adjusted(8, 0, 0, 0), Qt::AlignVCenter | Qt::AlignLeft, note);
+        return;
+    }
+    p.save();
+    p.setClipRect(area.intersected(QRect(kLabelWidth, kRulerHeight, dataWidth(), height() - kRulerHeight)));
+    m_callTrack.paint(p, *lanes, area, m_view->visibleRange());
+    p.restore();
+    // The depth of each lane, in the label column when the lanes are tall enough to read.
+    p.setPen(palette().color(QPalette::PlaceholderText));
+    for (int lane = 1; lane < lanes->laneCount(); ++lane) {
+        const int y = area.top() + lane * TimelineRows::kLaneHeight;
+        if (y + TimelineRows::kLaneHeight > top + row.height) break;
+        if (lane % 5 == 0)
+            p.drawText(QRect(0, y, kLabelWidth - 6, TimelineRows::kLaneHeight), Qt::AlignVCenter | Qt::AlignRight,
+                       QString::number(lane));
+    }
+}
+
+void TimelineWidget::onLanesReady()
+{
+    // Calls rows take the height their lanes need.
+    const QVector<TimelineRows::Row> rows = m_rows.rows();
+    for (const TimelineRows::Row& row : rows)
+        if (row.kind == TimelineRows::Kind::Calls)
+            if (auto lanes = m_callTrack.lanes(row)) m_rows.setLaneCount(row, lanes->laneCount());
+    update();
+}
+
+void TimelineWidget::layOutCallsNow()
+{
+    const QVector<TimelineRows::Row> rows = m_rows.rows();
+    for (const TimelineRows::Row& row : rows)
+        if (row.kind == TimelineRows::Kind::Calls && !m_callTrack.lanes(row)) m_callTrack.layOutNow(row);
+}
+
+std::optional<CallTrack::Hit> TimelineWidget::callAt(QPoint pos)
+{
+    if (!m_session || pos.y() < kRulerHeight) return std::nullopt;
+    const int index = m_rows.rowAt(contentY(pos.y()));
+    if (index < 0 || m_rows.rows()[index].kind != TimelineRows::Kind::Calls) return std::nullopt;
+    const auto lanes = m_callTrack.lanes(m_rows.rows()[index]);
+    if (!lanes) return std::nullopt;
+    return m_callTrack.hitAt(*lanes, callLanesRect(index), m_view->visibleRange(), pos);
+}
+
+void TimelineWidget::selectCallAt(QPoint pos)
+{
+    if (auto hit = callAt(pos))
+        m_view->selectCall(hit->call, callRecord(*m_session->trace, m_session->trace->callSlices(), hit->call));
+}
+
+void TimelineWidget::zoomToCall(uint32_t call)
+{
+    // The whole call, with a little room on either side.
+    const CallSlices& calls = m_session->trace->callSlices();
+    const uint64_t start = calls.start(call);
+    const uint64_t end =
+        (calls.flags(call) & kCallOpen) ? m_session->store().lastTimestamp() : std::max(calls.end(call), start + 1);
+    const uint64_t margin = std::max<uint64_t>(1, (end - start) / 20);
+    m_view->setVisibleRange({start > margin ? start - margin : 0, end + margin});
+}
+
 void TimelineWidget::paintRuler(QPainter& p)
 {
     const TimeRange range = m_view->visibleRange();
@@ -367,6 +456,20 @@ void TimelineWidget::paintOverlays(QPainter& p)
             const int y = kRulerHeight - m_scrollY + m_rows.rowTop(i) + rows[i].height / 2;
             p.setPen(QPen(palette().color(QPalette::Highlight), 2));
             p.drawEllipse(QPoint(xOfTime(t), y), 5, 5);
+        }
+    }
+    if (auto call = m_view->selectedCall(); call && m_session && *call < m_session->trace->callSlices().size()) {
+        // Outline the call in every Calls row that shows it.
+        const CallSlices& calls = m_session->trace->callSlices();
+        const auto& rows = m_rows.rows();
+        for (int i = 0; i < rows.size(); ++i) {
+            if (rows[i].kind != TimelineRows::Kind::Calls) continue;
+            if (rows[i].pid >= 0 ? rows[i].pid != calls.pid(*call) : rows[i].stream != calls.stream(*call)) continue;
+            const QRect box = m_callTrack.callRect(*call, callLanesRect(i), m_view->visibleRange());
+            if (box.isEmpty()) continue;
+            p.setPen(QPen(palette().color(QPalette::Highlight), 2));
+            p.setBrush(Qt::NoBrush);
+            p.drawRect(box.adjusted(-1, -1, 0, 0));
         }
     }
     if (m_hoverX >= kLabelWidth) {
@@ -454,6 +557,8 @@ void TimelineWidget::mouseReleaseEvent(QMouseEvent* e)
         m_view->setMarkerA(t);
     else if (e->modifiers() & Qt::ControlModifier)
         m_view->setMarkerB(t);
+    else if (index >= 0 && m_rows.rows()[index].kind == TimelineRows::Kind::Calls)
+        selectCallAt(e->pos());
     else if (auto event = eventNear(e->pos().x(), e->pos().y()))
         m_view->select(*event);
 }
@@ -466,6 +571,11 @@ void TimelineWidget::mouseDoubleClickEvent(QMouseEvent* e)
     const auto& row = m_rows.rows()[index];
     if (row.kind == TimelineRows::Kind::BufferHeader) {
         // The first click already toggled the buffer; the double-click's release must not undo it.
+        m_ignoreRelease = true;
+        return;
+    }
+    if (row.kind == TimelineRows::Kind::Calls) {
+        if (auto hit = callAt(e->pos())) zoomToCall(hit->call);
         m_ignoreRelease = true;
         return;
     }
@@ -580,7 +690,12 @@ bool TimelineWidget::event(QEvent* e)
             QToolTip::showText(help->globalPos(), labelToolTip(m_rows.rows()[index]), this);
             return true;
         }
-        if (auto ev = eventNear(help->pos().x(), help->pos().y())) {
+        if (index >= 0 && m_rows.rows()[index].kind == TimelineRows::Kind::Calls) {
+            if (auto hit = callAt(help->pos()))
+                QToolTip::showText(help->globalPos(), m_callTrack.toolTip(*hit), this);
+            else
+                QToolTip::hideText();
+        } else if (auto ev = eventNear(help->pos().x(), help->pos().y())) {
             const QString text = QString::fromStdString(m_session->formatter->reportLine(*ev)).trimmed();
             QToolTip::showText(help->globalPos(), text, this);
         } else {

@@ -3,6 +3,7 @@
 
 #include "query/eventfilter.h"
 #include "state/viewstate.h"
+#include "timeline/calltrack.h"
 #include "timeline/timelinerows.h"
 
 #include <QElapsedTimer>
@@ -10,6 +11,8 @@
 #include <QWidget>
 
 #include <optional>
+
+class QMenu;
 
 namespace ringside {
 
@@ -23,7 +26,9 @@ namespace ringside {
 // on the ruler zooms into the dragged range, drag on the rows pans; click selects the nearest
 // event, Shift+click sets marker A, Ctrl+click marker B; double-click on a CPU row adds a row
 // for the task running there (on its label: the task running at the selection, or else at the
-// middle of the view); a click on a buffer header collapses it. Keys (see handleKey): W/S or
+// middle of the view); a click on a buffer header collapses it. A task or CPU row can show its
+// function_graph calls below it (the row menu; see CallTrack): a click there selects a call,
+// a double-click zooms to it. Keys (see handleKey): W/S or
 // +/- zoom, A/D or Left/Right pan, 0 fit, Backspace zoom back.
 //
 // The task rows and collapsed buffers follow the ViewState: the widget changes them there and
@@ -39,6 +44,14 @@ public:
     // Draws only the events of `filter` (nullptr: all); hidden CPUs lose their rows.
     void setFilter(std::shared_ptr<const FilterResult> filter, const std::vector<bool>& hiddenStreams);
     TimelineRows& rows() { return m_rows; }
+    CallTrack& callTrack() { return m_callTrack; }
+    // The lanes' rectangle of the Calls row `index`, in widget coordinates.
+    QRect callLanesRect(int index) const;
+    // Lays out every Calls row's lanes on this thread (the GUI does it on a worker); for tests
+    // and benchmarks.
+    void layOutCallsNow();
+    // The call under a widget point, when a Calls row is there.
+    std::optional<CallTrack::Hit> callAt(QPoint pos);
 
     static constexpr int kRulerHeight = 34;
     static constexpr int kLabelWidth = 150;
@@ -79,6 +92,11 @@ private:
     void renderRows(QPainter& p);
     void paintCpuRow(QPainter& p, const TimelineRows::Row& row, int top);
     void paintTaskRow(QPainter& p, const TimelineRows::Row& row, int top);
+    void paintCallsRow(QPainter& p, const TimelineRows::Row& row, int top, int index);
+    void onLanesReady();
+    void selectCallAt(QPoint pos);
+    void zoomToCall(uint32_t call);
+    void addCallsActions(QMenu& menu, const TimelineRows::Row& row, QPoint pos);
     void paintRuler(QPainter& p);
     void paintOverlays(QPainter& p);
     void zoomBy(double factor, int anchorX);
@@ -96,6 +114,7 @@ private:
     ViewState* m_view;
     const TraceSession* m_session = nullptr;
     TimelineRows m_rows;
+    CallTrack m_callTrack;
     std::shared_ptr<const FilterResult> m_filter;
     int m_filterVersion = 0;
     int m_scrollY = 0;
