@@ -75,8 +75,12 @@ CallLanes CallLanes::buildWhere(const CallSlices& calls, uint64_t endOfTrace, Se
         for (size_t k = 0; k + 1 < spans.size(); ++k) spans[k].end = std::min(spans[k].end, spans[k + 1].start);
         Lane& lane = lanes.m_lanes[d];
         lane.levels.push_back({0, std::move(spans)});
-        // Coarser levels until one adds little: each is at most as long as the one before.
-        for (uint64_t grain = kFirstGrain; lane.levels.back().spans.size() > 64; grain *= kGrainStep) {
+        // Coarser levels until one adds little: each is at most as long as the one before. No
+        // view draws the lane's whole extent in fewer than 16 pixels, so no grain is coarser.
+        const std::vector<Span>& calls0 = lane.levels.back().spans;
+        const uint64_t extent = calls0.empty() ? 0 : calls0.back().end - calls0.front().start;
+        for (uint64_t grain = kFirstGrain; lane.levels.back().spans.size() > 64 && grain <= extent / 16;
+             grain *= kGrainStep) {
             std::vector<Span> coarser = merged(lane.levels.back().spans, grain);
             if (coarser.size() * 10 > lane.levels.back().spans.size() * 9) {
                 // Under 10% fewer: keep merging from the same level with a wider grain.
