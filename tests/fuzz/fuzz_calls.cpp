@@ -2,7 +2,8 @@
 // Call-slice building from funcgraph records in any order and shape (depth jumps, exits
 // without entries, rettime before calltime, lost events, interrupts, migrations), then every
 // view built from them: the top-down and bottom-up trees, caller/callee, statistics, a
-// single call's tree.
+// single call's tree, a call's family and the flame-chart lanes.
+#include "calls/calllanes.h"
 #include "calls/calltree.h"
 
 #include <cstring>
@@ -86,6 +87,18 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size)
         window.to = window.from + 5000;
         window.cpu = 1;
         (void)CallTree::topDown(calls, window);
+        // What the timeline's flame-chart tracks and the details pane ask of them.
+        (void)CallFamily::of(calls, one.root);
+        const uint64_t end = calls.start(calls.size() - 1) + 100000;
+        for (const CallLanes& lanes :
+             {CallLanes::build(calls, calls.pid(one.root), end), CallLanes::buildForStream(calls, StreamId(1), end)}) {
+            std::vector<CallLanes::Span> spans;
+            for (int lane = 0; lane < lanes.laneCount(); ++lane) {
+                for (uint64_t grain : {uint64_t(0), uint64_t(7), uint64_t(5000)})
+                    lanes.spans(lane, calls.start(0), end, grain, spans);
+                (void)lanes.callAt(lane, calls.start(one.root), 100);
+            }
+        }
     }
     return 0;
 }
