@@ -1,17 +1,40 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 #include "trace.h"
 
+#include <traceevent/event-parse.h>
+
 #include <chrono>
 #include <set>
 #include <utility>
 
 namespace ringside {
 
+namespace {
+
+RecordingInfo recordingInfoOf(const DatFile& file)
+{
+    RecordingInfo info;
+    // uname is "Linux host release version machine": the machine is its last word.
+    const std::string& uname = file.info().uname;
+    const size_t space = uname.find_last_of(' ');
+    info.machine = space == std::string::npos ? uname : uname.substr(space + 1);
+    info.kernelLongSize = file.info().kernelLongSize;
+    tep_handle* tep = file.tep();
+    info.eventName = [tep](uint16_t type) {
+        tep_event* event = tep ? tep_find_event(tep, type) : nullptr;
+        return event && event->name ? std::string(event->name) : std::string();
+    };
+    return info;
+}
+
+} // namespace
+
 Result<std::unique_ptr<Trace>> Trace::open(const std::string& path, const LoadOptions& options,
-                                           std::vector<std::unique_ptr<RecordConsumer>> consumers)
+                                           std::vector<std::unique_ptr<RecordConsumer>> consumers,
+                                           std::vector<std::unique_ptr<Plugin>> plugins)
 {
     try {
-        return openTrace(path, options, std::move(consumers));
+        return openTrace(path, options, std::move(consumers), std::move(plugins));
     } catch (...) {
         // Memory that cannot be had (or a consumer that throws) fails the open with a message.
         return errorFromException(path, std::current_exception());
@@ -57,7 +80,8 @@ Result<std::unique_ptr<Trace>> Trace::growing(const std::string& path, EventStor
 }
 
 Result<std::unique_ptr<Trace>> Trace::openTrace(const std::string& path, const LoadOptions& options,
-                                                std::vector<std::unique_ptr<RecordConsumer>> consumers)
+                                                std::vector<std::unique_ptr<RecordConsumer>> consumers,
+                                                std::vector<std::unique_ptr<Plugin>> plugins)
 {
     std::unique_ptr<Trace> trace(new Trace);
     // Context switches, task creations and whatever the consumers ask for are captured while
@@ -66,13 +90,23 @@ Result<std::unique_ptr<Trace>> Trace::openTrace(const std::string& path, const L
     ConsumerRegistry& registry = trace->m_consumers;
     trace->addBuiltInConsumers();
     for (auto& consumer : consumers) registry.add(std::move(consumer));
+    for (auto& plugin : plugins) {
+        Plugin* raw = plugin.get();
+        if (&registry.add(std::move(plugin)) == raw) trace->m_plugins.push_back(raw);
+    }
     std::set<std::pair<std::string, std::string>, std::less<>> requested;
+    std::vector<std::pair<std::string, std::string>> prefixes; // a system's events by name prefix
     for (const std::string& name : registry.names())
         for (const EventRequest& request : registry.find(name)->requests())
-            requested.emplace(request.system, request.event);
+            if (request.prefix)
+                prefixes.emplace_back(request.system, request.event);
+            else
+                requested.emplace(request.system, request.event);
     DatFile::OpenOptions fileOptions;
     fileOptions.deferFormats = true;
-    fileOptions.eagerFormat = [&requested](std::string_view system, std::string_view name) {
+    fileOptions.eagerFormat = [&requested, &prefixes](std::string_view system, std::string_view name) {
+        for (const auto& [s, prefix] : prefixes)
+            if (system == s && name.substr(0, prefix.size()) == prefix) return true;
         return requested.count(std::pair<std::string, std::string>(system, name)) > 0;
     };
     auto opened = withFile(std::move(trace), path, fileOptions);
@@ -90,7 +124,9 @@ Result<std::unique_ptr<Trace>> Trace::openTrace(const std::string& path, const L
         datFile->parseDeferredFormats(counts, diagnostics);
         if (previous) previous(counts, diagnostics);
     };
-    const std::vector<RecordTap>& taps = registry.bind(formatsOf(datFile->tep()));
+    trace->m_recordingInfo = recordingInfoOf(*datFile);
+    for (Plugin* plugin : trace->m_plugins) plugin->setRecording(trace->m_recordingInfo);
+    const std::vector<RecordTap>& taps = registry.bind(formatsOf(datFile->tep()), eventsOf(datFile->tep()));
     const size_t ownTaps = load.taps.size();
     load.taps.insert(load.taps.end(), taps.begin(), taps.end());
     auto store = loadEvents(*trace->m_file, load);

@@ -9,6 +9,7 @@
 #include "decode/funcgraphhandlers.h"
 #include "file/datfile.h"
 #include "load/loader.h"
+#include "plugin/plugin.h"
 #include "store/eventstore.h"
 #include "store/taskindex.h"
 #include "util/result.h"
@@ -23,10 +24,12 @@ namespace ringside {
 // goes through the tep handle, which one thread uses at a time.
 class Trace {
 public:
-    // `consumers` are fed with the recording's records while it loads, beside the built-in
-    // ones; find them afterwards in consumers().
+    // `consumers` and `plugins` are fed with the recording's records while it loads, beside
+    // the built-in consumers; find them afterwards in consumers() and plugins(). A plugin that
+    // throws is stopped (pluginFailure says why) and the load goes on.
     static Result<std::unique_ptr<Trace>> open(const std::string& path, const LoadOptions& options = LoadOptions(),
-                                               std::vector<std::unique_ptr<RecordConsumer>> consumers = {});
+                                               std::vector<std::unique_ptr<RecordConsumer>> consumers = {},
+                                               std::vector<std::unique_ptr<Plugin>> plugins = {});
 
     const DatFile& file() const { return *m_file; }
     const EventStore& store() const { return *m_store; }
@@ -43,6 +46,12 @@ public:
     const TaskIndex& taskIndex() const { return m_taskIndex; }
     // Every analysis fed with records during the load, by name (the built-in ones above too).
     const ConsumerRegistry& consumers() const { return m_consumers; }
+    // The plugins fed during the load, in the order given.
+    const std::vector<Plugin*>& plugins() const { return m_plugins; }
+    // Why a plugin stopped (it threw), or empty.
+    std::string pluginFailure(const Plugin& plugin) const { return m_consumers.failure(plugin.name()); }
+    // What plugins were told about the recording (task names not included: see RecordingInfo).
+    const RecordingInfo& recordingInfo() const { return m_recordingInfo; }
     // How long feeding the consumers their records took in the load (seconds), for benchmarks.
     double consumersSeconds() const { return m_consumersSeconds; }
 
@@ -61,7 +70,8 @@ private:
                                                    DatFile::OpenOptions fileOptions);
     void addBuiltInConsumers();
     static Result<std::unique_ptr<Trace>> openTrace(const std::string& path, const LoadOptions& options,
-                                                    std::vector<std::unique_ptr<RecordConsumer>> consumers);
+                                                    std::vector<std::unique_ptr<RecordConsumer>> consumers,
+                                                    std::vector<std::unique_ptr<Plugin>> plugins);
     std::unique_ptr<FuncGraphContext> m_funcGraph;
     std::unique_ptr<DatFile> m_file;
     std::unique_ptr<EventStore> m_store;
@@ -71,6 +81,8 @@ private:
     const ProcessGroups* m_processes = nullptr;
     CallSlices* m_calls = nullptr;
     const FunctionCalls* m_functionCalls = nullptr;
+    std::vector<Plugin*> m_plugins;
+    RecordingInfo m_recordingInfo;
     double m_consumersSeconds = 0;
 };
 

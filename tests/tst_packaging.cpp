@@ -119,6 +119,34 @@ private slots:
         QVERIFY(QFileInfo(m_prefix.filePath("libexec/ringside/ringside-format-probe")).isExecutable());
     }
 
+    // The installed CLI finds the built-in plugins beside it, and a plugin built from the
+    // example against the installed headers alone loads from $RINGSIDE_PLUGIN_PATH.
+    void pluginsLoadFromTheInstallation()
+    {
+        Run stats = run(m_prefix.filePath("bin/ringside-cli"),
+                        {"stats", ringside::test::fixture("execve-e2big.dat"), "--plugin", "syscalls"});
+        QVERIFY2(stats.status == 0, stats.err);
+        QVERIFY2(stats.err.isEmpty(), stats.err); // no second copy of a plugin, no broken module
+        QVERIFY(stats.out.contains("E2BIG"));
+
+        const QString compiler = QStandardPaths::findExecutable("c++");
+        if (compiler.isEmpty()) QSKIP("no C++ compiler (c++) to build the example plugin with");
+        QTemporaryDir modules;
+        const QString module = modules.filePath("switchcount.so");
+        Run build = run(compiler, {"-std=c++20", "-shared", "-fPIC", "-fvisibility=hidden", "-Wall", "-Werror",
+                                   "-I" + m_prefix.filePath("include/ringside"),
+                                   RINGSIDE_SOURCE_DIR "/plugins/example/switchcount.cpp", "-o", module});
+        QVERIFY2(build.status == 0, build.err);
+        QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+        env.insert("RINGSIDE_PLUGIN_PATH", modules.path());
+        Run example = run(m_prefix.filePath("bin/ringside-cli"),
+                          {"stats", ringside::test::fixture("execve-e2big.dat"), "--plugin", "switchcount", "--json"},
+                          env);
+        QVERIFY2(example.status == 0, example.err);
+        QVERIFY(example.out.contains("\"tasks\": ["));
+        QVERIFY(example.out.contains("\"switches_out\": "));
+    }
+
     void cliHelpMatchesItsManPage()
     {
         Run help = run(RINGSIDE_CLI, {"--help"});

@@ -2,6 +2,7 @@
 #include "commands.h"
 
 #include "calls/calltree.h"
+#include "pluginchoice.h"
 #include "trace.h"
 
 #include <chrono>
@@ -19,23 +20,36 @@ int benchCommand(const std::vector<std::string>& args)
     std::string path;
     int repeat = 1;
     LoadOptions options;
+    PluginChoice plugins;
     for (size_t i = 0; i < args.size(); ++i) {
         if (args[i] == "--repeat" && i + 1 < args.size())
             repeat = std::max(1, std::atoi(args[++i].c_str()));
         else if (args[i] == "--threads" && i + 1 < args.size())
             options.threads = std::atoi(args[++i].c_str());
+        else if (plugins.parse(args, i))
+            continue;
         else if (path.empty())
             path = args[i];
         else
             path.clear(), i = args.size();
     }
     if (path.empty()) {
-        std::fputs("usage: ringside-cli bench FILE [--repeat N] [--threads N]\n", stderr);
+        std::fputs(
+            "usage: ringside-cli bench FILE [--repeat N] [--threads N] [--plugin NAME]... [--no-plugin NAME]...\n",
+            stderr);
         return 2;
     }
     for (int r = 0; r < repeat; ++r) {
+        std::vector<std::unique_ptr<Plugin>> chosen;
+        std::string error;
+        if (!plugins.instantiate(chosen, error)) {
+            std::fprintf(stderr, "ringside-cli: %s\n", error.c_str());
+            return 1;
+        }
+        std::string names;
+        for (const auto& p : chosen) names += (names.empty() ? "" : ",") + p->name();
         auto start = std::chrono::steady_clock::now();
-        auto trace = Trace::open(path, options);
+        auto trace = Trace::open(path, options, {}, std::move(chosen));
         double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
         if (!trace) {
             std::fprintf(stderr, "ringside-cli: %s\n", trace.error().message.c_str());
@@ -47,6 +61,8 @@ int benchCommand(const std::vector<std::string>& args)
         std::printf("ringside load_s=%.3f events=%zu events_per_s=%.0f store_mb=%.1f peak_rss_kb=%ld\n", seconds,
                     events, events / (seconds > 0 ? seconds : 1e-9), (*trace)->store().memoryBytes() / 1048576.0,
                     usage.ru_maxrss);
+        std::printf("plugins=%s consumers_s=%.3f\n", names.empty() ? "none" : names.c_str(),
+                    (*trace)->consumersSeconds());
         // The per-task index is part of the load above; built again here alone to show its cost.
         const Trace& t = **trace;
         std::vector<TaskIndex::Creation> creations;

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 #pragma once
 
+#include "plugin/statstext.h"
+
 #include <cinttypes>
 #include <cstdint>
 #include <cstdio>
@@ -26,20 +28,7 @@ inline std::string micros(uint64_t ns)
 
 inline std::string jsonString(const std::string& s)
 {
-    std::string out = "\"";
-    for (unsigned char c : s) {
-        if (c == '"' || c == '\\')
-            out += '\\', out += static_cast<char>(c);
-        else if (c == '\n')
-            out += "\\n";
-        else if (c < 0x20) {
-            char esc[8];
-            std::snprintf(esc, sizeof esc, "\\u%04x", c);
-            out += esc;
-        } else
-            out += static_cast<char>(c);
-    }
-    return out + "\"";
+    return jsonQuoted(s);
 }
 
 // "33.470282" (seconds, as the CLI prints them) in nanoseconds; false if it is not a number.

@@ -12,5 +12,6 @@ int dumpCommand(const std::vector<std::string>& args);
 int benchCommand(const std::vector<std::string>& args);
 int calltreeCommand(const std::vector<std::string>& args);
 int funcstatsCommand(const std::vector<std::string>& args);
+int statsCommand(const std::vector<std::string>& args);
 
 } // namespace ringside::cli

@@ -16,8 +16,9 @@ void usage(FILE* out)
                "  info FILE [--json]     file version, compression, buffers, CPUs, events per CPU\n"
                "                         and per event type, lost events, time range, diagnostics\n"
                "  dump FILE              every event, one line each, as `trace-cmd report` prints it\n"
-               "  bench FILE [--repeat N] [--threads N]\n"
+               "  bench FILE [--repeat N] [--threads N] [--plugin NAME]... [--no-plugin NAME]...\n"
                "                         load the file and print load time, events/s and peak memory\n"
+               "                         (with every plugin found, only those named, or without some)\n"
                "  calltree FILE [--pid P] [--cpu C] [--from SEC] [--to SEC] [--json]\n"
                "                         the function_graph calls merged top-down: calls, total and\n"
                "                         self time, return values (errors named)\n"
@@ -29,7 +30,10 @@ void usage(FILE* out)
                "  funcstats FILE [--per-cpu] [--json]\n"
                "                         per function: hits, total, self, average, standard\n"
                "                         deviation, min and max time, overall and per CPU;\n"
-               "                         for the function tracer: hits and callers"
+               "                         for the function tracer: hits and callers\n"
+               "  stats FILE --plugin NAME [--json]\n"
+               "                         a plugin's statistics (syscalls: per system call, the\n"
+               "                         failures, per task), as tables or JSON\n"
                "\n"
                "  -h, --help             this text\n"
                "  --version              the program's version\n",
@@ -63,6 +67,8 @@ int main(int argc, char** argv)
         status = ringside::cli::calltreeCommand(args);
     else if (command == "funcstats")
         status = ringside::cli::funcstatsCommand(args);
+    else if (command == "stats")
+        status = ringside::cli::statsCommand(args);
     if (status >= 0) {
         // The trace is not torn down block by block: the process ends and the kernel takes the
         // memory back at once (on a 27M-event trace teardown took as long as a third of the load).

@@ -34,16 +34,29 @@ std::vector<std::string> ConsumerRegistry::names() const
     return out;
 }
 
-const std::vector<RecordTap>& ConsumerRegistry::bind(const FormatLookup& lookup)
+const std::vector<RecordTap>& ConsumerRegistry::bind(const FormatLookup& lookup, const EventLister& list)
 {
     m_taps.clear();
     m_bound.clear();
+    m_failures.assign(m_consumers.size(), std::string());
     std::map<uint16_t, size_t> tapOfType;
     for (size_t c = 0; c < m_consumers.size(); ++c) {
-        const std::vector<EventRequest> requests = m_consumers[c]->requests();
-        std::vector<bool> bound(requests.size(), false);
+        std::vector<EventRequest> requests;
+        guarded(c, [&](RecordConsumer& consumer) { requests = consumer.requests(); });
+        // A request by prefix stands for every event it matches; each binds on its own.
+        std::vector<std::pair<size_t, std::string>> events; // (request, event name)
         for (size_t r = 0; r < requests.size(); ++r) {
-            const std::optional<EventFormat> format = lookup(requests[r].system, requests[r].event);
+            if (!requests[r].prefix) {
+                events.emplace_back(r, requests[r].event);
+                continue;
+            }
+            if (!list) continue;
+            for (const std::string& name : list(requests[r].system))
+                if (name.compare(0, requests[r].event.size(), requests[r].event) == 0) events.emplace_back(r, name);
+        }
+        std::vector<bool> bound(requests.size(), false);
+        for (const auto& [r, event] : events) {
+            const std::optional<EventFormat> format = lookup(requests[r].system, event);
             if (!format) continue;
             std::vector<FieldFormat> fields;
             for (const std::string& name : requests[r].fields) {
@@ -76,9 +89,30 @@ const std::vector<RecordTap>& ConsumerRegistry::bind(const FormatLookup& lookup)
             boundTap.subscribers.push_back(std::move(subscriber));
             bound[r] = true;
         }
-        m_consumers[c]->bind(bound);
+        guarded(c, [&](RecordConsumer& consumer) { consumer.bind(bound); });
     }
     return m_taps;
+}
+
+template <typename Call>
+void ConsumerRegistry::guarded(size_t c, Call what)
+{
+    if (m_failures.size() < m_consumers.size()) m_failures.resize(m_consumers.size());
+    if (!m_failures[c].empty()) return;
+    try {
+        what(*m_consumers[c]);
+    } catch (const std::exception& e) {
+        m_failures[c] = e.what()[0] ? e.what() : "an exception without a message";
+    } catch (...) {
+        m_failures[c] = "an exception that is not a std::exception";
+    }
+}
+
+std::string ConsumerRegistry::failure(std::string_view name) const
+{
+    for (size_t c = 0; c < m_consumers.size(); ++c)
+        if (m_consumers[c]->name() == name) return c < m_failures.size() ? m_failures[c] : std::string();
+    return {};
 }
 
 void ConsumerRegistry::deliver(const EventStore& store, const std::vector<std::vector<TapColumn>>& columns)
@@ -88,7 +122,8 @@ void ConsumerRegistry::deliver(const EventStore& store, const std::vector<std::v
         const Stream& stream = store.stream(StreamId(static_cast<uint16_t>(s)));
         streams[s] = {stream.cpu, stream.buffer, stream.columns.size() ? stream.columns.timestamp[0] : 0};
     }
-    for (const auto& c : m_consumers) c->setStreams(streams);
+    for (size_t c = 0; c < m_consumers.size(); ++c)
+        guarded(c, [&](RecordConsumer& consumer) { consumer.setStreams(streams); });
 
     // Per stream, the hits of every tap in stream order; then the streams merged by time, ties
     // in stream order, as the merged order has them.
@@ -161,7 +196,8 @@ void ConsumerRegistry::deliver(const EventStore& store, const std::vector<std::v
         const Hit& hit = perStream[head.stream][head.next];
         const CpuColumns& c = store.stream(StreamId(head.stream)).columns;
         if (hit.tap == kLostMarker) {
-            for (const auto& consumer : m_consumers) consumer->eventsLost(StreamId(head.stream), head.ts);
+            for (size_t c = 0; c < m_consumers.size(); ++c)
+                guarded(c, [&](RecordConsumer& consumer) { consumer.eventsLost(StreamId(head.stream), head.ts); });
             if (++head.next < perStream[head.stream].size()) {
                 head.ts = timeOf(head.stream, perStream[head.stream][head.next]);
                 heads.push(head);
@@ -186,6 +222,7 @@ void ConsumerRegistry::deliver(const EventStore& store, const std::vector<std::v
             }
             ConsumedRecord record;
             record.request = sub.request;
+            record.type = m_taps[hit.tap].eventType;
             record.timestamp = head.ts;
             record.stream = StreamId(head.stream);
             record.index = hit.index;
@@ -193,14 +230,25 @@ void ConsumerRegistry::deliver(const EventStore& store, const std::vector<std::v
             record.flags = c.flags[hit.index];
             record.values = values.data();
             record.valueCount = values.size();
-            m_consumers[sub.consumer]->consume(record);
+            guarded(sub.consumer, [&](RecordConsumer& consumer) { consumer.consume(record); });
         }
         if (++head.next < perStream[head.stream].size()) {
             head.ts = timeOf(head.stream, perStream[head.stream][head.next]);
             heads.push(head);
         }
     }
-    for (const auto& c : m_consumers) c->flush();
+    for (size_t c = 0; c < m_consumers.size(); ++c) guarded(c, [](RecordConsumer& consumer) { consumer.flush(); });
+}
+
+ConsumerRegistry::EventLister eventsOf(tep_handle* tep)
+{
+    return [tep](const std::string& system) {
+        std::vector<std::string> names;
+        tep_event** events = tep ? tep_list_events(tep, TEP_EVENT_SORT_ID) : nullptr;
+        for (int i = 0; events && events[i]; ++i)
+            if (events[i]->system && events[i]->name && system == events[i]->system) names.push_back(events[i]->name);
+        return names;
+    };
 }
 
 ConsumerRegistry::FormatLookup formatsOf(tep_handle* tep)

@@ -37,6 +37,8 @@ public:
     };
     // Finds an event format by system and name; nullopt when the recording has none.
     using FormatLookup = std::function<std::optional<EventFormat>(const std::string& system, const std::string& event)>;
+    // The names of a system's events, for requests by prefix.
+    using EventLister = std::function<std::vector<std::string>(const std::string& system)>;
 
     ConsumerRegistry() = default;
     ConsumerRegistry(const ConsumerRegistry&) = delete;
@@ -54,7 +56,9 @@ public:
     std::vector<std::string> names() const;
 
     // Binds every consumer (call once, after the last add()); returns the taps to capture.
-    const std::vector<RecordTap>& bind(const FormatLookup& lookup);
+    const std::vector<RecordTap>& bind(const FormatLookup& lookup, const EventLister& list = {});
+    // Why a consumer stopped being fed (it threw: the message), or empty. The others go on.
+    std::string failure(std::string_view name) const;
     const std::vector<RecordTap>& taps() const { return m_taps; }
 
     // Feeds what the taps of bind() collected: columns[tap][stream], event indexes in stream
@@ -74,7 +78,12 @@ private:
         std::vector<Subscriber> subscribers;
     };
 
+    // Calls `what` on consumer `c` unless it failed before; an exception marks it failed.
+    template <typename Call>
+    void guarded(size_t c, Call what);
+
     std::vector<std::unique_ptr<RecordConsumer>> m_consumers;
+    std::vector<std::string> m_failures; // per consumer
     std::vector<RecordTap> m_taps;
     std::vector<BoundTap> m_bound;
     static constexpr uint32_t kLostMarker = ~uint32_t(0);
@@ -83,5 +92,6 @@ private:
 
 // The formats of a libtraceevent handle, for bind().
 ConsumerRegistry::FormatLookup formatsOf(tep_handle* tep);
+ConsumerRegistry::EventLister eventsOf(tep_handle* tep);
 
 } // namespace ringside

@@ -16,6 +16,9 @@ struct EventRequest {
     std::string system;
     std::string event;
     std::vector<std::string> fields;
+    // Every event of `system` whose name starts with `event` (syscalls/sys_enter_*), each
+    // bound when it has the fields; records say which by ConsumedRecord::type.
+    bool prefix = false;
 };
 
 // A field's value, decoded once by the registry so that consumers read numbers and text,
@@ -65,6 +68,7 @@ enum TraceFlag : uint8_t {
 // and the requested fields in the order the request named them.
 struct ConsumedRecord {
     size_t request = 0;
+    uint16_t type = 0; // the event's type (its format's id)
     uint64_t timestamp = 0;
     StreamId stream;
     uint32_t index = 0; // the event's index in its stream

@@ -1,0 +1,40 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+#include "pluginchoice.h"
+
+#include <algorithm>
+#include <cstdio>
+
+namespace ringside::cli {
+
+bool PluginChoice::parse(const std::vector<std::string>& args, size_t& i)
+{
+    if (i + 1 >= args.size() || (args[i] != "--plugin" && args[i] != "--no-plugin")) return false;
+    (args[i] == "--plugin" ? only : without).push_back(args[i + 1]);
+    ++i;
+    return true;
+}
+
+bool PluginChoice::instantiate(std::vector<std::unique_ptr<Plugin>>& plugins, std::string& error) const
+{
+    if (only.empty() && !defaultAll) return true;
+    static const PluginCatalog catalog = PluginCatalog::discover(PluginCatalog::searchPath());
+    static bool warned = false;
+    if (!std::exchange(warned, true))
+        for (const std::string& problem : catalog.problems())
+            std::fprintf(stderr, "ringside-cli: warning: %s\n", problem.c_str());
+    for (const std::string& name : only)
+        if (!catalog.find(name)) {
+            std::string found;
+            for (const PluginModule& m : catalog.modules()) found += (found.empty() ? "" : ", ") + m.name;
+            error = "no plugin named \"" + name + "\" (found: " + (found.empty() ? "none" : found) + ")";
+            return false;
+        }
+    for (const PluginModule& module : catalog.modules()) {
+        const bool named = std::find(only.begin(), only.end(), module.name) != only.end();
+        const bool left = std::find(without.begin(), without.end(), module.name) != without.end();
+        if ((only.empty() ? defaultAll : named) && !left) plugins.push_back(module.instantiate());
+    }
+    return true;
+}
+
+} // namespace ringside::cli

@@ -1,0 +1,81 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+// `ringside-cli stats FILE --plugin NAME [--json]`: a plugin's statistics tables.
+#include "commands.h"
+
+#include "plugin/statstext.h"
+#include "pluginchoice.h"
+#include "trace.h"
+
+#include <traceevent/event-parse.h>
+
+#include <cstdio>
+
+namespace ringside::cli {
+
+namespace {
+
+const char* const kUsage = "usage: ringside-cli stats FILE --plugin NAME [--json]\n";
+
+} // namespace
+
+int statsCommand(const std::vector<std::string>& args)
+{
+    std::string path;
+    bool json = false;
+    PluginChoice choice;
+    choice.defaultAll = false;
+    for (size_t i = 0; i < args.size(); ++i) {
+        if (args[i] == "--json")
+            json = true;
+        else if (choice.parse(args, i))
+            continue;
+        else if (path.empty() && args[i][0] != '-')
+            path = args[i];
+        else
+            return std::fputs(kUsage, stderr), 2;
+    }
+    if (path.empty() || choice.only.size() != 1) return std::fputs(kUsage, stderr), 2;
+    std::vector<std::unique_ptr<Plugin>> plugins;
+    std::string error;
+    if (!choice.instantiate(plugins, error)) {
+        std::fprintf(stderr, "ringside-cli: %s\n", error.c_str());
+        return 1;
+    }
+    auto trace = Trace::open(path, LoadOptions(), {}, std::move(plugins));
+    if (!trace) {
+        std::fprintf(stderr, "ringside-cli: %s\n", trace.error().message.c_str());
+        return 1;
+    }
+    const Trace& t = **trace;
+    const Plugin& plugin = *t.plugins().front();
+    if (const std::string failure = t.pluginFailure(plugin); !failure.empty()) {
+        std::fprintf(stderr, "ringside-cli: plugin %s failed on %s and was stopped: %s\n", plugin.name().c_str(),
+                     path.c_str(), failure.c_str());
+        return 1;
+    }
+    if (const std::string nothing = plugin.nothingToShow(); !nothing.empty())
+        std::fprintf(stderr, "ringside-cli: plugin %s has nothing to show for %s: %s\n", plugin.name().c_str(),
+                     path.c_str(), nothing.c_str());
+    RecordingInfo info = t.recordingInfo();
+    tep_handle* tep = t.file().tep();
+    info.taskName = [tep](int32_t pid) {
+        const char* comm = tep_data_comm_from_pid(tep, pid);
+        return std::string(comm ? comm : "<...>");
+    };
+    const PluginTables tables = plugin.tables(info);
+    if (json) {
+        std::printf("{\"file\": %s, \"plugin\": %s", jsonQuoted(path).c_str(), jsonQuoted(plugin.name()).c_str());
+        for (const StatsTable& table : tables.statistics)
+            std::printf(",\n%s: %s", jsonQuoted(table.key).c_str(), tableJson(table).c_str());
+        std::printf("}\n");
+        return 0;
+    }
+    bool first = true;
+    for (const StatsTable& table : tables.statistics) {
+        std::printf("%s%s", first ? "" : "\n", tableText(table).c_str());
+        first = false;
+    }
+    return 0;
+}
+
+} // namespace ringside::cli

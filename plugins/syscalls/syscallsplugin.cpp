@@ -1,0 +1,209 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+#include "syscallsplugin.h"
+
+#include <algorithm>
+#include <map>
+
+namespace ringside::syscalls {
+
+namespace {
+
+// The requests, in this order.
+enum Request : size_t { kRawEnter, kRawExit, kEnter, kExit, kEnterOld, kExitOld, kRequests };
+
+constexpr const char* kEnterPrefix = "sys_enter_";
+constexpr const char* kExitPrefix = "sys_exit_";
+
+} // namespace
+
+std::string SyscallsPlugin::description() const
+{
+    return "System calls as slices on the task rows, failures by errno name, statistics per system call and task";
+}
+
+std::vector<EventRequest> SyscallsPlugin::requests() const
+{
+    return {
+        {"raw_syscalls", "sys_enter", {"id"}, false},
+        {"raw_syscalls", "sys_exit", {"id", "ret"}, false},
+        {"syscalls", kEnterPrefix, {"__syscall_nr"}, true},
+        {"syscalls", kExitPrefix, {"__syscall_nr", "ret"}, true},
+        // Kernels before 5.x name the number field "nr".
+        {"syscalls", kEnterPrefix, {"nr"}, true},
+        {"syscalls", kExitPrefix, {"nr", "ret"}, true},
+    };
+}
+
+void SyscallsPlugin::setRecording(const RecordingInfo& info)
+{
+    m_arch = architectureOf(info.machine);
+    m_eventName = info.eventName;
+}
+
+void SyscallsPlugin::bind(const std::vector<bool>& bound)
+{
+    m_bound = bound;
+}
+
+uint32_t SyscallsPlugin::nameId(const std::string& name)
+{
+    auto [it, added] = m_nameIds.try_emplace(name, uint32_t(m_names.size()));
+    if (added) m_names.push_back(name);
+    return it->second;
+}
+
+int64_t SyscallsPlugin::nameOfEvent(uint16_t type, const char* prefix)
+{
+    auto [it, added] = m_eventNames.try_emplace(type, -1);
+    if (added && m_eventName) {
+        const std::string event = m_eventName(type);
+        const std::string p = prefix;
+        if (event.size() > p.size() && event.compare(0, p.size(), p) == 0) it->second = nameId(event.substr(p.size()));
+    }
+    return it->second;
+}
+
+int SyscallsPlugin::cpuOf(StreamId stream) const
+{
+    return stream.value < m_streams.size() ? m_streams[stream.value].cpu : -1;
+}
+
+void SyscallsPlugin::consume(const ConsumedRecord& record)
+{
+    switch (record.request) {
+    case kRawEnter: enter(record, record.field(0).asSigned(), -1); break;
+    case kRawExit: exit(record, record.field(0).asSigned(), record.field(1).asSigned(), -1); break;
+    case kEnter:
+    case kEnterOld: enter(record, record.field(0).asSigned(), nameOfEvent(record.type, kEnterPrefix)); break;
+    case kExit:
+    case kExitOld:
+        exit(record, record.field(0).asSigned(), record.field(1).asSigned(), nameOfEvent(record.type, kExitPrefix));
+        break;
+    default: break;
+    }
+}
+
+void SyscallsPlugin::enter(const ConsumedRecord& record, int64_t number, int64_t nameFromEvent)
+{
+    TaskState& task = m_tasks[record.pid];
+    if (task.open >= 0) {
+        Call& open = m_calls[size_t(task.open)];
+        // The same entry seen through the other kind of event (raw_syscalls and syscalls).
+        if (open.number == number) {
+            if (nameFromEvent >= 0) open.name = uint32_t(nameFromEvent);
+            return;
+        }
+        // A call that never returned (exit_group, or its exit was lost) stays open.
+    }
+    Call call;
+    call.enter = call.exit = record.timestamp;
+    call.pid = record.pid;
+    call.cpu = cpuOf(record.stream);
+    call.number = number;
+    call.name = nameFromEvent >= 0 ? uint32_t(nameFromEvent) : nameId(syscallName(m_arch, number));
+    call.enterSeen = true;
+    task.open = int64_t(m_calls.size());
+    task.lastExited = -1;
+    m_calls.push_back(call);
+}
+
+void SyscallsPlugin::exit(const ConsumedRecord& record, int64_t number, int64_t ret, int64_t nameFromEvent)
+{
+    TaskState& task = m_tasks[record.pid];
+    if (task.open < 0 && task.lastExited >= 0 && m_calls[size_t(task.lastExited)].number == number) {
+        // The same return seen through the other kind of event.
+        if (nameFromEvent >= 0) m_calls[size_t(task.lastExited)].name = uint32_t(nameFromEvent);
+        return;
+    }
+    // rt_sigreturn (and a call whose number a tracer changed) returns as NR -1: it ends the
+    // call that was entered.
+    const bool matches = task.open >= 0 && (m_calls[size_t(task.open)].number == number || number < 0);
+    if (!matches) {
+        // Entered before the recording began (or its entry was not recorded).
+        Call call;
+        call.enter = record.timestamp;
+        call.pid = record.pid;
+        call.number = number;
+        call.name = nameFromEvent >= 0 ? uint32_t(nameFromEvent) : nameId(syscallName(m_arch, number));
+        task.open = int64_t(m_calls.size());
+        m_calls.push_back(call);
+    }
+    Call& call = m_calls[size_t(task.open)];
+    call.exit = record.timestamp;
+    call.cpu = cpuOf(record.stream);
+    call.ret = ret;
+    call.exitSeen = true;
+    if (nameFromEvent >= 0) call.name = uint32_t(nameFromEvent);
+    task.lastExited = task.open;
+    task.open = -1;
+}
+
+std::string SyscallsPlugin::nothingToShow() const
+{
+    if (!m_calls.empty()) return {};
+    const bool anyBound = std::find(m_bound.begin(), m_bound.end(), true) != m_bound.end();
+    return anyBound ? "the recording's raw_syscalls and syscalls events have no records"
+                    : "the recording has no raw_syscalls or syscalls events";
+}
+
+PluginTables SyscallsPlugin::tables(const RecordingInfo& info) const
+{
+    PluginTables out;
+    SliceTable slices;
+    slices.name = "System calls";
+    slices.labels = m_names;
+    for (const Call& c : m_calls) {
+        uint8_t flags = c.failed() ? SliceTable::kError : 0;
+        if (!c.exitSeen) flags |= SliceTable::kOpen;
+        slices.add(c.enter, c.exit, c.pid, 0, c.name, c.ret, flags);
+    }
+    out.slices.push_back(std::move(slices));
+
+    auto comm = [&](int32_t pid) { return info.taskName ? info.taskName(pid) : std::string(); };
+    // Per system call and per task, in name and pid order.
+    struct Sums {
+        int64_t calls = 0, errors = 0;
+        uint64_t total = 0, max = 0, timed = 0;
+        StatsTable::Counts byErrno;
+        void add(const Call& c)
+        {
+            ++calls;
+            if (c.enterSeen && c.exitSeen) total += c.duration(), max = std::max(max, c.duration()), ++timed;
+            if (!c.failed()) return;
+            ++errors;
+            const std::string name = errnoName(c.ret);
+            auto it = std::find_if(byErrno.begin(), byErrno.end(), [&](const auto& e) { return e.first == name; });
+            if (it == byErrno.end())
+                byErrno.emplace_back(name, 1);
+            else
+                ++it->second;
+        }
+    };
+    std::map<std::string, Sums> perName;
+    std::map<int32_t, Sums> perTask;
+    StatsTable failures{"failures", "Failed system calls", {}, {}};
+    failures.columns = {{"time", "Time (ns)"},   {"cpu", "CPU"},      {"pid", "PID"},    {"comm", "Task"},
+                        {"name", "System call"}, {"ret", "Returned"}, {"errno", "Error"}};
+    for (const Call& c : m_calls) {
+        perName[m_names[c.name]].add(c);
+        perTask[c.pid].add(c);
+        if (c.failed())
+            failures.rows.push_back(
+                {c.exit, int64_t(c.cpu), int64_t(c.pid), comm(c.pid), m_names[c.name], c.ret, errnoName(c.ret)});
+    }
+    StatsTable bySyscall{"syscalls", "System calls", {}, {}};
+    bySyscall.columns = {{"name", "System call"},    {"calls", "Calls"},         {"errors", "Errors"},
+                         {"total_ns", "Total (ns)"}, {"avg_ns", "Average (ns)"}, {"max_ns", "Max (ns)"}};
+    for (const auto& [name, s] : perName)
+        bySyscall.rows.push_back({name, s.calls, s.byErrno, s.total, s.timed ? s.total / s.timed : uint64_t(0), s.max});
+    StatsTable byTask{"tasks", "System calls per task", {}, {}};
+    byTask.columns = {
+        {"pid", "PID"}, {"comm", "Task"}, {"calls", "Calls"}, {"errors", "Errors"}, {"total_ns", "Total (ns)"}};
+    for (const auto& [pid, s] : perTask) byTask.rows.push_back({int64_t(pid), comm(pid), s.calls, s.errors, s.total});
+    out.statistics.push_back(std::move(bySyscall));
+    out.statistics.push_back(std::move(failures));
+    out.statistics.push_back(std::move(byTask));
+    return out;
+}
+
+} // namespace ringside::syscalls

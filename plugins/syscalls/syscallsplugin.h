@@ -1,0 +1,71 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+#pragma once
+
+#include "plugin/plugin.h"
+#include "syscalltables.h"
+
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+namespace ringside::syscalls {
+
+// System calls as slices on the task rows, from raw_syscalls sys_enter/sys_exit (numbers,
+// named by the recording's architecture) and the per-syscall syscalls:sys_enter_*/sys_exit_*
+// events (named by the event). A call recorded by both kinds of events is one call. Failures
+// (negative errno returns) are named; statistics per system call and per task.
+class SyscallsPlugin : public Plugin {
+public:
+    static constexpr const char* kName = "syscalls";
+
+    // One system call of one task.
+    struct Call {
+        uint64_t enter = 0, exit = 0; // exit == enter while no exit was seen
+        int32_t pid = 0;
+        int cpu = -1; // where it returned (or entered, without an exit)
+        int64_t number = -1;
+        uint32_t name = 0; // index into names()
+        int64_t ret = 0;
+        bool enterSeen = false, exitSeen = false;
+        bool failed() const { return exitSeen && ret < 0 && ret >= -4095; }
+        uint64_t duration() const { return enterSeen && exitSeen ? exit - enter : 0; }
+    };
+
+    std::string name() const override { return kName; }
+    std::string description() const override;
+    std::vector<EventRequest> requests() const override;
+    void setRecording(const RecordingInfo& info) override;
+    void bind(const std::vector<bool>& bound) override;
+    void setStreams(const std::vector<StreamInfo>& streams) override { m_streams = streams; }
+    void consume(const ConsumedRecord& record) override;
+    std::string nothingToShow() const override;
+    PluginTables tables(const RecordingInfo& info) const override;
+
+    const std::vector<Call>& calls() const { return m_calls; }
+    const std::vector<std::string>& names() const { return m_names; }
+    Architecture architecture() const { return m_arch; }
+
+private:
+    struct TaskState {
+        int64_t open = -1;       // the call entered and not yet exited
+        int64_t lastExited = -1; // the call that returned last, while no other was entered
+    };
+    void enter(const ConsumedRecord& record, int64_t number, int64_t nameFromEvent);
+    void exit(const ConsumedRecord& record, int64_t number, int64_t ret, int64_t nameFromEvent);
+    uint32_t nameId(const std::string& name);
+    // The name a syscalls:sys_enter_X or sys_exit_X event gives its call (X), as a name id.
+    int64_t nameOfEvent(uint16_t type, const char* prefix);
+    int cpuOf(StreamId stream) const;
+
+    Architecture m_arch = Architecture::Unknown;
+    std::function<std::string(uint16_t)> m_eventName;
+    std::vector<bool> m_bound;
+    std::vector<StreamInfo> m_streams;
+    std::vector<Call> m_calls;
+    std::vector<std::string> m_names;
+    std::unordered_map<std::string, uint32_t> m_nameIds;
+    std::unordered_map<uint16_t, int64_t> m_eventNames; // by event type
+    std::unordered_map<int32_t, TaskState> m_tasks;
+};
+
+} // namespace ringside::syscalls

@@ -1,0 +1,313 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+// Plugins: the syscalls plugin's pairing and statistics on plain values and on real
+// recordings (checked against trace-cmd's report), the syscall name tables, the catalog with
+// broken modules beside good ones, a plugin that throws, and `ringside-cli stats`.
+#include "testsupport.h"
+
+#include "plugin/pluginloader.h"
+#include "plugin/statstext.h"
+#include "syscallsplugin.h"
+#include "trace.h"
+
+#include <QFile>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QProcess>
+#include <QRegularExpression>
+#include <QTemporaryDir>
+#include <QTest>
+
+using namespace ringside;
+using namespace ringside::syscalls;
+
+namespace {
+
+// Feeds the syscalls plugin records by request, as the registry would.
+class Feeder {
+public:
+    explicit Feeder(SyscallsPlugin& plugin) : m_plugin(plugin)
+    {
+        RecordingInfo info;
+        info.machine = "x86_64";
+        info.eventName = [](uint16_t type) {
+            return type == kEnterExecve  ? std::string("sys_enter_execve")
+                   : type == kExitExecve ? std::string("sys_exit_execve")
+                                         : std::string();
+        };
+        m_plugin.setRecording(info);
+        m_plugin.bind(std::vector<bool>(m_plugin.requests().size(), true));
+        m_plugin.setStreams({{0, 0, 0}, {1, 0, 0}});
+    }
+    void rawEnter(uint64_t ts, int32_t pid, int64_t nr) { send(0, 0, ts, pid, {nr}); }
+    void rawExit(uint64_t ts, int32_t pid, int64_t nr, int64_t ret) { send(1, 0, ts, pid, {nr, ret}); }
+    void enterExecve(uint64_t ts, int32_t pid) { send(2, kEnterExecve, ts, pid, {59}); }
+    void exitExecve(uint64_t ts, int32_t pid, int64_t ret) { send(3, kExitExecve, ts, pid, {59, ret}); }
+
+    static constexpr uint16_t kEnterExecve = 700, kExitExecve = 701;
+
+private:
+    void send(size_t request, uint16_t type, uint64_t ts, int32_t pid, const std::vector<int64_t>& numbers)
+    {
+        std::vector<TypedValue> values;
+        for (int64_t n : numbers) values.push_back(TypedValue::number(uint64_t(n), true, 8));
+        ConsumedRecord r;
+        r.request = request;
+        r.type = type;
+        r.timestamp = ts;
+        r.stream = StreamId(uint16_t(pid % 2));
+        r.pid = pid;
+        r.values = values.data();
+        r.valueCount = values.size();
+        m_plugin.consume(r);
+    }
+    SyscallsPlugin& m_plugin;
+};
+
+const StatsTable* statsNamed(const PluginTables& tables, const std::string& key)
+{
+    for (const StatsTable& t : tables.statistics)
+        if (t.key == key) return &t;
+    return nullptr;
+}
+
+std::unique_ptr<Trace> openWith(const QString& fixture, std::unique_ptr<Plugin> plugin)
+{
+    std::vector<std::unique_ptr<Plugin>> plugins;
+    plugins.push_back(std::move(plugin));
+    auto trace = Trace::open(test::fixturePath(fixture), LoadOptions(), {}, std::move(plugins));
+    return trace ? std::move(trace.value()) : nullptr;
+}
+
+// The failed system calls in a recording, counted from trace-cmd's report of its raw_syscalls
+// exits ("sys_exit: NR 61 = -10").
+int failuresInReport(const QString& reportXz, int* e2big)
+{
+    QProcess xz;
+    xz.start("xz", {"-dc", test::fixture(reportXz)});
+    if (!xz.waitForFinished(60000)) return -1;
+    int failures = 0;
+    const QRegularExpression exit(" sys_exit: +NR (-?\\d+) = (-\\d+)$");
+    for (const QByteArray& line : xz.readAllStandardOutput().split('\n')) {
+        const auto m = exit.match(QString::fromUtf8(line));
+        if (!m.hasMatch()) continue;
+        const long long ret = m.captured(2).toLongLong();
+        if (ret < 0 && ret >= -4095) {
+            ++failures;
+            if (ret == -7 && m.captured(1) == "59") ++*e2big;
+        }
+    }
+    return failures;
+}
+
+} // namespace
+
+class TestPlugins : public QObject {
+    Q_OBJECT
+
+private slots:
+    void syscallNamesAndErrnos()
+    {
+        QCOMPARE(syscallName(Architecture::X86_64, 0), std::string("read"));
+        QCOMPARE(syscallName(Architecture::X86_64, 59), std::string("execve"));
+        QCOMPARE(syscallName(Architecture::I386, 11), std::string("execve"));
+        QCOMPARE(syscallName(Architecture::Arm64, 63), std::string("read"));
+        QCOMPARE(syscallName(Architecture::Arm64, 221), std::string("execve"));
+        QCOMPARE(syscallName(Architecture::Arm, 322), std::string("openat"));
+        QCOMPARE(syscallName(Architecture::Unknown, 5), std::string("NR 5"));
+        QCOMPARE(syscallName(Architecture::X86_64, 3999), std::string("NR 3999"));
+        QVERIFY(architectureOf("x86_64") == Architecture::X86_64);
+        QVERIFY(architectureOf("i686") == Architecture::I386);
+        QVERIFY(architectureOf("aarch64") == Architecture::Arm64);
+        QVERIFY(architectureOf("armv7l") == Architecture::Arm);
+        QVERIFY(architectureOf("riscv64") == Architecture::Unknown);
+        QCOMPARE(errnoName(-7), std::string("E2BIG"));
+        QCOMPARE(errnoName(-2), std::string("ENOENT"));
+        QCOMPARE(errnoName(0), std::string());
+        QCOMPARE(errnoName(-5000), std::string()); // an address, not an error
+    }
+
+    // One call seen through both kinds of events is one call; NR -1 ends the call entered;
+    // exits without entries and calls that never return are kept.
+    void syscallsPairOnPlainValues()
+    {
+        SyscallsPlugin plugin;
+        Feeder feed(plugin);
+        feed.rawEnter(100, 5, 59);
+        feed.enterExecve(100, 5);
+        feed.rawEnter(150, 6, 2); // open, on another task meanwhile
+        feed.rawExit(160, 6, 2, -2);
+        feed.rawExit(200, 5, 59, -7);
+        feed.exitExecve(200, 5, -7);
+        feed.rawEnter(300, 5, 15); // rt_sigreturn returns as NR -1
+        feed.rawExit(310, 5, -1, 0);
+        feed.rawExit(400, 5, 0, 5); // read, entered before the recording
+        feed.rawEnter(500, 5, 231); // exit_group never returns
+        const auto& calls = plugin.calls();
+        QCOMPARE(calls.size(), size_t(5));
+        auto name = [&](size_t i) { return plugin.names()[calls[i].name]; };
+        QCOMPARE(name(0), std::string("execve"));
+        QCOMPARE(calls[0].duration(), uint64_t(100));
+        QVERIFY(calls[0].failed());
+        QCOMPARE(name(1), std::string("open"));
+        QCOMPARE(calls[1].ret, int64_t(-2));
+        QCOMPARE(name(2), std::string("rt_sigreturn"));
+        QCOMPARE(calls[2].duration(), uint64_t(10));
+        QCOMPARE(name(3), std::string("read"));
+        QVERIFY(!calls[3].enterSeen && calls[3].exitSeen);
+        QCOMPARE(name(4), std::string("exit_group"));
+        QVERIFY(calls[4].enterSeen && !calls[4].exitSeen);
+        QCOMPARE(plugin.nothingToShow(), std::string());
+
+        RecordingInfo info;
+        info.taskName = [](int32_t pid) { return pid == 5 ? std::string("sh") : std::string("cat"); };
+        const PluginTables tables = plugin.tables(info);
+        QCOMPARE(tables.slices.size(), size_t(1));
+        const SliceTable& slices = tables.slices[0];
+        QCOMPARE(slices.size(), size_t(5));
+        QCOMPARE(slices.flags[0], uint8_t(SliceTable::kError));
+        QCOMPARE(slices.flags[4], uint8_t(SliceTable::kOpen));
+        QCOMPARE(slices.labels[slices.label[0]], std::string("execve"));
+
+        const StatsTable* failures = statsNamed(tables, "failures");
+        QVERIFY(failures);
+        QCOMPARE(failures->rows.size(), size_t(2));
+        const std::string json = tableJson(*failures);
+        QVERIFY2(
+            json.find(
+                R"({"time": 200, "cpu": 1, "pid": 5, "comm": "sh", "name": "execve", "ret": -7, "errno": "E2BIG"})") !=
+                std::string::npos,
+            json.c_str());
+        const StatsTable* perCall = statsNamed(tables, "syscalls");
+        QVERIFY(perCall);
+        const std::string perCallJson = tableJson(*perCall);
+        QVERIFY2(
+            perCallJson.find(
+                R"({"name": "execve", "calls": 1, "errors": {"E2BIG": 1}, "total_ns": 100, "avg_ns": 100, "max_ns": 100})") !=
+                std::string::npos,
+            perCallJson.c_str());
+        QVERIFY(tableText(*perCall).find("E2BIG 1") != std::string::npos);
+        QVERIFY(statsNamed(tables, "tasks"));
+    }
+
+    // On real recordings: the failing execve is found, and the failures are exactly the
+    // negative returns of trace-cmd's report.
+    void syscallsOnRecordings()
+    {
+        auto trace = openWith("execve-e2big.dat", std::make_unique<SyscallsPlugin>());
+        QVERIFY(trace);
+        const auto& plugin = static_cast<const SyscallsPlugin&>(*trace->plugins().front());
+        QCOMPARE(plugin.architecture(), Architecture::X86_64);
+        int e2bigInReport = 0;
+        const int inReport = failuresInReport("execve-e2big.report.txt.xz", &e2bigInReport);
+        QVERIFY(inReport > 10);
+        QCOMPARE(e2bigInReport, 1);
+        const PluginTables tables = plugin.tables(RecordingInfo());
+        const StatsTable* failures = statsNamed(tables, "failures");
+        QCOMPARE(int(failures->rows.size()), inReport);
+        int e2big = 0;
+        for (const auto& row : failures->rows)
+            e2big += std::get<std::string>(row[4]) == "execve" && std::get<std::string>(row[6]) == "E2BIG";
+        QCOMPARE(e2big, 1);
+        // Entries: the report's raw sys_enter lines (the sys_enter_execve events join them).
+        size_t entered = 0;
+        for (const auto& c : plugin.calls()) entered += c.enterSeen;
+        QCOMPARE(entered, size_t(1723));
+
+        auto graph = openWith("fgraph-e2big.dat", std::make_unique<SyscallsPlugin>());
+        QVERIFY(graph);
+        const PluginTables graphTables = graph->plugins().front()->tables(RecordingInfo());
+        const StatsTable* graphFailures = statsNamed(graphTables, "failures");
+        bool found = false;
+        for (const auto& row : graphFailures->rows)
+            found |= std::get<std::string>(row[4]) == "execve" && std::get<int64_t>(row[5]) == -7;
+        QVERIFY(found);
+
+        auto none = openWith("instances.dat", std::make_unique<SyscallsPlugin>());
+        QVERIFY(none);
+        QVERIFY(!none->plugins().front()->nothingToShow().empty());
+    }
+
+    // Broken modules are problems naming their file; the good one is found once.
+    void catalogReportsBrokenModules()
+    {
+        QTemporaryDir dir;
+        auto copy = [&](const QString& from, const QString& name) { return QFile::copy(from, dir.filePath(name)); };
+        QVERIFY(copy(RINGSIDE_PLUGIN_DIR "/syscalls.so", "a-syscalls.so"));
+        QVERIFY(copy(RINGSIDE_PLUGIN_DIR "/syscalls.so", "b-syscalls-again.so"));
+        QVERIFY(copy(RINGSIDE_TEST_PLUGIN_DIR "/wrongversion.so", "wrongversion.so"));
+        QVERIFY(copy(RINGSIDE_TEST_PLUGIN_DIR "/noentry.so", "noentry.so"));
+        QVERIFY(test::writeFile(dir.filePath("garbage.so"), QByteArray("not an ELF file")));
+        const PluginCatalog catalog = PluginCatalog::discover({dir.path().toStdString(), "/nonexistent"});
+        QCOMPARE(catalog.modules().size(), size_t(1));
+        QCOMPARE(catalog.modules()[0].name, std::string("syscalls"));
+        QVERIFY(catalog.find("syscalls")->instantiate());
+        QCOMPARE(catalog.problems().size(), size_t(4));
+        auto problem = [&](const char* file, const char* says) {
+            for (const std::string& p : catalog.problems())
+                if (p.find(file) != std::string::npos && p.find(says) != std::string::npos) return true;
+            return false;
+        };
+        QVERIFY(problem("b-syscalls-again.so", "is another \"syscalls\""));
+        QVERIFY(problem("wrongversion.so", "was built for plugin interface 2; this Ringside has interface 1"));
+        QVERIFY(problem("noentry.so", "lacks ringside_plugin_api_version"));
+        QVERIFY(problem("garbage.so", "cannot be loaded"));
+    }
+
+    // A plugin that throws is stopped with its message; the load and the other analyses go on.
+    void throwingPluginIsStopped()
+    {
+        const PluginCatalog catalog = PluginCatalog::discover({RINGSIDE_TEST_PLUGIN_DIR});
+        const PluginModule* module = catalog.find("throwing");
+        QVERIFY(module);
+        std::vector<std::unique_ptr<Plugin>> plugins;
+        plugins.push_back(module->instantiate());
+        plugins.push_back(std::make_unique<SyscallsPlugin>());
+        auto trace = Trace::open(test::fixturePath("execve-e2big.dat"), LoadOptions(), {}, std::move(plugins));
+        QVERIFY(trace);
+        const Trace& t = **trace;
+        QCOMPARE(t.plugins().size(), size_t(2));
+        QCOMPARE(t.pluginFailure(*t.plugins()[0]), std::string("third record refused"));
+        QCOMPARE(t.pluginFailure(*t.plugins()[1]), std::string());
+        QVERIFY(t.occupancy().available());
+        QVERIFY(!static_cast<const SyscallsPlugin&>(*t.plugins()[1]).calls().empty());
+    }
+
+    void statsCommand()
+    {
+        QProcess cli;
+        cli.start(RINGSIDE_CLI, {"stats", test::fixture("fgraph-e2big.dat"), "--plugin", "syscalls"});
+        QVERIFY(cli.waitForFinished(60000));
+        QCOMPARE(cli.exitCode(), 0);
+        const QString text = QString::fromUtf8(cli.readAllStandardOutput());
+        QVERIFY2(text.contains(QRegularExpression("\\n *\\d+ +\\d +177 +sh +execve +-7 +E2BIG\\n")), qPrintable(text));
+
+        cli.start(RINGSIDE_CLI, {"stats", test::fixture("execve-e2big.dat"), "--plugin", "syscalls", "--json"});
+        QVERIFY(cli.waitForFinished(60000));
+        QCOMPARE(cli.exitCode(), 0);
+        QJsonParseError error;
+        const QJsonObject doc = QJsonDocument::fromJson(cli.readAllStandardOutput(), &error).object();
+        QCOMPARE(error.error, QJsonParseError::NoError);
+        QCOMPARE(doc["plugin"].toString(), QStringLiteral("syscalls"));
+        const QJsonObject failure = doc["failures"].toArray().at(0).toObject();
+        for (const char* key : {"time", "cpu", "pid", "comm", "name", "ret", "errno"}) QVERIFY(failure.contains(key));
+        bool execve = false;
+        for (const QJsonValue& v : doc["syscalls"].toArray()) {
+            const QJsonObject s = v.toObject();
+            for (const char* key : {"name", "calls", "errors", "total_ns", "max_ns"}) QVERIFY(s.contains(key));
+            if (s["name"] == "execve") execve = s["errors"].toObject()["E2BIG"].toInt() == 1;
+        }
+        QVERIFY(execve);
+
+        cli.start(RINGSIDE_CLI, {"stats", test::fixture("execve-e2big.dat"), "--plugin", "nosuch"});
+        QVERIFY(cli.waitForFinished(60000));
+        QCOMPARE(cli.exitCode(), 1);
+        QVERIFY(cli.readAllStandardError().contains("no plugin named \"nosuch\" (found: syscalls)"));
+        cli.start(RINGSIDE_CLI, {"stats", test::fixture("execve-e2big.dat")});
+        QVERIFY(cli.waitForFinished(60000));
+        QCOMPARE(cli.exitCode(), 2);
+    }
+};
+
+QTEST_MAIN(TestPlugins)
+#include "tst_plugins.moc"
