@@ -9,21 +9,28 @@
 #include "details/healthpane.h"
 #include "filters/filterpanel.h"
 #include "mainwindow.h"
+#include "plugins/pluginsdialog.h"
+#include "plugins/pluginsettings.h"
+#include "plugins/pluginstatspane.h"
 #include "state/viewstate.h"
 #include "table/eventtablemodel.h"
 #include "table/eventtableview.h"
+#include "timeline/pluginslices.h"
 #include "timeline/timelinewidget.h"
 
 #include <QApplication>
+#include <QComboBox>
 #include <QDockWidget>
 #include <QFile>
 #include <QHeaderView>
+#include <QImage>
 #include <QLabel>
 #include <QLineEdit>
 #include <QListWidget>
 #include <QMenu>
 #include <QMessageBox>
 #include <QMouseEvent>
+#include <QPainter>
 #include <QProgressDialog>
 #include <QPushButton>
 #include <QSet>
@@ -505,6 +512,75 @@ private slots:
         QVERIFY2(!statusText(window).contains("tick"), qPrintable(statusText(window)));
         QCOMPARE(window.tableModel()->headerData(EventTableModel::Time, Qt::Horizontal).toString(),
                  QString("Time (s)"));
+    }
+
+    // The syscalls plugin as a user meets it: its failed system calls in a dock that opens by
+    // itself, a row that goes to its event, the failing execve red on its task row with a
+    // tooltip, and the Plugins dialog that switches it off (and the recording reloads).
+    void pluginViews()
+    {
+        MainWindow window;
+        window.resize(1400, 900);
+        window.show();
+        QVERIFY(load(window, test::fixture("execve-e2big.dat")));
+        const TraceSession& session = *window.session();
+        QCOMPARE(session.trace->plugins().size(), size_t(1));
+        QCOMPARE(session.trace->plugins()[0]->name(), std::string("syscalls"));
+        auto* dock = window.findChild<QDockWidget*>("pluginStatsDock");
+        QVERIFY(dock && dock->isVisible());
+        PluginStatsPane* pane = window.pluginStats();
+        QVERIFY(pane->chooser()->currentText().contains("Failed system calls"));
+        QTreeWidget* table = pane->table();
+        QTreeWidgetItem* e2big = nullptr;
+        int failures = 0;
+        for (const auto& t : session.pluginTables[0].statistics)
+            if (t.key == "failures") failures = int(t.rows.size());
+        QCOMPARE(table->topLevelItemCount(), failures);
+        for (int i = 0; i < table->topLevelItemCount(); ++i)
+            if (table->topLevelItem(i)->text(4) == "execve" && table->topLevelItem(i)->text(6) == "E2BIG")
+                e2big = table->topLevelItem(i);
+        QVERIFY(e2big);
+        QCOMPARE(e2big->text(2), QStringLiteral("31462"));
+        emit table->itemActivated(e2big, 0);
+        const EventRef selected = *window.viewState()->selection();
+        const uint64_t failedAt = e2big->data(0, Qt::UserRole + 1).toULongLong();
+        QCOMPARE(session.store().timestamp(selected), failedAt);
+        QCOMPARE(session.store().stream(selected.stream).columns.pid[selected.index], 31462);
+
+        // On the timeline: red where the execve ran, and the tooltip's text.
+        PluginSlices slices;
+        slices.setSession(&session);
+        const auto& calls = session.pluginTables[0].slices[0];
+        uint64_t start = 0;
+        for (size_t i = 0; i < calls.size(); ++i)
+            if (calls.end[i] == failedAt && calls.ownerId[i] == 31462) start = calls.start[i];
+        QVERIFY(start > 0 && start < failedAt);
+        QCOMPARE(slices.describe(31462, (start + failedAt) / 2, 0), QStringLiteral("execve = -7 (E2BIG)"));
+        QImage image(400, 10, QImage::Format_RGB32);
+        image.fill(Qt::white);
+        {
+            QPainter p(&image);
+            slices.paint(p, 31462, QRect(0, 5, 400, 4), {start - (failedAt - start), failedAt + (failedAt - start)});
+        }
+        QCOMPARE(image.pixelColor(200, 6), QColor(0xd0, 0x1c, 0x28)); // mid-call
+        QCOMPARE(image.pixelColor(50, 6), QColor(Qt::white));         // before it
+
+        // The Plugins dialog: the plugin, what it made, and switching it off.
+        PluginsDialog dialog(&session);
+        QTreeWidget* list = dialog.list();
+        QCOMPARE(list->topLevelItemCount(), int(PluginSettings::catalog().modules().size()));
+        QTreeWidgetItem* item = list->findItems("syscalls", Qt::MatchExactly).value(0);
+        QVERIFY(item);
+        QCOMPARE(item->checkState(0), Qt::Checked);
+        QVERIFY2(item->text(2).contains("system calls"), qPrintable(item->text(2)));
+        item->setCheckState(0, Qt::Unchecked);
+        QVERIFY(dialog.apply());
+        QVERIFY(!PluginSettings::isEnabled("syscalls"));
+        QVERIFY(load(window, test::fixture("execve-e2big.dat")));
+        QVERIFY(window.session()->trace->plugins().empty());
+        QVERIFY(!dock->isVisible());
+        PluginSettings::setDisabled({});
+        QVERIFY(PluginSettings::isEnabled("syscalls"));
     }
 };
 

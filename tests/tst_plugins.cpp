@@ -175,7 +175,7 @@ private slots:
         const std::string json = tableJson(*failures);
         QVERIFY2(
             json.find(
-                R"({"time": 200, "cpu": 1, "pid": 5, "comm": "sh", "name": "execve", "ret": -7, "errno": "E2BIG"})") !=
+                R"({"time": 200, "cpu": 1, "pid": 5, "comm": "sh", "name": "execve", "ret": -7, "errno": "E2BIG", "duration_ns": 100})") !=
                 std::string::npos,
             json.c_str());
         const StatsTable* perCall = statsNamed(tables, "syscalls");
@@ -280,7 +280,7 @@ private slots:
         QVERIFY(cli.waitForFinished(60000));
         QCOMPARE(cli.exitCode(), 0);
         const QString text = QString::fromUtf8(cli.readAllStandardOutput());
-        QVERIFY2(text.contains(QRegularExpression("\\n *\\d+ +\\d +177 +sh +execve +-7 +E2BIG\\n")), qPrintable(text));
+        QVERIFY2(text.contains(QRegularExpression("\\n *\\d+ +\\d +177 +sh +execve +-7 +E2BIG +\\d+\\n")), qPrintable(text));
 
         cli.start(RINGSIDE_CLI, {"stats", test::fixture("execve-e2big.dat"), "--plugin", "syscalls", "--json"});
         QVERIFY(cli.waitForFinished(60000));

@@ -6,6 +6,8 @@
 #include "details/detailspane.h"
 #include "details/healthpane.h"
 #include "filters/filterpanel.h"
+#include "plugins/pluginsdialog.h"
+#include "plugins/pluginstatspane.h"
 #include "table/eventtablemodel.h"
 #include "table/eventtableview.h"
 #include "table/searchbar.h"
@@ -96,6 +98,18 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent)
     addDockWidget(Qt::RightDockWidgetArea, healthDock);
     healthDock->hide();
 
+    // The plugins' statistics, shown when a plugin found failed system calls.
+    m_pluginStats = new PluginStatsPane(this);
+    m_pluginDock = new QDockWidget(tr("Plugin statistics"), this);
+    m_pluginDock->setObjectName("pluginStatsDock");
+    m_pluginDock->setWidget(m_pluginStats);
+    addDockWidget(Qt::BottomDockWidgetArea, m_pluginDock);
+    m_pluginDock->hide();
+    connect(m_pluginStats, &PluginStatsPane::jumpRequested, this, [this](uint64_t time, int32_t pid) {
+        if (!m_session) return;
+        if (auto event = m_session->store().taskEventAt(pid, time)) m_view.select(*event);
+    });
+
     // The function_graph call trees, shown when a recording has calls.
     m_calls = new CallTreePane(&m_view, this);
     m_callDock = new QDockWidget(tr("Call trees"), this);
@@ -165,6 +179,13 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent)
     m_callDock->toggleViewAction()->setShortcut(QKeySequence(tr("Ctrl+Shift+T")));
     m_callDock->toggleViewAction()->setObjectName("showCallTreesAction");
     m_viewMenu->addAction(m_callDock->toggleViewAction());
+    m_pluginDock->toggleViewAction()->setShortcut(QKeySequence(tr("Ctrl+Shift+P")));
+    m_pluginDock->toggleViewAction()->setObjectName("showPluginStatsAction");
+    m_viewMenu->addAction(m_pluginDock->toggleViewAction());
+    auto* plugins = new QAction(tr("Plugins…"), this);
+    plugins->setObjectName("pluginsAction");
+    connect(plugins, &QAction::triggered, this, &MainWindow::showPluginsDialog);
+    m_viewMenu->addAction(plugins);
 
     connect(&m_view, &ViewState::visibleRangeChanged, this, &MainWindow::updateStatus);
     connect(&m_view, &ViewState::markersChanged, this, &MainWindow::updateStatus);
@@ -370,6 +391,13 @@ void MainWindow::openFile(const QString& path, bool isSample)
     m_load.start(path, isSample);
 }
 
+void MainWindow::showPluginsDialog()
+{
+    PluginsDialog dialog(m_session.get(), this);
+    if (dialog.exec() == QDialog::Accepted && dialog.apply() && m_session)
+        openFile(m_session->path, m_session->isSample);
+}
+
 void MainWindow::setSession(std::shared_ptr<TraceSession> session)
 {
     // Views drop their pointers into the old session before it goes.
@@ -377,6 +405,7 @@ void MainWindow::setSession(std::shared_ptr<TraceSession> session)
     m_model->setSession(nullptr);
     m_details->setSession(nullptr);
     m_health->setSession(nullptr);
+    m_pluginStats->setSession(nullptr);
     m_filterJob.cancel();
     m_filters->setSession(nullptr);
     m_filterBar->hide();
@@ -403,6 +432,13 @@ void MainWindow::setSession(std::shared_ptr<TraceSession> session)
     showLoadWarnings(store.diagnostics());
     m_filters->setSession(m_session.get());
     m_search->setSession(m_session);
+    m_pluginStats->setSession(m_session.get());
+    if (m_pluginStats->showTable("syscalls", "failures") && !m_session->pluginTables.empty() &&
+        m_pluginStats->table()->topLevelItemCount() > 0) {
+        m_pluginDock->show();
+    } else {
+        m_pluginDock->hide();
+    }
     m_calls->setSession(m_session);
     if (m_session->trace->callSlices().available() || m_session->trace->functionCalls().available()) {
         m_callDock->show();

@@ -19,6 +19,7 @@ class QToolButton;
 namespace ringside {
 
 class CallTreePane;
+class PluginStatsPane;
 class DetailsPane;
 class Diagnostics;
 class EventTableView;
@@ -60,6 +61,9 @@ public:
     SearchBar* searchBar() { return m_search; }
     EventTableModel* tableModel() { return m_model; }
     CallTreePane* callTrees() { return m_calls; }
+    PluginStatsPane* pluginStats() { return m_pluginStats; }
+    // View > Plugins: the dialog; a change of plugins reloads the open recording.
+    void showPluginsDialog();
 
 signals:
     void sessionChanged();
@@ -102,6 +106,8 @@ private:
     HealthPane* m_health = nullptr;
     CallTreePane* m_calls = nullptr;
     QDockWidget* m_callDock = nullptr;
+    PluginStatsPane* m_pluginStats = nullptr;
+    QDockWidget* m_pluginDock = nullptr;
     FilterPanel* m_filters = nullptr;
     SearchBar* m_search = nullptr;
     FilterJob m_filterJob;

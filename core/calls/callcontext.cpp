@@ -85,16 +85,9 @@ bool hasCallsIn(const CallSlices& calls, int32_t pid, uint64_t from, uint64_t to
 std::optional<EventRef> callRecord(const Trace& trace, const CallSlices& calls, size_t call)
 {
     if (call >= calls.size()) return std::nullopt;
-    const EventStore& store = trace.store();
-    const uint64_t at = (calls.flags(call) & kCallNoEntry) ? calls.end(call) : calls.start(call);
-    const int32_t pid = calls.pid(call);
     // An exit record is written a little after its rettime; 4096 rows is far past that.
-    const size_t first = store.firstRowAtOrAfter(at);
-    for (size_t row = first; row < store.eventCount() && row < first + 4096; ++row) {
-        const EventRef e = store.eventAt(row);
-        if (store.stream(e.stream).columns.pid[e.index] == pid) return e;
-    }
-    return std::nullopt;
+    return trace.store().taskEventAt(calls.pid(call),
+                                     (calls.flags(call) & kCallNoEntry) ? calls.end(call) : calls.start(call));
 }
 
 std::optional<SyscallExit> syscallExitAfter(const Trace& trace, int32_t pid, uint64_t time, uint64_t horizon)

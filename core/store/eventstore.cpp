@@ -45,6 +45,16 @@ size_t EventStore::memoryBytes() const
     return bytes;
 }
 
+std::optional<EventRef> EventStore::taskEventAt(int32_t pid, uint64_t ts, size_t within) const
+{
+    const size_t first = firstRowAtOrAfter(ts);
+    for (size_t row = first; row < eventCount() && row < first + within; ++row) {
+        const EventRef e = eventAt(row);
+        if (stream(e.stream).columns.pid[e.index] == pid) return e;
+    }
+    return std::nullopt;
+}
+
 size_t EventStore::firstRowAtOrAfter(uint64_t ts) const
 {
     size_t lo = 0, hi = eventCount();

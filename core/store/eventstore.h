@@ -15,6 +15,7 @@
 #include <cstdint>
 #include <functional>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -103,6 +104,9 @@ public:
     size_t rowOf(EventRef e) const;
     // The first row whose time is not before `ts`.
     size_t firstRowAtOrAfter(uint64_t ts) const;
+    // The first event of task `pid` at or after `ts`, among the next `within` rows: the event
+    // an analysis (a call, a failed system call) came from.
+    std::optional<EventRef> taskEventAt(int32_t pid, uint64_t ts, size_t within = 4096) const;
 
     // Reads the raw record of `e` from its page; false with a reason if the page is unreadable.
     bool readRecord(EventRef e, RawRecord& out, std::string* reason) const;

@@ -182,14 +182,20 @@ PluginTables SyscallsPlugin::tables(const RecordingInfo& info) const
     std::map<std::string, Sums> perName;
     std::map<int32_t, Sums> perTask;
     StatsTable failures{"failures", "Failed system calls", {}, {}};
-    failures.columns = {{"time", "Time (ns)"},   {"cpu", "CPU"},      {"pid", "PID"},    {"comm", "Task"},
-                        {"name", "System call"}, {"ret", "Returned"}, {"errno", "Error"}};
+    failures.columns = {
+        {"time", "Time (ns)"},   {"cpu", "CPU"},      {"pid", "PID"},     {"comm", "Task"},
+        {"name", "System call"}, {"ret", "Returned"}, {"errno", "Error"}, {"duration_ns", "Duration (ns)"}};
+    // Failures by (system call, errno).
+    std::map<std::pair<std::string, std::string>, std::pair<int64_t, uint64_t>> groups;
     for (const Call& c : m_calls) {
         perName[m_names[c.name]].add(c);
         perTask[c.pid].add(c);
-        if (c.failed())
-            failures.rows.push_back(
-                {c.exit, int64_t(c.cpu), int64_t(c.pid), comm(c.pid), m_names[c.name], c.ret, errnoName(c.ret)});
+        if (!c.failed()) continue;
+        failures.rows.push_back({c.exit, int64_t(c.cpu), int64_t(c.pid), comm(c.pid), m_names[c.name], c.ret,
+                                 errnoName(c.ret), c.duration()});
+        auto& group = groups[{m_names[c.name], errnoName(c.ret)}];
+        ++group.first;
+        group.second += c.duration();
     }
     StatsTable bySyscall{"syscalls", "System calls", {}, {}};
     bySyscall.columns = {{"name", "System call"},    {"calls", "Calls"},         {"errors", "Errors"},
@@ -200,7 +206,11 @@ PluginTables SyscallsPlugin::tables(const RecordingInfo& info) const
     byTask.columns = {
         {"pid", "PID"}, {"comm", "Task"}, {"calls", "Calls"}, {"errors", "Errors"}, {"total_ns", "Total (ns)"}};
     for (const auto& [pid, s] : perTask) byTask.rows.push_back({int64_t(pid), comm(pid), s.calls, s.errors, s.total});
+    StatsTable grouped{"failure_groups", "Failures by system call and error", {}, {}};
+    grouped.columns = {{"name", "System call"}, {"errno", "Error"}, {"count", "Failures"}, {"total_ns", "Total (ns)"}};
+    for (const auto& [key, value] : groups) grouped.rows.push_back({key.first, key.second, value.first, value.second});
     out.statistics.push_back(std::move(bySyscall));
+    out.statistics.push_back(std::move(grouped));
     out.statistics.push_back(std::move(failures));
     out.statistics.push_back(std::move(byTask));
     return out;

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 #include "jobs/loadjob.h"
 
+#include "plugins/pluginsettings.h"
+
 namespace ringside {
 
 void LoadJob::cancel()
@@ -19,15 +21,18 @@ void LoadJob::start(const QString& path, bool isSample)
         std::shared_ptr<TraceSession> session;
         QString error;
     };
+    // The plugins switched on, made here (the settings live on the GUI thread) and handed to the
+    // load; the job is copied around, so they travel in a shared holder.
+    auto plugins = std::make_shared<std::vector<std::unique_ptr<Plugin>>>(PluginSettings::instantiateEnabled());
     m_jobs.start(
-        [path, isSample, events](JobTracker::Context& context) {
+        [path, isSample, events, plugins](JobTracker::Context& context) {
             LoadOptions options;
             options.cancel = context.cancelFlag();
             options.progress = [&context, events](const LoadProgress& p) {
                 events->store(p.events);
                 context.reportProgress(p.bytesTotal ? int(p.bytesDone * 1000 / p.bytesTotal) : 0);
             };
-            auto trace = Trace::open(path.toStdString(), options);
+            auto trace = Trace::open(path.toStdString(), options, {}, std::move(*plugins));
             Outcome outcome;
             if (!trace) {
                 outcome.error = QString::fromStdString(trace.error().message);
@@ -39,6 +44,7 @@ void LoadJob::start(const QString& path, bool isSample)
             outcome.session->trace = std::move(trace.value());
             outcome.session->formatter = std::make_unique<EventFormatter>(*outcome.session->trace);
             outcome.session->formatter->setTepLock(&outcome.session->tepLock);
+            outcome.session->makePluginTables();
             return outcome;
         },
         [this, path](Outcome outcome) {

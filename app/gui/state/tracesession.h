@@ -37,6 +37,29 @@ struct TraceSession {
         return comm;
     }
 
+    // What each of the trace's plugins made (in the order of trace->plugins()), once the load
+    // is done; empty tables for a plugin that failed.
+    std::vector<PluginTables> pluginTables;
+    void makePluginTables()
+    {
+        RecordingInfo info = trace->recordingInfo();
+        info.taskName = [this](int32_t pid) { return taskName(pid); };
+        pluginTables.clear();
+        pluginTableErrors.clear();
+        for (const Plugin* plugin : trace->plugins()) {
+            pluginTables.emplace_back();
+            pluginTableErrors.emplace_back();
+            if (!trace->pluginFailure(*plugin).empty()) continue;
+            try {
+                pluginTables.back() = plugin->tables(info);
+            } catch (const std::exception& e) {
+                pluginTableErrors.back() = e.what();
+            }
+        }
+    }
+    // Why a plugin's tables could not be made (it threw), per plugin; empty when they were.
+    std::vector<std::string> pluginTableErrors;
+
     // The names of the call slices' functions (see functionNames), looked up once and again
     // when calls of new functions arrived; GUI thread.
     std::shared_ptr<const std::vector<std::string>> callNames() const

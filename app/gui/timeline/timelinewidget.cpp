@@ -46,6 +46,7 @@ void TimelineWidget::setSession(const TraceSession* session)
     m_session = session;
     m_filter.reset();
     m_callTrack.setSession(session);
+    m_pluginSlices.setSession(session);
     m_rows.setSession(session);
     m_rows.setViewportHeight(height() - kRulerHeight);
     m_scrollY = 0;
@@ -272,6 +273,8 @@ void TimelineWidget::paintTaskRow(QPainter& p, const TimelineRows::Row& row, int
         }
         it = std::lower_bound(it + 1, running.end(), timeline::xToTime(lastX, range, w), endsBefore);
     }
+    // The plugins' slices (system calls): a band along the bottom of the running bar.
+    m_pluginSlices.paint(p, row.pid, QRect(kLabelWidth, top + row.height - 10, w, 4), range);
     // Events, one tick per pixel column holding some (shown by the filter): per stream, jump
     // from pixel to pixel with binary searches over the task's runs.
     const QColor tick = palette().color(QPalette::Text);
@@ -695,11 +698,20 @@ bool TimelineWidget::event(QEvent* e)
                 QToolTip::showText(help->globalPos(), m_callTrack.toolTip(*hit), this);
             else
                 QToolTip::hideText();
-        } else if (auto ev = eventNear(help->pos().x(), help->pos().y())) {
-            const QString text = QString::fromStdString(m_session->formatter->reportLine(*ev)).trimmed();
-            QToolTip::showText(help->globalPos(), text, this);
         } else {
-            QToolTip::hideText();
+            // The nearest event's line; on a task row, the system call it is in, if any.
+            QStringList lines;
+            if (index >= 0 && m_rows.rows()[index].kind == TimelineRows::Kind::Task) {
+                const uint64_t slack = m_view->visibleRange().span() / uint64_t(dataWidth()) * 2;
+                const QString call = m_pluginSlices.describe(m_rows.rows()[index].pid, timeAtX(help->pos().x()), slack);
+                if (!call.isEmpty()) lines << tr("in system call %1").arg(call);
+            }
+            if (auto ev = eventNear(help->pos().x(), help->pos().y()))
+                lines << QString::fromStdString(m_session->formatter->reportLine(*ev)).trimmed();
+            if (lines.isEmpty())
+                QToolTip::hideText();
+            else
+                QToolTip::showText(help->globalPos(), lines.join('\n'), this);
         }
         return true;
     }

@@ -4,6 +4,7 @@
 #include "query/eventfilter.h"
 #include "state/viewstate.h"
 #include "timeline/calltrack.h"
+#include "timeline/pluginslices.h"
 #include "timeline/timelinerows.h"
 
 #include <QElapsedTimer>
@@ -115,6 +116,7 @@ private:
     const TraceSession* m_session = nullptr;
     TimelineRows m_rows;
     CallTrack m_callTrack;
+    PluginSlices m_pluginSlices;
     std::shared_ptr<const FilterResult> m_filter;
     int m_filterVersion = 0;
     int m_scrollY = 0;

@@ -1,0 +1,100 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+#include "plugins/pluginsdialog.h"
+
+#include "plugins/pluginsettings.h"
+
+#include <QDialogButtonBox>
+#include <QHeaderView>
+#include <QLabel>
+#include <QLocale>
+#include <QTreeWidget>
+#include <QVBoxLayout>
+
+namespace ringside {
+
+QString PluginsDialog::statusOf(const TraceSession& session, size_t index)
+{
+    const Plugin& plugin = *session.trace->plugins()[index];
+    if (const std::string failure = session.trace->pluginFailure(plugin); !failure.empty())
+        return tr("stopped: it threw \"%1\"").arg(QString::fromStdString(failure));
+    if (index < session.pluginTableErrors.size() && !session.pluginTableErrors[index].empty())
+        return tr("stopped: its tables threw \"%1\"").arg(QString::fromStdString(session.pluginTableErrors[index]));
+    if (const std::string nothing = plugin.nothingToShow(); !nothing.empty())
+        return tr("nothing to show: %1").arg(QString::fromStdString(nothing));
+    const PluginTables& tables = session.pluginTables[index];
+    QStringList parts;
+    const QLocale locale;
+    for (const SliceTable& t : tables.slices)
+        parts << tr("%1 %2").arg(locale.toString(qulonglong(t.size()))).arg(QString::fromStdString(t.name).toLower());
+    for (const IntervalTable& t : tables.intervals)
+        parts << tr("%1 %2").arg(locale.toString(qulonglong(t.size()))).arg(QString::fromStdString(t.name).toLower());
+    if (!tables.statistics.empty()) parts << tr("%1 statistics tables").arg(tables.statistics.size());
+    return parts.join(", ");
+}
+
+PluginsDialog::PluginsDialog(const TraceSession* session, QWidget* parent) : QDialog(parent)
+{
+    setWindowTitle(tr("Plugins"));
+    setObjectName("pluginsDialog");
+    resize(900, 420);
+    auto* layout = new QVBoxLayout(this);
+    auto* intro = new QLabel(tr("Plugins read the records while a recording loads. Switching one on or off reloads "
+                                "the open recording."));
+    intro->setWordWrap(true);
+    layout->addWidget(intro);
+    m_list = new QTreeWidget;
+    m_list->setObjectName("pluginList");
+    m_list->setRootIsDecorated(false);
+    m_list->setHeaderLabels({tr("Plugin"), tr("Description"), tr("This recording"), tr("File")});
+    const QStringList off = PluginSettings::disabled();
+    for (const PluginModule& module : PluginSettings::catalog().modules()) {
+        const QString name = QString::fromStdString(module.name);
+        auto* item = new QTreeWidgetItem(
+            m_list, {name, QString::fromStdString(module.description), QString(), QString::fromStdString(module.path)});
+        item->setCheckState(0, off.contains(name) ? Qt::Unchecked : Qt::Checked);
+        item->setToolTip(1, item->text(1));
+        item->setToolTip(3, item->text(3));
+        QString status = off.contains(name) ? tr("switched off") : tr("(no recording open)");
+        if (session && session->trace)
+            for (size_t p = 0; p < session->trace->plugins().size(); ++p)
+                if (session->trace->plugins()[p]->name() == module.name) status = statusOf(*session, p);
+        item->setText(2, status);
+        item->setToolTip(2, status);
+        if (status.startsWith(tr("stopped"))) item->setForeground(2, QColor(0xc0, 0x1c, 0x28));
+    }
+    for (int c = 0; c < 3; ++c) m_list->resizeColumnToContents(c);
+    layout->addWidget(m_list, 1);
+    const auto& problems = PluginSettings::catalog().problems();
+    if (!problems.empty()) {
+        QStringList lines;
+        for (const std::string& p : problems) lines << QString::fromStdString(p);
+        auto* label = new QLabel(tr("Modules that could not be used:\n%1").arg(lines.join('\n')));
+        label->setObjectName("pluginProblems");
+        label->setWordWrap(true);
+        label->setStyleSheet("color: #c01c28");
+        label->setTextInteractionFlags(Qt::TextSelectableByMouse);
+        layout->addWidget(label);
+    } else if (PluginSettings::catalog().modules().empty()) {
+        layout->addWidget(
+            new QLabel(tr("No plugins were found (see plugins/README.md for where they are looked for).")));
+    }
+    auto* buttons = new QDialogButtonBox(QDialogButtonBox::Ok | QDialogButtonBox::Cancel);
+    connect(buttons, &QDialogButtonBox::accepted, this, &QDialog::accept);
+    connect(buttons, &QDialogButtonBox::rejected, this, &QDialog::reject);
+    layout->addWidget(buttons);
+}
+
+bool PluginsDialog::apply()
+{
+    QStringList off;
+    for (int i = 0; i < m_list->topLevelItemCount(); ++i)
+        if (m_list->topLevelItem(i)->checkState(0) != Qt::Checked) off << m_list->topLevelItem(i)->text(0);
+    QStringList before = PluginSettings::disabled();
+    before.sort();
+    off.sort();
+    if (off == before) return false;
+    PluginSettings::setDisabled(off);
+    return true;
+}
+
+} // namespace ringside

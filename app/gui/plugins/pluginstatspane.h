@@ -1,0 +1,40 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+#pragma once
+
+#include "state/tracesession.h"
+
+#include <QWidget>
+
+class QComboBox;
+class QLabel;
+class QTreeWidget;
+
+namespace ringside {
+
+// The plugins' statistics tables, drawn generically: choose a table (the syscalls plugin's
+// failed system calls come first when there are any), sort by any column, copy. A row with a
+// time and a pid (a failed call) jumps to its event on a double-click.
+class PluginStatsPane : public QWidget {
+    Q_OBJECT
+public:
+    explicit PluginStatsPane(QWidget* parent = nullptr);
+    void setSession(const TraceSession* session);
+    // Shows the table `key` of plugin `plugin`; false when there is none.
+    bool showTable(const std::string& plugin, const std::string& key);
+    QTreeWidget* table() const { return m_table; }
+    QComboBox* chooser() const { return m_chooser; }
+    // Whether any plugin has a table with rows.
+    bool hasRows() const;
+
+signals:
+    void jumpRequested(uint64_t time, int32_t pid);
+
+private:
+    void fill();
+    const TraceSession* m_session = nullptr;
+    QComboBox* m_chooser;
+    QLabel* m_summary;
+    QTreeWidget* m_table;
+};
+
+} // namespace ringside
