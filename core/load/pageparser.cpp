@@ -1,6 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 #include "load/pageparser.h"
 
+#include <algorithm>
+#include <cstring>
+
 #include "util/bytereader.h"
 
 #include "util/kbuffer.h"
@@ -104,8 +107,13 @@ void PageParser::parse(const uint8_t* page, uint32_t pageSize, CpuColumns& out, 
             const RecordTap& tap = (*m_taps)[static_cast<size_t>(m_tapOfType[type])];
             TapColumn& column = (*m_tapOut)[static_cast<size_t>(m_tapOfType[type])];
             column.events.push_back(static_cast<uint32_t>(out.timestamp.size() - 1));
-            for (const auto& [offset, width] : tap.fields)
-                for (int b = 0; b < width; ++b) column.bytes.push_back(offset + b < bytes ? rec[offset + b] : 0);
+            for (const auto& [offset, width] : tap.fields) {
+                // Whole fields at once; bytes past a short record read as zeros.
+                const size_t at = column.bytes.size();
+                column.bytes.resize(at + size_t(width), 0);
+                const int have = std::clamp(bytes - offset, 0, width);
+                if (have > 0) std::memcpy(column.bytes.data() + at, rec + offset, size_t(have));
+            }
         }
     }
     out.publish(); // the page's events, every column written

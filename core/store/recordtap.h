@@ -32,8 +32,18 @@ struct TapColumn {
 
     void append(TapColumn&& later, uint32_t indexOffset)
     {
-        for (uint32_t e : later.events) events.push_back(e + indexOffset);
-        bytes.insert(bytes.end(), later.bytes.begin(), later.bytes.end());
+        if (events.empty() && bytes.empty()) {
+            // The first piece: taken as it is, not copied.
+            events = std::move(later.events);
+            bytes = std::move(later.bytes);
+            if (indexOffset)
+                for (uint32_t& e : events) e += indexOffset;
+        } else {
+            const size_t at = events.size();
+            events.insert(events.end(), later.events.begin(), later.events.end());
+            for (size_t i = at; i < events.size(); ++i) events[i] += indexOffset;
+            bytes.insert(bytes.end(), later.bytes.begin(), later.bytes.end());
+        }
         later = TapColumn();
     }
 };

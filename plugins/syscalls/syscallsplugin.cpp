@@ -52,6 +52,15 @@ uint32_t SyscallsPlugin::nameId(const std::string& name)
     return it->second;
 }
 
+uint32_t SyscallsPlugin::numberName(int64_t number)
+{
+    if (number < 0 || number >= 4096) return nameId(syscallName(m_arch, number));
+    if (m_numberNames.empty()) m_numberNames.assign(4096, -1);
+    int64_t& id = m_numberNames[size_t(number)];
+    if (id < 0) id = nameId(syscallName(m_arch, number));
+    return uint32_t(id);
+}
+
 int64_t SyscallsPlugin::nameOfEvent(uint16_t type, const char* prefix)
 {
     auto [it, added] = m_eventNames.try_emplace(type, -1);
@@ -61,6 +70,18 @@ int64_t SyscallsPlugin::nameOfEvent(uint16_t type, const char* prefix)
         if (event.size() > p.size() && event.compare(0, p.size(), p) == 0) it->second = nameId(event.substr(p.size()));
     }
     return it->second;
+}
+
+SyscallsPlugin::TaskState& SyscallsPlugin::taskOf(const ConsumedRecord& record)
+{
+    // Records of one CPU mostly come from the task running there: one lookup per switch.
+    if (record.stream.value >= m_lastTask.size()) m_lastTask.resize(record.stream.value + 1u, {-1, nullptr});
+    auto& [pid, state] = m_lastTask[record.stream.value];
+    if (pid != record.pid || !state) {
+        pid = record.pid;
+        state = &m_tasks[record.pid]; // nodes of an unordered_map never move
+    }
+    return *state;
 }
 
 int SyscallsPlugin::cpuOf(StreamId stream) const
@@ -85,7 +106,7 @@ void SyscallsPlugin::consume(const ConsumedRecord& record)
 
 void SyscallsPlugin::enter(const ConsumedRecord& record, int64_t number, int64_t nameFromEvent)
 {
-    TaskState& task = m_tasks[record.pid];
+    TaskState& task = taskOf(record);
     if (task.open >= 0) {
         Call& open = m_calls[size_t(task.open)];
         // The same entry seen through the other kind of event (raw_syscalls and syscalls).
@@ -98,9 +119,9 @@ void SyscallsPlugin::enter(const ConsumedRecord& record, int64_t number, int64_t
     Call call;
     call.enter = call.exit = record.timestamp;
     call.pid = record.pid;
-    call.cpu = cpuOf(record.stream);
-    call.number = number;
-    call.name = nameFromEvent >= 0 ? uint32_t(nameFromEvent) : nameId(syscallName(m_arch, number));
+    call.cpu = int16_t(cpuOf(record.stream));
+    call.number = int32_t(number);
+    call.name = nameFromEvent >= 0 ? uint32_t(nameFromEvent) : numberName(number);
     call.enterSeen = true;
     task.open = int64_t(m_calls.size());
     task.lastExited = -1;
@@ -109,7 +130,7 @@ void SyscallsPlugin::enter(const ConsumedRecord& record, int64_t number, int64_t
 
 void SyscallsPlugin::exit(const ConsumedRecord& record, int64_t number, int64_t ret, int64_t nameFromEvent)
 {
-    TaskState& task = m_tasks[record.pid];
+    TaskState& task = taskOf(record);
     if (task.open < 0 && task.lastExited >= 0 && m_calls[size_t(task.lastExited)].number == number) {
         // The same return seen through the other kind of event.
         if (nameFromEvent >= 0) m_calls[size_t(task.lastExited)].name = uint32_t(nameFromEvent);
@@ -123,14 +144,14 @@ void SyscallsPlugin::exit(const ConsumedRecord& record, int64_t number, int64_t 
         Call call;
         call.enter = record.timestamp;
         call.pid = record.pid;
-        call.number = number;
-        call.name = nameFromEvent >= 0 ? uint32_t(nameFromEvent) : nameId(syscallName(m_arch, number));
+        call.number = int32_t(number);
+        call.name = nameFromEvent >= 0 ? uint32_t(nameFromEvent) : numberName(number);
         task.open = int64_t(m_calls.size());
         m_calls.push_back(call);
     }
     Call& call = m_calls[size_t(task.open)];
     call.exit = record.timestamp;
-    call.cpu = cpuOf(record.stream);
+    call.cpu = int16_t(cpuOf(record.stream));
     call.ret = ret;
     call.exitSeen = true;
     if (nameFromEvent >= 0) call.name = uint32_t(nameFromEvent);

@@ -4,6 +4,7 @@
 #include "plugin/plugin.h"
 #include "syscalltables.h"
 
+#include <deque>
 #include <string>
 #include <unordered_map>
 #include <vector>
@@ -21,11 +22,11 @@ public:
     // One system call of one task.
     struct Call {
         uint64_t enter = 0, exit = 0; // exit == enter while no exit was seen
-        int32_t pid = 0;
-        int cpu = -1; // where it returned (or entered, without an exit)
-        int64_t number = -1;
-        uint32_t name = 0; // index into names()
         int64_t ret = 0;
+        int32_t pid = 0;
+        uint32_t name = 0; // index into names()
+        int32_t number = -1;
+        int16_t cpu = -1; // where it returned (or entered, without an exit)
         bool enterSeen = false, exitSeen = false;
         bool failed() const { return exitSeen && ret < 0 && ret >= -4095; }
         uint64_t duration() const { return enterSeen && exitSeen ? exit - enter : 0; }
@@ -41,7 +42,8 @@ public:
     std::string nothingToShow() const override;
     PluginTables tables(const RecordingInfo& info) const override;
 
-    const std::vector<Call>& calls() const { return m_calls; }
+    // In the order they were entered (or, without an entry, returned).
+    const std::deque<Call>& calls() const { return m_calls; }
     const std::vector<std::string>& names() const { return m_names; }
     Architecture architecture() const { return m_arch; }
 
@@ -53,19 +55,24 @@ private:
     void enter(const ConsumedRecord& record, int64_t number, int64_t nameFromEvent);
     void exit(const ConsumedRecord& record, int64_t number, int64_t ret, int64_t nameFromEvent);
     uint32_t nameId(const std::string& name);
+    // The name id of a system call number, from the architecture's table (looked up once).
+    uint32_t numberName(int64_t number);
     // The name a syscalls:sys_enter_X or sys_exit_X event gives its call (X), as a name id.
     int64_t nameOfEvent(uint16_t type, const char* prefix);
     int cpuOf(StreamId stream) const;
+    TaskState& taskOf(const ConsumedRecord& record);
 
     Architecture m_arch = Architecture::Unknown;
     std::function<std::string(uint16_t)> m_eventName;
     std::vector<bool> m_bound;
     std::vector<StreamInfo> m_streams;
-    std::vector<Call> m_calls;
+    std::deque<Call> m_calls;           // grows without moving what it holds: millions of calls
+    std::vector<int64_t> m_numberNames; // name id by system call number, -1 until first seen
     std::vector<std::string> m_names;
     std::unordered_map<std::string, uint32_t> m_nameIds;
     std::unordered_map<uint16_t, int64_t> m_eventNames; // by event type
     std::unordered_map<int32_t, TaskState> m_tasks;
+    std::vector<std::pair<int32_t, TaskState*>> m_lastTask; // per stream: the last task seen
 };
 
 } // namespace ringside::syscalls
