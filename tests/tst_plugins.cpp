@@ -6,6 +6,7 @@
 
 #include "plugin/pluginloader.h"
 #include "plugin/statstext.h"
+#include "schedplugin.h"
 #include "syscallsplugin.h"
 #include "trace.h"
 
@@ -17,6 +18,7 @@
 #include <QRegularExpression>
 #include <QTemporaryDir>
 #include <QTest>
+#include <map>
 
 using namespace ringside;
 using namespace ringside::syscalls;
@@ -228,6 +230,94 @@ private slots:
         QVERIFY(!none->plugins().front()->nothingToShow().empty());
     }
 
+    void schedStatesOnPlainValues()
+    {
+        using sched::SchedPlugin;
+        using sched::TaskState;
+        QCOMPARE(SchedPlugin::stateAfterSwitch(0), TaskState::Runnable);
+        QCOMPARE(SchedPlugin::stateAfterSwitch(0x100), TaskState::Runnable); // "R+"
+        QCOMPARE(SchedPlugin::stateAfterSwitch(1), TaskState::Sleeping);
+        QCOMPARE(SchedPlugin::stateAfterSwitch(2), TaskState::Blocked);
+        QCOMPARE(SchedPlugin::stateAfterSwitch(0x10), TaskState::Dead);
+        SchedPlugin plugin;
+        plugin.bind(std::vector<bool>(plugin.requests().size(), true));
+        std::vector<TypedValue> values;
+        auto send = [&](size_t request, uint64_t ts, int32_t current, std::vector<int64_t> fields) {
+            values.clear();
+            for (int64_t f : fields) values.push_back(TypedValue::number(uint64_t(f), true, 8));
+            ConsumedRecord r;
+            r.request = request;
+            r.timestamp = ts;
+            r.pid = current;
+            r.values = values.data();
+            r.valueCount = values.size();
+            plugin.consume(r);
+        };
+        send(0, 100, 5, {5, 1, 7}); // 5 sleeps (its start unknown), 7 runs
+        send(1, 150, 7, {5});       // 7 wakes 5
+        send(0, 200, 7, {7, 0, 5}); // 7 preempted, 5 runs: woken 50 ns before
+        send(0, 260, 5, {5, 2, 7}); // 5 blocks (D), 7 runs again
+        send(1, 300, 7, {5});
+        send(0, 330, 7, {7, 1, 5}); // 7 sleeps, 5 runs
+        const auto& stats = plugin.stats();
+        const auto& five = stats.at(5);
+        QCOMPARE(five.switchesOut, uint64_t(2));
+        QCOMPARE(five.switchesIn, uint64_t(2));
+        QCOMPARE(five.run, uint64_t(60));   // 200..260 (100..? not counted: its start unknown)
+        QCOMPARE(five.sleep, uint64_t(50)); // 100..150
+        QCOMPARE(five.runnable, uint64_t(50 + 30));
+        QCOMPARE(five.blocked, uint64_t(40)); // 260..300
+        QCOMPARE(five.wakeups, uint64_t(2));
+        QCOMPARE(five.latencyMax, uint64_t(50));
+        const auto& seven = stats.at(7);
+        QCOMPARE(seven.preempted, uint64_t(1));
+        QCOMPARE(seven.run, uint64_t(100 + 70)); // 100..200, 260..330
+        QCOMPARE(seven.runnable, uint64_t(60));
+        const PluginTables tables = plugin.tables(RecordingInfo());
+        QCOMPARE(tables.flows[0].size(), size_t(2));
+        QCOMPARE(tables.flows[0].value[0], int64_t(50));
+        QVERIFY(tables.intervals[0].size() >= 6);
+    }
+
+    // Against an independent count from trace-cmd's report of sched-mix.dat: per task, its
+    // switches out (sched_switch as prev) and its run time (switch-in to switch-out).
+    void schedAgreesWithTraceCmd()
+    {
+        auto trace = openWith("sched-mix.dat", std::make_unique<sched::SchedPlugin>());
+        QVERIFY(trace);
+        const auto& plugin = static_cast<const sched::SchedPlugin&>(*trace->plugins().front());
+        QVERIFY(plugin.nothingToShow().empty());
+        QProcess xz;
+        xz.start("xz", {"-dc", test::fixture("sched-mix.switches.txt.xz")});
+        QVERIFY(xz.waitForFinished(60000));
+        const QRegularExpression line(R"( (\d+)\.(\d{9}): sched_switch: +.*:(\d+) \[-?\d+\] \S+ ==> .*:(\d+) \[)");
+        std::map<int32_t, uint64_t> out, run;
+        std::map<int32_t, uint64_t> since;
+        int lines = 0;
+        for (const QByteArray& text : xz.readAllStandardOutput().split('\n')) {
+            const auto m = line.match(QString::fromUtf8(text));
+            if (!m.hasMatch()) continue;
+            ++lines;
+            const uint64_t t = m.captured(1).toULongLong() * 1000000000ull + m.captured(2).toULongLong();
+            const int32_t prev = m.captured(3).toInt(), next = m.captured(4).toInt();
+            if (prev != 0) {
+                ++out[prev];
+                if (auto it = since.find(prev); it != since.end()) run[prev] += t - it->second, since.erase(it);
+            }
+            if (next != 0) since[next] = t;
+        }
+        QCOMPARE(lines, 1992);
+        size_t tasks = 0;
+        for (const auto& [pid, n] : out) {
+            const auto it = plugin.stats().find(pid);
+            QVERIFY(it != plugin.stats().end());
+            QCOMPARE(it->second.switchesOut, n);
+            QCOMPARE(it->second.run, run[pid]);
+            ++tasks;
+        }
+        QVERIFY(tasks > 20);
+    }
+
     // Broken modules are problems naming their file; the good one is found once.
     void catalogReportsBrokenModules()
     {
@@ -280,7 +370,8 @@ private slots:
         QVERIFY(cli.waitForFinished(60000));
         QCOMPARE(cli.exitCode(), 0);
         const QString text = QString::fromUtf8(cli.readAllStandardOutput());
-        QVERIFY2(text.contains(QRegularExpression("\\n *\\d+ +\\d +177 +sh +execve +-7 +E2BIG +\\d+\\n")), qPrintable(text));
+        QVERIFY2(text.contains(QRegularExpression("\\n *\\d+ +\\d +177 +sh +execve +-7 +E2BIG +\\d+\\n")),
+                 qPrintable(text));
 
         cli.start(RINGSIDE_CLI, {"stats", test::fixture("execve-e2big.dat"), "--plugin", "syscalls", "--json"});
         QVERIFY(cli.waitForFinished(60000));
@@ -302,7 +393,7 @@ private slots:
         cli.start(RINGSIDE_CLI, {"stats", test::fixture("execve-e2big.dat"), "--plugin", "nosuch"});
         QVERIFY(cli.waitForFinished(60000));
         QCOMPARE(cli.exitCode(), 1);
-        QVERIFY(cli.readAllStandardError().contains("no plugin named \"nosuch\" (found: syscalls)"));
+        QVERIFY(cli.readAllStandardError().contains("no plugin named \"nosuch\" (found: sched, syscalls)"));
         cli.start(RINGSIDE_CLI, {"stats", test::fixture("execve-e2big.dat")});
         QVERIFY(cli.waitForFinished(60000));
         QCOMPARE(cli.exitCode(), 2);
