@@ -1,10 +1,11 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 // The whole reader on an arbitrary file: header, options and sections (v6 and v7, compressed
 // or not), the metadata handed to libtraceevent (through the child-process check), the CPU
-// data, the decoding of the first rows, and a plugin (syscalls: requests by event-name prefix)
-// fed whatever the file holds.
+// data, the decoding of the first rows, and the syscalls (requests by event-name prefix) and
+// sched plugins fed whatever the file holds.
 #include "fuzzsupport.h"
 #include "plugin/statstext.h"
+#include "schedplugin.h"
 #include "syscallsplugin.h"
 
 #include <traceevent/event-parse.h>
@@ -22,10 +23,12 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size)
     options.threads = 1;
     std::vector<std::unique_ptr<ringside::Plugin>> plugins;
     plugins.push_back(std::make_unique<ringside::syscalls::SyscallsPlugin>());
+    plugins.push_back(std::make_unique<ringside::sched::SchedPlugin>());
     auto trace = ringside::Trace::open(file.path(), options, {}, std::move(plugins));
     if (!trace) return 0;
     ringside::fuzz::formatRows(**trace, 256);
-    const ringside::PluginTables tables = (*trace)->plugins().front()->tables((*trace)->recordingInfo());
-    for (const ringside::StatsTable& table : tables.statistics) (void)ringside::tableText(table);
+    for (const ringside::Plugin* plugin : (*trace)->plugins())
+        for (const ringside::StatsTable& table : plugin->tables((*trace)->recordingInfo()).statistics)
+            (void)ringside::tableText(table);
     return 0;
 }
