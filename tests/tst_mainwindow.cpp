@@ -533,6 +533,16 @@ private slots:
         PluginStatsPane* pane = window.pluginStats();
         QVERIFY(pane->chooser()->currentText().contains("Failed system calls"));
         QTreeWidget* table = pane->table();
+        // Each table opens sorted by its first column, ascending (times in time order), whatever
+        // order the user left the previous one in.
+        table->sortByColumn(0, Qt::DescendingOrder);
+        QVERIFY(pane->showTable("syscalls", "syscalls"));
+        QCOMPARE(table->sortColumn(), 0);
+        QCOMPARE(table->header()->sortIndicatorOrder(), Qt::AscendingOrder);
+        QVERIFY(table->topLevelItem(0)->text(0) < table->topLevelItem(1)->text(0));
+        QVERIFY(pane->showTable("syscalls", "failures"));
+        QVERIFY(table->topLevelItem(0)->data(0, Qt::UserRole).toULongLong() <
+                table->topLevelItem(1)->data(0, Qt::UserRole).toULongLong());
         QTreeWidgetItem* e2big = nullptr;
         int failures = 0;
         for (const auto& t : session.pluginTables[syscalls].statistics)

@@ -13,6 +13,7 @@
 #include <QPushButton>
 #include <QTreeWidget>
 #include <QVBoxLayout>
+#include <algorithm>
 
 namespace ringside {
 
@@ -176,8 +177,8 @@ void PluginStatsPane::fill()
         items << item;
     }
     m_table->addTopLevelItems(items);
-    // In time order when the rows have times, else as the plugin gave them.
-    m_table->sortByColumn(timeColumn >= 0 ? timeColumn : -1, Qt::AscendingOrder);
+    // In time order when the rows have times, else by the first column (name, pid, bucket).
+    m_table->sortByColumn(std::max(timeColumn, 0), Qt::AscendingOrder);
     for (int c = 0; c < m_table->columnCount(); ++c) m_table->resizeColumnToContents(c);
     m_summary->setText(
         tr("%1 rows%2")
