@@ -189,52 +189,56 @@ void ConsumerRegistry::deliver(const EventStore& store, const std::vector<std::v
         if (!perStream[s].empty()) heads.push({timeOf(s, perStream[s][0]), uint16_t(s), 0});
 
     const bool bigEndian = store.layout().bigEndian;
+    std::vector<size_t> bytesPerHit;
+    for (const RecordTap& tap : m_taps) bytesPerHit.push_back(tap.bytesPerHit());
     std::vector<TypedValue> values;
     while (!heads.empty()) {
         Head head = heads.top();
         heads.pop();
-        const Hit& hit = perStream[head.stream][head.next];
-        const CpuColumns& c = store.stream(StreamId(head.stream)).columns;
-        if (hit.tap == kLostMarker) {
-            for (size_t c = 0; c < m_consumers.size(); ++c)
-                guarded(c, [&](RecordConsumer& consumer) { consumer.eventsLost(StreamId(head.stream), head.ts); });
-            if (++head.next < perStream[head.stream].size()) {
-                head.ts = timeOf(head.stream, perStream[head.stream][head.next]);
-                heads.push(head);
-            }
-            continue;
-        }
-        const BoundTap& tap = m_bound[hit.tap];
-        const uint8_t* bytes =
-            columns[hit.tap][head.stream].bytes.data() + size_t(hit.hit) * m_taps[hit.tap].bytesPerHit();
-        for (const Subscriber& sub : tap.subscribers) {
-            values.clear();
-            for (size_t f : sub.fields) {
-                const FieldFormat& format = tap.fields[f];
-                const uint8_t* at = bytes + tap.byteOffset[f];
-                if (format.isText) {
-                    const auto* text = reinterpret_cast<const char*>(at);
-                    values.push_back(TypedValue::text({text, strnlen(text, size_t(format.size))}));
-                } else {
-                    values.push_back(TypedValue::number(ByteReader::decode(at, format.size, bigEndian), format.isSigned,
-                                                        format.size));
+        // The stream stays current while its next hit comes before every other stream's head:
+        // runs of one CPU's records cost no heap operations.
+        for (;;) {
+            const Hit& hit = perStream[head.stream][head.next];
+            const CpuColumns& c = store.stream(StreamId(head.stream)).columns;
+            if (hit.tap == kLostMarker) {
+                for (size_t k = 0; k < m_consumers.size(); ++k)
+                    guarded(k, [&](RecordConsumer& consumer) { consumer.eventsLost(StreamId(head.stream), head.ts); });
+            } else {
+                const BoundTap& tap = m_bound[hit.tap];
+                const uint8_t* bytes =
+                    columns[hit.tap][head.stream].bytes.data() + size_t(hit.hit) * bytesPerHit[hit.tap];
+                for (const Subscriber& sub : tap.subscribers) {
+                    values.clear();
+                    for (size_t f : sub.fields) {
+                        const FieldFormat& format = tap.fields[f];
+                        const uint8_t* at = bytes + tap.byteOffset[f];
+                        if (format.isText) {
+                            const auto* text = reinterpret_cast<const char*>(at);
+                            values.push_back(TypedValue::text({text, strnlen(text, size_t(format.size))}));
+                        } else {
+                            values.push_back(TypedValue::number(ByteReader::decode(at, format.size, bigEndian),
+                                                                format.isSigned, format.size));
+                        }
+                    }
+                    ConsumedRecord record;
+                    record.request = sub.request;
+                    record.type = m_taps[hit.tap].eventType;
+                    record.timestamp = head.ts;
+                    record.stream = StreamId(head.stream);
+                    record.index = hit.index;
+                    record.pid = c.pid[hit.index];
+                    record.flags = c.flags[hit.index];
+                    record.values = values.data();
+                    record.valueCount = values.size();
+                    guarded(sub.consumer, [&](RecordConsumer& consumer) { consumer.consume(record); });
                 }
             }
-            ConsumedRecord record;
-            record.request = sub.request;
-            record.type = m_taps[hit.tap].eventType;
-            record.timestamp = head.ts;
-            record.stream = StreamId(head.stream);
-            record.index = hit.index;
-            record.pid = c.pid[hit.index];
-            record.flags = c.flags[hit.index];
-            record.values = values.data();
-            record.valueCount = values.size();
-            guarded(sub.consumer, [&](RecordConsumer& consumer) { consumer.consume(record); });
-        }
-        if (++head.next < perStream[head.stream].size()) {
+            if (++head.next >= perStream[head.stream].size()) break;
             head.ts = timeOf(head.stream, perStream[head.stream][head.next]);
-            heads.push(head);
+            if (!heads.empty() && later(head, heads.top())) {
+                heads.push(head);
+                break;
+            }
         }
     }
     for (size_t c = 0; c < m_consumers.size(); ++c) guarded(c, [](RecordConsumer& consumer) { consumer.flush(); });
