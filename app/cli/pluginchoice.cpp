@@ -29,11 +29,11 @@ bool PluginChoice::instantiate(std::vector<std::unique_ptr<Plugin>>& plugins, st
             error = "no plugin named \"" + name + "\" (found: " + (found.empty() ? "none" : found) + ")";
             return false;
         }
-    for (const PluginModule& module : catalog.modules()) {
-        const bool named = std::find(only.begin(), only.end(), module.name) != only.end();
-        const bool left = std::find(without.begin(), without.end(), module.name) != without.end();
-        if ((only.empty() ? defaultAll : named) && !left) plugins.push_back(module.instantiate());
-    }
+    plugins = catalog.instantiate([&](const std::string& name) {
+        const bool named = std::find(only.begin(), only.end(), name) != only.end();
+        const bool left = std::find(without.begin(), without.end(), name) != without.end();
+        return (only.empty() ? defaultAll : named) && !left;
+    });
     return true;
 }
 

@@ -85,6 +85,15 @@ const PluginModule* PluginCatalog::find(const std::string& name) const
     return nullptr;
 }
 
+std::vector<std::unique_ptr<Plugin>>
+PluginCatalog::instantiate(const std::function<bool(const std::string&)>& wanted) const
+{
+    std::vector<std::unique_ptr<Plugin>> plugins;
+    for (const PluginModule& module : m_modules)
+        if (wanted(module.name)) plugins.push_back(module.instantiate());
+    return plugins;
+}
+
 std::vector<std::string> PluginCatalog::searchPath()
 {
     std::vector<std::string> folders;

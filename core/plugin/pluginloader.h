@@ -3,6 +3,7 @@
 
 #include "plugin/plugin.h"
 
+#include <functional>
 #include <memory>
 #include <string>
 #include <vector>
@@ -34,6 +35,8 @@ public:
     const std::vector<PluginModule>& modules() const { return m_modules; }
     const std::vector<std::string>& problems() const { return m_problems; }
     const PluginModule* find(const std::string& name) const;
+    // A fresh instance of each plugin `wanted` names, in catalog order, for one load.
+    std::vector<std::unique_ptr<Plugin>> instantiate(const std::function<bool(const std::string&)>& wanted) const;
 
 private:
     void load(const std::string& path);

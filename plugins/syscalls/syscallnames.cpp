@@ -15,6 +15,18 @@ Architecture architectureOf(std::string_view machine)
     return Architecture::Unknown;
 }
 
+std::span<const SyscallName> syscallTable(Architecture arch)
+{
+    switch (arch) {
+    case Architecture::X86_64: return kX86_64Names;
+    case Architecture::I386: return kI386Names;
+    case Architecture::Arm64: return kArm64Names;
+    case Architecture::Arm: return kArmNames;
+    case Architecture::Unknown: break;
+    }
+    return {};
+}
+
 std::string syscallName(Architecture arch, int64_t number)
 {
     const std::span<const SyscallName> table = syscallTable(arch);

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 #include "calltree/calltreepane.h"
 
+#include "table/treetext.h"
+
 #include "calls/callcontext.h"
 #include "calls/functioncalls.h"
 #include "calltree/calltreemodel.h"
@@ -611,16 +613,7 @@ void CallTreePane::showTracerLinks(const QString& function)
 
 QString CallTreePane::statisticsText() const
 {
-    QStringList lines;
-    QStringList header;
-    for (int c = 0; c < m_statistics->columnCount(); ++c) header << m_statistics->headerItem()->text(c);
-    lines << header.join('\t');
-    for (int r = 0; r < m_statistics->topLevelItemCount(); ++r) {
-        QStringList cells;
-        for (int c = 0; c < m_statistics->columnCount(); ++c) cells << m_statistics->topLevelItem(r)->text(c);
-        lines << cells.join('\t');
-    }
-    return lines.join('\n') + '\n';
+    return treeAsTsv(m_statistics);
 }
 
 void CallTreePane::showSelectedSyscall()

@@ -28,11 +28,8 @@ bool PluginSettings::isEnabled(const std::string& name)
 
 std::vector<std::unique_ptr<Plugin>> PluginSettings::instantiateEnabled()
 {
-    std::vector<std::unique_ptr<Plugin>> plugins;
     const QStringList off = disabled();
-    for (const PluginModule& module : catalog().modules())
-        if (!off.contains(QString::fromStdString(module.name))) plugins.push_back(module.instantiate());
-    return plugins;
+    return catalog().instantiate([&](const std::string& name) { return !off.contains(QString::fromStdString(name)); });
 }
 
 } // namespace ringside

@@ -3,6 +3,7 @@
 
 #include "plugin/statstext.h"
 #include "table/eventtablemodel.h"
+#include "table/treetext.h"
 
 #include <QApplication>
 #include <QClipboard>
@@ -75,18 +76,7 @@ PluginStatsPane::PluginStatsPane(QWidget* parent) : QWidget(parent)
     m_table->setUniformRowHeights(true);
     layout->addWidget(m_table, 1);
     connect(m_chooser, &QComboBox::currentIndexChanged, this, [this] { fill(); });
-    connect(copy, &QPushButton::clicked, this, [this] {
-        QStringList lines;
-        QStringList header;
-        for (int c = 0; c < m_table->columnCount(); ++c) header << m_table->headerItem()->text(c);
-        lines << header.join('\t');
-        for (int i = 0; i < m_table->topLevelItemCount(); ++i) {
-            QStringList cells;
-            for (int c = 0; c < m_table->columnCount(); ++c) cells << m_table->topLevelItem(i)->text(c);
-            lines << cells.join('\t');
-        }
-        QApplication::clipboard()->setText(lines.join('\n') + '\n');
-    });
+    connect(copy, &QPushButton::clicked, this, [this] { QApplication::clipboard()->setText(treeAsTsv(m_table)); });
     connect(m_table, &QTreeWidget::itemActivated, this, [this](QTreeWidgetItem* item) {
         const QVariant time = item->data(0, Qt::UserRole + 1), pid = item->data(0, Qt::UserRole + 2);
         if (time.isValid() && pid.isValid()) emit jumpRequested(time.toULongLong(), pid.toInt());
