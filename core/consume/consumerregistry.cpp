@@ -13,6 +13,91 @@
 
 namespace ringside {
 
+namespace {
+
+// One stream's tapped records and lost-event markers in stream order, read lazily: the taps'
+// pieces are in stream order each, so the next hit is the smallest head among a few sources
+// (no sort, no list of every hit: the cost stays linear and the memory flat).
+class HitCursor {
+public:
+    static constexpr uint32_t kLostMarker = ~uint32_t(0);
+    struct Hit {
+        uint32_t index = 0; // the event's index in its stream
+        uint32_t tap = 0;   // or kLostMarker
+        const uint8_t* bytes = nullptr;
+    };
+
+    void addMarkers(const std::vector<uint32_t>& beforeEvents)
+    {
+        // First among sources: a marker comes before the event it precedes.
+        Source source{kLostMarker};
+        source.markers = &beforeEvents;
+        source.settle();
+        if (source.valid) m_sources.insert(m_sources.begin(), source);
+    }
+    void addTap(uint32_t tap, const TapColumn& column)
+    {
+        Source source{tap};
+        source.pieces = &column.pieces;
+        source.settle();
+        if (source.valid) m_sources.push_back(source); // hundreds of syscalls:* taps have no hits
+    }
+    bool next(Hit& hit)
+    {
+        Source* best = nullptr;
+        for (Source& source : m_sources)
+            if (source.valid && (!best || source.head < best->head)) best = &source;
+        if (!best) return false;
+        hit = {best->head, best->tap, best->bytes};
+        best->advance();
+        return true;
+    }
+
+private:
+    struct Source {
+        uint32_t tap;
+        const std::vector<uint32_t>* markers = nullptr;
+        size_t marker = 0;
+        const std::vector<TapColumn::Piece>* pieces = nullptr;
+        size_t piece = 0, block = 0, record = 0;
+        // The current hit.
+        bool valid = false;
+        uint32_t head = 0;
+        const uint8_t* bytes = nullptr;
+
+        void advance()
+        {
+            ++(markers ? marker : record);
+            settle();
+        }
+        // Reads the current position, or moves on to the next record there is.
+        void settle()
+        {
+            valid = false;
+            if (markers) {
+                if ((valid = marker < markers->size())) head = (*markers)[marker];
+                return;
+            }
+            for (; piece < pieces->size(); ++piece, block = 0, record = 0) {
+                const TapColumn::Piece& p = (*pieces)[piece];
+                const auto& blocks = p.records.blocks();
+                for (; block < blocks.size(); ++block, record = 0) {
+                    if (record >= blocks[block].count) continue;
+                    const uint8_t* at = blocks[block].data + record * p.records.stride();
+                    std::memcpy(&head, at, TapColumn::kIndexBytes);
+                    head += p.firstIndex;
+                    bytes = at + TapColumn::kIndexBytes;
+                    valid = true;
+                    return;
+                }
+            }
+        }
+    };
+    std::vector<Source> m_sources;
+};
+
+} // namespace
+
 RecordConsumer& ConsumerRegistry::add(std::unique_ptr<RecordConsumer> consumer)
 {
     if (RecordConsumer* existing = find(consumer->name())) return *existing;
@@ -125,13 +210,6 @@ void ConsumerRegistry::deliver(const EventStore& store, const std::vector<std::v
     for (size_t c = 0; c < m_consumers.size(); ++c)
         guarded(c, [&](RecordConsumer& consumer) { consumer.setStreams(streams); });
 
-    // Per stream, the hits of every tap in stream order; then the streams merged by time, ties
-    // in stream order, as the merged order has them.
-    struct Hit {
-        uint32_t index;
-        uint32_t tap;
-        uint32_t hit;
-    };
     // Lost-event markers not yet delivered join the hits as tap kLostMarker, before the event
     // they precede.
     m_lostDelivered.resize(streams.size(), 0);
@@ -142,76 +220,49 @@ void ConsumerRegistry::deliver(const EventStore& store, const std::vector<std::v
         for (size_t& l = m_lostDelivered[s]; l < c.lost.size() && c.lost[l].beforeEvent < events; ++l)
             markers[s].push_back(c.lost[l].beforeEvent);
     }
-    // Each tap's hits and the markers are in stream order: merged, not sorted, so that the cost
-    // stays linear in the records (a sort made 10M records 25% slower per record than 1M).
-    std::vector<std::vector<Hit>> perStream(streams.size());
+    std::vector<HitCursor> cursors(streams.size());
     for (size_t s = 0; s < streams.size(); ++s) {
-        struct Source {
-            const uint32_t* at;
-            const uint32_t* end;
-            uint32_t tap;
-        };
-        std::vector<Source> sources;
-        size_t total = markers[s].size();
-        if (!markers[s].empty())
-            sources.push_back({markers[s].data(), markers[s].data() + markers[s].size(), kLostMarker});
-        for (size_t t = 0; t < columns.size() && t < m_taps.size(); ++t) {
-            if (s >= columns[t].size() || columns[t][s].events.empty()) continue;
-            const auto& events = columns[t][s].events;
-            sources.push_back({events.data(), events.data() + events.size(), uint32_t(t)});
-            total += events.size();
-        }
-        std::vector<Hit>& hits = perStream[s];
-        hits.reserve(total);
-        std::vector<uint32_t> taken(columns.size(), 0);
-        for (;;) {
-            // Few sources: the smallest head by a scan. Markers come first among equals.
-            Source* next = nullptr;
-            for (Source& source : sources)
-                if (source.at != source.end && (!next || *source.at < *next->at)) next = &source;
-            if (!next) break;
-            const uint32_t hit = next->tap == kLostMarker ? 0 : taken[next->tap]++;
-            hits.push_back({*next->at++, next->tap, hit});
-        }
+        if (!markers[s].empty()) cursors[s].addMarkers(markers[s]);
+        for (size_t t = 0; t < columns.size() && t < m_taps.size(); ++t)
+            if (s < columns[t].size()) cursors[s].addTap(uint32_t(t), columns[t][s]);
     }
 
+    // The streams merged by time, ties in stream order, as the merged order has them.
     struct Head {
         uint64_t ts;
         uint16_t stream;
-        size_t next;
+        HitCursor::Hit hit;
     };
     auto later = [](const Head& a, const Head& b) { return a.ts != b.ts ? a.ts > b.ts : a.stream > b.stream; };
     std::priority_queue<Head, std::vector<Head>, decltype(later)> heads(later);
-    auto timeOf = [&](size_t s, const Hit& h) {
-        return store.stream(StreamId(static_cast<uint16_t>(s))).columns.timestamp[h.index];
+    auto timeOf = [&](size_t s, uint32_t index) {
+        return store.stream(StreamId(static_cast<uint16_t>(s))).columns.timestamp[index];
     };
-    for (size_t s = 0; s < perStream.size(); ++s)
-        if (!perStream[s].empty()) heads.push({timeOf(s, perStream[s][0]), uint16_t(s), 0});
+    for (size_t s = 0; s < cursors.size(); ++s) {
+        HitCursor::Hit hit;
+        if (cursors[s].next(hit)) heads.push({timeOf(s, hit.index), uint16_t(s), hit});
+    }
 
     const bool bigEndian = store.layout().bigEndian;
-    std::vector<size_t> bytesPerHit;
-    for (const RecordTap& tap : m_taps) bytesPerHit.push_back(tap.bytesPerHit());
     std::vector<TypedValue> values;
     while (!heads.empty()) {
         Head head = heads.top();
         heads.pop();
+        const CpuColumns& c = store.stream(StreamId(head.stream)).columns;
         // The stream stays current while its next hit comes before every other stream's head:
         // runs of one CPU's records cost no heap operations.
         for (;;) {
-            const Hit& hit = perStream[head.stream][head.next];
-            const CpuColumns& c = store.stream(StreamId(head.stream)).columns;
-            if (hit.tap == kLostMarker) {
+            const HitCursor::Hit& hit = head.hit;
+            if (hit.tap == HitCursor::kLostMarker) {
                 for (size_t k = 0; k < m_consumers.size(); ++k)
                     guarded(k, [&](RecordConsumer& consumer) { consumer.eventsLost(StreamId(head.stream), head.ts); });
             } else {
                 const BoundTap& tap = m_bound[hit.tap];
-                const uint8_t* bytes =
-                    columns[hit.tap][head.stream].bytes.data() + size_t(hit.hit) * bytesPerHit[hit.tap];
                 for (const Subscriber& sub : tap.subscribers) {
                     values.clear();
                     for (size_t f : sub.fields) {
                         const FieldFormat& format = tap.fields[f];
-                        const uint8_t* at = bytes + tap.byteOffset[f];
+                        const uint8_t* at = hit.bytes + tap.byteOffset[f];
                         if (format.isText) {
                             const auto* text = reinterpret_cast<const char*>(at);
                             values.push_back(TypedValue::text({text, strnlen(text, size_t(format.size))}));
@@ -233,8 +284,8 @@ void ConsumerRegistry::deliver(const EventStore& store, const std::vector<std::v
                     guarded(sub.consumer, [&](RecordConsumer& consumer) { consumer.consume(record); });
                 }
             }
-            if (++head.next >= perStream[head.stream].size()) break;
-            head.ts = timeOf(head.stream, perStream[head.stream][head.next]);
+            if (!cursors[head.stream].next(head.hit)) break;
+            head.ts = timeOf(head.stream, head.hit.index);
             if (!heads.empty() && later(head, heads.top())) {
                 heads.push(head);
                 break;

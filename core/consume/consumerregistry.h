@@ -86,7 +86,6 @@ private:
     std::vector<std::string> m_failures; // per consumer
     std::vector<RecordTap> m_taps;
     std::vector<BoundTap> m_bound;
-    static constexpr uint32_t kLostMarker = ~uint32_t(0);
     std::vector<size_t> m_lostDelivered; // per stream: lost-event markers already delivered
 };
 

@@ -256,7 +256,8 @@ Result<std::unique_ptr<EventStore>> loadAll(const DatFile& file, const LoadOptio
 
     // Each stream's segments, in order, become its columns.
     std::vector<CpuLoadStats> stats(streams.size());
-    std::vector<std::vector<TapColumn>> taps(options.taps.size(), std::vector<TapColumn>(streams.size()));
+    std::vector<std::vector<TapColumn>> taps(options.taps.size());
+    for (auto& perStream : taps) perStream.resize(streams.size());
     for (Segment& seg : segments) {
         CpuColumns& columns = streams[seg.stream]->columns;
         if (columns.size() && seg.columns.size() && seg.columns.timestamp[0] < columns.timestamp.back())

@@ -47,7 +47,11 @@ void PageParser::setTaps(const std::vector<RecordTap>* taps, std::vector<TapColu
     m_tapOfType.assign(65536, -1);
     if (!taps) return;
     out->resize(taps->size());
-    for (size_t t = 0; t < taps->size(); ++t) m_tapOfType[(*taps)[t].eventType] = static_cast<int16_t>(t);
+    m_tapBytes.clear();
+    for (size_t t = 0; t < taps->size(); ++t) {
+        m_tapOfType[(*taps)[t].eventType] = static_cast<int16_t>(t);
+        m_tapBytes.push_back((*taps)[t].bytesPerHit());
+    }
 }
 
 void PageParser::parse(const uint8_t* page, uint32_t pageSize, CpuColumns& out, CpuLoadStats& stats, uint64_t* perType)
@@ -104,15 +108,14 @@ void PageParser::parse(const uint8_t* page, uint32_t pageSize, CpuColumns& out, 
         out.preemptCount.push_back(rec[m_layout.preemptOffset]);
         ++perType[type];
         if (m_taps && m_tapOfType[type] >= 0) {
-            const RecordTap& tap = (*m_taps)[static_cast<size_t>(m_tapOfType[type])];
-            TapColumn& column = (*m_tapOut)[static_cast<size_t>(m_tapOfType[type])];
-            column.events.push_back(static_cast<uint32_t>(out.timestamp.size() - 1));
-            for (const auto& [offset, width] : tap.fields) {
-                // Whole fields at once; bytes past a short record read as zeros.
-                const size_t at = column.bytes.size();
-                column.bytes.resize(at + size_t(width), 0);
+            const size_t tapIndex = static_cast<size_t>(m_tapOfType[type]);
+            uint8_t* at =
+                (*m_tapOut)[tapIndex].append(static_cast<uint32_t>(out.timestamp.size() - 1), m_tapBytes[tapIndex]);
+            for (const auto& [offset, width] : (*m_taps)[tapIndex].fields) {
+                // Whole fields at once; bytes past a short record stay zeros.
                 const int have = std::clamp(bytes - offset, 0, width);
-                if (have > 0) std::memcpy(column.bytes.data() + at, rec + offset, size_t(have));
+                if (have > 0) std::memcpy(at, rec + offset, size_t(have));
+                at += width;
             }
         }
     }

@@ -74,6 +74,7 @@ private:
     const std::vector<RecordTap>* m_taps = nullptr;
     std::vector<TapColumn>* m_tapOut = nullptr;
     std::vector<int16_t> m_tapOfType; // event type -> tap index, or -1
+    std::vector<size_t> m_tapBytes;   // per tap: bytesPerHit()
 };
 
 } // namespace ringside

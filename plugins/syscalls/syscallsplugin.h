@@ -2,9 +2,9 @@
 #pragma once
 
 #include "plugin/plugin.h"
+#include "store/blocklist.h"
 #include "syscalltables.h"
 
-#include <deque>
 #include <string>
 #include <unordered_map>
 #include <vector>
@@ -43,7 +43,7 @@ public:
     PluginTables tables(const RecordingInfo& info) const override;
 
     // In the order they were entered (or, without an entry, returned).
-    const std::deque<Call>& calls() const { return m_calls; }
+    const BlockList<Call>& calls() const { return m_calls; }
     const std::vector<std::string>& names() const { return m_names; }
     Architecture architecture() const { return m_arch; }
 
@@ -66,7 +66,7 @@ private:
     std::function<std::string(uint16_t)> m_eventName;
     std::vector<bool> m_bound;
     std::vector<StreamInfo> m_streams;
-    std::deque<Call> m_calls;           // grows without moving what it holds: millions of calls
+    BlockList<Call> m_calls;            // millions of calls
     std::vector<int64_t> m_numberNames; // name id by system call number, -1 until first seen
     std::vector<std::string> m_names;
     std::unordered_map<std::string, uint32_t> m_nameIds;
