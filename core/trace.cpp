@@ -24,6 +24,10 @@ RecordingInfo recordingInfoOf(const DatFile& file)
         tep_event* event = tep ? tep_find_event(tep, type) : nullptr;
         return event && event->name ? std::string(event->name) : std::string();
     };
+    info.functionName = [tep](uint64_t address) {
+        const char* name = tep ? tep_find_function(tep, address) : nullptr;
+        return name ? std::string(name) : std::string();
+    };
     return info;
 }
 

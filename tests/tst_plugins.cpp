@@ -9,6 +9,7 @@
 #include "schedplugin.h"
 #include "syscallsplugin.h"
 #include "trace.h"
+#include "workqueueplugin.h"
 
 #include <QFile>
 #include <QJsonArray>
@@ -318,6 +319,119 @@ private slots:
         QVERIFY(tasks > 20);
     }
 
+    void workqueueOnPlainValues()
+    {
+        using workqueue::WorkqueuePlugin;
+        WorkqueuePlugin plugin;
+        plugin.bind(std::vector<bool>(plugin.requests().size(), true));
+        constexpr uint64_t kWork = 0x1000, kOther = 0x2000, kEarly = 0x3000, kSelf = 0x4000;
+        constexpr uint64_t kOne = 0xffff0001, kTwo = 0xffff0002;
+        plugin.queued(100, kWork, kOne, 10, 1);
+        plugin.activated(101, kWork);
+        plugin.started(150, kWork, kOne, 20);
+        plugin.ended(170, kWork);
+        plugin.queued(200, kOther, kTwo, 10, 0); // never runs
+        plugin.started(300, kEarly, kOne, 20);   // queued before the recording
+        plugin.ended(310, kEarly);
+        plugin.ended(400, 0x9999); // began before the recording
+        // Queued again while it runs: two runs, the second waiting from its own queuing.
+        plugin.queued(500, kSelf, kOne, 11, 1);
+        plugin.started(600, kSelf, kOne, 21);
+        plugin.queued(605, kSelf, kOne, 21, 1);
+        plugin.ended(610, kSelf);
+        plugin.started(620, kSelf, kOne, 21);
+        plugin.ended(630, kSelf);
+        QCOMPARE(plugin.endsWithoutStart(), uint64_t(1));
+        QCOMPARE(plugin.items().size(), size_t(5));
+        QCOMPARE(plugin.items()[0].latency(), uint64_t(50));
+        QCOMPARE(plugin.items()[0].activated, uint64_t(101));
+        QCOMPARE(plugin.items()[0].runTime(), uint64_t(20));
+        QVERIFY(!plugin.items()[1].ran());
+        QCOMPARE(plugin.items()[2].latency(), uint64_t(0));
+        QCOMPARE(plugin.items()[4].latency(), uint64_t(15));
+
+        RecordingInfo info;
+        info.functionName = [](uint64_t a) {
+            return a == kOne ? std::string("fn_one") : a == kTwo ? std::string("fn_two") : std::string();
+        };
+        const PluginTables tables = plugin.tables(info);
+        const StatsTable* functions = statsNamed(tables, "functions");
+        QVERIFY(functions);
+        QCOMPARE(functions->rows.size(), size_t(1));
+        const auto& row = functions->rows[0];
+        QCOMPARE(std::get<std::string>(row[0]), std::string("fn_one"));
+        QCOMPARE(std::get<uint64_t>(row[1]), uint64_t(4));             // runs
+        QCOMPARE(std::get<uint64_t>(row[2]), uint64_t(50 + 100 + 15)); // total latency
+        QCOMPARE(std::get<uint64_t>(row[4]), uint64_t(100));           // max latency
+        QCOMPARE(std::get<uint64_t>(row[5]), uint64_t(600));           // ... at its start
+        QCOMPARE(std::get<int64_t>(row[6]), int64_t(21));              // ... by its worker
+        QCOMPARE(std::get<uint64_t>(row[7]), uint64_t(20 + 10 + 10 + 10));
+        const StatsTable* never = statsNamed(tables, "never_run");
+        QVERIFY(never);
+        QCOMPARE(never->rows.size(), size_t(1));
+        QCOMPARE(std::get<std::string>(never->rows[0][4]), std::string("fn_two"));
+        QCOMPARE(std::get<std::string>(never->rows[0][5]), std::string("0x2000"));
+        QCOMPARE(tables.slices[0].size(), size_t(4));
+        QCOMPARE(tables.slices[0].ownerId[0], int32_t(20));
+        QCOMPARE(tables.flows[0].size(), size_t(3)); // the queued ones
+        QCOMPARE(tables.instants[0].size(), size_t(1));
+    }
+
+    // Against an independent count from trace-cmd's report of sched-mix.dat's workqueue events:
+    // per work function, its runs, run time (execute_start to execute_end of one work struct)
+    // and queue latency (queue_work to execute_start).
+    void workqueueAgreesWithTraceCmd()
+    {
+        auto trace = openWith("sched-mix.dat", std::make_unique<workqueue::WorkqueuePlugin>());
+        QVERIFY(trace);
+        const Plugin& plugin = *trace->plugins().front();
+        QVERIFY(plugin.nothingToShow().empty());
+        RecordingInfo info = trace->recordingInfo();
+        const PluginTables tables = plugin.tables(info);
+        const StatsTable* functions = statsNamed(tables, "functions");
+        QVERIFY(functions);
+
+        QProcess xz;
+        xz.start("xz", {"-dc", test::fixture("sched-mix.workqueue.txt.xz")});
+        QVERIFY(xz.waitForFinished(60000));
+        const QRegularExpression line(
+            R"( (\d+)\.(\d{9}): workqueue_(queue_work|execute_start|execute_end|activate_work): work struct[= ](0x[0-9a-f]+):? function[= ](\S+))");
+        struct Sums {
+            uint64_t runs = 0, run = 0, latency = 0;
+        };
+        std::map<std::string, Sums> expected;
+        std::map<QString, uint64_t> queuedAt, startedAt;
+        int lines = 0;
+        for (const QByteArray& text : xz.readAllStandardOutput().split('\n')) {
+            const auto m = line.match(QString::fromUtf8(text));
+            if (!m.hasMatch()) continue;
+            ++lines;
+            const uint64_t t = m.captured(1).toULongLong() * 1000000000ull + m.captured(2).toULongLong();
+            const QString what = m.captured(3), work = m.captured(4);
+            Sums& sums = expected[m.captured(5).toStdString()];
+            if (what == "queue_work") {
+                queuedAt.try_emplace(work, t); // queued again before it ran: one wait
+            } else if (what == "execute_start") {
+                ++sums.runs;
+                if (auto q = queuedAt.find(work); q != queuedAt.end()) sums.latency += t - q->second, queuedAt.erase(q);
+                startedAt[work] = t;
+            } else if (what == "execute_end") {
+                if (auto s = startedAt.find(work); s != startedAt.end()) sums.run += t - s->second, startedAt.erase(s);
+            }
+        }
+        QCOMPARE(lines, 220);
+        QCOMPARE(functions->rows.size(), expected.size());
+        for (const auto& row : functions->rows) {
+            const std::string name = std::get<std::string>(row[0]);
+            QVERIFY2(expected.count(name), name.c_str());
+            QCOMPARE(std::get<uint64_t>(row[1]), expected[name].runs);
+            QCOMPARE(std::get<uint64_t>(row[2]), expected[name].latency);
+            QCOMPARE(std::get<uint64_t>(row[7]), expected[name].run);
+        }
+        // Queued and not run by the end: the report's leftovers.
+        QCOMPARE(statsNamed(tables, "never_run")->rows.size(), queuedAt.size());
+    }
+
     // Broken modules are problems naming their file; the good one is found once.
     void catalogReportsBrokenModules()
     {
@@ -339,7 +453,7 @@ private slots:
             return false;
         };
         QVERIFY(problem("b-syscalls-again.so", "is another \"syscalls\""));
-        QVERIFY(problem("wrongversion.so", "was built for plugin interface 2; this Ringside has interface 1"));
+        QVERIFY(problem("wrongversion.so", "was built for plugin interface 3; this Ringside has interface 2"));
         QVERIFY(problem("noentry.so", "lacks ringside_plugin_api_version"));
         QVERIFY(problem("garbage.so", "cannot be loaded"));
     }
@@ -393,7 +507,7 @@ private slots:
         cli.start(RINGSIDE_CLI, {"stats", test::fixture("execve-e2big.dat"), "--plugin", "nosuch"});
         QVERIFY(cli.waitForFinished(60000));
         QCOMPARE(cli.exitCode(), 1);
-        QVERIFY(cli.readAllStandardError().contains("no plugin named \"nosuch\" (found: sched, syscalls)"));
+        QVERIFY(cli.readAllStandardError().contains("no plugin named \"nosuch\" (found: sched, syscalls, workqueue)"));
         cli.start(RINGSIDE_CLI, {"stats", test::fixture("execve-e2big.dat")});
         QVERIFY(cli.waitForFinished(60000));
         QCOMPARE(cli.exitCode(), 2);

@@ -17,7 +17,7 @@ namespace ringside {
 
 // Bumped whenever a type a plugin sees changes shape: modules built for another version are
 // refused by name, not loaded.
-constexpr int kPluginApiVersion = 1;
+constexpr int kPluginApiVersion = 2;
 
 // What a plugin may ask of the recording it is fed, besides its records.
 struct RecordingInfo {
@@ -27,6 +27,9 @@ struct RecordingInfo {
     std::function<std::string(int32_t pid)> taskName;
     // Event names of the recording, for requests by prefix (see EventRequest::prefix).
     std::function<std::string(uint16_t type)> eventName;
+    // The kernel function at an address, from the recording's kallsyms; empty if unknown. Its
+    // symbols are registered while the pages load: ask in tables(), not in consume().
+    std::function<std::string(uint64_t address)> functionName;
 };
 
 class Plugin : public RecordConsumer {

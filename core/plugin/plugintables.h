@@ -47,6 +47,9 @@ struct SliceTable {
     std::vector<uint32_t> label;
     std::vector<int64_t> value; // what the slice returned or measured (a return value)
     std::vector<uint8_t> flags;
+    // What `value` is: empty for a return value ("= -7"), else a duration in ns shown as
+    // "(valueLabel 1.2 ms)".
+    std::string valueLabel;
 
     size_t size() const { return start.size(); }
     void add(uint64_t from, uint64_t to, int32_t who, uint8_t d, uint32_t l, int64_t v, uint8_t f)

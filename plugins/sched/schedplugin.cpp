@@ -10,7 +10,7 @@ namespace ringside::sched {
 namespace {
 
 enum Request : size_t { kSwitch, kWakeup, kWaking, kWakeupNew, kMigrate, kFork, kExec, kExit };
-enum Mark : uint32_t { kMigrated, kForked, kExecuted, kExited };
+enum Mark : uint32_t { kMigrated, kForked, kExecuted, kExited, kRenamed };
 
 } // namespace
 
@@ -23,7 +23,7 @@ std::string SchedPlugin::description() const
 std::vector<EventRequest> SchedPlugin::requests() const
 {
     return {
-        {"sched", "sched_switch", {"prev_pid", "prev_state", "next_pid"}, false},
+        {"sched", "sched_switch", {"prev_pid", "prev_state", "next_pid", "next_comm"}, false},
         {"sched", "sched_wakeup", {"pid"}, false},
         {"sched", "sched_waking", {"pid"}, false},
         {"sched", "sched_wakeup_new", {"pid"}, false},
@@ -42,7 +42,7 @@ void SchedPlugin::bind(const std::vector<bool>& bound)
                        {"blocked (D)", 0xd01c28}, {"stopped", 0x8c5ac8},  {"dead", 0x303030}};
     m_wakeups.name = "Wakeups";
     m_marks.name = "Task events";
-    m_marks.labels = {"migrated", "forked", "exec", "exited"};
+    m_marks.labels = {"migrated", "forked", "exec", "exited", "renamed"};
     m_latencyBuckets.assign(32, 0);
 }
 
@@ -101,7 +101,7 @@ void SchedPlugin::switched(const ConsumedRecord& record)
         if (task.wokenAt != 0 && t >= task.wokenAt) {
             const uint64_t latency = t - task.wokenAt;
             s.latencyTotal += latency;
-            s.latencyMax = std::max(s.latencyMax, latency);
+            if (latency >= s.latencyMax) s.latencyMax = latency, s.latencyMaxAt = t;
             ++s.latencies;
             ++m_latencyBuckets[std::min<size_t>(31, size_t(std::bit_width(latency / 1000)))];
             m_wakeups.fromTime.push_back(task.wokenAt);
@@ -112,7 +112,23 @@ void SchedPlugin::switched(const ConsumedRecord& record)
             task.wokenAt = 0;
         }
         enter(next, TaskState::Running, t);
+        if (record.valueCount > 3) named(next, record.field(3).asText(), t);
     }
+}
+
+void SchedPlugin::named(int32_t pid, std::string_view comm, uint64_t t)
+{
+    Task& task = m_tasks[pid];
+    comm = comm.substr(0, sizeof task.comm - 1);
+    if (comm == task.comm) return;
+    if (task.comm[0]) {
+        m_renames.push_back({pid, t, std::string(comm)});
+        m_marks.time.push_back(t);
+        m_marks.ownerId.push_back(pid);
+        m_marks.label.push_back(kRenamed);
+    }
+    std::fill(std::begin(task.comm), std::end(task.comm), '\0');
+    std::copy(comm.begin(), comm.end(), task.comm);
 }
 
 void SchedPlugin::woken(const ConsumedRecord& record, int32_t pid)
@@ -178,20 +194,25 @@ PluginTables SchedPlugin::tables(const RecordingInfo& info) const
                      {"blocked_ns", "Blocked (ns)"},
                      {"wakeups", "Wakeups"},
                      {"max_wakeup_latency_ns", "Max wakeup latency (ns)"},
+                     {"max_wakeup_latency_at", "Max wakeup latency at"},
                      {"avg_wakeup_latency_ns", "Avg wakeup latency (ns)"}};
     const std::map<int32_t, TaskStats> sorted(m_stats.begin(), m_stats.end());
     for (const auto& [pid, s] : sorted)
         tasks.rows.push_back({int64_t(pid), info.taskName ? info.taskName(pid) : std::string(), s.switchesOut,
                               s.preempted, s.switchesIn, s.run, s.runnable, s.sleep, s.blocked, s.wakeups, s.latencyMax,
-                              s.latencies ? s.latencyTotal / s.latencies : uint64_t(0)});
+                              s.latencyMaxAt, s.latencies ? s.latencyTotal / s.latencies : uint64_t(0)});
     StatsTable histogram{"wakeup_latency", "Wakeup latency histogram", {}, {}};
     histogram.columns = {{"from_us", "From (us)"}, {"to_us", "To (us)"}, {"count", "Wakeups"}};
     for (size_t b = 0; b < m_latencyBuckets.size(); ++b)
         if (m_latencyBuckets[b])
             histogram.rows.push_back(
                 {uint64_t(b ? uint64_t(1) << (b - 1) : 0), uint64_t(uint64_t(1) << b), m_latencyBuckets[b]});
+    StatsTable names{"names", "Task names over time", {}, {}};
+    names.columns = {{"time", "Renamed at (ns)"}, {"pid", "PID"}, {"comm", "New name"}};
+    for (const Name& n : m_renames) names.rows.push_back({n.since, int64_t(n.pid), n.comm});
     out.statistics.push_back(std::move(tasks));
     out.statistics.push_back(std::move(histogram));
+    out.statistics.push_back(std::move(names));
     return out;
 }
 
