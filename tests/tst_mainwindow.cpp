@@ -567,7 +567,8 @@ private slots:
         for (size_t i = 0; i < calls.size(); ++i)
             if (calls.end[i] == failedAt && calls.ownerId[i] == 31462) start = calls.start[i];
         QVERIFY(start > 0 && start < failedAt);
-        QCOMPARE(slices.describe(31462, (start + failedAt) / 2, 0), QStringLiteral("execve = -7 (E2BIG)"));
+        QCOMPARE(slices.describe(31462, (start + failedAt) / 2, 0),
+                 QStringLiteral("System calls: execve = -7 (E2BIG)"));
         QImage image(400, 10, QImage::Format_RGB32);
         image.fill(Qt::white);
         {

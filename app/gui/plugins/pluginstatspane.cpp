@@ -20,6 +20,9 @@ namespace ringside {
 
 namespace {
 
+// Per cell: the event a double-click goes to.
+constexpr int kJumpTime = Qt::UserRole + 1, kJumpPid = Qt::UserRole + 2;
+
 // Sorts numbers by value, text by text.
 class StatsItem : public QTreeWidgetItem {
 public:
@@ -77,9 +80,11 @@ PluginStatsPane::PluginStatsPane(QWidget* parent) : QWidget(parent)
     layout->addWidget(m_table, 1);
     connect(m_chooser, &QComboBox::currentIndexChanged, this, [this] { fill(); });
     connect(copy, &QPushButton::clicked, this, [this] { QApplication::clipboard()->setText(treeAsTsv(m_table)); });
-    connect(m_table, &QTreeWidget::itemActivated, this, [this](QTreeWidgetItem* item) {
-        const QVariant time = item->data(0, Qt::UserRole + 1), pid = item->data(0, Qt::UserRole + 2);
-        if (time.isValid() && pid.isValid()) emit jumpRequested(time.toULongLong(), pid.toInt());
+    connect(m_table, &QTreeWidget::itemActivated, this, [this](QTreeWidgetItem* item, int column) {
+        // The time cell activated, else the row's own time.
+        const int c = item->data(column, kJumpTime).isValid() ? column : m_timeColumn;
+        if (c < 0 || !item->data(c, kJumpTime).isValid()) return;
+        emit jumpRequested(item->data(c, kJumpTime).toULongLong(), int32_t(item->data(c, kJumpPid).toLongLong()));
     });
 }
 
@@ -131,15 +136,37 @@ void PluginStatsPane::fill()
     }
     const Choice choice = choices(*m_session)[size_t(m_chooser->currentIndex())];
     const StatsTable& table = m_session->pluginTables[choice.plugin].statistics[choice.table];
+    // A "time" column places the row's event (with its "pid"); a column "X_at" is the time of
+    // another event of the row (a maximum), of task "X_pid" or else "pid": a double-click on
+    // such a cell goes there.
     QStringList titles;
     int timeColumn = -1, pidColumn = -1;
+    m_timeColumn = -1;
+    std::vector<bool> isTime(table.columns.size(), false);
+    std::vector<int> pidOf(table.columns.size(), -1); // per time column: its task's column
+    auto columnOf = [&](const std::string& key) {
+        for (size_t c = 0; c < table.columns.size(); ++c)
+            if (table.columns[c].key == key) return int(c);
+        return -1;
+    };
+    pidColumn = columnOf("pid");
     for (size_t c = 0; c < table.columns.size(); ++c) {
+        const std::string& key = table.columns[c].key;
         titles << QString::fromStdString(table.columns[c].title);
-        if (table.columns[c].key == "time") timeColumn = int(c), titles.back() = tr("Time (s)");
-        if (table.columns[c].key == "pid") pidColumn = int(c);
+        if (key == "time") {
+            timeColumn = m_timeColumn = int(c), titles.back() = tr("Time (s)");
+            isTime[c] = true;
+            pidOf[c] = pidColumn;
+        } else if (key.size() > 3 && key.compare(key.size() - 3, 3, "_at") == 0) {
+            const int own = columnOf(key.substr(0, key.size() - 3) + "_pid");
+            pidOf[c] = own >= 0 ? own : pidColumn;
+            isTime[c] = true;
+            titles.back() += tr(" (s)");
+        }
     }
     m_table->setHeaderLabels(titles);
     const bool usecs = m_session->trace->file().info().timesInUsecs;
+    bool jumps = false;
     QList<QTreeWidgetItem*> items;
     for (const auto& row : table.rows) {
         auto* item = new StatsItem;
@@ -151,29 +178,35 @@ void PluginStatsPane::fill()
             if (std::holds_alternative<uint64_t>(cell))
                 item->setData(c, Qt::UserRole, qulonglong(std::get<uint64_t>(cell)));
             if (std::holds_alternative<double>(cell)) item->setData(c, Qt::UserRole, std::get<double>(cell));
-            if (c == timeColumn && std::holds_alternative<uint64_t>(cell))
-                text = EventTableModel::formatTime(std::get<uint64_t>(cell), usecs);
+            if (isTime[size_t(c)] && std::holds_alternative<uint64_t>(cell))
+                text =
+                    std::get<uint64_t>(cell) ? EventTableModel::formatTime(std::get<uint64_t>(cell), usecs) : QString();
             item->setText(c, text);
             if (item->data(c, Qt::UserRole).isValid()) item->setTextAlignment(c, Qt::AlignRight | Qt::AlignVCenter);
             // Errors stand out.
             if (table.columns[size_t(c)].key == "errno" && !text.isEmpty())
                 item->setForeground(c, QColor(0xc0, 0x1c, 0x28));
         }
-        if (timeColumn >= 0 && pidColumn >= 0) {
-            item->setData(0, Qt::UserRole + 1, item->data(timeColumn, Qt::UserRole));
-            item->setData(0, Qt::UserRole + 2, item->data(pidColumn, Qt::UserRole));
-            item->setToolTip(0, tr("Double-click to go to the event"));
+        for (int c = 0; c < int(row.size()) && c < int(table.columns.size()); ++c) {
+            const int p = pidOf[size_t(c)];
+            if (p < 0 || p >= int(row.size()) || item->text(c).isEmpty()) continue;
+            item->setData(c, kJumpTime, item->data(c, Qt::UserRole));
+            item->setData(c, kJumpPid, item->data(p, Qt::UserRole));
+            item->setToolTip(c, tr("Double-click to go to this event"));
+            jumps = true;
         }
+        if (timeColumn >= 0 && pidColumn >= 0) item->setToolTip(0, tr("Double-click to go to the event"));
         items << item;
     }
     m_table->addTopLevelItems(items);
     // In time order when the rows have times, else by the first column (name, pid, bucket).
     m_table->sortByColumn(std::max(timeColumn, 0), Qt::AscendingOrder);
     for (int c = 0; c < m_table->columnCount(); ++c) m_table->resizeColumnToContents(c);
-    m_summary->setText(
-        tr("%1 rows%2")
-            .arg(QLocale().toString(qulonglong(table.rows.size())))
-            .arg(timeColumn >= 0 && pidColumn >= 0 ? tr(" · double-click a row to go to its event") : QString()));
+    m_summary->setText(tr("%1 rows%2")
+                           .arg(QLocale().toString(qulonglong(table.rows.size())))
+                           .arg(timeColumn >= 0 && pidColumn >= 0 ? tr(" · double-click a row to go to its event")
+                                : jumps                           ? tr(" · double-click a time to go to its event")
+                                                                  : QString()));
 }
 
 } // namespace ringside

@@ -35,6 +35,7 @@ private:
     QComboBox* m_chooser;
     QLabel* m_summary;
     QTreeWidget* m_table;
+    int m_timeColumn = -1; // the rows' own event time, if they have one
 };
 
 } // namespace ringside

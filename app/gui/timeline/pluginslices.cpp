@@ -85,8 +85,11 @@ QString PluginSlices::describe(int32_t pid, uint64_t t, uint64_t slack)
         for (; k < s.order.size() && tab.start[s.order[k]] <= t + slack; ++k) {
             const uint32_t i = s.order[k];
             if (tab.end[i] + slack < t) continue;
-            QString text = QString::fromStdString(tab.labels[tab.label[i]]);
-            if (!(tab.flags[i] & SliceTable::kOpen)) {
+            QString text = QString::fromStdString(tab.name + ": " + tab.labels[tab.label[i]]);
+            if (!tab.valueLabel.empty()) {
+                text += QStringLiteral(" (%1 %2 before)")
+                            .arg(QString::fromStdString(tab.valueLabel), timeline::formatDuration(tab.value[i]));
+            } else if (!(tab.flags[i] & SliceTable::kOpen)) {
                 text += QStringLiteral(" = %1").arg(tab.value[i]);
                 if (tab.flags[i] & SliceTable::kError)
                     text += QStringLiteral(" (%1)").arg(QString::fromStdString(errnoName(tab.value[i])));

@@ -47,6 +47,9 @@ void TimelineWidget::setSession(const TraceSession* session)
     m_filter.reset();
     m_callTrack.setSession(session);
     m_pluginSlices.setSession(session);
+    m_pluginStates.setSession(session);
+    m_pluginMarks.setSession(session);
+    m_pluginFlows.setSession(session);
     m_rows.setSession(session);
     m_rows.setViewportHeight(height() - kRulerHeight);
     m_scrollY = 0;
@@ -161,6 +164,13 @@ void TimelineWidget::renderRows(QPainter& p)
     }
     p.setPen(grid);
     p.drawLine(kLabelWidth - 1, kRulerHeight, kLabelWidth - 1, height());
+    // The plugins' flows between task rows (wakeups), when few enough to read; the selected
+    // task's are drawn over the view anyway (paintOverlays).
+    if (m_pluginFlows.countIn(m_view->visibleRange()) <= PluginFlows::kMaxDrawn) {
+        p.setClipRect(kLabelWidth, kRulerHeight, dataWidth(), height() - kRulerHeight);
+        m_pluginFlows.paint(p, m_view->visibleRange(), kLabelWidth, dataWidth(), taskRowCentre(), std::nullopt,
+                            QColor(40, 70, 170, 150));
+    }
     m_lastRenderMs = timer.nsecsElapsed() / 1e6;
 }
 
@@ -262,6 +272,8 @@ void TimelineWidget::paintTaskRow(QPainter& p, const TimelineRows::Row& row, int
     // once a pixel column is painted, skip straight to the first interval past it.
     const auto& running = index.running(task->task);
     auto endsBefore = [](const TaskIndex::Interval& i, uint64_t t) { return i.end < t; };
+    // What the task was doing (the plugins' states) under its running intervals.
+    m_pluginStates.paint(p, row.pid, QRect(kLabelWidth, top + 3, w, row.height - 9), range);
     auto it = std::lower_bound(running.begin(), running.end(), range.start, endsBefore);
     int lastX = -1;
     while (it != running.end() && it->start < range.end) {
@@ -275,6 +287,7 @@ void TimelineWidget::paintTaskRow(QPainter& p, const TimelineRows::Row& row, int
     }
     // The plugins' slices (system calls): a band along the bottom of the running bar.
     m_pluginSlices.paint(p, row.pid, QRect(kLabelWidth, top + row.height - 10, w, 4), range);
+    m_pluginMarks.paint(p, row.pid, QRect(kLabelWidth, top, w, row.height), range);
     // Events, one tick per pixel column holding some (shown by the filter): per stream, jump
     // from pixel to pixel with binary searches over the task's runs.
     const QColor tick = palette().color(QPalette::Text);
@@ -304,6 +317,20 @@ void TimelineWidget::paintTaskRow(QPainter& p, const TimelineRows::Row& row, int
             k = next;
         }
     }
+}
+
+PluginFlows::RowCentre TimelineWidget::taskRowCentre() const
+{
+    return [this](int32_t pid) -> std::optional<int> {
+        const auto& rows = m_rows.rows();
+        for (int i = 0; i < rows.size(); ++i) {
+            if (rows[i].kind != TimelineRows::Kind::Task || rows[i].pid != pid) continue;
+            const int y = kRulerHeight - m_scrollY + m_rows.rowTop(i) + rows[i].height / 2;
+            if (y < kRulerHeight || y > height()) return std::nullopt;
+            return y;
+        }
+        return std::nullopt;
+    };
 }
 
 QRect TimelineWidget::callLanesRect(int index) const
@@ -460,6 +487,15 @@ void TimelineWidget::paintOverlays(QPainter& p)
             p.setPen(QPen(palette().color(QPalette::Highlight), 2));
             p.drawEllipse(QPoint(xOfTime(t), y), 5, 5);
         }
+    }
+    if (auto sel = m_view->selection();
+        sel && m_session && sel->index < m_session->store().stream(sel->stream).columns.size()) {
+        // The selected event's task: its flows (who woke it, whom it woke) stand out.
+        const int32_t pid = m_session->store().stream(sel->stream).columns.pid[sel->index];
+        p.setClipRect(kLabelWidth, kRulerHeight, dataWidth(), height() - kRulerHeight);
+        m_pluginFlows.paint(p, m_view->visibleRange(), kLabelWidth, dataWidth(), taskRowCentre(), pid,
+                            QColor(0xd0, 0x40, 0x10, 220));
+        p.setClipRect(kLabelWidth, 0, dataWidth(), height());
     }
     if (auto call = m_view->selectedCall(); call && m_session && *call < m_session->trace->callSlices().size()) {
         // Outline the call in every Calls row that shows it.
@@ -699,12 +735,16 @@ bool TimelineWidget::event(QEvent* e)
             else
                 QToolTip::hideText();
         } else {
-            // The nearest event's line; on a task row, the system call it is in, if any.
+            // The nearest event's line; on a task row, what the plugins say of that moment: its
+            // state, the system call or work item it is in, its marks.
             QStringList lines;
             if (index >= 0 && m_rows.rows()[index].kind == TimelineRows::Kind::Task) {
+                const int32_t pid = m_rows.rows()[index].pid;
+                const uint64_t t = timeAtX(help->pos().x());
                 const uint64_t slack = m_view->visibleRange().span() / uint64_t(dataWidth()) * 2;
-                const QString call = m_pluginSlices.describe(m_rows.rows()[index].pid, timeAtX(help->pos().x()), slack);
-                if (!call.isEmpty()) lines << tr("in system call %1").arg(call);
+                for (const QString& line : {m_pluginStates.describe(pid, t), m_pluginSlices.describe(pid, t, slack),
+                                            m_pluginMarks.describe(pid, t, slack)})
+                    if (!line.isEmpty()) lines << line;
             }
             if (auto ev = eventNear(help->pos().x(), help->pos().y()))
                 lines << QString::fromStdString(m_session->formatter->reportLine(*ev)).trimmed();

@@ -4,6 +4,7 @@
 #include "query/eventfilter.h"
 #include "state/viewstate.h"
 #include "timeline/calltrack.h"
+#include "timeline/pluginlayers.h"
 #include "timeline/pluginslices.h"
 #include "timeline/timelinerows.h"
 
@@ -48,6 +49,8 @@ public:
     CallTrack& callTrack() { return m_callTrack; }
     // The lanes' rectangle of the Calls row `index`, in widget coordinates.
     QRect callLanesRect(int index) const;
+    // Where a task's row is on screen, for the flows.
+    PluginFlows::RowCentre taskRowCentre() const;
     // Lays out every Calls row's lanes on this thread (the GUI does it on a worker); for tests
     // and benchmarks.
     void layOutCallsNow();
@@ -117,6 +120,9 @@ private:
     TimelineRows m_rows;
     CallTrack m_callTrack;
     PluginSlices m_pluginSlices;
+    PluginStates m_pluginStates;
+    PluginMarks m_pluginMarks;
+    PluginFlows m_pluginFlows;
     std::shared_ptr<const FilterResult> m_filter;
     int m_filterVersion = 0;
     int m_scrollY = 0;
