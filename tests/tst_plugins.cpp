@@ -212,6 +212,17 @@ private slots:
         for (const auto& row : failures->rows)
             e2big += std::get<std::string>(row[4]) == "execve" && std::get<std::string>(row[6]) == "E2BIG";
         QCOMPARE(e2big, 1);
+        // Per task and system call: bash's execve calls, the E2BIG among them, add up.
+        const StatsTable* perTaskCall = statsNamed(tables, "task_syscalls");
+        QVERIFY(perTaskCall);
+        int64_t calls = 0, failed = 0;
+        for (const auto& row : perTaskCall->rows) {
+            calls += std::get<int64_t>(row[3]);
+            if (std::get<int64_t>(row[0]) == 31462 && std::get<std::string>(row[2]) == "execve")
+                for (const auto& [name, n] : std::get<StatsTable::Counts>(row[4])) failed += name == "E2BIG" ? n : 0;
+        }
+        QCOMPARE(failed, int64_t(1));
+        QCOMPARE(size_t(calls), plugin.calls().size());
         // Entries: the report's raw sys_enter lines (the sys_enter_execve events join them).
         size_t entered = 0;
         for (const auto& c : plugin.calls()) entered += c.enterSeen;
@@ -280,16 +291,30 @@ private slots:
         QVERIFY(tables.intervals[0].size() >= 6);
     }
 
-    // Against an independent count from trace-cmd's report of sched-mix.dat: per task, its
-    // switches out (sched_switch as prev) and its run time (switch-in to switch-out).
+    // Against an independent count from trace-cmd's report of a recording: per task, its
+    // switches out (sched_switch as prev) and its run time (switch-in to switch-out). One
+    // recording of this machine, one from elsewhere (4 CPUs, the perf clock).
+    void schedAgreesWithTraceCmd_data()
+    {
+        QTest::addColumn<QString>("recording");
+        QTest::addColumn<QString>("switches");
+        QTest::addColumn<int>("expectedLines");
+        QTest::newRow("sched-mix") << "sched-mix.dat"
+                                   << "sched-mix.switches.txt.xz" << 1992;
+        QTest::newRow("langraph") << "langraph-perfclock.dat"
+                                  << "langraph-perfclock.switches.txt.xz" << 2255;
+    }
     void schedAgreesWithTraceCmd()
     {
-        auto trace = openWith("sched-mix.dat", std::make_unique<sched::SchedPlugin>());
+        QFETCH(QString, recording);
+        QFETCH(QString, switches);
+        QFETCH(int, expectedLines);
+        auto trace = openWith(recording, std::make_unique<sched::SchedPlugin>());
         QVERIFY(trace);
         const auto& plugin = static_cast<const sched::SchedPlugin&>(*trace->plugins().front());
         QVERIFY(plugin.nothingToShow().empty());
         QProcess xz;
-        xz.start("xz", {"-dc", test::fixture("sched-mix.switches.txt.xz")});
+        xz.start("xz", {"-dc", test::fixture(switches)});
         QVERIFY(xz.waitForFinished(60000));
         const QRegularExpression line(R"( (\d+)\.(\d{9}): sched_switch: +.*:(\d+) \[-?\d+\] \S+ ==> .*:(\d+) \[)");
         std::map<int32_t, uint64_t> out, run;
@@ -307,7 +332,7 @@ private slots:
             }
             if (next != 0) since[next] = t;
         }
-        QCOMPARE(lines, 1992);
+        QCOMPARE(lines, expectedLines);
         size_t tasks = 0;
         for (const auto& [pid, n] : out) {
             const auto it = plugin.stats().find(pid);

@@ -202,6 +202,7 @@ PluginTables SyscallsPlugin::tables(const RecordingInfo& info) const
     };
     std::map<std::string, Sums> perName;
     std::map<int32_t, Sums> perTask;
+    std::map<std::pair<int32_t, uint32_t>, Sums> perTaskCall; // by pid and name id
     StatsTable failures{"failures", "Failed system calls", {}, {}};
     failures.columns = {
         {"time", "Time (ns)"},   {"cpu", "CPU"},      {"pid", "PID"},     {"comm", "Task"},
@@ -211,6 +212,7 @@ PluginTables SyscallsPlugin::tables(const RecordingInfo& info) const
     for (const Call& c : m_calls) {
         perName[m_names[c.name]].add(c);
         perTask[c.pid].add(c);
+        perTaskCall[{c.pid, c.name}].add(c);
         if (!c.failed()) continue;
         failures.rows.push_back({c.exit, int64_t(c.cpu), int64_t(c.pid), comm(c.pid), m_names[c.name], c.ret,
                                  errnoName(c.ret), c.duration()});
@@ -227,6 +229,12 @@ PluginTables SyscallsPlugin::tables(const RecordingInfo& info) const
     byTask.columns = {
         {"pid", "PID"}, {"comm", "Task"}, {"calls", "Calls"}, {"errors", "Errors"}, {"total_ns", "Total (ns)"}};
     for (const auto& [pid, s] : perTask) byTask.rows.push_back({int64_t(pid), comm(pid), s.calls, s.errors, s.total});
+    StatsTable byTaskCall{"task_syscalls", "System calls per task and system call", {}, {}};
+    byTaskCall.columns = {{"pid", "PID"},       {"comm", "Task"},           {"name", "System call"}, {"calls", "Calls"},
+                          {"errors", "Errors"}, {"total_ns", "Total (ns)"}, {"max_ns", "Max (ns)"}};
+    for (const auto& [key, s] : perTaskCall)
+        byTaskCall.rows.push_back(
+            {int64_t(key.first), comm(key.first), m_names[key.second], s.calls, s.byErrno, s.total, s.max});
     StatsTable grouped{"failure_groups", "Failures by system call and error", {}, {}};
     grouped.columns = {{"name", "System call"}, {"errno", "Error"}, {"count", "Failures"}, {"total_ns", "Total (ns)"}};
     for (const auto& [key, value] : groups) grouped.rows.push_back({key.first, key.second, value.first, value.second});
@@ -234,6 +242,7 @@ PluginTables SyscallsPlugin::tables(const RecordingInfo& info) const
     out.statistics.push_back(std::move(grouped));
     out.statistics.push_back(std::move(failures));
     out.statistics.push_back(std::move(byTask));
+    out.statistics.push_back(std::move(byTaskCall));
     return out;
 }
 
