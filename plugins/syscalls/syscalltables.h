@@ -17,7 +17,7 @@ struct SyscallName {
 
 // The machine a recording names in its uname (x86_64, i686, aarch64, armv7l ...).
 Architecture architectureOf(std::string_view machine);
-// Sorted by number; generated from the kernel's headers (syscalltables_x86.cpp, _arm.cpp).
+// Sorted by number; generated from the kernel's headers (syscalltable_ARCH.cpp, one each).
 extern const std::span<const SyscallName> kX86_64Names, kI386Names, kArm64Names, kArmNames;
 std::span<const SyscallName> syscallTable(Architecture arch);
 // "read" for 0 on x86_64; "NR 1234" for a number the table lacks.
