@@ -6,18 +6,6 @@
 
 namespace ringside {
 
-void* allocateBlock(size_t bytes)
-{
-    void* p = mmap(nullptr, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_POPULATE, -1, 0);
-    if (p == MAP_FAILED) throw std::bad_alloc();
-    return p;
-}
-
-void freeBlock(void* block, size_t bytes)
-{
-    if (block) munmap(block, bytes);
-}
-
 void* reserveDirectory(size_t bytes)
 {
     void* p = mmap(nullptr, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);

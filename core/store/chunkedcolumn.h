@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 #pragma once
 
+#include "store/blocklist.h"
+
 #include <algorithm>
 #include <atomic>
 #include <cstddef>
@@ -11,11 +13,6 @@
 #include <vector>
 
 namespace ringside {
-
-// Memory for column blocks, mapped and populated in one call: a block costs one system call
-// instead of a page fault per 4 KiB, which dominates loading in virtual machines.
-void* allocateBlock(size_t bytes);
-void freeBlock(void* block, size_t bytes);
 
 // Memory for a block directory: reserved address space, zero-filled and committed by the
 // kernel only where it is written (a column of a few blocks costs a page).
@@ -138,13 +135,13 @@ private:
     {
         if (m_blocks >= kMaxBlocks) throw std::length_error("column holds 2^32 values");
         ensureDirectory();
-        m_directory[m_blocks].store(static_cast<T*>(allocateBlock(kBlockBytes)), std::memory_order_relaxed);
+        m_directory[m_blocks].store(static_cast<T*>(mapPopulated(kBlockBytes)), std::memory_order_relaxed);
         ++m_blocks;
     }
     void clear()
     {
         if (!m_directory) return;
-        for (size_t b = 0; b < m_blocks; ++b) freeBlock(block(b), kBlockBytes);
+        for (size_t b = 0; b < m_blocks; ++b) unmapPopulated(block(b), kBlockBytes);
         releaseDirectory(m_directory, kMaxBlocks * sizeof(std::atomic<T*>));
         m_directory = nullptr;
         m_blocks = 0;

@@ -140,7 +140,6 @@ void PluginStatsPane::fill()
     // another event of the row (a maximum), of task "X_pid" or else "pid": a double-click on
     // such a cell goes there.
     QStringList titles;
-    int timeColumn = -1, pidColumn = -1;
     m_timeColumn = -1;
     std::vector<bool> isTime(table.columns.size(), false);
     std::vector<int> pidOf(table.columns.size(), -1); // per time column: its task's column
@@ -149,12 +148,12 @@ void PluginStatsPane::fill()
             if (table.columns[c].key == key) return int(c);
         return -1;
     };
-    pidColumn = columnOf("pid");
+    const int pidColumn = columnOf("pid");
     for (size_t c = 0; c < table.columns.size(); ++c) {
         const std::string& key = table.columns[c].key;
         titles << QString::fromStdString(table.columns[c].title);
         if (key == "time") {
-            timeColumn = m_timeColumn = int(c), titles.back() = tr("Time (s)");
+            m_timeColumn = int(c), titles.back() = tr("Time (s)");
             isTime[c] = true;
             pidOf[c] = pidColumn;
         } else if (key.size() > 3 && key.compare(key.size() - 3, 3, "_at") == 0) {
@@ -195,18 +194,18 @@ void PluginStatsPane::fill()
             item->setToolTip(c, tr("Double-click to go to this event"));
             jumps = true;
         }
-        if (timeColumn >= 0 && pidColumn >= 0) item->setToolTip(0, tr("Double-click to go to the event"));
+        if (m_timeColumn >= 0 && pidColumn >= 0) item->setToolTip(0, tr("Double-click to go to the event"));
         items << item;
     }
     m_table->addTopLevelItems(items);
     // In time order when the rows have times, else by the first column (name, pid, bucket).
-    m_table->sortByColumn(std::max(timeColumn, 0), Qt::AscendingOrder);
+    m_table->sortByColumn(std::max(m_timeColumn, 0), Qt::AscendingOrder);
     for (int c = 0; c < m_table->columnCount(); ++c) m_table->resizeColumnToContents(c);
     m_summary->setText(tr("%1 rows%2")
                            .arg(QLocale().toString(qulonglong(table.rows.size())))
-                           .arg(timeColumn >= 0 && pidColumn >= 0 ? tr(" · double-click a row to go to its event")
-                                : jumps                           ? tr(" · double-click a time to go to its event")
-                                                                  : QString()));
+                           .arg(m_timeColumn >= 0 && pidColumn >= 0 ? tr(" · double-click a row to go to its event")
+                                : jumps                             ? tr(" · double-click a time to go to its event")
+                                                                    : QString()));
 }
 
 } // namespace ringside

@@ -10,11 +10,13 @@ namespace ringside {
 void PluginSlices::setSession(const TraceSession* session)
 {
     m_tables.clear();
+    m_rows.clear();
     m_byTask.clear();
     if (!session) return;
     for (const PluginTables& tables : session->pluginTables)
         for (const SliceTable& t : tables.slices)
             if (t.owner == RowOwner::Task) m_tables.push_back(&t);
+    m_rows.resize(m_tables.size());
     m_byTask.resize(m_tables.size());
 }
 
@@ -23,13 +25,11 @@ const PluginSlices::TaskSlices& PluginSlices::slicesOf(size_t table, int32_t pid
     auto [it, added] = m_byTask[table].try_emplace(pid);
     if (added) {
         const SliceTable& t = *m_tables[table];
+        if (!m_rows[table].built()) m_rows[table].build(t.ownerId, t.start);
         TaskSlices& s = it->second;
-        for (uint32_t i = 0; i < t.size(); ++i)
-            if (t.ownerId[i] == pid) s.order.push_back(i);
-        std::stable_sort(s.order.begin(), s.order.end(),
-                         [&](uint32_t a, uint32_t b) { return t.start[a] < t.start[b]; });
+        s.order = &m_rows[table].of(pid);
         uint64_t end = 0;
-        for (uint32_t i : s.order) {
+        for (uint32_t i : *s.order) {
             s.ends.push_back(end = std::max(end, t.end[i]));
             if (t.flags[i] & SliceTable::kError) s.failed.push_back(i);
         }
@@ -48,8 +48,8 @@ void PluginSlices::paint(QPainter& p, int32_t pid, const QRect& band, timeline::
         // jump to the first one starting past its pixel.
         size_t k = size_t(std::lower_bound(s.ends.begin(), s.ends.end(), range.start) - s.ends.begin());
         int lastX = -1;
-        while (k < s.order.size()) {
-            const uint32_t i = s.order[k];
+        while (k < s.order->size()) {
+            const uint32_t i = (*s.order)[k];
             if (t.start[i] >= range.end) break;
             const int x0 = std::max(0, int(timeline::timeToX(t.start[i], range, w)));
             const int x1 = std::min(w, std::max(x0 + 1, int(timeline::timeToX(t.end[i], range, w))));
@@ -61,8 +61,9 @@ void PluginSlices::paint(QPainter& p, int32_t pid, const QRect& band, timeline::
             // Past this pixel: the next slice starting at or after it.
             const uint64_t next = timeline::xToTime(lastX, range, w);
             auto startsBefore = [&](uint32_t a, uint64_t v) { return t.start[a] < v; };
-            const size_t jump = size_t(
-                std::lower_bound(s.order.begin() + long(k) + 1, s.order.end(), next, startsBefore) - s.order.begin());
+            const size_t jump =
+                size_t(std::lower_bound(s.order->begin() + long(k) + 1, s.order->end(), next, startsBefore) -
+                       s.order->begin());
             k = jump;
         }
         // Failures over the band, each at least two pixels wide.
@@ -82,8 +83,8 @@ QString PluginSlices::describe(int32_t pid, uint64_t t, uint64_t slack)
         const SliceTable& tab = *m_tables[table];
         const TaskSlices& s = slicesOf(table, pid);
         size_t k = size_t(std::lower_bound(s.ends.begin(), s.ends.end(), t > slack ? t - slack : 0) - s.ends.begin());
-        for (; k < s.order.size() && tab.start[s.order[k]] <= t + slack; ++k) {
-            const uint32_t i = s.order[k];
+        for (; k < s.order->size() && tab.start[(*s.order)[k]] <= t + slack; ++k) {
+            const uint32_t i = (*s.order)[k];
             if (tab.end[i] + slack < t) continue;
             QString text = QString::fromStdString(tab.name + ": " + tab.labels[tab.label[i]]);
             if (!tab.valueLabel.empty()) {

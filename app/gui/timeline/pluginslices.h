@@ -2,6 +2,7 @@
 #pragma once
 
 #include "state/tracesession.h"
+#include "timeline/pluginlayers.h"
 #include "timeline/timelinemath.h"
 
 #include <QPainter>
@@ -13,8 +14,8 @@ namespace ringside {
 
 // The plugins' slices of tasks (system calls) on the task rows: a band along the bottom of the
 // running bar where the task was inside a slice, failures in red and never thinner than two
-// pixels, so a failing call shows at any zoom. Each task's slices are gathered (in start order)
-// the first time its row is drawn.
+// pixels, so a failing call shows at any zoom. A table's slices are grouped by task once; a
+// task's search helpers are derived the first time its row is drawn.
 class PluginSlices {
 public:
     void setSession(const TraceSession* session);
@@ -25,12 +26,13 @@ public:
 
 private:
     struct TaskSlices {
-        std::vector<uint32_t> order;  // indexes into the table, by start
-        std::vector<uint64_t> ends;   // running maximum of the ends, for the search
-        std::vector<uint32_t> failed; // the failed ones, by start (few: drawn one by one)
+        const std::vector<uint32_t>* order = nullptr; // indexes into the table, by start
+        std::vector<uint64_t> ends;                   // running maximum of the ends, for the search
+        std::vector<uint32_t> failed;                 // the failed ones, by start (few: drawn one by one)
     };
     const TaskSlices& slicesOf(size_t table, int32_t pid);
     std::vector<const SliceTable*> m_tables; // owned by the session
+    std::vector<RowsByTask> m_rows;          // per table
     std::vector<std::unordered_map<int32_t, TaskSlices>> m_byTask;
 };
 
