@@ -89,6 +89,16 @@ private slots:
                 QCOMPARE(TaskIndex::countBefore(store, list, 0), uint64_t(0));
                 QCOMPARE(TaskIndex::countBefore(store, list, UINT64_MAX), list.events());
             }
+            // The events at one moment: exactly the task's events with that timestamp.
+            const EventRef middle = events[events.size() / 2];
+            const uint64_t at = store.timestamp(middle);
+            std::vector<EventRef> same;
+            for (EventRef e : events)
+                if (store.timestamp(e) == at) same.push_back(e);
+            std::vector<EventRef> found = index.eventsAt(store, t.pid, at);
+            QVERIFY(std::find(found.begin(), found.end(), middle) != found.end());
+            QVERIFY(sameEvents(same, found));
+            for (EventRef e : index.eventsAt(store, t.pid, at + 1)) QCOMPARE(store.timestamp(e), at + 1);
         }
         QCOMPARE(total, uint64_t(store.eventCount()));
         // No pid is reused in these recordings: one task per pid, with the pid's count.

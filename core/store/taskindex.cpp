@@ -211,6 +211,20 @@ EventRef TaskIndex::eventAt(const StreamRuns& list, uint64_t k)
     return {list.stream, uint32_t(list.runs[i].begin + (k - list.before[i]))};
 }
 
+std::vector<EventRef> TaskIndex::eventsAt(const EventStore& store, int32_t pid, uint64_t ts) const
+{
+    std::vector<EventRef> out;
+    const TaskId id = taskAt(pid, ts);
+    if (!id.valid()) return out;
+    for (const StreamRuns& runs : m_streams[id.value])
+        for (uint64_t k = countBefore(store, runs, ts); k < runs.events(); ++k) {
+            const EventRef e = eventAt(runs, k);
+            if (store.timestamp(e) != ts) break;
+            out.push_back(e);
+        }
+    return out;
+}
+
 size_t TaskIndex::memoryBytes() const
 {
     size_t bytes = m_tasks.capacity() * sizeof(Task);

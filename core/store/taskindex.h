@@ -81,6 +81,9 @@ public:
     static uint64_t countBefore(const EventStore& store, const StreamRuns& runs, uint64_t t);
     // Its `k`-th event in `runs` (k < runs.events()).
     static EventRef eventAt(const StreamRuns& runs, uint64_t k);
+    // The events of `pid` at exactly time `ts` (what began a plugin's slice: a system call's
+    // entry), in stream order.
+    std::vector<EventRef> eventsAt(const EventStore& store, int32_t pid, uint64_t ts) const;
 
     size_t memoryBytes() const;
 

@@ -12,6 +12,7 @@ void PluginSlices::setSession(const TraceSession* session)
     m_tables.clear();
     m_rows.clear();
     m_byTask.clear();
+    m_session = session;
     if (!session) return;
     for (const PluginTables& tables : session->pluginTables)
         for (const SliceTable& t : tables.slices)
@@ -94,6 +95,17 @@ QString PluginSlices::describe(int32_t pid, uint64_t t, uint64_t slack)
                 text += QStringLiteral(" = %1").arg(tab.value[i]);
                 if (tab.flags[i] & SliceTable::kError)
                     text += QStringLiteral(" (%1)").arg(QString::fromStdString(errnoName(tab.value[i])));
+            }
+            // The arguments are in the events that began the slice: read when asked, so they
+            // cost the load nothing.
+            if (m_session) {
+                const EventStore& store = m_session->store();
+                for (EventRef e : m_session->trace->taskIndex().eventsAt(store, pid, tab.start[i])) {
+                    const uint16_t type = store.stream(e.stream).columns.eventType[e.index];
+                    text += QStringLiteral("\n    %1: %2")
+                                .arg(QString::fromStdString(m_session->formatter->eventName(type)),
+                                     QString::fromStdString(m_session->formatter->info(e)));
+                }
             }
             return text;
         }

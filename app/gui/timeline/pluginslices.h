@@ -21,7 +21,8 @@ public:
     void setSession(const TraceSession* session);
     // Paints `pid`'s slices into `band` (its x range covers `range`).
     void paint(QPainter& p, int32_t pid, const QRect& band, timeline::TimeRange range);
-    // The slice of `pid` under time t (within `slack` ns), as "read = 3" text; empty if none.
+    // The slice of `pid` under time t (within `slack` ns), as "read = 3" text and the events
+    // that began it (a system call's entry, with its arguments); empty if none.
     QString describe(int32_t pid, uint64_t t, uint64_t slack);
 
 private:
@@ -31,6 +32,7 @@ private:
         std::vector<uint32_t> failed;                 // the failed ones, by start (few: drawn one by one)
     };
     const TaskSlices& slicesOf(size_t table, int32_t pid);
+    const TraceSession* m_session = nullptr;
     std::vector<const SliceTable*> m_tables; // owned by the session
     std::vector<RowsByTask> m_rows;          // per table
     std::vector<std::unordered_map<int32_t, TaskSlices>> m_byTask;
