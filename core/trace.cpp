@@ -1,10 +1,15 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 #include "trace.h"
 
+#include "file/formatfields.h"
+#include "file/metadatacheck.h"
+
 #include <traceevent/event-parse.h>
 
 #include <chrono>
+#include <memory>
 #include <set>
+#include <unordered_map>
 #include <utility>
 
 namespace ringside {
@@ -30,6 +35,47 @@ RecordingInfo recordingInfoOf(const DatFile& file)
     };
     return info;
 }
+
+// Formats by "system/name" that wait for parseDeferredFormats, read by their field lines.
+class DeferredFormats {
+public:
+    explicit DeferredFormats(const DatFile& file)
+    {
+        for (const DatFile::DeferredFormat& f : file.deferredFormats()) {
+            if (f.id > 0xffff) continue;
+            const std::string name(formatName(f.text));
+            m_byName.try_emplace(f.system + "/" + name, &f);
+            m_namesBySystem[f.system].push_back(name);
+        }
+    }
+    std::optional<ConsumerRegistry::EventFormat> find(const std::string& system, const std::string& name) const
+    {
+        auto it = m_byName.find(system + "/" + name);
+        if (it == m_byName.end()) return std::nullopt;
+        auto fields = std::make_shared<std::vector<FormatField>>(formatFields(it->second->text));
+        ConsumerRegistry::EventFormat format;
+        format.type = static_cast<uint16_t>(it->second->id);
+        format.field = [fields](const std::string& fieldName) -> std::optional<ConsumerRegistry::FieldFormat> {
+            for (const FormatField& f : *fields)
+                if (f.name == fieldName)
+                    return ConsumerRegistry::FieldFormat::usable(f.offset, f.size, f.isSigned,
+                                                                 f.isArray && f.type.find("char") != std::string::npos,
+                                                                 f.isDynamic);
+            return std::nullopt;
+        };
+        return format;
+    }
+    const std::vector<std::string>& names(const std::string& system) const
+    {
+        static const std::vector<std::string> none;
+        auto it = m_namesBySystem.find(system);
+        return it == m_namesBySystem.end() ? none : it->second;
+    }
+
+private:
+    std::unordered_map<std::string, const DatFile::DeferredFormat*> m_byName;
+    std::unordered_map<std::string, std::vector<std::string>> m_namesBySystem;
+};
 
 } // namespace
 
@@ -88,9 +134,10 @@ Result<std::unique_ptr<Trace>> Trace::openTrace(const std::string& path, const L
                                                 std::vector<std::unique_ptr<Plugin>> plugins)
 {
     std::unique_ptr<Trace> trace(new Trace);
-    // Context switches, task creations and whatever the consumers ask for are captured while
-    // the pages are parsed, so their formats are parsed at open; the others once the load
-    // knows which events the recording has.
+    // Context switches, task creations and whatever the consumers ask for by name are captured
+    // while the pages are parsed, so their formats are parsed at open; the others once the load
+    // knows which events the recording has. Requests by prefix (hundreds of syscalls:* formats)
+    // bind to the deferred formats' field lines instead: most of them have no events.
     ConsumerRegistry& registry = trace->m_consumers;
     trace->addBuiltInConsumers();
     for (auto& consumer : consumers) registry.add(std::move(consumer));
@@ -99,18 +146,12 @@ Result<std::unique_ptr<Trace>> Trace::openTrace(const std::string& path, const L
         if (&registry.add(std::move(plugin)) == raw) trace->m_plugins.push_back(raw);
     }
     std::set<std::pair<std::string, std::string>, std::less<>> requested;
-    std::vector<std::pair<std::string, std::string>> prefixes; // a system's events by name prefix
     for (const std::string& name : registry.names())
         for (const EventRequest& request : registry.find(name)->requests())
-            if (request.prefix)
-                prefixes.emplace_back(request.system, request.event);
-            else
-                requested.emplace(request.system, request.event);
+            if (!request.prefix) requested.emplace(request.system, request.event);
     DatFile::OpenOptions fileOptions;
     fileOptions.deferFormats = true;
-    fileOptions.eagerFormat = [&requested, &prefixes](std::string_view system, std::string_view name) {
-        for (const auto& [s, prefix] : prefixes)
-            if (system == s && name.substr(0, prefix.size()) == prefix) return true;
+    fileOptions.eagerFormat = [&requested](std::string_view system, std::string_view name) {
         return requested.count(std::pair<std::string, std::string>(system, name)) > 0;
     };
     auto opened = withFile(std::move(trace), path, fileOptions);
@@ -130,7 +171,20 @@ Result<std::unique_ptr<Trace>> Trace::openTrace(const std::string& path, const L
     };
     trace->m_recordingInfo = recordingInfoOf(*datFile);
     for (Plugin* plugin : trace->m_plugins) plugin->setRecording(trace->m_recordingInfo);
-    const std::vector<RecordTap>& taps = registry.bind(formatsOf(datFile->tep()), eventsOf(datFile->tep()));
+    const DeferredFormats deferred(*datFile);
+    const ConsumerRegistry::FormatLookup parsed = formatsOf(datFile->tep());
+    const ConsumerRegistry::EventLister listed = eventsOf(datFile->tep());
+    const std::vector<RecordTap>& taps = registry.bind(
+        [&](const std::string& system, const std::string& name) {
+            auto format = parsed(system, name);
+            return format ? format : deferred.find(system, name);
+        },
+        [&](const std::string& system) {
+            std::vector<std::string> names = listed(system);
+            const std::vector<std::string>& later = deferred.names(system);
+            names.insert(names.end(), later.begin(), later.end());
+            return names;
+        });
     const size_t ownTaps = load.taps.size();
     load.taps.insert(load.taps.end(), taps.begin(), taps.end());
     auto store = loadEvents(*trace->m_file, load);
@@ -138,9 +192,27 @@ Result<std::unique_ptr<Trace>> Trace::openTrace(const std::string& path, const L
     trace->m_store = std::move(store.value());
     std::vector<std::vector<TapColumn>> collected;
     for (size_t t = 0; t < taps.size(); ++t) collected.push_back(trace->m_store->takeTap(ownTaps + t));
+    const uint64_t events = trace->m_store->eventCount();
+    auto report = [&options, events](LoadProgress::Stage stage, uint64_t done, uint64_t total) {
+        if (!options.progress) return;
+        LoadProgress p;
+        p.stage = stage;
+        p.bytesDone = p.bytesTotal = 1;
+        p.events = events;
+        p.recordsDone = done;
+        p.recordsTotal = total;
+        options.progress(p);
+    };
     const auto delivering = std::chrono::steady_clock::now();
-    registry.deliver(*trace->m_store, collected);
+    report(LoadProgress::Stage::Consumers, 0, 1);
+    auto cancelled = [&options] { return options.cancel && options.cancel->load(); };
+    registry.deliver(*trace->m_store, collected, [&](uint64_t done, uint64_t total) {
+        report(LoadProgress::Stage::Consumers, done, total);
+        return !cancelled();
+    });
+    if (cancelled()) return Error{path + ": loading was cancelled"};
     trace->m_consumersSeconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - delivering).count();
+    report(LoadProgress::Stage::Tasks, 0, 0);
     std::vector<TaskIndex::Creation> creations;
     for (const auto& [pid, time] : trace->m_processes->creations()) creations.push_back({pid, time});
     trace->m_taskIndex = TaskIndex::build(*trace->m_store, creations, trace->m_occupancy, options.threads);

@@ -4,6 +4,9 @@
 
 #include "file/datfile.h"
 #include "file/fileoptions.h"
+#include "file/formatfields.h"
+
+#include <traceevent/event-parse.h>
 
 #include <QTest>
 
@@ -85,6 +88,50 @@ private slots:
         bool reported = false;
         for (const auto& d : (*file)->diagnostics().items()) reported |= d.code == "unparsed-formats";
         QVERIFY(reported);
+    }
+
+    // The deferred formats' field lines, read without libtraceevent, say what libtraceevent
+    // says of every field of every event (name, offset, size, sign, array, dynamic).
+    void formatFieldsAgreeWithLibtraceevent_data()
+    {
+        QTest::addColumn<QString>("name");
+        for (const char* name :
+             {"execve-e2big.dat", "v6-i686-funcgraph.dat", "zlib-guest.dat", "langraph-perfclock.dat"})
+            QTest::newRow(name) << QString(name);
+    }
+    void formatFieldsAgreeWithLibtraceevent()
+    {
+        QFETCH(QString, name);
+        auto parsed = DatFile::open(test::fixturePath(name));
+        QVERIFY(parsed);
+        DatFile::OpenOptions options;
+        options.deferFormats = true;
+        auto deferred = DatFile::open(test::fixturePath(name), options);
+        QVERIFY(deferred);
+        size_t compared = 0;
+        for (const DatFile::DeferredFormat& format : (*deferred)->deferredFormats()) {
+            tep_event* event = tep_find_event((*parsed)->tep(), int(format.id));
+            if (!event || (event->flags & TEP_EVENT_FL_FAILED)) continue;
+            const std::vector<FormatField> fields = formatFields(format.text);
+            std::vector<tep_format_field*> expected;
+            for (tep_format_field* f = event->format.common_fields; f; f = f->next) expected.push_back(f);
+            for (tep_format_field* f = event->format.fields; f; f = f->next) expected.push_back(f);
+            QCOMPARE(fields.size(), expected.size());
+            for (size_t i = 0; i < fields.size(); ++i) {
+                const FormatField& light = fields[i];
+                const tep_format_field* f = expected[i];
+                const QByteArray where =
+                    QByteArray::fromStdString(format.system + "/" + event->name + " " + light.name);
+                QVERIFY2(light.name == f->name, where.constData());
+                QVERIFY2(light.offset == f->offset, where.constData());
+                QVERIFY2(light.size == f->size, where.constData());
+                QVERIFY2(light.isSigned == ((f->flags & TEP_FIELD_IS_SIGNED) != 0), where.constData());
+                QVERIFY2(light.isArray == ((f->flags & TEP_FIELD_IS_ARRAY) != 0), where.constData());
+                QVERIFY2(light.isDynamic == ((f->flags & TEP_FIELD_IS_DYNAMIC) != 0), where.constData());
+                ++compared;
+            }
+        }
+        QVERIFY(compared > 0);
     }
 
     void clockSelection_data()

@@ -148,7 +148,25 @@ private slots:
         QVERIFY(!seen.empty());
         QCOMPARE(seen.back().bytesDone, seen.back().bytesTotal);
         QCOMPARE(seen.back().events, uint64_t((*trace)->store().eventCount()));
-        for (size_t i = 1; i < seen.size(); ++i) QVERIFY(seen[i].bytesDone >= seen[i - 1].bytesDone);
+        for (size_t i = 1; i < seen.size(); ++i)
+            if (seen[i].stage == LoadProgress::Stage::Pages) QVERIFY(seen[i].bytesDone >= seen[i - 1].bytesDone);
+        // The stages in order: the pages, the consumers fed, the tasks indexed.
+        for (size_t i = 1; i < seen.size(); ++i) QVERIFY(seen[i].stage >= seen[i - 1].stage);
+        QCOMPARE(seen.back().stage, LoadProgress::Stage::Tasks);
+        QVERIFY(std::any_of(seen.begin(), seen.end(),
+                            [](const LoadProgress& p) { return p.stage == LoadProgress::Stage::Consumers; }));
+        for (const LoadProgress& p : seen)
+            if (p.stage == LoadProgress::Stage::Consumers) QVERIFY(p.recordsDone <= p.recordsTotal);
+
+        // Cancelled while the consumers are fed.
+        std::atomic<bool> late{false};
+        options.cancel = &late;
+        options.progress = [&](const LoadProgress& p) {
+            if (p.stage == LoadProgress::Stage::Consumers) late = true;
+        };
+        auto stopped = Trace::open(test::fixturePath("lost-events.dat"), options);
+        QVERIFY(!stopped);
+        QVERIFY(QString::fromStdString(stopped.error().message).contains("cancelled"));
 
         std::atomic<bool> cancel{true};
         options.cancel = &cancel;

@@ -196,11 +196,11 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent)
         m_view.select(m_model->eventAt(row));
     });
 
-    connect(&m_load, &LoadJob::progress, this, [this](int permille, qulonglong events) {
+    connect(&m_load, &LoadJob::progress, this, [this](int permille, qulonglong, const QString& doing) {
         if (!m_progress) return;
         // A modal dialog's setValue() runs the event loop, which may deliver the load's end and
         // close the dialog: so it is the last call here.
-        m_progress->setLabelText(tr("Loading %1 events…").arg(QLocale().toString(events)));
+        m_progress->setLabelText(doing);
         m_progress->setValue(permille);
     });
     connect(&m_load, &LoadJob::finished, this, [this](std::shared_ptr<TraceSession> session) {

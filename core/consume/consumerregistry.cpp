@@ -7,6 +7,7 @@
 #include <traceevent/event-parse.h>
 
 #include <algorithm>
+#include <chrono>
 #include <cstring>
 #include <map>
 #include <queue>
@@ -15,10 +16,49 @@ namespace ringside {
 
 namespace {
 
-// One stream's tapped records and lost-event markers in stream order, read lazily: the taps'
-// pieces are in stream order each, so the next hit is the smallest head among a few sources
-// (no sort, no list of every hit: the cost stays linear and the memory flat).
-class HitCursor {
+// One tap's records in one stream, taken in order.
+class TapReader {
+public:
+    explicit TapReader(const TapColumn* column = nullptr) : m_pieces(column ? &column->pieces : nullptr) {}
+    const uint8_t* take()
+    {
+        if (m_at == m_end && !refill()) return nullptr;
+        const uint8_t* record = m_at;
+        m_at += m_stride;
+        return record;
+    }
+
+private:
+    // Moves to the next block that holds records.
+    bool refill()
+    {
+        for (; m_pieces && m_piece < m_pieces->size(); ++m_piece, m_block = 0) {
+            const RecordBlocks& p = (*m_pieces)[m_piece];
+            const auto& blocks = p.blocks();
+            while (m_block < blocks.size()) {
+                const RecordBlocks::Block& b = blocks[m_block++];
+                if (!b.count) continue;
+                m_stride = p.stride();
+                m_at = b.data;
+                m_end = b.data + b.count * m_stride;
+                return true;
+            }
+        }
+        return false;
+    }
+
+    const std::vector<RecordBlocks>* m_pieces;
+    size_t m_piece = 0, m_block = 0; // the next block to read
+    const uint8_t* m_at = nullptr;
+    const uint8_t* m_end = nullptr;
+    size_t m_stride = 0;
+};
+
+// One stream's tapped records and lost-event markers in stream order, read lazily: the
+// stream's event types say which tap each event went to, and each tap holds one record per
+// event of its type. No sort, no merge of the taps, no list of every hit: the cost stays
+// linear and the memory flat.
+class StreamWalk {
 public:
     static constexpr uint32_t kLostMarker = ~uint32_t(0);
     struct Hit {
@@ -27,73 +67,43 @@ public:
         const uint8_t* bytes = nullptr;
     };
 
-    void addMarkers(const std::vector<uint32_t>& beforeEvents)
-    {
-        // First among sources: a marker comes before the event it precedes.
-        Source source{kLostMarker};
-        source.markers = &beforeEvents;
-        source.settle();
-        if (source.valid) m_sources.insert(m_sources.begin(), source);
-    }
+    // Events [from, to) of `types`; markers are the indexes of the events lost events precede.
+    StreamWalk(const ChunkedColumn<uint16_t>& types, size_t from, size_t to, const std::vector<int32_t>& tapOfType,
+               std::vector<uint32_t> markers)
+        : m_types(&types), m_next(from), m_end(to), m_tapOfType(&tapOfType), m_markers(std::move(markers))
+    {}
     void addTap(uint32_t tap, const TapColumn& column)
     {
-        Source source{tap};
-        source.pieces = &column.pieces;
-        source.settle();
-        if (source.valid) m_sources.push_back(source); // hundreds of syscalls:* taps have no hits
+        if (m_readers.size() <= tap) m_readers.resize(tap + 1u);
+        m_readers[tap] = TapReader(&column);
     }
     bool next(Hit& hit)
     {
-        Source* best = nullptr;
-        for (Source& source : m_sources)
-            if (source.valid && (!best || source.head < best->head)) best = &source;
-        if (!best) return false;
-        hit = {best->head, best->tap, best->bytes};
-        best->advance();
-        return true;
+        for (;;) {
+            // A marker comes before the event it precedes.
+            if (m_marker < m_markers.size() && m_markers[m_marker] <= m_next) {
+                hit = {m_markers[m_marker++], kLostMarker, nullptr};
+                return true;
+            }
+            if (m_next >= m_end) return false;
+            const uint32_t index = uint32_t(m_next++);
+            const uint16_t type = (*m_types)[index];
+            const int32_t tap = type < m_tapOfType->size() ? (*m_tapOfType)[type] : -1;
+            if (tap < 0 || size_t(tap) >= m_readers.size()) continue;
+            if (const uint8_t* bytes = m_readers[size_t(tap)].take()) {
+                hit = {index, uint32_t(tap), bytes};
+                return true;
+            }
+        }
     }
 
 private:
-    struct Source {
-        uint32_t tap;
-        const std::vector<uint32_t>* markers = nullptr;
-        size_t marker = 0;
-        const std::vector<TapColumn::Piece>* pieces = nullptr;
-        size_t piece = 0, block = 0, record = 0;
-        // The current hit.
-        bool valid = false;
-        uint32_t head = 0;
-        const uint8_t* bytes = nullptr;
-
-        void advance()
-        {
-            ++(markers ? marker : record);
-            settle();
-        }
-        // Reads the current position, or moves on to the next record there is.
-        void settle()
-        {
-            valid = false;
-            if (markers) {
-                if ((valid = marker < markers->size())) head = (*markers)[marker];
-                return;
-            }
-            for (; piece < pieces->size(); ++piece, block = 0, record = 0) {
-                const TapColumn::Piece& p = (*pieces)[piece];
-                const auto& blocks = p.records.blocks();
-                for (; block < blocks.size(); ++block, record = 0) {
-                    if (record >= blocks[block].count) continue;
-                    const uint8_t* at = blocks[block].data + record * p.records.stride();
-                    std::memcpy(&head, at, TapColumn::kIndexBytes);
-                    head += p.firstIndex;
-                    bytes = at + TapColumn::kIndexBytes;
-                    valid = true;
-                    return;
-                }
-            }
-        }
-    };
-    std::vector<Source> m_sources;
+    const ChunkedColumn<uint16_t>* m_types;
+    size_t m_next, m_end;
+    const std::vector<int32_t>* m_tapOfType;
+    std::vector<uint32_t> m_markers;
+    size_t m_marker = 0;
+    std::vector<TapReader> m_readers; // per tap
 };
 
 } // namespace
@@ -200,7 +210,8 @@ std::string ConsumerRegistry::failure(std::string_view name) const
     return {};
 }
 
-void ConsumerRegistry::deliver(const EventStore& store, const std::vector<std::vector<TapColumn>>& columns)
+void ConsumerRegistry::deliver(const EventStore& store, const std::vector<std::vector<TapColumn>>& columns,
+                               const Progress& progress)
 {
     std::vector<StreamInfo> streams(store.streamCount());
     for (size_t s = 0; s < streams.size(); ++s) {
@@ -211,18 +222,24 @@ void ConsumerRegistry::deliver(const EventStore& store, const std::vector<std::v
         guarded(c, [&](RecordConsumer& consumer) { consumer.setStreams(streams); });
 
     // Lost-event markers not yet delivered join the hits as tap kLostMarker, before the event
-    // they precede.
+    // they precede. A later call (a live capture's next batch) walks on from where this ends.
+    std::vector<int32_t> tapOfType;
+    for (size_t t = 0; t < m_taps.size(); ++t) {
+        const uint16_t type = m_taps[t].eventType;
+        if (tapOfType.size() <= type) tapOfType.resize(type + 1u, -1);
+        tapOfType[type] = int32_t(t);
+    }
     m_lostDelivered.resize(streams.size(), 0);
-    std::vector<std::vector<uint32_t>> markers(streams.size());
+    m_walked.resize(streams.size(), 0);
+    std::vector<StreamWalk> cursors;
     for (size_t s = 0; s < streams.size(); ++s) {
         const CpuColumns& c = store.stream(StreamId(static_cast<uint16_t>(s))).columns;
         const size_t events = c.size();
+        std::vector<uint32_t> markers;
         for (size_t& l = m_lostDelivered[s]; l < c.lost.size() && c.lost[l].beforeEvent < events; ++l)
-            markers[s].push_back(c.lost[l].beforeEvent);
-    }
-    std::vector<HitCursor> cursors(streams.size());
-    for (size_t s = 0; s < streams.size(); ++s) {
-        if (!markers[s].empty()) cursors[s].addMarkers(markers[s]);
+            markers.push_back(c.lost[l].beforeEvent);
+        cursors.emplace_back(c.eventType, m_walked[s], events, tapOfType, std::move(markers));
+        m_walked[s] = events;
         for (size_t t = 0; t < columns.size() && t < m_taps.size(); ++t)
             if (s < columns[t].size()) cursors[s].addTap(uint32_t(t), columns[t][s]);
     }
@@ -231,7 +248,7 @@ void ConsumerRegistry::deliver(const EventStore& store, const std::vector<std::v
     struct Head {
         uint64_t ts;
         uint16_t stream;
-        HitCursor::Hit hit;
+        StreamWalk::Hit hit;
     };
     auto later = [](const Head& a, const Head& b) { return a.ts != b.ts ? a.ts > b.ts : a.stream > b.stream; };
     std::priority_queue<Head, std::vector<Head>, decltype(later)> heads(later);
@@ -239,21 +256,33 @@ void ConsumerRegistry::deliver(const EventStore& store, const std::vector<std::v
         return store.stream(StreamId(static_cast<uint16_t>(s))).columns.timestamp[index];
     };
     for (size_t s = 0; s < cursors.size(); ++s) {
-        HitCursor::Hit hit;
+        StreamWalk::Hit hit;
         if (cursors[s].next(hit)) heads.push({timeOf(s, hit.index), uint16_t(s), hit});
     }
 
+    uint64_t total = 0, done = 0;
+    for (const auto& perStream : columns)
+        for (const TapColumn& column : perStream) total += column.size();
+    auto lastReport = std::chrono::steady_clock::now();
+    bool stopped = false;
+    auto report = [&] {
+        const auto now = std::chrono::steady_clock::now();
+        if (now - lastReport < std::chrono::milliseconds(50)) return;
+        lastReport = now;
+        stopped = !progress(done, total);
+    };
+
     const bool bigEndian = store.layout().bigEndian;
     std::vector<TypedValue> values;
-    while (!heads.empty()) {
+    while (!heads.empty() && !stopped) {
         Head head = heads.top();
         heads.pop();
         const CpuColumns& c = store.stream(StreamId(head.stream)).columns;
         // The stream stays current while its next hit comes before every other stream's head:
         // runs of one CPU's records cost no heap operations.
         for (;;) {
-            const HitCursor::Hit& hit = head.hit;
-            if (hit.tap == HitCursor::kLostMarker) {
+            const StreamWalk::Hit& hit = head.hit;
+            if (hit.tap == StreamWalk::kLostMarker) {
                 for (size_t k = 0; k < m_consumers.size(); ++k)
                     guarded(k, [&](RecordConsumer& consumer) { consumer.eventsLost(StreamId(head.stream), head.ts); });
             } else {
@@ -284,7 +313,8 @@ void ConsumerRegistry::deliver(const EventStore& store, const std::vector<std::v
                     guarded(sub.consumer, [&](RecordConsumer& consumer) { consumer.consume(record); });
                 }
             }
-            if (!cursors[head.stream].next(head.hit)) break;
+            if (progress && (++done & 0xffff) == 0) report();
+            if (stopped || !cursors[head.stream].next(head.hit)) break;
             head.ts = timeOf(head.stream, head.hit.index);
             if (!heads.empty() && later(head, heads.top())) {
                 heads.push(head);
@@ -293,6 +323,15 @@ void ConsumerRegistry::deliver(const EventStore& store, const std::vector<std::v
         }
     }
     for (size_t c = 0; c < m_consumers.size(); ++c) guarded(c, [](RecordConsumer& consumer) { consumer.flush(); });
+}
+
+std::optional<ConsumerRegistry::FieldFormat> ConsumerRegistry::FieldFormat::usable(int offset, int size, bool isSigned,
+                                                                                   bool isText, bool isDynamic)
+{
+    if (isDynamic || size <= 0 || offset < 0) return std::nullopt;
+    // Numbers wider than a long are not numbers a consumer can use; text is capped.
+    if (isText ? size > 256 : size > 8) return std::nullopt;
+    return FieldFormat{offset, size, isSigned, isText};
 }
 
 ConsumerRegistry::EventLister eventsOf(tep_handle* tep)
@@ -315,12 +354,11 @@ ConsumerRegistry::FormatLookup formatsOf(tep_handle* tep)
         format.type = static_cast<uint16_t>(event->id);
         format.field = [event](const std::string& fieldName) -> std::optional<ConsumerRegistry::FieldFormat> {
             tep_format_field* f = tep_find_field(event, fieldName.c_str());
-            if (!f || (f->flags & TEP_FIELD_IS_DYNAMIC) || f->size <= 0) return std::nullopt;
+            if (!f) return std::nullopt;
             const bool text = (f->flags & TEP_FIELD_IS_STRING) ||
                               ((f->flags & TEP_FIELD_IS_ARRAY) && f->type && std::strstr(f->type, "char"));
-            // Numbers wider than a long are not numbers a consumer can use; text is capped.
-            if (text ? f->size > 256 : f->size > 8) return std::nullopt;
-            return ConsumerRegistry::FieldFormat{f->offset, f->size, (f->flags & TEP_FIELD_IS_SIGNED) != 0, text};
+            return ConsumerRegistry::FieldFormat::usable(f->offset, f->size, (f->flags & TEP_FIELD_IS_SIGNED) != 0,
+                                                         text, (f->flags & TEP_FIELD_IS_DYNAMIC) != 0);
         };
         return format;
     };

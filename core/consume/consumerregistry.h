@@ -30,6 +30,10 @@ public:
         int size = 0;
         bool isSigned = false;
         bool isText = false; // a fixed char array, read up to its first NUL
+
+        // A field consumers can read, or nullopt: fields whose bytes are elsewhere in the
+        // record (dynamic), numbers wider than a long, text longer than 256 bytes.
+        static std::optional<FieldFormat> usable(int offset, int size, bool isSigned, bool isText, bool isDynamic);
     };
     struct EventFormat {
         uint16_t type = 0;
@@ -61,10 +65,14 @@ public:
     std::string failure(std::string_view name) const;
     const std::vector<RecordTap>& taps() const { return m_taps; }
 
-    // Feeds what the taps of bind() collected: columns[tap][stream], event indexes in stream
-    // order, and tells every consumer where the streams lost events. For a live capture, call
-    // it again with each appended batch.
-    void deliver(const EventStore& store, const std::vector<std::vector<TapColumn>>& columns);
+    // Feeds what the taps of bind() collected: columns[tap][stream], records in stream order,
+    // and tells every consumer where the streams lost events. For a live capture, call it
+    // again with each appended batch (the records of the events since the last call).
+    // `progress` hears (records delivered, records in all) about every 50 ms; when it returns
+    // false the delivery stops there (a cancelled load).
+    using Progress = std::function<bool(uint64_t done, uint64_t total)>;
+    void deliver(const EventStore& store, const std::vector<std::vector<TapColumn>>& columns,
+                 const Progress& progress = {});
 
 private:
     struct Subscriber {
@@ -87,6 +95,7 @@ private:
     std::vector<RecordTap> m_taps;
     std::vector<BoundTap> m_bound;
     std::vector<size_t> m_lostDelivered; // per stream: lost-event markers already delivered
+    std::vector<size_t> m_walked;        // per stream: events already delivered
 };
 
 // The formats of a libtraceevent handle, for bind().

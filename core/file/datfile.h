@@ -89,6 +89,16 @@ public:
     // thread uses the handle. Formats of types without events stay unparsed.
     void parseDeferredFormats(const std::vector<uint64_t>& typeCounts, Diagnostics& diagnostics);
 
+    // A format left for parseDeferredFormats: its system, its text and event id.
+    struct DeferredFormat {
+        std::string system;
+        std::string text;
+        size_t ordinal = 0;
+        size_t id = 0;
+    };
+    // Until parseDeferredFormats.
+    const std::vector<DeferredFormat>& deferredFormats() const { return m_deferredFormats; }
+
 private:
     friend class DatFileParser;
     DatFile() = default;
@@ -106,12 +116,6 @@ private:
     // Ordinals of the metadata steps that crashed or hung libtraceevent in a child process.
     std::vector<size_t> m_unsafeMetadata;
     // Formats left for parseDeferredFormats, and the ids of those parsed (empty: all were).
-    struct DeferredFormat {
-        std::string system;
-        std::string text;
-        size_t ordinal = 0;
-        size_t id = 0;
-    };
     std::vector<DeferredFormat> m_deferredFormats;
     std::vector<bool> m_parsedTypes;
 };

@@ -238,7 +238,12 @@ Result<std::unique_ptr<EventStore>> loadAll(const DatFile& file, const LoadOptio
     std::vector<std::future<void>> workers;
     for (int t = 0; t < threads; ++t) workers.push_back(std::async(std::launch::async, worker, t));
     auto report = [&] {
-        if (options.progress) options.progress({shared.bytesDone.load(), totalBytes, shared.events.load()});
+        if (!options.progress) return;
+        LoadProgress p;
+        p.bytesDone = shared.bytesDone.load();
+        p.bytesTotal = totalBytes;
+        p.events = shared.events.load();
+        options.progress(p);
     };
     if (options.alongside) options.alongside();
     std::exception_ptr failure;
@@ -263,7 +268,7 @@ Result<std::unique_ptr<EventStore>> loadAll(const DatFile& file, const LoadOptio
         if (columns.size() && seg.columns.size() && seg.columns.timestamp[0] < columns.timestamp.back())
             ++stats[seg.stream].backwardsTimestamps;
         for (size_t t = 0; t < seg.taps.size(); ++t)
-            taps[t][seg.stream].append(std::move(seg.taps[t]), static_cast<uint32_t>(columns.size()));
+            taps[t][seg.stream].append(std::move(seg.taps[t]));
         columns.append(std::move(seg.columns));
         stats[seg.stream].add(seg.stats);
     }

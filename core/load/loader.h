@@ -15,9 +15,15 @@ namespace ringside {
 class DatFile;
 
 struct LoadProgress {
-    uint64_t bytesDone = 0;
+    // Pages are parsed first; then the consumers (the plugins) are fed the records they asked
+    // for; then the tasks are indexed.
+    enum class Stage { Pages, Consumers, Tasks };
+    Stage stage = Stage::Pages;
+    uint64_t bytesDone = 0; // Stage::Pages: of bytesTotal; after it, both are 1
     uint64_t bytesTotal = 0;
     uint64_t events = 0;
+    uint64_t recordsDone = 0; // Stage::Consumers: records delivered of recordsTotal
+    uint64_t recordsTotal = 0;
 };
 
 struct LoadOptions {

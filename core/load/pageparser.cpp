@@ -109,8 +109,7 @@ void PageParser::parse(const uint8_t* page, uint32_t pageSize, CpuColumns& out, 
         ++perType[type];
         if (m_taps && m_tapOfType[type] >= 0) {
             const size_t tapIndex = static_cast<size_t>(m_tapOfType[type]);
-            uint8_t* at =
-                (*m_tapOut)[tapIndex].append(static_cast<uint32_t>(out.timestamp.size() - 1), m_tapBytes[tapIndex]);
+            uint8_t* at = (*m_tapOut)[tapIndex].append(m_tapBytes[tapIndex]);
             for (const auto& [offset, width] : (*m_taps)[tapIndex].fields) {
                 // Whole fields at once; bytes past a short record stay zeros.
                 const int have = std::clamp(bytes - offset, 0, width);

@@ -3,7 +3,9 @@
 
 #include <sys/mman.h>
 
+#include <algorithm>
 #include <cstddef>
+#include <cstdint>
 #include <new>
 #include <type_traits>
 #include <utility>
@@ -11,26 +13,51 @@
 
 namespace ringside {
 
-// Memory mapped and populated in one system call. In virtual machines a page fault per 4 KiB
-// cost more than the work done on the rows stored there. Header-only, so that plugins, which
-// link nothing of the core, use it too.
+#ifndef MADV_POPULATE_WRITE
+#define MADV_POPULATE_WRITE 23 // Linux 5.14; older kernels refuse it and fault on first write
+#endif
+
+inline constexpr size_t kHugePageBytes = size_t(2) << 20;
+
+// Memory mapped and populated at once. In virtual machines the first write to each 4 KiB
+// page costs more than the work done on the rows stored there, so from 2 MiB up the memory
+// is aligned and offered to transparent huge pages: one fault per 2 MiB (about ten times
+// less than populating 4 KiB pages, and a tenth of the unmap). Header-only, so that
+// plugins, which link nothing of the core, use it too.
 inline void* mapPopulated(size_t bytes)
 {
-    void* p = mmap(nullptr, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_POPULATE, -1, 0);
-    if (p == MAP_FAILED) throw std::bad_alloc();
+    if (bytes < kHugePageBytes) {
+        void* p = mmap(nullptr, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_POPULATE, -1, 0);
+        if (p == MAP_FAILED) throw std::bad_alloc();
+        return p;
+    }
+    // Over-map by a huge page to find an aligned start, then give back both ends.
+    const size_t span = bytes + kHugePageBytes;
+    void* mapped = mmap(nullptr, span, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    if (mapped == MAP_FAILED) throw std::bad_alloc();
+    auto* raw = static_cast<uint8_t*>(mapped);
+    const uintptr_t aligned = (reinterpret_cast<uintptr_t>(raw) + kHugePageBytes - 1) & ~(kHugePageBytes - 1);
+    uint8_t* p = raw + (aligned - reinterpret_cast<uintptr_t>(raw));
+    if (p > raw) munmap(raw, size_t(p - raw));
+    if (raw + span > p + bytes) munmap(p + bytes, size_t(raw + span - (p + bytes)));
+    madvise(p, bytes, MADV_HUGEPAGE);
+    madvise(p, bytes, MADV_POPULATE_WRITE);
     return p;
 }
+// Unmaps what mapPopulated() returned.
 inline void unmapPopulated(void* p, size_t bytes)
 {
     if (p) munmap(p, bytes);
 }
 
-// Rows appended by the million (a plugin's calls, slices, intervals): fixed blocks that never
-// move, so growing copies nothing and references stay valid. Single-threaded.
-template <typename T, int BlockBits = 12>
+// Rows appended by the million (a plugin's calls, slices, intervals): blocks that never move,
+// so growing copies nothing and references stay valid. The first block is small (a short
+// list costs a few pages), the next ones fill a huge page each. Single-threaded.
+template <typename T>
 class BlockList {
 public:
-    static constexpr size_t kBlockSize = size_t(1) << BlockBits;
+    static constexpr size_t kFirstBlock = std::max<size_t>(1, 65536 / sizeof(T));
+    static constexpr size_t kBlockSize = std::max<size_t>(1, kHugePageBytes / sizeof(T));
     static_assert(std::is_trivially_copyable_v<T> && std::is_trivially_destructible_v<T>);
 
     BlockList() = default;
@@ -50,19 +77,29 @@ public:
 
     T& push_back(const T& value)
     {
-        if ((m_size & (kBlockSize - 1)) == 0) m_blocks.push_back(static_cast<T*>(mapPopulated(kBlockBytes)));
-        T* slot = m_blocks.back() + (m_size & (kBlockSize - 1));
-        *slot = value;
+        if (m_size == 0) {
+            m_blocks.push_back(static_cast<T*>(mapPopulated(kFirstBlock * sizeof(T))));
+        } else if (m_size >= kFirstBlock && (m_size - kFirstBlock) % kBlockSize == 0) {
+            m_blocks.push_back(static_cast<T*>(mapPopulated(kHugePageBytes)));
+        }
+        T& slot = (*this)[m_size];
+        slot = value;
         ++m_size;
-        return *slot;
+        return slot;
     }
-    T& operator[](size_t i) { return m_blocks[i >> BlockBits][i & (kBlockSize - 1)]; }
-    const T& operator[](size_t i) const { return m_blocks[i >> BlockBits][i & (kBlockSize - 1)]; }
+    T& operator[](size_t i)
+    {
+        if (i < kFirstBlock) return m_blocks[0][i];
+        i -= kFirstBlock;
+        return m_blocks[1 + i / kBlockSize][i % kBlockSize];
+    }
+    const T& operator[](size_t i) const { return const_cast<BlockList&>(*this)[i]; }
     size_t size() const { return m_size; }
     bool empty() const { return m_size == 0; }
     void clear()
     {
-        for (T* b : m_blocks) unmapPopulated(b, kBlockBytes);
+        for (size_t b = 0; b < m_blocks.size(); ++b)
+            unmapPopulated(m_blocks[b], b == 0 ? kFirstBlock * sizeof(T) : kHugePageBytes);
         m_blocks.clear();
         m_size = 0;
     }
@@ -86,7 +123,6 @@ public:
     const_iterator end() const { return {this, m_size}; }
 
 private:
-    static constexpr size_t kBlockBytes = kBlockSize * sizeof(T);
     std::vector<T*> m_blocks;
     size_t m_size = 0;
 };

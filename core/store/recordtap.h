@@ -28,8 +28,9 @@ struct RecordTap {
     }
 };
 
-// Fixed-size records in blocks that double from a page to 1 MiB (a tap with few hits costs a
-// page), each mapped and populated at once; nothing moves or is copied while it grows.
+// Fixed-size records in blocks of a page, then 64 KiB, then huge pages doubling to 8 MiB (a tap
+// with few hits costs a page, one with millions costs no small pages to speak of), each
+// mapped and populated at once; nothing moves or is copied while it grows.
 class RecordBlocks {
 public:
     struct Block {
@@ -75,8 +76,12 @@ public:
 private:
     void addBlock()
     {
-        constexpr size_t kPage = 4096, kMax = size_t(1) << 20;
-        size_t bytes = m_blocks.empty() ? kPage : std::min(m_blocks.back().bytes * 2, kMax);
+        constexpr size_t kPage = 4096, kSecond = 65536, kMax = size_t(8) << 20;
+        size_t bytes = kPage;
+        if (m_blocks.size() == 1)
+            bytes = kSecond;
+        else if (m_blocks.size() > 1)
+            bytes = std::clamp(m_blocks.back().bytes * 2, kHugePageBytes, kMax);
         bytes = std::max(bytes, (m_stride + kPage - 1) / kPage * kPage);
         m_blocks.push_back({static_cast<uint8_t*>(mapPopulated(bytes)), bytes, 0});
     }
@@ -86,40 +91,31 @@ private:
     size_t m_size = 0;
 };
 
-// What a tap collected from one stream, in the stream's order: per matching event a record of
-// its index (uint32_t) then its fields' bytes (zeros where a record was too short). Kept as
-// the pieces the loader's segments produced, never merged: copying them into one column cost
-// more than the consumers' work.
+// What a tap collected from one stream, in the stream's order: per event of the tap's type a
+// record of its fields' bytes (zeros where a record was too short). The k-th record is the
+// k-th event of that type in the stream, so no index is stored: a reader walks the stream's
+// event types beside it. Kept as the pieces the loader's segments produced, never merged:
+// copying them into one column cost more than the consumers' work.
 struct TapColumn {
-    static constexpr size_t kIndexBytes = sizeof(uint32_t);
-    struct Piece {
-        uint32_t firstIndex = 0; // added to every record's index
-        RecordBlocks records;
-    };
-    std::vector<Piece> pieces;
+    std::vector<RecordBlocks> pieces;
 
     size_t size() const
     {
         size_t n = 0;
-        for (const Piece& p : pieces) n += p.records.size();
+        for (const RecordBlocks& p : pieces) n += p.size();
         return n;
     }
-    // Where a record of `fieldBytes` goes (its fields after the index), in the last piece.
-    uint8_t* append(uint32_t index, size_t fieldBytes)
+    // Where the next record's `fieldBytes` go, in the last piece.
+    uint8_t* append(size_t fieldBytes)
     {
-        if (pieces.empty()) pieces.push_back({0, RecordBlocks(kIndexBytes + fieldBytes)});
-        uint8_t* record = pieces.back().records.append();
-        std::memcpy(record, &index, kIndexBytes);
-        return record + kIndexBytes;
+        if (pieces.empty()) pieces.emplace_back(fieldBytes);
+        return pieces.back().append();
     }
-    // Appends `later`'s pieces, whose indexes start at `indexOffset` in this stream.
-    void append(TapColumn&& later, uint32_t indexOffset)
+    // Appends `later`'s pieces: the records of the events that follow this column's.
+    void append(TapColumn&& later)
     {
-        for (Piece& p : later.pieces) {
-            if (!p.records.size()) continue;
-            p.firstIndex += indexOffset;
-            pieces.push_back(std::move(p));
-        }
+        for (RecordBlocks& p : later.pieces)
+            if (p.size()) pieces.push_back(std::move(p));
         later = TapColumn();
     }
 };

@@ -64,15 +64,14 @@ public:
 
     static uint64_t decode(const uint8_t* p, int bytes, bool bigEndian)
     {
-        if (!bigEndian && std::endian::native == std::endian::little && bytes == 4) {
-            uint32_t v;
-            std::memcpy(&v, p, 4);
-            return v;
-        }
-        if (!bigEndian && std::endian::native == std::endian::little && bytes == 2) {
-            uint16_t v;
-            std::memcpy(&v, p, 2);
-            return v;
+        if (!bigEndian && std::endian::native == std::endian::little) {
+            switch (bytes) {
+            case 8: return load<uint64_t>(p);
+            case 4: return load<uint32_t>(p);
+            case 2: return load<uint16_t>(p);
+            case 1: return p[0];
+            default: break;
+            }
         }
         uint64_t v = 0;
         if (bigEndian) {
@@ -84,6 +83,13 @@ public:
     }
 
 private:
+    template <typename T>
+    static uint64_t load(const uint8_t* p)
+    {
+        T v;
+        std::memcpy(&v, p, sizeof v);
+        return v;
+    }
     bool fail()
     {
         m_failed = true;

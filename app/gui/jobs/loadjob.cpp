@@ -3,6 +3,8 @@
 
 #include "plugins/pluginsettings.h"
 
+#include <QLocale>
+
 namespace ringside {
 
 void LoadJob::cancel()
@@ -17,6 +19,7 @@ void LoadJob::start(const QString& path, bool isSample)
     // The events parsed so far: the loader's thread writes it, a progress report reads it on
     // the GUI thread (the tracker's progress carries one number, the permille).
     auto events = std::make_shared<std::atomic<qulonglong>>(0);
+    auto stage = std::make_shared<std::atomic<int>>(0); // what the permille is of, for the label
     struct Outcome {
         std::shared_ptr<TraceSession> session;
         QString error;
@@ -25,12 +28,21 @@ void LoadJob::start(const QString& path, bool isSample)
     // load; the job is copied around, so they travel in a shared holder.
     auto plugins = std::make_shared<std::vector<std::unique_ptr<Plugin>>>(PluginSettings::instantiateEnabled());
     m_jobs.start(
-        [path, isSample, events, plugins](JobTracker::Context& context) {
+        [path, isSample, events, stage, plugins](JobTracker::Context& context) {
             LoadOptions options;
             options.cancel = context.cancelFlag();
-            options.progress = [&context, events](const LoadProgress& p) {
+            options.progress = [&context, events, stage](const LoadProgress& p) {
                 events->store(p.events);
-                context.reportProgress(p.bytesTotal ? int(p.bytesDone * 1000 / p.bytesTotal) : 0);
+                stage->store(int(p.stage));
+                switch (p.stage) {
+                case LoadProgress::Stage::Pages:
+                    context.reportProgress(p.bytesTotal ? int(p.bytesDone * 900 / p.bytesTotal) : 0);
+                    break;
+                case LoadProgress::Stage::Consumers:
+                    context.reportProgress(900 + (p.recordsTotal ? int(p.recordsDone * 80 / p.recordsTotal) : 0));
+                    break;
+                case LoadProgress::Stage::Tasks: context.reportProgress(980); break;
+                }
             };
             auto trace = Trace::open(path.toStdString(), options, {}, std::move(*plugins));
             Outcome outcome;
@@ -54,7 +66,20 @@ void LoadJob::start(const QString& path, bool isSample)
                 emit failed(path, outcome.error);
         },
         [this, path](const QString& message) { emit failed(path, tr("Loading failed: %1").arg(message)); },
-        [this, events](int permille) { emit progress(permille, events->load()); });
+        [this, events, stage](int permille) {
+            const QString count = QLocale().toString(events->load());
+            switch (LoadProgress::Stage(stage->load())) {
+            case LoadProgress::Stage::Pages:
+                emit progress(permille, events->load(), tr("Loading %1 events…").arg(count));
+                break;
+            case LoadProgress::Stage::Consumers:
+                emit progress(permille, events->load(), tr("Running the plugins on %1 events…").arg(count));
+                break;
+            case LoadProgress::Stage::Tasks:
+                emit progress(permille, events->load(), tr("Indexing the tasks of %1 events…").arg(count));
+                break;
+            }
+        });
 }
 
 } // namespace ringside

@@ -25,8 +25,9 @@ public:
 
 signals:
     void cancelled();
-    // permille of the bytes parsed so far
-    void progress(int permille, qulonglong events);
+    // Permille of the whole load: the pages to 900, feeding the plugins to 980, then indexing
+    // the tasks and making the plugins' tables. What it is doing, for the label.
+    void progress(int permille, qulonglong events, const QString& doing);
     void finished(std::shared_ptr<ringside::TraceSession> session);
     void failed(const QString& path, const QString& message);
 
