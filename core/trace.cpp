@@ -7,6 +7,7 @@
 #include <traceevent/event-parse.h>
 
 #include <chrono>
+#include <future>
 #include <memory>
 #include <set>
 #include <unordered_map>
@@ -203,6 +204,10 @@ Result<std::unique_ptr<Trace>> Trace::openTrace(const std::string& path, const L
         p.recordsTotal = total;
         options.progress(p);
     };
+    // The task index's scan of every event's pid needs no consumer: it runs beside them.
+    const EventStore& loaded = *trace->m_store;
+    std::future<TaskIndex::Scan> scanned =
+        std::async(std::launch::async, [&loaded, &options] { return TaskIndex::scan(loaded, options.threads); });
     const auto delivering = std::chrono::steady_clock::now();
     report(LoadProgress::Stage::Consumers, 0, 1);
     auto cancelled = [&options] { return options.cancel && options.cancel->load(); };
@@ -215,7 +220,7 @@ Result<std::unique_ptr<Trace>> Trace::openTrace(const std::string& path, const L
     report(LoadProgress::Stage::Tasks, 0, 0);
     std::vector<TaskIndex::Creation> creations;
     for (const auto& [pid, time] : trace->m_processes->creations()) creations.push_back({pid, time});
-    trace->m_taskIndex = TaskIndex::build(*trace->m_store, creations, trace->m_occupancy, options.threads);
+    trace->m_taskIndex = TaskIndex::build(*trace->m_store, scanned.get(), creations, trace->m_occupancy);
     return trace;
 }
 

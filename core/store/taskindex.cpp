@@ -13,10 +13,7 @@ namespace ringside {
 
 namespace {
 
-struct PidRun {
-    uint32_t begin, end;
-    int32_t pid;
-};
+using PidRun = TaskIndex::PidRun;
 
 // The runs of equal pids in events [from, size) of one stream.
 std::vector<PidRun> scanRuns(const CpuColumns& columns, size_t from)
@@ -39,10 +36,14 @@ std::vector<PidRun> scanRuns(const CpuColumns& columns, size_t from)
 TaskIndex TaskIndex::build(const EventStore& store, const std::vector<Creation>& creations,
                            const CpuOccupancy* occupancy, int threads)
 {
-    TaskIndex index;
+    return build(store, scan(store, threads), creations, occupancy);
+}
+
+TaskIndex::Scan TaskIndex::scan(const EventStore& store, int threads)
+{
     const size_t streams = store.streamCount();
     // Scanning the pid columns is the only part that touches every event: streams in parallel.
-    std::vector<std::vector<PidRun>> runs(streams);
+    Scan runs(streams);
     const size_t workers =
         std::min<size_t>(streams, threads > 0 ? size_t(threads) : std::max(1u, std::thread::hardware_concurrency()));
     {
@@ -54,7 +55,14 @@ TaskIndex TaskIndex::build(const EventStore& store, const std::vector<Creation>&
             });
         for (auto& t : pool) t.join();
     }
+    return runs;
+}
 
+TaskIndex TaskIndex::build(const EventStore& store, const Scan& runs, const std::vector<Creation>& creations,
+                           const CpuOccupancy* occupancy)
+{
+    TaskIndex index;
+    const size_t streams = std::min(store.streamCount(), runs.size());
     // A creation of a pid that already had events starts its next life.
     std::unordered_map<int32_t, uint64_t> firstSeen;
     for (size_t s = 0; s < streams; ++s) {

@@ -59,6 +59,17 @@ public:
     static TaskIndex build(const EventStore& store, const std::vector<Creation>& creations,
                            const CpuOccupancy* occupancy, int threads = 0);
 
+    // The same in two steps: the scan of every event's pid, which needs nothing else (a load
+    // runs it beside the consumers), then the index from what it found.
+    struct PidRun {
+        uint32_t begin, end;
+        int32_t pid;
+    };
+    using Scan = std::vector<std::vector<PidRun>>; // per stream
+    static Scan scan(const EventStore& store, int threads = 0);
+    static TaskIndex build(const EventStore& store, const Scan& scanned, const std::vector<Creation>& creations,
+                           const CpuOccupancy* occupancy);
+
     // Indexes the events a stream gained since it was last indexed (live capture), and the
     // running intervals anew from `occupancy`.
     void extend(const EventStore& store, const CpuOccupancy* occupancy);
