@@ -66,13 +66,13 @@ public:
     const std::vector<RecordTap>& taps() const { return m_taps; }
 
     // Feeds what the taps of bind() collected: columns[tap][stream], records in stream order,
-    // and tells every consumer where the streams lost events. For a live capture, call it
+    // giving their memory back as it goes, and tells every consumer where the streams lost
+    // events. For a live capture, call it
     // again with each appended batch (the records of the events since the last call).
     // `progress` hears (records delivered, records in all) about every 50 ms; when it returns
     // false the delivery stops there (a cancelled load).
     using Progress = std::function<bool(uint64_t done, uint64_t total)>;
-    void deliver(const EventStore& store, const std::vector<std::vector<TapColumn>>& columns,
-                 const Progress& progress = {});
+    void deliver(const EventStore& store, std::vector<std::vector<TapColumn>>& columns, const Progress& progress = {});
 
 private:
     struct Subscriber {
