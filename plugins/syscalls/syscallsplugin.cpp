@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <map>
+#include <unordered_map>
 
 namespace ringside::syscalls {
 
@@ -173,6 +174,9 @@ PluginTables SyscallsPlugin::tables(const RecordingInfo& info) const
     SliceTable slices;
     slices.name = "System calls";
     slices.labels = m_names;
+    slices.start.reserve(m_calls.size()), slices.end.reserve(m_calls.size()), slices.ownerId.reserve(m_calls.size()),
+        slices.depth.reserve(m_calls.size()), slices.label.reserve(m_calls.size()),
+        slices.value.reserve(m_calls.size()), slices.flags.reserve(m_calls.size());
     for (const Call& c : m_calls) {
         uint8_t flags = c.failed() ? SliceTable::kError : 0;
         if (!c.exitSeen) flags |= SliceTable::kOpen;
@@ -200,9 +204,11 @@ PluginTables SyscallsPlugin::tables(const RecordingInfo& info) const
                 ++it->second;
         }
     };
-    std::map<std::string, Sums> perName;
-    std::map<int32_t, Sums> perTask;
-    std::map<std::pair<int32_t, uint32_t>, Sums> perTaskCall; // by pid and name id
+    // Summed by ids (millions of calls), sorted by name and pid once at the end.
+    std::vector<Sums> perName(m_names.size());
+    std::unordered_map<int32_t, Sums> perTask;
+    std::unordered_map<uint64_t, Sums> perTaskCall; // by pid << 32 | name id
+    auto taskCallKey = [](int32_t pid, uint32_t name) { return uint64_t(uint32_t(pid)) << 32 | name; };
     StatsTable failures{"failures", "Failed system calls", {}, {}};
     failures.columns = {
         {"time", "Time (ns)"},   {"cpu", "CPU"},      {"pid", "PID"},     {"comm", "Task"},
@@ -210,9 +216,9 @@ PluginTables SyscallsPlugin::tables(const RecordingInfo& info) const
     // Failures by (system call, errno).
     std::map<std::pair<std::string, std::string>, std::pair<int64_t, uint64_t>> groups;
     for (const Call& c : m_calls) {
-        perName[m_names[c.name]].add(c);
+        perName[c.name].add(c);
         perTask[c.pid].add(c);
-        perTaskCall[{c.pid, c.name}].add(c);
+        perTaskCall[taskCallKey(c.pid, c.name)].add(c);
         if (!c.failed()) continue;
         failures.rows.push_back({c.exit, int64_t(c.cpu), int64_t(c.pid), comm(c.pid), m_names[c.name], c.ret,
                                  errnoName(c.ret), c.duration()});
@@ -223,18 +229,37 @@ PluginTables SyscallsPlugin::tables(const RecordingInfo& info) const
     StatsTable bySyscall{"syscalls", "System calls", {}, {}};
     bySyscall.columns = {{"name", "System call"},    {"calls", "Calls"},         {"errors", "Errors"},
                          {"total_ns", "Total (ns)"}, {"avg_ns", "Average (ns)"}, {"max_ns", "Max (ns)"}};
-    for (const auto& [name, s] : perName)
-        bySyscall.rows.push_back({name, s.calls, s.byErrno, s.total, s.timed ? s.total / s.timed : uint64_t(0), s.max});
+    std::vector<uint32_t> byName;
+    for (uint32_t id = 0; id < perName.size(); ++id)
+        if (perName[id].calls) byName.push_back(id);
+    std::sort(byName.begin(), byName.end(), [&](uint32_t a, uint32_t b) { return m_names[a] < m_names[b]; });
+    for (uint32_t id : byName) {
+        const Sums& s = perName[id];
+        bySyscall.rows.push_back(
+            {m_names[id], s.calls, s.byErrno, s.total, s.timed ? s.total / s.timed : uint64_t(0), s.max});
+    }
     StatsTable byTask{"tasks", "System calls per task", {}, {}};
     byTask.columns = {
         {"pid", "PID"}, {"comm", "Task"}, {"calls", "Calls"}, {"errors", "Errors"}, {"total_ns", "Total (ns)"}};
-    for (const auto& [pid, s] : perTask) byTask.rows.push_back({int64_t(pid), comm(pid), s.calls, s.errors, s.total});
+    std::vector<int32_t> pids;
+    for (const auto& entry : perTask) pids.push_back(entry.first);
+    std::sort(pids.begin(), pids.end());
+    for (int32_t pid : pids) {
+        const Sums& s = perTask[pid];
+        byTask.rows.push_back({int64_t(pid), comm(pid), s.calls, s.errors, s.total});
+    }
     StatsTable byTaskCall{"task_syscalls", "System calls per task and system call", {}, {}};
     byTaskCall.columns = {{"pid", "PID"},       {"comm", "Task"},           {"name", "System call"}, {"calls", "Calls"},
                           {"errors", "Errors"}, {"total_ns", "Total (ns)"}, {"max_ns", "Max (ns)"}};
-    for (const auto& [key, s] : perTaskCall)
-        byTaskCall.rows.push_back(
-            {int64_t(key.first), comm(key.first), m_names[key.second], s.calls, s.byErrno, s.total, s.max});
+    std::vector<std::pair<int32_t, uint32_t>> taskCalls; // in pid and name order
+    for (const auto& entry : perTaskCall) taskCalls.emplace_back(int32_t(entry.first >> 32), uint32_t(entry.first));
+    std::sort(taskCalls.begin(), taskCalls.end(), [&](const auto& a, const auto& b) {
+        return a.first != b.first ? a.first < b.first : m_names[a.second] < m_names[b.second];
+    });
+    for (const auto& [pid, name] : taskCalls) {
+        const Sums& s = perTaskCall[taskCallKey(pid, name)];
+        byTaskCall.rows.push_back({int64_t(pid), comm(pid), m_names[name], s.calls, s.byErrno, s.total, s.max});
+    }
     StatsTable grouped{"failure_groups", "Failures by system call and error", {}, {}};
     grouped.columns = {{"name", "System call"}, {"errno", "Error"}, {"count", "Failures"}, {"total_ns", "Total (ns)"}};
     for (const auto& [key, value] : groups) grouped.rows.push_back({key.first, key.second, value.first, value.second});
