@@ -41,6 +41,7 @@
 #include <QTest>
 #include <QTimer>
 #include <QToolButton>
+#include <QTreeView>
 #include <QTreeWidget>
 #include <QTreeWidgetItemIterator>
 
@@ -532,30 +533,41 @@ private slots:
         QVERIFY(dock && dock->isVisible());
         PluginStatsPane* pane = window.pluginStats();
         QVERIFY(pane->chooser()->currentText().contains("Failed system calls"));
-        QTreeWidget* table = pane->table();
+        QTreeView* table = pane->table();
+        const QAbstractItemModel* model = table->model();
+        auto cell = [&](int row, int column, int role = Qt::DisplayRole) {
+            return model->index(row, column).data(role);
+        };
         // Each table opens sorted by its first column, ascending (times in time order), whatever
         // order the user left the previous one in.
         table->sortByColumn(0, Qt::DescendingOrder);
         QVERIFY(pane->showTable("syscalls", "syscalls"));
-        QCOMPARE(table->sortColumn(), 0);
+        QCOMPARE(table->header()->sortIndicatorSection(), 0);
         QCOMPARE(table->header()->sortIndicatorOrder(), Qt::AscendingOrder);
-        QVERIFY(table->topLevelItem(0)->text(0) < table->topLevelItem(1)->text(0));
+        QVERIFY(cell(0, 0).toString() < cell(1, 0).toString());
+        // Sorting by a number column sorts by value, and back.
+        const int callsColumn = 1;
+        table->sortByColumn(callsColumn, Qt::DescendingOrder);
+        for (int r = 1; r < model->rowCount(); ++r)
+            QVERIFY(cell(r - 1, callsColumn, Qt::UserRole).toLongLong() >=
+                    cell(r, callsColumn, Qt::UserRole).toLongLong());
         QVERIFY(pane->showTable("syscalls", "failures"));
-        QVERIFY(table->topLevelItem(0)->data(0, Qt::UserRole).toULongLong() <
-                table->topLevelItem(1)->data(0, Qt::UserRole).toULongLong());
-        QTreeWidgetItem* e2big = nullptr;
+        QVERIFY(cell(0, 0, Qt::UserRole).toULongLong() < cell(1, 0, Qt::UserRole).toULongLong());
+        int e2big = -1;
         int failures = 0;
         for (const auto& t : session.pluginTables[syscalls].statistics)
             if (t.key == "failures") failures = int(t.rows.size());
-        QCOMPARE(table->topLevelItemCount(), failures);
-        for (int i = 0; i < table->topLevelItemCount(); ++i)
-            if (table->topLevelItem(i)->text(4) == "execve" && table->topLevelItem(i)->text(6) == "E2BIG")
-                e2big = table->topLevelItem(i);
-        QVERIFY(e2big);
-        QCOMPARE(e2big->text(2), QStringLiteral("31462"));
-        emit table->itemActivated(e2big, 0);
+        QCOMPARE(model->rowCount(), failures);
+        for (int i = 0; i < model->rowCount(); ++i)
+            if (cell(i, 4).toString() == "execve" && cell(i, 6).toString() == "E2BIG") e2big = i;
+        QVERIFY(e2big >= 0);
+        QCOMPARE(cell(e2big, 2).toString(), QStringLiteral("31462"));
+        QCOMPARE(cell(e2big, 6, Qt::ForegroundRole).value<QColor>(), QColor(0xc0, 0x1c, 0x28));
+        // Copy gives every row, in the view's order.
+        QCOMPARE(pane->model()->asTsv().count('\n'), failures + 1);
+        emit table->activated(model->index(e2big, 3)); // the task cell: the row's own event
         const EventRef selected = *window.viewState()->selection();
-        const uint64_t failedAt = e2big->data(0, Qt::UserRole + 1).toULongLong();
+        const uint64_t failedAt = cell(e2big, 0, StatsTableModel::kJumpTime).toULongLong();
         QCOMPARE(session.store().timestamp(selected), failedAt);
         QCOMPARE(session.store().stream(selected.stream).columns.pid[selected.index], 31462);
 

@@ -259,8 +259,10 @@ void MainWindow::closeProgress()
     // A QProgressDialog without autoClose stays up after reset(); hide and drop it instead, so
     // the next load starts with a fresh one (and its own show delay).
     if (!m_progress) return;
-    m_progress->reset(); // stops its show-delay timer, which would show it again behind an error box
+    // Hidden first: while the views are built on this thread the last frame stays on screen,
+    // and it should not be an emptied bar.
     m_progress->hide();
+    m_progress->reset(); // stops its show-delay timer, which would show it again behind an error box
     m_progress->deleteLater();
     m_progress = nullptr;
 }
@@ -434,7 +436,7 @@ void MainWindow::setSession(std::shared_ptr<TraceSession> session)
     m_search->setSession(m_session);
     m_pluginStats->setSession(m_session.get());
     if (m_pluginStats->showTable("syscalls", "failures") && !m_session->pluginTables.empty() &&
-        m_pluginStats->table()->topLevelItemCount() > 0) {
+        m_pluginStats->model()->rowCount() > 0) {
         m_pluginDock->show();
     } else {
         m_pluginDock->hide();

@@ -19,7 +19,9 @@ void LoadJob::start(const QString& path, bool isSample)
     // The events parsed so far: the loader's thread writes it, a progress report reads it on
     // the GUI thread (the tracker's progress carries one number, the permille).
     auto events = std::make_shared<std::atomic<qulonglong>>(0);
-    auto stage = std::make_shared<std::atomic<int>>(0); // what the permille is of, for the label
+    // What the permille is of, for the label: a LoadProgress::Stage, or kMakingTables.
+    auto stage = std::make_shared<std::atomic<int>>(0);
+    constexpr int kMakingTables = int(LoadProgress::Stage::Tasks) + 1;
     struct Outcome {
         std::shared_ptr<TraceSession> session;
         QString error;
@@ -56,6 +58,8 @@ void LoadJob::start(const QString& path, bool isSample)
             outcome.session->trace = std::move(trace.value());
             outcome.session->formatter = std::make_unique<EventFormatter>(*outcome.session->trace);
             outcome.session->formatter->setTepLock(&outcome.session->tepLock);
+            stage->store(kMakingTables);
+            context.reportProgress(990);
             outcome.session->makePluginTables();
             return outcome;
         },
@@ -68,6 +72,10 @@ void LoadJob::start(const QString& path, bool isSample)
         [this, path](const QString& message) { emit failed(path, tr("Loading failed: %1").arg(message)); },
         [this, events, stage](int permille) {
             const QString count = QLocale().toString(events->load());
+            if (stage->load() == kMakingTables) {
+                emit progress(permille, events->load(), tr("Making the plugins' tables…"));
+                return;
+            }
             switch (LoadProgress::Stage(stage->load())) {
             case LoadProgress::Stage::Pages:
                 emit progress(permille, events->load(), tr("Loading %1 events…").arg(count));

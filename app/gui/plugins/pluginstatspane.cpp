@@ -1,10 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 #include "plugins/pluginstatspane.h"
 
-#include "plugin/statstext.h"
-#include "table/eventtablemodel.h"
-#include "table/treetext.h"
-
 #include <QApplication>
 #include <QClipboard>
 #include <QComboBox>
@@ -12,29 +8,13 @@
 #include <QHeaderView>
 #include <QLabel>
 #include <QPushButton>
-#include <QTreeWidget>
+#include <QTreeView>
 #include <QVBoxLayout>
 #include <algorithm>
 
 namespace ringside {
 
 namespace {
-
-// Per cell: the event a double-click goes to.
-constexpr int kJumpTime = Qt::UserRole + 1, kJumpPid = Qt::UserRole + 2;
-
-// Sorts numbers by value, text by text.
-class StatsItem : public QTreeWidgetItem {
-public:
-    using QTreeWidgetItem::QTreeWidgetItem;
-    bool operator<(const QTreeWidgetItem& other) const override
-    {
-        const int c = treeWidget() ? treeWidget()->sortColumn() : 0;
-        const QVariant a = data(c, Qt::UserRole), b = other.data(c, Qt::UserRole);
-        if (a.isValid() && b.isValid()) return a.toDouble() < b.toDouble();
-        return text(c) < other.text(c);
-    }
-};
 
 // The (plugin, table) pairs of the chooser, by index.
 struct Choice {
@@ -71,20 +51,24 @@ PluginStatsPane::PluginStatsPane(QWidget* parent) : QWidget(parent)
     copy->setToolTip(tr("Copy the table as tab-separated text"));
     top->addWidget(copy);
     layout->addLayout(top);
-    m_table = new QTreeWidget;
+    m_model = new StatsTableModel(this);
+    m_table = new QTreeView;
     m_table->setObjectName("pluginTable");
+    m_table->setModel(m_model);
     m_table->setRootIsDecorated(false);
     m_table->setAlternatingRowColors(true);
     m_table->setSortingEnabled(true);
     m_table->setUniformRowHeights(true);
     layout->addWidget(m_table, 1);
     connect(m_chooser, &QComboBox::currentIndexChanged, this, [this] { fill(); });
-    connect(copy, &QPushButton::clicked, this, [this] { QApplication::clipboard()->setText(treeAsTsv(m_table)); });
-    connect(m_table, &QTreeWidget::itemActivated, this, [this](QTreeWidgetItem* item, int column) {
+    connect(copy, &QPushButton::clicked, this, [this] { QApplication::clipboard()->setText(m_model->asTsv()); });
+    connect(m_table, &QTreeView::activated, this, [this](const QModelIndex& index) {
         // The time cell activated, else the row's own time.
-        const int c = item->data(column, kJumpTime).isValid() ? column : m_timeColumn;
-        if (c < 0 || !item->data(c, kJumpTime).isValid()) return;
-        emit jumpRequested(item->data(c, kJumpTime).toULongLong(), int32_t(item->data(c, kJumpPid).toLongLong()));
+        QModelIndex at = index;
+        if (!at.data(StatsTableModel::kJumpTime).isValid()) at = index.siblingAtColumn(m_model->timeColumn());
+        if (!at.isValid() || !at.data(StatsTableModel::kJumpTime).isValid()) return;
+        emit jumpRequested(at.data(StatsTableModel::kJumpTime).toULongLong(),
+                           int32_t(at.data(StatsTableModel::kJumpPid).toLongLong()));
     });
 }
 
@@ -127,85 +111,30 @@ bool PluginStatsPane::showTable(const std::string& plugin, const std::string& ke
 
 void PluginStatsPane::fill()
 {
-    m_table->clear();
-    m_table->setColumnCount(0);
     m_summary->clear();
     if (!m_session || m_chooser->currentIndex() < 0) {
+        m_model->setTable(nullptr, false);
         m_summary->setText(m_session ? tr("No plugin made statistics for this recording (View > Plugins)") : QString());
         return;
     }
     const Choice choice = choices(*m_session)[size_t(m_chooser->currentIndex())];
     const StatsTable& table = m_session->pluginTables[choice.plugin].statistics[choice.table];
-    // A "time" column places the row's event (with its "pid"); a column "X_at" is the time of
-    // another event of the row (a maximum), of task "X_pid" or else "pid": a double-click on
-    // such a cell goes there.
-    QStringList titles;
-    m_timeColumn = -1;
-    std::vector<bool> isTime(table.columns.size(), false);
-    std::vector<int> pidOf(table.columns.size(), -1); // per time column: its task's column
-    auto columnOf = [&](const std::string& key) {
-        for (size_t c = 0; c < table.columns.size(); ++c)
-            if (table.columns[c].key == key) return int(c);
-        return -1;
-    };
-    const int pidColumn = columnOf("pid");
-    for (size_t c = 0; c < table.columns.size(); ++c) {
-        const std::string& key = table.columns[c].key;
-        titles << QString::fromStdString(table.columns[c].title);
-        if (key == "time") {
-            m_timeColumn = int(c), titles.back() = tr("Time (s)");
-            isTime[c] = true;
-            pidOf[c] = pidColumn;
-        } else if (key.size() > 3 && key.compare(key.size() - 3, 3, "_at") == 0) {
-            const int own = columnOf(key.substr(0, key.size() - 3) + "_pid");
-            pidOf[c] = own >= 0 ? own : pidColumn;
-            isTime[c] = true;
-            titles.back() += tr(" (s)");
-        }
-    }
-    m_table->setHeaderLabels(titles);
-    const bool usecs = m_session->trace->file().info().timesInUsecs;
-    bool jumps = false;
-    QList<QTreeWidgetItem*> items;
-    for (const auto& row : table.rows) {
-        auto* item = new StatsItem;
-        for (int c = 0; c < int(row.size()) && c < int(table.columns.size()); ++c) {
-            const StatsTable::Cell& cell = row[size_t(c)];
-            QString text = QString::fromStdString(cellText(cell));
-            if (std::holds_alternative<int64_t>(cell))
-                item->setData(c, Qt::UserRole, qlonglong(std::get<int64_t>(cell)));
-            if (std::holds_alternative<uint64_t>(cell))
-                item->setData(c, Qt::UserRole, qulonglong(std::get<uint64_t>(cell)));
-            if (std::holds_alternative<double>(cell)) item->setData(c, Qt::UserRole, std::get<double>(cell));
-            if (isTime[size_t(c)] && std::holds_alternative<uint64_t>(cell))
-                text =
-                    std::get<uint64_t>(cell) ? EventTableModel::formatTime(std::get<uint64_t>(cell), usecs) : QString();
-            item->setText(c, text);
-            if (item->data(c, Qt::UserRole).isValid()) item->setTextAlignment(c, Qt::AlignRight | Qt::AlignVCenter);
-            // Errors stand out.
-            if (table.columns[size_t(c)].key == "errno" && !text.isEmpty())
-                item->setForeground(c, QColor(0xc0, 0x1c, 0x28));
-        }
-        for (int c = 0; c < int(row.size()) && c < int(table.columns.size()); ++c) {
-            const int p = pidOf[size_t(c)];
-            if (p < 0 || p >= int(row.size()) || item->text(c).isEmpty()) continue;
-            item->setData(c, kJumpTime, item->data(c, Qt::UserRole));
-            item->setData(c, kJumpPid, item->data(p, Qt::UserRole));
-            item->setToolTip(c, tr("Double-click to go to this event"));
-            jumps = true;
-        }
-        if (m_timeColumn >= 0 && pidColumn >= 0) item->setToolTip(0, tr("Double-click to go to the event"));
-        items << item;
-    }
-    m_table->addTopLevelItems(items);
+    m_model->setTable(&table, m_session->trace->file().info().timesInUsecs);
     // In time order when the rows have times, else by the first column (name, pid, bucket).
-    m_table->sortByColumn(std::max(m_timeColumn, 0), Qt::AscendingOrder);
-    for (int c = 0; c < m_table->columnCount(); ++c) m_table->resizeColumnToContents(c);
+    m_table->sortByColumn(std::max(m_model->timeColumn(), 0), Qt::AscendingOrder);
+    // Widths from the first rows: measuring 400k rows would cost seconds.
+    for (int c = 0; c < m_model->columnCount(); ++c) {
+        int width = m_table->fontMetrics().horizontalAdvance(m_model->headerData(c, Qt::Horizontal).toString()) + 24;
+        for (int r = 0; r < std::min(m_model->rowCount(), 200); ++r)
+            width =
+                std::max(width, m_table->fontMetrics().horizontalAdvance(m_model->index(r, c).data().toString()) + 16);
+        m_table->setColumnWidth(c, width);
+    }
     m_summary->setText(tr("%1 rows%2")
                            .arg(QLocale().toString(qulonglong(table.rows.size())))
-                           .arg(m_timeColumn >= 0 && pidColumn >= 0 ? tr(" · double-click a row to go to its event")
-                                : jumps                             ? tr(" · double-click a time to go to its event")
-                                                                    : QString()));
+                           .arg(m_model->rowsJump()   ? tr(" · double-click a row to go to its event")
+                                : m_model->hasJumps() ? tr(" · double-click a time to go to its event")
+                                                      : QString()));
 }
 
 } // namespace ringside

@@ -1,13 +1,14 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 #pragma once
 
+#include "plugins/statstablemodel.h"
 #include "state/tracesession.h"
 
 #include <QWidget>
 
 class QComboBox;
 class QLabel;
-class QTreeWidget;
+class QTreeView;
 
 namespace ringside {
 
@@ -21,7 +22,8 @@ public:
     void setSession(const TraceSession* session);
     // Shows the table `key` of plugin `plugin`; false when there is none.
     bool showTable(const std::string& plugin, const std::string& key);
-    QTreeWidget* table() const { return m_table; }
+    QTreeView* table() const { return m_table; }
+    StatsTableModel* model() const { return m_model; }
     QComboBox* chooser() const { return m_chooser; }
     // Whether any plugin has a table with rows.
     bool hasRows() const;
@@ -34,8 +36,8 @@ private:
     const TraceSession* m_session = nullptr;
     QComboBox* m_chooser;
     QLabel* m_summary;
-    QTreeWidget* m_table;
-    int m_timeColumn = -1; // the rows' own event time, if they have one
+    QTreeView* m_table;
+    StatsTableModel* m_model;
 };
 
 } // namespace ringside
