@@ -87,13 +87,8 @@ public:
         ++m_size;
         return slot;
     }
-    T& operator[](size_t i)
-    {
-        if (i < kFirstBlock) return m_blocks[0][i];
-        i -= kFirstBlock;
-        return m_blocks[1 + i / kBlockSize][i % kBlockSize];
-    }
-    const T& operator[](size_t i) const { return const_cast<BlockList&>(*this)[i]; }
+    T& operator[](size_t i) { return *slot(i); }
+    const T& operator[](size_t i) const { return *slot(i); }
     size_t size() const { return m_size; }
     bool empty() const { return m_size == 0; }
     void clear()
@@ -123,6 +118,13 @@ public:
     const_iterator end() const { return {this, m_size}; }
 
 private:
+    T* slot(size_t i) const
+    {
+        if (i < kFirstBlock) return m_blocks[0] + i;
+        i -= kFirstBlock;
+        return m_blocks[1 + i / kBlockSize] + i % kBlockSize;
+    }
+
     std::vector<T*> m_blocks;
     size_t m_size = 0;
 };
