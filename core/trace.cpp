@@ -9,6 +9,7 @@
 #include <chrono>
 #include <future>
 #include <memory>
+#include <mutex>
 #include <set>
 #include <unordered_map>
 #include <utility>
@@ -26,11 +27,16 @@ RecordingInfo recordingInfoOf(const DatFile& file)
     info.machine = space == std::string::npos ? uname : uname.substr(space + 1);
     info.kernelLongSize = file.info().kernelLongSize;
     tep_handle* tep = file.tep();
-    info.eventName = [tep](uint16_t type) {
+    // Consumers in different lanes may ask at once, and libtraceevent's lookups cache their
+    // last answer in the handle.
+    auto lookups = std::make_shared<std::mutex>();
+    info.eventName = [tep, lookups](uint16_t type) {
+        const std::lock_guard<std::mutex> lock(*lookups);
         tep_event* event = tep ? tep_find_event(tep, type) : nullptr;
         return event && event->name ? std::string(event->name) : std::string();
     };
-    info.functionName = [tep](uint64_t address) {
+    info.functionName = [tep, lookups](uint64_t address) {
+        const std::lock_guard<std::mutex> lock(*lookups);
         const char* name = tep ? tep_find_function(tep, address) : nullptr;
         return name ? std::string(name) : std::string();
     };
@@ -185,7 +191,8 @@ Result<std::unique_ptr<Trace>> Trace::openTrace(const std::string& path, const L
             const std::vector<std::string>& later = deferred.names(system);
             names.insert(names.end(), later.begin(), later.end());
             return names;
-        });
+        },
+        datFile->info().bigEndian);
     const size_t ownTaps = load.taps.size();
     load.taps.insert(load.taps.end(), taps.begin(), taps.end());
     auto store = loadEvents(*trace->m_file, load);

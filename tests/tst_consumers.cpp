@@ -174,6 +174,19 @@ private slots:
         QCOMPARE(taps[0].fields, (std::vector<std::pair<int, int>>{{24, 4}, {56, 4}, {32, 8}}));
         QCOMPARE(first.bound, (std::vector<bool>{true, false}));
         QCOMPARE(second.bound, (std::vector<bool>{true, false}));
+
+        // A narrowed number keeps its low bytes: first in little-endian records, last in
+        // big-endian ones.
+        for (const bool bigEndian : {false, true}) {
+            ConsumerRegistry narrowed;
+            narrowed.add(std::make_unique<Recorder>(
+                "narrow",
+                std::vector<EventRequest>{{"sched", "sched_switch", {"prev_state", "prev_pid"}, false, {2, 2}}}));
+            const auto& narrowTaps = narrowed.bind(lookup, {}, bigEndian);
+            QCOMPARE(narrowTaps.size(), size_t(1));
+            QCOMPARE(narrowTaps[0].fields,
+                     (std::vector<std::pair<int, int>>{{bigEndian ? 38 : 32, 2}, {bigEndian ? 26 : 24, 2}}));
+        }
     }
 
     // Each lost-event gap reaches every consumer once, between the records before and after it,
@@ -206,6 +219,58 @@ private slots:
         }
         for (const auto& seen : recorder->records)
             QCOMPARE(seen.flags, store.stream(seen.stream).columns.flags[seen.index]);
+    }
+
+    // Consumers are fed on two threads when there is enough to share; each still gets every
+    // record of its requests once, in merged order, whichever lane it is in and whether or not
+    // it shares a tap with a consumer of the other lane.
+    void lanesFeedEveryConsumerInOrder()
+    {
+        const std::vector<EventRequest> syscalls{{"raw_syscalls", "sys_enter", {"id"}},
+                                                 {"raw_syscalls", "sys_exit", {"id", "ret"}}};
+        std::vector<std::unique_ptr<RecordConsumer>> extra;
+        // The second asks for the numbers' low 4 bytes only: its values must equal the first's.
+        std::vector<EventRequest> narrowed = syscalls;
+        for (EventRequest& request : narrowed) request.narrow = {4};
+        extra.push_back(std::make_unique<Recorder>("first", syscalls));
+        extra.push_back(std::make_unique<Recorder>("second", narrowed));
+        extra.push_back(
+            std::make_unique<Recorder>("third", std::vector<EventRequest>{{"sched", "sched_switch", {"prev_pid"}}}));
+        auto opened = Trace::open(test::fixturePath("execve-e2big.dat"), LoadOptions(), std::move(extra));
+        QVERIFY(opened);
+        const Trace& trace = **opened;
+        const EventStore& store = trace.store();
+        QCOMPARE(trace.consumers().lanesUsed(), size_t(2));
+        const auto counts = store.eventTypeCounts();
+        auto countOf = [&](const char* system, const char* name) {
+            tep_event* event = tep_find_event_by_name(trace.file().tep(), system, name);
+            return event ? counts[size_t(event->id)] : uint64_t(0);
+        };
+        const uint64_t calls = countOf("raw_syscalls", "sys_enter") + countOf("raw_syscalls", "sys_exit");
+        const uint64_t switches = countOf("sched", "sched_switch");
+        QVERIFY(calls > 3000 && switches > 100);
+        for (const char* name : {"first", "second", "third"}) {
+            auto* recorder = trace.consumers().find<Recorder>(name);
+            QVERIFY(recorder);
+            const bool third = std::string(name) == "third";
+            QCOMPARE(uint64_t(recorder->records.size()), third ? switches : calls);
+            QCOMPARE(recorder->flushes, 1);
+            size_t lastRow = 0;
+            for (size_t i = 0; i < recorder->records.size(); ++i) {
+                const auto& seen = recorder->records[i];
+                const size_t row = store.rowOf(EventRef{seen.stream, seen.index});
+                if (i) QVERIFY2(row > lastRow, qPrintable(QString("%1: record %2 out of order").arg(name).arg(i)));
+                lastRow = row;
+                const auto& columns = store.stream(seen.stream).columns;
+                QCOMPARE(seen.ts, columns.timestamp[seen.index]);
+                // A switch's prev_pid is the task that ran before it: the event's own pid.
+                if (third) QCOMPARE(int32_t(seen.numbers[0]), columns.pid[seen.index]);
+            }
+        }
+        // The two lanes saw the same values of the tap they share (NR -1 sign-extended).
+        const auto& first = trace.consumers().find<Recorder>("first")->records;
+        const auto& second = trace.consumers().find<Recorder>("second")->records;
+        for (size_t i = 0; i < first.size(); ++i) QCOMPARE(first[i].numbers, second[i].numbers);
     }
 
     // Every record of the requested events reaches the consumer once, in merged order, with

@@ -11,17 +11,20 @@
 #include <cstring>
 #include <map>
 #include <queue>
+#include <thread>
 
 namespace ringside {
 
 namespace {
 
-// One tap's records in one stream, taken in order. Each block is given back once read: the
-// consumers' own memory then reuses pages already in hand (in virtual machines fresh pages are
-// the dearest part of a load), and the peak stays lower.
+// One tap's records in one stream, taken in order. Each block is given back once read (unless
+// another lane reads the tap too): the consumers' own memory then reuses pages already in hand
+// (in virtual machines fresh pages are the dearest part of a load), and the peak stays lower.
 class TapReader {
 public:
-    explicit TapReader(TapColumn* column = nullptr) : m_pieces(column ? &column->pieces : nullptr) {}
+    explicit TapReader(TapColumn* column = nullptr, bool release = false)
+        : m_pieces(column ? &column->pieces : nullptr), m_release(release)
+    {}
     const uint8_t* take()
     {
         if (m_at == m_end && !refill()) return nullptr;
@@ -34,10 +37,8 @@ private:
     // Releases the block read last and moves to the next one that holds records.
     bool refill()
     {
-        if (m_reading) {
-            (*m_pieces)[m_piece].release(m_block - 1);
-            m_reading = false;
-        }
+        if (m_reading && m_release) (*m_pieces)[m_piece].release(m_block - 1);
+        m_reading = false;
         for (; m_pieces && m_piece < m_pieces->size(); ++m_piece, m_block = 0) {
             RecordBlocks& p = (*m_pieces)[m_piece];
             const auto& blocks = p.blocks();
@@ -55,6 +56,7 @@ private:
     }
 
     std::vector<RecordBlocks>* m_pieces;
+    bool m_release = false;
     size_t m_piece = 0, m_block = 0; // the next block to read
     bool m_reading = false;          // m_block - 1 of m_piece is being read
     const uint8_t* m_at = nullptr;
@@ -80,10 +82,10 @@ public:
                std::vector<uint32_t> markers)
         : m_types(&types), m_next(from), m_end(to), m_tapOfType(&tapOfType), m_markers(std::move(markers))
     {}
-    void addTap(uint32_t tap, TapColumn& column)
+    void addTap(uint32_t tap, TapColumn& column, bool release)
     {
         if (m_readers.size() <= tap) m_readers.resize(tap + 1u);
-        m_readers[tap] = TapReader(&column);
+        m_readers[tap] = TapReader(&column, release);
     }
     bool next(Hit& hit)
     {
@@ -137,7 +139,8 @@ std::vector<std::string> ConsumerRegistry::names() const
     return out;
 }
 
-const std::vector<RecordTap>& ConsumerRegistry::bind(const FormatLookup& lookup, const EventLister& list)
+const std::vector<RecordTap>& ConsumerRegistry::bind(const FormatLookup& lookup, const EventLister& list,
+                                                     bool bigEndian)
 {
     m_taps.clear();
     m_bound.clear();
@@ -162,9 +165,14 @@ const std::vector<RecordTap>& ConsumerRegistry::bind(const FormatLookup& lookup,
             const std::optional<EventFormat> format = lookup(requests[r].system, event);
             if (!format) continue;
             std::vector<FieldFormat> fields;
-            for (const std::string& name : requests[r].fields) {
-                std::optional<FieldFormat> f = format->field(name);
+            for (size_t i = 0; i < requests[r].fields.size(); ++i) {
+                std::optional<FieldFormat> f = format->field(requests[r].fields[i]);
                 if (!f) break;
+                const int narrow = i < requests[r].narrow.size() ? requests[r].narrow[i] : 0;
+                if (!f->isText && narrow > 0 && narrow < f->size) {
+                    if (bigEndian) f->offset += f->size - narrow; // the low bytes come last
+                    f->size = narrow;
+                }
                 fields.push_back(*f);
             }
             if (fields.size() != requests[r].fields.size()) continue;
@@ -218,6 +226,58 @@ std::string ConsumerRegistry::failure(std::string_view name) const
     return {};
 }
 
+std::vector<ConsumerRegistry::Lane>
+ConsumerRegistry::planLanes(const std::vector<std::vector<TapColumn>>& columns) const
+{
+    // Each consumer's share: the records of the taps it reads.
+    std::vector<uint64_t> weight(m_consumers.size(), 0);
+    uint64_t total = 0;
+    for (size_t t = 0; t < m_bound.size() && t < columns.size(); ++t) {
+        uint64_t records = 0;
+        for (const TapColumn& column : columns[t]) records += column.size();
+        for (const Subscriber& sub : m_bound[t].subscribers) weight[sub.consumer] += records;
+        total += records;
+    }
+    // Lanes pay a thread each (tens of microseconds): worth it from a few thousand records.
+    // Two lanes: the load's other thread (the task index's scan) shares the CPUs.
+    constexpr uint64_t kRecordsForTwoLanes = 4096;
+    const size_t laneCount =
+        total >= kRecordsForTwoLanes && m_consumers.size() > 1 && std::thread::hardware_concurrency() > 1 ? 2 : 1;
+    std::vector<size_t> order(m_consumers.size());
+    for (size_t c = 0; c < order.size(); ++c) order[c] = c;
+    std::stable_sort(order.begin(), order.end(), [&](size_t a, size_t b) { return weight[a] > weight[b]; });
+    std::vector<Lane> lanes(laneCount);
+    std::vector<uint64_t> load(laneCount, 0);
+    for (Lane& lane : lanes) lane.consumers.assign(m_consumers.size(), false);
+    for (size_t c : order) {
+        const size_t least = size_t(std::min_element(load.begin(), load.end()) - load.begin());
+        lanes[least].consumers[c] = true;
+        load[least] += weight[c];
+    }
+    std::vector<int> readers(m_bound.size(), 0);
+    for (Lane& lane : lanes) {
+        lane.subscribers.resize(m_bound.size());
+        for (size_t t = 0; t < m_bound.size(); ++t) {
+            for (const Subscriber& sub : m_bound[t].subscribers)
+                if (lane.consumers[sub.consumer]) lane.subscribers[t].push_back(&sub);
+            readers[t] += !lane.subscribers[t].empty();
+        }
+    }
+    // A tap read by two lanes is given back by neither (the columns go when the load ends),
+    // and its records count in the progress of the first.
+    std::vector<bool> counted(m_bound.size(), false);
+    for (Lane& lane : lanes) {
+        lane.releases.resize(m_bound.size());
+        lane.counts.resize(m_bound.size());
+        for (size_t t = 0; t < m_bound.size(); ++t) {
+            lane.releases[t] = readers[t] == 1;
+            lane.counts[t] = !lane.subscribers[t].empty() && !counted[t];
+            counted[t] = counted[t] || lane.counts[t];
+        }
+    }
+    return lanes;
+}
+
 void ConsumerRegistry::deliver(const EventStore& store, std::vector<std::vector<TapColumn>>& columns,
                                const Progress& progress)
 {
@@ -226,30 +286,90 @@ void ConsumerRegistry::deliver(const EventStore& store, std::vector<std::vector<
         const Stream& stream = store.stream(StreamId(static_cast<uint16_t>(s)));
         streams[s] = {stream.cpu, stream.buffer, stream.columns.size() ? stream.columns.timestamp[0] : 0};
     }
+    m_failures.resize(m_consumers.size()); // each lane then writes only its consumers' slots
     for (size_t c = 0; c < m_consumers.size(); ++c)
         guarded(c, [&](RecordConsumer& consumer) { consumer.setStreams(streams); });
 
-    // Lost-event markers not yet delivered join the hits as tap kLostMarker, before the event
-    // they precede. A later call (a live capture's next batch) walks on from where this ends.
-    std::vector<int32_t> tapOfType;
-    for (size_t t = 0; t < m_taps.size(); ++t) {
-        const uint16_t type = m_taps[t].eventType;
-        if (tapOfType.size() <= type) tapOfType.resize(type + 1u, -1);
-        tapOfType[type] = int32_t(t);
-    }
+    // What this call walks of each stream: the events since the last call, and the lost-event
+    // markers not yet delivered before them. A later call (a live capture's next batch) walks
+    // on from where this one ends.
+    Walk walk;
     m_lostDelivered.resize(streams.size(), 0);
     m_walked.resize(streams.size(), 0);
-    std::vector<StreamWalk> cursors;
     for (size_t s = 0; s < streams.size(); ++s) {
         const CpuColumns& c = store.stream(StreamId(static_cast<uint16_t>(s))).columns;
         const size_t events = c.size();
         std::vector<uint32_t> markers;
         for (size_t& l = m_lostDelivered[s]; l < c.lost.size() && c.lost[l].beforeEvent < events; ++l)
             markers.push_back(c.lost[l].beforeEvent);
-        cursors.emplace_back(c.eventType, m_walked[s], events, tapOfType, std::move(markers));
+        walk.ranges.emplace_back(m_walked[s], events);
+        walk.markers.push_back(std::move(markers));
         m_walked[s] = events;
+    }
+    for (const auto& perStream : columns)
+        for (const TapColumn& column : perStream) walk.total += column.size();
+
+    // Consumers are independent: they are split into lanes of about equal records, each lane
+    // walking the streams on its own thread. This thread walks the first lane and reports.
+    std::vector<Lane> lanes = planLanes(columns);
+    m_lanesUsed = lanes.size();
+    std::vector<std::thread> others;
+    std::vector<std::exception_ptr> errors(lanes.size());
+    for (size_t l = 1; l < lanes.size(); ++l)
+        others.emplace_back([&, l] {
+            try {
+                deliverLane(lanes[l], store, columns, walk);
+            } catch (...) {
+                errors[l] = std::current_exception();
+                walk.stop = true;
+            }
+        });
+    auto lastReport = std::chrono::steady_clock::now();
+    auto report = [&] {
+        const auto now = std::chrono::steady_clock::now();
+        if (!progress || now - lastReport < std::chrono::milliseconds(50)) return;
+        lastReport = now;
+        if (!progress(walk.done.load(std::memory_order_relaxed), walk.total)) walk.stop = true;
+    };
+    try {
+        deliverLane(lanes[0], store, columns, walk, report);
+    } catch (...) {
+        errors[0] = std::current_exception();
+        walk.stop = true;
+    }
+    for (size_t l = 1; l < lanes.size(); ++l) {
+        while (!lanes[l].finished.load()) {
+            report();
+            std::this_thread::sleep_for(std::chrono::milliseconds(5));
+        }
+        others[l - 1].join();
+    }
+    for (const std::exception_ptr& error : errors)
+        if (error) std::rethrow_exception(error);
+    for (size_t c = 0; c < m_consumers.size(); ++c) guarded(c, [](RecordConsumer& consumer) { consumer.flush(); });
+}
+
+void ConsumerRegistry::deliverLane(Lane& lane, const EventStore& store, std::vector<std::vector<TapColumn>>& columns,
+                                   Walk& walk, const std::function<void()>& report)
+{
+    struct Finished {
+        std::atomic<bool>& flag;
+        ~Finished() { flag = true; }
+    } finished{lane.finished};
+    std::vector<int32_t> tapOfType;
+    for (size_t t = 0; t < m_taps.size(); ++t) {
+        if (lane.subscribers[t].empty()) continue;
+        const uint16_t type = m_taps[t].eventType;
+        if (tapOfType.size() <= type) tapOfType.resize(type + 1u, -1);
+        tapOfType[type] = int32_t(t);
+    }
+    std::vector<StreamWalk> cursors;
+    for (size_t s = 0; s < walk.ranges.size(); ++s) {
+        const CpuColumns& c = store.stream(StreamId(static_cast<uint16_t>(s))).columns;
+        cursors.emplace_back(c.eventType, walk.ranges[s].first, walk.ranges[s].second, tapOfType, walk.markers[s]);
         for (size_t t = 0; t < columns.size() && t < m_taps.size(); ++t)
-            if (s < columns[t].size()) cursors[s].addTap(uint32_t(t), columns[t][s]);
+            if (s < columns[t].size() && !lane.subscribers[t].empty())
+                cursors[s].addTap(uint32_t(t), columns[t][s], lane.releases[t]);
     }
 
     // The streams merged by time, ties in stream order, as the merged order has them.
@@ -268,21 +388,11 @@ void ConsumerRegistry::deliver(const EventStore& store, std::vector<std::vector<
         if (cursors[s].next(hit)) heads.push({timeOf(s, hit.index), uint16_t(s), hit});
     }
 
-    uint64_t total = 0, done = 0;
-    for (const auto& perStream : columns)
-        for (const TapColumn& column : perStream) total += column.size();
-    auto lastReport = std::chrono::steady_clock::now();
-    bool stopped = false;
-    auto report = [&] {
-        const auto now = std::chrono::steady_clock::now();
-        if (now - lastReport < std::chrono::milliseconds(50)) return;
-        lastReport = now;
-        stopped = !progress(done, total);
-    };
-
     const bool bigEndian = store.layout().bigEndian;
     std::vector<TypedValue> values;
-    while (!heads.empty() && !stopped) {
+    constexpr uint64_t kReportEvery = 1 << 14;
+    uint64_t pending = 0; // records delivered and not yet added to walk.done
+    while (!heads.empty() && !walk.stop.load(std::memory_order_relaxed)) {
         Head head = heads.top();
         heads.pop();
         const CpuColumns& c = store.stream(StreamId(head.stream)).columns;
@@ -292,12 +402,14 @@ void ConsumerRegistry::deliver(const EventStore& store, std::vector<std::vector<
             const StreamWalk::Hit& hit = head.hit;
             if (hit.tap == StreamWalk::kLostMarker) {
                 for (size_t k = 0; k < m_consumers.size(); ++k)
-                    guarded(k, [&](RecordConsumer& consumer) { consumer.eventsLost(StreamId(head.stream), head.ts); });
+                    if (lane.consumers[k])
+                        guarded(k,
+                                [&](RecordConsumer& consumer) { consumer.eventsLost(StreamId(head.stream), head.ts); });
             } else {
                 const BoundTap& tap = m_bound[hit.tap];
-                for (const Subscriber& sub : tap.subscribers) {
+                for (const Subscriber* sub : lane.subscribers[hit.tap]) {
                     values.clear();
-                    for (size_t f : sub.fields) {
+                    for (size_t f : sub->fields) {
                         const FieldFormat& format = tap.fields[f];
                         const uint8_t* at = hit.bytes + tap.byteOffset[f];
                         if (format.isText) {
@@ -309,7 +421,7 @@ void ConsumerRegistry::deliver(const EventStore& store, std::vector<std::vector<
                         }
                     }
                     ConsumedRecord record;
-                    record.request = sub.request;
+                    record.request = sub->request;
                     record.type = m_taps[hit.tap].eventType;
                     record.timestamp = head.ts;
                     record.stream = StreamId(head.stream);
@@ -318,11 +430,17 @@ void ConsumerRegistry::deliver(const EventStore& store, std::vector<std::vector<
                     record.flags = c.flags[hit.index];
                     record.values = values.data();
                     record.valueCount = values.size();
-                    guarded(sub.consumer, [&](RecordConsumer& consumer) { consumer.consume(record); });
+                    guarded(sub->consumer, [&](RecordConsumer& consumer) { consumer.consume(record); });
                 }
+                pending += lane.counts[hit.tap];
             }
-            if (progress && (++done & 0xffff) == 0) report();
-            if (stopped || !cursors[head.stream].next(head.hit)) break;
+            if (pending >= kReportEvery) {
+                walk.done.fetch_add(pending, std::memory_order_relaxed);
+                pending = 0;
+                if (report) report();
+                if (walk.stop.load(std::memory_order_relaxed)) break;
+            }
+            if (!cursors[head.stream].next(head.hit)) break;
             head.ts = timeOf(head.stream, head.hit.index);
             if (!heads.empty() && later(head, heads.top())) {
                 heads.push(head);
@@ -330,7 +448,7 @@ void ConsumerRegistry::deliver(const EventStore& store, std::vector<std::vector<
             }
         }
     }
-    for (size_t c = 0; c < m_consumers.size(); ++c) guarded(c, [](RecordConsumer& consumer) { consumer.flush(); });
+    walk.done.fetch_add(pending, std::memory_order_relaxed);
 }
 
 std::optional<ConsumerRegistry::FieldFormat> ConsumerRegistry::FieldFormat::usable(int offset, int size, bool isSigned,

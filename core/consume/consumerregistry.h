@@ -4,6 +4,7 @@
 #include "consume/recordconsumer.h"
 #include "store/recordtap.h"
 
+#include <atomic>
 #include <functional>
 #include <memory>
 #include <optional>
@@ -60,7 +61,9 @@ public:
     std::vector<std::string> names() const;
 
     // Binds every consumer (call once, after the last add()); returns the taps to capture.
-    const std::vector<RecordTap>& bind(const FormatLookup& lookup, const EventLister& list = {});
+    // `bigEndian`: the recording's byte order, for fields a request narrows.
+    const std::vector<RecordTap>& bind(const FormatLookup& lookup, const EventLister& list = {},
+                                       bool bigEndian = false);
     // Why a consumer stopped being fed (it threw: the message), or empty. The others go on.
     std::string failure(std::string_view name) const;
     const std::vector<RecordTap>& taps() const { return m_taps; }
@@ -73,6 +76,8 @@ public:
     // false the delivery stops there (a cancelled load).
     using Progress = std::function<bool(uint64_t done, uint64_t total)>;
     void deliver(const EventStore& store, std::vector<std::vector<TapColumn>>& columns, const Progress& progress = {});
+    // How many threads the last deliver() fed the consumers on.
+    size_t lanesUsed() const { return m_lanesUsed; }
 
 private:
     struct Subscriber {
@@ -86,6 +91,26 @@ private:
         std::vector<Subscriber> subscribers;
     };
 
+    // Consumers fed by one thread, and what they read.
+    struct Lane {
+        std::vector<bool> consumers;                             // per consumer: in this lane
+        std::vector<std::vector<const Subscriber*>> subscribers; // per tap: this lane's
+        std::vector<bool> releases;                              // per tap: only this lane reads it
+        std::vector<uint8_t> counts;                             // per tap: its records count here
+        std::atomic<bool> finished = false;
+    };
+    // One deliver() call's walk, shared by its lanes.
+    struct Walk {
+        std::vector<std::pair<size_t, size_t>> ranges; // per stream: events [first, second)
+        std::vector<std::vector<uint32_t>> markers;    // per stream: lost-event markers
+        uint64_t total = 0;                            // records in all
+        std::atomic<uint64_t> done = 0;
+        std::atomic<bool> stop = false;
+    };
+    std::vector<Lane> planLanes(const std::vector<std::vector<TapColumn>>& columns) const;
+    void deliverLane(Lane& lane, const EventStore& store, std::vector<std::vector<TapColumn>>& columns, Walk& walk,
+                     const std::function<void()>& report = {});
+
     // Calls `what` on consumer `c` unless it failed before; an exception marks it failed.
     template <typename Call>
     void guarded(size_t c, Call what);
@@ -96,6 +121,7 @@ private:
     std::vector<BoundTap> m_bound;
     std::vector<size_t> m_lostDelivered; // per stream: lost-event markers already delivered
     std::vector<size_t> m_walked;        // per stream: events already delivered
+    size_t m_lanesUsed = 0;
 };
 
 // The formats of a libtraceevent handle, for bind().

@@ -19,6 +19,11 @@ struct EventRequest {
     // Every event of `system` whose name starts with `event` (syscalls/sys_enter_*), each
     // bound when it has the fields; records say which by ConsumedRecord::type.
     bool prefix = false;
+    // Per field, optional: the bytes of a number the consumer needs (its low bytes,
+    // sign-extended as the format says), when the format's type is wider than the values
+    // (a system call's number in a long). Records are kept until the load ends: millions of
+    // them make every byte count. 0 or absent: the whole field.
+    std::vector<uint8_t> narrow = {};
 };
 
 // A field's value, decoded once by the registry so that consumers read numbers and text,
@@ -88,11 +93,12 @@ struct StreamInfo {
 };
 
 // An analysis fed with typed records while a recording loads (and later as a live capture
-// appends), so that it needs no second pass over the pages. The registry calls, on one
-// thread: bind() once, then for each batch setStreams() and consume() for every record of
-// its bound requests in merged time order (ties in stream order), then flush(). Readers may
-// use the consumer between batches, never during one. Its logic takes plain values, so a
-// test can drive it without a recording.
+// appends), so that it needs no second pass over the pages. The registry calls bind() once,
+// then for each batch setStreams() and consume() for every record of its bound requests in
+// merged time order (ties in stream order), then flush(). One consumer's calls never overlap,
+// but different consumers may be fed at the same time on different threads: a consumer keeps
+// to its own state. Readers may use the consumer between batches, never during one. Its logic
+// takes plain values, so a test can drive it without a recording.
 class RecordConsumer {
 public:
     virtual ~RecordConsumer() = default;

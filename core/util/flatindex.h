@@ -1,18 +1,20 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
 #include <vector>
 
 namespace ringside {
 
-// A map from 64-bit keys (never ~0) to 32-bit values in one array, open addressing with linear
+// A map from 64-bit keys (never ~0) to small values in one array, open addressing with linear
 // probing: millions of inserts cost no allocation each, unlike std::unordered_map's nodes
-// (building a 10M-call tree spent most of its time there).
-class FlatIndex {
+// (building a 10M-call tree spent most of its time there). Header-only: plugins use it too.
+template <typename Value>
+class FlatMap {
 public:
     // The value of `key`, inserting `value` first if the key is new; `added` says which.
-    uint32_t findOrAdd(uint64_t key, uint32_t value, bool* added)
+    Value findOrAdd(uint64_t key, Value value, bool* added)
     {
         if ((m_count + 1) * 2 > m_slots.size()) grow();
         size_t at = slotOf(key);
@@ -31,6 +33,23 @@ public:
             at = (at + 1) & (m_slots.size() - 1);
         }
     }
+    // Sets `key`'s value, whether or not it had one.
+    void set(uint64_t key, Value value)
+    {
+        bool added = false;
+        findOrAdd(key, value, &added);
+        if (!added) *find(key) = value;
+    }
+    Value* find(uint64_t key)
+    {
+        const size_t at = slotHolding(key);
+        return at < m_slots.size() ? &m_slots[at].value : nullptr;
+    }
+    const Value* find(uint64_t key) const
+    {
+        const size_t at = slotHolding(key);
+        return at < m_slots.size() ? &m_slots[at].value : nullptr;
+    }
     size_t size() const { return m_count; }
     size_t memoryBytes() const { return m_slots.capacity() * sizeof(Slot); }
     void clear()
@@ -43,7 +62,7 @@ private:
     static constexpr uint64_t kEmpty = ~uint64_t(0);
     struct Slot {
         uint64_t key = kEmpty;
-        uint32_t value = 0;
+        Value value{};
     };
     size_t slotOf(uint64_t key) const
     {
@@ -51,6 +70,15 @@ private:
         key *= 0xff51afd7ed558ccdull;
         key ^= key >> 33;
         return size_t(key) & (m_slots.size() - 1);
+    }
+    // The slot of `key`, or m_slots.size() when it has none.
+    size_t slotHolding(uint64_t key) const
+    {
+        if (m_slots.empty()) return 0;
+        for (size_t at = slotOf(key);; at = (at + 1) & (m_slots.size() - 1)) {
+            if (m_slots[at].key == key) return at;
+            if (m_slots[at].key == kEmpty) return m_slots.size();
+        }
     }
     void grow()
     {
@@ -65,5 +93,7 @@ private:
     std::vector<Slot> m_slots;
     size_t m_count = 0;
 };
+
+using FlatIndex = FlatMap<uint32_t>;
 
 } // namespace ringside
