@@ -24,14 +24,15 @@ std::string SyscallsPlugin::description() const
 
 std::vector<EventRequest> SyscallsPlugin::requests() const
 {
+    // A system call's number is an int kept in a long: 4 bytes of it are the number.
     return {
-        {"raw_syscalls", "sys_enter", {"id"}, false},
-        {"raw_syscalls", "sys_exit", {"id", "ret"}, false},
-        {"syscalls", kEnterPrefix, {"__syscall_nr"}, true},
-        {"syscalls", kExitPrefix, {"__syscall_nr", "ret"}, true},
+        {"raw_syscalls", "sys_enter", {"id"}, false, {4}},
+        {"raw_syscalls", "sys_exit", {"id", "ret"}, false, {4}},
+        {"syscalls", kEnterPrefix, {"__syscall_nr"}, true, {4}},
+        {"syscalls", kExitPrefix, {"__syscall_nr", "ret"}, true, {4}},
         // Kernels before 5.x name the number field "nr".
-        {"syscalls", kEnterPrefix, {"nr"}, true},
-        {"syscalls", kExitPrefix, {"nr", "ret"}, true},
+        {"syscalls", kEnterPrefix, {"nr"}, true, {4}},
+        {"syscalls", kExitPrefix, {"nr", "ret"}, true, {4}},
     };
 }
 
@@ -46,20 +47,23 @@ void SyscallsPlugin::bind(const std::vector<bool>& bound)
     m_bound = bound;
 }
 
-uint32_t SyscallsPlugin::nameId(const std::string& name)
+uint16_t SyscallsPlugin::nameId(const std::string& name)
 {
-    auto [it, added] = m_nameIds.try_emplace(name, uint32_t(m_names.size()));
-    if (added) m_names.push_back(name);
-    return it->second;
+    constexpr size_t kMostNames = (1 << 14) - 1;
+    auto found = m_nameIds.find(name);
+    if (found != m_nameIds.end()) return found->second;
+    if (m_names.size() + 1 >= kMostNames) return nameId("(other system calls)");
+    m_names.push_back(name);
+    return m_nameIds.emplace(name, uint16_t(m_names.size() - 1)).first->second;
 }
 
-uint32_t SyscallsPlugin::numberName(int64_t number)
+uint16_t SyscallsPlugin::numberName(int64_t number)
 {
     if (number < 0 || number >= 4096) return nameId(syscallName(m_arch, number));
     if (m_numberNames.empty()) m_numberNames.assign(4096, -1);
     int64_t& id = m_numberNames[size_t(number)];
     if (id < 0) id = nameId(syscallName(m_arch, number));
-    return uint32_t(id);
+    return uint16_t(id);
 }
 
 int64_t SyscallsPlugin::nameOfEvent(uint16_t type, const char* prefix)
@@ -105,58 +109,151 @@ void SyscallsPlugin::consume(const ConsumedRecord& record)
     }
 }
 
+namespace {
+
+constexpr uint64_t kWide48 = (uint64_t(1) << 48) - 1; // a stored time kept aside
+constexpr int64_t kWideReturn = -(int64_t(1) << 47);  // a stored return kept aside
+constexpr uint32_t kWideDuration = UINT32_MAX;
+
+void put48(uint64_t value, uint32_t& low, uint16_t& high)
+{
+    low = uint32_t(value), high = uint16_t(value >> 32);
+}
+uint64_t get48(uint32_t low, uint16_t high)
+{
+    return uint64_t(high) << 32 | low;
+}
+
+} // namespace
+
+void SyscallsPlugin::setCpu(StoredCall& call, StreamId stream) const
+{
+    const int cpu = cpuOf(stream);
+    call.cpuPlusOne = cpu >= 0 && cpu < UINT16_MAX ? uint16_t(cpu + 1) : 0;
+}
+
+void SyscallsPlugin::setEnter(size_t call, uint64_t enter)
+{
+    StoredCall& c = m_calls[call];
+    const uint64_t sinceFirst = enter - m_firstEnter;
+    if (enter >= m_firstEnter && sinceFirst < kWide48) {
+        put48(sinceFirst, c.enterLow, c.enterHigh);
+        return;
+    }
+    put48(kWide48, c.enterLow, c.enterHigh);
+    m_wideEnters.set(call, enter);
+}
+
+uint64_t SyscallsPlugin::enterOf(size_t call) const
+{
+    const StoredCall& c = m_calls[call];
+    const uint64_t sinceFirst = get48(c.enterLow, c.enterHigh);
+    return sinceFirst == kWide48 ? *m_wideEnters.find(call) : m_firstEnter + sinceFirst;
+}
+
+void SyscallsPlugin::setExit(size_t call, uint64_t exit)
+{
+    StoredCall& c = m_calls[call];
+    const uint64_t duration = exit - enterOf(call);
+    if (duration < kWideDuration) {
+        c.duration = uint32_t(duration);
+        return;
+    }
+    c.duration = kWideDuration;
+    m_wideDurations.set(call, duration);
+}
+
+void SyscallsPlugin::setReturn(size_t call, int64_t ret)
+{
+    StoredCall& c = m_calls[call];
+    if (ret > kWideReturn && ret < -kWideReturn) {
+        put48(uint64_t(ret), c.returnLow, c.returnHigh);
+        return;
+    }
+    put48(uint64_t(kWideReturn), c.returnLow, c.returnHigh);
+    m_wideReturns.set(call, uint64_t(ret));
+}
+
+int64_t SyscallsPlugin::returnOf(size_t call) const
+{
+    const StoredCall& c = m_calls[call];
+    // Sign-extend the 48 bits.
+    const int64_t ret = int64_t(get48(c.returnLow, c.returnHigh) << 16) >> 16;
+    return ret == kWideReturn ? int64_t(*m_wideReturns.find(call)) : ret;
+}
+
+SyscallsPlugin::Call SyscallsPlugin::call(size_t i) const
+{
+    const StoredCall& s = m_calls[i];
+    Call c;
+    c.enter = enterOf(i);
+    c.exit = c.enter + (s.duration == kWideDuration ? *m_wideDurations.find(i) : s.duration);
+    c.ret = returnOf(i);
+    c.pid = s.pid;
+    c.name = s.name;
+    c.cpu = int(s.cpuPlusOne) - 1;
+    c.enterSeen = s.enterSeen;
+    c.exitSeen = s.exitSeen;
+    return c;
+}
+
+size_t SyscallsPlugin::addCall(const ConsumedRecord& record, uint16_t name)
+{
+    if (m_calls.empty()) m_firstEnter = record.timestamp;
+    StoredCall call;
+    call.pid = record.pid;
+    call.name = name & 0x3fff;
+    const size_t index = m_calls.size();
+    m_calls.push_back(call);
+    setEnter(index, record.timestamp);
+    return index;
+}
+
 void SyscallsPlugin::enter(const ConsumedRecord& record, int64_t number, int64_t nameFromEvent)
 {
     TaskState& task = taskOf(record);
     if (task.open >= 0) {
-        Call& open = m_calls[size_t(task.open)];
         // The same entry seen through the other kind of event (raw_syscalls and syscalls).
-        if (open.number == number) {
-            if (nameFromEvent >= 0) open.name = uint32_t(nameFromEvent);
+        if (task.openNumber == number) {
+            if (nameFromEvent >= 0) m_calls[size_t(task.open)].name = uint16_t(nameFromEvent);
             return;
         }
         // A call that never returned (exit_group, or its exit was lost) stays open.
     }
-    Call call;
-    call.enter = call.exit = record.timestamp;
-    call.pid = record.pid;
-    call.cpu = int16_t(cpuOf(record.stream));
-    call.number = int32_t(number);
-    call.name = nameFromEvent >= 0 ? uint32_t(nameFromEvent) : numberName(number);
-    call.enterSeen = true;
-    task.open = int64_t(m_calls.size());
+    const size_t index = addCall(record, nameFromEvent >= 0 ? uint16_t(nameFromEvent) : numberName(number));
+    StoredCall& call = m_calls[index];
+    setCpu(call, record.stream);
+    call.enterSeen = 1;
+    task.open = int64_t(index);
+    task.openNumber = number;
     task.lastExited = -1;
-    m_calls.push_back(call);
 }
 
 void SyscallsPlugin::exit(const ConsumedRecord& record, int64_t number, int64_t ret, int64_t nameFromEvent)
 {
     TaskState& task = taskOf(record);
-    if (task.open < 0 && task.lastExited >= 0 && m_calls[size_t(task.lastExited)].number == number) {
+    if (task.open < 0 && task.lastExited >= 0 && task.lastExitedNumber == number) {
         // The same return seen through the other kind of event.
-        if (nameFromEvent >= 0) m_calls[size_t(task.lastExited)].name = uint32_t(nameFromEvent);
+        if (nameFromEvent >= 0) m_calls[size_t(task.lastExited)].name = uint16_t(nameFromEvent);
         return;
     }
     // rt_sigreturn (and a call whose number a tracer changed) returns as NR -1: it ends the
     // call that was entered.
-    const bool matches = task.open >= 0 && (m_calls[size_t(task.open)].number == number || number < 0);
+    const bool matches = task.open >= 0 && (task.openNumber == number || number < 0);
     if (!matches) {
         // Entered before the recording began (or its entry was not recorded).
-        Call call;
-        call.enter = record.timestamp;
-        call.pid = record.pid;
-        call.number = int32_t(number);
-        call.name = nameFromEvent >= 0 ? uint32_t(nameFromEvent) : numberName(number);
-        task.open = int64_t(m_calls.size());
-        m_calls.push_back(call);
+        task.open = int64_t(addCall(record, nameFromEvent >= 0 ? uint16_t(nameFromEvent) : numberName(number)));
+        task.openNumber = number;
     }
-    Call& call = m_calls[size_t(task.open)];
-    call.exit = record.timestamp;
-    call.cpu = int16_t(cpuOf(record.stream));
-    call.ret = ret;
-    call.exitSeen = true;
-    if (nameFromEvent >= 0) call.name = uint32_t(nameFromEvent);
+    const size_t index = size_t(task.open);
+    StoredCall& call = m_calls[index];
+    setCpu(call, record.stream);
+    call.exitSeen = 1;
+    if (nameFromEvent >= 0) call.name = uint16_t(nameFromEvent);
+    setReturn(index, ret);
+    setExit(index, record.timestamp);
     task.lastExited = task.open;
+    task.lastExitedNumber = task.openNumber;
     task.open = -1;
 }
 
@@ -177,7 +274,8 @@ PluginTables SyscallsPlugin::tables(const RecordingInfo& info) const
     slices.start.reserve(m_calls.size()), slices.end.reserve(m_calls.size()), slices.ownerId.reserve(m_calls.size()),
         slices.depth.reserve(m_calls.size()), slices.label.reserve(m_calls.size()),
         slices.value.reserve(m_calls.size()), slices.flags.reserve(m_calls.size());
-    for (const Call& c : m_calls) {
+    for (size_t i = 0; i < m_calls.size(); ++i) {
+        const Call c = call(i);
         uint8_t flags = c.failed() ? SliceTable::kError : 0;
         if (!c.exitSeen) flags |= SliceTable::kOpen;
         slices.add(c.enter, c.exit, c.pid, 0, c.name, c.ret, flags);
@@ -215,7 +313,8 @@ PluginTables SyscallsPlugin::tables(const RecordingInfo& info) const
         {"name", "System call"}, {"ret", "Returned"}, {"errno", "Error"}, {"duration_ns", "Duration (ns)"}};
     // Failures by (system call, errno).
     std::map<std::pair<std::string, std::string>, std::pair<int64_t, uint64_t>> groups;
-    for (const Call& c : m_calls) {
+    for (size_t i = 0; i < m_calls.size(); ++i) {
+        const Call c = call(i);
         perName[c.name].add(c);
         perTask[c.pid].add(c);
         perTaskCall[taskCallKey(c.pid, c.name)].add(c);
