@@ -226,17 +226,14 @@ std::string ConsumerRegistry::failure(std::string_view name) const
     return {};
 }
 
-std::vector<ConsumerRegistry::Lane>
-ConsumerRegistry::planLanes(const std::vector<std::vector<TapColumn>>& columns) const
+std::vector<ConsumerRegistry::Lane> ConsumerRegistry::planLanes(const std::vector<uint64_t>& recordsOfTap) const
 {
     // Each consumer's share: the records of the taps it reads.
     std::vector<uint64_t> weight(m_consumers.size(), 0);
     uint64_t total = 0;
-    for (size_t t = 0; t < m_bound.size() && t < columns.size(); ++t) {
-        uint64_t records = 0;
-        for (const TapColumn& column : columns[t]) records += column.size();
-        for (const Subscriber& sub : m_bound[t].subscribers) weight[sub.consumer] += records;
-        total += records;
+    for (size_t t = 0; t < m_bound.size() && t < recordsOfTap.size(); ++t) {
+        for (const Subscriber& sub : m_bound[t].subscribers) weight[sub.consumer] += recordsOfTap[t];
+        total += recordsOfTap[t];
     }
     // Lanes pay a thread each (tens of microseconds): worth it from a few thousand records.
     // Two lanes: the load's other thread (the task index's scan) shares the CPUs.
@@ -306,12 +303,14 @@ void ConsumerRegistry::deliver(const EventStore& store, std::vector<std::vector<
         walk.markers.push_back(std::move(markers));
         m_walked[s] = events;
     }
-    for (const auto& perStream : columns)
-        for (const TapColumn& column : perStream) walk.total += column.size();
+    std::vector<uint64_t> recordsOfTap(columns.size(), 0);
+    for (size_t t = 0; t < columns.size(); ++t)
+        for (const TapColumn& column : columns[t]) recordsOfTap[t] += column.size();
+    for (uint64_t records : recordsOfTap) walk.total += records;
 
     // Consumers are independent: they are split into lanes of about equal records, each lane
     // walking the streams on its own thread. This thread walks the first lane and reports.
-    std::vector<Lane> lanes = planLanes(columns);
+    std::vector<Lane> lanes = planLanes(recordsOfTap);
     m_lanesUsed = lanes.size();
     std::vector<std::thread> others;
     std::vector<std::exception_ptr> errors(lanes.size());

@@ -107,7 +107,7 @@ private:
         std::atomic<uint64_t> done = 0;
         std::atomic<bool> stop = false;
     };
-    std::vector<Lane> planLanes(const std::vector<std::vector<TapColumn>>& columns) const;
+    std::vector<Lane> planLanes(const std::vector<uint64_t>& recordsOfTap) const;
     void deliverLane(Lane& lane, const EventStore& store, std::vector<std::vector<TapColumn>>& columns, Walk& walk,
                      const std::function<void()>& report = {});
 

@@ -30,8 +30,8 @@ struct RecordTap {
 
 // Fixed-size records in blocks of a page, then 64 KiB, then huge pages doubling to 8 MiB (a tap
 // with few hits costs a page, one with millions costs no small pages to speak of); the small
-// blocks are populated at once, the huge ones a huge page at a time as they fill. Nothing moves or is copied while
-// it grows.
+// blocks are populated at once, the huge ones a huge page at a time as they fill. Nothing
+// moves or is copied while it grows.
 class RecordBlocks {
 public:
     struct Block {

@@ -14,41 +14,21 @@ template <typename Value>
 class FlatMap {
 public:
     // The value of `key`, inserting `value` first if the key is new; `added` says which.
-    Value findOrAdd(uint64_t key, Value value, bool* added)
-    {
-        if ((m_count + 1) * 2 > m_slots.size()) grow();
-        size_t at = slotOf(key);
-        for (;;) {
-            Slot& slot = m_slots[at];
-            if (slot.key == kEmpty) {
-                slot = {key, value};
-                ++m_count;
-                *added = true;
-                return value;
-            }
-            if (slot.key == key) {
-                *added = false;
-                return slot.value;
-            }
-            at = (at + 1) & (m_slots.size() - 1);
-        }
-    }
+    Value findOrAdd(uint64_t key, Value value, bool* added) { return slotFor(key, value, added).value; }
     // Sets `key`'s value, whether or not it had one.
     void set(uint64_t key, Value value)
     {
         bool added = false;
-        findOrAdd(key, value, &added);
-        if (!added) *find(key) = value;
+        slotFor(key, value, &added).value = value;
     }
-    Value* find(uint64_t key)
-    {
-        const size_t at = slotHolding(key);
-        return at < m_slots.size() ? &m_slots[at].value : nullptr;
-    }
+    // The value of `key`, or nullptr.
     const Value* find(uint64_t key) const
     {
-        const size_t at = slotHolding(key);
-        return at < m_slots.size() ? &m_slots[at].value : nullptr;
+        if (m_slots.empty()) return nullptr;
+        for (size_t at = slotOf(key);; at = (at + 1) & (m_slots.size() - 1)) {
+            if (m_slots[at].key == key) return &m_slots[at].value;
+            if (m_slots[at].key == kEmpty) return nullptr;
+        }
     }
     size_t size() const { return m_count; }
     size_t memoryBytes() const { return m_slots.capacity() * sizeof(Slot); }
@@ -71,13 +51,22 @@ private:
         key ^= key >> 33;
         return size_t(key) & (m_slots.size() - 1);
     }
-    // The slot of `key`, or m_slots.size() when it has none.
-    size_t slotHolding(uint64_t key) const
+    // The slot of `key`, added with `value` if the key is new.
+    Slot& slotFor(uint64_t key, Value value, bool* added)
     {
-        if (m_slots.empty()) return 0;
+        if ((m_count + 1) * 2 > m_slots.size()) grow();
         for (size_t at = slotOf(key);; at = (at + 1) & (m_slots.size() - 1)) {
-            if (m_slots[at].key == key) return at;
-            if (m_slots[at].key == kEmpty) return m_slots.size();
+            Slot& slot = m_slots[at];
+            if (slot.key == kEmpty) {
+                slot = {key, value};
+                ++m_count;
+                *added = true;
+                return slot;
+            }
+            if (slot.key == key) {
+                *added = false;
+                return slot;
+            }
         }
     }
     void grow()
