@@ -195,6 +195,12 @@ Result<std::unique_ptr<Trace>> Trace::openTrace(const std::string& path, const L
         datFile->info().bigEndian);
     const size_t ownTaps = load.taps.size();
     load.taps.insert(load.taps.end(), taps.begin(), taps.end());
+    if (registry.feedsPieces()) {
+        load.sinkFor = [&registry](size_t stream) { return registry.sinkFor(StreamId(uint16_t(stream))); };
+        load.sinkPlaced = [&registry](RecordSink* sink, size_t, uint32_t firstIndex) {
+            registry.placed(sink, firstIndex);
+        };
+    }
     auto store = loadEvents(*trace->m_file, load);
     if (!store) return store.error();
     trace->m_store = std::move(store.value());

@@ -9,6 +9,9 @@
 #include <traceevent/event-parse.h>
 
 #include <QTest>
+#include <atomic>
+#include <stdexcept>
+#include <tuple>
 
 #include <map>
 
@@ -60,6 +63,48 @@ public:
 private:
     std::string m_name;
     std::vector<EventRequest> m_requests;
+};
+
+// The same, fed in pieces while the pages are parsed: each piece keeps its stretch's records,
+// joined with their place in the stream. `throwAt`: the piece throws at that record.
+class PieceRecorder : public Recorder {
+public:
+    PieceRecorder(std::string name, std::vector<EventRequest> requests, size_t throwAt = SIZE_MAX)
+        : Recorder(std::move(name), std::move(requests)), m_throwAt(throwAt)
+    {}
+    bool fedInPieces() const override { return true; }
+    std::unique_ptr<StreamPiece> newPiece(StreamId) override { return std::make_unique<Piece>(*this); }
+    void join(std::vector<FedPiece> pieces) override
+    {
+        ++joins;
+        for (FedPiece& f : pieces) {
+            auto& piece = static_cast<Piece&>(*f.piece);
+            for (Seen seen : piece.records) {
+                QCOMPARE(seen.stream, f.stream);
+                seen.index += f.firstIndex;
+                records.push_back(std::move(seen));
+            }
+        }
+    }
+    int joins = 0;
+
+private:
+    class Piece : public StreamPiece {
+    public:
+        explicit Piece(PieceRecorder& owner) : m_owner(owner) {}
+        void consume(const ConsumedRecord& r) override
+        {
+            if (++m_owner.m_fed == m_owner.m_throwAt) throw std::runtime_error("piece broke on purpose");
+            records.push_back({r.request, r.timestamp, r.stream, r.index, r.pid, r.flags, {}, {}});
+            for (size_t i = 0; i < r.valueCount; ++i) records.back().numbers.push_back(r.field(i).asSigned());
+        }
+        std::vector<Seen> records;
+
+    private:
+        PieceRecorder& m_owner;
+    };
+    std::atomic<size_t> m_fed = 0;
+    size_t m_throwAt;
 };
 
 ConsumedRecord record(StreamId stream, uint64_t ts, int32_t pid, const std::vector<TypedValue>& values)
@@ -224,6 +269,43 @@ private slots:
     // Consumers are fed on two threads when there is enough to share; each still gets every
     // record of its requests once, in merged order, whichever lane it is in and whether or not
     // it shares a tap with a consumer of the other lane.
+    // Consumers fed in pieces while the pages are parsed get the records the merged delivery
+    // gives, each placed at its event however the streams are cut; a piece that throws stops
+    // its consumer only.
+    void piecesFeedWhileParsing()
+    {
+        const std::vector<EventRequest> syscalls{{"raw_syscalls", "sys_enter", {"id"}},
+                                                 {"raw_syscalls", "sys_exit", {"id", "ret"}}};
+        std::vector<std::unique_ptr<RecordConsumer>> extra;
+        extra.push_back(std::make_unique<Recorder>("merged", syscalls));
+        extra.push_back(std::make_unique<PieceRecorder>("pieces", syscalls));
+        extra.push_back(std::make_unique<PieceRecorder>("broken", syscalls, 100));
+        LoadOptions options;
+        options.segmentBytes = 1; // a stretch per run of pages
+        auto opened = Trace::open(test::fixturePath("execve-e2big.dat"), options, std::move(extra));
+        QVERIFY(opened);
+        const Trace& trace = **opened;
+        auto* merged = trace.consumers().find<Recorder>("merged");
+        auto* pieces = trace.consumers().find<PieceRecorder>("pieces");
+        QVERIFY(merged->records.size() > 3000);
+        QCOMPARE(pieces->joins, 1);
+        QCOMPARE(pieces->records.size(), merged->records.size());
+        auto key = [](const Recorder::Seen& s) { return std::make_tuple(s.stream.value, s.index); };
+        std::vector<Recorder::Seen> want = merged->records, got = pieces->records;
+        auto byPlace = [&](const Recorder::Seen& a, const Recorder::Seen& b) { return key(a) < key(b); };
+        std::sort(want.begin(), want.end(), byPlace);
+        std::sort(got.begin(), got.end(), byPlace);
+        for (size_t i = 0; i < got.size(); ++i) {
+            QCOMPARE(key(got[i]), key(want[i]));
+            QCOMPARE(got[i].ts, want[i].ts);
+            QCOMPARE(got[i].request, want[i].request);
+            QCOMPARE(got[i].numbers, want[i].numbers);
+        }
+        QCOMPARE(trace.consumers().failure("broken"), std::string("piece broke on purpose"));
+        QCOMPARE(trace.consumers().find<PieceRecorder>("broken")->joins, 0);
+        QVERIFY(trace.consumers().failure("pieces").empty());
+    }
+
     void lanesFeedEveryConsumerInOrder()
     {
         const std::vector<EventRequest> syscalls{{"raw_syscalls", "sys_enter", {"id"}},

@@ -67,6 +67,26 @@ private:
     SyscallsPlugin& m_plugin;
 };
 
+// The syscalls plugin fed in merged order, one record after another: what its pieces must
+// come to.
+class MergedOrderSyscalls : public SyscallsPlugin {
+public:
+    std::string name() const override { return "syscalls-in-merged-order"; }
+    bool fedInPieces() const override { return false; }
+};
+
+// A call as text, with its name, for comparing two plugins' calls.
+std::vector<std::string> callLines(const SyscallsPlugin& plugin)
+{
+    std::vector<std::string> lines;
+    for (const SyscallsPlugin::Call& c : plugin.calls())
+        lines.push_back(std::to_string(c.pid) + " " + std::to_string(c.enter) + "-" + std::to_string(c.exit) + " " +
+                        plugin.names()[c.name] + " = " + std::to_string(c.ret) + " cpu " + std::to_string(c.cpu) +
+                        (c.enterSeen ? " entered" : "") + (c.exitSeen ? " returned" : ""));
+    std::sort(lines.begin(), lines.end());
+    return lines;
+}
+
 const StatsTable* statsNamed(const PluginTables& tables, const std::string& key)
 {
     for (const StatsTable& t : tables.statistics)
@@ -145,9 +165,9 @@ private slots:
         feed.rawExit(310, 5, -1, 0);
         feed.rawExit(400, 5, 0, 5); // read, entered before the recording
         feed.rawEnter(500, 5, 231); // exit_group never returns
+        plugin.flush();
         QCOMPARE(plugin.callCount(), size_t(5));
-        std::vector<SyscallsPlugin::Call> calls;
-        for (size_t i = 0; i < plugin.callCount(); ++i) calls.push_back(plugin.call(i));
+        const std::vector<SyscallsPlugin::Call> calls = plugin.calls();
         auto name = [&](size_t i) { return plugin.names()[calls[i].name]; };
         QCOMPARE(name(0), std::string("execve"));
         QCOMPARE(calls[0].duration(), uint64_t(100));
@@ -205,8 +225,9 @@ private slots:
         feed.rawEnter(2000, 6, 9); // mmap
         feed.rawExit(3000, 6, 9, address);
         feed.rawExit(1000 + tenSeconds, 5, 7, -4); // EINTR
+        plugin.flush();
         QCOMPARE(plugin.callCount(), size_t(2));
-        const SyscallsPlugin::Call poll = plugin.call(0), mmap = plugin.call(1);
+        const SyscallsPlugin::Call poll = plugin.calls()[0], mmap = plugin.calls()[1];
         QCOMPARE(poll.duration(), tenSeconds);
         QCOMPARE(poll.exit, 1000 + tenSeconds);
         QCOMPARE(poll.ret, int64_t(-4));
@@ -228,13 +249,15 @@ private slots:
         feed.rawExit(30'010, 7, 8, marker);
         feed.rawEnter(later, 7, 8);
         feed.rawExit(later + 5, 7, 8, marker + 1);
-        QCOMPARE(plugin.callCount(), size_t(5));
-        QCOMPARE(plugin.call(2).ret, INT64_MAX);
-        QCOMPARE(plugin.call(3).ret, marker);
-        QCOMPARE(plugin.call(4).ret, marker + 1);
-        QCOMPARE(plugin.call(4).enter, later);
-        QCOMPARE(plugin.call(4).duration(), uint64_t(5));
-        QCOMPARE(plugin.call(3).enter, uint64_t(30'000));
+        plugin.flush();
+        const std::vector<SyscallsPlugin::Call> more = plugin.calls();
+        QCOMPARE(more.size(), size_t(5));
+        QCOMPARE(more[2].ret, INT64_MAX);
+        QCOMPARE(more[3].ret, marker);
+        QCOMPARE(more[4].ret, marker + 1);
+        QCOMPARE(more[4].enter, later);
+        QCOMPARE(more[4].duration(), uint64_t(5));
+        QCOMPARE(more[3].enter, uint64_t(30'000));
     }
 
     // On real recordings: the failing execve is found, and the failures are exactly the
@@ -269,7 +292,7 @@ private slots:
         QCOMPARE(size_t(calls), plugin.callCount());
         // Entries: the report's raw sys_enter lines (the sys_enter_execve events join them).
         size_t entered = 0;
-        for (size_t i = 0; i < plugin.callCount(); ++i) entered += plugin.call(i).enterSeen;
+        for (const SyscallsPlugin::Call& c : plugin.calls()) entered += c.enterSeen;
         QCOMPARE(entered, size_t(1723));
 
         auto graph = openWith("fgraph-e2big.dat", std::make_unique<SyscallsPlugin>());
@@ -284,6 +307,49 @@ private slots:
         auto none = openWith("instances.dat", std::make_unique<SyscallsPlugin>());
         QVERIFY(none);
         QVERIFY(!none->plugins().front()->nothingToShow().empty());
+    }
+
+    // Pieces pair what their stretch of a CPU holds and join() the rest (a call whose task
+    // moved to another CPU while it waited, an entry and its return in two stretches): the calls
+    // are those of the plugin fed in merged order, however the streams are cut.
+    void syscallsPiecesMatchMergedOrder_data()
+    {
+        QTest::addColumn<QString>("fixture");
+        QTest::addColumn<qulonglong>("segmentBytes");
+        for (const char* fixture : {"execve-e2big.dat", "sched-mix.dat"}) {
+            QTest::addRow("%s whole", fixture) << QString(fixture) << qulonglong(0);
+            QTest::addRow("%s in stretches", fixture) << QString(fixture) << qulonglong(1);
+        }
+    }
+    void syscallsPiecesMatchMergedOrder()
+    {
+        QFETCH(QString, fixture);
+        QFETCH(qulonglong, segmentBytes);
+        std::vector<std::unique_ptr<Plugin>> plugins;
+        plugins.push_back(std::make_unique<SyscallsPlugin>());
+        plugins.push_back(std::make_unique<MergedOrderSyscalls>());
+        LoadOptions options;
+        options.segmentBytes = segmentBytes; // 1: every run of pages a stretch of its own
+        size_t stretches = 0;
+        options.beforeSegment = [&](size_t) { ++stretches; };
+        auto trace = Trace::open(test::fixturePath(fixture), options, {}, std::move(plugins));
+        QVERIFY(trace);
+        const auto& pieces = static_cast<const SyscallsPlugin&>(*(*trace)->plugins()[0]);
+        const auto& merged = static_cast<const SyscallsPlugin&>(*(*trace)->plugins()[1]);
+        if (segmentBytes) QVERIFY2(stretches > (*trace)->store().streamCount() * 3, std::to_string(stretches).c_str());
+        QVERIFY(merged.callCount() > 100);
+        const std::vector<std::string> got = callLines(pieces), want = callLines(merged);
+        std::vector<std::string> extra, missing;
+        std::set_difference(got.begin(), got.end(), want.begin(), want.end(), std::back_inserter(extra));
+        std::set_difference(want.begin(), want.end(), got.begin(), got.end(), std::back_inserter(missing));
+        for (size_t i = 0; i < extra.size() && i < 10; ++i) qInfo("pieces made %s", extra[i].c_str());
+        for (size_t i = 0; i < missing.size() && i < 10; ++i) qInfo("pieces lack %s", missing[i].c_str());
+        QVERIFY(extra.empty() && missing.empty());
+        QCOMPARE(pieces.callCount(), merged.callCount());
+        const PluginTables a = pieces.tables(RecordingInfo()), b = merged.tables(RecordingInfo());
+        QCOMPARE(a.statistics.size(), b.statistics.size());
+        for (size_t t = 0; t < a.statistics.size(); ++t)
+            QCOMPARE(tableJson(a.statistics[t]), tableJson(b.statistics[t]));
     }
 
     void schedStatesOnPlainValues()

@@ -118,6 +118,126 @@ private:
 
 } // namespace
 
+// Feeds the pieces of one stretch of one stream as the parser finds the records, on its thread.
+// A piece that throws is fed no more; its consumer is marked failed when the pieces are joined.
+class ConsumerRegistry::Feeder : public RecordSink {
+public:
+    Feeder(ConsumerRegistry& registry, StreamId stream) : m_registry(registry), m_stream(stream)
+    {
+        const size_t consumers = registry.m_consumers.size();
+        m_pieces.resize(consumers);
+        m_failures.resize(consumers);
+        for (size_t c = 0; c < consumers; ++c) {
+            if (!registry.m_failures[c].empty() || !registry.m_consumers[c]->fedInPieces()) continue;
+            guarded(c, [&] { m_pieces[c] = registry.m_consumers[c]->newPiece(stream); });
+        }
+    }
+    void record(size_t tap, const uint8_t* fields, uint32_t index, uint64_t timestamp, int32_t pid,
+                uint8_t flags) override
+    {
+        const BoundTap& bound = m_registry.m_bound[tap];
+        for (const Subscriber& sub : bound.pieceSubscribers) {
+            StreamPiece* piece = m_pieces[sub.consumer].get();
+            if (!piece) continue;
+            decode(bound, sub, fields, m_registry.m_bigEndian, m_values);
+            ConsumedRecord record;
+            record.request = sub.request;
+            record.type = m_registry.m_taps[tap].eventType;
+            record.timestamp = timestamp;
+            record.stream = m_stream;
+            record.index = index;
+            record.pid = pid;
+            record.flags = flags;
+            record.values = m_values.data();
+            record.valueCount = m_values.size();
+            guarded(sub.consumer, [&] { piece->consume(record); });
+        }
+    }
+    void lost(uint64_t timestamp) override
+    {
+        for (size_t c = 0; c < m_pieces.size(); ++c)
+            if (m_pieces[c]) guarded(c, [&] { m_pieces[c]->eventsLost(timestamp); });
+    }
+    StreamId stream() const { return m_stream; }
+    std::unique_ptr<StreamPiece> take(size_t consumer) { return std::move(m_pieces[consumer]); }
+    const std::string& failure(size_t consumer) const { return m_failures[consumer]; }
+
+private:
+    template <typename Call>
+    void guarded(size_t c, Call what)
+    {
+        try {
+            what();
+        } catch (const std::exception& e) {
+            m_failures[c] = e.what()[0] ? e.what() : "an exception without a message";
+            m_pieces[c].reset();
+        } catch (...) {
+            m_failures[c] = "an exception that is not a std::exception";
+            m_pieces[c].reset();
+        }
+    }
+
+    ConsumerRegistry& m_registry;
+    StreamId m_stream;
+    std::vector<std::unique_ptr<StreamPiece>> m_pieces; // per consumer, null for the others
+    std::vector<std::string> m_failures;                // per consumer
+    std::vector<TypedValue> m_values;
+};
+
+ConsumerRegistry::ConsumerRegistry() = default;
+ConsumerRegistry::~ConsumerRegistry() = default;
+
+RecordSink* ConsumerRegistry::sinkFor(StreamId stream)
+{
+    auto feeder = std::make_unique<Feeder>(*this, stream);
+    const std::lock_guard lock(m_feedersLock);
+    m_feeders.push_back(std::move(feeder));
+    return m_feeders.back().get();
+}
+
+void ConsumerRegistry::placed(RecordSink* sink, uint32_t firstIndex)
+{
+    m_placed.emplace_back(static_cast<Feeder*>(sink), firstIndex);
+}
+
+bool ConsumerRegistry::feedsPieces() const
+{
+    return std::any_of(m_bound.begin(), m_bound.end(), [](const BoundTap& t) { return !t.pieceSubscribers.empty(); });
+}
+
+void ConsumerRegistry::joinPieces()
+{
+    for (size_t c = 0; c < m_consumers.size(); ++c) {
+        if (!m_consumers[c]->fedInPieces()) continue;
+        std::vector<FedPiece> pieces;
+        for (auto& [feeder, firstIndex] : m_placed) {
+            if (m_failures[c].empty() && !feeder->failure(c).empty()) m_failures[c] = feeder->failure(c);
+            if (std::unique_ptr<StreamPiece> piece = feeder->take(c))
+                pieces.push_back({feeder->stream(), firstIndex, std::move(piece)});
+        }
+        if (!pieces.empty()) guarded(c, [&](RecordConsumer& consumer) { consumer.join(std::move(pieces)); });
+    }
+    m_placed.clear();
+    m_feeders.clear();
+}
+
+void ConsumerRegistry::decode(const BoundTap& tap, const Subscriber& subscriber, const uint8_t* bytes, bool bigEndian,
+                              std::vector<TypedValue>& values)
+{
+    values.clear();
+    for (size_t f : subscriber.fields) {
+        const FieldFormat& format = tap.fields[f];
+        const uint8_t* at = bytes + tap.byteOffset[f];
+        if (format.isText) {
+            const auto* text = reinterpret_cast<const char*>(at);
+            values.push_back(TypedValue::text({text, strnlen(text, size_t(format.size))}));
+        } else {
+            values.push_back(
+                TypedValue::number(ByteReader::decode(at, format.size, bigEndian), format.isSigned, format.size));
+        }
+    }
+}
+
 RecordConsumer& ConsumerRegistry::add(std::unique_ptr<RecordConsumer> consumer)
 {
     if (RecordConsumer* existing = find(consumer->name())) return *existing;
@@ -144,6 +264,7 @@ const std::vector<RecordTap>& ConsumerRegistry::bind(const FormatLookup& lookup,
 {
     m_taps.clear();
     m_bound.clear();
+    m_bigEndian = bigEndian;
     m_failures.assign(m_consumers.size(), std::string());
     std::map<uint16_t, size_t> tapOfType;
     for (size_t c = 0; c < m_consumers.size(); ++c) {
@@ -161,6 +282,8 @@ const std::vector<RecordTap>& ConsumerRegistry::bind(const FormatLookup& lookup,
                 if (name.compare(0, requests[r].event.size(), requests[r].event) == 0) events.emplace_back(r, name);
         }
         std::vector<bool> bound(requests.size(), false);
+        bool pieces = false;
+        guarded(c, [&](RecordConsumer& consumer) { pieces = consumer.fedInPieces(); });
         for (const auto& [r, event] : events) {
             const std::optional<EventFormat> format = lookup(requests[r].system, event);
             if (!format) continue;
@@ -197,10 +320,14 @@ const std::vector<RecordTap>& ConsumerRegistry::bind(const FormatLookup& lookup,
                 }
                 subscriber.fields.push_back(index);
             }
-            boundTap.subscribers.push_back(std::move(subscriber));
+            (pieces ? boundTap.pieceSubscribers : boundTap.subscribers).push_back(std::move(subscriber));
             bound[r] = true;
         }
         guarded(c, [&](RecordConsumer& consumer) { consumer.bind(bound); });
+    }
+    for (size_t t = 0; t < m_taps.size(); ++t) {
+        m_taps[t].keep = !m_bound[t].subscribers.empty();
+        m_taps[t].feed = !m_bound[t].pieceSubscribers.empty();
     }
     return m_taps;
 }
@@ -238,10 +365,11 @@ std::vector<ConsumerRegistry::Lane> ConsumerRegistry::planLanes(const std::vecto
     // Lanes pay a thread each (tens of microseconds): worth it from a few thousand records.
     // Two lanes: the load's other thread (the task index's scan) shares the CPUs.
     constexpr uint64_t kRecordsForTwoLanes = 4096;
+    std::vector<size_t> order; // the consumers fed in merged order
+    for (size_t c = 0; c < m_consumers.size(); ++c)
+        if (!m_consumers[c]->fedInPieces()) order.push_back(c);
     const size_t laneCount =
-        total >= kRecordsForTwoLanes && m_consumers.size() > 1 && std::thread::hardware_concurrency() > 1 ? 2 : 1;
-    std::vector<size_t> order(m_consumers.size());
-    for (size_t c = 0; c < order.size(); ++c) order[c] = c;
+        total >= kRecordsForTwoLanes && order.size() > 1 && std::thread::hardware_concurrency() > 1 ? 2 : 1;
     std::stable_sort(order.begin(), order.end(), [&](size_t a, size_t b) { return weight[a] > weight[b]; });
     std::vector<Lane> lanes(laneCount);
     std::vector<uint64_t> load(laneCount, 0);
@@ -286,6 +414,7 @@ void ConsumerRegistry::deliver(const EventStore& store, std::vector<std::vector<
     m_failures.resize(m_consumers.size()); // each lane then writes only its consumers' slots
     for (size_t c = 0; c < m_consumers.size(); ++c)
         guarded(c, [&](RecordConsumer& consumer) { consumer.setStreams(streams); });
+    joinPieces();
 
     // What this call walks of each stream: the events since the last call, and the lost-event
     // markers not yet delivered before them. A later call (a live capture's next batch) walks
@@ -355,6 +484,7 @@ void ConsumerRegistry::deliverLane(Lane& lane, const EventStore& store, std::vec
         std::atomic<bool>& flag;
         ~Finished() { flag = true; }
     } finished{lane.finished};
+    if (std::find(lane.consumers.begin(), lane.consumers.end(), true) == lane.consumers.end()) return;
     std::vector<int32_t> tapOfType;
     for (size_t t = 0; t < m_taps.size(); ++t) {
         if (lane.subscribers[t].empty()) continue;
@@ -407,18 +537,7 @@ void ConsumerRegistry::deliverLane(Lane& lane, const EventStore& store, std::vec
             } else {
                 const BoundTap& tap = m_bound[hit.tap];
                 for (const Subscriber* sub : lane.subscribers[hit.tap]) {
-                    values.clear();
-                    for (size_t f : sub->fields) {
-                        const FieldFormat& format = tap.fields[f];
-                        const uint8_t* at = hit.bytes + tap.byteOffset[f];
-                        if (format.isText) {
-                            const auto* text = reinterpret_cast<const char*>(at);
-                            values.push_back(TypedValue::text({text, strnlen(text, size_t(format.size))}));
-                        } else {
-                            values.push_back(TypedValue::number(ByteReader::decode(at, format.size, bigEndian),
-                                                                format.isSigned, format.size));
-                        }
-                    }
+                    decode(tap, *sub, hit.bytes, bigEndian, values);
                     ConsumedRecord record;
                     record.request = sub->request;
                     record.type = m_taps[hit.tap].eventType;

@@ -7,6 +7,7 @@
 #include <atomic>
 #include <functional>
 #include <memory>
+#include <mutex>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -45,7 +46,8 @@ public:
     // The names of a system's events, for requests by prefix.
     using EventLister = std::function<std::vector<std::string>(const std::string& system)>;
 
-    ConsumerRegistry() = default;
+    ConsumerRegistry();
+    ~ConsumerRegistry();
     ConsumerRegistry(const ConsumerRegistry&) = delete;
     ConsumerRegistry& operator=(const ConsumerRegistry&) = delete;
 
@@ -68,6 +70,14 @@ public:
     std::string failure(std::string_view name) const;
     const std::vector<RecordTap>& taps() const { return m_taps; }
 
+    // For the page parser: the sink that feeds the consumers fed in pieces one stretch of
+    // `stream` (any thread), and where the stretch landed in its stream (the loading thread, in
+    // stream order and stretches in order). deliver() joins the pieces placed.
+    RecordSink* sinkFor(StreamId stream);
+    void placed(RecordSink* sink, uint32_t firstIndex);
+    // Whether any consumer is fed in pieces (a load then needs sinkFor and placed).
+    bool feedsPieces() const;
+
     // Feeds what the taps of bind() collected: columns[tap][stream], records in stream order,
     // giving their memory back as it goes, and tells every consumer where the streams lost
     // events. For a live capture, call it
@@ -87,9 +97,11 @@ private:
     };
     struct BoundTap {
         std::vector<FieldFormat> fields;
-        std::vector<size_t> byteOffset; // of each field within a hit's bytes
-        std::vector<Subscriber> subscribers;
+        std::vector<size_t> byteOffset;           // of each field within a hit's bytes
+        std::vector<Subscriber> subscribers;      // fed in merged order by deliver()
+        std::vector<Subscriber> pieceSubscribers; // fed in pieces while the pages are parsed
     };
+    class Feeder;
 
     // Consumers fed by one thread, and what they read.
     struct Lane {
@@ -110,6 +122,11 @@ private:
     std::vector<Lane> planLanes(const std::vector<uint64_t>& recordsOfTap) const;
     void deliverLane(Lane& lane, const EventStore& store, std::vector<std::vector<TapColumn>>& columns, Walk& walk,
                      const std::function<void()>& report = {});
+    // Hands the placed pieces to their consumers' join().
+    void joinPieces();
+    // A subscriber's values from a record's tap bytes.
+    static void decode(const BoundTap& tap, const Subscriber& subscriber, const uint8_t* bytes, bool bigEndian,
+                       std::vector<TypedValue>& values);
 
     // Calls `what` on consumer `c` unless it failed before; an exception marks it failed.
     template <typename Call>
@@ -122,6 +139,10 @@ private:
     std::vector<size_t> m_lostDelivered; // per stream: lost-event markers already delivered
     std::vector<size_t> m_walked;        // per stream: events already delivered
     size_t m_lanesUsed = 0;
+    bool m_bigEndian = false;
+    std::mutex m_feedersLock; // sinkFor() is called from the parser's threads
+    std::vector<std::unique_ptr<Feeder>> m_feeders;
+    std::vector<std::pair<Feeder*, uint32_t>> m_placed; // with the stretch's first event
 };
 
 // The formats of a libtraceevent handle, for bind().

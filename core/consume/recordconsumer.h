@@ -4,6 +4,7 @@
 #include "store/ids.h"
 
 #include <cstdint>
+#include <memory>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -92,6 +93,25 @@ struct StreamInfo {
     uint64_t firstTimestamp = 0; // of its first event, 0 while it has none
 };
 
+// A consumer's share of one stretch of one stream, fed while the pages are parsed (see
+// RecordConsumer::fedInPieces): the stretch's records in stream order, on the parser's thread.
+// Pieces of different stretches are fed at the same time.
+class StreamPiece {
+public:
+    virtual ~StreamPiece() = default;
+    // `record.index` counts from the stretch's first event (FedPiece::firstIndex places it).
+    virtual void consume(const ConsumedRecord& record) = 0;
+    // The kernel lost events of the stream just before `timestamp`.
+    virtual void eventsLost(uint64_t timestamp) { (void)timestamp; }
+};
+
+// A fed piece, and where its stretch sits in its stream.
+struct FedPiece {
+    StreamId stream;
+    uint32_t firstIndex = 0;
+    std::unique_ptr<StreamPiece> piece;
+};
+
 // An analysis fed with typed records while a recording loads (and later as a live capture
 // appends), so that it needs no second pass over the pages. The registry calls bind() once,
 // then for each batch setStreams() and consume() for every record of its bound requests in
@@ -116,6 +136,21 @@ public:
     virtual void eventsLost(StreamId stream, uint64_t timestamp) { (void)stream, (void)timestamp; }
     // The end of a batch: derived state is brought up to date here.
     virtual void flush() {}
+
+    // A consumer whose state needs each stream's records in order, never the merged order (a
+    // system call enters and returns on its task's CPU, mostly), may be fed while the pages are
+    // parsed, in parallel and without keeping its records until the load ends: it says so
+    // here. newPiece() is then asked for a piece per stretch of a stream (from several threads
+    // at once), and join() gets the pieces of a load or batch, in stream order and stretches in
+    // order, after setStreams() and before flush(), on one thread. Such a consumer still takes
+    // records in merged order through consume() where a caller feeds it that way.
+    virtual bool fedInPieces() const { return false; }
+    virtual std::unique_ptr<StreamPiece> newPiece(StreamId stream)
+    {
+        (void)stream;
+        return nullptr;
+    }
+    virtual void join(std::vector<FedPiece> pieces) { (void)pieces; }
 };
 
 } // namespace ringside

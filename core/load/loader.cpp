@@ -56,14 +56,16 @@ struct Segment {
     CpuColumns columns;
     CpuLoadStats stats;
     std::vector<TapColumn> taps;
+    RecordSink* sink = nullptr; // of the consumers fed in pieces
 };
 
-std::vector<Segment> planSegments(const std::vector<std::unique_ptr<Stream>>& streams, int threads)
+std::vector<Segment> planSegments(const std::vector<std::unique_ptr<Stream>>& streams, int threads,
+                                  uint64_t segmentBytes)
 {
     uint64_t total = 0;
     for (const auto& s : streams) total += s->pages->streamBytes();
     // Several segments per thread balance the load; a floor keeps the appends cheap.
-    const uint64_t target = std::max<uint64_t>(total / (uint64_t(threads) * 4), 8u << 20);
+    const uint64_t target = segmentBytes ? segmentBytes : std::max<uint64_t>(total / (uint64_t(threads) * 4), 8u << 20);
     std::vector<Segment> segments;
     for (size_t i = 0; i < streams.size(); ++i) {
         const PageSource& source = *streams[i]->pages;
@@ -93,7 +95,7 @@ void loadSegment(Segment& seg, const Stream& stream, const FileInfo& info, const
                  uint64_t* perType, std::vector<uint8_t>& buffer, std::vector<uint8_t>& scratch)
 {
     PageParser parser(info.kernelLongSize, info.bigEndian, layout, converter, stream.cpu);
-    if (!taps.empty()) parser.setTaps(&taps, &seg.taps);
+    if (!taps.empty()) parser.setTaps(&taps, &seg.taps, seg.sink);
     const PageSource& source = *stream.pages;
     const uint32_t pageSize = source.pageSize();
     for (size_t r = seg.firstRun; r < seg.endRun && !shared.cancelled(); ++r) {
@@ -216,7 +218,7 @@ Result<std::unique_ptr<EventStore>> loadAll(const DatFile& file, const LoadOptio
 
     int threads =
         options.threads > 0 ? options.threads : static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
-    std::vector<Segment> segments = planSegments(streams, threads);
+    std::vector<Segment> segments = planSegments(streams, threads, options.segmentBytes);
     threads = std::max(1, std::min<int>(threads, static_cast<int>(segments.size())));
     std::vector<std::vector<uint64_t>> perType(static_cast<size_t>(threads));
     std::atomic<size_t> next{0};
@@ -227,6 +229,7 @@ Result<std::unique_ptr<EventStore>> loadAll(const DatFile& file, const LoadOptio
             for (size_t k = next++; k < segments.size(); k = next++) {
                 Segment& seg = segments[k];
                 if (options.beforeSegment) options.beforeSegment(k);
+                if (options.sinkFor) seg.sink = options.sinkFor(seg.stream);
                 loadSegment(seg, *streams[seg.stream], info, layout, converter, options.taps, shared,
                             perType[static_cast<size_t>(t)].data(), buffer, scratch);
             }
@@ -267,8 +270,8 @@ Result<std::unique_ptr<EventStore>> loadAll(const DatFile& file, const LoadOptio
         CpuColumns& columns = streams[seg.stream]->columns;
         if (columns.size() && seg.columns.size() && seg.columns.timestamp[0] < columns.timestamp.back())
             ++stats[seg.stream].backwardsTimestamps;
-        for (size_t t = 0; t < seg.taps.size(); ++t)
-            taps[t][seg.stream].append(std::move(seg.taps[t]));
+        for (size_t t = 0; t < seg.taps.size(); ++t) taps[t][seg.stream].append(std::move(seg.taps[t]));
+        if (seg.sink && options.sinkPlaced) options.sinkPlaced(seg.sink, seg.stream, uint32_t(columns.size()));
         columns.append(std::move(seg.columns));
         stats[seg.stream].add(seg.stats);
     }

@@ -28,6 +28,9 @@ struct LoadProgress {
 
 struct LoadOptions {
     int threads = 0; // 0: one per core
+    // The bytes of pages a worker parses at a time, at least (0: chosen from the file's size);
+    // tests make it small to split streams into many stretches.
+    uint64_t segmentBytes = 0;
     // Called on the loading thread about every 50 ms, and once at the end.
     std::function<void(const LoadProgress&)> progress;
     // Set from any thread to stop the load; load() then returns an error saying so.
@@ -39,6 +42,11 @@ struct LoadOptions {
     std::function<void(const std::vector<uint64_t>& typeCounts, Diagnostics& diagnostics)> typesKnown;
     // Fields to copy while parsing; the store keeps what they collect (EventStore::tap).
     std::vector<RecordTap> taps;
+    // Consumers fed while the pages are parsed (taps with `feed`): a sink for each stretch of
+    // a stream, asked for on the worker that parses it; then, once the stretches are in place,
+    // where each landed, in stream order and stretches in order (on the loading thread).
+    std::function<RecordSink*(size_t stream)> sinkFor;
+    std::function<void(RecordSink* sink, size_t stream, uint32_t firstIndex)> sinkPlaced;
     // Called on a worker before it parses each segment (for tests: an exception thrown here
     // is a worker failure, as a failed allocation would be).
     std::function<void(size_t segment)> beforeSegment;

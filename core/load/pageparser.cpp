@@ -40,10 +40,11 @@ bool PageParser::headerIsSane(const uint8_t* page, uint32_t pageSize, int longSi
     return true;
 }
 
-void PageParser::setTaps(const std::vector<RecordTap>* taps, std::vector<TapColumn>* out)
+void PageParser::setTaps(const std::vector<RecordTap>* taps, std::vector<TapColumn>* out, RecordSink* sink)
 {
     m_taps = taps;
     m_tapOut = out;
+    m_sink = sink;
     m_tapOfType.assign(65536, -1);
     if (!taps) return;
     out->resize(taps->size());
@@ -51,6 +52,7 @@ void PageParser::setTaps(const std::vector<RecordTap>* taps, std::vector<TapColu
     for (size_t t = 0; t < taps->size(); ++t) {
         m_tapOfType[(*taps)[t].eventType] = static_cast<int16_t>(t);
         m_tapBytes.push_back((*taps)[t].bytesPerHit());
+        m_fedBytes.resize(std::max(m_fedBytes.size(), m_tapBytes.back()));
     }
 }
 
@@ -85,6 +87,7 @@ void PageParser::parse(const uint8_t* page, uint32_t pageSize, CpuColumns& out, 
             ++stats.shortRecords;
             continue;
         }
+        const uint64_t ts = m_converter.convert(raw, m_cpu);
         const int missed = kbuffer_missed_events(m_kbuf);
         if (missed != 0) {
             out.lost.push_back({static_cast<uint32_t>(out.timestamp.size()), missed});
@@ -92,30 +95,39 @@ void PageParser::parse(const uint8_t* page, uint32_t pageSize, CpuColumns& out, 
                 out.lostTotal += static_cast<uint64_t>(missed);
             else
                 ++out.unknownLostPages;
+            if (m_sink) m_sink->lost(ts);
         }
         const auto* rec = static_cast<const uint8_t*>(data);
         const int bytes = recordBytesInPage(size, data, page, pageSize);
-        const uint64_t ts = m_converter.convert(raw, m_cpu);
         if (ts < m_lastTimestamp) ++stats.backwardsTimestamps;
         m_lastTimestamp = ts;
         const auto type =
             static_cast<uint16_t>(ByteReader::decode(rec + m_layout.typeOffset, m_layout.typeSize, m_bigEndian));
+        const auto index = static_cast<uint32_t>(out.timestamp.size());
+        const auto pid =
+            static_cast<int32_t>(ByteReader::decode(rec + m_layout.pidOffset, m_layout.pidSize, m_bigEndian));
         out.timestamp.push_back(ts);
         out.eventType.push_back(type);
-        out.pid.push_back(
-            static_cast<int32_t>(ByteReader::decode(rec + m_layout.pidOffset, m_layout.pidSize, m_bigEndian)));
+        out.pid.push_back(pid);
         out.flags.push_back(rec[m_layout.flagsOffset]);
         out.preemptCount.push_back(rec[m_layout.preemptOffset]);
         ++perType[type];
         if (m_taps && m_tapOfType[type] >= 0) {
             const size_t tapIndex = static_cast<size_t>(m_tapOfType[type]);
-            uint8_t* at = (*m_tapOut)[tapIndex].append(m_tapBytes[tapIndex]);
-            for (const auto& [offset, width] : (*m_taps)[tapIndex].fields) {
+            const RecordTap& tap = (*m_taps)[tapIndex];
+            uint8_t* first = m_fedBytes.data();
+            if (tap.keep)
+                first = (*m_tapOut)[tapIndex].append(m_tapBytes[tapIndex]); // zeroed
+            else
+                std::memset(first, 0, m_tapBytes[tapIndex]);
+            uint8_t* at = first;
+            for (const auto& [offset, width] : tap.fields) {
                 // Whole fields at once; bytes past a short record stay zeros.
                 const int have = std::clamp(bytes - offset, 0, width);
                 if (have > 0) std::memcpy(at, rec + offset, size_t(have));
                 at += width;
             }
+            if (tap.feed && m_sink) m_sink->record(tapIndex, first, index, ts, pid, rec[m_layout.flagsOffset]);
         }
     }
     out.publish(); // the page's events, every column written

@@ -57,8 +57,9 @@ public:
     // type in perType (65536 entries).
     void parse(const uint8_t* page, uint32_t pageSize, CpuColumns& out, CpuLoadStats& stats, uint64_t* perType);
 
-    // Copies the tapped fields of matching records into `out` (one column per tap) from now on.
-    void setTaps(const std::vector<RecordTap>* taps, std::vector<TapColumn>* out);
+    // Copies the tapped fields of matching records into `out` (one column per tap) from now on,
+    // and gives those of `feed` taps to `sink`.
+    void setTaps(const std::vector<RecordTap>* taps, std::vector<TapColumn>* out, RecordSink* sink = nullptr);
 
     // Checks a page header before kbuffer trusts it; false if its sizes are impossible.
     static bool headerIsSane(const uint8_t* page, uint32_t pageSize, int kernelLongSize, bool bigEndian);
@@ -75,6 +76,8 @@ private:
     std::vector<TapColumn>* m_tapOut = nullptr;
     std::vector<int16_t> m_tapOfType; // event type -> tap index, or -1
     std::vector<size_t> m_tapBytes;   // per tap: bytesPerHit()
+    RecordSink* m_sink = nullptr;
+    std::vector<uint8_t> m_fedBytes; // a fed record's fields, when its tap keeps nothing
 };
 
 } // namespace ringside

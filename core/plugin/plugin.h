@@ -17,7 +17,7 @@ namespace ringside {
 
 // Bumped whenever a type a plugin sees changes shape: modules built for another version are
 // refused by name, not loaded.
-constexpr int kPluginApiVersion = 3;
+constexpr int kPluginApiVersion = 4;
 
 // What a plugin may ask of the recording it is fed, besides its records.
 struct RecordingInfo {

@@ -19,6 +19,8 @@ namespace ringside {
 struct RecordTap {
     uint16_t eventType = 0;
     std::vector<std::pair<int, int>> fields; // (offset, size) within the record
+    bool keep = true;                        // kept in a TapColumn, for consumers fed in merged order after the load
+    bool feed = false;                       // given to the parser's RecordSink as it is parsed
 
     size_t bytesPerHit() const
     {
@@ -26,6 +28,19 @@ struct RecordTap {
         for (const auto& f : fields) n += static_cast<size_t>(f.second);
         return n;
     }
+};
+
+// Takes the records of `feed` taps while the pages are parsed, one stretch of one stream at a
+// time, on the parser's thread: what consumers fed in pieces read (RecordConsumer::newPiece).
+class RecordSink {
+public:
+    virtual ~RecordSink() = default;
+    // `fields`: the tap's field bytes, as a TapColumn keeps them; `index`: the event's index in
+    // the stretch.
+    virtual void record(size_t tap, const uint8_t* fields, uint32_t index, uint64_t timestamp, int32_t pid,
+                        uint8_t flags) = 0;
+    // The kernel lost events just before the stretch's next event, at `timestamp`.
+    virtual void lost(uint64_t timestamp) = 0;
 };
 
 // Fixed-size records in blocks of a page, then 64 KiB, then huge pages doubling to 8 MiB (a tap

@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <map>
+#include <stdexcept>
 #include <unordered_map>
 
 namespace ringside::syscalls {
@@ -10,7 +11,7 @@ namespace ringside::syscalls {
 namespace {
 
 // The requests, in this order.
-enum Request : size_t { kRawEnter, kRawExit, kEnter, kExit, kEnterOld, kExitOld, kRequests };
+enum Request : size_t { kRawEnter, kRawExit, kEnter, kExit, kEnterOld, kExitOld, kSwitch, kRequests };
 
 constexpr const char* kEnterPrefix = "sys_enter_";
 constexpr const char* kExitPrefix = "sys_exit_";
@@ -33,6 +34,8 @@ std::vector<EventRequest> SyscallsPlugin::requests() const
         // Kernels before 5.x name the number field "nr".
         {"syscalls", kEnterPrefix, {"nr"}, true, {4}},
         {"syscalls", kExitPrefix, {"nr", "ret"}, true, {4}},
+        // When a task leaves its CPU inside a call, its return may come on another one.
+        {"sched", "sched_switch", {"prev_pid"}},
     };
 }
 
@@ -47,66 +50,26 @@ void SyscallsPlugin::bind(const std::vector<bool>& bound)
     m_bound = bound;
 }
 
+SyscallsPlugin::SyscallsPlugin() = default;
+SyscallsPlugin::~SyscallsPlugin() = default;
+
 uint16_t SyscallsPlugin::nameId(const std::string& name)
 {
     constexpr size_t kMostNames = (1 << 14) - 1;
+    const std::lock_guard lock(m_namesLock);
     auto found = m_nameIds.find(name);
     if (found != m_nameIds.end()) return found->second;
-    if (m_names.size() + 1 >= kMostNames) return nameId("(other system calls)");
-    m_names.push_back(name);
-    return m_nameIds.emplace(name, uint16_t(m_names.size() - 1)).first->second;
+    const std::string& kept = m_names.size() + 1 >= kMostNames ? std::string("(other system calls)") : name;
+    found = m_nameIds.find(kept);
+    if (found != m_nameIds.end()) return found->second;
+    m_names.push_back(kept);
+    return m_nameIds.emplace(kept, uint16_t(m_names.size() - 1)).first->second;
 }
 
-uint16_t SyscallsPlugin::numberName(int64_t number)
+int SyscallsPlugin::cpuOf(uint16_t streamPlusOne) const
 {
-    if (number < 0 || number >= 4096) return nameId(syscallName(m_arch, number));
-    if (m_numberNames.empty()) m_numberNames.assign(4096, -1);
-    int64_t& id = m_numberNames[size_t(number)];
-    if (id < 0) id = nameId(syscallName(m_arch, number));
-    return uint16_t(id);
-}
-
-int64_t SyscallsPlugin::nameOfEvent(uint16_t type, const char* prefix)
-{
-    auto [it, added] = m_eventNames.try_emplace(type, -1);
-    if (added && m_eventName) {
-        const std::string event = m_eventName(type);
-        const std::string p = prefix;
-        if (event.size() > p.size() && event.compare(0, p.size(), p) == 0) it->second = nameId(event.substr(p.size()));
-    }
-    return it->second;
-}
-
-SyscallsPlugin::TaskState& SyscallsPlugin::taskOf(const ConsumedRecord& record)
-{
-    // Records of one CPU mostly come from the task running there: one lookup per switch.
-    if (record.stream.value >= m_lastTask.size()) m_lastTask.resize(record.stream.value + 1u, {-1, nullptr});
-    auto& [pid, state] = m_lastTask[record.stream.value];
-    if (pid != record.pid || !state) {
-        pid = record.pid;
-        state = &m_tasks[record.pid]; // nodes of an unordered_map never move
-    }
-    return *state;
-}
-
-int SyscallsPlugin::cpuOf(StreamId stream) const
-{
-    return stream.value < m_streams.size() ? m_streams[stream.value].cpu : -1;
-}
-
-void SyscallsPlugin::consume(const ConsumedRecord& record)
-{
-    switch (record.request) {
-    case kRawEnter: enter(record, record.field(0).asSigned(), -1); break;
-    case kRawExit: exit(record, record.field(0).asSigned(), record.field(1).asSigned(), -1); break;
-    case kEnter:
-    case kEnterOld: enter(record, record.field(0).asSigned(), nameOfEvent(record.type, kEnterPrefix)); break;
-    case kExit:
-    case kExitOld:
-        exit(record, record.field(0).asSigned(), record.field(1).asSigned(), nameOfEvent(record.type, kExitPrefix));
-        break;
-    default: break;
-    }
+    const size_t stream = size_t(streamPlusOne) - 1;
+    return streamPlusOne && stream < m_streams.size() ? m_streams[stream].cpu : -1;
 }
 
 namespace {
@@ -126,13 +89,64 @@ uint64_t get48(uint32_t low, uint16_t high)
 
 } // namespace
 
-void SyscallsPlugin::setCpu(StoredCall& call, StreamId stream) const
+// ---- A piece: one stretch's records, paired as they come
+
+uint16_t SyscallsPlugin::Piece::numberName(int64_t number)
 {
-    const int cpu = cpuOf(stream);
-    call.cpuPlusOne = cpu >= 0 && cpu < UINT16_MAX ? uint16_t(cpu + 1) : 0;
+    if (number < 0 || number >= 4096) return m_plugin.nameId(syscallName(m_plugin.m_arch, number));
+    if (m_numberNames.empty()) m_numberNames.assign(4096, -1);
+    int32_t& id = m_numberNames[size_t(number)];
+    if (id < 0) id = m_plugin.nameId(syscallName(m_plugin.m_arch, number));
+    return uint16_t(id);
 }
 
-void SyscallsPlugin::setEnter(size_t call, uint64_t enter)
+int64_t SyscallsPlugin::Piece::nameOfEvent(uint16_t type, const char* prefix)
+{
+    auto [it, added] = m_eventNames.try_emplace(type, -1);
+    if (added && m_plugin.m_eventName) {
+        const std::string event = m_plugin.m_eventName(type);
+        const std::string p = prefix;
+        if (event.size() > p.size() && event.compare(0, p.size(), p) == 0)
+            it->second = m_plugin.nameId(event.substr(p.size()));
+    }
+    return it->second;
+}
+
+SyscallsPlugin::Piece::TaskState& SyscallsPlugin::Piece::taskOf(const ConsumedRecord& record)
+{
+    // Records of one CPU mostly come from the task running there: one lookup per switch.
+    if (record.stream.value >= m_lastTask.size()) m_lastTask.resize(record.stream.value + 1u, {-1, nullptr});
+    auto& [pid, state] = m_lastTask[record.stream.value];
+    if (pid != record.pid || !state) {
+        if (state) state->left = true; // another task ran on this CPU since
+        pid = record.pid;
+        state = &m_tasks[record.pid]; // nodes of an unordered_map never move
+    }
+    return *state;
+}
+
+void SyscallsPlugin::Piece::consume(const ConsumedRecord& record)
+{
+    switch (record.request) {
+    case kRawEnter: enter(record, record.field(0).asSigned(), -1, kRaw); break;
+    case kRawExit: exit(record, record.field(0).asSigned(), record.field(1).asSigned(), -1, kRaw); break;
+    case kEnter:
+    case kEnterOld: enter(record, record.field(0).asSigned(), nameOfEvent(record.type, kEnterPrefix), kEvent); break;
+    case kExit:
+    case kExitOld:
+        exit(record, record.field(0).asSigned(), record.field(1).asSigned(), nameOfEvent(record.type, kExitPrefix),
+             kEvent);
+        break;
+    case kSwitch: {
+        auto task = m_tasks.find(int32_t(record.field(0).asSigned()));
+        if (task != m_tasks.end()) task->second.left = true;
+        break;
+    }
+    default: break;
+    }
+}
+
+void SyscallsPlugin::Piece::setEnter(size_t call, uint64_t enter)
 {
     StoredCall& c = m_calls[call];
     const uint64_t sinceFirst = enter - m_firstEnter;
@@ -144,14 +158,14 @@ void SyscallsPlugin::setEnter(size_t call, uint64_t enter)
     m_wideEnters.set(call, enter);
 }
 
-uint64_t SyscallsPlugin::enterOf(size_t call) const
+uint64_t SyscallsPlugin::Piece::enterOf(size_t call) const
 {
     const StoredCall& c = m_calls[call];
     const uint64_t sinceFirst = get48(c.enterLow, c.enterHigh);
     return sinceFirst == kWide48 ? *m_wideEnters.find(call) : m_firstEnter + sinceFirst;
 }
 
-void SyscallsPlugin::setExit(size_t call, uint64_t exit)
+void SyscallsPlugin::Piece::setExit(size_t call, uint64_t exit)
 {
     StoredCall& c = m_calls[call];
     const uint64_t duration = exit - enterOf(call);
@@ -163,7 +177,13 @@ void SyscallsPlugin::setExit(size_t call, uint64_t exit)
     m_wideDurations.set(call, duration);
 }
 
-void SyscallsPlugin::setReturn(size_t call, int64_t ret)
+uint64_t SyscallsPlugin::Piece::exitOf(size_t call) const
+{
+    const StoredCall& c = m_calls[call];
+    return enterOf(call) + (c.duration == kWideDuration ? *m_wideDurations.find(call) : c.duration);
+}
+
+void SyscallsPlugin::Piece::setReturn(size_t call, int64_t ret)
 {
     StoredCall& c = m_calls[call];
     if (ret > kWideReturn && ret < -kWideReturn) {
@@ -174,7 +194,7 @@ void SyscallsPlugin::setReturn(size_t call, int64_t ret)
     m_wideReturns.set(call, uint64_t(ret));
 }
 
-int64_t SyscallsPlugin::returnOf(size_t call) const
+int64_t SyscallsPlugin::Piece::returnOf(size_t call) const
 {
     const StoredCall& c = m_calls[call];
     // Sign-extend the 48 bits.
@@ -182,85 +202,280 @@ int64_t SyscallsPlugin::returnOf(size_t call) const
     return ret == kWideReturn ? int64_t(*m_wideReturns.find(call)) : ret;
 }
 
-SyscallsPlugin::Call SyscallsPlugin::call(size_t i) const
+SyscallsPlugin::Call SyscallsPlugin::Piece::call(size_t i) const
 {
     const StoredCall& s = m_calls[i];
     Call c;
     c.enter = enterOf(i);
-    c.exit = c.enter + (s.duration == kWideDuration ? *m_wideDurations.find(i) : s.duration);
+    c.exit = exitOf(i);
     c.ret = returnOf(i);
     c.pid = s.pid;
     c.name = s.name;
-    c.cpu = int(s.cpuPlusOne) - 1;
+    c.cpu = m_plugin.cpuOf(s.streamPlusOne);
     c.enterSeen = s.enterSeen;
     c.exitSeen = s.exitSeen;
     return c;
 }
 
-size_t SyscallsPlugin::addCall(const ConsumedRecord& record, uint16_t name)
+size_t SyscallsPlugin::Piece::addCall(const ConsumedRecord& record, uint16_t name)
 {
     if (m_calls.empty()) m_firstEnter = record.timestamp;
     StoredCall call;
     call.pid = record.pid;
     call.name = name & 0x3fff;
+    call.streamPlusOne = record.stream.value < 0x7fff ? uint16_t(record.stream.value + 1) & 0x7fff : 0;
     const size_t index = m_calls.size();
     m_calls.push_back(call);
     setEnter(index, record.timestamp);
     return index;
 }
 
-void SyscallsPlugin::enter(const ConsumedRecord& record, int64_t number, int64_t nameFromEvent)
+void SyscallsPlugin::Piece::enter(const ConsumedRecord& record, int64_t number, int64_t nameFromEvent, Kind kind)
 {
     TaskState& task = taskOf(record);
-    if (task.open >= 0) {
+    const bool first = !task.seen;
+    task.seen = true;
+    if (task.open >= 0 && task.openNumber == number && !(task.openKinds & kind)) {
         // The same entry seen through the other kind of event (raw_syscalls and syscalls).
-        if (task.openNumber == number) {
-            if (nameFromEvent >= 0) m_calls[size_t(task.open)].name = uint16_t(nameFromEvent);
-            return;
-        }
-        // A call that never returned (exit_group, or its exit was lost) stays open.
+        if (nameFromEvent >= 0) m_calls[size_t(task.open)].name = uint16_t(nameFromEvent);
+        task.openKinds |= kind;
+        return;
     }
+    // A call that never returned (exit_group, or its exit was lost) stays open.
+    if (task.open >= 0)
+        m_unreturned.push_back(
+            {{this, uint32_t(task.open)}, record.pid, task.openNumber, enterOf(size_t(task.open)), record.timestamp});
+    if (task.deferred != SIZE_MAX) m_unreturned[task.deferred].until = record.timestamp, task.deferred = SIZE_MAX;
     const size_t index = addCall(record, nameFromEvent >= 0 ? uint16_t(nameFromEvent) : numberName(number));
-    StoredCall& call = m_calls[index];
-    setCpu(call, record.stream);
-    call.enterSeen = 1;
+    m_calls[index].enterSeen = 1;
+    task.left = false;
     task.open = int64_t(index);
     task.openNumber = number;
+    task.openKinds = kind;
     task.lastExited = -1;
+    task.lastEnter = record.timestamp;
+    if (first) task.firstEnter = int64_t(index), task.firstKind = kind, task.firstNumber = number;
 }
 
-void SyscallsPlugin::exit(const ConsumedRecord& record, int64_t number, int64_t ret, int64_t nameFromEvent)
+void SyscallsPlugin::Piece::exit(const ConsumedRecord& record, int64_t number, int64_t ret, int64_t nameFromEvent,
+                                 Kind kind)
 {
     TaskState& task = taskOf(record);
-    if (task.open < 0 && task.lastExited >= 0 && task.lastExitedNumber == number) {
+    const bool first = !task.seen;
+    task.seen = true;
+    if (task.open < 0 && task.lastExited >= 0 && task.lastExitedNumber == number && !(task.exitKinds & kind)) {
         // The same return seen through the other kind of event.
         if (nameFromEvent >= 0) m_calls[size_t(task.lastExited)].name = uint16_t(nameFromEvent);
+        task.exitKinds |= kind;
         return;
     }
     // rt_sigreturn (and a call whose number a tracer changed) returns as NR -1: it ends the
     // call that was entered.
     const bool matches = task.open >= 0 && (task.openNumber == number || number < 0);
-    if (!matches) {
-        // Entered before the recording began (or its entry was not recorded).
+    if (!matches || task.left) {
+        uint64_t lastEnter = task.lastEnter;
+        if (task.open >= 0 && matches) {
+            // The task left this CPU inside the call: this may be the return of a call it
+            // entered elsewhere meanwhile, and the call entered here may have returned there.
+            // join() decides, by time.
+            task.deferred = m_unreturned.size();
+            lastEnter = enterOf(size_t(task.open)) - 1; // the entry here may still be the one
+            m_unreturned.push_back(
+                {{this, uint32_t(task.open)}, record.pid, task.openNumber, enterOf(size_t(task.open))});
+        } else if (task.open >= 0) {
+            m_unreturned.push_back({{this, uint32_t(task.open)},
+                                    record.pid,
+                                    task.openNumber,
+                                    enterOf(size_t(task.open)),
+                                    record.timestamp});
+        }
+        // Entered before the stretch began (before the recording, or in another piece), or
+        // deferred as above.
         task.open = int64_t(addCall(record, nameFromEvent >= 0 ? uint16_t(nameFromEvent) : numberName(number)));
         task.openNumber = number;
+        m_orphans.push_back({uint32_t(task.open), number, lastEnter, kind, first});
     }
     const size_t index = size_t(task.open);
     StoredCall& call = m_calls[index];
-    setCpu(call, record.stream);
+    call.streamPlusOne = record.stream.value < 0x7fff ? uint16_t(record.stream.value + 1) & 0x7fff : 0;
     call.exitSeen = 1;
     if (nameFromEvent >= 0) call.name = uint16_t(nameFromEvent);
     setReturn(index, ret);
     setExit(index, record.timestamp);
     task.lastExited = task.open;
     task.lastExitedNumber = task.openNumber;
+    task.exitKinds = kind;
     task.open = -1;
+}
+
+void SyscallsPlugin::Piece::finish()
+{
+    if (m_finished) return;
+    m_finished = true;
+    for (auto& [pid, task] : m_tasks) {
+        if (task.open < 0) continue;
+        m_unreturned.push_back({{this, uint32_t(task.open)}, pid, task.openNumber, enterOf(size_t(task.open))});
+    }
+}
+
+// ---- Joining pieces
+
+std::unique_ptr<StreamPiece> SyscallsPlugin::newPiece(StreamId stream)
+{
+    return std::make_unique<Piece>(*this, stream.value);
+}
+
+void SyscallsPlugin::consume(const ConsumedRecord& record)
+{
+    if (!m_merged) m_merged = std::make_unique<Piece>(*this, Piece::kEveryStream);
+    m_merged->consume(record);
+}
+
+void SyscallsPlugin::flush()
+{
+    if (!m_merged) return;
+    std::vector<FedPiece> pieces;
+    pieces.push_back({StreamId(), 0, std::move(m_merged)});
+    join(std::move(pieces));
+}
+
+SyscallsPlugin::Piece* SyscallsPlugin::pieceOf(StreamPiece* piece) const
+{
+    auto* own = dynamic_cast<Piece*>(piece);
+    if (!own || &own->m_plugin != this)
+        throw std::invalid_argument("syscalls: join() was given another plugin's piece");
+    return own;
+}
+
+void SyscallsPlugin::merge(CallRef into, CallRef from, bool nameFromEvent)
+{
+    Piece& to = *into.piece;
+    Piece& of = *from.piece;
+    StoredCall& target = to.m_calls[into.index];
+    const StoredCall& source = of.m_calls[from.index];
+    if (nameFromEvent) target.name = source.name;
+    if (source.exitSeen && !target.exitSeen) {
+        target.exitSeen = 1;
+        target.streamPlusOne = source.streamPlusOne;
+        to.setReturn(into.index, of.returnOf(from.index));
+        to.setExit(into.index, of.exitOf(from.index));
+    }
+    of.m_calls[from.index].joined = 1;
+    ++of.m_joined;
+}
+
+void SyscallsPlugin::joinStretches(Piece& earlier, Piece& later, std::vector<Unreturned>& open)
+{
+    // The earlier stretch's calls still open at its end, by task.
+    std::unordered_map<int32_t, size_t> openAtEnd;
+    for (size_t u = 0; u < open.size(); ++u)
+        if (open[u].call.piece == &earlier && open[u].until == UINT64_MAX) openAtEnd[open[u].pid] = u;
+    for (auto& [pid, task] : later.m_tasks) {
+        auto found = earlier.m_tasks.find(pid);
+        if (found == earlier.m_tasks.end()) continue;
+        const Piece::TaskState& before = found->second;
+        if (task.firstEnter < 0) {
+            // A first return: the other event of a return the earlier stretch ended with?
+            for (const Orphan& orphan : later.m_orphans) {
+                if (!orphan.first || later.m_calls[orphan.call].pid != pid) continue;
+                if (before.open < 0 && before.lastExited >= 0 && before.lastExitedNumber == orphan.number &&
+                    !(before.exitKinds & orphan.kind))
+                    merge({&earlier, uint32_t(before.lastExited)}, {&later, orphan.call}, orphan.kind == Piece::kEvent);
+                break;
+            }
+            continue; // else pairAcrossPieces() pairs it
+        }
+        auto atEnd = openAtEnd.find(pid);
+        if (atEnd == openAtEnd.end()) continue;
+        Unreturned& entry = open[atEnd->second];
+        const CallRef entered{&later, uint32_t(task.firstEnter)};
+        if (entry.number == task.firstNumber && !(before.openKinds & task.firstKind)) {
+            // The entry's other event, split from it by the stretch's start: one call.
+            merge(entry.call, entered, task.firstKind == Piece::kEvent);
+            for (Unreturned& u : open)
+                if (u.call == entered) u.call = entry.call, u.enter = entry.enter;
+            if (earlier.m_calls[entry.call.index].exitSeen) entry.until = 0;
+        } else {
+            entry.until = later.enterOf(entered.index); // the task entered another call first
+        }
+    }
+}
+
+void SyscallsPlugin::pairAcrossPieces(std::vector<Piece*>& pieces, std::vector<Unreturned>& open)
+{
+    // Per task, the unreturned entries in time order; each return without an entry takes the
+    // latest one before it, if that one was not followed by another entry first.
+    std::unordered_map<int32_t, std::vector<size_t>> byTask;
+    for (size_t u = 0; u < open.size(); ++u) byTask[open[u].pid].push_back(u);
+    for (auto& [pid, list] : byTask)
+        std::sort(list.begin(), list.end(), [&](size_t a, size_t b) { return open[a].enter < open[b].enter; });
+    for (Piece* piece : pieces) {
+        for (const Orphan& orphan : piece->m_orphans) {
+            StoredCall& returned = piece->m_calls[orphan.call];
+            if (returned.joined) continue;
+            auto list = byTask.find(returned.pid);
+            if (list == byTask.end()) continue;
+            const uint64_t exit = piece->exitOf(orphan.call);
+            auto after = std::lower_bound(list->second.begin(), list->second.end(), exit,
+                                          [&](size_t u, uint64_t t) { return open[u].enter < t; });
+            if (after == list->second.begin()) continue;
+            Unreturned& entry = open[*(after - 1)];
+            StoredCall& entered = entry.call.piece->m_calls[entry.call.index];
+            if (entered.exitSeen || entered.joined || exit >= entry.until || entry.enter <= orphan.lastEnter ||
+                (entry.number != orphan.number && orphan.number >= 0))
+                continue;
+            merge(entry.call, {piece, orphan.call}, orphan.kind == Piece::kEvent);
+            entry.until = 0;
+        }
+    }
+}
+
+void SyscallsPlugin::join(std::vector<FedPiece> fed)
+{
+    std::vector<Piece*> pieces;
+    for (FedPiece& f : fed) {
+        Piece* piece = pieceOf(f.piece.get());
+        f.piece.release();
+        m_pieces.emplace_back(piece);
+        piece->finish();
+        pieces.push_back(piece);
+    }
+    // What may still return: the last join's unreturned entries, then the new pieces'.
+    std::vector<Unreturned> open = std::move(m_open);
+    for (Piece* piece : pieces) {
+        Piece*& earlier = m_lastOfStream[piece->m_streamKey];
+        open.insert(open.end(), piece->m_unreturned.begin(), piece->m_unreturned.end());
+        piece->m_unreturned.clear();
+        if (earlier) {
+            joinStretches(*earlier, *piece, open);
+            earlier->m_tasks.clear(); // a stretch's state is needed by the next one only
+            earlier->m_lastTask.clear();
+        }
+        earlier = piece;
+    }
+    pairAcrossPieces(pieces, open);
+    for (Piece* piece : pieces) piece->m_orphans.clear();
+    // Entries still open may return in a later batch.
+    for (const Unreturned& u : open) {
+        const StoredCall& c = u.call.piece->m_calls[u.call.index];
+        if (u.until == UINT64_MAX && !c.exitSeen && !c.joined) m_open.push_back(u);
+    }
+    m_callCount = 0;
+    for (const auto& piece : m_pieces) m_callCount += piece->size() - piece->m_joined;
+}
+
+std::vector<SyscallsPlugin::Call> SyscallsPlugin::calls() const
+{
+    std::vector<Call> out;
+    forEachCall([&](const Call& c) { out.push_back(c); });
+    return out;
 }
 
 std::string SyscallsPlugin::nothingToShow() const
 {
-    if (!m_calls.empty()) return {};
-    const bool anyBound = std::find(m_bound.begin(), m_bound.end(), true) != m_bound.end();
+    if (m_callCount) return {};
+    const bool anyBound = std::find(m_bound.begin(), m_bound.begin() + std::min<long>(kSwitch, long(m_bound.size())),
+                                    true) != m_bound.begin() + std::min<long>(kSwitch, long(m_bound.size()));
     return anyBound ? "the recording's raw_syscalls and syscalls events have no records"
                     : "the recording has no raw_syscalls or syscalls events";
 }
@@ -271,15 +486,14 @@ PluginTables SyscallsPlugin::tables(const RecordingInfo& info) const
     SliceTable slices;
     slices.name = "System calls";
     slices.labels = m_names;
-    slices.start.reserve(m_calls.size()), slices.end.reserve(m_calls.size()), slices.ownerId.reserve(m_calls.size()),
-        slices.depth.reserve(m_calls.size()), slices.label.reserve(m_calls.size()),
-        slices.value.reserve(m_calls.size()), slices.flags.reserve(m_calls.size());
-    for (size_t i = 0; i < m_calls.size(); ++i) {
-        const Call c = call(i);
+    const size_t n = m_callCount;
+    slices.start.reserve(n), slices.end.reserve(n), slices.ownerId.reserve(n), slices.depth.reserve(n),
+        slices.label.reserve(n), slices.value.reserve(n), slices.flags.reserve(n);
+    forEachCall([&](const Call& c) {
         uint8_t flags = c.failed() ? SliceTable::kError : 0;
         if (!c.exitSeen) flags |= SliceTable::kOpen;
         slices.add(c.enter, c.exit, c.pid, 0, c.name, c.ret, flags);
-    }
+    });
     out.slices.push_back(std::move(slices));
 
     auto comm = [&](int32_t pid) { return info.taskName ? info.taskName(pid) : std::string(); };
@@ -313,12 +527,17 @@ PluginTables SyscallsPlugin::tables(const RecordingInfo& info) const
         {"name", "System call"}, {"ret", "Returned"}, {"errno", "Error"}, {"duration_ns", "Duration (ns)"}};
     // Failures by (system call, errno).
     std::map<std::pair<std::string, std::string>, std::pair<int64_t, uint64_t>> groups;
-    for (size_t i = 0; i < m_calls.size(); ++i) {
-        const Call c = call(i);
+    std::vector<Call> failed;
+    forEachCall([&](const Call& c) {
         perName[c.name].add(c);
         perTask[c.pid].add(c);
         perTaskCall[taskCallKey(c.pid, c.name)].add(c);
-        if (!c.failed()) continue;
+        if (c.failed()) failed.push_back(c);
+    });
+    // Pieces hold one CPU's stretch each: the failures in time order.
+    std::stable_sort(failed.begin(), failed.end(),
+                     [](const Call& a, const Call& b) { return a.exit != b.exit ? a.exit < b.exit : a.cpu < b.cpu; });
+    for (const Call& c : failed) {
         failures.rows.push_back({c.exit, int64_t(c.cpu), int64_t(c.pid), comm(c.pid), m_names[c.name], c.ret,
                                  errnoName(c.ret), c.duration()});
         auto& group = groups[{m_names[c.name], errnoName(c.ret)}];

@@ -6,6 +6,8 @@
 #include "syscalltables.h"
 #include "util/flatindex.h"
 
+#include <memory>
+#include <mutex>
 #include <string>
 #include <unordered_map>
 #include <vector>
@@ -32,26 +34,39 @@ public:
         uint64_t duration() const { return enterSeen && exitSeen ? exit - enter : 0; }
     };
 
+    SyscallsPlugin();
+    ~SyscallsPlugin() override;
+
     std::string name() const override { return kName; }
     std::string description() const override;
     std::vector<EventRequest> requests() const override;
     void setRecording(const RecordingInfo& info) override;
     void bind(const std::vector<bool>& bound) override;
     void setStreams(const std::vector<StreamInfo>& streams) override { m_streams = streams; }
+    // In merged order (a test, a caller without pieces): one piece for every stream, joined by
+    // flush().
     void consume(const ConsumedRecord& record) override;
+    void flush() override;
+    // A call enters and returns on its task's CPU unless the task moved while it waited:
+    // pieces pair what their stretch holds, join() pairs the rest.
+    bool fedInPieces() const override { return true; }
+    std::unique_ptr<StreamPiece> newPiece(StreamId stream) override;
+    void join(std::vector<FedPiece> pieces) override;
     std::string nothingToShow() const override;
     PluginTables tables(const RecordingInfo& info) const override;
 
-    // In the order they were entered (or, without an entry, returned).
-    size_t callCount() const { return m_calls.size(); }
-    Call call(size_t i) const;
+    size_t callCount() const { return m_callCount; }
+    // Every call, piece by piece: a piece's in the order entered (or returned, without an entry).
+    template <typename Visit>
+    void forEachCall(Visit visit) const;
+    std::vector<Call> calls() const;
     const std::vector<std::string>& names() const { return m_names; }
     Architecture architecture() const { return m_arch; }
 
 private:
     // A call as stored: 24 bytes, for there are millions and memory is most of what they cost.
-    // Times are 48 bits from the first call's (78 hours), returns 48 bits signed (addresses
-    // fit), durations 32 bits (4.3 s); whatever does not fit is kept aside by call.
+    // Times are 48 bits from the piece's first call (78 hours), returns 48 bits signed
+    // (addresses fit), durations 32 bits (4.3 s); whatever does not fit is kept aside by call.
     struct StoredCall {
         uint32_t enterLow = 0;
         uint16_t enterHigh = 0;
@@ -61,46 +76,128 @@ private:
         int32_t pid = 0;
         uint16_t name : 14 = 0;
         uint16_t enterSeen : 1 = 0, exitSeen : 1 = 0;
-        uint16_t cpuPlusOne = 0; // 0: unknown
+        uint16_t streamPlusOne : 15 = 0; // where it returned (or entered); 0: unknown
+        uint16_t joined : 1 = 0;         // merged into another piece's call: not a call of its own
     };
     static_assert(sizeof(StoredCall) == 24);
-    struct TaskState {
-        int64_t open = -1;       // the call entered and not yet exited
-        int64_t lastExited = -1; // the call that returned last, while no other was entered
-        int64_t openNumber = 0, lastExitedNumber = 0;
+    class Piece;
+    // A call in a piece.
+    struct CallRef {
+        Piece* piece = nullptr;
+        uint32_t index = 0;
+        bool operator==(const CallRef&) const = default;
     };
-    // A call's stored values, and where they go when they are too wide.
-    void setEnter(size_t call, uint64_t enter);
-    uint64_t enterOf(size_t call) const;
-    void setExit(size_t call, uint64_t exit);
-    void setReturn(size_t call, int64_t ret);
-    int64_t returnOf(size_t call) const;
-    void setCpu(StoredCall& call, StreamId stream) const;
-    size_t addCall(const ConsumedRecord& record, uint16_t name);
-    void enter(const ConsumedRecord& record, int64_t number, int64_t nameFromEvent);
-    void exit(const ConsumedRecord& record, int64_t number, int64_t ret, int64_t nameFromEvent);
+    // A call entered and not returned in its piece: the exit may be in another one.
+    struct Unreturned {
+        CallRef call;
+        int32_t pid = 0;
+        int64_t number = 0;
+        uint64_t enter = 0;
+        uint64_t until = UINT64_MAX; // the task entered another call then
+    };
+    // A call returned without an entry in its piece.
+    struct Orphan {
+        uint32_t call = 0;
+        int64_t number = 0;
+        uint64_t lastEnter = 0; // the task's latest entry before it in the piece, 0 if none
+        uint8_t kind = 0;
+        bool first = false; // the task's first record in the piece
+    };
+
     // Name ids fit 14 bits: past 16,383 names (numbers no table knows) the rest share one.
+    // Pieces ask from several threads.
     uint16_t nameId(const std::string& name);
-    // The name id of a system call number, from the architecture's table (looked up once).
-    uint16_t numberName(int64_t number);
-    // The name a syscalls:sys_enter_X or sys_exit_X event gives its call (X), as a name id.
-    int64_t nameOfEvent(uint16_t type, const char* prefix);
-    int cpuOf(StreamId stream) const;
-    TaskState& taskOf(const ConsumedRecord& record);
+    int cpuOf(uint16_t streamPlusOne) const;
+    Piece* pieceOf(StreamPiece* piece) const;
+    // Calls and entries split at a stretch's start (both kinds of events of one call, an entry
+    // whose return is in the next stretch) are joined with the previous stretch's state.
+    void joinStretches(Piece& earlier, Piece& later, std::vector<Unreturned>& open);
+    // Returns without an entry are paired with the task's latest unreturned entry before them.
+    void pairAcrossPieces(std::vector<Piece*>& pieces, std::vector<Unreturned>& open);
+    void merge(CallRef into, CallRef from, bool nameFromEvent);
 
     Architecture m_arch = Architecture::Unknown;
     std::function<std::string(uint16_t)> m_eventName;
     std::vector<bool> m_bound;
     std::vector<StreamInfo> m_streams;
+    std::mutex m_namesLock;
+    std::vector<std::string> m_names;
+    std::unordered_map<std::string, uint16_t> m_nameIds;
+    std::vector<std::unique_ptr<Piece>> m_pieces;        // joined
+    std::unique_ptr<Piece> m_merged;                     // fed by consume(), joined by flush()
+    std::vector<Unreturned> m_open;                      // unreturned at the end of the last join
+    std::unordered_map<uint32_t, Piece*> m_lastOfStream; // the latest joined piece of a stream
+    size_t m_callCount = 0;
+};
+
+// One stretch's calls (or, fed in merged order, every stream's), and each task's state.
+class SyscallsPlugin::Piece : public StreamPiece {
+public:
+    // The piece fed in merged order keeps this stream key.
+    static constexpr uint32_t kEveryStream = UINT32_MAX;
+
+    Piece(SyscallsPlugin& plugin, uint32_t streamKey) : m_plugin(plugin), m_streamKey(streamKey) {}
+    void consume(const ConsumedRecord& record) override;
+
+    size_t size() const { return m_calls.size(); }
+    const StoredCall& stored(size_t i) const { return m_calls[i]; }
+    Call call(size_t i) const;
+
+private:
+    friend class SyscallsPlugin;
+    struct TaskState {
+        int64_t open = -1;       // the call entered and not yet returned
+        int64_t lastExited = -1; // the call that returned last, while no other was entered
+        int64_t openNumber = 0, lastExitedNumber = 0;
+        uint8_t openKinds = 0, exitKinds = 0; // the kinds of events seen of them (Kind)
+        uint64_t lastEnter = 0;
+        int64_t firstEnter = -1; // the call the task's first record entered, if it was an entry
+        int64_t firstNumber = 0;
+        uint8_t firstKind = 0;
+        bool seen = false;
+        bool left = false;          // it left the CPU after its last entry here
+        size_t deferred = SIZE_MAX; // its call whose return was left to join(), in m_unreturned
+    };
+    // Which kind of event a record is: both kinds may record one call.
+    enum Kind : uint8_t { kRaw = 1, kEvent = 2 };
+
+    void enter(const ConsumedRecord& record, int64_t number, int64_t nameFromEvent, Kind kind);
+    void exit(const ConsumedRecord& record, int64_t number, int64_t ret, int64_t nameFromEvent, Kind kind);
+    size_t addCall(const ConsumedRecord& record, uint16_t name);
+    TaskState& taskOf(const ConsumedRecord& record);
+    uint16_t numberName(int64_t number);
+    int64_t nameOfEvent(uint16_t type, const char* prefix);
+    // A call's stored values, and where they go when they are too wide.
+    void setEnter(size_t call, uint64_t enter);
+    uint64_t enterOf(size_t call) const;
+    void setExit(size_t call, uint64_t exit);
+    uint64_t exitOf(size_t call) const;
+    void setReturn(size_t call, int64_t ret);
+    int64_t returnOf(size_t call) const;
+    // The end of the stretch: calls still open become unreturned.
+    void finish();
+
+    SyscallsPlugin& m_plugin;
+    uint32_t m_streamKey;
     BlockList<StoredCall> m_calls;                                  // millions of calls
     uint64_t m_firstEnter = 0;                                      // what stored times count from
     FlatMap<uint64_t> m_wideEnters, m_wideDurations, m_wideReturns; // by call
-    std::vector<int64_t> m_numberNames; // name id by system call number, -1 until first seen
-    std::vector<std::string> m_names;
-    std::unordered_map<std::string, uint16_t> m_nameIds;
-    std::unordered_map<uint16_t, int64_t> m_eventNames; // by event type
     std::unordered_map<int32_t, TaskState> m_tasks;
     std::vector<std::pair<int32_t, TaskState*>> m_lastTask; // per stream: the last task seen
+    std::vector<int32_t> m_numberNames;                     // name id by number, -1 until first seen
+    std::unordered_map<uint16_t, int64_t> m_eventNames;     // by event type
+    std::vector<Unreturned> m_unreturned;
+    std::vector<Orphan> m_orphans;
+    size_t m_joined = 0; // calls merged into others
+    bool m_finished = false;
 };
+
+template <typename Visit>
+void SyscallsPlugin::forEachCall(Visit visit) const
+{
+    for (const auto& piece : m_pieces)
+        for (size_t i = 0; i < piece->size(); ++i)
+            if (!piece->stored(i).joined) visit(piece->call(i));
+}
 
 } // namespace ringside::syscalls

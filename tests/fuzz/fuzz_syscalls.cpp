@@ -67,6 +67,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size)
         record.valueCount = exit ? 2 : 1;
         plugin.consume(record);
     }
+    plugin.flush();
     (void)plugin.nothingToShow();
     const PluginTables tables = plugin.tables(info);
     for (const StatsTable& table : tables.statistics) {
