@@ -30,7 +30,14 @@ RecordingInfo recordingInfoOf(const DatFile& file)
     // Consumers in different lanes may ask at once, and libtraceevent's lookups cache their
     // last answer in the handle.
     auto lookups = std::make_shared<std::mutex>();
-    info.eventName = [tep, lookups](uint16_t type) {
+    // Formats parsed only once the load knows which events it has are named from the start:
+    // consumers fed while the pages are parsed ask before that.
+    auto deferred = std::make_shared<std::unordered_map<uint16_t, std::string>>();
+    for (const DatFile::DeferredFormat& f : file.deferredFormats())
+        if (f.id <= 0xffff) deferred->emplace(uint16_t(f.id), std::string(formatName(f.text)));
+    info.eventName = [tep, lookups, deferred](uint16_t type) {
+        auto later = deferred->find(type);
+        if (later != deferred->end()) return later->second;
         const std::lock_guard<std::mutex> lock(*lookups);
         tep_event* event = tep ? tep_find_event(tep, type) : nullptr;
         return event && event->name ? std::string(event->name) : std::string();

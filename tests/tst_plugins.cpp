@@ -316,7 +316,9 @@ private slots:
     {
         QTest::addColumn<QString>("fixture");
         QTest::addColumn<qulonglong>("segmentBytes");
-        for (const char* fixture : {"execve-e2big.dat", "sched-mix.dat"}) {
+        // syscalls-8cpu.dat: eight CPUs, and raw_syscalls with the syscalls:* events (whose
+        // formats are parsed after the pages: the pieces must name calls by them anyway).
+        for (const char* fixture : {"execve-e2big.dat", "sched-mix.dat", "syscalls-8cpu.dat"}) {
             QTest::addRow("%s whole", fixture) << QString(fixture) << qulonglong(0);
             QTest::addRow("%s in stretches", fixture) << QString(fixture) << qulonglong(1);
         }
@@ -336,8 +338,8 @@ private slots:
         QVERIFY(trace);
         const auto& pieces = static_cast<const SyscallsPlugin&>(*(*trace)->plugins()[0]);
         const auto& merged = static_cast<const SyscallsPlugin&>(*(*trace)->plugins()[1]);
-        if (segmentBytes) QVERIFY2(stretches > (*trace)->store().streamCount() * 3, std::to_string(stretches).c_str());
-        QVERIFY(merged.callCount() > 100);
+        if (segmentBytes) QVERIFY2(stretches > (*trace)->store().streamCount(), std::to_string(stretches).c_str());
+        QVERIFY(merged.callCount() > 150);
         const std::vector<std::string> got = callLines(pieces), want = callLines(merged);
         std::vector<std::string> extra, missing;
         std::set_difference(got.begin(), got.end(), want.begin(), want.end(), std::back_inserter(extra));

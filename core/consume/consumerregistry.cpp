@@ -158,6 +158,11 @@ public:
         for (size_t c = 0; c < m_pieces.size(); ++c)
             if (m_pieces[c]) guarded(c, [&] { m_pieces[c]->eventsLost(timestamp); });
     }
+    void end() override
+    {
+        for (size_t c = 0; c < m_pieces.size(); ++c)
+            if (m_pieces[c]) guarded(c, [&] { m_pieces[c]->end(); });
+    }
     StreamId stream() const { return m_stream; }
     std::unique_ptr<StreamPiece> take(size_t consumer) { return std::move(m_pieces[consumer]); }
     const std::string& failure(size_t consumer) const { return m_failures[consumer]; }

@@ -103,6 +103,9 @@ public:
     virtual void consume(const ConsumedRecord& record) = 0;
     // The kernel lost events of the stream just before `timestamp`.
     virtual void eventsLost(uint64_t timestamp) { (void)timestamp; }
+    // The stretch's last record was given, on the same thread, before that thread asks for
+    // another piece: what a piece holds may be handed on.
+    virtual void end() {}
 };
 
 // A fed piece, and where its stretch sits in its stream.

@@ -232,6 +232,7 @@ Result<std::unique_ptr<EventStore>> loadAll(const DatFile& file, const LoadOptio
                 if (options.sinkFor) seg.sink = options.sinkFor(seg.stream);
                 loadSegment(seg, *streams[seg.stream], info, layout, converter, options.taps, shared,
                             perType[static_cast<size_t>(t)].data(), buffer, scratch);
+                if (seg.sink) seg.sink->end();
             }
         } catch (...) {
             next = segments.size(); // the other workers stop at their next segment

@@ -41,6 +41,8 @@ public:
                         uint8_t flags) = 0;
     // The kernel lost events just before the stretch's next event, at `timestamp`.
     virtual void lost(uint64_t timestamp) = 0;
+    // The stretch's last record was given.
+    virtual void end() {}
 };
 
 // Fixed-size records in blocks of a page, then 64 KiB, then huge pages doubling to 8 MiB (a tap

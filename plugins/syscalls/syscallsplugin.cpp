@@ -55,7 +55,7 @@ SyscallsPlugin::~SyscallsPlugin() = default;
 
 uint16_t SyscallsPlugin::nameId(const std::string& name)
 {
-    constexpr size_t kMostNames = (1 << 14) - 1;
+    constexpr size_t kMostNames = (1 << 13) - 1;
     const std::lock_guard lock(m_namesLock);
     auto found = m_nameIds.find(name);
     if (found != m_nameIds.end()) return found->second;
@@ -66,7 +66,7 @@ uint16_t SyscallsPlugin::nameId(const std::string& name)
     return m_nameIds.emplace(kept, uint16_t(m_names.size() - 1)).first->second;
 }
 
-int SyscallsPlugin::cpuOf(uint16_t streamPlusOne) const
+int SyscallsPlugin::cpuOf(uint32_t streamPlusOne) const
 {
     const size_t stream = size_t(streamPlusOne) - 1;
     return streamPlusOne && stream < m_streams.size() ? m_streams[stream].cpu : -1;
@@ -74,18 +74,10 @@ int SyscallsPlugin::cpuOf(uint16_t streamPlusOne) const
 
 namespace {
 
-constexpr uint64_t kWide48 = (uint64_t(1) << 48) - 1; // a stored time kept aside
-constexpr int64_t kWideReturn = -(int64_t(1) << 47);  // a stored return kept aside
-constexpr uint32_t kWideDuration = UINT32_MAX;
-
-void put48(uint64_t value, uint32_t& low, uint16_t& high)
-{
-    low = uint32_t(value), high = uint16_t(value >> 32);
-}
-uint64_t get48(uint32_t low, uint16_t high)
-{
-    return uint64_t(high) << 32 | low;
-}
+// Stored values that mean "kept aside".
+constexpr uint32_t kWideTime = UINT32_MAX;
+constexpr int32_t kWideReturn = INT32_MIN;
+constexpr uint16_t kWideTask = UINT16_MAX;
 
 } // namespace
 
@@ -120,7 +112,12 @@ SyscallsPlugin::Piece::TaskState& SyscallsPlugin::Piece::taskOf(const ConsumedRe
     if (pid != record.pid || !state) {
         if (state) state->left = true; // another task ran on this CPU since
         pid = record.pid;
-        state = &m_tasks[record.pid]; // nodes of an unordered_map never move
+        auto [it, added] = m_tasks.try_emplace(record.pid);
+        state = &it->second; // nodes of an unordered_map never move
+        if (added) {
+            state->index = m_pids.size() < kWideTask ? uint16_t(m_pids.size()) : kWideTask;
+            if (state->index != kWideTask) m_pids.push_back(record.pid);
+        }
     }
     return *state;
 }
@@ -146,86 +143,140 @@ void SyscallsPlugin::Piece::consume(const ConsumedRecord& record)
     }
 }
 
+SyscallsPlugin::Arena& SyscallsPlugin::takeArena()
+{
+    const std::lock_guard lock(m_arenasLock);
+    for (auto& arena : m_arenas)
+        if (!arena->busy) return arena->busy = true, *arena;
+    m_arenas.push_back(std::make_unique<Arena>());
+    m_arenas.back()->busy = true;
+    return *m_arenas.back();
+}
+
+void SyscallsPlugin::giveBack(Arena& arena)
+{
+    const std::lock_guard lock(m_arenasLock);
+    arena.busy = false;
+}
+
+SyscallsPlugin::Piece::Piece(SyscallsPlugin& plugin, uint32_t streamKey)
+    : m_plugin(plugin), m_streamKey(streamKey), m_arena(&plugin.takeArena()), m_begin(m_arena->calls.size())
+{}
+
+SyscallsPlugin::Piece::~Piece()
+{
+    end();
+}
+
+void SyscallsPlugin::Piece::end()
+{
+    if (m_ended) return;
+    m_end = m_arena->calls.size();
+    m_ended = true;
+    m_plugin.giveBack(*m_arena);
+}
+
 void SyscallsPlugin::Piece::setEnter(size_t call, uint64_t enter)
 {
-    StoredCall& c = m_calls[call];
-    const uint64_t sinceFirst = enter - m_firstEnter;
-    if (enter >= m_firstEnter && sinceFirst < kWide48) {
-        put48(sinceFirst, c.enterLow, c.enterHigh);
+    // Calls are added in time order (a stream's records): a time past the epoch's 4.3 s starts
+    // the next epoch at the newest call; one out of order is kept aside.
+    StoredCall& c = at(call);
+    if (m_epochs.empty() || (enter >= m_epochs.back().second + kWideTime && call + 1 == size()))
+        m_epochs.emplace_back(call, enter);
+    const uint64_t base = m_epochs.back().second;
+    if (enter >= base && enter - base < kWideTime) {
+        c.enter = uint32_t(enter - base);
         return;
     }
-    put48(kWide48, c.enterLow, c.enterHigh);
+    c.enter = kWideTime;
     m_wideEnters.set(call, enter);
 }
 
 uint64_t SyscallsPlugin::Piece::enterOf(size_t call) const
 {
-    const StoredCall& c = m_calls[call];
-    const uint64_t sinceFirst = get48(c.enterLow, c.enterHigh);
-    return sinceFirst == kWide48 ? *m_wideEnters.find(call) : m_firstEnter + sinceFirst;
+    const StoredCall& c = at(call);
+    if (c.enter == kWideTime) return *m_wideEnters.find(call);
+    auto epoch = std::upper_bound(m_epochs.begin(), m_epochs.end(), call,
+                                  [](size_t i, const std::pair<size_t, uint64_t>& e) { return i < e.first; });
+    return (epoch - 1)->second + c.enter;
 }
 
 void SyscallsPlugin::Piece::setExit(size_t call, uint64_t exit)
 {
-    StoredCall& c = m_calls[call];
+    StoredCall& c = at(call);
     const uint64_t duration = exit - enterOf(call);
-    if (duration < kWideDuration) {
+    if (duration < kWideTime) {
         c.duration = uint32_t(duration);
         return;
     }
-    c.duration = kWideDuration;
+    c.duration = kWideTime;
     m_wideDurations.set(call, duration);
 }
 
 uint64_t SyscallsPlugin::Piece::exitOf(size_t call) const
 {
-    const StoredCall& c = m_calls[call];
-    return enterOf(call) + (c.duration == kWideDuration ? *m_wideDurations.find(call) : c.duration);
+    const StoredCall& c = at(call);
+    return enterOf(call) + (c.duration == kWideTime ? *m_wideDurations.find(call) : c.duration);
 }
 
 void SyscallsPlugin::Piece::setReturn(size_t call, int64_t ret)
 {
-    StoredCall& c = m_calls[call];
-    if (ret > kWideReturn && ret < -kWideReturn) {
-        put48(uint64_t(ret), c.returnLow, c.returnHigh);
+    StoredCall& c = at(call);
+    if (ret > kWideReturn && ret <= INT32_MAX) {
+        c.ret = int32_t(ret);
         return;
     }
-    put48(uint64_t(kWideReturn), c.returnLow, c.returnHigh);
+    c.ret = kWideReturn;
     m_wideReturns.set(call, uint64_t(ret));
 }
 
 int64_t SyscallsPlugin::Piece::returnOf(size_t call) const
 {
-    const StoredCall& c = m_calls[call];
-    // Sign-extend the 48 bits.
-    const int64_t ret = int64_t(get48(c.returnLow, c.returnHigh) << 16) >> 16;
-    return ret == kWideReturn ? int64_t(*m_wideReturns.find(call)) : ret;
+    const StoredCall& c = at(call);
+    return c.ret == kWideReturn ? int64_t(*m_wideReturns.find(call)) : c.ret;
+}
+
+int32_t SyscallsPlugin::Piece::pidOf(size_t call) const
+{
+    const StoredCall& c = at(call);
+    return c.task == kWideTask ? int32_t(*m_widePids.find(call)) : m_pids[c.task];
+}
+
+uint32_t SyscallsPlugin::Piece::streamOf(size_t call) const
+{
+    if (const uint64_t* other = m_otherStreams.find(call)) return uint32_t(*other);
+    return m_streamKey == kEveryStream ? 0 : m_streamKey + 1;
+}
+
+void SyscallsPlugin::Piece::setStream(size_t call, uint32_t streamPlusOne)
+{
+    if (streamPlusOne != streamOf(call)) m_otherStreams.set(call, streamPlusOne);
 }
 
 SyscallsPlugin::Call SyscallsPlugin::Piece::call(size_t i) const
 {
-    const StoredCall& s = m_calls[i];
+    const StoredCall& s = at(i);
     Call c;
     c.enter = enterOf(i);
     c.exit = exitOf(i);
     c.ret = returnOf(i);
-    c.pid = s.pid;
+    c.pid = pidOf(i);
     c.name = s.name;
-    c.cpu = m_plugin.cpuOf(s.streamPlusOne);
+    c.cpu = m_plugin.cpuOf(streamOf(i));
     c.enterSeen = s.enterSeen;
     c.exitSeen = s.exitSeen;
     return c;
 }
 
-size_t SyscallsPlugin::Piece::addCall(const ConsumedRecord& record, uint16_t name)
+size_t SyscallsPlugin::Piece::addCall(const ConsumedRecord& record, const TaskState& task, uint16_t name)
 {
-    if (m_calls.empty()) m_firstEnter = record.timestamp;
     StoredCall call;
-    call.pid = record.pid;
-    call.name = name & 0x3fff;
-    call.streamPlusOne = record.stream.value < 0x7fff ? uint16_t(record.stream.value + 1) & 0x7fff : 0;
-    const size_t index = m_calls.size();
-    m_calls.push_back(call);
+    call.task = task.index;
+    call.name = name & 0x1fff;
+    m_arena->calls.push_back(call);
+    const size_t index = size() - 1;
+    if (task.index == kWideTask) m_widePids.set(index, uint64_t(uint32_t(record.pid)));
+    setStream(index, uint32_t(record.stream.value) + 1);
     setEnter(index, record.timestamp);
     return index;
 }
@@ -237,7 +288,7 @@ void SyscallsPlugin::Piece::enter(const ConsumedRecord& record, int64_t number, 
     task.seen = true;
     if (task.open >= 0 && task.openNumber == number && !(task.openKinds & kind)) {
         // The same entry seen through the other kind of event (raw_syscalls and syscalls).
-        if (nameFromEvent >= 0) m_calls[size_t(task.open)].name = uint16_t(nameFromEvent);
+        if (nameFromEvent >= 0) at(size_t(task.open)).name = uint16_t(nameFromEvent);
         task.openKinds |= kind;
         return;
     }
@@ -246,8 +297,8 @@ void SyscallsPlugin::Piece::enter(const ConsumedRecord& record, int64_t number, 
         m_unreturned.push_back(
             {{this, uint32_t(task.open)}, record.pid, task.openNumber, enterOf(size_t(task.open)), record.timestamp});
     if (task.deferred != SIZE_MAX) m_unreturned[task.deferred].until = record.timestamp, task.deferred = SIZE_MAX;
-    const size_t index = addCall(record, nameFromEvent >= 0 ? uint16_t(nameFromEvent) : numberName(number));
-    m_calls[index].enterSeen = 1;
+    const size_t index = addCall(record, task, nameFromEvent >= 0 ? uint16_t(nameFromEvent) : numberName(number));
+    at(index).enterSeen = 1;
     task.left = false;
     task.open = int64_t(index);
     task.openNumber = number;
@@ -265,7 +316,7 @@ void SyscallsPlugin::Piece::exit(const ConsumedRecord& record, int64_t number, i
     task.seen = true;
     if (task.open < 0 && task.lastExited >= 0 && task.lastExitedNumber == number && !(task.exitKinds & kind)) {
         // The same return seen through the other kind of event.
-        if (nameFromEvent >= 0) m_calls[size_t(task.lastExited)].name = uint16_t(nameFromEvent);
+        if (nameFromEvent >= 0) at(size_t(task.lastExited)).name = uint16_t(nameFromEvent);
         task.exitKinds |= kind;
         return;
     }
@@ -291,13 +342,13 @@ void SyscallsPlugin::Piece::exit(const ConsumedRecord& record, int64_t number, i
         }
         // Entered before the stretch began (before the recording, or in another piece), or
         // deferred as above.
-        task.open = int64_t(addCall(record, nameFromEvent >= 0 ? uint16_t(nameFromEvent) : numberName(number)));
+        task.open = int64_t(addCall(record, task, nameFromEvent >= 0 ? uint16_t(nameFromEvent) : numberName(number)));
         task.openNumber = number;
         m_orphans.push_back({uint32_t(task.open), number, lastEnter, kind, first});
     }
     const size_t index = size_t(task.open);
-    StoredCall& call = m_calls[index];
-    call.streamPlusOne = record.stream.value < 0x7fff ? uint16_t(record.stream.value + 1) & 0x7fff : 0;
+    setStream(index, uint32_t(record.stream.value) + 1);
+    StoredCall& call = at(index);
     call.exitSeen = 1;
     if (nameFromEvent >= 0) call.name = uint16_t(nameFromEvent);
     setReturn(index, ret);
@@ -312,6 +363,7 @@ void SyscallsPlugin::Piece::finish()
 {
     if (m_finished) return;
     m_finished = true;
+    end();
     for (auto& [pid, task] : m_tasks) {
         if (task.open < 0) continue;
         m_unreturned.push_back({{this, uint32_t(task.open)}, pid, task.openNumber, enterOf(size_t(task.open))});
@@ -351,50 +403,49 @@ void SyscallsPlugin::merge(CallRef into, CallRef from, bool nameFromEvent)
 {
     Piece& to = *into.piece;
     Piece& of = *from.piece;
-    StoredCall& target = to.m_calls[into.index];
-    const StoredCall& source = of.m_calls[from.index];
+    StoredCall& target = to.at(into.index);
+    const StoredCall& source = of.at(from.index);
     if (nameFromEvent) target.name = source.name;
     if (source.exitSeen && !target.exitSeen) {
         target.exitSeen = 1;
-        target.streamPlusOne = source.streamPlusOne;
+        to.setStream(into.index, of.streamOf(from.index));
         to.setReturn(into.index, of.returnOf(from.index));
         to.setExit(into.index, of.exitOf(from.index));
     }
-    of.m_calls[from.index].joined = 1;
+    of.at(from.index).joined = 1;
     ++of.m_joined;
 }
 
 void SyscallsPlugin::joinStretches(Piece& earlier, Piece& later, std::vector<Unreturned>& open)
 {
-    // The earlier stretch's calls still open at its end, by task.
+    // A task's first record a return: the other event of a return the earlier stretch ended
+    // with? (Else pairAcrossPieces() pairs it with an entry.)
+    for (const Orphan& orphan : later.m_orphans) {
+        if (!orphan.first) continue;
+        auto found = earlier.m_tasks.find(later.pidOf(orphan.call));
+        if (found == earlier.m_tasks.end()) continue;
+        const Piece::TaskState& before = found->second;
+        if (before.open < 0 && before.lastExited >= 0 && before.lastExitedNumber == orphan.number &&
+            !(before.exitKinds & orphan.kind))
+            merge({&earlier, uint32_t(before.lastExited)}, {&later, orphan.call}, orphan.kind == Piece::kEvent);
+    }
+    // A task's first record an entry: the other event of the entry the earlier stretch ended
+    // with, or the end of that call's chances to return later.
     std::unordered_map<int32_t, size_t> openAtEnd;
     for (size_t u = 0; u < open.size(); ++u)
         if (open[u].call.piece == &earlier && open[u].until == UINT64_MAX) openAtEnd[open[u].pid] = u;
     for (auto& [pid, task] : later.m_tasks) {
         auto found = earlier.m_tasks.find(pid);
-        if (found == earlier.m_tasks.end()) continue;
-        const Piece::TaskState& before = found->second;
-        if (task.firstEnter < 0) {
-            // A first return: the other event of a return the earlier stretch ended with?
-            for (const Orphan& orphan : later.m_orphans) {
-                if (!orphan.first || later.m_calls[orphan.call].pid != pid) continue;
-                if (before.open < 0 && before.lastExited >= 0 && before.lastExitedNumber == orphan.number &&
-                    !(before.exitKinds & orphan.kind))
-                    merge({&earlier, uint32_t(before.lastExited)}, {&later, orphan.call}, orphan.kind == Piece::kEvent);
-                break;
-            }
-            continue; // else pairAcrossPieces() pairs it
-        }
         auto atEnd = openAtEnd.find(pid);
-        if (atEnd == openAtEnd.end()) continue;
+        if (task.firstEnter < 0 || found == earlier.m_tasks.end() || atEnd == openAtEnd.end()) continue;
         Unreturned& entry = open[atEnd->second];
         const CallRef entered{&later, uint32_t(task.firstEnter)};
-        if (entry.number == task.firstNumber && !(before.openKinds & task.firstKind)) {
+        if (entry.number == task.firstNumber && !(found->second.openKinds & task.firstKind)) {
             // The entry's other event, split from it by the stretch's start: one call.
             merge(entry.call, entered, task.firstKind == Piece::kEvent);
             for (Unreturned& u : open)
                 if (u.call == entered) u.call = entry.call, u.enter = entry.enter;
-            if (earlier.m_calls[entry.call.index].exitSeen) entry.until = 0;
+            if (earlier.at(entry.call.index).exitSeen) entry.until = 0;
         } else {
             entry.until = later.enterOf(entered.index); // the task entered another call first
         }
@@ -411,16 +462,15 @@ void SyscallsPlugin::pairAcrossPieces(std::vector<Piece*>& pieces, std::vector<U
         std::sort(list.begin(), list.end(), [&](size_t a, size_t b) { return open[a].enter < open[b].enter; });
     for (Piece* piece : pieces) {
         for (const Orphan& orphan : piece->m_orphans) {
-            StoredCall& returned = piece->m_calls[orphan.call];
-            if (returned.joined) continue;
-            auto list = byTask.find(returned.pid);
+            if (piece->at(orphan.call).joined) continue;
+            auto list = byTask.find(piece->pidOf(orphan.call));
             if (list == byTask.end()) continue;
             const uint64_t exit = piece->exitOf(orphan.call);
             auto after = std::lower_bound(list->second.begin(), list->second.end(), exit,
                                           [&](size_t u, uint64_t t) { return open[u].enter < t; });
             if (after == list->second.begin()) continue;
             Unreturned& entry = open[*(after - 1)];
-            StoredCall& entered = entry.call.piece->m_calls[entry.call.index];
+            const StoredCall& entered = entry.call.piece->at(entry.call.index);
             if (entered.exitSeen || entered.joined || exit >= entry.until || entry.enter <= orphan.lastEnter ||
                 (entry.number != orphan.number && orphan.number >= 0))
                 continue;
@@ -457,7 +507,7 @@ void SyscallsPlugin::join(std::vector<FedPiece> fed)
     for (Piece* piece : pieces) piece->m_orphans.clear();
     // Entries still open may return in a later batch.
     for (const Unreturned& u : open) {
-        const StoredCall& c = u.call.piece->m_calls[u.call.index];
+        const StoredCall& c = u.call.piece->at(u.call.index);
         if (u.until == UINT64_MAX && !c.exitSeen && !c.joined) m_open.push_back(u);
     }
     m_callCount = 0;

@@ -64,22 +64,27 @@ public:
     Architecture architecture() const { return m_arch; }
 
 private:
-    // A call as stored: 24 bytes, for there are millions and memory is most of what they cost.
-    // Times are 48 bits from the piece's first call (78 hours), returns 48 bits signed
-    // (addresses fit), durations 32 bits (4.3 s); whatever does not fit is kept aside by call.
+    // A call as stored: 16 bytes, for there are millions and memory is most of what they cost.
+    // Entries are 32 bits after the piece's epoch (a new one every 4.3 s), durations 32 bits,
+    // returns 32 bits signed, the task an index into the piece's pids; whatever does not fit
+    // (an mmap's address, a wait of seconds) is kept aside by call, and so is the CPU a call
+    // returned on when it is not its piece's.
     struct StoredCall {
-        uint32_t enterLow = 0;
-        uint16_t enterHigh = 0;
-        uint16_t returnHigh = 0;
-        uint32_t returnLow = 0;
+        uint32_t enter = 0;
         uint32_t duration = 0;
-        int32_t pid = 0;
-        uint16_t name : 14 = 0;
+        int32_t ret = 0;
+        uint16_t task = 0;
+        uint16_t name : 13 = 0;
         uint16_t enterSeen : 1 = 0, exitSeen : 1 = 0;
-        uint16_t streamPlusOne : 15 = 0; // where it returned (or entered); 0: unknown
-        uint16_t joined : 1 = 0;         // merged into another piece's call: not a call of its own
+        uint16_t joined : 1 = 0; // merged into another call: not a call of its own
     };
-    static_assert(sizeof(StoredCall) == 24);
+    static_assert(sizeof(StoredCall) == 16);
+    // Calls of pieces fed one after another on one thread, end to end: a piece's calls are a
+    // range of one arena, and memory is not left unused at the end of every piece.
+    struct Arena {
+        BlockList<StoredCall> calls;
+        bool busy = false;
+    };
     class Piece;
     // A call in a piece.
     struct CallRef {
@@ -104,10 +109,12 @@ private:
         bool first = false; // the task's first record in the piece
     };
 
-    // Name ids fit 14 bits: past 16,383 names (numbers no table knows) the rest share one.
+    Arena& takeArena();
+    void giveBack(Arena& arena);
+    // Name ids fit 13 bits: past 8,191 names (numbers no table knows) the rest share one.
     // Pieces ask from several threads.
     uint16_t nameId(const std::string& name);
-    int cpuOf(uint16_t streamPlusOne) const;
+    int cpuOf(uint32_t streamPlusOne) const;
     Piece* pieceOf(StreamPiece* piece) const;
     // Calls and entries split at a stretch's start (both kinds of events of one call, an entry
     // whose return is in the next stretch) are joined with the previous stretch's state.
@@ -123,6 +130,8 @@ private:
     std::mutex m_namesLock;
     std::vector<std::string> m_names;
     std::unordered_map<std::string, uint16_t> m_nameIds;
+    std::mutex m_arenasLock; // pieces are made and ended on the parser's threads
+    std::vector<std::unique_ptr<Arena>> m_arenas;
     std::vector<std::unique_ptr<Piece>> m_pieces;        // joined
     std::unique_ptr<Piece> m_merged;                     // fed by consume(), joined by flush()
     std::vector<Unreturned> m_open;                      // unreturned at the end of the last join
@@ -136,11 +145,13 @@ public:
     // The piece fed in merged order keeps this stream key.
     static constexpr uint32_t kEveryStream = UINT32_MAX;
 
-    Piece(SyscallsPlugin& plugin, uint32_t streamKey) : m_plugin(plugin), m_streamKey(streamKey) {}
+    Piece(SyscallsPlugin& plugin, uint32_t streamKey);
+    ~Piece() override;
     void consume(const ConsumedRecord& record) override;
+    void end() override;
 
-    size_t size() const { return m_calls.size(); }
-    const StoredCall& stored(size_t i) const { return m_calls[i]; }
+    size_t size() const { return (m_ended ? m_end : m_arena->calls.size()) - m_begin; }
+    const StoredCall& stored(size_t i) const { return m_arena->calls[m_begin + i]; }
     Call call(size_t i) const;
 
 private:
@@ -157,13 +168,19 @@ private:
         bool seen = false;
         bool left = false;          // it left the CPU after its last entry here
         size_t deferred = SIZE_MAX; // its call whose return was left to join(), in m_unreturned
+        uint16_t index = 0;         // in m_pids
     };
     // Which kind of event a record is: both kinds may record one call.
     enum Kind : uint8_t { kRaw = 1, kEvent = 2 };
 
     void enter(const ConsumedRecord& record, int64_t number, int64_t nameFromEvent, Kind kind);
     void exit(const ConsumedRecord& record, int64_t number, int64_t ret, int64_t nameFromEvent, Kind kind);
-    size_t addCall(const ConsumedRecord& record, uint16_t name);
+    size_t addCall(const ConsumedRecord& record, const TaskState& task, uint16_t name);
+    StoredCall& at(size_t i) { return m_arena->calls[m_begin + i]; }
+    const StoredCall& at(size_t i) const { return m_arena->calls[m_begin + i]; }
+    int32_t pidOf(size_t call) const;
+    uint32_t streamOf(size_t call) const; // plus one; 0: unknown
+    void setStream(size_t call, uint32_t streamPlusOne);
     TaskState& taskOf(const ConsumedRecord& record);
     uint16_t numberName(int64_t number);
     int64_t nameOfEvent(uint16_t type, const char* prefix);
@@ -179,9 +196,12 @@ private:
 
     SyscallsPlugin& m_plugin;
     uint32_t m_streamKey;
-    BlockList<StoredCall> m_calls;                                  // millions of calls
-    uint64_t m_firstEnter = 0;                                      // what stored times count from
-    FlatMap<uint64_t> m_wideEnters, m_wideDurations, m_wideReturns; // by call
+    Arena* m_arena;
+    size_t m_begin = 0, m_end = 0; // the piece's calls in the arena (m_end once ended)
+    bool m_ended = false;
+    std::vector<std::pair<size_t, uint64_t>> m_epochs; // (first call, time entries count from)
+    std::vector<int32_t> m_pids;                       // by task index
+    FlatMap<uint64_t> m_wideEnters, m_wideDurations, m_wideReturns, m_widePids, m_otherStreams; // by call
     std::unordered_map<int32_t, TaskState> m_tasks;
     std::vector<std::pair<int32_t, TaskState*>> m_lastTask; // per stream: the last task seen
     std::vector<int32_t> m_numberNames;                     // name id by number, -1 until first seen
