@@ -132,14 +132,14 @@ public:
             guarded(c, [&] { m_pieces[c] = registry.m_consumers[c]->newPiece(stream); });
         }
     }
-    void record(size_t tap, const uint8_t* fields, uint32_t index, uint64_t timestamp, int32_t pid,
+    void record(size_t tap, const uint8_t* bytes, int recordBytes, uint32_t index, uint64_t timestamp, int32_t pid,
                 uint8_t flags) override
     {
         const BoundTap& bound = m_registry.m_bound[tap];
         for (const Subscriber& sub : bound.pieceSubscribers) {
             StreamPiece* piece = m_pieces[sub.consumer].get();
             if (!piece) continue;
-            decode(bound, sub, fields, m_registry.m_bigEndian, m_values);
+            decode(bound, sub, bytes, m_registry.m_bigEndian, m_values, recordBytes);
             ConsumedRecord record;
             record.request = sub.request;
             record.type = m_registry.m_taps[tap].eventType;
@@ -149,7 +149,7 @@ public:
             record.pid = pid;
             record.flags = flags;
             record.values = m_values.data();
-            record.valueCount = m_values.size();
+            record.valueCount = sub.fields.size();
             guarded(sub.consumer, [&] { piece->consume(record); });
         }
     }
@@ -227,18 +227,30 @@ void ConsumerRegistry::joinPieces()
 }
 
 void ConsumerRegistry::decode(const BoundTap& tap, const Subscriber& subscriber, const uint8_t* bytes, bool bigEndian,
-                              std::vector<TypedValue>& values)
+                              std::vector<TypedValue>& values, int recordBytes)
 {
-    values.clear();
-    for (size_t f : subscriber.fields) {
-        const FieldFormat& format = tap.fields[f];
-        const uint8_t* at = bytes + tap.byteOffset[f];
+    // Sized up only: records of different requests alternate, and shrinking reallocates nothing
+    // but growing back costs a call each time.
+    if (values.size() < subscriber.fields.size()) values.resize(subscriber.fields.size());
+    for (size_t i = 0; i < subscriber.fields.size(); ++i) {
+        const FieldFormat& format = tap.fields[subscriber.fields[i]];
+        const uint8_t* at = bytes + tap.byteOffset[subscriber.fields[i]];
+        int size = format.size;
+        uint8_t padded[8] = {}; // a number a short record cuts: zeros past its end
+        if (recordBytes >= 0) {
+            at = bytes + format.offset;
+            size = std::clamp(recordBytes - format.offset, 0, format.size);
+            if (!format.isText && size < format.size) {
+                if (size > 0) std::memcpy(padded, at, size_t(size));
+                at = padded;
+            }
+        }
         if (format.isText) {
             const auto* text = reinterpret_cast<const char*>(at);
-            values.push_back(TypedValue::text({text, strnlen(text, size_t(format.size))}));
+            values[i] = TypedValue::text({text, strnlen(text, size_t(size))});
         } else {
-            values.push_back(
-                TypedValue::number(ByteReader::decode(at, format.size, bigEndian), format.isSigned, format.size));
+            values[i] =
+                TypedValue::number(ByteReader::decode(at, format.size, bigEndian), format.isSigned, format.size);
         }
     }
 }
@@ -552,7 +564,7 @@ void ConsumerRegistry::deliverLane(Lane& lane, const EventStore& store, std::vec
                     record.pid = c.pid[hit.index];
                     record.flags = c.flags[hit.index];
                     record.values = values.data();
-                    record.valueCount = values.size();
+                    record.valueCount = sub->fields.size();
                     guarded(sub->consumer, [&](RecordConsumer& consumer) { consumer.consume(record); });
                 }
                 pending += lane.counts[hit.tap];

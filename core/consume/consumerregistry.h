@@ -124,9 +124,10 @@ private:
                      const std::function<void()>& report = {});
     // Hands the placed pieces to their consumers' join().
     void joinPieces();
-    // A subscriber's values from a record's tap bytes.
+    // A subscriber's values from a record's tap bytes, or (`recordBytes` >= 0) from the record
+    // itself.
     static void decode(const BoundTap& tap, const Subscriber& subscriber, const uint8_t* bytes, bool bigEndian,
-                       std::vector<TypedValue>& values);
+                       std::vector<TypedValue>& values, int recordBytes = -1);
 
     // Calls `what` on consumer `c` unless it failed before; an exception marks it failed.
     template <typename Call>

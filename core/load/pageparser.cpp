@@ -52,7 +52,6 @@ void PageParser::setTaps(const std::vector<RecordTap>* taps, std::vector<TapColu
     for (size_t t = 0; t < taps->size(); ++t) {
         m_tapOfType[(*taps)[t].eventType] = static_cast<int16_t>(t);
         m_tapBytes.push_back((*taps)[t].bytesPerHit());
-        m_fedBytes.resize(std::max(m_fedBytes.size(), m_tapBytes.back()));
     }
 }
 
@@ -115,19 +114,16 @@ void PageParser::parse(const uint8_t* page, uint32_t pageSize, CpuColumns& out, 
         if (m_taps && m_tapOfType[type] >= 0) {
             const size_t tapIndex = static_cast<size_t>(m_tapOfType[type]);
             const RecordTap& tap = (*m_taps)[tapIndex];
-            uint8_t* first = m_fedBytes.data();
-            if (tap.keep)
-                first = (*m_tapOut)[tapIndex].append(m_tapBytes[tapIndex]); // zeroed
-            else
-                std::memset(first, 0, m_tapBytes[tapIndex]);
-            uint8_t* at = first;
-            for (const auto& [offset, width] : tap.fields) {
-                // Whole fields at once; bytes past a short record stay zeros.
-                const int have = std::clamp(bytes - offset, 0, width);
-                if (have > 0) std::memcpy(at, rec + offset, size_t(have));
-                at += width;
+            if (tap.keep) {
+                uint8_t* at = (*m_tapOut)[tapIndex].append(m_tapBytes[tapIndex]); // zeroed
+                for (const auto& [offset, width] : tap.fields) {
+                    // Whole fields at once; bytes past a short record stay zeros.
+                    const int have = std::clamp(bytes - offset, 0, width);
+                    if (have > 0) std::memcpy(at, rec + offset, size_t(have));
+                    at += width;
+                }
             }
-            if (tap.feed && m_sink) m_sink->record(tapIndex, first, index, ts, pid, rec[m_layout.flagsOffset]);
+            if (tap.feed && m_sink) m_sink->record(tapIndex, rec, bytes, index, ts, pid, rec[m_layout.flagsOffset]);
         }
     }
     out.publish(); // the page's events, every column written

@@ -77,7 +77,6 @@ private:
     std::vector<int16_t> m_tapOfType; // event type -> tap index, or -1
     std::vector<size_t> m_tapBytes;   // per tap: bytesPerHit()
     RecordSink* m_sink = nullptr;
-    std::vector<uint8_t> m_fedBytes; // a fed record's fields, when its tap keeps nothing
 };
 
 } // namespace ringside

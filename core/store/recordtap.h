@@ -35,10 +35,10 @@ struct RecordTap {
 class RecordSink {
 public:
     virtual ~RecordSink() = default;
-    // `fields`: the tap's field bytes, as a TapColumn keeps them; `index`: the event's index in
-    // the stretch.
-    virtual void record(size_t tap, const uint8_t* fields, uint32_t index, uint64_t timestamp, int32_t pid,
-                        uint8_t flags) = 0;
+    // `record`: the event's `recordBytes` bytes (fields past them read as zeros); `index`: the
+    // event's index in the stretch.
+    virtual void record(size_t tap, const uint8_t* record, int recordBytes, uint32_t index, uint64_t timestamp,
+                        int32_t pid, uint8_t flags) = 0;
     // The kernel lost events just before the stretch's next event, at `timestamp`.
     virtual void lost(uint64_t timestamp) = 0;
     // The stretch's last record was given.

@@ -196,6 +196,7 @@ uint64_t SyscallsPlugin::Piece::enterOf(size_t call) const
 {
     const StoredCall& c = at(call);
     if (c.enter == kWideTime) return *m_wideEnters.find(call);
+    if (call >= m_epochs.back().first) return m_epochs.back().second + c.enter; // most calls
     auto epoch = std::upper_bound(m_epochs.begin(), m_epochs.end(), call,
                                   [](size_t i, const std::pair<size_t, uint64_t>& e) { return i < e.first; });
     return (epoch - 1)->second + c.enter;
@@ -250,6 +251,7 @@ uint32_t SyscallsPlugin::Piece::streamOf(size_t call) const
 
 void SyscallsPlugin::Piece::setStream(size_t call, uint32_t streamPlusOne)
 {
+    if (m_otherStreams.size() == 0 && streamPlusOne == m_streamKey + 1) return; // most calls
     if (streamPlusOne != streamOf(call)) m_otherStreams.set(call, streamPlusOne);
 }
 
