@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 // The syscalls plugin fed any sequence of raw_syscalls and syscalls:* records (enters without
 // exits, exits without enters, NR -1, numbers out of every table, unknown event types, any
-// architecture), then its tables as text and JSON.
+// architecture), then its tables as text and JSON. A second plugin takes the same records in
+// pieces, each stream cut into stretches where the input says, and joins them.
 #include "plugin/statstext.h"
 #include "syscallsplugin.h"
 
@@ -15,7 +16,7 @@ namespace {
 struct Step {
     uint8_t request; // of the plugin's requests (modulo their count)
     uint8_t pid;     // of 8
-    uint8_t cpu;     // of 2
+    uint8_t cpu;     // of 2; bit 7: the record starts a new stretch of its stream
     uint8_t type;    // event type, for requests by prefix
     int16_t number;
     uint16_t delta; // time since the previous record
@@ -30,7 +31,7 @@ const char* const kMachines[] = {"x86_64", "i686", "aarch64", "armv7l", "riscv64
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size)
 {
     if (size < 1) return 0;
-    syscalls::SyscallsPlugin plugin;
+    syscalls::SyscallsPlugin plugin, inPieces;
     RecordingInfo info;
     info.machine = kMachines[data[0] % 6];
     info.eventName = [](uint16_t type) {
@@ -43,10 +44,14 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size)
         }
     };
     info.taskName = [](int32_t pid) { return "task" + std::to_string(pid); };
-    plugin.setRecording(info);
     const size_t requests = plugin.requests().size();
-    plugin.bind(std::vector<bool>(requests, true));
-    plugin.setStreams({{0, 0, 0}, {1, 0, 0}});
+    for (syscalls::SyscallsPlugin* p : {&plugin, &inPieces}) {
+        p->setRecording(info);
+        p->bind(std::vector<bool>(requests, true));
+        p->setStreams({{0, 0, 0}, {1, 0, 0}});
+    }
+    std::vector<FedPiece> stretches[2]; // per stream, in order
+    uint32_t fed[2] = {0, 0};           // records of each stream so far
     uint64_t now = 1000;
     for (size_t at = 1; at + sizeof(Step) <= size; at += sizeof(Step)) {
         Step step;
@@ -61,13 +66,26 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size)
         record.request = request;
         record.type = step.type;
         record.timestamp = now;
-        record.stream = StreamId(uint16_t(step.cpu % 2));
+        const unsigned stream = step.cpu % 2;
+        record.stream = StreamId(uint16_t(stream));
         record.pid = step.pid % 8;
         record.values = values;
         record.valueCount = exit ? 2 : 1;
         plugin.consume(record);
+        std::vector<FedPiece>& own = stretches[stream];
+        if (own.empty() || (step.cpu & 0x80)) {
+            if (!own.empty()) own.back().piece->end();
+            own.push_back({record.stream, fed[stream], inPieces.newPiece(record.stream)});
+        }
+        record.index = fed[stream]++ - own.back().firstIndex;
+        own.back().piece->consume(record);
     }
     plugin.flush();
+    std::vector<FedPiece> pieces;
+    for (auto& own : stretches)
+        for (FedPiece& piece : own) piece.piece->end(), pieces.push_back(std::move(piece));
+    inPieces.join(std::move(pieces));
+    (void)inPieces.tables(info);
     (void)plugin.nothingToShow();
     const PluginTables tables = plugin.tables(info);
     for (const StatsTable& table : tables.statistics) {
