@@ -136,20 +136,20 @@ public:
                 uint8_t flags) override
     {
         const BoundTap& bound = m_registry.m_bound[tap];
+        ConsumedRecord record;
+        record.type = m_registry.m_taps[tap].eventType;
+        record.timestamp = timestamp;
+        record.stream = m_stream;
+        record.index = index;
+        record.pid = pid;
+        record.flags = flags;
         for (const Subscriber& sub : bound.pieceSubscribers) {
             StreamPiece* piece = m_pieces[sub.consumer].get();
             if (!piece) continue;
-            decode(bound, sub, bytes, m_registry.m_bigEndian, m_values, recordBytes);
-            ConsumedRecord record;
+            decodeRecord(sub, bytes, recordBytes, m_registry.m_bigEndian, m_values);
             record.request = sub.request;
-            record.type = m_registry.m_taps[tap].eventType;
-            record.timestamp = timestamp;
-            record.stream = m_stream;
-            record.index = index;
-            record.pid = pid;
-            record.flags = flags;
             record.values = m_values.data();
-            record.valueCount = sub.fields.size();
+            record.valueCount = sub.formats.size();
             guarded(sub.consumer, [&] { piece->consume(record); });
         }
     }
@@ -227,31 +227,43 @@ void ConsumerRegistry::joinPieces()
 }
 
 void ConsumerRegistry::decode(const BoundTap& tap, const Subscriber& subscriber, const uint8_t* bytes, bool bigEndian,
-                              std::vector<TypedValue>& values, int recordBytes)
+                              std::vector<TypedValue>& values)
 {
-    // Sized up only: records of different requests alternate, and shrinking reallocates nothing
-    // but growing back costs a call each time.
+    // Sized up only: records of different requests alternate, and growing back costs a call.
     if (values.size() < subscriber.fields.size()) values.resize(subscriber.fields.size());
     for (size_t i = 0; i < subscriber.fields.size(); ++i) {
         const FieldFormat& format = tap.fields[subscriber.fields[i]];
         const uint8_t* at = bytes + tap.byteOffset[subscriber.fields[i]];
-        int size = format.size;
-        uint8_t padded[8] = {}; // a number a short record cuts: zeros past its end
-        if (recordBytes >= 0) {
-            at = bytes + format.offset;
-            size = std::clamp(recordBytes - format.offset, 0, format.size);
-            if (!format.isText && size < format.size) {
-                if (size > 0) std::memcpy(padded, at, size_t(size));
-                at = padded;
-            }
-        }
         if (format.isText) {
             const auto* text = reinterpret_cast<const char*>(at);
-            values[i] = TypedValue::text({text, strnlen(text, size_t(size))});
+            values[i] = TypedValue::text({text, strnlen(text, size_t(format.size))});
         } else {
             values[i] =
                 TypedValue::number(ByteReader::decode(at, format.size, bigEndian), format.isSigned, format.size);
         }
+    }
+}
+
+void ConsumerRegistry::decodeRecord(const Subscriber& subscriber, const uint8_t* record, int recordBytes,
+                                    bool bigEndian, std::vector<TypedValue>& values)
+{
+    if (values.size() < subscriber.formats.size()) values.resize(subscriber.formats.size());
+    const bool whole = recordBytes >= subscriber.recordBytes; // most records: no field is cut
+    for (size_t i = 0; i < subscriber.formats.size(); ++i) {
+        const FieldFormat& format = subscriber.formats[i];
+        const uint8_t* at = record + format.offset;
+        const int size = whole ? format.size : std::clamp(recordBytes - format.offset, 0, format.size);
+        if (format.isText) {
+            values[i] = TypedValue::text(
+                {reinterpret_cast<const char*>(at), strnlen(reinterpret_cast<const char*>(at), size_t(size))});
+            continue;
+        }
+        uint8_t padded[8] = {}; // a number the record's end cuts: zeros past it
+        if (size < format.size) {
+            if (size > 0) std::memcpy(padded, at, size_t(size));
+            at = padded;
+        }
+        values[i] = TypedValue::number(ByteReader::decode(at, format.size, bigEndian), format.isSigned, format.size);
     }
 }
 
@@ -323,7 +335,7 @@ const std::vector<RecordTap>& ConsumerRegistry::bind(const FormatLookup& lookup,
             }
             RecordTap& tap = m_taps[it->second];
             BoundTap& boundTap = m_bound[it->second];
-            Subscriber subscriber{c, r, {}};
+            Subscriber subscriber{c, r, {}, {}, 0};
             for (const FieldFormat& f : fields) {
                 // Two consumers asking for one field share its bytes.
                 size_t index = 0;
@@ -336,6 +348,8 @@ const std::vector<RecordTap>& ConsumerRegistry::bind(const FormatLookup& lookup,
                     tap.fields.push_back({f.offset, f.size});
                 }
                 subscriber.fields.push_back(index);
+                subscriber.formats.push_back(f);
+                subscriber.recordBytes = std::max(subscriber.recordBytes, f.offset + f.size);
             }
             (pieces ? boundTap.pieceSubscribers : boundTap.subscribers).push_back(std::move(subscriber));
             bound[r] = true;

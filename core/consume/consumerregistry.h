@@ -94,6 +94,10 @@ private:
         size_t consumer;
         size_t request;
         std::vector<size_t> fields; // index into the tap's fields, per requested field
+        // The same fields' formats, and the record bytes they need (read from the record when
+        // fed in pieces).
+        std::vector<FieldFormat> formats;
+        int recordBytes = 0;
     };
     struct BoundTap {
         std::vector<FieldFormat> fields;
@@ -124,10 +128,11 @@ private:
                      const std::function<void()>& report = {});
     // Hands the placed pieces to their consumers' join().
     void joinPieces();
-    // A subscriber's values from a record's tap bytes, or (`recordBytes` >= 0) from the record
-    // itself.
+    // A subscriber's values from a record's tap bytes, or from the record itself.
     static void decode(const BoundTap& tap, const Subscriber& subscriber, const uint8_t* bytes, bool bigEndian,
-                       std::vector<TypedValue>& values, int recordBytes = -1);
+                       std::vector<TypedValue>& values);
+    static void decodeRecord(const Subscriber& subscriber, const uint8_t* record, int recordBytes, bool bigEndian,
+                             std::vector<TypedValue>& values);
 
     // Calls `what` on consumer `c` unless it failed before; an exception marks it failed.
     template <typename Call>

@@ -176,12 +176,11 @@ void SyscallsPlugin::Piece::end()
     m_plugin.giveBack(*m_arena);
 }
 
-void SyscallsPlugin::Piece::setEnter(size_t call, uint64_t enter)
+void SyscallsPlugin::Piece::setEnter(size_t call, StoredCall& c, uint64_t enter)
 {
     // Calls are added in time order (a stream's records): a time past the epoch's 4.3 s starts
     // the next epoch at the newest call; one out of order is kept aside.
-    StoredCall& c = at(call);
-    if (m_epochs.empty() || (enter >= m_epochs.back().second + kWideTime && call + 1 == size()))
+    if (m_epochs.empty() || (enter >= m_epochs.back().second + kWideTime && call + 1 >= size()))
         m_epochs.emplace_back(call, enter);
     const uint64_t base = m_epochs.back().second;
     if (enter >= base && enter - base < kWideTime) {
@@ -191,21 +190,23 @@ void SyscallsPlugin::Piece::setEnter(size_t call, uint64_t enter)
     c.enter = kWideTime;
     m_wideEnters.set(call, enter);
 }
+uint64_t SyscallsPlugin::Piece::epochOf(size_t call) const
+{
+    if (call >= m_epochs.back().first) return m_epochs.back().second; // most calls
+    auto epoch = std::upper_bound(m_epochs.begin(), m_epochs.end(), call,
+                                  [](size_t i, const std::pair<size_t, uint64_t>& e) { return i < e.first; });
+    return (epoch - 1)->second;
+}
 
 uint64_t SyscallsPlugin::Piece::enterOf(size_t call) const
 {
     const StoredCall& c = at(call);
-    if (c.enter == kWideTime) return *m_wideEnters.find(call);
-    if (call >= m_epochs.back().first) return m_epochs.back().second + c.enter; // most calls
-    auto epoch = std::upper_bound(m_epochs.begin(), m_epochs.end(), call,
-                                  [](size_t i, const std::pair<size_t, uint64_t>& e) { return i < e.first; });
-    return (epoch - 1)->second + c.enter;
+    return c.enter == kWideTime ? *m_wideEnters.find(call) : epochOf(call) + c.enter;
 }
 
-void SyscallsPlugin::Piece::setExit(size_t call, uint64_t exit)
+void SyscallsPlugin::Piece::setExit(size_t call, StoredCall& c, uint64_t exit)
 {
-    StoredCall& c = at(call);
-    const uint64_t duration = exit - enterOf(call);
+    const uint64_t duration = exit - (c.enter == kWideTime ? *m_wideEnters.find(call) : epochOf(call) + c.enter);
     if (duration < kWideTime) {
         c.duration = uint32_t(duration);
         return;
@@ -213,16 +214,14 @@ void SyscallsPlugin::Piece::setExit(size_t call, uint64_t exit)
     c.duration = kWideTime;
     m_wideDurations.set(call, duration);
 }
-
 uint64_t SyscallsPlugin::Piece::exitOf(size_t call) const
 {
     const StoredCall& c = at(call);
     return enterOf(call) + (c.duration == kWideTime ? *m_wideDurations.find(call) : c.duration);
 }
 
-void SyscallsPlugin::Piece::setReturn(size_t call, int64_t ret)
+void SyscallsPlugin::Piece::setReturn(size_t call, StoredCall& c, int64_t ret)
 {
-    StoredCall& c = at(call);
     if (ret > kWideReturn && ret <= INT32_MAX) {
         c.ret = int32_t(ret);
         return;
@@ -230,7 +229,6 @@ void SyscallsPlugin::Piece::setReturn(size_t call, int64_t ret)
     c.ret = kWideReturn;
     m_wideReturns.set(call, uint64_t(ret));
 }
-
 int64_t SyscallsPlugin::Piece::returnOf(size_t call) const
 {
     const StoredCall& c = at(call);
@@ -270,19 +268,19 @@ SyscallsPlugin::Call SyscallsPlugin::Piece::call(size_t i) const
     return c;
 }
 
-size_t SyscallsPlugin::Piece::addCall(const ConsumedRecord& record, const TaskState& task, uint16_t name)
+size_t SyscallsPlugin::Piece::addCall(const ConsumedRecord& record, const TaskState& task, uint16_t name, bool entered)
 {
     StoredCall call;
     call.task = task.index;
     call.name = name & 0x1fff;
+    call.enterSeen = entered;
+    const size_t index = size();
+    setEnter(index, call, record.timestamp);
     m_arena->calls.push_back(call);
-    const size_t index = size() - 1;
     if (task.index == kWideTask) m_widePids.set(index, uint64_t(uint32_t(record.pid)));
     setStream(index, uint32_t(record.stream.value) + 1);
-    setEnter(index, record.timestamp);
     return index;
 }
-
 void SyscallsPlugin::Piece::enter(const ConsumedRecord& record, int64_t number, int64_t nameFromEvent, Kind kind)
 {
     TaskState& task = taskOf(record);
@@ -299,8 +297,7 @@ void SyscallsPlugin::Piece::enter(const ConsumedRecord& record, int64_t number, 
         m_unreturned.push_back(
             {{this, uint32_t(task.open)}, record.pid, task.openNumber, enterOf(size_t(task.open)), record.timestamp});
     if (task.deferred != SIZE_MAX) m_unreturned[task.deferred].until = record.timestamp, task.deferred = SIZE_MAX;
-    const size_t index = addCall(record, task, nameFromEvent >= 0 ? uint16_t(nameFromEvent) : numberName(number));
-    at(index).enterSeen = 1;
+    const size_t index = addCall(record, task, nameFromEvent >= 0 ? uint16_t(nameFromEvent) : numberName(number), true);
     task.left = false;
     task.open = int64_t(index);
     task.openNumber = number;
@@ -344,7 +341,8 @@ void SyscallsPlugin::Piece::exit(const ConsumedRecord& record, int64_t number, i
         }
         // Entered before the stretch began (before the recording, or in another piece), or
         // deferred as above.
-        task.open = int64_t(addCall(record, task, nameFromEvent >= 0 ? uint16_t(nameFromEvent) : numberName(number)));
+        task.open =
+            int64_t(addCall(record, task, nameFromEvent >= 0 ? uint16_t(nameFromEvent) : numberName(number), false));
         task.openNumber = number;
         m_orphans.push_back({uint32_t(task.open), number, lastEnter, kind, first});
     }
@@ -353,8 +351,8 @@ void SyscallsPlugin::Piece::exit(const ConsumedRecord& record, int64_t number, i
     StoredCall& call = at(index);
     call.exitSeen = 1;
     if (nameFromEvent >= 0) call.name = uint16_t(nameFromEvent);
-    setReturn(index, ret);
-    setExit(index, record.timestamp);
+    setReturn(index, call, ret);
+    setExit(index, call, record.timestamp);
     task.lastExited = task.open;
     task.lastExitedNumber = task.openNumber;
     task.exitKinds = kind;
@@ -411,8 +409,8 @@ void SyscallsPlugin::merge(CallRef into, CallRef from, bool nameFromEvent)
     if (source.exitSeen && !target.exitSeen) {
         target.exitSeen = 1;
         to.setStream(into.index, of.streamOf(from.index));
-        to.setReturn(into.index, of.returnOf(from.index));
-        to.setExit(into.index, of.exitOf(from.index));
+        to.setReturn(into.index, target, of.returnOf(from.index));
+        to.setExit(into.index, target, of.exitOf(from.index));
     }
     of.at(from.index).joined = 1;
     ++of.m_joined;

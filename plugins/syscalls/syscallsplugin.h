@@ -175,7 +175,7 @@ private:
 
     void enter(const ConsumedRecord& record, int64_t number, int64_t nameFromEvent, Kind kind);
     void exit(const ConsumedRecord& record, int64_t number, int64_t ret, int64_t nameFromEvent, Kind kind);
-    size_t addCall(const ConsumedRecord& record, const TaskState& task, uint16_t name);
+    size_t addCall(const ConsumedRecord& record, const TaskState& task, uint16_t name, bool entered);
     StoredCall& at(size_t i) { return m_arena->calls[m_begin + i]; }
     const StoredCall& at(size_t i) const { return m_arena->calls[m_begin + i]; }
     int32_t pidOf(size_t call) const;
@@ -185,11 +185,12 @@ private:
     uint16_t numberName(int64_t number);
     int64_t nameOfEvent(uint16_t type, const char* prefix);
     // A call's stored values, and where they go when they are too wide.
-    void setEnter(size_t call, uint64_t enter);
+    void setEnter(size_t call, StoredCall& c, uint64_t enter);
     uint64_t enterOf(size_t call) const;
-    void setExit(size_t call, uint64_t exit);
+    uint64_t epochOf(size_t call) const; // the time its stored entry counts from
+    void setExit(size_t call, StoredCall& c, uint64_t exit);
     uint64_t exitOf(size_t call) const;
-    void setReturn(size_t call, int64_t ret);
+    void setReturn(size_t call, StoredCall& c, int64_t ret);
     int64_t returnOf(size_t call) const;
     // The end of the stretch: calls still open become unreturned.
     void finish();
