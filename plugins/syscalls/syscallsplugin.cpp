@@ -76,7 +76,11 @@ namespace {
 
 // Stored values that mean "kept aside".
 constexpr uint32_t kWideTime = UINT32_MAX;
-constexpr int32_t kWideReturn = INT32_MIN;
+// Stored durations and returns past these are indexes into lists of the values that did not
+// fit (a wait of seconds, an mmap's address): rare, and a list costs less than a map.
+constexpr uint32_t kWideDurations = UINT32_MAX - (uint32_t(1) << 30) + 1; // 3.2 s and more
+constexpr int32_t kWideReturns = INT32_MIN / 2;                           // -2^30 and less
+constexpr size_t kMostWide = size_t(1) << 30;
 constexpr uint16_t kWideTask = UINT16_MAX;
 
 } // namespace
@@ -207,32 +211,43 @@ uint64_t SyscallsPlugin::Piece::enterOf(size_t call) const
 void SyscallsPlugin::Piece::setExit(size_t call, StoredCall& c, uint64_t exit)
 {
     const uint64_t duration = exit - (c.enter == kWideTime ? *m_wideEnters.find(call) : epochOf(call) + c.enter);
-    if (duration < kWideTime) {
+    if (duration < kWideDurations) {
         c.duration = uint32_t(duration);
-        return;
+    } else if (c.duration >= kWideDurations) {
+        m_wideDurationValues[c.duration - kWideDurations] = duration;
+    } else {
+        if (m_wideDurationValues.size() == kMostWide) throw std::length_error("syscalls: too many long calls");
+        c.duration = kWideDurations + uint32_t(m_wideDurationValues.size());
+        m_wideDurationValues.push_back(duration);
     }
-    c.duration = kWideTime;
-    m_wideDurations.set(call, duration);
-}
-uint64_t SyscallsPlugin::Piece::exitOf(size_t call) const
-{
-    const StoredCall& c = at(call);
-    return enterOf(call) + (c.duration == kWideTime ? *m_wideDurations.find(call) : c.duration);
 }
 
-void SyscallsPlugin::Piece::setReturn(size_t call, StoredCall& c, int64_t ret)
+uint64_t SyscallsPlugin::Piece::durationOf(const StoredCall& c) const
 {
-    if (ret > kWideReturn && ret <= INT32_MAX) {
-        c.ret = int32_t(ret);
-        return;
-    }
-    c.ret = kWideReturn;
-    m_wideReturns.set(call, uint64_t(ret));
+    return c.duration >= kWideDurations ? m_wideDurationValues[c.duration - kWideDurations] : c.duration;
 }
-int64_t SyscallsPlugin::Piece::returnOf(size_t call) const
+
+uint64_t SyscallsPlugin::Piece::exitOf(size_t call) const
 {
-    const StoredCall& c = at(call);
-    return c.ret == kWideReturn ? int64_t(*m_wideReturns.find(call)) : c.ret;
+    return enterOf(call) + durationOf(at(call));
+}
+
+void SyscallsPlugin::Piece::setReturn(StoredCall& c, int64_t ret)
+{
+    if (ret >= kWideReturns && ret <= INT32_MAX) {
+        c.ret = int32_t(ret);
+    } else if (c.ret < kWideReturns) {
+        m_wideReturnValues[size_t(int64_t(c.ret) - INT32_MIN)] = ret;
+    } else {
+        if (m_wideReturnValues.size() == kMostWide) throw std::length_error("syscalls: too many wide returns");
+        c.ret = int32_t(int64_t(INT32_MIN) + int64_t(m_wideReturnValues.size()));
+        m_wideReturnValues.push_back(ret);
+    }
+}
+
+int64_t SyscallsPlugin::Piece::returnOf(const StoredCall& c) const
+{
+    return c.ret < kWideReturns ? m_wideReturnValues[size_t(int64_t(c.ret) - INT32_MIN)] : c.ret;
 }
 
 int32_t SyscallsPlugin::Piece::pidOf(size_t call) const
@@ -259,7 +274,7 @@ SyscallsPlugin::Call SyscallsPlugin::Piece::call(size_t i) const
     Call c;
     c.enter = enterOf(i);
     c.exit = exitOf(i);
-    c.ret = returnOf(i);
+    c.ret = returnOf(s);
     c.pid = pidOf(i);
     c.name = s.name;
     c.cpu = m_plugin.cpuOf(streamOf(i));
@@ -351,7 +366,7 @@ void SyscallsPlugin::Piece::exit(const ConsumedRecord& record, int64_t number, i
     StoredCall& call = at(index);
     call.exitSeen = 1;
     if (nameFromEvent >= 0) call.name = uint16_t(nameFromEvent);
-    setReturn(index, call, ret);
+    setReturn(call, ret);
     setExit(index, call, record.timestamp);
     task.lastExited = task.open;
     task.lastExitedNumber = task.openNumber;
@@ -409,7 +424,7 @@ void SyscallsPlugin::merge(CallRef into, CallRef from, bool nameFromEvent)
     if (source.exitSeen && !target.exitSeen) {
         target.exitSeen = 1;
         to.setStream(into.index, of.streamOf(from.index));
-        to.setReturn(into.index, target, of.returnOf(from.index));
+        to.setReturn(target, of.returnOf(source));
         to.setExit(into.index, target, of.exitOf(from.index));
     }
     of.at(from.index).joined = 1;

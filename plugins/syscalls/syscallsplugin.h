@@ -64,11 +64,12 @@ public:
     Architecture architecture() const { return m_arch; }
 
 private:
-    // A call as stored: 16 bytes, for there are millions and memory is most of what they cost.
-    // Entries are 32 bits after the piece's epoch (a new one every 4.3 s), durations 32 bits,
-    // returns 32 bits signed, the task an index into the piece's pids; whatever does not fit
-    // (an mmap's address, a wait of seconds) is kept aside by call, and so is the CPU a call
-    // returned on when it is not its piece's.
+    // A call as stored: 16 bytes, for there are millions. Entries are 32 bits after the piece's
+    // epoch (a new one every 4.3 s), durations and returns 32 bits, the task an index into the
+    // piece's pids. What does not fit is kept aside: a wait of seconds or an mmap's address in
+    // a list the stored value points into (looked up without hashing, for every call writes
+    // one), rarer things (an entry out of order, the CPU a call returned on when it is not its
+    // piece's) in maps by call.
     struct StoredCall {
         uint32_t enter = 0;
         uint32_t duration = 0;
@@ -190,8 +191,9 @@ private:
     uint64_t epochOf(size_t call) const; // the time its stored entry counts from
     void setExit(size_t call, StoredCall& c, uint64_t exit);
     uint64_t exitOf(size_t call) const;
-    void setReturn(size_t call, StoredCall& c, int64_t ret);
-    int64_t returnOf(size_t call) const;
+    uint64_t durationOf(const StoredCall& c) const;
+    void setReturn(StoredCall& c, int64_t ret);
+    int64_t returnOf(const StoredCall& c) const;
     // The end of the stretch: calls still open become unreturned.
     void finish();
 
@@ -200,9 +202,11 @@ private:
     Arena* m_arena;
     size_t m_begin = 0, m_end = 0; // the piece's calls in the arena (m_end once ended)
     bool m_ended = false;
-    std::vector<std::pair<size_t, uint64_t>> m_epochs; // (first call, time entries count from)
-    std::vector<int32_t> m_pids;                       // by task index
-    FlatMap<uint64_t> m_wideEnters, m_wideDurations, m_wideReturns, m_widePids, m_otherStreams; // by call
+    std::vector<std::pair<size_t, uint64_t>> m_epochs;          // (first call, time entries count from)
+    std::vector<int32_t> m_pids;                                // by task index
+    FlatMap<uint64_t> m_wideEnters, m_widePids, m_otherStreams; // by call
+    std::vector<uint64_t> m_wideDurationValues;                 // see kWideDurations
+    std::vector<int64_t> m_wideReturnValues;                    // see kWideReturns
     std::unordered_map<int32_t, TaskState> m_tasks;
     std::vector<std::pair<int32_t, TaskState*>> m_lastTask; // per stream: the last task seen
     std::vector<int32_t> m_numberNames;                     // name id by number, -1 until first seen
