@@ -359,7 +359,7 @@ void SyscallsPlugin::Piece::exit(const ConsumedRecord& record, int64_t number, i
         task.open =
             int64_t(addCall(record, task, nameFromEvent >= 0 ? uint16_t(nameFromEvent) : numberName(number), false));
         task.openNumber = number;
-        m_orphans.push_back({uint32_t(task.open), number, lastEnter, kind, first});
+        m_orphans.push_back({uint32_t(task.open), record.pid, number, record.timestamp, lastEnter, kind, first});
     }
     const size_t index = size_t(task.open);
     setStream(index, uint32_t(record.stream.value) + 1);
@@ -431,13 +431,14 @@ void SyscallsPlugin::merge(CallRef into, CallRef from, bool nameFromEvent)
     ++of.m_joined;
 }
 
-void SyscallsPlugin::joinStretches(Piece& earlier, Piece& later, std::vector<Unreturned>& open)
+void SyscallsPlugin::joinStretches(Piece& earlier, Piece& later, std::vector<Unreturned>& open,
+                                   std::pair<size_t, size_t> ofEarlier)
 {
     // A task's first record a return: the other event of a return the earlier stretch ended
     // with? (Else pairAcrossPieces() pairs it with an entry.)
     for (const Orphan& orphan : later.m_orphans) {
         if (!orphan.first) continue;
-        auto found = earlier.m_tasks.find(later.pidOf(orphan.call));
+        auto found = earlier.m_tasks.find(orphan.pid);
         if (found == earlier.m_tasks.end()) continue;
         const Piece::TaskState& before = found->second;
         if (before.open < 0 && before.lastExited >= 0 && before.lastExitedNumber == orphan.number &&
@@ -447,7 +448,7 @@ void SyscallsPlugin::joinStretches(Piece& earlier, Piece& later, std::vector<Unr
     // A task's first record an entry: the other event of the entry the earlier stretch ended
     // with, or the end of that call's chances to return later.
     std::unordered_map<int32_t, size_t> openAtEnd;
-    for (size_t u = 0; u < open.size(); ++u)
+    for (size_t u = ofEarlier.first; u < ofEarlier.second; ++u)
         if (open[u].call.piece == &earlier && open[u].until == UINT64_MAX) openAtEnd[open[u].pid] = u;
     for (auto& [pid, task] : later.m_tasks) {
         auto found = earlier.m_tasks.find(pid);
@@ -469,24 +470,26 @@ void SyscallsPlugin::joinStretches(Piece& earlier, Piece& later, std::vector<Unr
 
 void SyscallsPlugin::pairAcrossPieces(std::vector<Piece*>& pieces, std::vector<Unreturned>& open)
 {
-    // Per task, the unreturned entries in time order; each return without an entry takes the
-    // latest one before it, if that one was not followed by another entry first.
-    std::unordered_map<int32_t, std::vector<size_t>> byTask;
-    for (size_t u = 0; u < open.size(); ++u) byTask[open[u].pid].push_back(u);
-    for (auto& [pid, list] : byTask)
-        std::sort(list.begin(), list.end(), [&](size_t a, size_t b) { return open[a].enter < open[b].enter; });
+    // The unreturned entries by task and time; each return without an entry takes the latest
+    // one of its task before it, if that one was not followed by another entry first.
+    struct Key {
+        int32_t pid;
+        uint64_t enter;
+        size_t entry; // in open
+        bool operator<(const Key& o) const { return pid != o.pid ? pid < o.pid : enter < o.enter; }
+    };
+    std::vector<Key> keys;
+    keys.reserve(open.size());
+    for (size_t u = 0; u < open.size(); ++u) keys.push_back({open[u].pid, open[u].enter, u});
+    std::sort(keys.begin(), keys.end());
     for (Piece* piece : pieces) {
         for (const Orphan& orphan : piece->m_orphans) {
             if (piece->at(orphan.call).joined) continue;
-            auto list = byTask.find(piece->pidOf(orphan.call));
-            if (list == byTask.end()) continue;
-            const uint64_t exit = piece->exitOf(orphan.call);
-            auto after = std::lower_bound(list->second.begin(), list->second.end(), exit,
-                                          [&](size_t u, uint64_t t) { return open[u].enter < t; });
-            if (after == list->second.begin()) continue;
-            Unreturned& entry = open[*(after - 1)];
+            auto after = std::lower_bound(keys.begin(), keys.end(), Key{orphan.pid, orphan.exit, 0});
+            if (after == keys.begin() || (after - 1)->pid != orphan.pid) continue;
+            Unreturned& entry = open[(after - 1)->entry];
             const StoredCall& entered = entry.call.piece->at(entry.call.index);
-            if (entered.exitSeen || entered.joined || exit >= entry.until || entry.enter <= orphan.lastEnter ||
+            if (entered.exitSeen || entered.joined || orphan.exit >= entry.until || entry.enter <= orphan.lastEnter ||
                 (entry.number != orphan.number && orphan.number >= 0))
                 continue;
             merge(entry.call, {piece, orphan.call}, orphan.kind == Piece::kEvent);
@@ -507,12 +510,17 @@ void SyscallsPlugin::join(std::vector<FedPiece> fed)
     }
     // What may still return: the last join's unreturned entries, then the new pieces'.
     std::vector<Unreturned> open = std::move(m_open);
+    std::unordered_map<const Piece*, std::pair<size_t, size_t>> ranges; // each new piece's entries in open
     for (Piece* piece : pieces) {
         Piece*& earlier = m_lastOfStream[piece->m_streamKey];
+        ranges[piece] = {open.size(), open.size() + piece->m_unreturned.size()};
         open.insert(open.end(), piece->m_unreturned.begin(), piece->m_unreturned.end());
         piece->m_unreturned.clear();
         if (earlier) {
-            joinStretches(*earlier, *piece, open);
+            // An earlier piece of a previous join has its entries anywhere in what it left.
+            auto range = ranges.find(earlier);
+            joinStretches(*earlier, *piece, open,
+                          range != ranges.end() ? range->second : std::pair<size_t, size_t>(0, open.size()));
             earlier->m_tasks.clear(); // a stretch's state is needed by the next one only
             earlier->m_lastTask.clear();
         }

@@ -104,7 +104,9 @@ private:
     // A call returned without an entry in its piece.
     struct Orphan {
         uint32_t call = 0;
+        int32_t pid = 0;
         int64_t number = 0;
+        uint64_t exit = 0;
         uint64_t lastEnter = 0; // the task's latest entry before it in the piece, 0 if none
         uint8_t kind = 0;
         bool first = false; // the task's first record in the piece
@@ -119,7 +121,9 @@ private:
     Piece* pieceOf(StreamPiece* piece) const;
     // Calls and entries split at a stretch's start (both kinds of events of one call, an entry
     // whose return is in the next stretch) are joined with the previous stretch's state.
-    void joinStretches(Piece& earlier, Piece& later, std::vector<Unreturned>& open);
+    // `ofEarlier`: where the earlier piece's entries are in `open`.
+    void joinStretches(Piece& earlier, Piece& later, std::vector<Unreturned>& open,
+                       std::pair<size_t, size_t> ofEarlier);
     // Returns without an entry are paired with the task's latest unreturned entry before them.
     void pairAcrossPieces(std::vector<Piece*>& pieces, std::vector<Unreturned>& open);
     void merge(CallRef into, CallRef from, bool nameFromEvent);
