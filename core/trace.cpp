@@ -18,38 +18,6 @@ namespace ringside {
 
 namespace {
 
-RecordingInfo recordingInfoOf(const DatFile& file)
-{
-    RecordingInfo info;
-    // uname is "Linux host release version machine": the machine is its last word.
-    const std::string& uname = file.info().uname;
-    const size_t space = uname.find_last_of(' ');
-    info.machine = space == std::string::npos ? uname : uname.substr(space + 1);
-    info.kernelLongSize = file.info().kernelLongSize;
-    tep_handle* tep = file.tep();
-    // Consumers in different lanes may ask at once, and libtraceevent's lookups cache their
-    // last answer in the handle.
-    auto lookups = std::make_shared<std::mutex>();
-    // Formats parsed only once the load knows which events it has are named from the start:
-    // consumers fed while the pages are parsed ask before that.
-    auto deferred = std::make_shared<std::unordered_map<uint16_t, std::string>>();
-    for (const DatFile::DeferredFormat& f : file.deferredFormats())
-        if (f.id <= 0xffff) deferred->emplace(uint16_t(f.id), std::string(formatName(f.text)));
-    info.eventName = [tep, lookups, deferred](uint16_t type) {
-        auto later = deferred->find(type);
-        if (later != deferred->end()) return later->second;
-        const std::lock_guard<std::mutex> lock(*lookups);
-        tep_event* event = tep ? tep_find_event(tep, type) : nullptr;
-        return event && event->name ? std::string(event->name) : std::string();
-    };
-    info.functionName = [tep, lookups](uint64_t address) {
-        const std::lock_guard<std::mutex> lock(*lookups);
-        const char* name = tep ? tep_find_function(tep, address) : nullptr;
-        return name ? std::string(name) : std::string();
-    };
-    return info;
-}
-
 // Formats by "system/name" that wait for parseDeferredFormats, read by their field lines.
 class DeferredFormats {
 public:
@@ -60,6 +28,7 @@ public:
             const std::string name(formatName(f.text));
             m_byName.try_emplace(f.system + "/" + name, &f);
             m_namesBySystem[f.system].push_back(name);
+            m_namesByType->emplace(uint16_t(f.id), name);
         }
     }
     std::optional<ConsumerRegistry::EventFormat> find(const std::string& system, const std::string& name) const
@@ -79,6 +48,8 @@ public:
         };
         return format;
     }
+    // Their event names by type, for RecordingInfo::eventName.
+    std::shared_ptr<const std::unordered_map<uint16_t, std::string>> namesByType() const { return m_namesByType; }
     const std::vector<std::string>& names(const std::string& system) const
     {
         static const std::vector<std::string> none;
@@ -89,7 +60,38 @@ public:
 private:
     std::unordered_map<std::string, const DatFile::DeferredFormat*> m_byName;
     std::unordered_map<std::string, std::vector<std::string>> m_namesBySystem;
+    std::shared_ptr<std::unordered_map<uint16_t, std::string>> m_namesByType =
+        std::make_shared<std::unordered_map<uint16_t, std::string>>();
 };
+
+RecordingInfo recordingInfoOf(const DatFile& file, const DeferredFormats& deferredFormats)
+{
+    RecordingInfo info;
+    // uname is "Linux host release version machine": the machine is its last word.
+    const std::string& uname = file.info().uname;
+    const size_t space = uname.find_last_of(' ');
+    info.machine = space == std::string::npos ? uname : uname.substr(space + 1);
+    info.kernelLongSize = file.info().kernelLongSize;
+    tep_handle* tep = file.tep();
+    // Consumers in different lanes may ask at once, and libtraceevent's lookups cache their
+    // last answer in the handle.
+    auto lookups = std::make_shared<std::mutex>();
+    // Formats parsed only once the load knows which events it has are named from the start:
+    // consumers fed while the pages are parsed ask before that.
+    info.eventName = [tep, lookups, deferred = deferredFormats.namesByType()](uint16_t type) {
+        auto later = deferred->find(type);
+        if (later != deferred->end()) return later->second;
+        const std::lock_guard<std::mutex> lock(*lookups);
+        tep_event* event = tep ? tep_find_event(tep, type) : nullptr;
+        return event && event->name ? std::string(event->name) : std::string();
+    };
+    info.functionName = [tep, lookups](uint64_t address) {
+        const std::lock_guard<std::mutex> lock(*lookups);
+        const char* name = tep ? tep_find_function(tep, address) : nullptr;
+        return name ? std::string(name) : std::string();
+    };
+    return info;
+}
 
 } // namespace
 
@@ -183,9 +185,9 @@ Result<std::unique_ptr<Trace>> Trace::openTrace(const std::string& path, const L
         datFile->parseDeferredFormats(counts, diagnostics);
         if (previous) previous(counts, diagnostics);
     };
-    trace->m_recordingInfo = recordingInfoOf(*datFile);
-    for (Plugin* plugin : trace->m_plugins) plugin->setRecording(trace->m_recordingInfo);
     const DeferredFormats deferred(*datFile);
+    trace->m_recordingInfo = recordingInfoOf(*datFile, deferred);
+    for (Plugin* plugin : trace->m_plugins) plugin->setRecording(trace->m_recordingInfo);
     const ConsumerRegistry::FormatLookup parsed = formatsOf(datFile->tep());
     const ConsumerRegistry::EventLister listed = eventsOf(datFile->tep());
     const std::vector<RecordTap>& taps = registry.bind(

@@ -17,6 +17,34 @@ namespace ringside {
 
 namespace {
 
+// What a consumer that threw is reported with; call inside a catch block.
+std::string failureOfCurrentException()
+{
+    try {
+        throw;
+    } catch (const std::exception& e) {
+        return e.what()[0] ? e.what() : "an exception without a message";
+    } catch (...) {
+        return "an exception that is not a std::exception";
+    }
+}
+
+// A field's value from its bytes at `at`, of which `available` are there (a record's end may
+// cut a field: the missing bytes of a number read as zeros).
+TypedValue valueOf(const ConsumerRegistry::FieldFormat& format, const uint8_t* at, int available, bool bigEndian)
+{
+    if (format.isText) {
+        const auto* text = reinterpret_cast<const char*>(at);
+        return TypedValue::text({text, strnlen(text, size_t(available))});
+    }
+    uint8_t padded[8] = {};
+    if (available < format.size) {
+        if (available > 0) std::memcpy(padded, at, size_t(available));
+        at = padded;
+    }
+    return TypedValue::number(ByteReader::decode(at, format.size, bigEndian), format.isSigned, format.size);
+}
+
 // One tap's records in one stream, taken in order. Each block is given back once read (unless
 // another lane reads the tap too): the consumers' own memory then reuses pages already in hand
 // (in virtual machines fresh pages are the dearest part of a load), and the peak stays lower.
@@ -173,11 +201,8 @@ private:
     {
         try {
             what();
-        } catch (const std::exception& e) {
-            m_failures[c] = e.what()[0] ? e.what() : "an exception without a message";
-            m_pieces[c].reset();
         } catch (...) {
-            m_failures[c] = "an exception that is not a std::exception";
+            m_failures[c] = failureOfCurrentException();
             m_pieces[c].reset();
         }
     }
@@ -233,14 +258,7 @@ void ConsumerRegistry::decode(const BoundTap& tap, const Subscriber& subscriber,
     if (values.size() < subscriber.fields.size()) values.resize(subscriber.fields.size());
     for (size_t i = 0; i < subscriber.fields.size(); ++i) {
         const FieldFormat& format = tap.fields[subscriber.fields[i]];
-        const uint8_t* at = bytes + tap.byteOffset[subscriber.fields[i]];
-        if (format.isText) {
-            const auto* text = reinterpret_cast<const char*>(at);
-            values[i] = TypedValue::text({text, strnlen(text, size_t(format.size))});
-        } else {
-            values[i] =
-                TypedValue::number(ByteReader::decode(at, format.size, bigEndian), format.isSigned, format.size);
-        }
+        values[i] = valueOf(format, bytes + tap.byteOffset[subscriber.fields[i]], format.size, bigEndian);
     }
 }
 
@@ -251,19 +269,8 @@ void ConsumerRegistry::decodeRecord(const Subscriber& subscriber, const uint8_t*
     const bool whole = recordBytes >= subscriber.recordBytes; // most records: no field is cut
     for (size_t i = 0; i < subscriber.formats.size(); ++i) {
         const FieldFormat& format = subscriber.formats[i];
-        const uint8_t* at = record + format.offset;
-        const int size = whole ? format.size : std::clamp(recordBytes - format.offset, 0, format.size);
-        if (format.isText) {
-            values[i] = TypedValue::text(
-                {reinterpret_cast<const char*>(at), strnlen(reinterpret_cast<const char*>(at), size_t(size))});
-            continue;
-        }
-        uint8_t padded[8] = {}; // a number the record's end cuts: zeros past it
-        if (size < format.size) {
-            if (size > 0) std::memcpy(padded, at, size_t(size));
-            at = padded;
-        }
-        values[i] = TypedValue::number(ByteReader::decode(at, format.size, bigEndian), format.isSigned, format.size);
+        values[i] = valueOf(format, record + format.offset,
+                            whole ? format.size : std::clamp(recordBytes - format.offset, 0, format.size), bigEndian);
     }
 }
 
@@ -370,10 +377,8 @@ void ConsumerRegistry::guarded(size_t c, Call what)
     if (!m_failures[c].empty()) return;
     try {
         what(*m_consumers[c]);
-    } catch (const std::exception& e) {
-        m_failures[c] = e.what()[0] ? e.what() : "an exception without a message";
     } catch (...) {
-        m_failures[c] = "an exception that is not a std::exception";
+        m_failures[c] = failureOfCurrentException();
     }
 }
 

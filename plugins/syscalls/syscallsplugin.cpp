@@ -87,6 +87,11 @@ constexpr uint16_t kWideTask = UINT16_MAX;
 
 // ---- A piece: one stretch's records, paired as they come
 
+uint16_t SyscallsPlugin::Piece::nameOf(int64_t number, int64_t nameFromEvent)
+{
+    return nameFromEvent >= 0 ? uint16_t(nameFromEvent) : numberName(number);
+}
+
 uint16_t SyscallsPlugin::Piece::numberName(int64_t number)
 {
     if (number < 0 || number >= 4096) return m_plugin.nameId(syscallName(m_plugin.m_arch, number));
@@ -202,15 +207,14 @@ uint64_t SyscallsPlugin::Piece::epochOf(size_t call) const
     return (epoch - 1)->second;
 }
 
-uint64_t SyscallsPlugin::Piece::enterOf(size_t call) const
+uint64_t SyscallsPlugin::Piece::enterOf(size_t call, const StoredCall& c) const
 {
-    const StoredCall& c = at(call);
     return c.enter == kWideTime ? *m_wideEnters.find(call) : epochOf(call) + c.enter;
 }
 
 void SyscallsPlugin::Piece::setExit(size_t call, StoredCall& c, uint64_t exit)
 {
-    const uint64_t duration = exit - (c.enter == kWideTime ? *m_wideEnters.find(call) : epochOf(call) + c.enter);
+    const uint64_t duration = exit - enterOf(call, c);
     if (duration < kWideDurations) {
         c.duration = uint32_t(duration);
     } else if (c.duration >= kWideDurations) {
@@ -229,7 +233,8 @@ uint64_t SyscallsPlugin::Piece::durationOf(const StoredCall& c) const
 
 uint64_t SyscallsPlugin::Piece::exitOf(size_t call) const
 {
-    return enterOf(call) + durationOf(at(call));
+    const StoredCall& c = at(call);
+    return enterOf(call, c) + durationOf(c);
 }
 
 void SyscallsPlugin::Piece::setReturn(StoredCall& c, int64_t ret)
@@ -272,8 +277,8 @@ SyscallsPlugin::Call SyscallsPlugin::Piece::call(size_t i) const
 {
     const StoredCall& s = at(i);
     Call c;
-    c.enter = enterOf(i);
-    c.exit = exitOf(i);
+    c.enter = enterOf(i, s);
+    c.exit = c.enter + durationOf(s);
     c.ret = returnOf(s);
     c.pid = pidOf(i);
     c.name = s.name;
@@ -308,11 +313,9 @@ void SyscallsPlugin::Piece::enter(const ConsumedRecord& record, int64_t number, 
         return;
     }
     // A call that never returned (exit_group, or its exit was lost) stays open.
-    if (task.open >= 0)
-        m_unreturned.push_back(
-            {{this, uint32_t(task.open)}, record.pid, task.openNumber, enterOf(size_t(task.open)), record.timestamp});
+    if (task.open >= 0) unreturned(task, record.pid, record.timestamp);
     if (task.deferred != SIZE_MAX) m_unreturned[task.deferred].until = record.timestamp, task.deferred = SIZE_MAX;
-    const size_t index = addCall(record, task, nameFromEvent >= 0 ? uint16_t(nameFromEvent) : numberName(number), true);
+    const size_t index = addCall(record, task, nameOf(number, nameFromEvent), true);
     task.left = false;
     task.open = int64_t(index);
     task.openNumber = number;
@@ -343,21 +346,14 @@ void SyscallsPlugin::Piece::exit(const ConsumedRecord& record, int64_t number, i
             // The task left this CPU inside the call: this may be the return of a call it
             // entered elsewhere meanwhile, and the call entered here may have returned there.
             // join() decides, by time.
-            task.deferred = m_unreturned.size();
-            lastEnter = enterOf(size_t(task.open)) - 1; // the entry here may still be the one
-            m_unreturned.push_back(
-                {{this, uint32_t(task.open)}, record.pid, task.openNumber, enterOf(size_t(task.open))});
+            task.deferred = unreturned(task, record.pid);
+            lastEnter = m_unreturned[task.deferred].enter - 1; // the entry here may still be the one
         } else if (task.open >= 0) {
-            m_unreturned.push_back({{this, uint32_t(task.open)},
-                                    record.pid,
-                                    task.openNumber,
-                                    enterOf(size_t(task.open)),
-                                    record.timestamp});
+            unreturned(task, record.pid, record.timestamp);
         }
         // Entered before the stretch began (before the recording, or in another piece), or
         // deferred as above.
-        task.open =
-            int64_t(addCall(record, task, nameFromEvent >= 0 ? uint16_t(nameFromEvent) : numberName(number), false));
+        task.open = int64_t(addCall(record, task, nameOf(number, nameFromEvent), false));
         task.openNumber = number;
         m_orphans.push_back({uint32_t(task.open), record.pid, number, record.timestamp, lastEnter, kind, first});
     }
@@ -374,15 +370,20 @@ void SyscallsPlugin::Piece::exit(const ConsumedRecord& record, int64_t number, i
     task.open = -1;
 }
 
+size_t SyscallsPlugin::Piece::unreturned(const TaskState& task, int32_t pid, uint64_t until)
+{
+    const size_t call = size_t(task.open);
+    m_unreturned.push_back({{this, uint32_t(call)}, pid, task.openNumber, enterOf(call, at(call)), until});
+    return m_unreturned.size() - 1;
+}
+
 void SyscallsPlugin::Piece::finish()
 {
     if (m_finished) return;
     m_finished = true;
     end();
-    for (auto& [pid, task] : m_tasks) {
-        if (task.open < 0) continue;
-        m_unreturned.push_back({{this, uint32_t(task.open)}, pid, task.openNumber, enterOf(size_t(task.open))});
-    }
+    for (auto& [pid, task] : m_tasks)
+        if (task.open >= 0) unreturned(task, pid);
 }
 
 // ---- Joining pieces
@@ -463,7 +464,7 @@ void SyscallsPlugin::joinStretches(Piece& earlier, Piece& later, std::vector<Unr
                 if (u.call == entered) u.call = entry.call, u.enter = entry.enter;
             if (earlier.at(entry.call.index).exitSeen) entry.until = 0;
         } else {
-            entry.until = later.enterOf(entered.index); // the task entered another call first
+            entry.until = later.enterOf(entered.index, later.at(entered.index)); // it entered another call first
         }
     }
 }

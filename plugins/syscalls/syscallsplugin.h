@@ -188,16 +188,21 @@ private:
     void setStream(size_t call, uint32_t streamPlusOne);
     TaskState& taskOf(const ConsumedRecord& record);
     uint16_t numberName(int64_t number);
+    // The event's name when it gave one (syscalls:*), else the number's.
+    uint16_t nameOf(int64_t number, int64_t nameFromEvent);
     int64_t nameOfEvent(uint16_t type, const char* prefix);
     // A call's stored values, and where they go when they are too wide.
     void setEnter(size_t call, StoredCall& c, uint64_t enter);
-    uint64_t enterOf(size_t call) const;
+    uint64_t enterOf(size_t call, const StoredCall& c) const;
     uint64_t epochOf(size_t call) const; // the time its stored entry counts from
     void setExit(size_t call, StoredCall& c, uint64_t exit);
     uint64_t exitOf(size_t call) const;
     uint64_t durationOf(const StoredCall& c) const;
     void setReturn(StoredCall& c, int64_t ret);
     int64_t returnOf(const StoredCall& c) const;
+    // The task's open call becomes unreturned (see Unreturned), until `until`; its place in
+    // m_unreturned.
+    size_t unreturned(const TaskState& task, int32_t pid, uint64_t until = UINT64_MAX);
     // The end of the stretch: calls still open become unreturned.
     void finish();
 
