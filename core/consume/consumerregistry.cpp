@@ -31,18 +31,20 @@ std::string failureOfCurrentException()
 
 // A field's value from its bytes at `at`, of which `available` are there (a record's end may
 // cut a field: the missing bytes of a number read as zeros).
-TypedValue valueOf(const ConsumerRegistry::FieldFormat& format, const uint8_t* at, int available, bool bigEndian)
+inline void decodeField(const ConsumerRegistry::FieldFormat& format, const uint8_t* at, int available, bool bigEndian,
+                        TypedValue& value)
 {
     if (format.isText) {
         const auto* text = reinterpret_cast<const char*>(at);
-        return TypedValue::text({text, strnlen(text, size_t(available))});
+        value.setText({text, strnlen(text, size_t(available))});
+        return;
     }
     uint8_t padded[8] = {};
     if (available < format.size) {
         if (available > 0) std::memcpy(padded, at, size_t(available));
         at = padded;
     }
-    return TypedValue::number(ByteReader::decode(at, format.size, bigEndian), format.isSigned, format.size);
+    value.setNumber(ByteReader::decode(at, format.size, bigEndian), format.isSigned, format.size);
 }
 
 // One tap's records in one stream, taken in order. Each block is given back once read (unless
@@ -258,7 +260,7 @@ void ConsumerRegistry::decode(const BoundTap& tap, const Subscriber& subscriber,
     if (values.size() < subscriber.fields.size()) values.resize(subscriber.fields.size());
     for (size_t i = 0; i < subscriber.fields.size(); ++i) {
         const FieldFormat& format = tap.fields[subscriber.fields[i]];
-        values[i] = valueOf(format, bytes + tap.byteOffset[subscriber.fields[i]], format.size, bigEndian);
+        decodeField(format, bytes + tap.byteOffset[subscriber.fields[i]], format.size, bigEndian, values[i]);
     }
 }
 
@@ -269,8 +271,9 @@ void ConsumerRegistry::decodeRecord(const Subscriber& subscriber, const uint8_t*
     const bool whole = recordBytes >= subscriber.recordBytes; // most records: no field is cut
     for (size_t i = 0; i < subscriber.formats.size(); ++i) {
         const FieldFormat& format = subscriber.formats[i];
-        values[i] = valueOf(format, record + format.offset,
-                            whole ? format.size : std::clamp(recordBytes - format.offset, 0, format.size), bigEndian);
+        decodeField(format, record + format.offset,
+                    whole ? format.size : std::clamp(recordBytes - format.offset, 0, format.size), bigEndian,
+                    values[i]);
     }
 }
 

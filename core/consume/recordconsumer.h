@@ -34,18 +34,28 @@ public:
     static TypedValue number(uint64_t raw, bool isSigned, int bytes)
     {
         TypedValue v;
-        v.m_kind = isSigned ? Kind::Signed : Kind::Unsigned;
-        v.m_bits = raw;
-        if (isSigned && bytes > 0 && bytes < 8 && (raw >> (bytes * 8 - 1)) & 1)
-            v.m_bits = raw | (~uint64_t(0) << (bytes * 8)); // sign-extend
+        v.setNumber(raw, isSigned, bytes);
         return v;
     }
     static TypedValue text(std::string_view text)
     {
         TypedValue v;
-        v.m_kind = Kind::Text;
-        v.m_text = text;
+        v.setText(text);
         return v;
+    }
+    // In place: the registry decodes millions of fields into the same values, and a copied
+    // temporary stalled on every one (its halves stored apart, then loaded as one).
+    void setNumber(uint64_t raw, bool isSigned, int bytes)
+    {
+        m_kind = isSigned ? Kind::Signed : Kind::Unsigned;
+        m_bits = raw;
+        if (isSigned && bytes > 0 && bytes < 8 && (raw >> (bytes * 8 - 1)) & 1)
+            m_bits = raw | (~uint64_t(0) << (bytes * 8)); // sign-extend
+    }
+    void setText(std::string_view text)
+    {
+        m_kind = Kind::Text;
+        m_text = text;
     }
 
     bool isText() const { return m_kind == Kind::Text; }
