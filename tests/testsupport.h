@@ -5,6 +5,7 @@
 
 #include <QByteArray>
 #include <QString>
+#include <QStringList>
 
 #include <functional>
 #include <memory>
@@ -38,6 +39,17 @@ std::unique_ptr<Trace> openOrFail(const std::string& path);
 // Returns false (with a QTest failure recorded) when a run cannot be read.
 bool appendRunByRun(const DatFile& file, EventStore& store, const std::function<void(size_t published)>& afterRound,
                     uint64_t* lateEvents = nullptr);
+
+// A program run to its end (or killed after `timeoutMs`): status -1 when it did not exit.
+struct ProgramRun {
+    int status = -1;
+    QByteArray out, err;
+};
+ProgramRun runProgram(const QString& program, const QStringList& args, int timeoutMs = 120000);
+inline ProgramRun runCli(const QStringList& args)
+{
+    return runProgram(RINGSIDE_CLI, args);
+}
 
 // The first line where two texts differ, for a readable failure message.
 QString firstDifference(const QByteArray& expected, const QByteArray& actual);

@@ -11,21 +11,8 @@
 class TestCli : public QObject {
     Q_OBJECT
 private:
-    struct Run {
-        int status = -1;
-        QByteArray out, err;
-    };
-    Run run(const QStringList& args)
-    {
-        QProcess p;
-        p.start(RINGSIDE_CLI, args);
-        Run r;
-        if (!p.waitForFinished(120000)) return r;
-        r.status = p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -1;
-        r.out = p.readAllStandardOutput();
-        r.err = p.readAllStandardError();
-        return r;
-    }
+    using Run = ringside::test::ProgramRun;
+    Run run(const QStringList& args) { return ringside::test::runCli(args); }
 
 private slots:
     void infoText()

@@ -139,9 +139,9 @@ private slots:
         QVERIFY2(build.status == 0, build.err);
         QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
         env.insert("RINGSIDE_PLUGIN_PATH", modules.path());
-        Run example = run(m_prefix.filePath("bin/ringside-cli"),
-                          {"stats", ringside::test::fixture("execve-e2big.dat"), "--plugin", "switchcount", "--json"},
-                          env);
+        Run example =
+            run(m_prefix.filePath("bin/ringside-cli"),
+                {"stats", ringside::test::fixture("execve-e2big.dat"), "--plugin", "switchcount", "--json"}, env);
         QVERIFY2(example.status == 0, example.err);
         QVERIFY(example.out.contains("\"tasks\": ["));
         QVERIFY(example.out.contains("\"switches_out\": "));

@@ -13,5 +13,6 @@ int benchCommand(const std::vector<std::string>& args);
 int calltreeCommand(const std::vector<std::string>& args);
 int funcstatsCommand(const std::vector<std::string>& args);
 int statsCommand(const std::vector<std::string>& args);
+int exportCommand(const std::vector<std::string>& args);
 
 } // namespace ringside::cli

@@ -23,7 +23,7 @@ int dumpCommand(const std::vector<std::string>& args)
     std::setvbuf(stdout, buffer, _IOFBF, sizeof buffer);
     ReportPrinter printer(**trace);
     printer.dump(stdout);
-    return std::fflush(stdout) == 0 ? 0 : 1;
+    return std::fflush(stdout) == 0 && !std::ferror(stdout) ? 0 : 1;
 }
 
 } // namespace ringside::cli

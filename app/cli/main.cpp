@@ -34,6 +34,9 @@ void usage(FILE* out)
                "  stats FILE --plugin NAME [--json]\n"
                "                         a plugin's statistics (syscalls: per system call, the\n"
                "                         failures, per task), as tables or JSON\n"
+               "  export FILE --format csv|jsonl [--filter EXPR] [-o OUT]\n"
+               "                         every event (or those the filter shows) with each of its\n"
+               "                         fields, as CSV or JSON Lines, to OUT or standard output\n"
                "\n"
                "  -h, --help             this text\n"
                "  --version              the program's version\n",
@@ -69,6 +72,8 @@ int main(int argc, char** argv)
         status = ringside::cli::funcstatsCommand(args);
     else if (command == "stats")
         status = ringside::cli::statsCommand(args);
+    else if (command == "export")
+        status = ringside::cli::exportCommand(args);
     if (status >= 0) {
         // The trace is not torn down block by block: the process ends and the kernel takes the
         // memory back at once (on a 27M-event trace teardown took as long as a third of the load).

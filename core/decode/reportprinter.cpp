@@ -3,13 +3,11 @@
 
 #include "decode/reportworker.h"
 #include "trace.h"
+#include "util/orderedpieces.h"
 
 #include <traceevent/event-parse.h>
 
 #include <algorithm>
-#include <atomic>
-#include <condition_variable>
-#include <mutex>
 #include <string>
 #include <thread>
 #include <vector>
@@ -68,67 +66,16 @@ size_t ReportPrinter::dump(FILE* out, int threads, size_t pieceRows)
     const std::vector<CommRegistration> comms =
         workers.size() > 1 ? workers[0]->commRegistrations() : std::vector<CommRegistration>();
 
-    size_t lines = 0;
-    if (workers.size() == 1) {
-        std::string text;
-        for (size_t p = 0; p < pieces; ++p) {
-            text.clear();
-            lines += workers[0]->dumpRows(p * pieceRows, std::min(rows, (p + 1) * pieceRows), text);
-            std::fwrite(text.data(), 1, text.size(), out);
-        }
-        return lines;
-    }
-
-    // A window of pieces in flight: workers take the next piece number and wait while it is
-    // too far ahead of the writer, which bounds the memory to window * piece text.
-    const size_t window = workers.size() * 4;
-    struct Slot {
-        std::string text;
-        size_t lines = 0;
-        bool ready = false;
-    };
-    std::vector<Slot> slots(window);
-    std::mutex mutex;
-    std::condition_variable changed;
-    size_t written = 0;
-    std::atomic<size_t> nextPiece{0};
-    std::vector<std::thread> pool;
-    for (auto& worker : workers) {
-        pool.emplace_back([&, w = worker.get()] {
-            std::string text;
-            for (size_t p = nextPiece++; p < pieces; p = nextPiece++) {
-                {
-                    std::unique_lock lock(mutex);
-                    changed.wait(lock, [&] { return p < written + window; });
-                }
-                text.clear();
-                w->applyComms(comms, p * pieceRows);
-                const size_t n = w->dumpRows(p * pieceRows, std::min(rows, (p + 1) * pieceRows), text);
-                std::lock_guard lock(mutex);
-                Slot& slot = slots[p % window];
-                std::swap(slot.text, text);
-                slot.lines = n;
-                slot.ready = true;
-                changed.notify_all();
-            }
+    return makeInOrder(
+        pieces, workers.size(),
+        [&](size_t worker, size_t piece, std::string& text) {
+            ReportWorker& w = *workers[worker];
+            if (workers.size() > 1) w.applyComms(comms, piece * pieceRows);
+            return w.dumpRows(piece * pieceRows, std::min(rows, (piece + 1) * pieceRows), text);
+        },
+        [&](size_t, std::string& text, size_t) {
+            return std::fwrite(text.data(), 1, text.size(), out) == text.size();
         });
-    }
-    std::string text;
-    for (size_t p = 0; p < pieces; ++p) {
-        {
-            std::unique_lock lock(mutex);
-            Slot& slot = slots[p % window];
-            changed.wait(lock, [&] { return slot.ready; });
-            std::swap(text, slot.text);
-            lines += slot.lines;
-            slot.ready = false;
-            written = p + 1;
-        }
-        changed.notify_all();
-        std::fwrite(text.data(), 1, text.size(), out);
-    }
-    for (auto& t : pool) t.join();
-    return lines;
 }
 
 } // namespace ringside
