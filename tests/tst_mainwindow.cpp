@@ -7,6 +7,7 @@
 
 #include "details/detailspane.h"
 #include "details/healthpane.h"
+#include "exports/exportcontroller.h"
 #include "filters/filterpanel.h"
 #include "mainwindow.h"
 #include "plugins/pluginsdialog.h"
@@ -33,6 +34,7 @@
 #include <QPainter>
 #include <QProgressDialog>
 #include <QPushButton>
+#include <QRadioButton>
 #include <QSet>
 #include <QSignalSpy>
 #include <QStandardPaths>
@@ -272,6 +274,80 @@ private slots:
         QCOMPARE(window.table()->currentRow(), int(nearest));
         QVERIFY(*window.viewState()->selection() == store.eventAt(shown->merged.select(nearest)));
         QVERIFY(visible(int(nearest)));
+    }
+
+    // File > Export Events: the filtered rows, the selection, and an export cancelled or
+    // aimed at the recording itself, which leave nothing behind and spoil nothing.
+    void exportEvents()
+    {
+        MainWindow window;
+        window.show();
+        QVERIFY(load(window, test::fixture("execve-e2big.dat")));
+        QVERIFY(applyExpression(window, "sched/sched_switch: prev_state != 0"));
+        QTemporaryDir dir;
+        auto* action = window.findChild<QAction*>("exportAction");
+        QVERIFY(action && action->isEnabled());
+        window.table()->selectRow(10);
+        int y = 0;
+        while (y < window.table()->viewport()->height() && window.table()->rowAt(y) != 12) ++y;
+        QTest::mouseClick(window.table()->viewport(), Qt::LeftButton, Qt::ShiftModifier, QPoint(40, y));
+        action->trigger();
+        auto* dialog = window.findChild<ExportDialog*>("exportDialog");
+        QVERIFY(dialog && dialog->isVisible());
+        auto* filtered = dialog->findChild<QRadioButton*>("exportFiltered");
+        QVERIFY(filtered->isEnabled() && filtered->isChecked() && filtered->text().contains("402"));
+        QVERIFY(dialog->findChild<QRadioButton*>("exportSelected")->text().contains("(3)"));
+        dialog->findChild<QComboBox*>("exportFormat")->setCurrentIndex(1);
+        QVERIFY(dialog->path().endsWith("execve-e2big.jsonl"));
+        const QString jsonl = dir.filePath("switches.jsonl");
+        dialog->setPath(jsonl);
+        QSignalSpy done(&window.exports()->job(), &ExportJob::finished);
+        dialog->accept();
+        QVERIFY(done.wait(20000));
+        QFile file(jsonl);
+        QVERIFY(file.open(QIODevice::ReadOnly));
+        const QList<QByteArray> lines = file.readAll().split('\n');
+        QCOMPARE(lines.size(), 403);
+        QVERIFY(lines.first().contains("\"event\":\"sched_switch\""));
+        QVERIFY(!QFile::exists(jsonl + ".part"));
+        QTRY_VERIFY(window.statusBar()->currentMessage().contains("Exported 402 events"));
+        QCOMPARE(visibleProgressDialogs(), 0);
+
+        // The selected rows, as CSV: a header and three rows, the table's.
+        const QString csv = dir.filePath("selected.csv");
+        window.exports()->exportTo(csv, ExportFormat::Csv, ExportDialog::Rows::Selected);
+        QVERIFY(done.wait(20000));
+        QFile selected(csv);
+        QVERIFY(selected.open(QIODevice::ReadOnly));
+        const QList<QByteArray> rows = selected.readAll().trimmed().split('\n');
+        QCOMPARE(rows.size(), 4);
+        const EventStore& store = window.session()->store();
+        QVERIFY(rows[1].split(',')[1].toULongLong() == store.timestamp(window.tableModel()->eventAt(10)));
+
+        // Cancelled at once: no file, not even a partial one; an older file stays as it was.
+        QVERIFY(test::writeFile(csv, std::string_view("kept\n")));
+        QSignalSpy failed(&window.exports()->job(), &ExportJob::failed);
+        window.exports()->exportTo(csv, ExportFormat::Csv, ExportDialog::Rows::All);
+        QProgressDialog* progress = window.exports()->progress();
+        QVERIFY(progress);
+        QPushButton* cancelButton = progress->findChild<QPushButton*>();
+        QVERIFY(cancelButton);
+        cancelButton->click();
+        QTRY_VERIFY(!window.exports()->running());
+        window.exports()->job().waitForThreads();
+        QVERIFY(!QFile::exists(csv + ".part"));
+        QFile kept(csv);
+        QVERIFY(kept.open(QIODevice::ReadOnly));
+        QCOMPARE(kept.readAll(), QByteArray("kept\n"));
+        QVERIFY(window.statusBar()->currentMessage().contains("cancelled"));
+
+        // Never over the recording itself.
+        window.exports()->exportTo(window.session()->path, ExportFormat::Csv, ExportDialog::Rows::All);
+        QCOMPARE(failed.count(), 1);
+        QTRY_VERIFY(window.findChild<QMessageBox*>("exportFailedMessage"));
+        QVERIFY(window.findChild<QMessageBox*>("exportFailedMessage")->text().contains("the recording itself"));
+        closeMessageBoxes();
+        QVERIFY(test::openOrFail(window.session()->path.toStdString()));
     }
 
     void badExpressionKeepsTheAppliedOne()

@@ -5,6 +5,7 @@
 #include "calltree/flamegraph.h"
 #include "details/detailspane.h"
 #include "details/healthpane.h"
+#include "exports/exportcontroller.h"
 #include "filters/filterpanel.h"
 #include "plugins/pluginsdialog.h"
 #include "plugins/pluginstatspane.h"
@@ -290,6 +291,24 @@ void MainWindow::buildMenus()
     m_recentMenu = file->addMenu(tr("Open &Recent"));
     m_recentMenu->setObjectName("recentMenu");
     file->addSeparator();
+    m_exports = new ExportController(this, [this] {
+        ExportSource source;
+        source.session = m_session;
+        source.filter = m_model->sharedFilter();
+        if (m_session)
+            for (int row : m_table->selectedRows())
+                source.selectedRows.push_back(m_session->store().rowOf(m_model->eventAt(row)));
+        return source;
+    });
+    connect(m_exports, &ExportController::message, this,
+            [this](const QString& text) { statusBar()->showMessage(text, 15000); });
+    QAction* exportEvents =
+        file->addAction(tr("&Export Events…"), QKeySequence(tr("Ctrl+E")), m_exports, &ExportController::showDialog);
+    exportEvents->setObjectName("exportAction");
+    connect(this, &MainWindow::sessionChanged, exportEvents,
+            [this, exportEvents] { exportEvents->setEnabled(m_session != nullptr); });
+    exportEvents->setEnabled(false);
+    file->addSeparator();
     file->addAction(tr("&Quit"), QKeySequence::Quit, this, &QWidget::close)->setObjectName("quitAction");
 
     QMenu* view = menuBar()->addMenu(tr("&View"));
@@ -493,9 +512,9 @@ void MainWindow::onSelectionChanged()
     m_details->showEvent(m_view.selection(), m_view.selectedCall());
     auto selection = m_view.selection();
     if (!selection || !m_session) return;
-    // The table follows the selection.
+    // The table follows the selection (unless it made it: a Shift+click keeps its range).
     const int row = m_model->rowOf(*selection);
-    if (row >= 0) {
+    if (row >= 0 && row != m_table->currentRow()) {
         m_syncingSelection = true;
         m_table->selectRow(row);
         m_syncingSelection = false;

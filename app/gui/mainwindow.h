@@ -21,6 +21,7 @@ namespace ringside {
 class CallTreePane;
 class PluginStatsPane;
 class DetailsPane;
+class ExportController;
 class Diagnostics;
 class EventTableView;
 class EventTableModel;
@@ -62,6 +63,8 @@ public:
     EventTableModel* tableModel() { return m_model; }
     CallTreePane* callTrees() { return m_calls; }
     PluginStatsPane* pluginStats() { return m_pluginStats; }
+    // File > Export Events.
+    ExportController* exports() { return m_exports; }
     // View > Plugins: the dialog; a change of plugins reloads the open recording.
     void showPluginsDialog();
 
@@ -115,6 +118,7 @@ private:
     QWidget* m_filterBar = nullptr;
     QLabel* m_filterLabel = nullptr;
     QProgressDialog* m_progress = nullptr;
+    ExportController* m_exports = nullptr;
     QMenu* m_recentMenu = nullptr;
     QMenu* m_viewMenu = nullptr;
     QLabel* m_rangeLabel = nullptr;

@@ -1,0 +1,78 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+#include "exports/exportcontroller.h"
+
+#include <QLocale>
+#include <QMessageBox>
+#include <QProgressDialog>
+
+namespace ringside {
+
+ExportController::ExportController(QWidget* window, std::function<ExportSource()> source)
+    : QObject(window), m_window(window), m_source(std::move(source))
+{
+    connect(&m_job, &ExportJob::progress, this, [this](int percent) {
+        if (m_progress) m_progress->setValue(percent);
+    });
+    connect(&m_job, &ExportJob::finished, this, [this](const QString& path, qulonglong rows, double seconds) {
+        closeProgress();
+        emit message(tr("Exported %1 events to %2 in %3 s")
+                         .arg(QLocale().toString(rows), path, QString::number(seconds, 'f', 1)));
+    });
+    connect(&m_job, &ExportJob::failed, this, [this](const QString& text) {
+        closeProgress();
+        auto* box = new QMessageBox(QMessageBox::Warning, tr("Export failed"), text, QMessageBox::Ok, m_window);
+        box->setObjectName("exportFailedMessage");
+        box->setAttribute(Qt::WA_DeleteOnClose);
+        box->open();
+    });
+}
+
+void ExportController::showDialog()
+{
+    const ExportSource source = m_source();
+    if (!source.session || m_job.running()) return;
+    auto* dialog = new ExportDialog(source.session->path, source.session->store().eventCount(),
+                                    source.filter ? source.filter->merged.size() : 0, source.filter != nullptr,
+                                    source.selectedRows.size(), m_window);
+    dialog->setAttribute(Qt::WA_DeleteOnClose);
+    connect(dialog, &QDialog::accepted, this,
+            [this, dialog] { exportTo(dialog->path(), dialog->format(), dialog->rows()); });
+    dialog->open();
+}
+
+void ExportController::exportTo(const QString& path, ExportFormat format, ExportDialog::Rows rows)
+{
+    const ExportSource source = m_source();
+    if (!source.session || m_job.running()) return;
+    std::shared_ptr<const RowSet> set;
+    if (rows == ExportDialog::Rows::Filtered && source.filter) {
+        set = std::shared_ptr<const RowSet>(source.filter, &source.filter->merged);
+    } else if (rows == ExportDialog::Rows::Selected) {
+        auto selected = std::make_shared<RowSet>(source.session->store().eventCount());
+        for (size_t row : source.selectedRows) selected->set(row);
+        selected->seal();
+        set = std::move(selected);
+    }
+    m_progress = new QProgressDialog(tr("Exporting to %1…").arg(path), tr("Cancel"), 0, 100, m_window);
+    m_progress->setObjectName("exportProgress");
+    m_progress->setWindowTitle(tr("Export Events"));
+    m_progress->setMinimumDuration(300);
+    m_progress->setAutoClose(false);
+    m_progress->setAutoReset(false);
+    connect(m_progress, &QProgressDialog::canceled, this, [this] {
+        m_job.cancel();
+        closeProgress();
+        emit message(tr("Export cancelled"));
+    });
+    m_job.start(source.session, path, format, set);
+}
+
+void ExportController::closeProgress()
+{
+    if (!m_progress) return;
+    m_progress->disconnect(this);
+    m_progress->deleteLater();
+    m_progress = nullptr;
+}
+
+} // namespace ringside
