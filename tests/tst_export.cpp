@@ -4,6 +4,7 @@
 #include "decode/eventformatter.h"
 #include "export/eventexporter.h"
 #include "export/exporttext.h"
+#include "export/perfettotracks.h"
 #include "query/eventfilter.h"
 #include "testsupport.h"
 
@@ -15,6 +16,7 @@
 #include <QTemporaryDir>
 #include <QTest>
 
+#include <cmath>
 #include <cstdio>
 
 using namespace ringside;
@@ -217,6 +219,143 @@ private slots:
             QCOMPARE(records[r][4], QString("29482"));
             QCOMPARE(records[r][1].toULongLong(), store.timestamp(store.eventAt(wanted[size_t(r - 1)])));
         }
+    }
+
+    // The Chrome/Perfetto JSON trace, checked against the Trace Event Format's rules: an
+    // object with "traceEvents"; every event a phase, a name, integer pid and tid; complete
+    // events (X) with a start and a duration that nest or follow each other on their thread;
+    // instants (i) with a scope; metadata (M) naming every thread used. And against the
+    // report: the tasks' running time is what its context switches say.
+    void perfettoTrace()
+    {
+        auto trace = test::openOrFail(test::fixturePath("sched-mix.dat"));
+        QVERIFY(trace);
+        ExportOptions options;
+        options.format = ExportFormat::Perfetto;
+        ExportSummary summary;
+        QJsonParseError error;
+        const QJsonDocument document = QJsonDocument::fromJson(exported(*trace, options, &summary), &error);
+        QVERIFY2(error.error == QJsonParseError::NoError, qPrintable(error.errorString()));
+        QVERIFY(document.isObject());
+        QCOMPARE(document.object().value("displayTimeUnit").toString(), QString("ns"));
+        const QJsonArray events = document.object().value("traceEvents").toArray();
+        QCOMPARE(size_t(events.size()), summary.rows + summary.slices);
+
+        auto isInteger = [](const QJsonValue& v) { return v.isDouble() && v.toDouble() == std::floor(v.toDouble()); };
+        QSet<QPair<int, int>> namedThreads, usedThreads;
+        QHash<QPair<int, int>, QList<QPair<double, double>>> slices; // per thread: (start, end) in us
+        QHash<int, double> running;                                  // per pid: us
+        int instants = 0;
+        for (const QJsonValue& value : events) {
+            const QJsonObject e = value.toObject();
+            const QString ph = e.value("ph").toString(), name = e.value("name").toString();
+            QVERIFY2(!name.isEmpty() && isInteger(e.value("pid")) && isInteger(e.value("tid")),
+                     QJsonDocument(e).toJson().constData());
+            const QPair<int, int> thread(e.value("pid").toInt(), e.value("tid").toInt());
+            if (ph == "M") {
+                QVERIFY(name == "process_name" || name == "thread_name");
+                QVERIFY(e.value("args").toObject().value("name").isString());
+                if (name == "thread_name") namedThreads.insert(thread);
+                continue;
+            }
+            QVERIFY(e.value("ts").isDouble() && e.value("ts").toDouble() >= 0);
+            usedThreads.insert(thread);
+            if (ph == "X") {
+                const double start = e.value("ts").toDouble(), duration = e.value("dur").toDouble();
+                QVERIFY(e.value("dur").isDouble() && duration >= 0);
+                slices[thread].append({start, start + duration});
+                if (name == "Running") running[thread.second] += duration;
+            } else {
+                QCOMPARE(ph, QString("i"));
+                QVERIFY(QStringList({"t", "p", "g"}).contains(e.value("s").toString()));
+                QVERIFY(e.value("args").toObject().value("fields").isObject());
+                ++instants;
+            }
+        }
+        for (const auto& thread : usedThreads)
+            QVERIFY2(namedThreads.contains(thread), qPrintable(QString::number(thread.second)));
+        for (auto it = slices.begin(); it != slices.end(); ++it) {
+            auto list = it.value();
+            std::sort(list.begin(), list.end(), [](const auto& a, const auto& b) {
+                return a.first != b.first ? a.first < b.first : a.second > b.second;
+            });
+            std::vector<double> open;
+            for (const auto& [start, end] : list) {
+                while (!open.empty() && open.back() <= start + 1e-4) open.pop_back();
+                QVERIFY2(open.empty() || end <= open.back() + 1e-4, "a slice overlaps its parent's end");
+                open.push_back(end);
+            }
+        }
+
+        // Every event but the context switches (drawn as slices) is an instant.
+        const QList<QByteArray> report = test::dump(*trace).split('\n').mid(1);
+        int switches = 0;
+        // Per CPU: its first and last event's time, and its switches (time, prev, next).
+        struct Cpu {
+            double first = -1, last = 0;
+            QList<std::tuple<double, int, int>> switches;
+        };
+        QHash<QString, Cpu> cpus;
+        static const QRegularExpression switchText(R"(^.*:(\d+) \[\d+\] \S+ ==> .*:(\d+) \[\d+\]$)");
+        for (const QByteArray& bytes : report) {
+            const ReportLine line = parseReportLine(QString::fromUtf8(bytes));
+            if (line.event.isEmpty()) continue;
+            Cpu& cpu = cpus[line.cpu];
+            const double us = line.time.toDouble() * 1e6;
+            if (cpu.first < 0) cpu.first = us;
+            cpu.last = us;
+            if (line.event.trimmed() != "sched_switch") continue;
+            ++switches;
+            const auto m = switchText.match(line.info);
+            QVERIFY(m.hasMatch());
+            cpu.switches.append({us, m.captured(1).toInt(), m.captured(2).toInt()});
+        }
+        QCOMPARE(instants, int(trace->store().eventCount()) - switches);
+        // A task runs from a switch to it until the next switch on that CPU; before a CPU's
+        // first switch, its prev task ran from the CPU's first event; after the last, until
+        // its last event.
+        QHash<int, double> expected;
+        QHash<int, int> intervals;
+        for (const Cpu& cpu : cpus) {
+            if (cpu.switches.isEmpty()) continue;
+            auto add = [&](int pid, double from, double to) {
+                if (pid != 0 && to > from) expected[pid] += to - from, ++intervals[pid];
+            };
+            add(std::get<1>(cpu.switches.first()), cpu.first, std::get<0>(cpu.switches.first()));
+            for (qsizetype i = 0; i < cpu.switches.size(); ++i)
+                add(std::get<2>(cpu.switches[i]), std::get<0>(cpu.switches[i]),
+                    i + 1 < cpu.switches.size() ? std::get<0>(cpu.switches[i + 1]) : cpu.last);
+        }
+        QVERIFY(expected.size() > 10);
+        for (auto it = expected.begin(); it != expected.end(); ++it)
+            // The report's times are rounded to microseconds: one each way per interval.
+            QVERIFY2(std::abs(running.value(it.key()) - it.value()) <= 2.0 * intervals[it.key()] + 1e-3,
+                     qPrintable(QString("pid %1: %2 us running, the report says %3")
+                                    .arg(it.key())
+                                    .arg(running.value(it.key()))
+                                    .arg(it.value())));
+    }
+
+    // function_graph calls become slices on a calls thread per task, nested as they ran.
+    void perfettoCalls()
+    {
+        auto trace = test::openOrFail(test::fixturePath("fgraph-e2big.dat"));
+        QVERIFY(trace);
+        ExportOptions options;
+        options.format = ExportFormat::Perfetto;
+        const QJsonArray events =
+            QJsonDocument::fromJson(exported(*trace, options)).object().value("traceEvents").toArray();
+        int calls = 0;
+        bool execve = false;
+        for (const QJsonValue& value : events) {
+            const QJsonObject e = value.toObject();
+            if (e.value("cat").toString() != "function_graph") continue;
+            ++calls;
+            QVERIFY(e.value("tid").toInt() >= kCallTrackBase);
+            execve |= e.value("name").toString() == "do_execveat_common.isra.0";
+        }
+        QCOMPARE(size_t(calls), trace->callSlices().size());
+        QVERIFY(execve);
     }
 
     void cancelStopsWithAnError()

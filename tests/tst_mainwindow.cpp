@@ -297,7 +297,10 @@ private slots:
         auto* filtered = dialog->findChild<QRadioButton*>("exportFiltered");
         QVERIFY(filtered->isEnabled() && filtered->isChecked() && filtered->text().contains("402"));
         QVERIFY(dialog->findChild<QRadioButton*>("exportSelected")->text().contains("(3)"));
-        dialog->findChild<QComboBox*>("exportFormat")->setCurrentIndex(1);
+        auto* format = dialog->findChild<QComboBox*>("exportFormat");
+        format->setCurrentIndex(2);
+        QVERIFY(dialog->path().endsWith("execve-e2big.json"));
+        format->setCurrentIndex(1);
         QVERIFY(dialog->path().endsWith("execve-e2big.jsonl"));
         const QString jsonl = dir.filePath("switches.jsonl");
         dialog->setPath(jsonl);

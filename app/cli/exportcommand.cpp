@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
-// `ringside-cli export FILE --format csv|jsonl [--filter EXPR] [-o OUT]`: events out to other
+// `ringside-cli export FILE --format csv|jsonl|perfetto [--filter EXPR] [-o OUT]`: events out to other
 // tools, streamed.
 #include "commands.h"
 
@@ -18,7 +18,7 @@ namespace ringside::cli {
 
 namespace {
 
-const char* const kUsage = "usage: ringside-cli export FILE --format csv|jsonl [--filter EXPR] [-o OUT]\n";
+const char* const kUsage = "usage: ringside-cli export FILE --format csv|jsonl|perfetto [--filter EXPR] [-o OUT]\n";
 
 } // namespace
 
@@ -45,8 +45,10 @@ int exportCommand(const std::vector<std::string>& args)
         options.format = ExportFormat::Csv;
     } else if (format == "jsonl") {
         options.format = ExportFormat::JsonLines;
+    } else if (format == "perfetto") {
+        options.format = ExportFormat::Perfetto;
     } else {
-        std::fprintf(stderr, "ringside-cli: unknown export format '%s' (csv or jsonl)\n", format.c_str());
+        std::fprintf(stderr, "ringside-cli: unknown export format '%s' (csv, jsonl or perfetto)\n", format.c_str());
         return 2;
     }
 

@@ -34,9 +34,10 @@ void usage(FILE* out)
                "  stats FILE --plugin NAME [--json]\n"
                "                         a plugin's statistics (syscalls: per system call, the\n"
                "                         failures, per task), as tables or JSON\n"
-               "  export FILE --format csv|jsonl [--filter EXPR] [-o OUT]\n"
+               "  export FILE --format csv|jsonl|perfetto [--filter EXPR] [-o OUT]\n"
                "                         every event (or those the filter shows) with each of its\n"
-               "                         fields, as CSV or JSON Lines, to OUT or standard output\n"
+               "                         fields, as CSV or JSON Lines, to OUT or standard output;\n"
+               "                         perfetto: a JSON trace for Perfetto UI and chrome://tracing\n"
                "\n"
                "  -h, --help             this text\n"
                "  --version              the program's version\n",

@@ -4,6 +4,7 @@
 #include "decode/recordcheck.h"
 #include "decode/reportworker.h"
 #include "export/exporttext.h"
+#include "export/perfettotracks.h"
 #include "trace.h"
 #include "util/bytereader.h"
 #include "util/orderedpieces.h"
@@ -34,7 +35,8 @@ struct TypePlan {
         Kind kind = Kind::Other;
     };
     bool known = false;
-    std::string name;
+    bool isSlice = false; // Perfetto: drawn as slices (context switches, calls), not as instants
+    std::string name, system;
     std::vector<Field> fields;
 };
 
@@ -67,7 +69,7 @@ class ExportWorker {
 public:
     ExportWorker(const Trace& trace, std::unique_ptr<ReportWorker> report, const FieldColumns& columns,
                  const ExportOptions& options)
-        : m_store(trace.store()), m_report(std::move(report)), m_columns(columns), m_options(options),
+        : m_trace(trace), m_store(trace.store()), m_report(std::move(report)), m_columns(columns), m_options(options),
           m_severalBuffers(trace.store().buffers().size() > 1), m_bigEndian(tep_is_file_bigendian(m_report->tep())),
           m_nanoseconds(trace.file().info().timesInUsecs), m_plans(65536)
     {
@@ -81,8 +83,7 @@ public:
         size_t written = 0;
         for (MergedOrder::Cursor cursor(m_store.order(), begin); !cursor.atEnd() && cursor.row() < end; cursor.next()) {
             if (m_options.rows && !m_options.rows->contains(cursor.row())) continue;
-            writeRow(cursor.event(), out);
-            ++written;
+            written += writeRow(cursor.event(), out);
         }
         return written;
     }
@@ -95,6 +96,11 @@ private:
         p.known = true;
         tep_event* event = m_report->event(type);
         p.name = event && event->name ? event->name : "unknown event " + std::to_string(type);
+        p.system = event && event->system ? event->system : "";
+        if (m_options.format == ExportFormat::Perfetto)
+            p.isSlice =
+                (p.name == "sched_switch" && m_trace.occupancy().available()) ||
+                ((p.name == "funcgraph_entry" || p.name == "funcgraph_exit") && m_trace.callSlices().available());
         for (tep_format_field* f : eventFields(event)) {
             auto column = m_columns.index.find(f->name);
             if (column == m_columns.index.end()) continue;
@@ -175,13 +181,15 @@ private:
             appendNumber(out, timestamp);
     }
 
-    void writeRow(EventRef e, std::string& out)
+    // Returns whether it wrote the event (Perfetto draws some as slices instead).
+    bool writeRow(EventRef e, std::string& out)
     {
         const Stream& stream = m_store.stream(e.stream);
         const CpuColumns& c = stream.columns;
         const uint16_t type = c.eventType[e.index];
         const int32_t pid = c.pid[e.index];
         const TypePlan& p = plan(type);
+        if (p.isSlice) return false;
         m_latency.clear();
         m_report->latency(e, m_latency);
         m_info.clear();
@@ -189,6 +197,10 @@ private:
         const uint8_t* data = nullptr;
         int size = 0;
         const bool readable = m_report->record(e, &data, &size);
+        if (m_options.format == ExportFormat::Perfetto) {
+            writeInstant(p, c, e, stream.cpu, readable ? data : nullptr, size, out);
+            return true;
+        }
         const std::string& buffer = m_store.buffers()[stream.buffer].name;
         const bool csv = m_options.format == ExportFormat::Csv;
 
@@ -229,11 +241,20 @@ private:
                 }
             out.append(m_columns.names.size() - next, ',');
             out += '\n';
-            return;
+            return true;
         }
-        out += ",\"fields\":{";
+        out += ",\"fields\":";
+        appendJsonFields(out, p, readable ? data : nullptr, size);
+        out += "}\n";
+        return true;
+    }
+
+    // {"name": value, ...}: numbers as numbers, the rest as strings.
+    void appendJsonFields(std::string& out, const TypePlan& p, const uint8_t* data, int size)
+    {
+        out += '{';
         bool first = true;
-        if (readable)
+        if (data)
             for (const TypePlan::Field& field : p.fields) {
                 if (!first) out += ',';
                 first = false;
@@ -246,9 +267,32 @@ private:
                 else
                     appendJsonString(out, text);
             }
-        out += "}}\n";
+        out += '}';
     }
 
+    // An instant event on the task's thread; the tracks before it guarantee a preceding event.
+    void writeInstant(const TypePlan& p, const CpuColumns& c, EventRef e, int cpu, const uint8_t* data, int size,
+                      std::string& out)
+    {
+        const int32_t pid = c.pid[e.index];
+        out += ",\n";
+        appendEventHead(out, "i", p.name, processOf(m_trace, pid), pid);
+        out += ",\"s\":\"t\",\"cat\":";
+        appendJsonString(out, p.system);
+        out += ",\"ts\":";
+        appendMicros(out, c.timestamp[e.index]);
+        out += ",\"args\":{\"cpu\":";
+        appendNumber(out, cpu);
+        out += ",\"latency\":";
+        appendJsonString(out, m_latency);
+        out += ",\"info\":";
+        appendJsonString(out, m_info);
+        out += ",\"fields\":";
+        appendJsonFields(out, p, data, size);
+        out += "}}";
+    }
+
+    const Trace& m_trace;
     const EventStore& m_store;
     std::unique_ptr<ReportWorker> m_report;
     const FieldColumns& m_columns;
@@ -324,8 +368,19 @@ Result<ExportSummary> exportEvents(const Trace& trace, FILE* out, const std::str
         }
         header += '\n';
         std::fwrite(header.data(), 1, header.size(), out);
-    } else {
+    } else if (options.format == ExportFormat::JsonLines) {
         summary.columns.push_back("fields");
+    } else {
+        std::string tracks = "{\"displayTimeUnit\":\"ns\",\"otherData\":{\"recording\":";
+        appendJsonString(tracks, trace.file().path());
+        tracks += "},\"traceEvents\":[\n";
+        auto write = [&](std::string& text) {
+            const bool ok = std::fwrite(text.data(), 1, text.size(), out) == text.size();
+            text.clear();
+            return ok && !(options.cancel && options.cancel->load());
+        };
+        summary.slices = writePerfettoTracks(trace, workers[0]->report(), tracks, write);
+        write(tracks);
     }
 
     bool cancelled = false;
@@ -342,7 +397,8 @@ Result<ExportSummary> exportEvents(const Trace& trace, FILE* out, const std::str
             cancelled = options.cancel && options.cancel->load();
             return !cancelled;
         });
-    if (cancelled) return Error{path + ": export cancelled"};
+    if (options.format == ExportFormat::Perfetto) std::fputs("\n]}\n", out);
+    if (cancelled || (options.cancel && options.cancel->load())) return Error{path + ": export cancelled"};
     if (std::fflush(out) != 0 || std::ferror(out))
         return Error{path + ": cannot write: " + std::strerror(errno ? errno : EIO)};
     return summary;

@@ -14,19 +14,21 @@ namespace ringside {
 
 class Trace;
 
-enum class ExportFormat { Csv, JsonLines };
+enum class ExportFormat { Csv, JsonLines, Perfetto };
 
 // Which events, how, and where progress goes.
 struct ExportOptions {
     ExportFormat format = ExportFormat::Csv;
-    const RowSet* rows = nullptr; // merged-order rows to write; null: every event
+    const RowSet* rows = nullptr; // merged-order rows to write; null: every event (Perfetto: the
+                                  // events written as instants; the tracks are always whole)
     int threads = 0;              // 0: every core
     const std::atomic<bool>* cancel = nullptr;
     std::function<void(double)> progress; // 0..1, on the calling thread
 };
 
 struct ExportSummary {
-    size_t rows = 0;
+    size_t rows = 0;                  // events written (Perfetto: as instants)
+    size_t slices = 0;                // Perfetto: slices and metadata events
     std::vector<std::string> columns; // CSV: the header; JSON Lines: the top-level keys
 };
 
@@ -38,7 +40,9 @@ struct ExportSummary {
 // CSV: one column per distinct field name among the events written (a field named like one
 // of the fixed columns is "field:NAME"), empty where an event lacks it; RFC 4180 quoting.
 // JSON Lines: one object per event, the fixed keys and "fields": {NAME: value}, numbers as
-// numbers. Rows are formatted in pieces on several threads (one tep handle each) and written
+// numbers. Perfetto: a Chrome/Perfetto JSON trace (see perfettotracks.h) whose tracks hold the
+// running slices and function_graph calls, and an instant event for every other event (its
+// fields as arguments) on its task's thread. Rows are formatted in pieces on several threads (one tep handle each) and written
 // in order, so memory does not grow with the number of rows. Errors name `path`.
 Result<ExportSummary> exportEvents(const Trace& trace, FILE* out, const std::string& path,
                                    const ExportOptions& options);

@@ -19,7 +19,12 @@ namespace {
 
 QString suffixOf(ExportFormat format)
 {
-    return format == ExportFormat::Csv ? "csv" : "jsonl";
+    switch (format) {
+    case ExportFormat::Csv: return "csv";
+    case ExportFormat::JsonLines: return "jsonl";
+    case ExportFormat::Perfetto: return "json";
+    }
+    return {};
 }
 
 } // namespace
@@ -48,6 +53,7 @@ ExportDialog::ExportDialog(const QString& recordingPath, size_t all, size_t filt
     m_format->setObjectName("exportFormat");
     m_format->addItem(tr("CSV (a column per field)"), int(ExportFormat::Csv));
     m_format->addItem(tr("JSON Lines (an object per event)"), int(ExportFormat::JsonLines));
+    m_format->addItem(tr("Perfetto / Chrome JSON trace (tracks and slices)"), int(ExportFormat::Perfetto));
 
     m_path = new QLineEdit(this);
     m_path->setObjectName("exportPath");
@@ -104,9 +110,12 @@ void ExportDialog::setPath(const QString& path)
 // The file's suffix follows the format, unless the user named another.
 void ExportDialog::formatChanged()
 {
-    const QString other = suffixOf(format() == ExportFormat::Csv ? ExportFormat::JsonLines : ExportFormat::Csv);
-    QString path = m_path->text();
-    if (path.endsWith("." + other)) m_path->setText(path.left(path.size() - other.size()) + suffixOf(format()));
+    const QString path = m_path->text();
+    for (ExportFormat other : {ExportFormat::Csv, ExportFormat::JsonLines, ExportFormat::Perfetto})
+        if (path.endsWith("." + suffixOf(other))) {
+            m_path->setText(path.left(path.size() - suffixOf(other).size()) + suffixOf(format()));
+            return;
+        }
 }
 
 void ExportDialog::browse()
