@@ -353,6 +353,25 @@ private slots:
         QVERIFY(test::openOrFail(window.session()->path.toStdString()));
     }
 
+    // `ringside --screenshot OUT.svg`: the window as shapes and text, the timeline's too.
+    void windowAsSvg()
+    {
+        MainWindow window;
+        window.resize(1200, 800);
+        window.show();
+        QVERIFY(load(window, test::fixture("execve-e2big.dat")));
+        QTemporaryDir dir;
+        QVERIFY(window.saveWindowImage(dir.filePath("w.svg")));
+        QFile file(dir.filePath("w.svg"));
+        QVERIFY(file.open(QIODevice::ReadOnly));
+        const QByteArray svg = file.readAll();
+        QVERIFY(svg.startsWith("<?xml") && svg.contains("<svg"));
+        QVERIFY(svg.contains(">CPU 0<"));    // a timeline row's label
+        QVERIFY(svg.contains(">sys_exit<")); // an event in the table
+        QVERIFY(window.saveWindowImage(dir.filePath("w.png")));
+        QCOMPARE(QImage(dir.filePath("w.png")).size(), window.size() * window.devicePixelRatio());
+    }
+
     void badExpressionKeepsTheAppliedOne()
     {
         MainWindow window;

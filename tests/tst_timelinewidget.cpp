@@ -15,10 +15,12 @@
 #include <QAbstractItemModelTester>
 #include <QFileInfo>
 #include <QMimeData>
+#include <QPainter>
 #include <QScrollBar>
 #include <QSettings>
 #include <QSignalSpy>
 #include <QStandardPaths>
+#include <QSvgRenderer>
 #include <QTemporaryDir>
 #include <QUrl>
 #include <QtEndian>
@@ -430,6 +432,46 @@ private slots:
     }
 
     // A CPU that is declared but recorded nothing (as in some published recordings).
+    // The timeline as an image: the PNG is what the widget shows; the SVG draws the same rows as
+    // shapes (no embedded picture) and, rendered back, looks the same.
+    void savesPngAndSvg()
+    {
+        QTemporaryDir dir;
+        QString error;
+        QVERIFY(m_timeline->saveImage(dir.filePath("t.png"), &error));
+        QVERIFY(m_timeline->saveImage(dir.filePath("t.svg"), &error));
+        const QImage png(dir.filePath("t.png"));
+        const QImage shown = m_timeline->grab().toImage().convertToFormat(png.format());
+        QCOMPARE(png.size(), shown.size());
+        QCOMPARE(png, shown);
+
+        QFile file(dir.filePath("t.svg"));
+        QVERIFY(file.open(QIODevice::ReadOnly));
+        const QByteArray svg = file.readAll();
+        QVERIFY(!svg.contains("<image"));
+        QVERIFY(svg.count("<path") + svg.count("<rect") > 100);
+        QVERIFY(svg.contains(">CPU 0<"));
+        QSvgRenderer renderer(svg);
+        QVERIFY(renderer.isValid());
+        QImage back(png.size(), QImage::Format_ARGB32);
+        back.fill(Qt::white);
+        QPainter p(&back);
+        renderer.render(&p);
+        p.end();
+        // Antialiased edges differ; the coloured task runs and the rows' text must not.
+        int same = 0, total = 0;
+        for (int y = 0; y < png.height(); y += 3)
+            for (int x = 0; x < png.width(); x += 3, ++total) {
+                const QColor a = png.pixelColor(x, y), b = back.pixelColor(x, y);
+                same +=
+                    std::abs(a.red() - b.red()) + std::abs(a.green() - b.green()) + std::abs(a.blue() - b.blue()) < 60;
+            }
+        QVERIFY2(same > total * 9 / 10, qPrintable(QString("%1 of %2 pixels alike").arg(same).arg(total)));
+
+        QVERIFY(!m_timeline->saveImage(dir.filePath("no/such/dir.png"), &error));
+        QVERIFY(error.contains("cannot write"));
+    }
+
     void cpuWithoutEventsIsDrawn()
     {
         auto file = DatFile::open(test::fixturePath("instances.dat"));

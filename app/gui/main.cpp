@@ -24,8 +24,11 @@ QString samplePath()
 
 // The command line, parsed the same way for --help/--version (no display needed) and a run.
 struct Options {
-    QCommandLineOption screenshot{"screenshot", "Render the main window to PNG once FILE is loaded, then exit.",
-                                  "OUT.png"};
+    QCommandLineOption screenshot{
+        "screenshot",
+        "Render the main window to OUT once FILE is loaded, then exit: a PNG, or an SVG (.svg) "
+        "with shapes and text",
+        "OUT.png|OUT.svg"};
     QCommandLineOption range{"range", "Show this time range (seconds, as in the table) once loaded.", "START:END"};
     QCommandLineOption select{"select", "Select this row of the event table once loaded.", "ROW"};
 

@@ -28,6 +28,7 @@
 #include <QMenuBar>
 #include <QMessageBox>
 #include <QMimeData>
+#include <QPainter>
 #include <QPlainTextEdit>
 #include <QProgressDialog>
 #include <QPushButton>
@@ -36,6 +37,7 @@
 #include <QSplitter>
 #include <QStatusBar>
 #include <QStyle>
+#include <QSvgGenerator>
 #include <QTextEdit>
 #include <QTimer>
 #include <QToolButton>
@@ -308,6 +310,11 @@ void MainWindow::buildMenus()
     connect(this, &MainWindow::sessionChanged, exportEvents,
             [this, exportEvents] { exportEvents->setEnabled(m_session != nullptr); });
     exportEvents->setEnabled(false);
+    QAction* exportImage = file->addAction(tr("Export Timeline &Image…"), this, &MainWindow::exportTimelineImage);
+    exportImage->setObjectName("exportImageAction");
+    connect(this, &MainWindow::sessionChanged, exportImage,
+            [this, exportImage] { exportImage->setEnabled(m_session != nullptr); });
+    exportImage->setEnabled(false);
     file->addSeparator();
     file->addAction(tr("&Quit"), QKeySequence::Quit, this, &QWidget::close)->setObjectName("quitAction");
 
@@ -474,7 +481,7 @@ void MainWindow::setSession(std::shared_ptr<TraceSession> session)
     emit sessionChanged();
     if (!m_screenshotPath.isEmpty()) {
         QTimer::singleShot(300, this, [this] {
-            const bool saved = grab().save(m_screenshotPath);
+            const bool saved = saveWindowImage(m_screenshotPath);
             if (!saved) qCritical("ringside: cannot write %s", qPrintable(m_screenshotPath));
             QApplication::exit(saved ? 0 : 1);
         });
@@ -493,6 +500,40 @@ void MainWindow::showLoadWarnings(const Diagnostics& diagnostics)
     m_warningsButton->setVisible(warnings > 0);
     m_warningsButton->setText(warnings == 1 ? tr("1 load warning") : tr("%1 load warnings").arg(warnings));
     m_warningsButton->setToolTip(lines.join('\n') + tr("\n\nClick for the trace health pane (Ctrl+H)."));
+}
+
+bool MainWindow::saveWindowImage(const QString& path)
+{
+    if (!path.endsWith(".svg", Qt::CaseInsensitive)) return grab().save(path);
+    // Widgets paint onto the SVG as shapes and text; the timeline draws its rows there too.
+    QSvgGenerator svg;
+    svg.setFileName(path);
+    svg.setSize(size());
+    svg.setViewBox(rect());
+    svg.setTitle(windowTitle());
+    QPainter p;
+    if (!p.begin(&svg)) return false;
+    render(&p);
+    return p.end();
+}
+
+void MainWindow::exportTimelineImage()
+{
+    if (!m_session) return;
+    QSettings settings;
+    const QFileInfo recording(m_session->path);
+    const QString dir = settings.value("files/imageDir", recording.absolutePath()).toString();
+    QString filter;
+    const QString path = QFileDialog::getSaveFileName(this, tr("Export timeline image"),
+                                                      QDir(dir).filePath(recording.completeBaseName() + ".png"),
+                                                      tr("PNG image (*.png);;SVG image (*.svg)"), &filter);
+    if (path.isEmpty()) return;
+    settings.setValue("files/imageDir", QFileInfo(path).absolutePath());
+    QString error;
+    if (m_timeline->saveImage(path, &error))
+        statusBar()->showMessage(tr("Timeline saved to %1").arg(path), 15000);
+    else
+        QMessageBox::warning(this, tr("Export failed"), error);
 }
 
 void MainWindow::screenshotWhenLoaded(const QString& path)

@@ -48,6 +48,10 @@ public:
     // Renders the window to `path` once the current load has finished and quits; for
     // `ringside --screenshot`.
     void screenshotWhenLoaded(const QString& path);
+    // The window as a PNG (pixels) or an SVG (shapes and text, the timeline's rows too).
+    bool saveWindowImage(const QString& path);
+    // File > Export Timeline Image: the timeline as shown, to a PNG or SVG the user names.
+    void exportTimelineImage();
     // Shows a time range (seconds) and/or selects a table row; for scripted views.
     void showOnLoad(std::optional<std::pair<double, double>> seconds, long long row);
     // Puts a saved view back (filters, task rows, range, selection, markers, ...), as a session

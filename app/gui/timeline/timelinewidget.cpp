@@ -5,8 +5,11 @@
 
 #include "calls/callcontext.h"
 
+#include <QElapsedTimer>
+#include <QFileInfo>
 #include <QHelpEvent>
 #include <QPainter>
+#include <QSvgGenerator>
 #include <QToolTip>
 #include <QWheelEvent>
 
@@ -79,6 +82,38 @@ void TimelineWidget::clampScroll()
 void TimelineWidget::paintEvent(QPaintEvent*)
 {
     QPainter p(this);
+    // QWidget::render() to an SVG redirects this painter: draw shapes there, not the cache.
+    paintView(p, p.device()->devType() == QInternal::Widget || p.device()->devType() == QInternal::Pixmap);
+}
+
+bool TimelineWidget::saveImage(const QString& path, QString* error)
+{
+    if (path.endsWith(".svg", Qt::CaseInsensitive)) {
+        QSvgGenerator svg;
+        svg.setFileName(path);
+        svg.setSize(size());
+        svg.setViewBox(rect());
+        svg.setTitle(m_session ? QFileInfo(m_session->path).fileName() : QStringLiteral("Ringside"));
+        svg.setDescription(tr("Ringside timeline"));
+        QPainter p;
+        if (!p.begin(&svg)) return *error = tr("%1: cannot write").arg(path), false;
+        paintView(p, false);
+        if (!p.end()) return *error = tr("%1: cannot write").arg(path), false;
+        return true;
+    }
+    const qreal dpr = devicePixelRatioF();
+    QImage image(size() * dpr, QImage::Format_ARGB32_Premultiplied);
+    image.setDevicePixelRatio(dpr);
+    QPainter p(&image);
+    paintView(p, false);
+    p.end();
+    if (image.save(path)) return true;
+    *error = tr("%1: cannot write (a .png or .svg file)").arg(path);
+    return false;
+}
+
+void TimelineWidget::paintView(QPainter& p, bool cached)
+{
     p.fillRect(rect(), palette().base());
     if (!m_session) {
         p.setPen(palette().color(QPalette::PlaceholderText));
@@ -96,6 +131,13 @@ void TimelineWidget::paintEvent(QPaintEvent*)
         return;
     }
     clampScroll();
+    if (!cached) {
+        renderRows(p);
+        p.setClipping(false);
+        paintRuler(p);
+        paintOverlays(p);
+        return;
+    }
     const qreal dpr = devicePixelRatioF();
     CacheKey key{m_view->visibleRange(), size(), m_scrollY, m_rows.version(), m_filterVersion, dpr};
     if (!(key == m_cacheKey) || m_cache.isNull()) {

@@ -75,6 +75,9 @@ public:
     double lastRenderMs() const { return m_lastRenderMs; }
     // Draws the rows into the cache now, as a paint would; for benchmarks.
     void renderRowsForBenchmark();
+    // The timeline as shown (range, rows, selection, markers) to a PNG, or an SVG whose rows
+    // are drawn as shapes and text; false with the reason when it cannot be written.
+    bool saveImage(const QString& path, QString* error);
 
 signals:
     void taskRowsChanged();
@@ -93,6 +96,8 @@ protected:
     bool event(QEvent*) override;
 
 private:
+    // Everything a paint draws; straight onto `p` (an image, an SVG), or from the row cache.
+    void paintView(QPainter& p, bool cached);
     void renderRows(QPainter& p);
     void paintCpuRow(QPainter& p, const TimelineRows::Row& row, int top);
     void paintTaskRow(QPainter& p, const TimelineRows::Row& row, int top);
