@@ -3,6 +3,7 @@
 // the trees follow the chosen selection, the hottest path, search, caller/callee, the flame
 // graph's zoom and the jumps from a node to its calls on the timeline and in the table; the
 // timeline's flame-chart tracks (rows, summarised boxes, a click selecting a call, its details).
+#include "guisupport.h"
 #include "testsupport.h"
 
 #include "calltree/calltreemodel.h"
@@ -32,12 +33,7 @@ using namespace ringside;
 
 namespace {
 
-bool load(MainWindow& window, const QString& path)
-{
-    QSignalSpy loaded(&window, &MainWindow::sessionChanged);
-    window.openFile(path);
-    return loaded.wait(20000);
-}
+using test::load;
 
 // Waits for the trees of the pane's current selection.
 bool treesShown(CallTreePane* pane)

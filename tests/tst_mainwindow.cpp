@@ -3,6 +3,7 @@
 // timeline's keys work wherever the focus is (but in text fields), a filter change keeps the
 // selection, a restored view state reproduces the view, CPU labels react, menus are found by
 // name, and counter clocks are shown in ticks.
+#include "guisupport.h"
 #include "testsupport.h"
 
 #include "details/detailspane.h"
@@ -81,12 +82,7 @@ void openWithDialogShown(MainWindow& window, const QString& path)
     QVERIFY(dialog->isVisible());
 }
 
-bool load(MainWindow& window, const QString& path)
-{
-    QSignalSpy loaded(&window, &MainWindow::sessionChanged);
-    window.openFile(path);
-    return loaded.wait(20000);
-}
+using test::load;
 
 bool applyExpression(MainWindow& window, const QString& text)
 {

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 #include "mainwindow.h"
+#include "session/sessioncontroller.h"
 
 #include <QApplication>
 #include <QCommandLineParser>
@@ -31,6 +32,8 @@ struct Options {
         "OUT.png|OUT.svg"};
     QCommandLineOption range{"range", "Show this time range (seconds, as in the table) once loaded.", "START:END"};
     QCommandLineOption select{"select", "Select this row of the event table once loaded.", "ROW"};
+    QCommandLineOption session{"session", "Open a saved session: its recording, view, plugins and layout.",
+                               "FILE.ringside"};
 
     void addTo(QCommandLineParser& parser) const
     {
@@ -41,9 +44,33 @@ struct Options {
         parser.addOption(screenshot);
         parser.addOption(range);
         parser.addOption(select);
+        parser.addOption(session);
         parser.addPositionalArgument("FILE", "The recording to open (default: the sample recording).");
     }
 };
+
+// QApplication takes `-session`/`--session` as X11 session management's option and removes
+// it: Ringside's own is taken out of the arguments first.
+QString takeSessionOption(int& argc, char** argv)
+{
+    QString session;
+    for (int i = 1; i < argc; ++i) {
+        const QByteArray arg(argv[i]);
+        int taken = 0;
+        if ((arg == "--session" || arg == "-session") && i + 1 < argc) {
+            session = QString::fromLocal8Bit(argv[i + 1]);
+            taken = 2;
+        } else if (arg.startsWith("--session=")) {
+            session = QString::fromLocal8Bit(arg.mid(10));
+            taken = 1;
+        }
+        if (!taken) continue;
+        for (int j = i; j + taken <= argc; ++j) argv[j] = argv[j + taken];
+        argc -= taken;
+        --i;
+    }
+    return session;
+}
 
 bool wantsHelpOrVersion(int argc, char** argv)
 {
@@ -76,6 +103,7 @@ int main(int argc, char** argv)
         parser.process(app);
         return 0;
     }
+    const QString sessionFile = takeSessionOption(argc, argv);
     QApplication app(argc, argv);
     describeApplication();
     QApplication::setDesktopFileName("io.github.ringside.Ringside");
@@ -108,7 +136,9 @@ int main(int argc, char** argv)
             });
     }
     window.show();
-    if (files.isEmpty())
+    if (!sessionFile.isEmpty())
+        window.sessions()->open(sessionFile);
+    else if (files.isEmpty())
         window.openFile(samplePath(), true);
     else
         window.openFile(files.first());

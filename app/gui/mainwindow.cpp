@@ -9,6 +9,7 @@
 #include "filters/filterpanel.h"
 #include "plugins/pluginsdialog.h"
 #include "plugins/pluginstatspane.h"
+#include "session/sessioncontroller.h"
 #include "table/eventtablemodel.h"
 #include "table/eventtableview.h"
 #include "table/searchbar.h"
@@ -292,6 +293,41 @@ void MainWindow::buildMenus()
     open->setObjectName("openAction");
     m_recentMenu = file->addMenu(tr("Open &Recent"));
     m_recentMenu->setObjectName("recentMenu");
+    file->addSeparator();
+    m_sessions = new SessionController(this);
+    file->addAction(tr("Open &Session…"), m_sessions, &SessionController::openWithDialog)
+        ->setObjectName("openSessionAction");
+    QAction* saveSession = file->addAction(tr("Sa&ve Session…"), QKeySequence(tr("Ctrl+Shift+S")), m_sessions,
+                                           &SessionController::saveWithDialog);
+    saveSession->setObjectName("saveSessionAction");
+    saveSession->setEnabled(false);
+    connect(this, &MainWindow::sessionChanged, saveSession,
+            [this, saveSession] { saveSession->setEnabled(m_session != nullptr); });
+    connect(m_sessions, &SessionController::restored, this, [this](const QString& path, const QStringList& problems) {
+        statusBar()->showMessage(tr("Session %1 restored").arg(QFileInfo(path).fileName()), 15000);
+        if (problems.isEmpty()) return;
+        if (!m_screenshotPath.isEmpty()) {
+            for (const QString& p : problems) qWarning("ringside: %s: %s", qPrintable(path), qPrintable(p));
+            return;
+        }
+        auto* box = new QMessageBox(QMessageBox::Information, tr("Session restored"),
+                                    tr("%1 is restored, with these notes:").arg(path), QMessageBox::Ok, this);
+        box->setInformativeText("• " + problems.join("\n• "));
+        box->setObjectName("sessionProblemsMessage");
+        box->setAttribute(Qt::WA_DeleteOnClose);
+        box->open();
+    });
+    connect(m_sessions, &SessionController::failed, this, [this](const QString& message) {
+        if (!m_screenshotPath.isEmpty()) {
+            qCritical("ringside: %s", qPrintable(message));
+            QApplication::exit(1);
+            return;
+        }
+        auto* box = new QMessageBox(QMessageBox::Warning, tr("Session"), message, QMessageBox::Ok, this);
+        box->setObjectName("sessionFailedMessage");
+        box->setAttribute(Qt::WA_DeleteOnClose);
+        box->open();
+    });
     file->addSeparator();
     m_exports = new ExportController(this, [this] {
         ExportSource source;

@@ -22,6 +22,7 @@ class CallTreePane;
 class PluginStatsPane;
 class DetailsPane;
 class ExportController;
+class SessionController;
 class Diagnostics;
 class EventTableView;
 class EventTableModel;
@@ -69,6 +70,8 @@ public:
     PluginStatsPane* pluginStats() { return m_pluginStats; }
     // File > Export Events.
     ExportController* exports() { return m_exports; }
+    // File > Save Session / Open Session.
+    SessionController* sessions() { return m_sessions; }
     // View > Plugins: the dialog; a change of plugins reloads the open recording.
     void showPluginsDialog();
 
@@ -123,6 +126,7 @@ private:
     QLabel* m_filterLabel = nullptr;
     QProgressDialog* m_progress = nullptr;
     ExportController* m_exports = nullptr;
+    SessionController* m_sessions = nullptr;
     QMenu* m_recentMenu = nullptr;
     QMenu* m_viewMenu = nullptr;
     QLabel* m_rangeLabel = nullptr;
