@@ -31,19 +31,21 @@ bool needsOneThread(const Trace& trace)
 
 ReportPrinter::ReportPrinter(const Trace& trace) : m_trace(trace) {}
 
+int ReportPrinter::cpuCount(const Trace& trace)
+{
+    const auto& buffers = trace.file().buffers();
+    const FileInfo& info = trace.file().info();
+    int cpus = info.cpuCount;
+    // trace-cmd prints the larger of CPUCOUNT and the top buffer's highest CPU + 1.
+    if (info.version >= 7 && !buffers.empty() && buffers[0].name.empty())
+        for (const auto& c : buffers[0].cpus) cpus = std::max(cpus, c.cpu + 1);
+    return cpus;
+}
+
 size_t ReportPrinter::dump(FILE* out, int threads, size_t pieceRows)
 {
     const EventStore& store = m_trace.store();
-    const auto& buffers = m_trace.file().buffers();
-    const FileInfo& info = m_trace.file().info();
-
-    int cpus = info.cpuCount;
-    if (info.version >= 7) {
-        // trace-cmd prints the larger of CPUCOUNT and the top buffer's highest CPU + 1.
-        if (!buffers.empty() && buffers[0].name.empty())
-            for (const auto& c : buffers[0].cpus) cpus = std::max(cpus, c.cpu + 1);
-    }
-    std::fprintf(out, "cpus=%d\n", cpus);
+    std::fprintf(out, "cpus=%d\n", cpuCount(m_trace));
 
     const size_t rows = store.eventCount();
     if (pieceRows == 0) pieceRows = kPieceRows;

@@ -27,6 +27,9 @@ public:
     // Returns the number of event lines. The trace's own tep handle is used meanwhile.
     size_t dump(FILE* out, int threads = 0, size_t pieceRows = 0);
 
+    // The CPU count the report's first line gives.
+    static int cpuCount(const Trace& trace);
+
 private:
     const Trace& m_trace;
 };

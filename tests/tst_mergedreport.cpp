@@ -1,0 +1,92 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+// Several recordings printed as one report: a KVM host and its guest exactly as
+// `trace-cmd report -i host.dat -i guest.dat` prints them (trace-cmd 3.1.7's output, kept in
+// tests/data: Debian's trace-cmd cannot read these zlib files), and unrelated recordings
+// merged by time with a warning when their clocks cannot be compared.
+#include "testsupport.h"
+
+#include <QDir>
+#include <QFile>
+#include <QRegularExpression>
+#include <QTemporaryDir>
+#include <QTest>
+
+using namespace ringside;
+
+namespace {
+
+// The reference names the files as they were given to trace-cmd.
+const QString kHost = "HIP24__Masterarbeit__documentation__trace-cmd__analysis__test__trace.dat";
+const QString kGuest = "HIP24__Masterarbeit__documentation__trace-cmd__analysis__test__trace-Salamander4.dat";
+
+test::ProgramRun runIn(const QString& dir, const QStringList& args)
+{
+    const QString cwd = QDir::currentPath();
+    QDir::setCurrent(dir);
+    auto run = test::runCli(args);
+    QDir::setCurrent(cwd);
+    return run;
+}
+
+} // namespace
+
+class TestMergedReport : public QObject {
+    Q_OBJECT
+private slots:
+    void hostAndGuestAsTraceCmdPrintsThem()
+    {
+        QTemporaryDir dir;
+        QVERIFY(QFile::copy(test::fixture("zlib-host.dat"), dir.filePath(kHost)));
+        QVERIFY(QFile::copy(test::fixture("zlib-guest.dat"), dir.filePath(kGuest)));
+        const auto run = runIn(dir.path(), {"dump", kHost, kGuest});
+        QCOMPARE(run.status, 0);
+        const QByteArray expected = test::readXz(test::fixture("zlib-host-guest.report.txt.xz"));
+        QVERIFY(!expected.isEmpty());
+        QVERIFY2(run.out == expected, qPrintable(test::firstDifference(expected, run.out)));
+        // The host's vCPU entries name guest functions: the guest's symbols were used.
+        QVERIFY(run.out.contains("kvm_entry:             vcpu 0 rip 0xffffffffa13f2e30 default_idle+0x10"));
+        QVERIFY2(run.err.contains("is a guest of " + kHost.toUtf8() + ": its times were converted"),
+                 run.err.constData());
+
+        // Read alone, the host has no guest symbols to name its addresses with, as in trace-cmd.
+        const auto alone = runIn(dir.path(), {"dump", kHost});
+        QCOMPARE(alone.status, 0);
+        QVERIFY(alone.out.contains("kvm_entry:             vcpu 0 rip 0xffffffffa13f2e30\n"));
+    }
+
+    // Unrelated recordings: every event of each, in time order, each line naming its file.
+    void unrelatedRecordingsMergeByTime()
+    {
+        const QString a = test::fixture("sched-mix.dat"), b = test::fixture("execve-e2big.dat");
+        const auto run = test::runCli({"dump", a, b});
+        QCOMPARE(run.status, 0);
+        const QList<QByteArray> lines = run.out.split('\n');
+        const int width = int(std::max(a.size(), b.size()));
+        QVERIFY(lines[0].endsWith(a.toUtf8() + ": cpus=2") && lines[0].size() == width + 8);
+        QVERIFY(lines[1].endsWith(b.toUtf8() + ": cpus=2"));
+        auto count = [](const QByteArray& report) { return report.count('\n') - 1; };
+        const qsizetype fromA = count(test::runCli({"dump", a}).out), fromB = count(test::runCli({"dump", b}).out);
+        QCOMPARE(lines.size() - 3, fromA + fromB);
+        static const QRegularExpression time(R"(\] +(\d+\.\d+):)");
+        double last = 0;
+        for (qsizetype i = 2; i + 1 < lines.size(); ++i) {
+            QVERIFY(lines[i].startsWith(QByteArray(width - a.size(), ' ') + a.toUtf8() + ": ") ||
+                    lines[i].startsWith(QByteArray(width - b.size(), ' ') + b.toUtf8() + ": "));
+            const auto m = time.match(QString::fromUtf8(lines[i]));
+            QVERIFY(m.hasMatch());
+            QVERIFY(m.captured(1).toDouble() >= last);
+            last = m.captured(1).toDouble();
+        }
+        QVERIFY(run.err.isEmpty()); // the same clock: nothing to say
+
+        const auto ticks = test::runCli({"dump", a, test::fixture("tsc-clock.dat")});
+        QCOMPARE(ticks.status, 0);
+        QVERIFY2(ticks.err.contains("cannot be compared"), ticks.err.constData());
+        const auto missing = test::runCli({"dump", a, "/nonexistent.dat"});
+        QCOMPARE(missing.status, 1);
+        QVERIFY(missing.err.contains("/nonexistent.dat"));
+    }
+};
+
+QTEST_GUILESS_MAIN(TestMergedReport)
+#include "tst_mergedreport.moc"
