@@ -141,6 +141,6 @@ int main(int argc, char** argv)
     else if (files.isEmpty())
         window.openFile(samplePath(), true);
     else
-        window.openFile(files.first());
+        window.openFiles(files);
     return app.exec();
 }

@@ -42,6 +42,7 @@
 #include <QTextEdit>
 #include <QTimer>
 #include <QToolButton>
+#include <QUrl>
 #include <QVBoxLayout>
 
 namespace ringside {
@@ -771,8 +772,23 @@ void MainWindow::dragEnterEvent(QDragEnterEvent* e)
 
 void MainWindow::dropEvent(QDropEvent* e)
 {
-    const auto urls = e->mimeData()->urls();
-    if (!urls.isEmpty() && urls.first().isLocalFile()) openFile(urls.first().toLocalFile());
+    QStringList paths;
+    for (const QUrl& url : e->mimeData()->urls())
+        if (url.isLocalFile()) paths << url.toLocalFile();
+    openFiles(paths);
+}
+
+void MainWindow::openFiles(const QStringList& paths)
+{
+    if (paths.isEmpty()) return;
+    openFile(paths.first());
+    if (paths.size() == 1) return;
+    // Said, not silently dropped: the rest are not opened.
+    const QString note = tr("Only %1 is opened: several recordings on one timeline are not supported yet "
+                            "(ringside-cli dump merges them as text)")
+                             .arg(QFileInfo(paths.first()).fileName());
+    qWarning("ringside: %s", qPrintable(note));
+    statusBar()->showMessage(note, 30000);
 }
 
 void MainWindow::closeEvent(QCloseEvent* e)

@@ -46,6 +46,8 @@ public:
     ~MainWindow() override;
 
     void openFile(const QString& path, bool isSample = false);
+    // The first of `paths`; the others are named as not opened.
+    void openFiles(const QStringList& paths);
     // Renders the window to `path` once the current load has finished and quits; for
     // `ringside --screenshot`.
     void screenshotWhenLoaded(const QString& path);
