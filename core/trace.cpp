@@ -125,6 +125,7 @@ void Trace::addBuiltInConsumers()
 {
     m_occupancy = &static_cast<CpuOccupancy&>(m_consumers.add(std::make_unique<CpuOccupancy>()));
     m_processes = &static_cast<ProcessGroups&>(m_consumers.add(std::make_unique<ProcessGroups>()));
+    m_guestTime = &static_cast<GuestTime&>(m_consumers.add(std::make_unique<GuestTime>()));
     m_calls = &static_cast<CallSlices&>(m_consumers.add(std::make_unique<CallSlices>()));
     m_functionCalls = &static_cast<FunctionCalls&>(m_consumers.add(std::make_unique<FunctionCalls>()));
 }

@@ -2,6 +2,7 @@
 #pragma once
 
 #include "analysis/cpuoccupancy.h"
+#include "analysis/guesttime.h"
 #include "analysis/processgroups.h"
 #include "calls/callslices.h"
 #include "calls/functioncalls.h"
@@ -38,6 +39,8 @@ public:
     const CpuOccupancy& occupancy() const { return *m_occupancy; }
     // Which tasks share a process (empty unless the recording has task_newtask).
     const ProcessGroups& processes() const { return *m_processes; }
+    // When a KVM host's vCPU threads ran their guests (empty unless it has kvm_entry/exit).
+    const GuestTime& guestTime() const { return *m_guestTime; }
     // The function_graph calls as nested slices (empty unless the recording has funcgraph records).
     const CallSlices& callSlices() const { return *m_calls; }
     // The function tracer's calls: counts per call site (empty unless it has function records).
@@ -79,6 +82,7 @@ private:
     TaskIndex m_taskIndex;
     const CpuOccupancy* m_occupancy = nullptr;
     const ProcessGroups* m_processes = nullptr;
+    const GuestTime* m_guestTime = nullptr;
     CallSlices* m_calls = nullptr;
     const FunctionCalls* m_functionCalls = nullptr;
     std::vector<Plugin*> m_plugins;

@@ -7,6 +7,9 @@
 
 #include <QDir>
 #include <QFile>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
 #include <QRegularExpression>
 #include <QTemporaryDir>
 #include <QTest>
@@ -52,6 +55,71 @@ private slots:
         const auto alone = runIn(dir.path(), {"dump", kHost});
         QCOMPARE(alone.status, 0);
         QVERIFY(alone.out.contains("kvm_entry:             vcpu 0 rip 0xffffffffa13f2e30\n"));
+    }
+
+    // The host's vCPU threads and their stays in the guest, from kvm_entry/kvm_exit; the
+    // guest's events fall inside the stays of the vCPU that ran them (the clocks line up).
+    void guestTimeOfAHost()
+    {
+        const auto run =
+            test::runCli({"kvm", test::fixture("zlib-host.dat"), test::fixture("zlib-guest.dat"), "--json"});
+        QCOMPARE(run.status, 0);
+        const QJsonObject json = QJsonDocument::fromJson(run.out).object();
+        QJsonObject qemu;
+        for (const QJsonValue& v : json.value("vcpus").toArray())
+            if (v.toObject().value("pid").toInt() == 483882) qemu = v.toObject();
+        QCOMPARE(qemu.value("vcpu").toInt(), 0);
+        // Independently: the report's kvm_entry lines of that task.
+        const QByteArray report = test::runCli({"dump", test::fixture("zlib-host.dat")}).out;
+        int entries = 0;
+        for (const QByteArray& line : report.split('\n'))
+            entries += line.contains("-483882 ") && line.contains(" kvm_entry: ");
+        QCOMPARE(qemu.value("entries").toInt(), entries);
+        QCOMPARE(qemu.value("exits").toInt(), entries - 1); // in the guest when the recording ended
+        QVERIFY(qemu.value("exit_reasons").toObject().value("APIC_WRITE").toInt() > 3000);
+        const QJsonArray cpus = json.value("guest_cpus").toArray();
+        QCOMPARE(cpus.size(), 1);
+        QCOMPARE(cpus[0].toObject().value("host_pid").toInt(), 483882);
+        QCOMPARE(cpus[0].toObject().value("events").toInt(), 90029);
+        QVERIFY(cpus[0].toObject().value("inside_percent").toDouble() > 99.5);
+
+        const auto none = test::runCli({"kvm", test::fixture("sched-mix.dat")});
+        QCOMPARE(none.status, 1);
+        QVERIFY(none.err.contains("no kvm_entry/kvm_exit events"));
+    }
+
+    // The stays on plain values: an exit closes the task's entry; an exit without one counts.
+    void guestTimeLogic()
+    {
+        GuestTime stays;
+        stays.bind({true, true});
+        TypedValue value = TypedValue::number(2, false, 4);
+        auto feed = [&](size_t request, int32_t pid, uint64_t t) {
+            ConsumedRecord r;
+            r.request = request;
+            r.pid = pid;
+            r.timestamp = t;
+            r.values = &value;
+            r.valueCount = 1;
+            stays.consume(r);
+        };
+        feed(1, 7, 50);  // an exit before any entry
+        feed(0, 7, 100); // entry, vCPU 2
+        feed(1, 7, 150); // exit
+        feed(0, 7, 200);
+        feed(1, 7, 260);
+        feed(0, 7, 300); // still in the guest at the end
+        const GuestTime::VcpuTask& task = stays.tasks().at(7);
+        QCOMPARE(task.vcpu, 2);
+        QCOMPARE(task.stays.size(), size_t(2));
+        QCOMPARE(task.entries, uint64_t(3));
+        QCOMPARE(task.guestNs, uint64_t(110));
+        QCOMPARE(task.exitsWithoutEntry, uint64_t(1));
+        QVERIFY(task.openAtEnd);
+        QVERIFY(stays.stayAt(7, 120) && stays.stayAt(7, 120)->entry == 100);
+        QVERIFY(!stays.stayAt(7, 170));
+        QVERIFY(stays.stayAt(7, 260));
+        QVERIFY(!stays.stayAt(8, 120));
     }
 
     // Unrelated recordings: every event of each, in time order, each line naming its file.

@@ -155,9 +155,11 @@ private slots:
         const QSet<QString> fromPage = longOptions(readAll(packagingFile("man/ringside-cli.1")));
         QVERIFY(fromHelp.contains("--json") && fromHelp.contains("--threads") && fromHelp.contains("--version"));
         QCOMPARE(fromPage, fromHelp);
-        for (const char* command : {"info", "dump", "bench"}) {
+        QVERIFY(help.out.contains("  kvm HOST.dat"));
+        QVERIFY(readAll(packagingFile("man/ringside-cli.1")).contains(".BI kvm \" HOST.dat"));
+        for (const char* command : {"info", "dump", "bench", "export"}) {
             QVERIFY(help.out.contains(QByteArray("  ") + command + " FILE"));
-            QVERIFY(readAll(packagingFile("man/ringside-cli.1")).contains(QString(".BI %1 \" FILE\"").arg(command)));
+            QVERIFY(readAll(packagingFile("man/ringside-cli.1")).contains(QString(".BI %1 \" FILE").arg(command)));
         }
         Run version = run(RINGSIDE_CLI, {"--version"});
         QCOMPARE(version.status, 0);

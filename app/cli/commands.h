@@ -14,5 +14,6 @@ int calltreeCommand(const std::vector<std::string>& args);
 int funcstatsCommand(const std::vector<std::string>& args);
 int statsCommand(const std::vector<std::string>& args);
 int exportCommand(const std::vector<std::string>& args);
+int kvmCommand(const std::vector<std::string>& args);
 
 } // namespace ringside::cli

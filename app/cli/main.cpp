@@ -35,6 +35,9 @@ void usage(FILE* out)
                "  stats FILE --plugin NAME [--json]\n"
                "                         a plugin's statistics (syscalls: per system call, the\n"
                "                         failures, per task), as tables or JSON\n"
+               "  kvm HOST.dat [GUEST.dat...] [--json]\n"
+               "                         per vCPU thread of a KVM host: time in the guest, exits by\n"
+               "                         reason; a paired guest's CPUs and the host tasks that ran them\n"
                "  export FILE --format csv|jsonl|perfetto [--filter EXPR] [-o OUT]\n"
                "                         every event (or those the filter shows) with each of its\n"
                "                         fields, as CSV or JSON Lines, to OUT or standard output;\n"
@@ -76,6 +79,8 @@ int main(int argc, char** argv)
         status = ringside::cli::statsCommand(args);
     else if (command == "export")
         status = ringside::cli::exportCommand(args);
+    else if (command == "kvm")
+        status = ringside::cli::kvmCommand(args);
     if (status >= 0) {
         // The trace is not torn down block by block: the process ends and the kernel takes the
         // memory back at once (on a 27M-event trace teardown took as long as a third of the load).

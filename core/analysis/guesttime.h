@@ -1,0 +1,55 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+#pragma once
+
+#include "consume/recordconsumer.h"
+
+#include <cstdint>
+#include <map>
+#include <string>
+#include <vector>
+
+namespace ringside {
+
+// When each vCPU thread of a KVM host ran its guest: from kvm_entry (the host enters the
+// guest) to the next kvm_exit of the same task (the guest gives the CPU back, for a reason).
+// What KernelShark's KVM combo plugin draws on the host's task rows, and what lines a guest's
+// CPU up with the host task that ran it. Fed in merged order by the consumer registry.
+class GuestTime : public RecordConsumer {
+public:
+    static constexpr const char* kName = "guest-time";
+
+    // One stay in the guest; `exitReason` is the kernel's number (the kvm plugin names it).
+    struct Stay {
+        uint64_t entry = 0, exit = 0;
+        uint32_t exitReason = 0;
+        uint64_t exitRow = 0; // the kvm_exit's index in its stream, for jumping to it
+        StreamId exitStream;
+    };
+    struct VcpuTask {
+        int vcpu = -1;
+        std::vector<Stay> stays; // in time order, each closed by its exit
+        uint64_t guestNs = 0;    // the stays' total
+        uint64_t entries = 0;
+        uint64_t exitsWithoutEntry = 0;
+        bool openAtEnd = false; // in the guest when the recording ended
+    };
+
+    std::string name() const override { return kName; }
+    std::vector<EventRequest> requests() const override;
+    void bind(const std::vector<bool>& bound) override { m_bound = bound.size() == 2 && bound[0] && bound[1]; }
+    void consume(const ConsumedRecord& record) override;
+
+    // Whether the recording has kvm_entry and kvm_exit records.
+    bool available() const { return m_bound && !m_tasks.empty(); }
+    // Per host task (pid) that entered a guest.
+    const std::map<int32_t, VcpuTask>& tasks() const { return m_tasks; }
+    // The stay of `pid` that holds `time`, or null.
+    const Stay* stayAt(int32_t pid, uint64_t time) const;
+
+private:
+    bool m_bound = false;
+    std::map<int32_t, VcpuTask> m_tasks;
+    std::map<int32_t, uint64_t> m_entered; // pid -> entry time of the open stay
+};
+
+} // namespace ringside
