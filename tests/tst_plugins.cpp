@@ -4,6 +4,7 @@
 // broken modules beside good ones, a plugin that throws, and `ringside-cli stats`.
 #include "testsupport.h"
 
+#include "kvmplugin.h"
 #include "plugin/pluginloader.h"
 #include "plugin/statstext.h"
 #include "schedplugin.h"
@@ -516,6 +517,40 @@ private slots:
     // Against an independent count from trace-cmd's report of sched-mix.dat's workqueue events:
     // per work function, its runs, run time (execute_start to execute_end of one work struct)
     // and queue latency (queue_work to execute_start).
+    // The kvm plugin on a KVM host: its stays are the task's kvm_entry→kvm_exit pairs, and its
+    // exit reasons are named as libtraceevent's kvm plugin prints them in the report.
+    void kvmAgreesWithTheReport()
+    {
+        auto trace = openWith("zlib-host.dat", std::make_unique<kvm::KvmPlugin>());
+        QVERIFY(trace);
+        const Plugin& plugin = *trace->plugins().front();
+        QVERIFY(plugin.nothingToShow().empty());
+        RecordingInfo info = trace->recordingInfo();
+        const PluginTables tables = plugin.tables(info);
+        const StatsTable* vcpus = statsNamed(tables, "vcpus");
+        QVERIFY(vcpus && vcpus->rows.size() == 3);
+
+        const QByteArray report = test::runCli({"dump", test::fixture("zlib-host.dat")}).out;
+        const QRegularExpression exitLine(R"(-(\d+) +\[\d+\] +\d+\.\d+: kvm_exit: +reason (\S+))");
+        std::map<int32_t, std::map<std::string, int64_t>> expected;
+        for (const QByteArray& bytes : report.split('\n')) {
+            const auto m = exitLine.match(QString::fromUtf8(bytes));
+            if (m.hasMatch()) ++expected[m.captured(1).toInt()][m.captured(2).toStdString()];
+        }
+        for (const auto& row : vcpus->rows) {
+            const int32_t pid = int32_t(std::get<int64_t>(row[1]));
+            std::map<std::string, int64_t> got;
+            for (const auto& [name, count] : std::get<StatsTable::Counts>(row[6])) got[name] = count;
+            QVERIFY2(got == expected[pid], qPrintable(QString("pid %1").arg(pid)));
+        }
+        const IntervalTable& guest = tables.intervals.front();
+        QCOMPARE(guest.size(), size_t(265 + 239 + 5356));
+        for (size_t i = 0; i < guest.size(); ++i) QVERIFY(guest.end[i] >= guest.start[i]);
+
+        auto none = openWith("sched-mix.dat", std::make_unique<kvm::KvmPlugin>());
+        QVERIFY(none && !none->plugins().front()->nothingToShow().empty());
+    }
+
     void workqueueAgreesWithTraceCmd()
     {
         auto trace = openWith("sched-mix.dat", std::make_unique<workqueue::WorkqueuePlugin>());
@@ -643,7 +678,8 @@ private slots:
         cli.start(RINGSIDE_CLI, {"stats", test::fixture("execve-e2big.dat"), "--plugin", "nosuch"});
         QVERIFY(cli.waitForFinished(60000));
         QCOMPARE(cli.exitCode(), 1);
-        QVERIFY(cli.readAllStandardError().contains("no plugin named \"nosuch\" (found: sched, syscalls, workqueue)"));
+        QVERIFY(
+            cli.readAllStandardError().contains("no plugin named \"nosuch\" (found: kvm, sched, syscalls, workqueue)"));
         cli.start(RINGSIDE_CLI, {"stats", test::fixture("execve-e2big.dat")});
         QVERIFY(cli.waitForFinished(60000));
         QCOMPARE(cli.exitCode(), 2);
