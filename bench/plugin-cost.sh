@@ -8,7 +8,7 @@ set -euo pipefail
 file=$1 rounds=${2:-9} pause=${3:-0}
 builds=("${4:-build/release/app/cli/ringside-cli}")
 [ $# -ge 5 ] && builds+=("$5")
-none=(--no-plugin syscalls --no-plugin sched --no-plugin workqueue)
+none=(--no-plugin syscalls --no-plugin sched --no-plugin workqueue --no-plugin kvm)
 out=$(mktemp)
 trap 'rm -f "$out"' EXIT
 for ((r = 0; r < rounds; r++)); do
