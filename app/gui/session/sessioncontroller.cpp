@@ -68,6 +68,8 @@ void SessionController::apply()
     Pending pending = std::move(*m_pending);
     m_pending.reset();
     const TraceSession* session = m_window->session();
+    // Another recording opened meanwhile (the user's): the session's view is not for it.
+    if (!session || session->path != pending.recording.path) return;
     const bool same = pending.recording.status != LocatedRecording::Status::Changed;
     const ViewSnapshot view = viewFromJson(pending.document.view, *session, same, &pending.problems);
     restoreLayout(pending.document.layout, &pending.problems);
