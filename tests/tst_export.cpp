@@ -7,6 +7,7 @@
 #include "export/perfettotracks.h"
 #include "query/eventfilter.h"
 #include "testsupport.h"
+#include "util/orderedpieces.h"
 
 #include <QJsonArray>
 #include <QJsonDocument>
@@ -16,8 +17,12 @@
 #include <QTemporaryDir>
 #include <QTest>
 
+#include <atomic>
+#include <chrono>
 #include <cmath>
 #include <cstdio>
+#include <stdexcept>
+#include <thread>
 
 using namespace ringside;
 
@@ -370,6 +375,63 @@ private slots:
         std::fclose(out);
         QVERIFY(!result);
         QVERIFY(QString::fromStdString(result.error().message).contains("cancelled"));
+    }
+
+    // Pieces made on several threads come out in order; the window bounds how far ahead the
+    // makers run; a stop skips the rest; a maker's exception reaches the caller.
+    void piecesInOrder()
+    {
+        std::atomic<size_t> madeAhead{0};
+        std::atomic<size_t> takenUpTo{0};
+        std::string all;
+        const size_t items = makeInOrder(
+            200, 3,
+            [&](size_t, size_t piece, std::string& text) {
+                if (piece % 7 == 0) std::this_thread::sleep_for(std::chrono::microseconds(300));
+                size_t ahead = piece - std::min(piece, takenUpTo.load());
+                size_t seen = madeAhead.load();
+                while (ahead > seen && !madeAhead.compare_exchange_weak(seen, ahead)) {}
+                text = std::to_string(piece);
+                text += ',';
+                return size_t(1);
+            },
+            [&](size_t piece, std::string& text, size_t) {
+                all += text;
+                takenUpTo = piece;
+                return true;
+            });
+        QCOMPARE(items, size_t(200));
+        std::string expected;
+        for (int i = 0; i < 200; ++i) {
+            expected += std::to_string(i);
+            expected += ',';
+        }
+        QCOMPARE(all, expected);
+        QVERIFY2(madeAhead.load() <= 3 * 4 + 1, qPrintable(QString::number(madeAhead.load())));
+
+        size_t takenPieces = 0;
+        makeInOrder(
+            100, 2,
+            [](size_t, size_t, std::string& text) {
+                text.push_back('x');
+                return size_t(1);
+            },
+            [&](size_t piece, std::string&, size_t) { return ++takenPieces, piece < 9; });
+        QCOMPARE(takenPieces, size_t(10));
+
+        bool thrown = false;
+        try {
+            makeInOrder(
+                100, 2,
+                [](size_t, size_t piece, std::string&) -> size_t {
+                    if (piece == 30) throw std::runtime_error("piece 30");
+                    return 1;
+                },
+                [](size_t, std::string&, size_t) { return true; });
+        } catch (const std::runtime_error& e) {
+            thrown = std::string(e.what()) == "piece 30";
+        }
+        QVERIFY(thrown);
     }
 
     void textEscaping()

@@ -3,6 +3,7 @@
 
 #include <atomic>
 #include <condition_variable>
+#include <exception>
 #include <mutex>
 #include <thread>
 #include <vector>
@@ -38,22 +39,30 @@ size_t makeInOrder(size_t count, size_t workers, const std::function<size_t(size
     bool stopped = false;
     std::atomic<size_t> nextPiece{0};
     std::vector<std::thread> pool;
+    std::exception_ptr failure; // a worker's exception, rethrown on the calling thread
     for (size_t w = 0; w < workers; ++w) {
         pool.emplace_back([&, w] {
-            std::string text;
-            for (size_t p = nextPiece++; p < count; p = nextPiece++) {
-                {
-                    std::unique_lock lock(mutex);
-                    changed.wait(lock, [&] { return stopped || p < next + window; });
-                    if (stopped) return;
+            try {
+                std::string text;
+                for (size_t p = nextPiece++; p < count; p = nextPiece++) {
+                    {
+                        std::unique_lock lock(mutex);
+                        changed.wait(lock, [&] { return stopped || p < next + window; });
+                        if (stopped) return;
+                    }
+                    text.clear();
+                    const size_t items = make(w, p, text);
+                    std::lock_guard lock(mutex);
+                    Slot& slot = slots[p % window];
+                    std::swap(slot.text, text);
+                    slot.items = items;
+                    slot.ready = true;
+                    changed.notify_all();
                 }
-                text.clear();
-                const size_t items = make(w, p, text);
+            } catch (...) {
                 std::lock_guard lock(mutex);
-                Slot& slot = slots[p % window];
-                std::swap(slot.text, text);
-                slot.items = items;
-                slot.ready = true;
+                if (!failure) failure = std::current_exception();
+                stopped = true;
                 changed.notify_all();
             }
         });
@@ -64,7 +73,8 @@ size_t makeInOrder(size_t count, size_t workers, const std::function<size_t(size
         {
             std::unique_lock lock(mutex);
             Slot& slot = slots[p % window];
-            changed.wait(lock, [&] { return slot.ready; });
+            changed.wait(lock, [&] { return slot.ready || failure; });
+            if (failure) break;
             std::swap(text, slot.text);
             items = slot.items;
             slot.ready = false;
@@ -72,14 +82,23 @@ size_t makeInOrder(size_t count, size_t workers, const std::function<size_t(size
         }
         changed.notify_all();
         taken += items;
-        if (!take(p, text, items)) {
+        bool goOn = false;
+        std::exception_ptr takeFailure;
+        try {
+            goOn = take(p, text, items);
+        } catch (...) {
+            takeFailure = std::current_exception();
+        }
+        if (!goOn) {
             std::lock_guard lock(mutex);
+            if (takeFailure && !failure) failure = takeFailure;
             stopped = true;
             changed.notify_all();
             break;
         }
     }
     for (auto& t : pool) t.join();
+    if (failure) std::rethrow_exception(failure);
     return taken;
 }
 

@@ -14,7 +14,8 @@ namespace ringside {
 // `make(worker, piece, text)` fills `text` (empty on entry) and returns how many items it
 // holds; each worker index runs on one thread. `take(piece, text, items)` consumes a piece
 // and returns false to stop: the pieces not made yet are skipped, those under way finish.
-// With one worker everything runs on the calling thread. Returns the items taken.
+// With one worker everything runs on the calling thread. Returns the items taken; an exception
+// `make` throws on a worker stops the rest and is rethrown here.
 size_t makeInOrder(size_t count, size_t workers, const std::function<size_t(size_t, size_t, std::string&)>& make,
                    const std::function<bool(size_t, std::string&, size_t)>& take);
 
