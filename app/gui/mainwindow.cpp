@@ -19,6 +19,7 @@
 #include <QApplication>
 #include <QClipboard>
 #include <QCloseEvent>
+#include <QComboBox>
 #include <QDockWidget>
 #include <QDragEnterEvent>
 #include <QFileDialog>
@@ -79,6 +80,22 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent)
     m_search = new SearchBar(m_model, this);
     m_search->setCurrentRowProvider([this] { return m_table->currentRow(); });
     connect(m_search, &SearchBar::rowFound, this, [this](int row) { m_table->selectRow(row); });
+    // With several recordings: which one the table, details and filters show.
+    m_recordingBar = new QWidget(this);
+    auto* recordingLayout = new QHBoxLayout(m_recordingBar);
+    recordingLayout->setContentsMargins(6, 2, 6, 2);
+    m_recordingBox = new QComboBox(m_recordingBar);
+    m_recordingBox->setObjectName("recordingBox");
+    m_recordingBox->setSizeAdjustPolicy(QComboBox::AdjustToContents);
+    connect(m_recordingBox, &QComboBox::activated, this,
+            [this](int index) { setActiveRecording(size_t(std::max(0, index))); });
+    recordingLayout->addWidget(new QLabel(tr("Events of"), m_recordingBar));
+    recordingLayout->addWidget(m_recordingBox);
+    m_recordingNote = new QLabel(m_recordingBar);
+    m_recordingNote->setObjectName("recordingNote");
+    recordingLayout->addWidget(m_recordingNote, 1);
+    m_recordingBar->hide();
+    tableLayout->addWidget(m_recordingBar);
     tableLayout->addWidget(m_filterBar);
     tableLayout->addWidget(m_search);
     tableLayout->addWidget(m_table);
@@ -196,6 +213,7 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent)
     connect(&m_view, &ViewState::markersChanged, this, &MainWindow::updateStatus);
     connect(&m_view, &ViewState::timeOriginChanged, this, &MainWindow::updateStatus);
     connect(&m_view, &ViewState::selectionChanged, this, &MainWindow::onSelectionChanged);
+    connect(m_timeline, &TimelineWidget::recordingActivated, this, &MainWindow::setActiveRecording);
     connect(m_table, &EventTableView::currentRowChanged, this, [this](int row) {
         if (m_syncingSelection || row < 0 || !m_session) return;
         m_view.select(m_model->eventAt(row));
@@ -211,11 +229,20 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent)
     connect(&m_load, &LoadJob::finished, this, [this](std::shared_ptr<TraceSession> session) {
         closeProgress();
         addRecent(session->path);
-        setSession(std::move(session));
+        if (std::exchange(m_appending, false) && m_session)
+            appendSession(std::move(session));
+        else
+            setSession(std::move(session));
+        continueLoading();
     });
-    connect(&m_load, &LoadJob::cancelled, this, &MainWindow::closeProgress);
+    connect(&m_load, &LoadJob::cancelled, this, [this] {
+        closeProgress();
+        m_appending = false;
+        m_pendingAppends.clear();
+    });
     connect(&m_load, &LoadJob::failed, this, [this](const QString&, const QString& message) {
         closeProgress();
+        m_appending = false;
         emit loadFailed(message);
         if (!m_screenshotPath.isEmpty()) {
             qCritical("ringside: %s", qPrintable(message));
@@ -223,6 +250,7 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent)
             return;
         }
         QMessageBox::critical(this, tr("Cannot open recording"), message);
+        continueLoading(); // the other files given still open
     });
 
     QSettings settings;
@@ -292,6 +320,19 @@ void MainWindow::buildMenus()
         openFile(path);
     });
     open->setObjectName("openAction");
+    QAction* append = file->addAction(tr("&Append Recording…"), this, [this] {
+        QSettings settings;
+        const QString dir = settings.value("files/lastDir").toString();
+        const QStringList paths = QFileDialog::getOpenFileNames(this, tr("Append recordings"), dir,
+                                                                tr("trace-cmd recordings (*.dat);;All files (*)"));
+        if (paths.isEmpty()) return;
+        settings.setValue("files/lastDir", QFileInfo(paths.first()).absolutePath());
+        m_pendingAppends << paths.mid(1);
+        appendFile(paths.first());
+    });
+    append->setObjectName("appendAction");
+    append->setEnabled(false);
+    connect(this, &MainWindow::sessionChanged, append, [this, append] { append->setEnabled(m_session != nullptr); });
     m_recentMenu = file->addMenu(tr("Open &Recent"));
     m_recentMenu->setObjectName("recentMenu");
     file->addSeparator();
@@ -441,6 +482,30 @@ void MainWindow::buildMenus()
 
 void MainWindow::openFile(const QString& path, bool isSample)
 {
+    m_pendingAppends.clear();
+    m_appending = false;
+    startLoad(path, isSample);
+}
+
+void MainWindow::appendFile(const QString& path)
+{
+    if (!m_session) return openFile(path);
+    if (auto open = m_recordings.indexOf(path)) {
+        statusBar()->showMessage(tr("%1 is open already").arg(QFileInfo(path).fileName()), 15000);
+        setActiveRecording(*open);
+        return continueLoading();
+    }
+    if (m_recordings.size() >= 255) {
+        QMessageBox::warning(this, tr("Cannot append recording"),
+                             tr("%1: a window shows at most 255 recordings").arg(path));
+        return;
+    }
+    m_appending = true;
+    startLoad(path, false);
+}
+
+void MainWindow::startLoad(const QString& path, bool isSample)
+{
     closeProgress();
     m_progress = new QProgressDialog(this);
     m_progress->setObjectName("loadProgress");
@@ -459,14 +524,102 @@ void MainWindow::openFile(const QString& path, bool isSample)
 void MainWindow::showPluginsDialog()
 {
     PluginsDialog dialog(m_session.get(), this);
-    if (dialog.exec() == QDialog::Accepted && dialog.apply() && m_session)
-        openFile(m_session->path, m_session->isSample);
+    if (dialog.exec() == QDialog::Accepted && dialog.apply() && m_session) {
+        // Every recording is loaded again with the plugins now chosen.
+        if (m_recordings.size() == 1) return openFile(m_session->path, m_session->isSample);
+        QStringList paths;
+        for (size_t i = 0; i < m_recordings.size(); ++i) paths << m_recordings.at(i)->path;
+        openFiles(paths);
+    }
 }
 
 void MainWindow::setSession(std::shared_ptr<TraceSession> session)
 {
-    // Views drop their pointers into the old session before it goes.
+    // The timeline draws every recording: it lets go of them before they go.
     m_timeline->setSession(nullptr);
+    m_recordings.clear();
+    m_recordings.add(std::move(session));
+    m_stashed.assign(1, std::nullopt);
+    activate(0, true);
+}
+
+void MainWindow::appendSession(std::shared_ptr<TraceSession> session)
+{
+    const QString name = QFileInfo(session->path).fileName();
+    m_recordings.add(std::move(session));
+    m_stashed.push_back(std::nullopt);
+    m_view.setFullRange(m_recordings.fullRange());
+    m_timeline->setRecordings(m_recordings, m_active);
+    updateRecordingBox();
+    // What the pairing did (or why the clocks cannot be compared), where the user looks.
+    const QStringList notes = m_recordings.notes();
+    for (const QString& note : notes) qInfo("ringside: %s", qPrintable(note));
+    statusBar()->showMessage(
+        notes.isEmpty() ? tr("%1 appended").arg(name) : tr("%1 appended: %2").arg(name, notes.join(" · ")), 30000);
+    updateStatus();
+    emit recordingsChanged();
+}
+
+void MainWindow::setActiveRecording(size_t index, std::optional<EventRef> select, int32_t addTaskPid)
+{
+    if (index >= m_recordings.size()) return;
+    if (index != m_active) {
+        const auto visible = m_view.visibleRange();
+        m_stashed[m_active] = m_view.snapshot();
+        activate(index, false);
+        if (m_stashed[index]) {
+            ViewSnapshot view = *m_stashed[index];
+            view.full = m_recordings.fullRange();
+            view.visible = visible;
+            restoreView(view);
+        } else {
+            m_view.setVisibleRange(visible, false);
+        }
+    }
+    if (select) m_view.select(*select);
+    if (addTaskPid > 0) m_view.addTaskRow(addTaskPid);
+}
+
+void MainWindow::continueLoading()
+{
+    if (!m_pendingAppends.isEmpty()) return appendFile(m_pendingAppends.takeFirst());
+    if (!m_screenshotPath.isEmpty() && m_session) {
+        QTimer::singleShot(300, this, [this] {
+            const bool saved = saveWindowImage(m_screenshotPath);
+            if (!saved) qCritical("ringside: cannot write %s", qPrintable(m_screenshotPath));
+            QApplication::exit(saved ? 0 : 1);
+        });
+    }
+}
+
+void MainWindow::updateRecordingBox()
+{
+    m_recordingBox->clear();
+    for (size_t i = 0; i < m_recordings.size(); ++i) m_recordingBox->addItem(m_recordings.name(i));
+    m_recordingBox->setCurrentIndex(int(m_active));
+    m_recordingBar->setVisible(m_recordings.size() > 1);
+    m_recordingBox->setToolTip(tr("The recording the table, details, filters and task rows show; "
+                                  "a click on another recording's event in the timeline shows that one"));
+    // How the clocks were put together, in short; in full in the tooltip.
+    const QStringList notes = m_recordings.notes();
+    const auto& guests = m_recordings.guestViews();
+    QString note;
+    if (!guests.empty())
+        note = tr("%1 is on %2's clock (trace-cmd's time shift)")
+                   .arg(m_recordings.name(guests.front().guest), m_recordings.name(guests.front().host));
+    else if (!notes.isEmpty())
+        note = notes.first();
+    m_recordingNote->setText(m_recordingNote->fontMetrics().elidedText(note, Qt::ElideRight, 600));
+    m_recordingNote->setToolTip(notes.isEmpty() ? QString() : "• " + notes.join("\n• "));
+    QStringList names;
+    for (size_t i = 0; i < m_recordings.size(); ++i) names << m_recordings.name(i);
+    setWindowTitle(m_session->isSample ? tr("%1 (sample recording) — Ringside").arg(names.join(", "))
+                                       : tr("%1 — Ringside").arg(names.join(", ")));
+}
+
+void MainWindow::activate(size_t index, bool opened)
+{
+    // Views drop their pointers into the old session before it goes.
     m_model->setSession(nullptr);
     m_details->setSession(nullptr);
     m_health->setSession(nullptr);
@@ -474,10 +627,12 @@ void MainWindow::setSession(std::shared_ptr<TraceSession> session)
     m_filterJob.cancel();
     m_filters->setSession(nullptr);
     m_filterBar->hide();
-    m_session = std::move(session);
+    m_active = index;
+    m_session = m_recordings.at(index);
     const EventStore& store = m_session->store();
-    m_view.reset({store.firstTimestamp(), store.lastTimestamp() + 1});
-    m_timeline->setSession(m_session.get());
+    // The timeline first: the reset's signals are for the recording now active.
+    m_timeline->setRecordings(m_recordings, m_active);
+    m_view.reset(m_recordings.fullRange());
     m_model->setSession(m_session.get());
     // The # column fits the largest row number.
     m_table->header()->resizeSection(EventTableModel::Index,
@@ -498,31 +653,18 @@ void MainWindow::setSession(std::shared_ptr<TraceSession> session)
     m_filters->setSession(m_session.get());
     m_search->setSession(m_session);
     m_pluginStats->setSession(m_session.get());
-    if (m_pluginStats->showTable("syscalls", "failures") && !m_session->pluginTables.empty() &&
-        m_pluginStats->model()->rowCount() > 0) {
-        m_pluginDock->show();
-    } else {
-        m_pluginDock->hide();
-    }
+    const bool failures = m_pluginStats->showTable("syscalls", "failures") && !m_session->pluginTables.empty() &&
+                          m_pluginStats->model()->rowCount() > 0;
+    if (opened) m_pluginDock->setVisible(failures);
     m_calls->setSession(m_session);
-    if (m_session->trace->callSlices().available() || m_session->trace->functionCalls().available()) {
-        m_callDock->show();
-        m_callDock->raise();
-    } else {
-        m_callDock->hide();
+    const bool calls = m_session->trace->callSlices().available() || m_session->trace->functionCalls().available();
+    if (opened) {
+        m_callDock->setVisible(calls);
+        if (calls) m_callDock->raise();
     }
-    const QString name = QFileInfo(m_session->path).fileName();
-    setWindowTitle(m_session->isSample ? tr("%1 (sample recording) — Ringside").arg(name)
-                                       : tr("%1 — Ringside").arg(name));
+    updateRecordingBox();
     updateStatus();
     emit sessionChanged();
-    if (!m_screenshotPath.isEmpty()) {
-        QTimer::singleShot(300, this, [this] {
-            const bool saved = saveWindowImage(m_screenshotPath);
-            if (!saved) qCritical("ringside: cannot write %s", qPrintable(m_screenshotPath));
-            QApplication::exit(saved ? 0 : 1);
-        });
-    }
 }
 
 void MainWindow::showLoadWarnings(const Diagnostics& diagnostics)
@@ -724,6 +866,7 @@ void MainWindow::updateStatus()
         return ticks ? tr("tick %1").arg(timeline::formatTimestamp(t, step, unit))
                      : tr("%1 s").arg(timeline::formatTimestamp(t, step));
     };
+    // With several recordings, the counts are the active one's: the box left of it names it.
     m_rangeLabel->setText(tr("%1 events, %2 CPUs · showing %3 from %4%5")
                               .arg(QLocale().toString(qulonglong(store.eventCount())))
                               .arg(store.streamCount())
@@ -782,13 +925,7 @@ void MainWindow::openFiles(const QStringList& paths)
 {
     if (paths.isEmpty()) return;
     openFile(paths.first());
-    if (paths.size() == 1) return;
-    // Said, not silently dropped: the rest are not opened.
-    const QString note = tr("Only %1 is opened: several recordings on one timeline are not supported yet "
-                            "(ringside-cli dump merges them as text)")
-                             .arg(QFileInfo(paths.first()).fileName());
-    qWarning("ringside: %s", qPrintable(note));
-    statusBar()->showMessage(note, 30000);
+    m_pendingAppends = paths.mid(1);
 }
 
 void MainWindow::closeEvent(QCloseEvent* e)

@@ -3,6 +3,7 @@
 
 #include "filters/filterjob.h"
 #include "jobs/loadjob.h"
+#include "state/recordingset.h"
 #include "state/viewstate.h"
 
 #include <QMainWindow>
@@ -10,6 +11,7 @@
 #include <memory>
 #include <optional>
 
+class QComboBox;
 class QLabel;
 class QMenu;
 class QDockWidget;
@@ -45,9 +47,18 @@ public:
     explicit MainWindow(QWidget* parent = nullptr);
     ~MainWindow() override;
 
+    // Replaces what is open.
     void openFile(const QString& path, bool isSample = false);
-    // The first of `paths`; the others are named as not opened.
+    // The first of `paths`, then the others appended to it, one after the other.
     void openFiles(const QStringList& paths);
+    // Adds a recording to the timeline beside those open (File > Append Recording): its own
+    // CPU rows and tasks; a paired guest under its host's vCPU threads. Opens it when none is.
+    void appendFile(const QString& path);
+    // Which recording the table, details, filters and task rows show; a click on another's
+    // event makes it active. The view of the one left is kept for when it is active again.
+    void setActiveRecording(size_t index, std::optional<EventRef> select = std::nullopt, int32_t addTaskPid = 0);
+    const RecordingSet& recordings() const { return m_recordings; }
+    size_t activeRecording() const { return m_active; }
     // Renders the window to `path` once the current load has finished and quits; for
     // `ringside --screenshot`.
     void screenshotWhenLoaded(const QString& path);
@@ -78,7 +89,9 @@ public:
     void showPluginsDialog();
 
 signals:
+    // The active recording changed (sessionChanged), or one was appended (recordingsChanged).
     void sessionChanged();
+    void recordingsChanged();
     void filterApplied();
     void loadFailed(const QString& message);
 
@@ -91,7 +104,16 @@ protected:
 
 private:
     void buildMenus();
+    // A recording opened alone: it replaces every one open.
     void setSession(std::shared_ptr<TraceSession> session);
+    void appendSession(std::shared_ptr<TraceSession> session);
+    // Points every pane at recording `index`, its view reset; a recording just `opened` also
+    // shows the docks it has something for (calls, failed system calls).
+    void activate(size_t index, bool opened);
+    // After a load: the next file to append, or the screenshot asked for.
+    void continueLoading();
+    void startLoad(const QString& path, bool isSample);
+    void updateRecordingBox();
     void onSelectionChanged();
     void updateStatus();
     void showLoadWarnings(const Diagnostics& diagnostics);
@@ -110,7 +132,16 @@ private:
 
     ViewState m_view;
     LoadJob m_load;
-    std::shared_ptr<TraceSession> m_session;
+    RecordingSet m_recordings;
+    size_t m_active = 0;
+    std::shared_ptr<TraceSession> m_session; // the active one
+    // The view of each recording while another is active.
+    std::vector<std::optional<ViewSnapshot>> m_stashed;
+    QStringList m_pendingAppends;
+    bool m_appending = false; // the load running is an append
+    QWidget* m_recordingBar = nullptr;
+    QComboBox* m_recordingBox = nullptr;
+    QLabel* m_recordingNote = nullptr;
     TimelineWidget* m_timeline = nullptr;
     EventTableView* m_table = nullptr;
     EventTableModel* m_model = nullptr;

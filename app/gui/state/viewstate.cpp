@@ -27,6 +27,16 @@ void ViewState::reset(const TimeRange& full)
     emitAll();
 }
 
+void ViewState::setFullRange(TimeRange full)
+{
+    if (full.end <= full.start) full.end = full.start + 1;
+    if (full == m_full) return;
+    const bool whole = m_visible == m_full;
+    m_full = full;
+    if (whole) m_visible = full;
+    emit visibleRangeChanged();
+}
+
 void ViewState::emitAll()
 {
     emit filterChanged();

@@ -72,6 +72,8 @@ public:
     void setCollapsed(uint16_t buffer, bool collapsed);
 
     const TimeRange& fullRange() const { return m_full; }
+    // A recording appended: the whole range grows; a view of the whole follows it.
+    void setFullRange(TimeRange full);
     const TimeRange& visibleRange() const { return m_visible; }
 
     // Changes the visible range; `remember` puts the previous one on the zoom history.

@@ -4,6 +4,7 @@
 #include "timeline/timelinewidget.h"
 
 #include <QContextMenuEvent>
+#include <QFileInfo>
 #include <QLocale>
 #include <QMenu>
 
@@ -69,22 +70,36 @@ void TimelineWidget::addCallsActions(QMenu& menu, const TimelineRows::Row& row, 
 
 std::pair<int32_t, uint64_t> TimelineWidget::taskForLabel(const TimelineRows::Row& row) const
 {
+    const TraceSession& session = sessionOf(row);
     const TimeRange range = m_view->visibleRange();
     uint64_t t = range.start + range.span() / 2;
-    if (auto sel = m_view->selection(); sel && range.contains(m_session->store().timestamp(*sel)))
-        t = m_session->store().timestamp(*sel);
-    return {m_session->occupancy().available() ? m_session->occupancy().pidAt(row.stream, t) : -1, t};
+    if (auto sel = m_view->selection(); isActive(row) && sel && range.contains(session.store().timestamp(*sel)))
+        t = session.store().timestamp(*sel);
+    return {session.occupancy().available() ? session.occupancy().pidAt(row.stream, t) : -1, t};
 }
 
 QString TimelineWidget::labelToolTip(const TimelineRows::Row& row) const
 {
-    const EventStore& store = m_session->store();
+    const TraceSession& session = sessionOf(row);
+    const EventStore& store = session.store();
+    const bool several = m_rows.recordingCount() > 1;
+    const QString file = QFileInfo(session.path).fileName();
+    const QString others = several && !isActive(row)
+                               ? tr("\nA click on one of its events shows %1 in the table and details").arg(file)
+                               : QString();
+    if (row.kind == TimelineRows::Kind::GuestTask)
+        return tr("%1: the host thread %2 that runs this vCPU\nSolid: in the guest (kvm_entry to kvm_exit); "
+                  "faint: running in the host")
+                   .arg(file, row.label) +
+               others;
     const QString buffer = QString::fromStdString(store.buffers()[row.buffer].name);
-    const QString where = buffer.isEmpty() ? tr("top-level buffer") : tr("buffer \"%1\"").arg(buffer);
+    QString where = buffer.isEmpty() ? tr("top-level buffer") : tr("buffer \"%1\"").arg(buffer);
+    if (several) where = tr("%1 of %2").arg(where, file);
     if (row.kind == TimelineRows::Kind::BufferHeader)
         return tr("%1, %2 CPUs\nClick to collapse or expand")
-            .arg(where)
-            .arg(store.buffers()[row.buffer].streams.size());
+                   .arg(where)
+                   .arg(store.buffers()[row.buffer].streams.size()) +
+               others;
     if (row.kind == TimelineRows::Kind::Cpu) {
         QString text = tr("CPU %1 of the %2, %3 events")
                            .arg(store.stream(row.stream).cpu)
@@ -94,14 +109,14 @@ QString TimelineWidget::labelToolTip(const TimelineRows::Row& row) const
         const QString at = timeline::formatTimestamp(t, 1000, clockUnit());
         if (pid > 0)
             text += tr("\nDouble-click: add a row for %1-%2, running here at %3 (the selection, or else mid-view)")
-                        .arg(QString::fromStdString(m_session->taskName(pid)))
+                        .arg(QString::fromStdString(session.taskName(pid)))
                         .arg(pid)
                         .arg(at);
         else
             text += tr("\nNo task runs here at %1 (the selection, or else mid-view); double-click on the row "
                        "where a task runs adds its row")
                         .arg(at);
-        return text;
+        return text + others;
     }
     return row.label;
 }
@@ -113,6 +128,20 @@ void TimelineWidget::contextMenuEvent(QContextMenuEvent* e)
     if (index < 0) return;
     const auto row = m_rows.rows()[index];
     QMenu menu(this);
+    if (!isActive(row)) {
+        // Another recording's row: what the panes need first is that recording.
+        const QString file = QFileInfo(sessionOf(row).path).fileName();
+        menu.addAction(tr("Show %1 in the table and details").arg(file), this,
+                       [this, r = row.recording] { emit recordingActivated(r, std::nullopt, 0); });
+        if (row.kind == TimelineRows::Kind::BufferHeader)
+            menu.addAction(m_rows.isCollapsed(row.recording, row.buffer) ? tr("Expand") : tr("Collapse"), this,
+                           [this, row] {
+                               m_rows.toggleBuffer(row.recording, row.buffer);
+                               update();
+                           });
+        menu.exec(e->globalPos());
+        return;
+    }
     int32_t taskPid = row.kind == TimelineRows::Kind::Task ? row.pid : -1;
     if (row.kind == TimelineRows::Kind::Cpu)
         taskPid = e->pos().x() >= kLabelWidth ? m_session->occupancy().pidAt(row.stream, timeAtX(e->pos().x()))

@@ -1,15 +1,31 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 #include "timeline/timelinerows.h"
 
+#include <QFileInfo>
+
 #include <algorithm>
+#include <optional>
 #include <unordered_map>
 
 namespace ringside {
 
 void TimelineRows::setSession(const TraceSession* session)
 {
-    m_session = session;
-    m_collapsed.clear();
+    setRecordings(session ? std::vector<const TraceSession*>{session} : std::vector<const TraceSession*>{}, 0, {});
+}
+
+void TimelineRows::setRecordings(std::vector<const TraceSession*> sessions, size_t active,
+                                 std::vector<RecordingSet::GuestView> guests)
+{
+    // Another recording made active, or one appended: the other recordings' groups stay as
+    // folded as they were.
+    const bool sameRecordings =
+        m_sessions.size() <= sessions.size() && std::equal(m_sessions.begin(), m_sessions.end(), sessions.begin());
+    if (!sameRecordings) m_collapsed.clear();
+    m_sessions = std::move(sessions);
+    m_active = active < m_sessions.size() ? active : 0;
+    m_session = m_sessions.empty() ? nullptr : m_sessions[m_active];
+    m_guests = std::move(guests);
     m_tasks.clear();
     m_hiddenStreams.clear();
     m_callPids.clear();
@@ -31,34 +47,117 @@ void TimelineRows::setHiddenStreams(std::vector<bool> hidden)
     rebuild();
 }
 
+namespace {
+
+// The buffer a guest's vCPUs are CPUs of: its top buffer (the unnamed one).
+std::optional<uint16_t> topBuffer(const EventStore& store)
+{
+    const auto& buffers = store.buffers();
+    for (uint16_t b = 0; b < buffers.size(); ++b)
+        if (buffers[b].name.empty()) return b;
+    return std::nullopt;
+}
+
+QString fileName(const TraceSession& session)
+{
+    return QFileInfo(session.path).fileName();
+}
+
+} // namespace
+
+void TimelineRows::addBufferRows(size_t recording, uint16_t b)
+{
+    const EventStore& store = m_sessions[recording]->store();
+    const BufferSummary& buffer = store.buffers()[b];
+    const bool active = recording == m_active;
+    Row header;
+    header.kind = Kind::BufferHeader;
+    header.recording = uint8_t(recording);
+    header.buffer = b;
+    const QString name = QString::fromStdString(buffer.name);
+    if (m_sessions.size() > 1)
+        header.label = fileName(*m_sessions[recording]) + (name.isEmpty() ? QString() : QStringLiteral(" · ") + name);
+    else
+        header.label = name.isEmpty() ? QStringLiteral("CPUs") : name;
+    header.height = kHeaderHeight;
+    m_rows.push_back(header);
+    if (isCollapsed(recording, b)) return;
+    for (StreamId s : buffer.streams) {
+        if (active && s.value < m_hiddenStreams.size() && m_hiddenStreams[s.value]) continue;
+        Row row;
+        row.kind = Kind::Cpu;
+        row.recording = uint8_t(recording);
+        row.buffer = b;
+        row.stream = s;
+        row.label = QStringLiteral("CPU %1").arg(store.stream(s).cpu);
+        row.height = kCpuHeight;
+        row.indent = 18;
+        m_rows.push_back(row);
+        if (active && m_callStreams.contains(s.value))
+            m_rows.push_back(callsRow(s, -1, QStringLiteral("  calls on CPU %1").arg(store.stream(s).cpu)));
+    }
+}
+
+void TimelineRows::addGuestRows(const RecordingSet::GuestView& guest)
+{
+    const TraceSession& host = *m_sessions[guest.host];
+    const EventStore& guestStore = m_sessions[guest.guest]->store();
+    const std::optional<uint16_t> top = topBuffer(guestStore);
+    if (!top) return;
+    Row header;
+    header.kind = Kind::BufferHeader;
+    header.recording = uint8_t(guest.guest);
+    header.buffer = *top;
+    const QString file = fileName(*m_sessions[guest.guest]);
+    const QString name = guest.guestName == file ? file : QStringLiteral("%1 (%2)").arg(guest.guestName, file);
+    header.label = QStringLiteral("guest %1 · its vCPUs under %2's threads").arg(name, fileName(host));
+    header.height = kHeaderHeight;
+    m_rows.push_back(header);
+    if (isCollapsed(guest.guest, *top)) return;
+    const bool guestActive = guest.guest == m_active;
+    for (const auto& [vcpu, pid] : guest.vcpuPids) {
+        Row thread;
+        thread.kind = Kind::GuestTask;
+        thread.recording = uint8_t(guest.host);
+        thread.pid = pid;
+        thread.task = host.trace->taskIndex().busiestTaskOf(pid);
+        thread.label =
+            QStringLiteral("vCPU %1 · %2-%3").arg(vcpu).arg(QString::fromStdString(host.taskName(pid))).arg(pid);
+        thread.height = kTaskHeight;
+        thread.indent = 18;
+        m_rows.push_back(thread);
+        for (StreamId s : guestStore.buffers()[*top].streams) {
+            if (guestStore.stream(s).cpu != vcpu) continue;
+            if (guestActive && s.value < m_hiddenStreams.size() && m_hiddenStreams[s.value]) continue;
+            Row row;
+            row.kind = Kind::Cpu;
+            row.recording = uint8_t(guest.guest);
+            row.buffer = *top;
+            row.stream = s;
+            row.label = QStringLiteral("guest CPU %1").arg(vcpu);
+            row.height = kCpuHeight;
+            row.indent = 30;
+            m_rows.push_back(row);
+        }
+    }
+}
+
 void TimelineRows::rebuild()
 {
     m_rows.clear();
     ++m_version;
     if (!m_session) return;
-    const EventStore& store = m_session->store();
-    const auto& buffers = store.buffers();
-    for (uint16_t b = 0; b < buffers.size(); ++b) {
-        if (buffers[b].streams.empty()) continue;
-        Row header;
-        header.kind = Kind::BufferHeader;
-        header.buffer = b;
-        header.label = buffers[b].name.empty() ? QStringLiteral("CPUs") : QString::fromStdString(buffers[b].name);
-        header.height = kHeaderHeight;
-        m_rows.push_back(header);
-        if (m_collapsed.contains(b)) continue;
-        for (StreamId s : buffers[b].streams) {
-            if (s.value < m_hiddenStreams.size() && m_hiddenStreams[s.value]) continue;
-            Row row;
-            row.kind = Kind::Cpu;
-            row.buffer = b;
-            row.stream = s;
-            row.label = QStringLiteral("CPU %1").arg(store.stream(s).cpu);
-            row.height = kCpuHeight;
-            m_rows.push_back(row);
-            if (m_callStreams.contains(s.value))
-                m_rows.push_back(callsRow(s, -1, QStringLiteral("  calls on CPU %1").arg(store.stream(s).cpu)));
+    for (size_t r = 0; r < m_sessions.size(); ++r) {
+        const EventStore& store = m_sessions[r]->store();
+        const bool shownUnderHost = std::any_of(m_guests.begin(), m_guests.end(),
+                                                [r](const RecordingSet::GuestView& g) { return g.guest == r; });
+        const std::optional<uint16_t> top = topBuffer(store);
+        for (uint16_t b = 0; b < store.buffers().size(); ++b) {
+            if (store.buffers()[b].streams.empty() || (shownUnderHost && top == b)) continue;
+            addBufferRows(r, b);
         }
+        for (const RecordingSet::GuestView& guest : m_guests)
+            if (guest.host == r) addGuestRows(guest);
     }
     // Share the spare height between the CPU rows.
     int fixed = int(m_tasks.size()) * kTaskHeight, cpuRows = 0;
@@ -90,6 +189,7 @@ void TimelineRows::rebuild()
         if (inGroup > 1 && leader != lastLeader) {
             Row header;
             header.kind = Kind::ProcessHeader;
+            header.recording = uint8_t(m_active);
             header.pid = leader;
             header.label = QStringLiteral("process %1-%2 · %3 tasks")
                                .arg(QString::fromStdString(m_session->taskName(leader)))
@@ -101,6 +201,7 @@ void TimelineRows::rebuild()
         lastLeader = leader;
         Row row;
         row.kind = Kind::Task;
+        row.recording = uint8_t(m_active);
         row.pid = t.pid;
         row.label = QStringLiteral("%1%2-%3")
                         .arg(inGroup > 1 ? QStringLiteral("  ") : QString())
@@ -118,6 +219,7 @@ TimelineRows::Row TimelineRows::callsRow(StreamId stream, int32_t pid, const QSt
 {
     Row row;
     row.kind = Kind::Calls;
+    row.recording = uint8_t(m_active);
     row.stream = stream;
     row.pid = pid;
     row.label = label;
@@ -166,12 +268,13 @@ int TimelineRows::rowTop(int index) const
     return top;
 }
 
-void TimelineRows::toggleBuffer(uint16_t buffer)
+void TimelineRows::toggleBuffer(size_t recording, uint16_t buffer)
 {
-    if (m_collapsed.contains(buffer))
-        m_collapsed.remove(buffer);
+    const uint32_t key = collapseKey(recording, buffer);
+    if (m_collapsed.contains(key))
+        m_collapsed.remove(key);
     else
-        m_collapsed.insert(buffer);
+        m_collapsed.insert(key);
     rebuild();
 }
 

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 #pragma once
 
+#include "state/recordingset.h"
 #include "state/tracesession.h"
 #include "store/ids.h"
 
@@ -17,17 +18,26 @@ namespace ringside {
 // task rows the user added, grouped by process. A task row names its task in the trace's
 // TaskIndex, so adding one costs no scan of the events. A task or CPU row may show its calls
 // in a row below it, a lane per call depth. Pure layout and data; no painting.
+//
+// With several recordings (setRecordings), each recording's buffers form their own groups,
+// headed by the file's name; a paired guest's CPUs sit under the host's rows of the threads
+// that ran its vCPUs (the host–guest view). Task rows, calls rows and hidden CPUs belong to
+// the active recording, the one the panes show; every row says whose it is.
 class TimelineRows {
 public:
-    enum class Kind { BufferHeader, Cpu, ProcessHeader, Task, Calls };
+    // GuestTask: a host thread that ran a guest's vCPU, in the host–guest view.
+    enum class Kind { BufferHeader, Cpu, ProcessHeader, Task, Calls, GuestTask };
     struct Row {
         Kind kind = Kind::Cpu;
+        uint8_t recording = 0; // in the order setRecordings got them
         uint16_t buffer = 0;
         StreamId stream;
         int32_t pid = -1; // a Calls row of a CPU has none
         QString label;
         int height = 0;
-        int lanes = 0; // of a Calls row, once its calls are laid out
+        int lanes = 0;  // of a Calls row, once its calls are laid out
+        int indent = 8; // of the label
+        TaskId task;    // of a GuestTask row: the host thread's busiest life
     };
     // A task row: the task (one life of its pid, see TaskIndex), whose events and running
     // intervals the trace's task index holds; nothing is copied per row.
@@ -50,8 +60,19 @@ public:
     static constexpr int kCallsPadding = 4;
 
     void setSession(const TraceSession* session);
+    // Several recordings on one timeline; `active` is the one whose task rows, calls rows and
+    // hidden CPUs are shown; `guests` are the pairs shown host–guest (RecordingSet).
+    void setRecordings(std::vector<const TraceSession*> sessions, size_t active,
+                       std::vector<RecordingSet::GuestView> guests);
+    size_t activeRecording() const { return m_active; }
+    size_t recordingCount() const { return m_sessions.size(); }
+    const TraceSession* session(const Row& row) const
+    {
+        return row.recording < m_sessions.size() ? m_sessions[row.recording] : nullptr;
+    }
     // CPU rows grow to share the height they are shown in (up to kCpuMaxHeight).
     void setViewportHeight(int height);
+    // The active recording.
     const TraceSession* session() const { return m_session; }
 
     const QVector<Row>& rows() const { return m_rows; }
@@ -63,8 +84,14 @@ public:
     // CPU rows of hidden streams are left out (filters).
     void setHiddenStreams(std::vector<bool> hidden);
 
-    void toggleBuffer(uint16_t buffer);
-    bool isCollapsed(uint16_t buffer) const { return m_collapsed.contains(buffer); }
+    // Of the active recording, or of any.
+    void toggleBuffer(uint16_t buffer) { toggleBuffer(m_active, buffer); }
+    bool isCollapsed(uint16_t buffer) const { return isCollapsed(m_active, buffer); }
+    void toggleBuffer(size_t recording, uint16_t buffer);
+    bool isCollapsed(size_t recording, uint16_t buffer) const
+    {
+        return m_collapsed.contains(collapseKey(recording, buffer));
+    }
 
     bool hasTask(int32_t pid) const;
     void addTask(int32_t pid);
@@ -85,11 +112,17 @@ public:
 
 private:
     void rebuild();
+    void addBufferRows(size_t recording, uint16_t buffer);
+    void addGuestRows(const RecordingSet::GuestView& guest);
     Row callsRow(StreamId stream, int32_t pid, const QString& label) const;
+    static uint32_t collapseKey(size_t recording, uint16_t buffer) { return uint32_t(recording) << 16 | buffer; }
 
-    const TraceSession* m_session = nullptr;
+    const TraceSession* m_session = nullptr; // the active one
+    std::vector<const TraceSession*> m_sessions;
+    size_t m_active = 0;
+    std::vector<RecordingSet::GuestView> m_guests;
     QVector<Row> m_rows;
-    QSet<uint16_t> m_collapsed;
+    QSet<uint32_t> m_collapsed; // collapseKey
     std::vector<bool> m_hiddenStreams;
     std::vector<TaskData> m_tasks;
     QVector<int32_t> m_callPids;

@@ -44,7 +44,7 @@ void TimelineWidget::setFilter(std::shared_ptr<const FilterResult> filter, const
     update();
 }
 
-void TimelineWidget::setSession(const TraceSession* session)
+void TimelineWidget::install(const TraceSession* session)
 {
     m_session = session;
     m_filter.reset();
@@ -53,9 +53,26 @@ void TimelineWidget::setSession(const TraceSession* session)
     m_pluginStates.setSession(session);
     m_pluginMarks.setSession(session);
     m_pluginFlows.setSession(session);
+}
+
+void TimelineWidget::setSession(const TraceSession* session)
+{
+    install(session);
     m_rows.setSession(session);
     m_rows.setViewportHeight(height() - kRulerHeight);
     m_scrollY = 0;
+    m_cacheKey = CacheKey();
+    syncRowsFromView();
+    update();
+}
+
+void TimelineWidget::setRecordings(const RecordingSet& set, size_t active)
+{
+    std::vector<const TraceSession*> sessions;
+    for (size_t i = 0; i < set.size(); ++i) sessions.push_back(set.at(i).get());
+    install(active < sessions.size() ? sessions[active] : nullptr);
+    m_rows.setRecordings(std::move(sessions), active, set.guestViews());
+    m_rows.setViewportHeight(height() - kRulerHeight);
     m_cacheKey = CacheKey();
     syncRowsFromView();
     update();
@@ -180,15 +197,23 @@ void TimelineWidget::renderRows(QPainter& p)
             } else if (row.kind == TimelineRows::Kind::BufferHeader) {
                 p.fillRect(0, top, width(), row.height, palette().color(QPalette::AlternateBase));
                 p.setPen(palette().color(QPalette::Text));
-                const QString arrow =
-                    m_rows.isCollapsed(row.buffer) ? QStringLiteral("\u25B8 ") : QStringLiteral("\u25BE ");
+                const QString arrow = m_rows.isCollapsed(row.recording, row.buffer) ? QStringLiteral("\u25B8 ")
+                                                                                    : QStringLiteral("\u25BE ");
+                // With several recordings, the active one's headers stand out: the panes show it.
+                QFont font = p.font();
+                const bool bold = m_rows.recordingCount() > 1 && isActive(row);
+                if (bold) {
+                    QFont b = font;
+                    b.setBold(true);
+                    p.setFont(b);
+                }
                 p.drawText(QRect(6, top, width(), row.height), Qt::AlignVCenter | Qt::AlignLeft, arrow + row.label);
+                if (bold) p.setFont(font);
             } else {
                 // CPU rows sit indented under their buffer's header (which names the buffer);
                 // a label too long for the column is elided, its tooltip has it in full.
-                const int indent = row.kind == TimelineRows::Kind::Cpu ? 18 : 8;
                 const int labelHeight = row.kind == TimelineRows::Kind::Calls ? TimelineRows::kLaneHeight : row.height;
-                const QRect box(indent, top, kLabelWidth - indent - 4, labelHeight);
+                const QRect box(row.indent, top, kLabelWidth - row.indent - 4, labelHeight);
                 p.setPen(palette().color(QPalette::Text));
                 p.drawText(box, Qt::AlignVCenter | Qt::AlignLeft,
                            p.fontMetrics().elidedText(row.label, Qt::ElideRight, box.width()));
@@ -196,6 +221,8 @@ void TimelineWidget::renderRows(QPainter& p)
                     paintCpuRow(p, row, top);
                 else if (row.kind == TimelineRows::Kind::Task)
                     paintTaskRow(p, row, top);
+                else if (row.kind == TimelineRows::Kind::GuestTask)
+                    paintGuestTaskRow(p, row, top);
                 else
                     paintCallsRow(p, row, top, i);
             }
@@ -218,15 +245,16 @@ void TimelineWidget::renderRows(QPainter& p)
 
 void TimelineWidget::paintCpuRow(QPainter& p, const TimelineRows::Row& row, int top)
 {
-    const EventStore& store = m_session->store();
+    const TraceSession& session = sessionOf(row);
+    const EventStore& store = session.store();
     const CpuColumns& columns = store.stream(row.stream).columns;
     const TimeRange range = m_view->visibleRange();
     const int w = dataWidth();
     const int barTop = top + 3, barHeight = row.height - 10;
 
     // Which task ran: one colour span per run of equal tasks across pixel columns.
-    if (m_session->occupancy().available()) {
-        const auto& runs = m_session->occupancy().runs(row.stream);
+    if (session.occupancy().available()) {
+        const auto& runs = session.occupancy().runs(row.stream);
         int spanStart = 0;
         int32_t spanPid = -2;
         auto flush = [&](int x) {
@@ -256,7 +284,7 @@ void TimelineWidget::paintCpuRow(QPainter& p, const TimelineRows::Row& row, int 
     }
 
     // Where events are: a tick per pixel column holding events, taller for more.
-    const RowSet* shown = m_filter ? &m_filter->perStream[row.stream.value] : nullptr;
+    const RowSet* shown = m_filter && isActive(row) ? &m_filter->perStream[row.stream.value] : nullptr;
     if (columns.size()) {
         const QColor tick = palette().color(QPalette::Text);
         size_t index = columns.timestamp.lowerBound(range.start, 0, columns.size());
@@ -306,7 +334,6 @@ void TimelineWidget::paintTaskRow(QPainter& p, const TimelineRows::Row& row, int
     const TimelineRows::TaskData* task = m_rows.task(row.pid);
     if (!task || !task->task.valid()) return;
     const TaskIndex& index = m_session->trace->taskIndex();
-    const EventStore& store = m_session->store();
     const TimeRange range = m_view->visibleRange();
     const int w = dataWidth();
     const QColor color = taskColor(row.pid);
@@ -330,12 +357,71 @@ void TimelineWidget::paintTaskRow(QPainter& p, const TimelineRows::Row& row, int
     // The plugins' slices (system calls): a band along the bottom of the running bar.
     m_pluginSlices.paint(p, row.pid, QRect(kLabelWidth, top + row.height - 10, w, 4), range);
     m_pluginMarks.paint(p, row.pid, QRect(kLabelWidth, top, w, row.height), range);
+    paintTaskEvents(p, *m_session, task->task, true, top, row.height);
+}
+
+namespace {
+
+// Fills `intervals` (in time order, their ends too) into `bar`, one pixel column at most once:
+// after each, a binary search skips to the first interval past the painted pixels.
+template <typename Intervals, typename Start, typename End>
+void fillIntervals(QPainter& p, const Intervals& intervals, Start start, End end, const TimeRange& range,
+                   const QRect& bar, const QColor& color)
+{
+    const int w = bar.width();
+    auto endsBefore = [&](const auto& i, uint64_t t) { return end(i) < t; };
+    auto it = std::lower_bound(intervals.begin(), intervals.end(), range.start, endsBefore);
+    int lastX = -1;
+    while (it != intervals.end() && start(*it) < range.end) {
+        const int x0 = std::max(0, int(timeline::timeToX(start(*it), range, w)));
+        const int x1 = std::min(w, std::max(x0 + 1, int(timeline::timeToX(end(*it), range, w))));
+        if (x1 > lastX) {
+            p.fillRect(bar.left() + std::max(x0, lastX), bar.top(), x1 - std::max(x0, lastX), bar.height(), color);
+            lastX = x1;
+        }
+        it = std::lower_bound(it + 1, intervals.end(), timeline::xToTime(lastX, range, w), endsBefore);
+    }
+}
+
+const QColor kInGuestColor(46, 139, 87);
+
+} // namespace
+
+void TimelineWidget::paintGuestTaskRow(QPainter& p, const TimelineRows::Row& row, int top)
+{
+    // A host thread that runs a vCPU: faint where it ran in the host, solid where it was in
+    // the guest (kvm_entry to kvm_exit), as KernelShark's KVM combo plugin draws it.
+    const TraceSession& host = sessionOf(row);
+    const TimeRange range = m_view->visibleRange();
+    const QRect bar(kLabelWidth, top + 3, dataWidth(), row.height - 9);
+    if (row.task.valid()) {
+        QColor inHost = taskColor(row.pid);
+        inHost.setAlpha(80);
+        fillIntervals(
+            p, host.trace->taskIndex().running(row.task), [](const TaskIndex::Interval& i) { return i.start; },
+            [](const TaskIndex::Interval& i) { return i.end; }, range, bar, inHost);
+    }
+    const auto& tasks = host.trace->guestTime().tasks();
+    if (auto task = tasks.find(row.pid); task != tasks.end())
+        fillIntervals(
+            p, task->second.stays, [](const GuestTime::Stay& s) { return s.entry; },
+            [](const GuestTime::Stay& s) { return s.exit; }, range, bar, kInGuestColor);
+    if (row.task.valid()) paintTaskEvents(p, host, row.task, isActive(row), top, row.height);
+}
+
+void TimelineWidget::paintTaskEvents(QPainter& p, const TraceSession& session, TaskId task, bool filtered, int top,
+                                     int height)
+{
+    const TaskIndex& index = session.trace->taskIndex();
+    const EventStore& store = session.store();
+    const TimeRange range = m_view->visibleRange();
+    const int w = dataWidth();
     // Events, one tick per pixel column holding some (shown by the filter): per stream, jump
     // from pixel to pixel with binary searches over the task's runs.
     const QColor tick = palette().color(QPalette::Text);
-    for (const TaskIndex::StreamRuns& list : index.streams(task->task)) {
+    for (const TaskIndex::StreamRuns& list : index.streams(task)) {
         const auto& ts = store.stream(list.stream).columns.timestamp;
-        const RowSet* shown = m_filter ? &m_filter->perStream[list.stream.value] : nullptr;
+        const RowSet* shown = m_filter && filtered ? &m_filter->perStream[list.stream.value] : nullptr;
         const uint64_t total = list.events();
         uint64_t k = TaskIndex::countBefore(store, list, range.start);
         while (k < total) {
@@ -355,7 +441,7 @@ void TimelineWidget::paintTaskRow(QPainter& p, const TimelineRows::Row& row, int
                 any = shown->rank(index + inRun) > shown->rank(index);
                 j += inRun;
             }
-            if (any) p.fillRect(kLabelWidth + x, top + row.height - 6, 1, 4, tick);
+            if (any) p.fillRect(kLabelWidth + x, top + height - 6, 1, 4, tick);
             k = next;
         }
     }
@@ -524,7 +610,8 @@ void TimelineWidget::paintOverlays(QPainter& p)
         // Ring the event in its CPU row.
         const auto& rows = m_rows.rows();
         for (int i = 0; i < rows.size(); ++i) {
-            if (rows[i].kind != TimelineRows::Kind::Cpu || rows[i].stream != sel->stream) continue;
+            if (rows[i].kind != TimelineRows::Kind::Cpu || rows[i].stream != sel->stream || !isActive(rows[i]))
+                continue;
             const int y = kRulerHeight - m_scrollY + m_rows.rowTop(i) + rows[i].height / 2;
             p.setPen(QPen(palette().color(QPalette::Highlight), 2));
             p.drawEllipse(QPoint(xOfTime(t), y), 5, 5);
@@ -628,8 +715,14 @@ void TimelineWidget::mouseReleaseEvent(QMouseEvent* e)
     if (std::exchange(m_ignoreRelease, false)) return;
     const int index = m_rows.rowAt(contentY(e->pos().y()));
     if (index >= 0 && m_rows.rows()[index].kind == TimelineRows::Kind::BufferHeader && e->pos().y() >= kRulerHeight) {
-        const uint16_t buffer = m_rows.rows()[index].buffer;
-        m_view->setCollapsed(buffer, !m_view->isCollapsed(buffer));
+        const TimelineRows::Row& row = m_rows.rows()[index];
+        if (isActive(row)) {
+            m_view->setCollapsed(row.buffer, !m_view->isCollapsed(row.buffer));
+        } else {
+            // Another recording's groups fold here; its saved view is the window's to keep.
+            m_rows.toggleBuffer(row.recording, row.buffer);
+            update();
+        }
         return;
     }
     if (e->pos().x() < kLabelWidth) return;
@@ -640,8 +733,12 @@ void TimelineWidget::mouseReleaseEvent(QMouseEvent* e)
         m_view->setMarkerB(t);
     else if (index >= 0 && m_rows.rows()[index].kind == TimelineRows::Kind::Calls)
         selectCallAt(e->pos());
-    else if (auto event = eventNear(e->pos().x(), e->pos().y()))
-        m_view->select(*event);
+    else if (auto hit = anyEventNear(e->pos().x(), e->pos().y())) {
+        if (hit->recording == m_rows.activeRecording())
+            m_view->select(hit->event);
+        else
+            emit recordingActivated(hit->recording, hit->event, 0);
+    }
 }
 
 void TimelineWidget::mouseDoubleClickEvent(QMouseEvent* e)
@@ -660,11 +757,22 @@ void TimelineWidget::mouseDoubleClickEvent(QMouseEvent* e)
         m_ignoreRelease = true;
         return;
     }
-    if (row.kind != TimelineRows::Kind::Cpu) return;
+    if (row.kind != TimelineRows::Kind::Cpu && row.kind != TimelineRows::Kind::GuestTask) return;
     m_ignoreRelease = true; // no selection change on the second release
-    const int32_t pid = e->pos().x() < kLabelWidth ? taskForLabel(row).first
-                                                   : m_session->occupancy().pidAt(row.stream, timeAtX(e->pos().x()));
-    if (pid > 0) m_view->addTaskRow(pid);
+    int32_t pid = row.pid;
+    if (row.kind == TimelineRows::Kind::Cpu) {
+        const TraceSession& session = sessionOf(row);
+        pid =
+            e->pos().x() < kLabelWidth || !isActive(row)
+                ? (isActive(row) ? taskForLabel(row).first
+                                 : session.occupancy().pidAt(row.stream, timeAtX(std::max(e->pos().x(), kLabelWidth))))
+                : session.occupancy().pidAt(row.stream, timeAtX(e->pos().x()));
+    }
+    if (pid <= 0) return;
+    if (isActive(row))
+        m_view->addTaskRow(pid);
+    else
+        emit recordingActivated(row.recording, std::nullopt, pid);
 }
 
 bool TimelineWidget::handleKey(QKeyEvent* e)
@@ -709,25 +817,35 @@ void TimelineWidget::resizeEvent(QResizeEvent*)
 
 std::optional<EventRef> TimelineWidget::eventNear(int x, int y, int slack) const
 {
+    auto hit = anyEventNear(x, y, slack);
+    if (!hit || hit->recording != m_rows.activeRecording()) return std::nullopt;
+    return hit->event;
+}
+
+std::optional<TimelineWidget::RecordingEvent> TimelineWidget::anyEventNear(int x, int y, int slack) const
+{
     if (!m_session || x < kLabelWidth) return std::nullopt;
     const int index = m_rows.rowAt(contentY(y));
     if (index < 0) return std::nullopt;
     const auto& row = m_rows.rows()[index];
-    const EventStore& store = m_session->store();
+    const TraceSession& session = sessionOf(row);
+    const EventStore& store = session.store();
+    // The filter is the active recording's.
+    const FilterResult* filter = isActive(row) ? m_filter.get() : nullptr;
     const uint64_t t = timeAtX(x);
     std::optional<EventRef> best;
     int bestDistance = slack + 1;
     auto consider = [&](EventRef e) {
-        if (m_filter && !m_filter->perStream[e.stream.value].contains(e.index)) return;
+        if (filter && !filter->perStream[e.stream.value].contains(e.index)) return;
         const int d = std::abs(xOfTime(store.timestamp(e)) - x);
         if (d < bestDistance) bestDistance = d, best = e;
     };
     if (row.kind == TimelineRows::Kind::Cpu) {
         const auto& ts = store.stream(row.stream).columns.timestamp;
         const size_t i = ts.lowerBound(t, 0, ts.size());
-        if (m_filter) {
+        if (filter) {
             // The nearest shown events on either side.
-            const RowSet& shown = m_filter->perStream[row.stream.value];
+            const RowSet& shown = filter->perStream[row.stream.value];
             const size_t k = shown.rank(i);
             if (k < shown.size()) consider({row.stream, static_cast<uint32_t>(shown.select(k))});
             if (k > 0) consider({row.stream, static_cast<uint32_t>(shown.select(k - 1))});
@@ -735,15 +853,16 @@ std::optional<EventRef> TimelineWidget::eventNear(int x, int y, int slack) const
             if (i < ts.size()) consider({row.stream, static_cast<uint32_t>(i)});
             if (i > 0) consider({row.stream, static_cast<uint32_t>(i - 1)});
         }
-    } else if (row.kind == TimelineRows::Kind::Task) {
-        const auto* task = m_rows.task(row.pid);
-        if (!task || !task->task.valid()) return std::nullopt;
+    } else if (row.kind == TimelineRows::Kind::Task || row.kind == TimelineRows::Kind::GuestTask) {
+        const auto* data = row.kind == TimelineRows::Kind::Task ? m_rows.task(row.pid) : nullptr;
+        const TaskId task = data ? data->task : row.task;
+        if (!task.valid()) return std::nullopt;
         // Per stream the task's nearest events on either side of t (looking past a few that
         // the filter hides).
-        for (const TaskIndex::StreamRuns& list : m_session->trace->taskIndex().streams(task->task)) {
+        for (const TaskIndex::StreamRuns& list : session.trace->taskIndex().streams(task)) {
             auto shown = [&](uint64_t j) {
                 const EventRef e = TaskIndex::eventAt(list, j);
-                return !m_filter || m_filter->perStream[e.stream.value].contains(e.index);
+                return !filter || filter->perStream[e.stream.value].contains(e.index);
             };
             const uint64_t k = TaskIndex::countBefore(store, list, t);
             for (uint64_t j = k; j < list.events() && j < k + 64; ++j)
@@ -758,7 +877,8 @@ std::optional<EventRef> TimelineWidget::eventNear(int x, int y, int slack) const
                 }
         }
     }
-    return best;
+    if (!best) return std::nullopt;
+    return RecordingEvent{row.recording, *best};
 }
 
 bool TimelineWidget::event(QEvent* e)
@@ -788,8 +908,24 @@ bool TimelineWidget::event(QEvent* e)
                                             m_pluginMarks.describe(pid, t, slack)})
                     if (!line.isEmpty()) lines << line;
             }
-            if (auto ev = eventNear(help->pos().x(), help->pos().y()))
-                lines << QString::fromStdString(m_session->formatter->reportLine(*ev)).trimmed();
+            if (index >= 0 && m_rows.rows()[index].kind == TimelineRows::Kind::GuestTask) {
+                const TimelineRows::Row& row = m_rows.rows()[index];
+                const uint64_t t = timeAtX(help->pos().x());
+                const timeline::ClockUnit unit = clockUnit();
+                if (const GuestTime::Stay* stay = sessionOf(row).trace->guestTime().stayAt(row.pid, t))
+                    lines << tr("In the guest for %1 from %2 (kvm_entry to kvm_exit, exit reason %3)")
+                                 .arg(timeline::formatDuration(int64_t(stay->exit - stay->entry), unit))
+                                 .arg(timeline::formatTimestamp(stay->entry, 1, unit))
+                                 .arg(stay->exitReason);
+                else
+                    lines << tr("In the host (not between a kvm_entry and its kvm_exit)");
+            }
+            if (auto hit = anyEventNear(help->pos().x(), help->pos().y())) {
+                const TraceSession& session = *m_rows.session(m_rows.rows()[index]);
+                QString line = QString::fromStdString(session.formatter->reportLine(hit->event)).trimmed();
+                if (m_rows.recordingCount() > 1) line = QFileInfo(session.path).fileName() + ": " + line;
+                lines << line;
+            }
             if (lines.isEmpty())
                 QToolTip::hideText();
             else

@@ -41,6 +41,10 @@ public:
     explicit TimelineWidget(ViewState* view, QWidget* parent = nullptr);
 
     void setSession(const TraceSession* session);
+    // Several recordings on one timeline (see TimelineRows): `active` is the one the panes show,
+    // whose events are selected, whose task rows and filter are shown. A click on another
+    // recording's row asks for it with recordingActivated().
+    void setRecordings(const RecordingSet& set, size_t active);
     // The timeline's keys, wherever in the window they were pressed; true when handled.
     bool handleKey(QKeyEvent* e);
     // Draws only the events of `filter` (nullptr: all); hidden CPUs lose their rows.
@@ -66,6 +70,12 @@ public:
     int xOfTime(uint64_t t) const;
     // The event nearest to x in the row at widget y, within `slack` pixels.
     std::optional<EventRef> eventNear(int x, int y, int slack = 6) const;
+    // The same in a row of any recording.
+    struct RecordingEvent {
+        size_t recording = 0;
+        EventRef event;
+    };
+    std::optional<RecordingEvent> anyEventNear(int x, int y, int slack = 6) const;
 
     // Whether the plain wheel zooms (and Ctrl+wheel scrolls rows) instead of the default.
     void setWheelZooms(bool plainWheelZooms) { m_plainWheelZooms = plainWheelZooms; }
@@ -81,6 +91,9 @@ public:
 
 signals:
     void taskRowsChanged();
+    // A row of another recording than the active one was clicked: show that recording, then
+    // select `select` (one of its events) or add a row for its task `addTaskPid` (when > 0).
+    void recordingActivated(size_t recording, std::optional<ringside::EventRef> select, int32_t addTaskPid);
 
 protected:
     void paintEvent(QPaintEvent*) override;
@@ -101,6 +114,12 @@ private:
     void renderRows(QPainter& p);
     void paintCpuRow(QPainter& p, const TimelineRows::Row& row, int top);
     void paintTaskRow(QPainter& p, const TimelineRows::Row& row, int top);
+    void paintGuestTaskRow(QPainter& p, const TimelineRows::Row& row, int top);
+    // Ticks where the task's events are (those the filter shows, when `filtered`).
+    void paintTaskEvents(QPainter& p, const TraceSession& session, TaskId task, bool filtered, int top, int height);
+    void install(const TraceSession* session);
+    const TraceSession& sessionOf(const TimelineRows::Row& row) const { return *m_rows.session(row); }
+    bool isActive(const TimelineRows::Row& row) const { return row.recording == m_rows.activeRecording(); }
     void paintCallsRow(QPainter& p, const TimelineRows::Row& row, int top, int index);
     void onLanesReady();
     void selectCallAt(QPoint pos);
