@@ -10,6 +10,7 @@
 #include "session/sessioncontroller.h"
 #include "state/viewstate.h"
 #include "table/eventtableview.h"
+#include "timeline/timelinewidget.h"
 
 #include <QDir>
 #include <QDockWidget>
@@ -166,6 +167,53 @@ private slots:
         const ViewSnapshot now = r.window->viewState()->snapshot();
         QCOMPARE(now.taskRows, m_saved.taskRows);
         QCOMPARE(now.filter.expression, m_saved.filter.expression);
+    }
+
+    // A host and its guest: both come back, each with its own view, the guest in the panes as
+    // it was; a recording gone since is listed and the rest restored.
+    void severalRecordingsComeBack()
+    {
+        QVERIFY(QDir().mkpath(m_dir.filePath("kvm")));
+        QVERIFY(QFile::copy(test::fixture("zlib-host.dat"), m_dir.filePath("kvm/host.dat")));
+        QVERIFY(QFile::copy(test::fixture("zlib-guest.dat"), m_dir.filePath("kvm/guest.dat")));
+        QVERIFY(QFile::copy(test::fixture("sched-mix.dat"), m_dir.filePath("kvm/other.dat")));
+        ViewSnapshot guestView;
+        {
+            MainWindow window;
+            window.show();
+            window.openFiles(
+                {m_dir.filePath("kvm/host.dat"), m_dir.filePath("kvm/guest.dat"), m_dir.filePath("kvm/other.dat")});
+            QVERIFY(QTest::qWaitFor([&] { return window.recordings().size() == 3; }, 30000));
+            window.viewState()->setCollapsed(0, true); // the host's CPUs
+            const EventStore& guest = window.recordings().at(1)->store();
+            window.setActiveRecording(1, guest.eventAt(guest.eventCount() / 2));
+            window.viewState()->addTaskRow(428);
+            guestView = window.viewState()->snapshot();
+            QString error;
+            QVERIFY2(window.sessions()->save(m_dir.filePath("kvm/kvm.ringside"), &error), qPrintable(error));
+        }
+        const QJsonObject json = readJson(m_dir.filePath("kvm/kvm.ringside"));
+        QCOMPARE(json.value("recordings").toArray().size(), 3);
+        QCOMPARE(json.value("active_recording").toInt(), 1);
+        QVERIFY(json.value("recordings").toArray()[1].toObject().contains("view"));
+        QVERIFY(!json.value("recordings").toArray()[2].toObject().contains("view")); // never shown
+
+        QVERIFY(QDir().rename(m_dir.filePath("kvm"), m_dir.filePath("kvm-moved")));
+        QVERIFY(QFile::remove(m_dir.filePath("kvm-moved/other.dat")));
+        Restored r = restore(m_dir.filePath("kvm-moved/kvm.ringside"));
+        QVERIFY2(r.failure.isEmpty(), qPrintable(r.failure));
+        QCOMPARE(r.window->recordings().size(), size_t(2));
+        QCOMPARE(r.window->recordings().guestViews().size(), size_t(1));
+        QCOMPARE(r.window->activeRecording(), size_t(1));
+        const QString all = r.problems.join('\n');
+        QVERIFY2(all.contains("other.dat"), qPrintable(all));
+        const ViewSnapshot now = r.window->viewState()->snapshot();
+        QVERIFY(now.selection && *now.selection == *guestView.selection);
+        QCOMPARE(now.taskRows, QVector<int32_t>{428});
+        QVERIFY(r.window->timeline()->rows().isCollapsed(0, 0)); // the host's fold, while the guest is shown
+        r.window->setActiveRecording(0);
+        QVERIFY(r.window->viewState()->isCollapsed(0));
+        QVERIFY(r.window->viewState()->taskRows().isEmpty());
     }
 
     // A filter naming an event the recording lacks: reported, the rest of the filter kept.

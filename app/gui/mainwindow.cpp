@@ -580,6 +580,32 @@ void MainWindow::setActiveRecording(size_t index, std::optional<EventRef> select
     if (addTaskPid > 0) m_view.addTaskRow(addTaskPid);
 }
 
+std::vector<std::optional<ViewSnapshot>> MainWindow::recordingViews() const
+{
+    std::vector<std::optional<ViewSnapshot>> views = m_stashed;
+    views.resize(m_recordings.size());
+    if (m_session) views[m_active] = m_view.snapshot();
+    return views;
+}
+
+void MainWindow::restoreViews(std::vector<std::optional<ViewSnapshot>> views, size_t active)
+{
+    if (m_recordings.empty()) return;
+    views.resize(m_recordings.size());
+    for (auto& view : views)
+        if (view) view->full = m_recordings.fullRange();
+    if (active >= m_recordings.size()) active = 0;
+    if (active != m_active) activate(active, false);
+    m_stashed = views;
+    // The other recordings' folded groups show as their views have them.
+    for (size_t r = 0; r < views.size(); ++r) {
+        if (r == active || !views[r]) continue;
+        for (uint16_t b = 0; b < m_recordings.at(r)->store().buffers().size(); ++b)
+            m_timeline->rows().setCollapsed(r, b, views[r]->collapsedBuffers.contains(b));
+    }
+    if (views[active]) restoreView(*views[active]);
+}
+
 void MainWindow::continueLoading()
 {
     if (!m_pendingAppends.isEmpty()) return appendFile(m_pendingAppends.takeFirst());

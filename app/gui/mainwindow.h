@@ -58,6 +58,12 @@ public:
     // event makes it active. The view of the one left is kept for when it is active again.
     void setActiveRecording(size_t index, std::optional<EventRef> select = std::nullopt, int32_t addTaskPid = 0);
     const RecordingSet& recordings() const { return m_recordings; }
+    // Each recording's view: the active one's as shown, the others' as last left (none for
+    // one never shown).
+    std::vector<std::optional<ViewSnapshot>> recordingViews() const;
+    // Puts saved views back, one per recording (as recordingViews() gives them), and shows
+    // recording `active` with its view; the filter panel shows its filter.
+    void restoreViews(std::vector<std::optional<ViewSnapshot>> views, size_t active);
     size_t activeRecording() const { return m_active; }
     // Renders the window to `path` once the current load has finished and quits; for
     // `ringside --screenshot`.

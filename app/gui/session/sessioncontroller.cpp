@@ -16,20 +16,49 @@ namespace ringside {
 
 SessionController::SessionController(MainWindow* window) : QObject(window), m_window(window)
 {
-    connect(window, &MainWindow::sessionChanged, this, [this] {
-        if (m_pending) apply();
+    auto maybeApply = [this] {
+        if (m_pending && allLoaded()) apply();
+    };
+    connect(window, &MainWindow::sessionChanged, this, maybeApply);
+    connect(window, &MainWindow::recordingsChanged, this, maybeApply);
+    // The window says why a recording did not open: the first one is the session's base, and
+    // without it the session waits for no other load; a later one is listed as not restored.
+    connect(window, &MainWindow::loadFailed, this, [this](const QString& message) {
+        if (!m_pending) return;
+        const RecordingSet& set = m_window->recordings();
+        if (set.empty() || set.at(0)->path != m_pending->recordings.first().path) return m_pending.reset();
+        for (qsizetype i = 1; i < m_pending->recordings.size(); ++i) {
+            if (set.indexOf(m_pending->recordings[i].path)) continue;
+            m_pending->problems << message;
+            m_pending->recordings.removeAt(i);
+            m_pending->documentIndex.removeAt(i);
+            break;
+        }
+        if (allLoaded()) apply();
     });
-    // The window says why the recording did not open; the session waits for no other load.
-    connect(window, &MainWindow::loadFailed, this, [this] { m_pending.reset(); });
+}
+
+bool SessionController::allLoaded() const
+{
+    const RecordingSet& set = m_window->recordings();
+    if (set.size() != size_t(m_pending->recordings.size())) return false;
+    for (qsizetype i = 0; i < m_pending->recordings.size(); ++i)
+        if (set.at(size_t(i))->path != m_pending->recordings[i].path) return false;
+    return true;
 }
 
 bool SessionController::save(const QString& path, QString* error)
 {
-    const TraceSession* session = m_window->session();
-    if (!session) return *error = tr("no recording is open"), false;
+    const RecordingSet& set = m_window->recordings();
+    if (set.empty()) return *error = tr("no recording is open"), false;
     SessionDocument doc;
-    doc.recordings.append(describeRecording(session->path, path));
-    doc.view = viewToJson(m_window->viewState()->snapshot(), *session);
+    const std::vector<std::optional<ViewSnapshot>> views = m_window->recordingViews();
+    for (size_t i = 0; i < set.size(); ++i) {
+        doc.recordings.append(describeRecording(set.at(i)->path, path));
+        doc.recordingViews.append(views[i] ? viewToJson(*views[i], *set.at(i)) : QJsonObject());
+    }
+    doc.view = doc.recordingViews.first();
+    doc.active = int(m_window->activeRecording());
     const QStringList off = PluginSettings::disabled();
     for (const PluginModule& module : PluginSettings::catalog().modules()) {
         const QString name = QString::fromStdString(module.name);
@@ -43,12 +72,19 @@ void SessionController::open(const QString& path)
 {
     auto doc = SessionDocument::read(path);
     if (!doc) return emit failed(QString::fromStdString(doc.error().message));
-    Pending pending{path, *doc, locateRecording(doc->recordings.first(), path), {}};
-    if (pending.recording.status == LocatedRecording::Status::Missing)
-        return emit failed(tr("%1: cannot restore the session: %2").arg(path, pending.recording.note));
-    if (!pending.recording.note.isEmpty()) pending.problems << pending.recording.note;
-    if (doc->recordings.size() > 1)
-        pending.problems << tr("the session names %1 recordings; only the first is opened").arg(doc->recordings.size());
+    Pending pending{path, *doc, {}, {}, {}};
+    for (qsizetype i = 0; i < doc->recordings.size(); ++i) {
+        const LocatedRecording located = locateRecording(doc->recordings[i], path);
+        if (located.status == LocatedRecording::Status::Missing) {
+            // Without the first recording there is nothing to restore; without another, the rest.
+            if (i == 0) return emit failed(tr("%1: cannot restore the session: %2").arg(path, located.note));
+            pending.problems << located.note;
+            continue;
+        }
+        if (!located.note.isEmpty()) pending.problems << located.note;
+        pending.recordings << located;
+        pending.documentIndex << int(i);
+    }
 
     // Plugins change what a load makes: set them first, as the session had them.
     QStringList off;
@@ -59,21 +95,33 @@ void SessionController::open(const QString& path)
             off << name;
     }
     PluginSettings::setDisabled(off);
+    QStringList paths;
+    for (const LocatedRecording& r : pending.recordings) paths << r.path;
     m_pending = std::move(pending);
-    m_window->openFile(m_pending->recording.path);
+    m_window->openFiles(paths);
 }
 
 void SessionController::apply()
 {
     Pending pending = std::move(*m_pending);
     m_pending.reset();
-    const TraceSession* session = m_window->session();
-    // Another recording opened meanwhile (the user's): the session's view is not for it.
-    if (!session || session->path != pending.recording.path) return;
-    const bool same = pending.recording.status != LocatedRecording::Status::Changed;
-    const ViewSnapshot view = viewFromJson(pending.document.view, *session, same, &pending.problems);
+    const RecordingSet& set = m_window->recordings();
+    std::vector<std::optional<ViewSnapshot>> views(set.size());
+    size_t active = 0;
+    for (qsizetype i = 0; i < pending.recordings.size(); ++i) {
+        const int documentIndex = pending.documentIndex[i];
+        if (documentIndex == pending.document.active) active = size_t(i);
+        const QJsonObject& json = pending.document.recordingViews.value(documentIndex);
+        if (json.isEmpty()) continue;
+        const bool same = pending.recordings[i].status != LocatedRecording::Status::Changed;
+        QStringList problems;
+        views[size_t(i)] = viewFromJson(json, *set.at(size_t(i)), same, &problems);
+        // With several recordings, each note says whose view it is about.
+        for (const QString& p : problems)
+            pending.problems << (set.size() > 1 ? QStringLiteral("%1: %2").arg(set.name(size_t(i)), p) : p);
+    }
     restoreLayout(pending.document.layout, &pending.problems);
-    m_window->restoreView(view);
+    m_window->restoreViews(std::move(views), active);
     emit restored(pending.path, pending.problems);
 }
 

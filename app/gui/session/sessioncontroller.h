@@ -12,8 +12,8 @@ namespace ringside {
 class MainWindow;
 
 // File > Save Session / Open Session (and `ringside --session FILE`): saves the open
-// recording's view, plugins and layout (SessionDocument), and puts them back: the plugins
-// before the recording loads, the view and layout once it has. What could not be restored is
+// recordings with each one's view, the plugins and the layout (SessionDocument), and puts them
+// back: the plugins before the recordings load, the views and layout once all have. What could not be restored is
 // listed in restored(); a session that cannot be used at all (unreadable, its recording
 // nowhere) fails() with the file and the reason, and the recording open stays.
 class SessionController : public QObject {
@@ -39,9 +39,11 @@ private:
     struct Pending {
         QString path;
         SessionDocument document;
-        LocatedRecording recording;
+        QList<LocatedRecording> recordings; // those found, in the window's order
+        QList<int> documentIndex;           // of each in the document's recordings
         QStringList problems;
     };
+    bool allLoaded() const;
     MainWindow* m_window;
     std::optional<Pending> m_pending;
 };

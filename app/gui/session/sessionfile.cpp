@@ -11,6 +11,7 @@
 #include <QJsonDocument>
 #include <QSaveFile>
 
+#include <algorithm>
 #include <map>
 
 namespace ringside {
@@ -104,17 +105,23 @@ std::optional<EventRef> eventAt(const TraceSession& session, StreamId stream, ui
 QJsonObject SessionDocument::toJson() const
 {
     QJsonArray files;
-    for (const SessionRecording& r : recordings)
-        files.append(QJsonObject{{"path", r.path},
-                                 {"relative_to_session", r.relative},
-                                 {"size", QString::number(r.size)},
-                                 {"fingerprint", r.fingerprint}});
-    return {{"ringside_session", kVersion},
-            {"recordings", files},
-            {"view", view},
-            {"plugins", QJsonObject{{"enabled", QJsonArray::fromStringList(enabledPlugins)},
-                                    {"disabled", QJsonArray::fromStringList(disabledPlugins)}}},
-            {"layout", layout}};
+    for (qsizetype i = 0; i < recordings.size(); ++i) {
+        const SessionRecording& r = recordings[i];
+        QJsonObject file{{"path", r.path},
+                         {"relative_to_session", r.relative},
+                         {"size", QString::number(r.size)},
+                         {"fingerprint", r.fingerprint}};
+        if (i > 0 && i < recordingViews.size() && !recordingViews[i].isEmpty()) file["view"] = recordingViews[i];
+        files.append(file);
+    }
+    QJsonObject root{{"ringside_session", kVersion},
+                     {"recordings", files},
+                     {"view", view},
+                     {"plugins", QJsonObject{{"enabled", QJsonArray::fromStringList(enabledPlugins)},
+                                             {"disabled", QJsonArray::fromStringList(disabledPlugins)}}},
+                     {"layout", layout}};
+    if (active > 0) root["active_recording"] = active;
+    return root;
 }
 
 Result<SessionDocument> SessionDocument::read(const QString& path)
@@ -145,10 +152,13 @@ Result<SessionDocument> SessionDocument::read(const QString& path)
         const QJsonObject r = v.toObject();
         doc.recordings.append({r.value("path").toString(), r.value("relative_to_session").toString(),
                                r.value("size").toString().toLongLong(), r.value("fingerprint").toString()});
+        doc.recordingViews.append(r.value("view").toObject());
     }
     if (doc.recordings.isEmpty() || doc.recordings.first().path.isEmpty())
         return Error{QObject::tr("%1: the session names no recording").arg(path).toStdString()};
     doc.view = root.value("view").toObject();
+    doc.recordingViews[0] = doc.view;
+    doc.active = std::clamp(root.value("active_recording").toInt(0), 0, int(doc.recordings.size()) - 1);
     const QJsonObject plugins = root.value("plugins").toObject();
     for (const QJsonValue& v : plugins.value("enabled").toArray()) doc.enabledPlugins << v.toString();
     for (const QJsonValue& v : plugins.value("disabled").toArray()) doc.disabledPlugins << v.toString();

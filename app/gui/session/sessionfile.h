@@ -35,10 +35,15 @@ struct LocatedRecording {
 // events by name, times as the table shows them, tasks by pid), the plugins switched on and
 // off, and the window's layout. Names rather than ids, so that what a later version of the
 // recording (or of Ringside) cannot place is reported one by one and the rest restored.
+//
+// Several recordings: `view` is the first one's, `recordingViews[i]` recording i's (empty for
+// one the user never looked at), and `active` the one the panes showed.
 struct SessionDocument {
     static constexpr int kVersion = 1;
     QList<SessionRecording> recordings;
     QJsonObject view;
+    QList<QJsonObject> recordingViews; // parallel to recordings; [0] is `view`
+    int active = 0;
     QStringList enabledPlugins, disabledPlugins;
     QJsonObject layout;
 

@@ -88,6 +88,10 @@ public:
     void toggleBuffer(uint16_t buffer) { toggleBuffer(m_active, buffer); }
     bool isCollapsed(uint16_t buffer) const { return isCollapsed(m_active, buffer); }
     void toggleBuffer(size_t recording, uint16_t buffer);
+    void setCollapsed(size_t recording, uint16_t buffer, bool collapsed)
+    {
+        if (isCollapsed(recording, buffer) != collapsed) toggleBuffer(recording, buffer);
+    }
     bool isCollapsed(size_t recording, uint16_t buffer) const
     {
         return m_collapsed.contains(collapseKey(recording, buffer));
