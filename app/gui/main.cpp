@@ -45,7 +45,8 @@ struct Options {
         parser.addOption(range);
         parser.addOption(select);
         parser.addOption(session);
-        parser.addPositionalArgument("FILE", "The recording to open (default: the sample recording).");
+        parser.addPositionalArgument("FILE", "The recordings to open on one timeline (default: the sample recording).",
+                                     "[FILE...]");
     }
 };
 

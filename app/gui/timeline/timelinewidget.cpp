@@ -912,11 +912,15 @@ bool TimelineWidget::event(QEvent* e)
                 const TimelineRows::Row& row = m_rows.rows()[index];
                 const uint64_t t = timeAtX(help->pos().x());
                 const timeline::ClockUnit unit = clockUnit();
-                if (const GuestTime::Stay* stay = sessionOf(row).trace->guestTime().stayAt(row.pid, t))
-                    lines << tr("In the guest for %1 from %2 (kvm_entry to kvm_exit, exit reason %3)")
+                const TraceSession& host = sessionOf(row);
+                if (const GuestTime::Stay* stay = host.trace->guestTime().stayAt(row.pid, t))
+                    // The exit as the table says it: the reason by name, where the guest was.
+                    lines << tr("In the guest for %1 from %2, until kvm_exit: %3")
                                  .arg(timeline::formatDuration(int64_t(stay->exit - stay->entry), unit))
                                  .arg(timeline::formatTimestamp(stay->entry, 1, unit))
-                                 .arg(stay->exitReason);
+                                 .arg(QString::fromStdString(
+                                          host.formatter->info({stay->exitStream, uint32_t(stay->exitRow)}))
+                                          .simplified());
                 else
                     lines << tr("In the host (not between a kvm_entry and its kvm_exit)");
             }
