@@ -233,6 +233,12 @@ private slots:
         QVERIFY(appended.wait(20000));
         QCOMPARE(window.recordings().size(), size_t(2));
         QCOMPARE(window.activeRecording(), size_t(0));
+        // Same clock, other boots: said, since each shows as a sliver of the whole.
+        QCOMPARE(window.recordings().notes().size(), 1);
+        QVERIFY2(window.recordings().notes().first().contains(
+                     "do not overlap in time: threads.dat starts 4992.604 s after sched-mix.dat ends"),
+                 qPrintable(window.recordings().notes().first()));
+        QVERIFY(window.findChild<QLabel*>("recordingNote")->text().contains("do not overlap"));
         QVERIFY(test::load(window, test::fixture("threads.dat")));
         QCOMPARE(window.recordings().size(), size_t(1));
         QVERIFY(!window.findChild<QComboBox*>("recordingBox")->isVisible());

@@ -60,10 +60,29 @@ RecordingPairing pairRecordings(const std::vector<const Trace*>& traces, const s
             if (paired.count(i) && paired.count(j)) continue;
             const FileInfo& a = traces[i]->file().info();
             const FileInfo& b = traces[j]->file().info();
-            if (a.traceClock != b.traceClock || a.timesInUsecs != b.timesInUsecs)
+            if (a.traceClock != b.traceClock || a.timesInUsecs != b.timesInUsecs) {
                 pairing.notes.push_back("warning: " + names[i] + " (clock " + a.traceClock + ") and " + names[j] +
                                         " (clock " + b.traceClock +
                                         ") are placed by their own timestamps, which cannot be compared");
+                continue;
+            }
+            // The same clock, yet apart (another boot, another machine): worth knowing before
+            // looking for one beside the other.
+            const EventStore& sa = traces[i]->store();
+            const EventStore& sb = traces[j]->store();
+            if (sa.eventCount() == 0 || sb.eventCount() == 0) continue;
+            const bool aFirst = sa.lastTimestamp() < sb.firstTimestamp();
+            if (!aFirst && sb.lastTimestamp() >= sa.firstTimestamp()) continue;
+            const uint64_t gap =
+                aFirst ? sb.firstTimestamp() - sa.lastTimestamp() : sa.firstTimestamp() - sb.lastTimestamp();
+            char amount[64];
+            if (a.timesInUsecs)
+                std::snprintf(amount, sizeof amount, "%.3f s", double(gap) / 1e9);
+            else
+                std::snprintf(amount, sizeof amount, "%llu ticks", static_cast<unsigned long long>(gap));
+            pairing.notes.push_back("note: " + names[i] + " and " + names[j] +
+                                    " do not overlap in time: " + (aFirst ? names[j] : names[i]) + " starts " + amount +
+                                    " after " + (aFirst ? names[i] : names[j]) + " ends");
         }
     return pairing;
 }

@@ -128,6 +128,15 @@ void TimelineWidget::contextMenuEvent(QContextMenuEvent* e)
     if (index < 0) return;
     const auto row = m_rows.rows()[index];
     QMenu menu(this);
+    if (m_rows.recordingCount() > 1 && row.kind == TimelineRows::Kind::BufferHeader) {
+        // Recordings far apart in time each take a sliver of the whole: one click to show one.
+        const EventStore& store = sessionOf(row).store();
+        if (store.eventCount() > 0)
+            menu.addAction(tr("Zoom to %1").arg(QFileInfo(sessionOf(row).path).fileName()), this,
+                           [this, range = TimeRange{store.firstTimestamp(), store.lastTimestamp() + 1}] {
+                               m_view->setVisibleRange(range);
+                           });
+    }
     if (!isActive(row)) {
         // Another recording's row: what the panes need first is that recording.
         const QString file = QFileInfo(sessionOf(row).path).fileName();
