@@ -15,5 +15,6 @@ int funcstatsCommand(const std::vector<std::string>& args);
 int statsCommand(const std::vector<std::string>& args);
 int exportCommand(const std::vector<std::string>& args);
 int kvmCommand(const std::vector<std::string>& args);
+int recordCommand(const std::vector<std::string>& args);
 
 } // namespace ringside::cli

@@ -42,6 +42,10 @@ void usage(FILE* out)
                "                         every event (or those the filter shows) with each of its\n"
                "                         fields, as CSV or JSON Lines, to OUT or standard output;\n"
                "                         perfetto: a JSON trace for Perfetto UI and chrome://tracing\n"
+               "  record -e SYSTEM[:EVENT] [-f FILTER]... [-p TRACER] [-l FUNC] [-g FUNC] [-P PID]\n"
+               "         [-b KB] [-C CLOCK] -o OUT.dat [-- CMD ARGS]\n"
+               "                         record the running kernel's events into OUT.dat (a private\n"
+               "                         tracing instance), until CMD exits or Ctrl+C\n"
                "\n"
                "  -h, --help             this text\n"
                "  --version              the program's version\n",
@@ -81,6 +85,8 @@ int main(int argc, char** argv)
         status = ringside::cli::exportCommand(args);
     else if (command == "kvm")
         status = ringside::cli::kvmCommand(args);
+    else if (command == "record")
+        status = ringside::cli::recordCommand(args);
     if (status >= 0) {
         // The trace is not torn down block by block: the process ends and the kernel takes the
         // memory back at once (on a 27M-event trace teardown took as long as a third of the load).

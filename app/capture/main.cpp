@@ -1,0 +1,137 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+// ringside-capture: records the running kernel's events in a private tracing instance and
+// streams the raw pages to its caller over stdout (see captureprotocol.h). The only part of
+// Ringside that may run as root (started through pkexec when the user is not). Stops when
+// its stdin ends or says so (the caller stopped, exited or died), on SIGINT, SIGTERM or
+// SIGHUP, or when stdout is gone; the instance is removed in every case.
+#include "capture/captureprotocol.h"
+#include "capture/tracefscapture.h"
+
+#include <cerrno>
+#include <chrono>
+#include <csignal>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <poll.h>
+#include <string>
+#include <unistd.h>
+
+using namespace ringside;
+
+namespace {
+
+volatile std::sig_atomic_t g_stop = 0;
+
+void onSignal(int)
+{
+    g_stop = 1;
+}
+
+int usage()
+{
+    std::fprintf(stderr, "usage: ringside-capture [-e SYSTEM[:EVENT] [-f FILTER]]... [-P PID]... [--fork] "
+                         "[-b KB] [-C CLOCK] [-p TRACER] [-l FUNC]... [-g FUNC]...\n"
+                         "Streams raw ring-buffer pages to stdout; started by ringside and ringside-cli record.\n");
+    return 2;
+}
+
+bool parse(int argc, char** argv, CaptureConfig* config)
+{
+    for (int i = 1; i < argc; ++i) {
+        const std::string arg = argv[i];
+        const bool hasValue = i + 1 < argc;
+        if (arg == "--fork") {
+            config->followForks = true;
+        } else if (!hasValue) {
+            return false;
+        } else if (arg == "-e") {
+            const std::string spec = argv[++i];
+            const size_t colon = spec.find(':');
+            config->events.push_back(
+                {spec.substr(0, colon), colon == std::string::npos ? "" : spec.substr(colon + 1), ""});
+        } else if (arg == "-f") {
+            if (config->events.empty()) return false;
+            config->events.back().filter = argv[++i];
+        } else if (arg == "-P") {
+            config->pids.push_back(std::atoi(argv[++i]));
+        } else if (arg == "-b") {
+            config->bufferKb = size_t(std::strtoull(argv[++i], nullptr, 10));
+        } else if (arg == "-C") {
+            config->clock = argv[++i];
+        } else if (arg == "-p") {
+            config->tracer = argv[++i];
+        } else if (arg == "-l") {
+            config->functionFilters.push_back(argv[++i]);
+        } else if (arg == "-g") {
+            config->graphFunctions.push_back(argv[++i]);
+        } else {
+            return false;
+        }
+    }
+    return true;
+}
+
+bool send(CaptureMessage type, int cpu, const std::string& body)
+{
+    return writeCaptureMessage(STDOUT_FILENO, type, cpu, body.data(), body.size());
+}
+
+} // namespace
+
+int main(int argc, char** argv)
+{
+    CaptureConfig config;
+    if (!parse(argc, argv, &config)) return usage();
+    std::signal(SIGPIPE, SIG_IGN);
+    struct sigaction action = {};
+    action.sa_handler = onSignal;
+    for (int sig : {SIGINT, SIGTERM, SIGHUP}) sigaction(sig, &action, nullptr);
+
+    for (const std::string& name : TracefsCapture::removeStaleInstances())
+        send(CaptureMessage::Note, -1,
+             "removed the tracing instance " + name + ", left by a capture that ended without removing it");
+    auto started = TracefsCapture::start(config);
+    if (!started) {
+        std::fprintf(stderr, "ringside-capture: %s\n", started.error().message.c_str());
+        send(CaptureMessage::Error, -1, started.error().message);
+        return 1;
+    }
+    TracefsCapture& capture = **started;
+    if (!send(CaptureMessage::Metadata, -1, capture.metadata().serialize())) return 1;
+
+    bool readerGone = false;
+    auto sendPage = [&](int cpu, const void* data, size_t size) {
+        if (!readerGone && !writeCaptureMessage(STDOUT_FILENO, CaptureMessage::Page, cpu, data, size))
+            readerGone = true;
+    };
+    auto sendStats = [&] {
+        for (int cpu = 0; cpu < capture.metadata().cpus && !readerGone; ++cpu)
+            if (!send(CaptureMessage::Stats, cpu, capture.cpuStats(cpu))) readerGone = true;
+    };
+    auto lastStats = std::chrono::steady_clock::now();
+    while (!g_stop && !readerGone) {
+        const size_t pages = capture.readPages(sendPage);
+        // The caller's word, or its end: stdin readable means either.
+        pollfd in{STDIN_FILENO, POLLIN, 0};
+        if (::poll(&in, 1, pages ? 0 : 20) > 0) {
+            char byte;
+            const ssize_t n = ::read(STDIN_FILENO, &byte, 1);
+            if (n <= 0 || byte == 'q') break;
+        }
+        if (std::chrono::steady_clock::now() - lastStats >= std::chrono::seconds(1)) {
+            sendStats();
+            lastStats = std::chrono::steady_clock::now();
+        }
+    }
+    // What the buffers still hold, then the end's metadata.
+    capture.stop();
+    for (int round = 0; round < 1000 && !readerGone && capture.readPages(sendPage) > 0; ++round) {}
+    capture.finishMetadata();
+    if (!readerGone) {
+        sendStats();
+        send(CaptureMessage::Metadata, -1, capture.metadata().serialize());
+        send(CaptureMessage::End, -1, {});
+    }
+    return 0; // the instance goes with `capture`
+}

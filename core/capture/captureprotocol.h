@@ -1,0 +1,35 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+
+namespace ringside {
+
+// The stream ringside-capture writes to its caller over a pipe: messages of a fixed header
+// (type, CPU, size) and a body. First Metadata (CaptureMetadata, without the end's parts),
+// then Page (one ring-buffer page of a CPU) and Stats (a CPU's stats text, about once a
+// second) as they come, then Metadata again with the task names and the final counters, and
+// End. Error carries the reason the capture cannot go on; Note something to tell the user.
+enum class CaptureMessage : uint32_t { Metadata = 1, Page = 2, Stats = 3, Note = 4, Error = 5, End = 6 };
+
+struct CaptureMessageHeader {
+    uint32_t type = 0;
+    int32_t cpu = -1;
+    uint64_t size = 0;
+};
+
+// Writes one message whole (retrying short writes); false when the reader is gone.
+bool writeCaptureMessage(int fd, CaptureMessage type, int cpu, const void* data, size_t size);
+
+// Reads one message, blocking; nullopt at the end of the pipe or on a malformed header
+// (`error` says which).
+struct ReceivedMessage {
+    CaptureMessage type;
+    int cpu = -1;
+    std::string body;
+};
+std::optional<ReceivedMessage> readCaptureMessage(int fd, std::string* error);
+
+} // namespace ringside

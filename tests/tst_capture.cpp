@@ -1,0 +1,188 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+// Recording from the local tracefs with ringside-cli record (through ringside-capture): the
+// saved file reads the same in trace-cmd report and in Ringside; nothing is left behind (no
+// instance, no top-level change), also after SIGTERM of the CLI and SIGKILL of it (the
+// helper notices its caller gone); a stale instance of a dead capture is removed; what the
+// kernel refuses is said before anything starts. Skipped, with the reason, where tracefs
+// cannot be written.
+#include "testsupport.h"
+
+#include <QDir>
+#include <QElapsedTimer>
+#include <QFile>
+#include <QFileInfo>
+#include <QProcess>
+#include <QStandardPaths>
+#include <QTemporaryDir>
+#include <QTest>
+
+#include <csignal>
+#include <sys/stat.h>
+#include <unistd.h>
+
+using namespace ringside;
+
+namespace {
+
+const QString kTracing = "/sys/kernel/tracing";
+
+QString unwritableReason()
+{
+    if (::geteuid() != 0) return "recording needs root here (pkexec cannot ask in a test)";
+    if (!QFileInfo(kTracing + "/instances").isDir()) return kTracing + " is not mounted";
+    if (::access(QString(kTracing + "/instances").toLocal8Bit().constData(), W_OK) != 0)
+        return kTracing + "/instances is not writable";
+    return {};
+}
+
+QStringList captureInstances()
+{
+    return QDir(kTracing + "/instances").entryList({"ringside-capture-*"}, QDir::Dirs | QDir::NoDotAndDotDot);
+}
+
+QByteArray readTracefs(const QString& file)
+{
+    QFile f(kTracing + "/" + file);
+    return f.open(QIODevice::ReadOnly) ? f.readAll() : QByteArray();
+}
+
+// What a capture must leave as it found it: the top-level buffer's switch and events.
+struct TopLevel {
+    QByteArray tracingOn, setEvent, currentTracer;
+    static TopLevel now()
+    {
+        return {readTracefs("tracing_on"), readTracefs("set_event"), readTracefs("current_tracer")};
+    }
+    bool operator==(const TopLevel& o) const
+    {
+        return tracingOn == o.tracingOn && setEvent == o.setEvent && currentTracer == o.currentTracer;
+    }
+};
+
+bool waitForText(QProcess& process, const QByteArray& text, QByteArray* seen, int timeoutMs = 20000)
+{
+    QElapsedTimer timer;
+    timer.start();
+    while (!seen->contains(text) && timer.elapsed() < timeoutMs) {
+        process.waitForReadyRead(100);
+        *seen += process.readAllStandardError();
+        if (process.state() == QProcess::NotRunning) break;
+    }
+    return seen->contains(text);
+}
+
+} // namespace
+
+class TestCapture : public QObject {
+    Q_OBJECT
+private:
+    QTemporaryDir m_dir;
+    TopLevel m_before;
+
+private slots:
+    void init()
+    {
+        const QString why = unwritableReason();
+        if (!why.isEmpty()) QSKIP(qPrintable(why));
+        m_before = TopLevel::now();
+    }
+
+    void cleanup()
+    {
+        if (!unwritableReason().isEmpty()) return;
+        QCOMPARE(captureInstances(), QStringList());
+        QVERIFY(TopLevel::now() == m_before);
+    }
+
+    void recordsAroundACommand()
+    {
+        const QString out = m_dir.filePath("around.dat");
+        const auto run = test::runCli({"record", "-e", "sched:sched_switch", "-e", "raw_syscalls", "-o", out, "--",
+                                       "/bin/sh", "-c", "for i in 1 2 3; do ls / >/dev/null; done"});
+        QVERIFY2(run.status == 0, run.err.constData());
+        QVERIFY2(run.err.contains("recording 2 CPUs") || run.err.contains("recording "), run.err.constData());
+        QVERIFY(run.err.contains(out.toUtf8() + ": "));
+        QVERIFY(!QFileInfo::exists(out + ".cpu0.part"));
+        const auto dump = test::runCli({"dump", out});
+        QCOMPARE(dump.status, 0);
+        QVERIFY(dump.out.contains(" sched_switch: "));
+        QVERIFY(dump.out.contains(" sys_enter: "));
+        QVERIFY(dump.out.contains("ls-")); // the command's own system calls
+        // What trace-cmd report lists is exactly what Ringside shows.
+        const QString traceCmd = QStandardPaths::findExecutable("trace-cmd");
+        if (traceCmd.isEmpty()) QSKIP("trace-cmd is not installed: the comparison with its report is skipped");
+        const auto report = test::runProgram(traceCmd, {"report", out});
+        QCOMPARE(report.status, 0);
+        QVERIFY2(report.out == dump.out, qPrintable(test::firstDifference(report.out, dump.out)));
+    }
+
+    void sigtermKeepsWhatWasCaptured()
+    {
+        const QString out = m_dir.filePath("term.dat");
+        QProcess cli;
+        cli.start(RINGSIDE_CLI, {"record", "-e", "sched:sched_switch", "-o", out});
+        QByteArray err;
+        QVERIFY2(waitForText(cli, "Ctrl+C stops", &err), err.constData());
+        QTest::qWait(300);
+        ::kill(pid_t(cli.processId()), SIGTERM);
+        QVERIFY(cli.waitForFinished(20000));
+        err += cli.readAllStandardError();
+        QVERIFY2(cli.exitStatus() == QProcess::NormalExit && cli.exitCode() == 0, err.constData());
+        const auto dump = test::runCli({"dump", out});
+        QCOMPARE(dump.status, 0);
+        QVERIFY(dump.out.startsWith("cpus="));
+    }
+
+    void sigkillOfTheCallerStopsTheHelper()
+    {
+        const QString out = m_dir.filePath("kill.dat");
+        QProcess cli;
+        cli.start(RINGSIDE_CLI, {"record", "-e", "sched:sched_switch", "-o", out});
+        QByteArray err;
+        QVERIFY2(waitForText(cli, "Ctrl+C stops", &err), err.constData());
+        QCOMPARE(captureInstances().size(), 1);
+        cli.kill(); // SIGKILL: no cleanup of its own
+        QVERIFY(cli.waitForFinished(5000));
+        // The helper sees its caller's pipe close and removes the instance.
+        QTRY_COMPARE_WITH_TIMEOUT(captureInstances(), QStringList(), 10000);
+        for (int cpu = 0; cpu < 1024 && QFileInfo::exists(out + QString(".cpu%1.part").arg(cpu)); ++cpu)
+            QFile::remove(out + QString(".cpu%1.part").arg(cpu));
+    }
+
+    void staleInstanceIsRemoved()
+    {
+        // A pid that is surely gone: a process that ran and was reaped.
+        QProcess gone;
+        gone.start("/bin/true");
+        QVERIFY(gone.waitForFinished());
+        const qint64 pid = gone.processId() ? gone.processId() : 999999;
+        const QString stale = QString("ringside-capture-%1").arg(pid > 1 ? pid : 999999);
+        QVERIFY(QDir(kTracing + "/instances").mkdir(stale));
+        const auto run =
+            test::runCli({"record", "-e", "sched:sched_switch", "-o", m_dir.filePath("stale.dat"), "--", "/bin/true"});
+        QVERIFY2(run.status == 0, run.err.constData());
+        QVERIFY2(run.err.contains("removed the tracing instance " + stale.toUtf8()), run.err.constData());
+    }
+
+    void refusalsAreSaidBeforeStarting()
+    {
+        const QString out = m_dir.filePath("refused.dat");
+        const auto noEvent = test::runCli({"record", "-e", "nosuch:event", "-o", out});
+        QCOMPARE(noEvent.status, 1);
+        QVERIFY2(noEvent.err.contains("event nosuch:event is not in this kernel"), noEvent.err.constData());
+        const auto badFilter =
+            test::runCli({"record", "-e", "sched:sched_switch", "-f", "no_such_field == 1", "-o", out});
+        QCOMPARE(badFilter.status, 1);
+        QVERIFY2(badFilter.err.contains("rejected the filter \"no_such_field == 1\" of sched:sched_switch"),
+                 badFilter.err.constData());
+        const auto badClock = test::runCli({"record", "-e", "sched:sched_switch", "-C", "sundial", "-o", out});
+        QCOMPARE(badClock.status, 1);
+        QVERIFY2(badClock.err.contains("clock sundial is not offered by this kernel"), badClock.err.constData());
+        QVERIFY(!QFileInfo::exists(out));
+        const auto usage = test::runCli({"record", "-e", "sched:sched_switch"});
+        QCOMPARE(usage.status, 2);
+    }
+};
+
+QTEST_GUILESS_MAIN(TestCapture)
+#include "tst_capture.moc"
