@@ -89,6 +89,7 @@ int recordCommand(const std::vector<std::string>& args)
         return 1;
     }
     CaptureProcess& helper = **started;
+    CaptureStreamReader stream(helper.streamFd());
     CaptureMetadata metadata;
     bool haveMetadata = false, ended = false;
     std::vector<FILE*> cpuFiles;
@@ -122,10 +123,10 @@ int recordCommand(const std::vector<std::string>& args)
             helper.stop();
         }
         pollfd in{helper.streamFd(), POLLIN, 0};
-        const int ready = ::poll(&in, 1, 100);
+        const int ready = stream.hasMessage() ? 1 : ::poll(&in, 1, 100);
         if (ready < 0 && errno == EINTR) continue;
         if (ready > 0) {
-            auto message = readCaptureMessage(helper.streamFd(), &error);
+            auto message = stream.next(&error);
             if (!message) break; // the helper is gone
             switch (message->type) {
             case CaptureMessage::Metadata: {

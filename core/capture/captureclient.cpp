@@ -91,6 +91,9 @@ Result<std::unique_ptr<CaptureProcess>> CaptureProcess::start(const std::vector<
     }
     ::close(toHelper[0]);
     ::close(fromHelper[1]);
+    // Room for a quarter of a second of pages at a million events a second, should this
+    // side be slow for a moment.
+    ::fcntl(fromHelper[0], F_SETPIPE_SZ, 4 << 20);
     std::unique_ptr<CaptureProcess> process(new CaptureProcess);
     process->m_pid = pid;
     process->m_stream = fromHelper[0];

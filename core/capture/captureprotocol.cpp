@@ -1,7 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 #include "capture/captureprotocol.h"
 
+#include <algorithm>
 #include <cerrno>
+#include <cstring>
 #include <sys/uio.h>
 #include <unistd.h>
 
@@ -70,6 +72,61 @@ std::optional<ReceivedMessage> readCaptureMessage(int fd, std::string* error)
         if (error) *error = "the capture process's stream ended inside a message";
         return std::nullopt;
     }
+    return message;
+}
+
+bool CaptureStreamReader::hasMessage() const
+{
+    const size_t available = m_buffer.size() - m_start;
+    if (available < sizeof(CaptureMessageHeader)) return false;
+    CaptureMessageHeader header;
+    std::memcpy(&header, m_buffer.data() + m_start, sizeof header);
+    return available - sizeof header >= header.size;
+}
+
+bool CaptureStreamReader::fill()
+{
+    // Keep what is unread at the front, then read as much as the pipe has.
+    if (m_start > 0) {
+        m_buffer.erase(0, m_start);
+        m_start = 0;
+    }
+    const size_t used = m_buffer.size();
+    m_buffer.resize(used + (1 << 20));
+    ssize_t n;
+    do n = ::read(m_fd, m_buffer.data() + used, 1 << 20);
+    while (n < 0 && errno == EINTR);
+    m_buffer.resize(used + size_t(std::max<ssize_t>(n, 0)));
+    return n > 0;
+}
+
+std::optional<ReceivedMessage> CaptureStreamReader::next(std::string* error)
+{
+    while (!hasMessage()) {
+        if (m_buffer.size() - m_start >= sizeof(CaptureMessageHeader)) {
+            CaptureMessageHeader header;
+            std::memcpy(&header, m_buffer.data() + m_start, sizeof header);
+            if (header.type < uint32_t(CaptureMessage::Metadata) || header.type > uint32_t(CaptureMessage::End) ||
+                header.size > kMaxBody) {
+                if (error) *error = "malformed message from the capture process";
+                return std::nullopt;
+            }
+        }
+        if (!fill()) {
+            if (error && m_buffer.size() > m_start) *error = "the capture process's stream ended inside a message";
+            return std::nullopt;
+        }
+    }
+    CaptureMessageHeader header;
+    std::memcpy(&header, m_buffer.data() + m_start, sizeof header);
+    if (header.type < uint32_t(CaptureMessage::Metadata) || header.type > uint32_t(CaptureMessage::End) ||
+        header.size > kMaxBody) {
+        if (error) *error = "malformed message from the capture process";
+        return std::nullopt;
+    }
+    ReceivedMessage message{CaptureMessage(header.type), header.cpu,
+                            m_buffer.substr(m_start + sizeof header, header.size)};
+    m_start += sizeof header + header.size;
     return message;
 }
 

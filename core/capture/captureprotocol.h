@@ -32,4 +32,22 @@ struct ReceivedMessage {
 };
 std::optional<ReceivedMessage> readCaptureMessage(int fd, std::string* error);
 
+// Reads messages from a pipe in large chunks: at a million events a second the reader's
+// system calls count.
+class CaptureStreamReader {
+public:
+    explicit CaptureStreamReader(int fd) : m_fd(fd) {}
+    // Whether a whole message is buffered (next() returns it without blocking).
+    bool hasMessage() const;
+    // The next message, blocking until it is whole; nullopt at the end of the stream or on a
+    // malformed one (`error` says which).
+    std::optional<ReceivedMessage> next(std::string* error);
+
+private:
+    bool fill(); // false at the end of the stream
+    int m_fd;
+    std::string m_buffer;
+    size_t m_start = 0;
+};
+
 } // namespace ringside

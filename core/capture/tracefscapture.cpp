@@ -199,6 +199,12 @@ Result<std::unique_ptr<TracefsCapture>> TracefsCapture::start(const CaptureConfi
         if (tracefs_instance_file_write(instance, "current_tracer", config.tracer.c_str()) < 0)
             return Error{"the kernel refused tracer " + config.tracer + ": " + std::strerror(errno)};
     }
+    if (!config.notracePids.empty()) {
+        std::string pids;
+        for (int pid : config.notracePids) pids += std::to_string(pid) + " ";
+        // Older kernels lack the file: then the capture's own events are recorded too.
+        tracefs_instance_file_write(instance, "set_event_notrace_pid", pids.c_str());
+    }
     if (!config.pids.empty()) {
         std::string pids;
         for (int pid : config.pids) pids += std::to_string(pid) + " ";
@@ -261,7 +267,7 @@ size_t TracefsCapture::readPages(const std::function<void(int cpu, const void* d
     for (size_t cpu = 0; cpu < m_cpus.size(); ++cpu) {
         if (!m_cpus[cpu]) continue;
         // A bounded number per CPU and call, so that one busy CPU does not starve the others.
-        for (int k = 0; k < 256; ++k) {
+        for (int k = 0; k < 1024; ++k) {
             const int n = tracefs_cpu_read(m_cpus[cpu], m_page.data(), true);
             if (n <= 0) break;
             page(int(cpu), m_page.data(), size_t(n));

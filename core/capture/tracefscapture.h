@@ -24,6 +24,7 @@ struct CaptureConfig {
     };
     std::vector<Event> events;
     std::vector<int> pids;
+    std::vector<int> notracePids;                             // never recorded: the capture's own processes
     bool followForks = false;                                 // the pids' children too (event-fork)
     size_t bufferKb = 0;                                      // 0: the kernel's default
     std::string clock;                                        // empty: the kernel's default
