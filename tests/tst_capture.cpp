@@ -7,6 +7,8 @@
 // cannot be written.
 #include "testsupport.h"
 
+#include "capture/livecapture.h"
+
 #include <QDir>
 #include <QElapsedTimer>
 #include <QFile>
@@ -16,6 +18,7 @@
 #include <QTemporaryDir>
 #include <QTest>
 
+#include <atomic>
 #include <csignal>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -162,6 +165,47 @@ private slots:
             test::runCli({"record", "-e", "sched:sched_switch", "-o", m_dir.filePath("stale.dat"), "--", "/bin/true"});
         QVERIFY2(run.status == 0, run.err.constData());
         QVERIFY2(run.err.contains("removed the tracing instance " + stale.toUtf8()), run.err.constData());
+    }
+
+    // Streamed into a store that grows while it is read; the saved recording reads the same in
+    // trace-cmd report as the live store does in Ringside.
+    void liveCaptureGrowsTheStoreAndSavesIt()
+    {
+        auto started =
+            LiveCapture::start({"-e", "sched:sched_switch", "-e", "raw_syscalls"}, m_dir.path().toStdString());
+        QVERIFY2(started, started ? "" : started.error().message.c_str());
+        LiveCapture& capture = **started;
+        std::atomic<size_t> announced{0};
+        capture.setGrowthListener([&](size_t rows) { announced = rows; });
+        QProcess work;
+        work.start("/bin/sh", {"-c", "for i in 1 2 3 4 5; do ls / >/dev/null; sleep 0.05; done"});
+        QVERIFY(work.waitForFinished(20000));
+        // Rows are published while the capture runs, not only at its end.
+        QTRY_VERIFY_WITH_TIMEOUT(announced > 0, 10000);
+        QVERIFY(!capture.progress().ended);
+        const size_t whileRunning = capture.store().eventCount();
+        QVERIFY(whileRunning > 0);
+        capture.stop();
+        capture.waitUntilEnded();
+        const LiveCapture::Progress progress = capture.progress();
+        QVERIFY(progress.ended);
+        QVERIFY2(progress.error.empty(), progress.error.c_str());
+        QCOMPARE(progress.overrun, uint64_t(0));
+        QVERIFY(capture.store().eventCount() >= whileRunning);
+        QCOMPARE(size_t(announced), capture.store().eventCount());
+        const QString out = m_dir.filePath("live.dat");
+        std::string error;
+        QVERIFY2(capture.save(out.toStdString(), &error), error.c_str());
+        capture.applyTaskNames();
+        const QByteArray live = test::dump(capture.trace());
+        QVERIFY(live.contains(" sys_enter: ") && live.contains(" sched_switch: "));
+        const auto dump = test::runCli({"dump", out});
+        QCOMPARE(dump.status, 0);
+        QVERIFY2(live == dump.out, qPrintable(test::firstDifference(dump.out, live)));
+        const QString traceCmd = QStandardPaths::findExecutable("trace-cmd");
+        if (traceCmd.isEmpty()) QSKIP("trace-cmd is not installed: the comparison with its report is skipped");
+        const auto report = test::runProgram(traceCmd, {"report", out});
+        QVERIFY2(report.out == dump.out, qPrintable(test::firstDifference(report.out, dump.out)));
     }
 
     void refusalsAreSaidBeforeStarting()

@@ -115,6 +115,7 @@ int main(int argc, char** argv)
     auto lastStats = std::chrono::steady_clock::now();
     while (!g_stop && !readerGone) {
         const size_t pages = capture.readPages(sendPage);
+        if (pages && !readerGone && !send(CaptureMessage::Round, -1, {})) readerGone = true;
         // The caller's word, or its end: stdin readable means either. Between rounds the
         // buffers fill: pages read whole, not a few events each (a 4 MB buffer holds some 70
         // ms at a million events a second; a busy round goes on at once).

@@ -190,6 +190,7 @@ int recordCommand(const std::vector<std::string>& args)
                 stopping = true;
                 break;
             case CaptureMessage::End: ended = true; break;
+            case CaptureMessage::Round: break;
             }
         }
         const auto now = std::chrono::steady_clock::now();

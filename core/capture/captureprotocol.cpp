@@ -62,7 +62,7 @@ std::optional<ReceivedMessage> readCaptureMessage(int fd, std::string* error)
 {
     CaptureMessageHeader header;
     if (!readAll(fd, reinterpret_cast<char*>(&header), sizeof header)) return std::nullopt;
-    if (header.type < uint32_t(CaptureMessage::Metadata) || header.type > uint32_t(CaptureMessage::End) ||
+    if (header.type < uint32_t(CaptureMessage::Metadata) || header.type > uint32_t(CaptureMessage::Round) ||
         header.size > kMaxBody) {
         if (error) *error = "malformed message from the capture process";
         return std::nullopt;
@@ -106,7 +106,7 @@ std::optional<ReceivedMessage> CaptureStreamReader::next(std::string* error)
         if (m_buffer.size() - m_start >= sizeof(CaptureMessageHeader)) {
             CaptureMessageHeader header;
             std::memcpy(&header, m_buffer.data() + m_start, sizeof header);
-            if (header.type < uint32_t(CaptureMessage::Metadata) || header.type > uint32_t(CaptureMessage::End) ||
+            if (header.type < uint32_t(CaptureMessage::Metadata) || header.type > uint32_t(CaptureMessage::Round) ||
                 header.size > kMaxBody) {
                 if (error) *error = "malformed message from the capture process";
                 return std::nullopt;
@@ -119,7 +119,7 @@ std::optional<ReceivedMessage> CaptureStreamReader::next(std::string* error)
     }
     CaptureMessageHeader header;
     std::memcpy(&header, m_buffer.data() + m_start, sizeof header);
-    if (header.type < uint32_t(CaptureMessage::Metadata) || header.type > uint32_t(CaptureMessage::End) ||
+    if (header.type < uint32_t(CaptureMessage::Metadata) || header.type > uint32_t(CaptureMessage::Round) ||
         header.size > kMaxBody) {
         if (error) *error = "malformed message from the capture process";
         return std::nullopt;

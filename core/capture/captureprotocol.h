@@ -12,7 +12,9 @@ namespace ringside {
 // then Page (one ring-buffer page of a CPU) and Stats (a CPU's stats text, about once a
 // second) as they come, then Metadata again with the task names and the final counters, and
 // End. Error carries the reason the capture cannot go on; Note something to tell the user.
-enum class CaptureMessage : uint32_t { Metadata = 1, Page = 2, Stats = 3, Note = 4, Error = 5, End = 6 };
+// Round ends a round that read every CPU (after pages only): a CPU without pages in it had
+// nothing, so a reader may stop waiting for it before the time the others reached.
+enum class CaptureMessage : uint32_t { Metadata = 1, Page = 2, Stats = 3, Note = 4, Error = 5, End = 6, Round = 7 };
 
 struct CaptureMessageHeader {
     uint32_t type = 0;

@@ -664,6 +664,25 @@ void DatFile::parseDeferredFormats(const std::vector<uint64_t>& typeCounts, Diag
     std::vector<DeferredFormat>().swap(m_deferredFormats);
 }
 
+namespace {
+
+// "PID COMM" lines, as saved_cmdlines has them; names already known are kept.
+void registerSavedComms(tep_handle* tep, const std::string& cmdlines)
+{
+    size_t start = 0;
+    while (start < cmdlines.size()) {
+        const size_t end = std::min(cmdlines.find('\n', start), cmdlines.size());
+        const std::string line = cmdlines.substr(start, end - start);
+        start = end + 1;
+        const size_t space = line.find(' ');
+        const int pid = std::atoi(line.c_str());
+        if (space == std::string::npos || pid <= 0 || tep_is_pid_registered(tep, pid)) continue;
+        tep_register_comm(tep, line.c_str() + space + 1, pid);
+    }
+}
+
+} // namespace
+
 Result<std::unique_ptr<TepHandle>> DatFile::newTep(const std::function<void(tep_handle*)>& beforePlugins,
                                                    const std::vector<bool>* types) const
 {
@@ -687,7 +706,17 @@ Result<std::unique_ptr<TepHandle>> DatFile::newTep(const std::function<void(tep_
     handle->m_tep = std::exchange(copy.m_tep, nullptr);
     handle->m_plugins = std::exchange(copy.m_plugins, nullptr);
     if (!ok) return Error{parser.error()};
+    std::lock_guard<std::mutex> lock(m_addedCommsLock);
+    registerSavedComms(handle->m_tep, m_addedComms);
     return handle;
+}
+
+void DatFile::addSavedComms(const std::string& cmdlines) const
+{
+    registerSavedComms(m_tep, cmdlines);
+    std::lock_guard<std::mutex> lock(m_addedCommsLock);
+    m_addedComms += cmdlines;
+    if (!m_addedComms.empty() && m_addedComms.back() != '\n') m_addedComms += '\n';
 }
 
 TepHandle::~TepHandle()

@@ -8,6 +8,7 @@
 
 #include <functional>
 #include <memory>
+#include <mutex>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -80,6 +81,11 @@ public:
     Result<std::unique_ptr<TepHandle>> newTep(const std::function<void(tep_handle*)>& beforePlugins,
                                               const std::vector<bool>* types = nullptr) const;
 
+    // Task names learned after the open (the saved_cmdlines text a live capture brings at
+    // its end): registered with tep() now (by the thread that uses it) and with every handle
+    // newTep() builds from now on.
+    void addSavedComms(const std::string& cmdlines) const;
+
     // Registers the kallsyms kept by deferKallsyms with the tep handle; call once, while no
     // other thread uses the handle's function table.
     void registerDeferredKallsyms();
@@ -118,6 +124,8 @@ private:
     // Formats left for parseDeferredFormats, and the ids of those parsed (empty: all were).
     std::vector<DeferredFormat> m_deferredFormats;
     std::vector<bool> m_parsedTypes;
+    mutable std::mutex m_addedCommsLock;
+    mutable std::string m_addedComms; // addSavedComms
 };
 
 } // namespace ringside

@@ -132,6 +132,18 @@ bool writeDatV6(const std::string& path, const CaptureMetadata& metadata, const 
 {
     if (cpuDataFiles.size() != size_t(metadata.cpus))
         return *error = "one data file per CPU is needed (" + std::to_string(metadata.cpus) + ")", false;
+    return writeDatV6(
+        path, metadata,
+        [&](size_t cpu, FILE* out, std::string* why) {
+            uint64_t copied = 0;
+            return copyFile(cpuDataFiles[cpu], out, &copied, why);
+        },
+        writer, error);
+}
+
+bool writeDatV6(const std::string& path, const CaptureMetadata& metadata, const CpuDataWriter& writeCpu,
+                const std::string& writer, std::string* error)
+{
     const std::string part = path + ".part";
     File out(std::fopen(part.c_str(), "wb"));
     if (!out) return *error = part + ": " + std::strerror(errno), false;
@@ -146,12 +158,17 @@ bool writeDatV6(const std::string& path, const CaptureMetadata& metadata, const 
     const uint64_t tableEnd = header.size() + 16 * uint64_t(metadata.cpus);
     const uint64_t dataStart = (tableEnd + metadata.pageSize - 1) / metadata.pageSize * metadata.pageSize;
     if (std::fwrite(header.data(), 1, header.size(), out.get()) != header.size()) return failed(std::strerror(errno));
-    std::vector<uint64_t> sizes(cpuDataFiles.size());
+    std::vector<uint64_t> sizes(size_t(metadata.cpus));
     const std::string table(16 * size_t(metadata.cpus) + (dataStart - tableEnd), '\0');
     if (std::fwrite(table.data(), 1, table.size(), out.get()) != table.size()) return failed(std::strerror(errno));
-    for (size_t cpu = 0; cpu < cpuDataFiles.size(); ++cpu) {
+    for (size_t cpu = 0; cpu < sizes.size(); ++cpu) {
         std::string why;
-        if (!copyFile(cpuDataFiles[cpu], out.get(), &sizes[cpu], &why)) return failed(why);
+        // Positions from the descriptor: the data may have been copied past the stream's buffer.
+        if (std::fflush(out.get()) != 0) return failed(std::strerror(errno));
+        const off_t before = ::lseek(::fileno(out.get()), 0, SEEK_CUR);
+        if (!writeCpu(cpu, out.get(), &why)) return failed(why);
+        if (std::fflush(out.get()) != 0) return failed(std::strerror(errno));
+        sizes[cpu] = uint64_t(::lseek(::fileno(out.get()), 0, SEEK_CUR) - before);
     }
     // Now the table, where it was left open.
     std::string filled;

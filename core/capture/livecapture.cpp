@@ -1,0 +1,247 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+#include "capture/livecapture.h"
+
+#include "capture/captureprotocol.h"
+#include "file/datwriter.h"
+#include "file/memorypagesource.h"
+#include "load/pageparser.h"
+#include "load/storeappender.h"
+#include "load/storebuilder.h"
+#include "load/timestampconverter.h"
+
+#include <traceevent/event-parse.h>
+
+#include <chrono>
+#include <cstdio>
+#include <cstring>
+#include <unistd.h>
+
+namespace ringside {
+
+namespace {
+
+uint64_t statValue(const std::string& stats, const char* name)
+{
+    const std::string key = std::string("\n") + name + ": ";
+    const size_t at = ("\n" + stats).find(key);
+    return at == std::string::npos ? 0 : std::strtoull(stats.c_str() + at + key.size() - 1, nullptr, 10);
+}
+
+} // namespace
+
+// The parts the capture's thread works with, apart from the public object.
+struct LiveCaptureState {
+    std::unique_ptr<CaptureStreamReader> reader;
+    std::unique_ptr<TimestampConverter> converter;
+    std::vector<std::unique_ptr<PageParser>> parsers;
+};
+
+Result<std::unique_ptr<LiveCapture>> LiveCapture::start(const std::vector<std::string>& helperArguments,
+                                                        const std::string& workDir)
+{
+    auto helper = CaptureProcess::start(helperArguments);
+    if (!helper) return helper.error();
+    std::unique_ptr<LiveCapture> capture(new LiveCapture);
+    capture->m_helper = std::move(*helper);
+    auto state = std::make_unique<LiveCaptureState>();
+    state->reader = std::make_unique<CaptureStreamReader>(capture->m_helper->streamFd());
+    // The helper's first words: notes, then the metadata or why there is none.
+    std::string error;
+    for (;;) {
+        auto message = state->reader->next(&error);
+        if (!message) {
+            const int status = capture->m_helper->wait();
+            return Error{error.empty()
+                             ? "the capture helper ended before recording (status " + std::to_string(status) + ")"
+                             : error};
+        }
+        if (message->type == CaptureMessage::Error) return Error{message->body};
+        if (message->type == CaptureMessage::Note) continue;
+        if (message->type != CaptureMessage::Metadata) return Error{"the capture helper spoke out of turn"};
+        auto metadata = CaptureMetadata::parse(message->body);
+        if (!metadata) return metadata.error();
+        capture->m_metadata = std::move(*metadata);
+        break;
+    }
+    // The formats, as a recording without pages, for the trace to decode through.
+    static std::atomic<int> serial{0};
+    capture->m_metadataPath =
+        workDir + "/ringside-live-" + std::to_string(::getpid()) + "-" + std::to_string(serial++) + ".dat";
+    if (!writeDatV6(
+            capture->m_metadataPath, capture->m_metadata, [](size_t, FILE*, std::string*) { return true; }, "ringside",
+            &error))
+        return Error{error};
+    auto trace = Trace::growing(capture->m_metadataPath, &capture->m_store, false);
+    if (!trace) return trace.error();
+    capture->m_trace = std::move(*trace);
+    const FileInfo& info = capture->m_trace->file().info();
+    StoreBuilder builder(*capture->m_store);
+    builder.addBuffer({"", info.traceClock, info.pageSize, {}, {}});
+    builder.setLayout({info.kernelLongSize, info.bigEndian, 8});
+    // Task names come with the end's metadata; until then the context switches name them.
+    capture->m_appender = std::make_unique<StoreAppender>(*capture->m_store, [](int32_t) { return std::string(); });
+    state->converter = std::make_unique<TimestampConverter>(info);
+    for (int cpu = 0; cpu < capture->m_metadata.cpus; ++cpu) {
+        auto pages = std::make_unique<MemoryPageSource>(info.pageSize);
+        capture->m_pages.push_back(pages.get());
+        capture->m_appender->addStream(0, cpu, std::move(pages));
+        state->parsers.push_back(
+            std::make_unique<PageParser>(info.kernelLongSize, info.bigEndian, CommonLayout(), *state->converter, cpu));
+    }
+    capture->m_state = std::move(state);
+    capture->m_thread = std::thread([raw = capture.get()] { raw->run(); });
+    return capture;
+}
+
+LiveCapture::~LiveCapture()
+{
+    if (m_helper) m_helper->stop();
+    if (m_thread.joinable()) m_thread.join();
+    if (!m_metadataPath.empty()) std::remove(m_metadataPath.c_str());
+}
+
+void LiveCapture::setGrowthListener(std::function<void(size_t rows)> listener)
+{
+    std::lock_guard<std::mutex> lock(m_lock);
+    m_growth = std::move(listener);
+}
+
+void LiveCapture::stop()
+{
+    m_helper->stop();
+}
+
+LiveCapture::Progress LiveCapture::progress() const
+{
+    std::lock_guard<std::mutex> lock(m_lock);
+    return m_progress;
+}
+
+void LiveCapture::waitUntilEnded()
+{
+    if (m_thread.joinable()) m_thread.join();
+}
+
+void LiveCapture::run()
+{
+    LiveCaptureState* state = m_state.get();
+    const uint32_t pageSize = m_metadata.pageSize;
+    std::vector<uint8_t> page(pageSize);
+    std::vector<uint64_t> perType(65536);
+    std::vector<bool> hadPages(m_pages.size());
+    std::vector<uint64_t> overrun(m_pages.size()), dropped(m_pages.size());
+    uint64_t reached = 0; // the latest event time appended on any CPU
+    auto lastPublish = std::chrono::steady_clock::now();
+    bool pending = false;
+    std::string error;
+    auto publish = [&](bool final) {
+        const size_t rows = m_appender->publish(final);
+        pending = false;
+        lastPublish = std::chrono::steady_clock::now();
+        std::function<void(size_t)> growth;
+        {
+            std::lock_guard<std::mutex> lock(m_lock);
+            m_progress.events = m_store->eventCount();
+            growth = m_growth;
+        }
+        if (rows && growth) growth(m_store->eventCount());
+    };
+    for (;;) {
+        // Nothing more buffered: what is appended is published before waiting for more.
+        if (pending && !state->reader->hasMessage()) publish(false);
+        auto message = state->reader->next(&error);
+        if (!message) break;
+        switch (message->type) {
+        case CaptureMessage::Page: {
+            const size_t cpu = size_t(message->cpu);
+            if (message->cpu < 0 || cpu >= m_pages.size() || message->body.size() > pageSize) break;
+            std::memcpy(page.data(), message->body.data(), message->body.size());
+            std::memset(page.data() + message->body.size(), 0, pageSize - message->body.size());
+            m_pages[cpu]->append(page.data(), 1);
+            CpuColumns segment;
+            CpuLoadStats stats;
+            state->parsers[cpu]->parse(page.data(), pageSize, segment, stats, perType.data());
+            if (segment.size()) reached = std::max(reached, segment.timestamp[segment.size() - 1]);
+            m_appender->append(StreamId(uint16_t(cpu)), std::move(segment));
+            hadPages[cpu] = true;
+            pending = true;
+            break;
+        }
+        case CaptureMessage::Round:
+            // A CPU that had nothing this round holds nothing older than what the others reached.
+            for (size_t cpu = 0; cpu < hadPages.size(); ++cpu) {
+                if (!hadPages[cpu] && reached) m_appender->advance(StreamId(uint16_t(cpu)), reached);
+                hadPages[cpu] = false;
+            }
+            if (pending && std::chrono::steady_clock::now() - lastPublish >= std::chrono::milliseconds(50))
+                publish(false);
+            break;
+        case CaptureMessage::Stats:
+            if (message->cpu >= 0 && size_t(message->cpu) < overrun.size()) {
+                overrun[size_t(message->cpu)] = statValue(message->body, "overrun");
+                dropped[size_t(message->cpu)] = statValue(message->body, "dropped events");
+                std::lock_guard<std::mutex> lock(m_lock);
+                m_progress.overrun = m_progress.dropped = 0;
+                for (size_t c = 0; c < overrun.size(); ++c)
+                    m_progress.overrun += overrun[c], m_progress.dropped += dropped[c];
+            }
+            break;
+        case CaptureMessage::Metadata:
+            if (auto metadata = CaptureMetadata::parse(message->body)) {
+                std::lock_guard<std::mutex> lock(m_lock);
+                m_metadata = std::move(*metadata);
+            }
+            break;
+        case CaptureMessage::Error: {
+            std::lock_guard<std::mutex> lock(m_lock);
+            m_progress.error = message->body;
+            break;
+        }
+        case CaptureMessage::Note: break;
+        case CaptureMessage::End: goto ended;
+        }
+    }
+    if (!error.empty()) {
+        std::lock_guard<std::mutex> lock(m_lock);
+        if (m_progress.error.empty()) m_progress.error = error;
+    }
+ended:
+    publish(true);
+    m_helper->wait();
+    std::lock_guard<std::mutex> lock(m_lock);
+    m_progress.ended = true;
+}
+
+void LiveCapture::applyTaskNames()
+{
+    std::string cmdlines;
+    {
+        std::lock_guard<std::mutex> lock(m_lock);
+        cmdlines = m_metadata.cmdlines;
+    }
+    m_trace->file().addSavedComms(cmdlines);
+}
+
+bool LiveCapture::save(const std::string& path, std::string* error) const
+{
+    CaptureMetadata metadata;
+    {
+        std::lock_guard<std::mutex> lock(m_lock);
+        metadata = m_metadata;
+    }
+    return writeDatV6(
+        path, metadata,
+        [this](size_t cpu, FILE* out, std::string* why) {
+            const MemoryPageSource& pages = *m_pages[cpu];
+            std::vector<uint8_t> buffer, scratch;
+            for (size_t r = 0; r < pages.runCount(); ++r) {
+                if (!pages.readRun(pages.run(r), buffer, scratch, why)) return false;
+                if (std::fwrite(buffer.data(), 1, buffer.size(), out) != buffer.size())
+                    return *why = std::strerror(errno), false;
+            }
+            return true;
+        },
+        "ringside", error);
+}
+
+} // namespace ringside

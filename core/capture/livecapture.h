@@ -1,0 +1,76 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+#pragma once
+
+#include "capture/captureclient.h"
+#include "capture/capturemetadata.h"
+#include "trace.h"
+#include "util/result.h"
+
+#include <atomic>
+#include <functional>
+#include <memory>
+#include <mutex>
+#include <string>
+#include <thread>
+#include <vector>
+
+namespace ringside {
+
+class MemoryPageSource;
+class StoreAppender;
+struct LiveCaptureState;
+
+// A capture streamed into a store that grows while the views read it: ringside-capture's pages
+// go through the same page parser as a file's and are appended with StoreAppender on a thread
+// of this object's own; the pages are kept (in memory) for save(). The trace's formats come
+// from the capture's metadata, written as a recording without pages in `workDir`.
+class LiveCapture {
+public:
+    struct Progress {
+        uint64_t events = 0;               // published in the store
+        uint64_t overrun = 0, dropped = 0; // the kernel's counters: events lost
+        bool ended = false;                // the helper sent everything, or is gone
+        std::string error;                 // why it ended early, if it did
+    };
+
+    // Starts the helper with `helperArguments` (as ringside-capture takes them) and waits for
+    // its metadata: an error names what the kernel or the helper refused.
+    static Result<std::unique_ptr<LiveCapture>> start(const std::vector<std::string>& helperArguments,
+                                                      const std::string& workDir);
+    ~LiveCapture();
+
+    Trace& trace() { return *m_trace; }
+    const EventStore& store() const { return *m_store; }
+    // Called on the capture's thread after rows were published, with the row count.
+    void setGrowthListener(std::function<void(size_t rows)> listener);
+    // Asks the helper to stop; what the buffers hold still arrives, then progress().ended.
+    void stop();
+    Progress progress() const;
+    // Waits until the capture's thread is done (after stop(), or when the helper ended).
+    void waitUntilEnded();
+    // After the end: the task names the kernel saved go into the trace's formats, as a saved
+    // recording has them. On the thread that uses the trace's tep handle.
+    void applyTaskNames();
+    // Writes what was captured as a trace-cmd recording (version 6), with the end's task names
+    // and counters when they came; after the capture ended.
+    bool save(const std::string& path, std::string* error) const;
+
+private:
+    LiveCapture() = default;
+    void run();
+
+    std::unique_ptr<CaptureProcess> m_helper;
+    std::unique_ptr<LiveCaptureState> m_state; // the capture thread's reader and parsers
+    std::unique_ptr<Trace> m_trace;
+    EventStore* m_store = nullptr;
+    std::unique_ptr<StoreAppender> m_appender;
+    std::vector<MemoryPageSource*> m_pages; // per CPU, owned by the store
+    CaptureMetadata m_metadata;             // the end's, once it came
+    std::string m_metadataPath;
+    std::function<void(size_t)> m_growth;
+    mutable std::mutex m_lock; // m_progress and m_metadata
+    Progress m_progress;
+    std::thread m_thread;
+};
+
+} // namespace ringside
