@@ -15,6 +15,7 @@
 #include <cstring>
 #include <poll.h>
 #include <string>
+#include <vector>
 #include <unistd.h>
 
 using namespace ringside;
@@ -79,8 +80,36 @@ bool send(CaptureMessage type, int cpu, const std::string& body)
 
 } // namespace
 
+// `--list`: what the kernel offers, one per line ("tracer NAME", "clock NAME", "event
+// SYSTEM:NAME"), for the capture settings to show; or why it cannot be read.
+int list()
+{
+    auto dir = TracefsCapture::tracingDir();
+    if (!dir) {
+        std::printf("error %s\n", dir.error().message.c_str());
+        return 1;
+    }
+    auto words = [](const std::string& path) {
+        std::vector<std::string> out;
+        if (FILE* f = std::fopen(path.c_str(), "r")) {
+            char word[512];
+            while (std::fscanf(f, "%511s", word) == 1) out.push_back(word);
+            std::fclose(f);
+        }
+        return out;
+    };
+    for (const std::string& t : words(*dir + "/available_tracers")) std::printf("tracer %s\n", t.c_str());
+    for (std::string c : words(*dir + "/trace_clock")) {
+        if (c.front() == '[') c = c.substr(1, c.size() - 2);
+        std::printf("clock %s\n", c.c_str());
+    }
+    for (const std::string& e : words(*dir + "/available_events")) std::printf("event %s\n", e.c_str());
+    return std::fflush(stdout) == 0 ? 0 : 1;
+}
+
 int main(int argc, char** argv)
 {
+    if (argc == 2 && std::string(argv[1]) == "--list") return list();
     CaptureConfig config;
     if (!parse(argc, argv, &config)) return usage();
     // Neither this process nor its caller (which relays every page) is recorded: at a million

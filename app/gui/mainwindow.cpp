@@ -3,6 +3,7 @@
 
 #include "calltree/calltreepane.h"
 #include "calltree/flamegraph.h"
+#include "capture/capturecontroller.h"
 #include "details/detailspane.h"
 #include "details/healthpane.h"
 #include "exports/exportcontroller.h"
@@ -180,6 +181,10 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent)
         healthDock->raise();
     });
     statusBar()->addWidget(m_rangeLabel, 1);
+    m_captureLabel = new QLabel(this);
+    m_captureLabel->setObjectName("captureStatus");
+    m_captureLabel->hide();
+    statusBar()->addPermanentWidget(m_captureLabel);
     statusBar()->addPermanentWidget(m_warningsButton);
     statusBar()->addPermanentWidget(m_markerLabel);
 
@@ -394,6 +399,10 @@ void MainWindow::buildMenus()
             [this, exportImage] { exportImage->setEnabled(m_session != nullptr); });
     exportImage->setEnabled(false);
     file->addSeparator();
+    QMenu* capture = menuBar()->addMenu(tr("&Capture"));
+    capture->setObjectName("captureMenu");
+    m_captures = new CaptureController(this, capture, file);
+    file->addSeparator();
     file->addAction(tr("&Quit"), QKeySequence::Quit, this, &QWidget::close)->setObjectName("quitAction");
 
     QMenu* view = menuBar()->addMenu(tr("&View"));
@@ -480,8 +489,53 @@ void MainWindow::buildMenus()
     m_table->addAction(processRows);
 }
 
+void MainWindow::showCapture(std::shared_ptr<TraceSession> session)
+{
+    m_pendingAppends.clear();
+    setSession(std::move(session));
+}
+
+void MainWindow::captureGrew()
+{
+    if (!m_session) return;
+    m_model->storeGrew();
+    const auto old = m_view.fullRange(), visible = m_view.visibleRange();
+    const auto full = m_recordings.fullRange();
+    const bool whole = visible == old, following = visible.end >= old.end;
+    m_view.setFullRange(full);
+    // Following the newest events, at the same zoom, unless the user looks elsewhere.
+    if (following && !whole && full.end > visible.span())
+        m_view.setVisibleRange({full.end - visible.span(), full.end}, false);
+    m_timeline->update();
+    updateStatus();
+    // A filter shows what had arrived when it ran: it runs again, at most once a second.
+    if (!m_view.filter().empty() && !m_filterJob.running() &&
+        (!m_lastLiveFilter.isValid() || m_lastLiveFilter.elapsed() > 1000)) {
+        m_lastLiveFilter.start();
+        applyFilters();
+    }
+}
+
+void MainWindow::captureEnded()
+{
+    if (!m_session) return;
+    captureGrew();
+    const FilterSpec spec = m_view.filter();
+    m_filters->setSession(m_session.get());
+    m_filters->setSpec(spec);
+    m_health->setSession(m_session.get());
+    if (!spec.empty()) applyFilters();
+}
+
+void MainWindow::setCaptureStatus(const QString& text)
+{
+    m_captureLabel->setText(text);
+    m_captureLabel->setVisible(!text.isEmpty());
+}
+
 void MainWindow::openFile(const QString& path, bool isSample)
 {
+    if (m_captures && !m_captures->confirmDiscard()) return;
     m_pendingAppends.clear();
     m_appending = false;
     startLoad(path, isSample);
@@ -535,6 +589,7 @@ void MainWindow::showPluginsDialog()
 
 void MainWindow::setSession(std::shared_ptr<TraceSession> session)
 {
+    if (!session->live) setCaptureStatus(QString());
     // The timeline draws every recording: it lets go of them before they go.
     m_timeline->setSession(nullptr);
     m_recordings.clear();
@@ -956,6 +1011,7 @@ void MainWindow::openFiles(const QStringList& paths)
 
 void MainWindow::closeEvent(QCloseEvent* e)
 {
+    if (!m_captures->confirmDiscard()) return e->ignore();
     QSettings settings;
     settings.setValue("window/geometry", saveGeometry());
     settings.setValue("window/state", saveState());

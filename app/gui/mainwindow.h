@@ -6,6 +6,7 @@
 #include "state/recordingset.h"
 #include "state/viewstate.h"
 
+#include <QElapsedTimer>
 #include <QMainWindow>
 
 #include <memory>
@@ -24,6 +25,7 @@ class CallTreePane;
 class PluginStatsPane;
 class DetailsPane;
 class ExportController;
+class CaptureController;
 class SessionController;
 class Diagnostics;
 class EventTableView;
@@ -91,6 +93,16 @@ public:
     ExportController* exports() { return m_exports; }
     // File > Save Session / Open Session.
     SessionController* sessions() { return m_sessions; }
+    // Capture > New Capture, Stop Capture; File > Save Capture As.
+    CaptureController* captures() { return m_captures; }
+    // A live capture's session, shown as a recording opened alone.
+    void showCapture(std::shared_ptr<TraceSession> session);
+    // The live capture published rows: the table gains them, the ranges grow, and the
+    // timeline follows the newest events unless the user looks elsewhere.
+    void captureGrew();
+    void setCaptureStatus(const QString& text);
+    // The live capture ended: the filter panel and trace health list what it holds.
+    void captureEnded();
     // View > Plugins: the dialog; a change of plugins reloads the open recording.
     void showPluginsDialog();
 
@@ -166,13 +178,16 @@ private:
     QProgressDialog* m_progress = nullptr;
     ExportController* m_exports = nullptr;
     SessionController* m_sessions = nullptr;
+    CaptureController* m_captures = nullptr;
     QMenu* m_recentMenu = nullptr;
     QMenu* m_viewMenu = nullptr;
     QLabel* m_rangeLabel = nullptr;
     QLabel* m_markerLabel = nullptr;
+    QLabel* m_captureLabel = nullptr;
     QToolButton* m_warningsButton = nullptr;
     QString m_screenshotPath;
     bool m_syncingSelection = false;
+    QElapsedTimer m_lastLiveFilter; // a filter over a growing capture is applied again now and then
 };
 
 } // namespace ringside

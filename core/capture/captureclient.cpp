@@ -69,6 +69,9 @@ Result<std::unique_ptr<CaptureProcess>> CaptureProcess::start(const std::vector<
     command.push_back(helper);
     command.insert(command.end(), arguments.begin(), arguments.end());
 
+    // A helper that ended closes its pipe: writing the word to stop then must fail, not kill
+    // this process.
+    std::signal(SIGPIPE, SIG_IGN);
     int toHelper[2], fromHelper[2];
     if (::pipe2(toHelper, O_CLOEXEC) != 0) return Error{std::string("pipe: ") + std::strerror(errno)};
     if (::pipe2(fromHelper, O_CLOEXEC) != 0) {
@@ -99,6 +102,27 @@ Result<std::unique_ptr<CaptureProcess>> CaptureProcess::start(const std::vector<
     process->m_stream = fromHelper[0];
     process->m_control = toHelper[1];
     return process;
+}
+
+Result<std::string> CaptureProcess::listOffer()
+{
+    auto started = start({"--list"});
+    if (!started) return started.error();
+    std::string text;
+    char buffer[65536];
+    for (;;) {
+        const ssize_t n = ::read((*started)->streamFd(), buffer, sizeof buffer);
+        if (n < 0 && errno == EINTR) continue;
+        if (n <= 0) break;
+        text.append(buffer, size_t(n));
+    }
+    const int status = (*started)->wait();
+    if (text.compare(0, 6, "error ") == 0) return Error{text.substr(6, text.find('\n') - 6)};
+    if (status != 0)
+        return Error{status == 126 || status == 127 ? "permission to capture was not given"
+                                                    : "tracefs cannot be read (see /sys/kernel/tracing; capturing "
+                                                      "needs root, asked through pkexec)"};
+    return text;
 }
 
 void CaptureProcess::stop()

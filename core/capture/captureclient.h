@@ -28,6 +28,10 @@ public:
     // Waits for the helper to exit; its exit status (-1 when it was killed by a signal).
     int wait();
 
+    // What the kernel offers (ringside-capture --list): "tracer NAME", "clock NAME" and
+    // "event SYSTEM:NAME" lines; or why tracefs cannot be read.
+    static Result<std::string> listOffer();
+
     // The helper program: installed beside the programs, or as built.
     static std::string helperPath();
 

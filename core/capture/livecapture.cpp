@@ -74,7 +74,8 @@ Result<std::unique_ptr<LiveCapture>> LiveCapture::start(const std::vector<std::s
     auto trace = Trace::growing(capture->m_metadataPath, &capture->m_store, false);
     if (!trace) return trace.error();
     capture->m_trace = std::move(*trace);
-    const FileInfo& info = capture->m_trace->file().info();
+    capture->m_traceRef = capture->m_trace.get();
+    const FileInfo& info = capture->m_traceRef->file().info();
     StoreBuilder builder(*capture->m_store);
     builder.addBuffer({"", info.traceClock, info.pageSize, {}, {}});
     builder.setLayout({info.kernelLongSize, info.bigEndian, 8});
@@ -130,7 +131,8 @@ void LiveCapture::run()
     std::vector<uint64_t> perType(65536);
     std::vector<bool> hadPages(m_pages.size());
     std::vector<uint64_t> overrun(m_pages.size()), dropped(m_pages.size());
-    uint64_t reached = 0; // the latest event time appended on any CPU
+    uint64_t reached = 0;       // the latest event time appended on any CPU
+    uint64_t reachedBefore = 0; // the same when the last round ended
     auto lastPublish = std::chrono::steady_clock::now();
     bool pending = false;
     std::string error;
@@ -168,11 +170,15 @@ void LiveCapture::run()
             break;
         }
         case CaptureMessage::Round:
-            // A CPU that had nothing this round holds nothing older than what the others reached.
+            // A CPU that was empty when this round read it will hold nothing older than what
+            // the rounds before had read from the others: those events were written before
+            // this round began. (Not what this round read: a CPU read early in the round may
+            // get an event older than those of a CPU read after it.)
             for (size_t cpu = 0; cpu < hadPages.size(); ++cpu) {
-                if (!hadPages[cpu] && reached) m_appender->advance(StreamId(uint16_t(cpu)), reached);
+                if (!hadPages[cpu] && reachedBefore) m_appender->advance(StreamId(uint16_t(cpu)), reachedBefore);
                 hadPages[cpu] = false;
             }
+            reachedBefore = reached;
             if (pending && std::chrono::steady_clock::now() - lastPublish >= std::chrono::milliseconds(50))
                 publish(false);
             break;
@@ -219,7 +225,7 @@ void LiveCapture::applyTaskNames()
         std::lock_guard<std::mutex> lock(m_lock);
         cmdlines = m_metadata.cmdlines;
     }
-    m_trace->file().addSavedComms(cmdlines);
+    m_traceRef->file().addSavedComms(cmdlines);
 }
 
 bool LiveCapture::save(const std::string& path, std::string* error) const

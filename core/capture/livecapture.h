@@ -39,7 +39,10 @@ public:
                                                       const std::string& workDir);
     ~LiveCapture();
 
-    Trace& trace() { return *m_trace; }
+    Trace& trace() { return *m_traceRef; }
+    // Hands the trace to its owner (a window's session), which keeps it alive as long as this
+    // object: the capture's thread grows its store.
+    std::unique_ptr<Trace> takeTrace() { return std::move(m_trace); }
     const EventStore& store() const { return *m_store; }
     // Called on the capture's thread after rows were published, with the row count.
     void setGrowthListener(std::function<void(size_t rows)> listener);
@@ -62,6 +65,7 @@ private:
     std::unique_ptr<CaptureProcess> m_helper;
     std::unique_ptr<LiveCaptureState> m_state; // the capture thread's reader and parsers
     std::unique_ptr<Trace> m_trace;
+    Trace* m_traceRef = nullptr;
     EventStore* m_store = nullptr;
     std::unique_ptr<StoreAppender> m_appender;
     std::vector<MemoryPageSource*> m_pages; // per CPU, owned by the store

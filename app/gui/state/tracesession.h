@@ -4,6 +4,7 @@
 #include "analysis/cpuoccupancy.h"
 #include "calls/callcontext.h"
 #include "calls/callslices.h"
+#include "capture/livecapture.h"
 #include "decode/eventformatter.h"
 #include "trace.h"
 
@@ -21,6 +22,9 @@ struct TraceSession {
     bool isSample = false;
     std::unique_ptr<Trace> trace;
     std::unique_ptr<EventFormatter> formatter;
+    // A live capture growing the trace's store (see LiveCapture); goes before the trace does.
+    std::shared_ptr<LiveCapture> live;
+    bool liveSaved = false; // what was captured is in a file
     // Taken around each use of the tep handle while a filter job shares it with the views.
     mutable std::mutex tepLock;
 
@@ -71,6 +75,11 @@ struct TraceSession {
                 ringside::functionNames(trace->file().tep(), addresses));
         }
         return m_callNames;
+    }
+
+    ~TraceSession()
+    {
+        live.reset(); // its thread appends to the trace's store
     }
 
 private:

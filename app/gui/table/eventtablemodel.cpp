@@ -13,13 +13,28 @@ void EventTableModel::setSession(const TraceSession* session)
     beginResetModel();
     m_session = session;
     m_filter.reset();
+    m_rows = session ? session->store().eventCount() : 0;
     endResetModel();
+}
+
+void EventTableModel::storeGrew()
+{
+    if (!m_session) return;
+    const size_t now = std::min<size_t>(m_session->store().eventCount(), INT32_MAX);
+    if (m_filter || now <= m_rows) {
+        m_rows = std::max(m_rows, now);
+        return;
+    }
+    beginInsertRows({}, int(m_rows), int(now - 1));
+    m_rows = now;
+    endInsertRows();
 }
 
 void EventTableModel::setFilter(std::shared_ptr<const FilterResult> filter)
 {
     beginResetModel();
     m_filter = std::move(filter);
+    if (m_session) m_rows = m_session->store().eventCount();
     endResetModel();
 }
 
@@ -31,7 +46,7 @@ size_t EventTableModel::storeRow(int row) const
 int EventTableModel::rowCount(const QModelIndex& parent) const
 {
     if (parent.isValid() || !m_session) return 0;
-    const size_t rows = m_filter ? m_filter->merged.size() : m_session->store().eventCount();
+    const size_t rows = m_filter ? m_filter->merged.size() : m_rows;
     return static_cast<int>(std::min<size_t>(rows, INT32_MAX));
 }
 

@@ -22,6 +22,8 @@ public:
     // Shows only the rows of `filter` (nullptr: every row).
     void setFilter(std::shared_ptr<const FilterResult> filter);
     const FilterResult* filter() const { return m_filter.get(); }
+    // A live capture published more rows: they are inserted at the end (unfiltered).
+    void storeGrew();
     std::shared_ptr<const FilterResult> sharedFilter() const { return m_filter; }
 
     int rowCount(const QModelIndex& parent = {}) const override;
@@ -43,6 +45,7 @@ private:
 
     const TraceSession* m_session = nullptr;
     std::shared_ptr<const FilterResult> m_filter;
+    size_t m_rows = 0; // unfiltered: the store's rows the views know of
 };
 
 } // namespace ringside

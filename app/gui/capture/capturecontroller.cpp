@@ -1,0 +1,229 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+#include "capture/capturecontroller.h"
+
+#include "capture/captureclient.h"
+#include "capture/capturedialog.h"
+#include "capture/livecapture.h"
+#include "mainwindow.h"
+
+#include <QAction>
+#include <QApplication>
+#include <QDateTime>
+#include <QDir>
+#include <QFileDialog>
+#include <QFileInfo>
+#include <QLocale>
+#include <QMenu>
+#include <QMessageBox>
+#include <QPointer>
+#include <QProcess>
+#include <QSettings>
+#include <QStatusBar>
+#include <QTimer>
+
+namespace ringside {
+
+CaptureController::CaptureController(MainWindow* window, QMenu* captureMenu, QMenu* fileMenu)
+    : QObject(window), m_window(window), m_growPending(std::make_shared<std::atomic<bool>>(false))
+{
+    m_new = captureMenu->addAction(tr("&New Capture…"), QKeySequence(tr("Ctrl+R")), this,
+                                   &CaptureController::startWithDialog);
+    m_new->setObjectName("newCaptureAction");
+    m_stop = captureMenu->addAction(tr("&Stop Capture"), QKeySequence(tr("Ctrl+.")), this, &CaptureController::stop);
+    m_stop->setObjectName("stopCaptureAction");
+    m_stop->setEnabled(false);
+    m_save = fileMenu->addAction(tr("Save &Capture As…"), this, &CaptureController::saveWithDialog);
+    m_save->setObjectName("saveCaptureAction");
+    m_save->setEnabled(false);
+    m_timer = new QTimer(this);
+    m_timer->setInterval(250);
+    connect(m_timer, &QTimer::timeout, this, &CaptureController::onTick);
+    connect(window, &MainWindow::sessionChanged, this, [this] {
+        auto session = liveSession();
+        m_save->setEnabled(session && m_ended);
+        m_stop->setEnabled(session && !m_ended);
+    });
+}
+
+std::shared_ptr<TraceSession> CaptureController::liveSession() const
+{
+    const RecordingSet& set = m_window->recordings();
+    for (size_t i = 0; i < set.size(); ++i)
+        if (set.at(i)->live) return set.at(i);
+    return nullptr;
+}
+
+bool CaptureController::running() const
+{
+    return !m_ended;
+}
+
+void CaptureController::startWithDialog()
+{
+    if (running() || !confirmDiscard()) return;
+    QApplication::setOverrideCursor(Qt::WaitCursor);
+    auto offer = CaptureProcess::listOffer();
+    QApplication::restoreOverrideCursor();
+    if (!offer) {
+        auto* box = new QMessageBox(
+            QMessageBox::Warning, tr("Cannot capture"),
+            tr("The kernel's tracing cannot be used: %1").arg(QString::fromStdString(offer.error().message)),
+            QMessageBox::Ok, m_window);
+        box->setObjectName("captureErrorMessage");
+        box->setAttribute(Qt::WA_DeleteOnClose);
+        box->open();
+        return;
+    }
+    CaptureDialog dialog(QString::fromStdString(*offer), m_window);
+    while (dialog.exec() == QDialog::Accepted) {
+        QString error;
+        if (start(dialog.helperArguments(), dialog.command(), &error)) return;
+        // What the kernel refused, with its reason; the choices stay for another try.
+        QMessageBox::warning(m_window, tr("Capture not started"), error);
+    }
+}
+
+bool CaptureController::start(const std::vector<std::string>& helperArguments, const QString& command, QString* error)
+{
+    QApplication::setOverrideCursor(Qt::WaitCursor);
+    auto started = LiveCapture::start(helperArguments, QDir::tempPath().toStdString());
+    QApplication::restoreOverrideCursor();
+    if (!started) {
+        const QString message = QString::fromStdString(started.error().message);
+        if (error) *error = message;
+        return false;
+    }
+    std::shared_ptr<LiveCapture> capture(std::move(*started));
+    auto session = std::make_shared<TraceSession>();
+    session->path = tr("Live capture %1").arg(QDateTime::currentDateTime().toString("HH:mm:ss"));
+    session->trace = capture->takeTrace();
+    session->formatter = std::make_unique<EventFormatter>(*session->trace);
+    session->formatter->setTepLock(&session->tepLock);
+    session->live = capture;
+    // The capture's thread says it grew; the window hears it once per turn of its event loop.
+    std::weak_ptr<std::atomic<bool>> pending = m_growPending;
+    QPointer<CaptureController> self(this);
+    capture->setGrowthListener([pending, self](size_t) {
+        auto flag = pending.lock();
+        if (!flag || flag->exchange(true)) return;
+        QMetaObject::invokeMethod(
+            qApp,
+            [self, flag] {
+                flag->store(false);
+                if (self) self->onGrew();
+            },
+            Qt::QueuedConnection);
+    });
+    m_ended = false;
+    m_lastEvents = 0;
+    m_window->showCapture(session);
+    m_stop->setEnabled(true);
+    m_save->setEnabled(false);
+    m_timer->start();
+    if (!command.isEmpty()) {
+        m_command = new QProcess(this);
+        m_command->setProcessChannelMode(QProcess::ForwardedChannels);
+        connect(m_command, &QProcess::finished, this, [this] {
+            m_window->statusBar()->showMessage(tr("The command ended: the capture stops"), 10000);
+            stop();
+        });
+        m_command->start("/bin/sh", {"-c", command});
+    }
+    emit stateChanged();
+    return true;
+}
+
+void CaptureController::onGrew()
+{
+    if (liveSession()) m_window->captureGrew();
+}
+
+void CaptureController::onTick()
+{
+    auto session = liveSession();
+    if (!session) {
+        m_timer->stop();
+        m_ended = true;
+        return;
+    }
+    const LiveCapture::Progress p = session->live->progress();
+    const double seconds = m_timer->interval() / 1000.0;
+    const QString rate = QLocale().toString(qulonglong(double(p.events - std::min(p.events, m_lastEvents)) / seconds));
+    m_lastEvents = p.events;
+    QString text = tr("Capturing: %1 events (%2/s), lost: %3 overwritten, %4 dropped")
+                       .arg(QLocale().toString(qulonglong(p.events)), rate, QLocale().toString(qulonglong(p.overrun)),
+                            QLocale().toString(qulonglong(p.dropped)));
+    if (p.ended) {
+        m_timer->stop();
+        m_ended = true;
+        {
+            std::lock_guard<std::mutex> lock(session->tepLock);
+            session->live->applyTaskNames();
+        }
+        m_window->captureEnded();
+        text = tr("Capture stopped: %1 events, lost: %2 overwritten, %3 dropped%4 · File > Save Capture As keeps it")
+                   .arg(QLocale().toString(qulonglong(p.events)), QLocale().toString(qulonglong(p.overrun)),
+                        QLocale().toString(qulonglong(p.dropped)),
+                        p.error.empty() ? QString() : tr(" (%1)").arg(QString::fromStdString(p.error)));
+        m_stop->setEnabled(false);
+        m_save->setEnabled(true);
+        if (m_command && m_command->state() != QProcess::NotRunning)
+            m_window->statusBar()->showMessage(tr("The command still runs; it was not stopped"), 10000);
+        emit stateChanged();
+    }
+    m_window->setCaptureStatus(text);
+}
+
+void CaptureController::stop()
+{
+    if (auto session = liveSession()) session->live->stop();
+}
+
+bool CaptureController::save(const QString& path, QString* error)
+{
+    auto session = liveSession();
+    if (!session) return *error = tr("no capture is open"), false;
+    if (running()) return *error = tr("stop the capture first"), false;
+    std::string why;
+    QApplication::setOverrideCursor(Qt::WaitCursor);
+    const bool saved = session->live->save(path.toStdString(), &why);
+    QApplication::restoreOverrideCursor();
+    if (!saved) return *error = QString::fromStdString(why), false;
+    session->liveSaved = true;
+    session->path = path; // sessions and the window name it by its file now
+    m_window->statusBar()->showMessage(tr("Capture saved to %1").arg(path), 15000);
+    return true;
+}
+
+void CaptureController::saveWithDialog()
+{
+    QSettings settings;
+    const QString dir = settings.value("files/lastDir", QDir::homePath()).toString();
+    const QString path = QFileDialog::getSaveFileName(
+        m_window, tr("Save capture"),
+        QDir(dir).filePath("capture-" + QDateTime::currentDateTime().toString("yyyyMMdd-HHmmss") + ".dat"),
+        tr("trace-cmd recordings (*.dat)"));
+    if (path.isEmpty()) return;
+    QString error;
+    if (!save(path, &error)) QMessageBox::warning(m_window, tr("Capture not saved"), error);
+}
+
+bool CaptureController::confirmDiscard()
+{
+    auto session = liveSession();
+    if (!session || session->liveSaved) return true;
+    const auto answer =
+        QMessageBox::question(m_window, tr("Unsaved capture"), tr("The capture is not saved. Save it first?"),
+                              QMessageBox::Save | QMessageBox::Discard | QMessageBox::Cancel, QMessageBox::Save);
+    if (answer == QMessageBox::Cancel) return false;
+    if (answer == QMessageBox::Discard) return true;
+    if (running()) {
+        stop();
+        session->live->waitUntilEnded();
+        onTick();
+    }
+    saveWithDialog();
+    return session->liveSaved;
+}
+
+} // namespace ringside

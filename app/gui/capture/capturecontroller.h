@@ -1,0 +1,62 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+#pragma once
+
+#include <QObject>
+#include <QString>
+
+#include <atomic>
+#include <memory>
+
+class QAction;
+class QMenu;
+class QProcess;
+class QTimer;
+
+namespace ringside {
+
+class LiveCapture;
+class MainWindow;
+struct TraceSession;
+
+// Capture > New Capture / Stop Capture and File > Save Capture As: starts ringside-capture
+// with what the CaptureDialog chose, shows the capture in the window as it grows (the table
+// gains rows, the timeline follows the newest events unless the user looks elsewhere, the
+// status bar counts events and lost events), stops it (or the command it ran ends), and saves
+// it as a .dat. Closing or opening another recording with an unsaved capture asks first.
+class CaptureController : public QObject {
+    Q_OBJECT
+public:
+    CaptureController(MainWindow* window, QMenu* captureMenu, QMenu* fileMenu);
+
+    void startWithDialog();
+    // Starts a capture with ringside-capture's arguments (and a command to run); false with
+    // the reason said (a message box, or `error`).
+    bool start(const std::vector<std::string>& helperArguments, const QString& command, QString* error = nullptr);
+    void stop();
+    bool save(const QString& path, QString* error);
+    void saveWithDialog();
+    bool running() const;
+    // The open capture is not in a file yet: asks whether to save it; false when the user
+    // cancelled (keep it open).
+    bool confirmDiscard();
+
+signals:
+    void stateChanged();
+
+private:
+    void onGrew();
+    void onTick();
+    std::shared_ptr<TraceSession> liveSession() const;
+
+    MainWindow* m_window;
+    QAction* m_new = nullptr;
+    QAction* m_stop = nullptr;
+    QAction* m_save = nullptr;
+    QTimer* m_timer = nullptr;
+    QProcess* m_command = nullptr;
+    std::shared_ptr<std::atomic<bool>> m_growPending;
+    bool m_ended = true;
+    uint64_t m_lastEvents = 0;
+};
+
+} // namespace ringside
