@@ -87,7 +87,7 @@ private slots:
         QVERIFY2(window.captures()->start({"-e", "sched:sched_switch", "-e", "raw_syscalls"},
                                           "for i in $(seq 30); do ls / >/dev/null; sleep 0.05; done", &error),
                  qPrintable(error));
-        QVERIFY(window.session() && window.session()->live);
+        QVERIFY(window.session() && window.session()->live && window.session()->isCapture);
         QVERIFY(window.captures()->running());
         // Rows arrive while it runs.
         QTRY_VERIFY_WITH_TIMEOUT(window.tableModel()->rowCount() > 0, 10000);
@@ -102,6 +102,10 @@ private slots:
         // The command's end stops the capture.
         QTRY_VERIFY_WITH_TIMEOUT(!window.captures()->running(), 20000);
         QVERIFY(window.findChild<QLabel*>("captureStatus")->text().contains("Capture stopped"));
+        // Then analysed as a loaded recording is: who ran on each CPU, the tasks' rows.
+        QTRY_VERIFY_WITH_TIMEOUT(window.session()->trace->occupancy().available(), 20000);
+        QVERIFY(window.session()->isCapture && !window.session()->liveSaved);
+        QVERIFY(!window.session()->trace->plugins().empty()); // a growing trace has none
         const int rows = window.tableModel()->rowCount();
         QCOMPARE(size_t(rows), window.session()->store().eventCount());
         QVERIFY(!window.session()->liveSaved);

@@ -37,6 +37,15 @@ private slots:
         QCOMPARE(timeToX(t, {start, end}, width), x);
     }
 
+    // Zoomed to a nanosecond of a long recording, the events far away stay within an int
+    // (a timeline loop once wrapped around and never ended).
+    void farTimesStayWithinAnInt()
+    {
+        QCOMPARE(timeToX(uint64_t(1) << 62, {1000, 1001}, 1000), 1e9);
+        QCOMPARE(timeToX(0, {uint64_t(1) << 62, (uint64_t(1) << 62) + 1}, 1000), -1e9);
+        QCOMPARE(timeToX(1500, {1000, 2000}, 1000), 500.0);
+    }
+
     void pixelToTime_data()
     {
         QTest::addColumn<double>("x");

@@ -233,6 +233,19 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent)
     });
     connect(&m_load, &LoadJob::finished, this, [this](std::shared_ptr<TraceSession> session) {
         closeProgress();
+        if (auto capture = std::exchange(m_reloading, nullptr)) {
+            // The capture, analysed: still the capture (unsaved, saved from its pages).
+            if (m_session != capture) return; // another recording was opened meanwhile
+            session->captureCopy = session->path;
+            session->path = capture->path;
+            session->isCapture = true;
+            session->liveSaved = capture->liveSaved;
+            const auto visible = m_view.visibleRange();
+            setSession(std::move(session));
+            m_view.setVisibleRange(visible, false);
+            statusBar()->showMessage(tr("The capture is analysed: CPU rows, task rows, plugins and call trees"), 10000);
+            return;
+        }
         addRecent(session->path);
         if (std::exchange(m_appending, false) && m_session)
             appendSession(std::move(session));
@@ -242,11 +255,13 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent)
     });
     connect(&m_load, &LoadJob::cancelled, this, [this] {
         closeProgress();
+        m_reloading.reset();
         m_appending = false;
         m_pendingAppends.clear();
     });
     connect(&m_load, &LoadJob::failed, this, [this](const QString&, const QString& message) {
         closeProgress();
+        m_reloading.reset();
         m_appending = false;
         emit loadFailed(message);
         if (!m_screenshotPath.isEmpty()) {
@@ -527,6 +542,13 @@ void MainWindow::captureEnded()
     if (!spec.empty()) applyFilters();
 }
 
+void MainWindow::reloadCapture(const QString& path)
+{
+    m_reloading = m_session;
+    m_appending = false;
+    startLoad(path, false);
+}
+
 void MainWindow::setCaptureStatus(const QString& text)
 {
     m_captureLabel->setText(text);
@@ -536,6 +558,7 @@ void MainWindow::setCaptureStatus(const QString& text)
 void MainWindow::openFile(const QString& path, bool isSample)
 {
     if (m_captures && !m_captures->confirmDiscard()) return;
+    m_reloading.reset();
     m_pendingAppends.clear();
     m_appending = false;
     startLoad(path, isSample);
@@ -555,6 +578,7 @@ void MainWindow::appendFile(const QString& path)
         return;
     }
     m_appending = true;
+    m_reloading.reset();
     startLoad(path, false);
 }
 
@@ -589,7 +613,7 @@ void MainWindow::showPluginsDialog()
 
 void MainWindow::setSession(std::shared_ptr<TraceSession> session)
 {
-    if (!session->live) setCaptureStatus(QString());
+    if (!session->isCapture) setCaptureStatus(QString());
     // The timeline draws every recording: it lets go of them before they go.
     m_timeline->setSession(nullptr);
     m_recordings.clear();

@@ -103,6 +103,10 @@ public:
     void setCaptureStatus(const QString& text);
     // The live capture ended: the filter panel and trace health list what it holds.
     void captureEnded();
+    // Loads what the ended capture wrote to `path` as a recording is loaded (occupancy, task
+    // rows, plugins and call trees, which a growing store does not have) and shows it in the
+    // capture's place, at the same range; the capture stays unsaved until saved.
+    void reloadCapture(const QString& path);
     // View > Plugins: the dialog; a change of plugins reloads the open recording.
     void showPluginsDialog();
 
@@ -157,6 +161,7 @@ private:
     std::vector<std::optional<ViewSnapshot>> m_stashed;
     QStringList m_pendingAppends;
     bool m_appending = false; // the load running is an append
+    std::shared_ptr<TraceSession> m_reloading; // the ended capture the running load replaces
     QWidget* m_recordingBar = nullptr;
     QComboBox* m_recordingBox = nullptr;
     QLabel* m_recordingNote = nullptr;

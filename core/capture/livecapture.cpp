@@ -11,6 +11,7 @@
 
 #include <traceevent/event-parse.h>
 
+#include <algorithm>
 #include <chrono>
 #include <cstdio>
 #include <cstring>
@@ -19,6 +20,9 @@
 namespace ringside {
 
 namespace {
+
+// How far behind what the others reached an idle CPU is taken to be (ns): a round of reads.
+constexpr uint64_t kAdvanceMargin = 20'000'000;
 
 uint64_t statValue(const std::string& stats, const char* name)
 {
@@ -148,9 +152,14 @@ void LiveCapture::run()
         }
         if (rows && growth) growth(m_store->eventCount());
     };
+    // A CPU the store knows nothing of (no events, not advanced) would not hold the others
+    // back: until every CPU is known, nothing is published early, or its first events would
+    // come late.
+    std::vector<bool> known(m_pages.size());
+    auto allKnown = [&] { return std::all_of(known.begin(), known.end(), [](bool k) { return k; }); };
     for (;;) {
         // Nothing more buffered: what is appended is published before waiting for more.
-        if (pending && !state->reader->hasMessage()) publish(false);
+        if (pending && !state->reader->hasMessage() && allKnown()) publish(false);
         auto message = state->reader->next(&error);
         if (!message) break;
         switch (message->type) {
@@ -166,6 +175,7 @@ void LiveCapture::run()
             if (segment.size()) reached = std::max(reached, segment.timestamp[segment.size() - 1]);
             m_appender->append(StreamId(uint16_t(cpu)), std::move(segment));
             hadPages[cpu] = true;
+            known[cpu] = true;
             pending = true;
             break;
         }
@@ -173,13 +183,19 @@ void LiveCapture::run()
             // A CPU that was empty when this round read it will hold nothing older than what
             // the rounds before had read from the others: those events were written before
             // this round began. (Not what this round read: a CPU read early in the round may
-            // get an event older than those of a CPU read after it.)
+            // get an event older than those of a CPU read after it.) Less a margin: CPUs'
+            // clocks differ a little ("local" is per CPU), and an event may be stamped well
+            // before it is committed.
             for (size_t cpu = 0; cpu < hadPages.size(); ++cpu) {
-                if (!hadPages[cpu] && reachedBefore) m_appender->advance(StreamId(uint16_t(cpu)), reachedBefore);
+                if (!hadPages[cpu] && reachedBefore > kAdvanceMargin) {
+                    m_appender->advance(StreamId(uint16_t(cpu)), reachedBefore - kAdvanceMargin);
+                    known[cpu] = true;
+                }
                 hadPages[cpu] = false;
             }
             reachedBefore = reached;
-            if (pending && std::chrono::steady_clock::now() - lastPublish >= std::chrono::milliseconds(50))
+            if (pending && allKnown() &&
+                std::chrono::steady_clock::now() - lastPublish >= std::chrono::milliseconds(50))
                 publish(false);
             break;
         case CaptureMessage::Stats:

@@ -10,6 +10,7 @@
 #include <QApplication>
 #include <QDateTime>
 #include <QDir>
+#include <QFile>
 #include <QFileDialog>
 #include <QFileInfo>
 #include <QLocale>
@@ -19,6 +20,7 @@
 #include <QProcess>
 #include <QSettings>
 #include <QStatusBar>
+#include <QTemporaryDir>
 #include <QTimer>
 
 namespace ringside {
@@ -49,7 +51,7 @@ std::shared_ptr<TraceSession> CaptureController::liveSession() const
 {
     const RecordingSet& set = m_window->recordings();
     for (size_t i = 0; i < set.size(); ++i)
-        if (set.at(i)->live) return set.at(i);
+        if (set.at(i)->isCapture) return set.at(i);
     return nullptr;
 }
 
@@ -100,6 +102,7 @@ bool CaptureController::start(const std::vector<std::string>& helperArguments, c
     session->formatter = std::make_unique<EventFormatter>(*session->trace);
     session->formatter->setTepLock(&session->tepLock);
     session->live = capture;
+    session->isCapture = true;
     // The capture's thread says it grew; the window hears it once per turn of its event loop.
     std::weak_ptr<std::atomic<bool>> pending = m_growPending;
     QPointer<CaptureController> self(this);
@@ -146,6 +149,10 @@ void CaptureController::onTick()
         m_ended = true;
         return;
     }
+    if (!session->live) { // already analysed
+        m_timer->stop();
+        return;
+    }
     const LiveCapture::Progress p = session->live->progress();
     const double seconds = m_timer->interval() / 1000.0;
     const QString rate = QLocale().toString(qulonglong(double(p.events - std::min(p.events, m_lastEvents)) / seconds));
@@ -161,6 +168,17 @@ void CaptureController::onTick()
             session->live->applyTaskNames();
         }
         m_window->captureEnded();
+        // What a loaded recording has beside its events (who ran where, task rows, plugins,
+        // call trees) comes from loading the capture as a file: written where it is kept
+        // until the window closes.
+        if (!m_workDir) m_workDir = std::make_unique<QTemporaryDir>();
+        const QString analysed = m_workDir->filePath(QString("capture-%1.dat").arg(++m_captures));
+        std::string why;
+        if (m_workDir->isValid() && session->live->save(analysed.toStdString(), &why))
+            m_window->reloadCapture(analysed);
+        else
+            m_window->statusBar()->showMessage(
+                tr("The capture could not be analysed: %1").arg(QString::fromStdString(why)), 15000);
         text = tr("Capture stopped: %1 events, lost: %2 overwritten, %3 dropped%4 · File > Save Capture As keeps it")
                    .arg(QLocale().toString(qulonglong(p.events)), QLocale().toString(qulonglong(p.overrun)),
                         QLocale().toString(qulonglong(p.dropped)),
@@ -176,7 +194,7 @@ void CaptureController::onTick()
 
 void CaptureController::stop()
 {
-    if (auto session = liveSession()) session->live->stop();
+    if (auto session = liveSession(); session && session->live) session->live->stop();
 }
 
 bool CaptureController::save(const QString& path, QString* error)
@@ -186,7 +204,15 @@ bool CaptureController::save(const QString& path, QString* error)
     if (running()) return *error = tr("stop the capture first"), false;
     std::string why;
     QApplication::setOverrideCursor(Qt::WaitCursor);
-    const bool saved = session->live->save(path.toStdString(), &why);
+    bool saved = false;
+    if (!session->captureCopy.isEmpty()) {
+        // Ended and analysed: the copy written then is the recording.
+        QFile::remove(path);
+        saved = QFile::copy(session->captureCopy, path);
+        if (!saved) why = tr("%1: cannot write").arg(path).toStdString();
+    } else {
+        saved = session->live && session->live->save(path.toStdString(), &why);
+    }
     QApplication::restoreOverrideCursor();
     if (!saved) return *error = QString::fromStdString(why), false;
     session->liveSaved = true;
@@ -217,7 +243,7 @@ bool CaptureController::confirmDiscard()
                               QMessageBox::Save | QMessageBox::Discard | QMessageBox::Cancel, QMessageBox::Save);
     if (answer == QMessageBox::Cancel) return false;
     if (answer == QMessageBox::Discard) return true;
-    if (running()) {
+    if (running() && session->live) {
         stop();
         session->live->waitUntilEnded();
         onTick();

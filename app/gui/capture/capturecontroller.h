@@ -7,9 +7,12 @@
 #include <atomic>
 #include <memory>
 
+#include <QTemporaryDir>
+
 class QAction;
 class QMenu;
 class QProcess;
+class QTemporaryDir;
 class QTimer;
 
 namespace ringside {
@@ -57,6 +60,8 @@ private:
     std::shared_ptr<std::atomic<bool>> m_growPending;
     bool m_ended = true;
     uint64_t m_lastEvents = 0;
+    std::unique_ptr<QTemporaryDir> m_workDir; // ended captures, loaded for analysis
+    int m_captures = 0;
 };
 
 } // namespace ringside

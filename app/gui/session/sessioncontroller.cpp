@@ -52,7 +52,7 @@ bool SessionController::save(const QString& path, QString* error)
     const RecordingSet& set = m_window->recordings();
     if (set.empty()) return *error = tr("no recording is open"), false;
     for (size_t i = 0; i < set.size(); ++i)
-        if (set.at(i)->live && !set.at(i)->liveSaved)
+        if (set.at(i)->isCapture && !set.at(i)->liveSaved)
             return *error = tr("the capture is not in a file yet: File > Save Capture As first"), false;
     SessionDocument doc;
     const std::vector<std::optional<ViewSnapshot>> views = m_window->recordingViews();

@@ -24,7 +24,11 @@ struct TraceSession {
     std::unique_ptr<EventFormatter> formatter;
     // A live capture growing the trace's store (see LiveCapture); goes before the trace does.
     std::shared_ptr<LiveCapture> live;
-    bool liveSaved = false; // what was captured is in a file
+    // A capture shown (live, or once ended, loaded from `captureCopy` for the analyses a
+    // growing store lacks); whether the user saved it.
+    bool isCapture = false;
+    bool liveSaved = false;
+    QString captureCopy;
     // Taken around each use of the tep handle while a filter job shares it with the views.
     mutable std::mutex tepLock;
 

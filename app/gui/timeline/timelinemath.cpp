@@ -10,7 +10,10 @@ double timeToX(uint64_t t, const TimeRange& range, double width)
 {
     if (range.span() == 0) return 0;
     const double offset = t >= range.start ? double(t - range.start) : -double(range.start - t);
-    return offset * width / double(range.span());
+    // Far outside the view (a nanosecond-wide view of a long recording) is still within an
+    // int, which callers convert to: the pixel is off-screen either way.
+    constexpr double kFar = 1e9;
+    return std::clamp(offset * width / double(range.span()), -kFar, kFar);
 }
 
 uint64_t xToTime(double x, const TimeRange& range, double width)

@@ -15,7 +15,8 @@ struct TimeRange {
     friend bool operator==(const TimeRange& a, const TimeRange& b) { return a.start == b.start && a.end == b.end; }
 };
 
-// Pixel x of time t when `range` spans `width` pixels (may be outside [0, width]).
+// Pixel x of time t when `range` spans `width` pixels (may be outside [0, width], never
+// beyond ±1e9).
 double timeToX(uint64_t t, const TimeRange& range, double width);
 // Time at pixel x, clamped to the range.
 uint64_t xToTime(double x, const TimeRange& range, double width);
