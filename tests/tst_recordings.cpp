@@ -13,17 +13,21 @@
 
 #include <QApplication>
 #include <QComboBox>
+#include <QFile>
+#include <QFileInfo>
 #include <QImage>
 #include <QLabel>
 #include <QMessageBox>
 #include <QMimeData>
 #include <QSignalSpy>
 #include <QStandardPaths>
+#include <QTemporaryDir>
 #include <QTest>
 #include <QTimer>
 #include <QUrl>
 
 using namespace ringside;
+using timeline::TimeRange;
 
 namespace {
 
@@ -242,6 +246,58 @@ private slots:
         QVERIFY(test::load(window, test::fixture("threads.dat")));
         QCOMPARE(window.recordings().size(), size_t(1));
         QVERIFY(!window.findChild<QComboBox*>("recordingBox")->isVisible());
+    }
+
+    // Two files of the same name are told apart by their folders.
+    void sameNamesAreToldApart()
+    {
+        QTemporaryDir dir;
+        QVERIFY(QFile::copy(test::fixture("threads.dat"), dir.filePath("threads.dat")));
+        MainWindow window;
+        window.show();
+        QVERIFY(loadAll(window, {test::fixture("threads.dat"), dir.filePath("threads.dat")}));
+        const QString a = window.recordings().name(0), b = window.recordings().name(1);
+        QCOMPARE(a, QString("data/threads.dat"));
+        QCOMPARE(b, QFileInfo(dir.path()).fileName() + "/threads.dat");
+        const TimelineRows& rows = window.timeline()->rows();
+        QCOMPARE(rows.rows()[findRow(rows, TimelineRows::Kind::BufferHeader, 1)].label, b);
+    }
+
+    // A group of the recording not shown, folded, stays folded when it is shown; switching
+    // does not pan the timeline to the other recording's old selection; task rows say whose
+    // they are.
+    void switchingKeepsFoldsAndTheView()
+    {
+        MainWindow window;
+        window.resize(1400, 900);
+        window.show();
+        QVERIFY(loadAll(window, {test::fixture("instances.dat"), test::fixture("sched-mix.dat")}));
+        ViewState& view = *window.viewState();
+        const EventStore& first = window.recordings().at(0)->store();
+        view.select(first.eventAt(0));
+        const auto late = TimeRange{first.lastTimestamp() - 1000000, first.lastTimestamp()};
+        view.setVisibleRange(late);
+        window.setActiveRecording(1);
+        TimelineWidget* timeline = window.timeline();
+        const TimelineRows& rows = timeline->rows();
+        int second = -1;
+        for (int i = 0; i < rows.rows().size(); ++i)
+            if (rows.rows()[i].kind == TimelineRows::Kind::BufferHeader && rows.rows()[i].recording == 0 &&
+                rows.rows()[i].buffer == 1)
+                second = i;
+        QVERIFY(second >= 0);
+        QTest::mouseClick(
+            timeline, Qt::LeftButton, {},
+            QPoint(40, TimelineWidget::kRulerHeight + rows.rowTop(second) + TimelineRows::kHeaderHeight / 2));
+        QVERIFY(rows.isCollapsed(0, 1));
+        window.setActiveRecording(0);
+        QVERIFY(view.isCollapsed(1));
+        QVERIFY(rows.isCollapsed(0, 1));
+        QCOMPARE(view.visibleRange(), late); // not panned to event 0
+        view.addTaskRow(first.stream(first.eventAt(0).stream).columns.pid[0]);
+        const int header = findRow(rows, TimelineRows::Kind::ProcessHeader, 0);
+        QVERIFY(header >= 0);
+        QCOMPARE(rows.rows()[header].label, QString("task rows of instances.dat"));
     }
 
     void droppingSeveralFilesOpensThemAll()

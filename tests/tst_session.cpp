@@ -216,6 +216,29 @@ private slots:
         QVERIFY(r.window->viewState()->taskRows().isEmpty());
     }
 
+    // The table's columns come back whatever the shown recording's clock (their titles
+    // differ: "Time (s)", "Time (ticks)").
+    void columnsOfACounterClockRecording()
+    {
+        {
+            MainWindow window;
+            window.show();
+            window.openFiles({test::fixture("sched-mix.dat"), test::fixture("tsc-clock.dat")});
+            QVERIFY(QTest::qWaitFor([&] { return window.recordings().size() == 2; }, 30000));
+            window.setActiveRecording(1);
+            window.table()->header()->resizeSection(2, 181);
+            QString error;
+            QVERIFY2(window.sessions()->save(m_dir.filePath("ticks.ringside"), &error), qPrintable(error));
+        }
+        Restored r = restore(m_dir.filePath("ticks.ringside"));
+        QVERIFY2(r.failure.isEmpty(), qPrintable(r.failure));
+        const QString all = r.problems.join('\n');
+        QVERIFY2(!all.contains("has no column"), qPrintable(all));
+        QCOMPARE(r.window->activeRecording(), size_t(1));
+        QCOMPARE(r.window->table()->header()->visualIndex(2), 2);
+        QCOMPARE(r.window->table()->header()->sectionSize(2), 181);
+    }
+
     // A filter naming an event the recording lacks: reported, the rest of the filter kept.
     void unknownEventsInTheFilterAreReported()
     {

@@ -219,6 +219,19 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent)
     connect(&m_view, &ViewState::timeOriginChanged, this, &MainWindow::updateStatus);
     connect(&m_view, &ViewState::selectionChanged, this, &MainWindow::onSelectionChanged);
     connect(m_timeline, &TimelineWidget::recordingActivated, this, &MainWindow::setActiveRecording);
+    connect(m_timeline, &TimelineWidget::inactiveGroupFolded, this,
+            [this](size_t recording, uint16_t buffer, bool collapsed) {
+                if (recording >= m_stashed.size() || recording == m_active) return;
+                auto& view = m_stashed[recording];
+                if (!view) {
+                    // Never shown yet: a view that only folds this group.
+                    view = ViewSnapshot();
+                    view->full = m_recordings.fullRange();
+                    view->visible = m_view.visibleRange();
+                }
+                view->collapsedBuffers.removeAll(buffer);
+                if (collapsed) view->collapsedBuffers.push_back(buffer);
+            });
     connect(m_table, &EventTableView::currentRowChanged, this, [this](int row) {
         if (m_syncingSelection || row < 0 || !m_session) return;
         m_view.select(m_model->eventAt(row));
@@ -539,6 +552,7 @@ void MainWindow::captureEnded()
     m_filters->setSession(m_session.get());
     m_filters->setSpec(spec);
     m_health->setSession(m_session.get());
+    showLoadWarnings(m_session->store().diagnostics());
     if (!spec.empty()) applyFilters();
 }
 
@@ -650,7 +664,10 @@ void MainWindow::setActiveRecording(size_t index, std::optional<EventRef> select
             ViewSnapshot view = *m_stashed[index];
             view.full = m_recordings.fullRange();
             view.visible = visible;
+            // The timeline stays where it is: the recording's old selection does not pan it.
+            m_switchingRecording = true;
             restoreView(view);
+            m_switchingRecording = false;
         } else {
             m_view.setVisibleRange(visible, false);
         }
@@ -753,9 +770,15 @@ void MainWindow::activate(size_t index, bool opened)
     }
     m_table->header()->resizeSection(EventTableModel::Cpu, std::min(cpuWidth + 16, 220));
     m_details->setSession(m_session.get());
-    m_health->setSession(m_session.get());
-    showLoadWarnings(store.diagnostics());
-    m_filters->setSession(m_session.get());
+    // A store that grows: its task table and diagnostics are the capture thread's until it
+    // ends (captureEnded fills these in then).
+    const bool growing = m_session->live && !m_session->live->progress().ended;
+    m_health->setSession(growing ? nullptr : m_session.get());
+    if (growing)
+        m_warningsButton->hide();
+    else
+        showLoadWarnings(store.diagnostics());
+    m_filters->setSession(growing ? nullptr : m_session.get());
     m_search->setSession(m_session);
     m_pluginStats->setSession(m_session.get());
     const bool failures = m_pluginStats->showTable("syscalls", "failures") && !m_session->pluginTables.empty() &&
@@ -845,6 +868,7 @@ void MainWindow::onSelectionChanged()
         m_syncingSelection = false;
     }
     // The timeline moves to an event outside the visible range, keeping the zoom.
+    if (m_switchingRecording) return;
     const uint64_t t = m_session->store().timestamp(*selection);
     const auto range = m_view.visibleRange();
     if (!range.contains(t)) {
@@ -972,9 +996,9 @@ void MainWindow::updateStatus()
                      : tr("%1 s").arg(timeline::formatTimestamp(t, step));
     };
     // With several recordings, the counts are the active one's: the box left of it names it.
-    m_rangeLabel->setText(tr("%1 events, %2 CPUs · showing %3 from %4%5")
+    m_rangeLabel->setText(tr("%1 events, %2 · showing %3 from %4%5")
                               .arg(QLocale().toString(qulonglong(store.eventCount())))
-                              .arg(store.streamCount())
+                              .arg(store.streamCount() == 1 ? tr("1 CPU") : tr("%1 CPUs").arg(store.streamCount()))
                               .arg(timeline::formatDuration(int64_t(range.span()), unit))
                               .arg(at(range.start, 1000))
                               .arg(ticks ? tr(" (counter clock without a conversion to time)") : QString()));

@@ -192,6 +192,7 @@ private:
     QToolButton* m_warningsButton = nullptr;
     QString m_screenshotPath;
     bool m_syncingSelection = false;
+    bool m_switchingRecording = false; // another recording's view is being put back
     QElapsedTimer m_lastLiveFilter; // a filter over a growing capture is applied again now and then
 };
 

@@ -123,8 +123,9 @@ void SessionController::apply()
         for (const QString& p : problems)
             pending.problems << (set.size() > 1 ? QStringLiteral("%1: %2").arg(set.name(size_t(i)), p) : p);
     }
-    restoreLayout(pending.document.layout, &pending.problems);
+    // The views first: the table's column titles are the shown recording's (Time (s) or ticks).
     m_window->restoreViews(std::move(views), active);
+    restoreLayout(pending.document.layout, &pending.problems);
     emit restored(pending.path, pending.problems);
 }
 

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 #include "state/recordingset.h"
 
+#include <QDir>
 #include <QFileInfo>
 
 #include <algorithm>
@@ -22,7 +23,23 @@ void RecordingSet::add(std::shared_ptr<TraceSession> session)
 
 QString RecordingSet::name(size_t index) const
 {
-    return QFileInfo(m_sessions[index]->path).fileName();
+    QStringList paths;
+    for (const auto& session : m_sessions) paths << session->path;
+    return displayNames(paths).value(int(index));
+}
+
+QStringList RecordingSet::displayNames(const QStringList& paths)
+{
+    QStringList plain, names;
+    for (const QString& path : paths) plain << QFileInfo(path).fileName();
+    names = plain;
+    for (qsizetype i = 0; i < names.size(); ++i) {
+        if (plain.count(plain[i]) < 2) continue;
+        // The same name twice: the folder tells them apart.
+        const QFileInfo file(paths[i]);
+        names[i] = file.dir().dirName() + "/" + file.fileName();
+    }
+    return names;
 }
 
 std::optional<size_t> RecordingSet::indexOf(const QString& path) const

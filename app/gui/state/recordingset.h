@@ -35,8 +35,11 @@ public:
     size_t size() const { return m_sessions.size(); }
     bool empty() const { return m_sessions.empty(); }
     const std::shared_ptr<TraceSession>& at(size_t index) const { return m_sessions[index]; }
-    // The file's name, as the rows and the recording box show it.
+    // The file's name, as the rows and the recording box show it (with its folder when
+    // another recording has the same name).
     QString name(size_t index) const;
+    // Those names for `paths`.
+    static QStringList displayNames(const QStringList& paths);
     // Where `path` is among the recordings, by its absolute path.
     std::optional<size_t> indexOf(const QString& path) const;
 

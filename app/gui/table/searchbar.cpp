@@ -132,7 +132,9 @@ void SearchBar::start()
     }
     // Task names as the table shows them, read here: they use the session's formatter.
     auto names = std::make_shared<std::unordered_map<int32_t, std::string>>();
-    if (request.column == SearchColumn::All || request.column == SearchColumn::Task)
+    // (A capture still running owns its task table: its names come once it ends.)
+    const bool growing = m_session->live && !m_session->live->progress().ended;
+    if (!growing && (request.column == SearchColumn::All || request.column == SearchColumn::Task))
         for (const Task& task : m_session->store().tasks().all()) (*names)[task.pid] = m_session->taskName(task.pid);
     request.taskName = [names](int32_t pid) {
         auto it = names->find(pid);

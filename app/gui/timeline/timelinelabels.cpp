@@ -4,6 +4,7 @@
 #include "timeline/timelinewidget.h"
 
 #include <QContextMenuEvent>
+#include <QDir>
 #include <QFileInfo>
 #include <QLocale>
 #include <QMenu>
@@ -83,7 +84,7 @@ QString TimelineWidget::labelToolTip(const TimelineRows::Row& row) const
     const TraceSession& session = sessionOf(row);
     const EventStore& store = session.store();
     const bool several = m_rows.recordingCount() > 1;
-    const QString file = QFileInfo(session.path).fileName();
+    const QString file = several ? QDir::toNativeSeparators(session.path) : QFileInfo(session.path).fileName();
     const QString others = several && !isActive(row)
                                ? tr("\nA click on one of its events shows %1 in the table and details").arg(file)
                                : QString();
@@ -95,11 +96,11 @@ QString TimelineWidget::labelToolTip(const TimelineRows::Row& row) const
     const QString buffer = QString::fromStdString(store.buffers()[row.buffer].name);
     QString where = buffer.isEmpty() ? tr("top-level buffer") : tr("buffer \"%1\"").arg(buffer);
     if (several) where = tr("%1 of %2").arg(where, file);
-    if (row.kind == TimelineRows::Kind::BufferHeader)
-        return tr("%1, %2 CPUs\nClick to collapse or expand")
-                   .arg(where)
-                   .arg(store.buffers()[row.buffer].streams.size()) +
+    if (row.kind == TimelineRows::Kind::BufferHeader) {
+        const size_t cpus = store.buffers()[row.buffer].streams.size();
+        return tr("%1, %2\nClick to collapse or expand").arg(where, cpus == 1 ? tr("1 CPU") : tr("%1 CPUs").arg(cpus)) +
                others;
+    }
     if (row.kind == TimelineRows::Kind::Cpu) {
         QString text = tr("CPU %1 of the %2, %3 events")
                            .arg(store.stream(row.stream).cpu)
@@ -144,10 +145,7 @@ void TimelineWidget::contextMenuEvent(QContextMenuEvent* e)
                        [this, r = row.recording] { emit recordingActivated(r, std::nullopt, 0); });
         if (row.kind == TimelineRows::Kind::BufferHeader)
             menu.addAction(m_rows.isCollapsed(row.recording, row.buffer) ? tr("Expand") : tr("Collapse"), this,
-                           [this, row] {
-                               m_rows.toggleBuffer(row.recording, row.buffer);
-                               update();
-                           });
+                           [this, row] { toggleInactiveGroup(row); });
         menu.exec(e->globalPos());
         return;
     }

@@ -23,6 +23,9 @@ void TimelineRows::setRecordings(std::vector<const TraceSession*> sessions, size
         m_sessions.size() <= sessions.size() && std::equal(m_sessions.begin(), m_sessions.end(), sessions.begin());
     if (!sameRecordings) m_collapsed.clear();
     m_sessions = std::move(sessions);
+    QStringList paths;
+    for (const TraceSession* s : m_sessions) paths << s->path;
+    m_names = RecordingSet::displayNames(paths);
     m_active = active < m_sessions.size() ? active : 0;
     m_session = m_sessions.empty() ? nullptr : m_sessions[m_active];
     m_guests = std::move(guests);
@@ -58,11 +61,6 @@ std::optional<uint16_t> topBuffer(const EventStore& store)
     return std::nullopt;
 }
 
-QString fileName(const TraceSession& session)
-{
-    return QFileInfo(session.path).fileName();
-}
-
 } // namespace
 
 void TimelineRows::addBufferRows(size_t recording, uint16_t b)
@@ -76,7 +74,7 @@ void TimelineRows::addBufferRows(size_t recording, uint16_t b)
     header.buffer = b;
     const QString name = QString::fromStdString(buffer.name);
     if (m_sessions.size() > 1)
-        header.label = fileName(*m_sessions[recording]) + (name.isEmpty() ? QString() : QStringLiteral(" · ") + name);
+        header.label = m_names.value(int(recording)) + (name.isEmpty() ? QString() : QStringLiteral(" · ") + name);
     else
         header.label = name.isEmpty() ? QStringLiteral("CPUs") : name;
     header.height = kHeaderHeight;
@@ -108,9 +106,9 @@ void TimelineRows::addGuestRows(const RecordingSet::GuestView& guest)
     header.kind = Kind::BufferHeader;
     header.recording = uint8_t(guest.guest);
     header.buffer = *top;
-    const QString file = fileName(*m_sessions[guest.guest]);
+    const QString file = m_names.value(int(guest.guest));
     const QString name = guest.guestName == file ? file : QStringLiteral("%1 (%2)").arg(guest.guestName, file);
-    header.label = QStringLiteral("guest %1 · its vCPUs under %2's threads").arg(name, fileName(host));
+    header.label = QStringLiteral("guest %1 · its vCPUs under %2's threads").arg(name, m_names.value(int(guest.host)));
     header.height = kHeaderHeight;
     m_rows.push_back(header);
     if (isCollapsed(guest.guest, *top)) return;
@@ -182,6 +180,15 @@ void TimelineRows::rebuild()
         const int32_t la = processes.leader(a.pid), lb = processes.leader(b.pid);
         return la != lb ? la < lb : a.pid < b.pid;
     });
+    if (m_sessions.size() > 1 && !m_tasks.empty()) {
+        // With several recordings, whose tasks these are.
+        Row header;
+        header.kind = Kind::ProcessHeader;
+        header.recording = uint8_t(m_active);
+        header.label = QStringLiteral("task rows of %1").arg(m_names.value(int(m_active)));
+        header.height = kHeaderHeight;
+        m_rows.push_back(header);
+    }
     int32_t lastLeader = -1;
     for (const TaskData& t : m_tasks) {
         const int32_t leader = processes.leader(t.pid);

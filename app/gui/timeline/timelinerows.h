@@ -123,6 +123,7 @@ private:
 
     const TraceSession* m_session = nullptr; // the active one
     std::vector<const TraceSession*> m_sessions;
+    QStringList m_names; // RecordingSet::displayNames
     size_t m_active = 0;
     std::vector<RecordingSet::GuestView> m_guests;
     QVector<Row> m_rows;

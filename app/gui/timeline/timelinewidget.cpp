@@ -66,6 +66,14 @@ void TimelineWidget::setSession(const TraceSession* session)
     update();
 }
 
+void TimelineWidget::toggleInactiveGroup(const TimelineRows::Row& row)
+{
+    // Another recording's groups fold here; its saved view is the window's to keep.
+    m_rows.toggleBuffer(row.recording, row.buffer);
+    emit inactiveGroupFolded(row.recording, row.buffer, m_rows.isCollapsed(row.recording, row.buffer));
+    update();
+}
+
 void TimelineWidget::setRecordings(const RecordingSet& set, size_t active)
 {
     std::vector<const TraceSession*> sessions;
@@ -135,6 +143,11 @@ void TimelineWidget::paintView(QPainter& p, bool cached)
     if (!m_session) {
         p.setPen(palette().color(QPalette::PlaceholderText));
         p.drawText(rect(), Qt::AlignCenter, tr("Open a recording with File > Open, or drop a .dat file here"));
+        return;
+    }
+    if (m_session->store().eventCount() == 0 && m_session->live && !m_session->live->progress().ended) {
+        p.setPen(palette().color(QPalette::PlaceholderText));
+        p.drawText(rect(), Qt::AlignCenter, tr("Capturing: waiting for the first events…"));
         return;
     }
     if (m_session->store().eventCount() == 0) {
@@ -719,9 +732,7 @@ void TimelineWidget::mouseReleaseEvent(QMouseEvent* e)
         if (isActive(row)) {
             m_view->setCollapsed(row.buffer, !m_view->isCollapsed(row.buffer));
         } else {
-            // Another recording's groups fold here; its saved view is the window's to keep.
-            m_rows.toggleBuffer(row.recording, row.buffer);
-            update();
+            toggleInactiveGroup(row);
         }
         return;
     }

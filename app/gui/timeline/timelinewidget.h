@@ -94,6 +94,9 @@ signals:
     // A row of another recording than the active one was clicked: show that recording, then
     // select `select` (one of its events) or add a row for its task `addTaskPid` (when > 0).
     void recordingActivated(size_t recording, std::optional<ringside::EventRef> select, int32_t addTaskPid);
+    // A group of a recording that is not the active one was folded or unfolded: its view
+    // keeps that for when it is active.
+    void inactiveGroupFolded(size_t recording, uint16_t buffer, bool collapsed);
 
 protected:
     void paintEvent(QPaintEvent*) override;
@@ -118,6 +121,7 @@ private:
     // Ticks where the task's events are (those the filter shows, when `filtered`).
     void paintTaskEvents(QPainter& p, const TraceSession& session, TaskId task, bool filtered, int top, int height);
     void install(const TraceSession* session);
+    void toggleInactiveGroup(const TimelineRows::Row& row);
     const TraceSession& sessionOf(const TimelineRows::Row& row) const { return *m_rows.session(row); }
     bool isActive(const TimelineRows::Row& row) const { return row.recording == m_rows.activeRecording(); }
     void paintCallsRow(QPainter& p, const TimelineRows::Row& row, int top, int index);
