@@ -21,6 +21,9 @@ namespace ringside {
 
 namespace {
 
+// Pages of a CPU parsed before they are handed to the store at the latest (1 MiB of 4 KiB pages).
+constexpr size_t kBatchPages = 256;
+
 // How far behind what the others reached an idle CPU is taken to be (ns): a round of reads.
 constexpr uint64_t kAdvanceMargin = 20'000'000;
 
@@ -131,7 +134,6 @@ void LiveCapture::run()
 {
     LiveCaptureState* state = m_state.get();
     const uint32_t pageSize = m_metadata.pageSize;
-    std::vector<uint8_t> page(pageSize);
     std::vector<uint64_t> perType(65536);
     std::vector<bool> hadPages(m_pages.size());
     std::vector<uint64_t> overrun(m_pages.size()), dropped(m_pages.size());
@@ -140,7 +142,20 @@ void LiveCapture::run()
     auto lastPublish = std::chrono::steady_clock::now();
     bool pending = false;
     std::string error;
+    std::vector<CpuColumns> batch(m_pages.size());
+    std::vector<std::vector<uint8_t>> batchPages(m_pages.size());
+    // The batches into the store: pages first, so that published rows can read them.
+    auto handIn = [&] {
+        for (size_t cpu = 0; cpu < batch.size(); ++cpu) {
+            if (batchPages[cpu].empty()) continue;
+            m_pages[cpu]->append(batchPages[cpu].data(), uint32_t(batchPages[cpu].size() / pageSize));
+            batchPages[cpu].clear();
+            if (batch[cpu].size()) m_appender->append(StreamId(uint16_t(cpu)), std::move(batch[cpu]));
+            batch[cpu] = CpuColumns();
+        }
+    };
     auto publish = [&](bool final) {
+        handIn();
         const size_t rows = m_appender->publish(final);
         pending = false;
         lastPublish = std::chrono::steady_clock::now();
@@ -166,14 +181,18 @@ void LiveCapture::run()
         case CaptureMessage::Page: {
             const size_t cpu = size_t(message->cpu);
             if (message->cpu < 0 || cpu >= m_pages.size() || message->body.size() > pageSize) break;
-            std::memcpy(page.data(), message->body.data(), message->body.size());
-            std::memset(page.data() + message->body.size(), 0, pageSize - message->body.size());
-            m_pages[cpu]->append(page.data(), 1);
-            CpuColumns segment;
+            // Pages are parsed into the CPU's batch and handed in together (before each
+            // publish): one segment per page cost an allocation of every column each time.
+            std::vector<uint8_t>& pages = batchPages[cpu];
+            const size_t at = pages.size();
+            pages.resize(at + pageSize);
+            std::memcpy(pages.data() + at, message->body.data(), message->body.size());
+            std::memset(pages.data() + at + message->body.size(), 0, pageSize - message->body.size());
             CpuLoadStats stats;
-            state->parsers[cpu]->parse(page.data(), pageSize, segment, stats, perType.data());
+            CpuColumns& segment = batch[cpu];
+            state->parsers[cpu]->parse(pages.data() + at, pageSize, segment, stats, perType.data());
             if (segment.size()) reached = std::max(reached, segment.timestamp[segment.size() - 1]);
-            m_appender->append(StreamId(uint16_t(cpu)), std::move(segment));
+            if (pages.size() >= kBatchPages * size_t(pageSize)) handIn();
             hadPages[cpu] = true;
             known[cpu] = true;
             pending = true;
