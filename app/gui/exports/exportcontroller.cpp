@@ -70,7 +70,9 @@ void ExportController::exportTo(const QString& path, ExportFormat format, Export
 void ExportController::closeProgress()
 {
     if (!m_progress) return;
+    // Hidden now, not when the deferred delete runs: a shown dialog would outlive the export.
     m_progress->disconnect(this);
+    m_progress->hide();
     m_progress->deleteLater();
     m_progress = nullptr;
 }
