@@ -2,6 +2,8 @@
 #include "testsupport.h"
 
 #include "decode/reportprinter.h"
+#include "file/datfile.h"
+#include "file/datwriter.h"
 #include "file/memorypagesource.h"
 #include "load/pageparser.h"
 #include "load/storeappender.h"
@@ -32,6 +34,13 @@ bool writeFile(const QString& path, std::string_view bytes)
     QFile file(path);
     return file.open(QIODevice::WriteOnly | QIODevice::Truncate) &&
            file.write(bytes.data(), qint64(bytes.size())) == qint64(bytes.size());
+}
+
+std::string datFormatOf(const QString& path)
+{
+    auto file = DatFile::open(path.toStdString());
+    if (!file) return "unreadable: " + file.error().message;
+    return DatFormat{(*file)->info().version, (*file)->info().codec}.name();
 }
 
 QByteArray readXz(const QString& path)

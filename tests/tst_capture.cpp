@@ -107,6 +107,7 @@ private slots:
         QVERIFY2(run.err.contains("recording 2 CPUs") || run.err.contains("recording "), run.err.constData());
         QVERIFY(run.err.contains(out.toUtf8() + ": "));
         QVERIFY(!QFileInfo::exists(out + ".cpu0.part"));
+        QCOMPARE(test::datFormatOf(out), std::string("v7 (zstd)")); // unless asked otherwise
         const auto dump = test::runCli({"dump", out});
         QCOMPARE(dump.status, 0);
         QVERIFY(dump.out.contains(" sched_switch: "));
@@ -124,7 +125,7 @@ private slots:
     {
         const QString out = m_dir.filePath("term.dat");
         QProcess cli;
-        cli.start(RINGSIDE_CLI, {"record", "-e", "sched:sched_switch", "-o", out});
+        cli.start(RINGSIDE_CLI, {"record", "-e", "sched:sched_switch", "--file-version", "6", "-o", out});
         QByteArray err;
         QVERIFY2(waitForText(cli, "Ctrl+C stops", &err), err.constData());
         QTest::qWait(300);
@@ -135,6 +136,7 @@ private slots:
         const auto dump = test::runCli({"dump", out});
         QCOMPARE(dump.status, 0);
         QVERIFY(dump.out.startsWith("cpus="));
+        QCOMPARE(test::datFormatOf(out), std::string("v6"));
     }
 
     void sigkillOfTheCallerStopsTheHelper()
@@ -195,7 +197,9 @@ private slots:
         QCOMPARE(size_t(announced), capture.store().eventCount());
         const QString out = m_dir.filePath("live.dat");
         std::string error;
-        QVERIFY2(capture.save(out.toStdString(), &error), error.c_str());
+        QVERIFY2(capture.save(out.toStdString(), DatFormat(), &error), error.c_str());
+        const QString outV6 = m_dir.filePath("live-v6.dat");
+        QVERIFY2(capture.save(outV6.toStdString(), DatFormat::v6(), &error), error.c_str());
         capture.applyTaskNames();
         const QByteArray live = test::dump(capture.trace());
         QVERIFY(live.contains(" sys_enter: ") && live.contains(" sched_switch: "));
@@ -215,8 +219,10 @@ private slots:
         }
         const QString traceCmd = QStandardPaths::findExecutable("trace-cmd");
         if (traceCmd.isEmpty()) QSKIP("trace-cmd is not installed: the comparison with its report is skipped");
-        const auto report = test::runProgram(traceCmd, {"report", out});
-        QVERIFY2(report.out == dump.out, qPrintable(test::firstDifference(report.out, dump.out)));
+        for (const QString& saved : {out, outV6}) {
+            const auto report = test::runProgram(traceCmd, {"report", saved});
+            QVERIFY2(report.out == dump.out, qPrintable(saved + ": " + test::firstDifference(report.out, dump.out)));
+        }
     }
 
     void refusalsAreSaidBeforeStarting()
@@ -236,6 +242,10 @@ private slots:
         QVERIFY(!QFileInfo::exists(out));
         const auto usage = test::runCli({"record", "-e", "sched:sched_switch"});
         QCOMPARE(usage.status, 2);
+        const auto compressedV6 = test::runCli(
+            {"record", "-e", "sched:sched_switch", "--file-version", "6", "--compression", "zstd", "-o", out});
+        QCOMPARE(compressedV6.status, 2);
+        QVERIFY2(compressedV6.err.contains("a version 6 file is not compressed"), compressedV6.err.constData());
     }
 };
 

@@ -116,6 +116,12 @@ private slots:
         const auto dump = test::runCli({"dump", out});
         QCOMPARE(dump.status, 0);
         QCOMPARE(dump.out.count('\n'), qsizetype(rows) + 1); // "cpus=N", then every event
+        QCOMPARE(test::datFormatOf(out), std::string("v7 (zstd)"));
+        // Format 6 on request, for older tools: the same events.
+        const QString outV6 = m_dir.filePath("capture-v6.dat");
+        QVERIFY2(window.captures()->save(outV6, &error, DatFormat::v6()), qPrintable(error));
+        QCOMPARE(test::datFormatOf(outV6), std::string("v6"));
+        QCOMPARE(test::runCli({"dump", outV6}).out, dump.out);
         // Reopened, the file shows what the capture showed.
         QVERIFY(test::load(window, out));
         QCOMPARE(window.tableModel()->rowCount(), rows);

@@ -43,9 +43,11 @@ void usage(FILE* out)
                "                         fields, as CSV or JSON Lines, to OUT or standard output;\n"
                "                         perfetto: a JSON trace for Perfetto UI and chrome://tracing\n"
                "  record -e SYSTEM[:EVENT] [-f FILTER]... [-p TRACER] [-l FUNC] [-g FUNC] [-P PID]\n"
-               "         [-b KB] [-C CLOCK] -o OUT.dat [-- CMD ARGS]\n"
+               "         [-b KB] [-C CLOCK] [--file-version 6|7] [--compression zstd|none]\n"
+               "         -o OUT.dat [-- CMD ARGS]\n"
                "                         record the running kernel's events into OUT.dat (a private\n"
-               "                         tracing instance), until CMD exits or Ctrl+C\n"
+               "                         tracing instance), until CMD exits or Ctrl+C; version 7,\n"
+               "                         zstd-compressed, unless asked otherwise\n"
                "\n"
                "  -h, --help             this text\n"
                "  --version              the program's version\n",

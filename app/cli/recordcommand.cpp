@@ -33,9 +33,11 @@ void onSignal(int)
 
 int recordUsage()
 {
-    std::fputs("usage: ringside-cli record [-e SYSTEM[:EVENT] [-f FILTER]]... [-p TRACER] [-l FUNC]... [-g FUNC]...\n"
-               "                          [-P PID]... [-b KB] [-C CLOCK] -o OUT.dat [-- CMD ARGS...]\n",
-               stderr);
+    std::fputs(
+        "usage: ringside-cli record [-e SYSTEM[:EVENT] [-f FILTER]]... [-p TRACER] [-l FUNC]... [-g FUNC]...\n"
+        "                          [-P PID]... [-b KB] [-C CLOCK] [--file-version 6|7] [--compression zstd|none]\n"
+        "                          -o OUT.dat [-- CMD ARGS...]\n",
+        stderr);
     return 2;
 }
 
@@ -57,6 +59,8 @@ int recordCommand(const std::vector<std::string>& args)
 {
     std::vector<std::string> helperArgs, command;
     std::string output;
+    DatFormat format; // v7, zstd
+    bool compressionGiven = false;
     for (size_t i = 0; i < args.size(); ++i) {
         const std::string& a = args[i];
         if (a == "--") {
@@ -64,14 +68,32 @@ int recordCommand(const std::vector<std::string>& args)
             break;
         }
         if (i + 1 >= args.size()) return recordUsage();
-        if (a == "-o")
+        if (a == "-o") {
             output = args[++i];
-        else if (a == "-e" || a == "-f" || a == "-p" || a == "-l" || a == "-g" || a == "-P" || a == "-b" || a == "-C")
+        } else if (a == "--file-version") {
+            const std::string& v = args[++i];
+            if (v != "6" && v != "7") return recordUsage();
+            format.version = v == "6" ? 6 : 7;
+        } else if (a == "--compression") {
+            const std::string& c = args[++i];
+            if (c != "zstd" && c != "none") return recordUsage();
+            format.codec = c == "zstd" ? Codec::Zstd : Codec::None;
+            compressionGiven = true;
+        } else if (a == "-e" || a == "-f" || a == "-p" || a == "-l" || a == "-g" || a == "-P" || a == "-b" ||
+                   a == "-C") {
             helperArgs.push_back(a), helperArgs.push_back(args[++i]);
-        else
+        } else {
             return recordUsage();
+        }
     }
     if (output.empty()) return recordUsage();
+    if (format.version == 6) {
+        if (compressionGiven && format.codec != Codec::None) {
+            std::fprintf(stderr, "ringside-cli record: a version 6 file is not compressed\n");
+            return 2;
+        }
+        format.codec = Codec::None;
+    }
     if (std::find(helperArgs.begin(), helperArgs.end(), "-e") == helperArgs.end() &&
         std::find(helperArgs.begin(), helperArgs.end(), "-p") == helperArgs.end()) {
         std::fprintf(stderr, "ringside-cli record: name the events to record (-e SYSTEM:EVENT) or a tracer (-p)\n");
@@ -221,7 +243,8 @@ int recordCommand(const std::vector<std::string>& args)
         std::fprintf(stderr, "ringside-cli record: the capture ended early%s; saving what arrived\n",
                      error.empty() ? "" : (" (" + error + ")").c_str());
     std::string why;
-    const bool written = writeDatV6(output, metadata, cpuPaths, std::string("ringside ") + RINGSIDE_VERSION, &why);
+    const bool written =
+        writeDat(output, metadata, cpuPaths, std::string("ringside ") + RINGSIDE_VERSION, format, &why);
     removeParts();
     if (!written) {
         std::fprintf(stderr, "ringside-cli record: %s\n", why.c_str());

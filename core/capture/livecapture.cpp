@@ -74,9 +74,9 @@ Result<std::unique_ptr<LiveCapture>> LiveCapture::start(const std::vector<std::s
     static std::atomic<int> serial{0};
     capture->m_metadataPath =
         workDir + "/ringside-live-" + std::to_string(::getpid()) + "-" + std::to_string(serial++) + ".dat";
-    if (!writeDatV6(
-            capture->m_metadataPath, capture->m_metadata, [](size_t, FILE*, std::string*) { return true; }, "ringside",
-            &error))
+    if (!writeDat(
+            capture->m_metadataPath, capture->m_metadata, [](size_t, CpuDataSink&, std::string*) { return true; },
+            "ringside", DatFormat::v6(), &error))
         return Error{error};
     auto trace = Trace::growing(capture->m_metadataPath, &capture->m_store, false);
     if (!trace) return trace.error();
@@ -263,26 +263,24 @@ void LiveCapture::applyTaskNames()
     m_traceRef->file().addSavedComms(cmdlines);
 }
 
-bool LiveCapture::save(const std::string& path, std::string* error) const
+bool LiveCapture::save(const std::string& path, DatFormat format, std::string* error) const
 {
     CaptureMetadata metadata;
     {
         std::lock_guard<std::mutex> lock(m_lock);
         metadata = m_metadata;
     }
-    return writeDatV6(
+    return writeDat(
         path, metadata,
-        [this](size_t cpu, FILE* out, std::string* why) {
+        [this](size_t cpu, CpuDataSink& out, std::string* why) {
             const MemoryPageSource& pages = *m_pages[cpu];
             std::vector<uint8_t> buffer, scratch;
-            for (size_t r = 0; r < pages.runCount(); ++r) {
-                if (!pages.readRun(pages.run(r), buffer, scratch, why)) return false;
-                if (std::fwrite(buffer.data(), 1, buffer.size(), out) != buffer.size())
-                    return *why = std::strerror(errno), false;
-            }
+            for (size_t r = 0; r < pages.runCount(); ++r)
+                if (!pages.readRun(pages.run(r), buffer, scratch, why) || !out.write(buffer.data(), buffer.size(), why))
+                    return false;
             return true;
         },
-        "ringside", error);
+        "ringside", format, error);
 }
 
 } // namespace ringside

@@ -3,6 +3,7 @@
 
 #include "capture/captureclient.h"
 #include "capture/capturemetadata.h"
+#include "file/datwriter.h"
 #include "trace.h"
 #include "util/result.h"
 
@@ -54,9 +55,9 @@ public:
     // After the end: the task names the kernel saved go into the trace's formats, as a saved
     // recording has them. On the thread that uses the trace's tep handle.
     void applyTaskNames();
-    // Writes what was captured as a trace-cmd recording (version 6), with the end's task names
-    // and counters when they came; after the capture ended.
-    bool save(const std::string& path, std::string* error) const;
+    // Writes what was captured as a trace-cmd recording, with the end's task names and
+    // counters when they came; after the capture ended.
+    bool save(const std::string& path, DatFormat format, std::string* error) const;
 
 private:
     LiveCapture() = default;

@@ -19,4 +19,10 @@ const char* codecName(Codec codec);
 bool decompressBlock(Codec codec, const uint8_t* src, size_t srcSize, uint8_t* dst, size_t dstSize,
                      std::string* reason);
 
+// The version written beside the algorithm's name in a v7 header ("" for none).
+std::string codecVersion(Codec codec);
+
+// Compresses one block into `out` (replacing it). Zstd only is written; zlib is read only.
+bool compressBlock(Codec codec, const uint8_t* src, size_t srcSize, std::string* out, std::string* reason);
+
 } // namespace ringside

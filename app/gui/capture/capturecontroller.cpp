@@ -4,6 +4,7 @@
 #include "capture/captureclient.h"
 #include "capture/capturedialog.h"
 #include "capture/livecapture.h"
+#include "file/datconvert.h"
 #include "mainwindow.h"
 
 #include <QAction>
@@ -170,11 +171,11 @@ void CaptureController::onTick()
         m_window->captureEnded();
         // What a loaded recording has beside its events (who ran where, task rows, plugins,
         // call trees) comes from loading the capture as a file: written where it is kept
-        // until the window closes.
+        // until the window closes, as v6 (uncompressed: quick to write and to load).
         if (!m_workDir) m_workDir = std::make_unique<QTemporaryDir>();
         const QString analysed = m_workDir->filePath(QString("capture-%1.dat").arg(++m_captures));
         std::string why;
-        if (m_workDir->isValid() && session->live->save(analysed.toStdString(), &why))
+        if (m_workDir->isValid() && session->live->save(analysed.toStdString(), DatFormat::v6(), &why))
             m_window->reloadCapture(analysed);
         else
             m_window->statusBar()->showMessage(
@@ -197,7 +198,7 @@ void CaptureController::stop()
     if (auto session = liveSession(); session && session->live) session->live->stop();
 }
 
-bool CaptureController::save(const QString& path, QString* error)
+bool CaptureController::save(const QString& path, QString* error, DatFormat format)
 {
     auto session = liveSession();
     if (!session) return *error = tr("no capture is open"), false;
@@ -205,13 +206,16 @@ bool CaptureController::save(const QString& path, QString* error)
     std::string why;
     QApplication::setOverrideCursor(Qt::WaitCursor);
     bool saved = false;
-    if (!session->captureCopy.isEmpty()) {
+    if (!session->captureCopy.isEmpty() && format.version == 6) {
         // Ended and analysed: the copy written then is the recording.
         QFile::remove(path);
         saved = QFile::copy(session->captureCopy, path);
         if (!saved) why = tr("%1: cannot write").arg(path).toStdString();
+    } else if (!session->captureCopy.isEmpty()) {
+        saved = convertDatV6(session->captureCopy.toStdString(), path.toStdString(), format,
+                             ("ringside " + QCoreApplication::applicationVersion()).trimmed().toStdString(), &why);
     } else {
-        saved = session->live && session->live->save(path.toStdString(), &why);
+        saved = session->live && session->live->save(path.toStdString(), format, &why);
     }
     QApplication::restoreOverrideCursor();
     if (!saved) return *error = QString::fromStdString(why), false;
@@ -225,13 +229,17 @@ void CaptureController::saveWithDialog()
 {
     QSettings settings;
     const QString dir = settings.value("files/lastDir", QDir::homePath()).toString();
+    const QString v7 = tr("trace-cmd recording, version 7, zstd-compressed (*.dat)");
+    const QString v6 = tr("trace-cmd recording, version 6, for older tools (*.dat)");
+    QString chosen = v7;
     const QString path = QFileDialog::getSaveFileName(
         m_window, tr("Save capture"),
         QDir(dir).filePath("capture-" + QDateTime::currentDateTime().toString("yyyyMMdd-HHmmss") + ".dat"),
-        tr("trace-cmd recordings (*.dat)"));
+        v7 + ";;" + v6, &chosen);
     if (path.isEmpty()) return;
     QString error;
-    if (!save(path, &error)) QMessageBox::warning(m_window, tr("Capture not saved"), error);
+    if (!save(path, &error, chosen == v6 ? DatFormat::v6() : DatFormat()))
+        QMessageBox::warning(m_window, tr("Capture not saved"), error);
 }
 
 bool CaptureController::confirmDiscard()

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 #pragma once
 
+#include "file/datwriter.h"
+
 #include <QObject>
 #include <QString>
 
@@ -36,7 +38,8 @@ public:
     // the reason said (a message box, or `error`).
     bool start(const std::vector<std::string>& helperArguments, const QString& command, QString* error = nullptr);
     void stop();
-    bool save(const QString& path, QString* error);
+    // Version 7, zstd-compressed, unless asked otherwise (v6 for older tools).
+    bool save(const QString& path, QString* error, DatFormat format = DatFormat());
     void saveWithDialog();
     bool running() const;
     // The open capture is not in a file yet: asks whether to save it; false when the user
