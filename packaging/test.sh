@@ -8,6 +8,12 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 packaging/setup-debian.sh
+# The capture tests record through tracefs: mounted here where the machine allows it (they
+# skip, saying why, where it is not).
+if [ "$(id -u)" -eq 0 ] && [ ! -d /sys/kernel/tracing/instances ]; then
+  mount -t tracefs nodev /sys/kernel/tracing 2>/dev/null ||
+    echo "test.sh: tracefs could not be mounted at /sys/kernel/tracing; the capture tests will skip" >&2
+fi
 corpus=""
 for d in "$(cd .. && pwd)/shared/traces" "$(cd .. && pwd)/shared/corpus-external"; do
   [ -d "$d" ] && corpus="${corpus:+$corpus:}$d"
