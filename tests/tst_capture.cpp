@@ -52,14 +52,16 @@ QByteArray readTracefs(const QString& file)
 
 // What a capture must leave as it found it: the top-level buffer's switch and events.
 struct TopLevel {
-    QByteArray tracingOn, setEvent, currentTracer;
+    QByteArray tracingOn, setEvent, currentTracer, maxGraphDepth;
     static TopLevel now()
     {
-        return {readTracefs("tracing_on"), readTracefs("set_event"), readTracefs("current_tracer")};
+        return {readTracefs("tracing_on"), readTracefs("set_event"), readTracefs("current_tracer"),
+                readTracefs("max_graph_depth")};
     }
     bool operator==(const TopLevel& o) const
     {
-        return tracingOn == o.tracingOn && setEvent == o.setEvent && currentTracer == o.currentTracer;
+        return tracingOn == o.tracingOn && setEvent == o.setEvent && currentTracer == o.currentTracer &&
+               maxGraphDepth == o.maxGraphDepth;
     }
 };
 
@@ -246,6 +248,29 @@ private slots:
             {"record", "-e", "sched:sched_switch", "--file-version", "6", "--compression", "zstd", "-o", out});
         QCOMPARE(compressedV6.status, 2);
         QVERIFY2(compressedV6.err.contains("a version 6 file is not compressed"), compressedV6.err.constData());
+
+        // Function settings without a tracer would be silently dropped: refused.
+        const auto noTracer = test::runCli({"record", "-e", "sched:sched_switch", "-l", "vfs_read", "-o", out});
+        QCOMPARE(noTracer.status, 1);
+        QVERIFY2(noTracer.err.contains("function filters and the graph depth apply to a tracer"),
+                 noTracer.err.constData());
+        const auto noSuchTracer = test::runCli({"record", "-p", "no_such_tracer", "-o", out});
+        QCOMPARE(noSuchTracer.status, 1);
+        QVERIFY2(noSuchTracer.err.contains("tracer no_such_tracer is not offered by this kernel"),
+                 noSuchTracer.err.constData());
+        if (!readTracefs("available_tracers").simplified().split(' ').contains("function")) return;
+        // A function the kernel does not know (or, here, function tracing not allowed): its word.
+        const auto badNotrace =
+            test::runCli({"record", "-p", "function", "-n", "no_such_function_ringside", "-o", out});
+        QCOMPARE(badNotrace.status, 1);
+        QVERIFY2(badNotrace.err.contains("the kernel rejected no_such_function_ringside in set_ftrace_notrace: "),
+                 badNotrace.err.constData());
+        if (!QFileInfo::exists(kTracing + "/max_graph_depth")) {
+            const auto noDepth = test::runCli({"record", "-p", "function", "--max-graph-depth", "3", "-o", out});
+            QCOMPARE(noDepth.status, 1);
+            QVERIFY2(noDepth.err.contains("this kernel has no max_graph_depth"), noDepth.err.constData());
+        }
+        QVERIFY(!QFileInfo::exists(out));
     }
 };
 

@@ -32,7 +32,8 @@ void onSignal(int)
 int usage()
 {
     std::fprintf(stderr, "usage: ringside-capture [-e SYSTEM[:EVENT] [-f FILTER]]... [-P PID]... [--fork] "
-                         "[-b KB] [-C CLOCK] [-p TRACER] [-l FUNC]... [-g FUNC]...\n"
+                         "[-b KB] [-C CLOCK] [-p TRACER] [-l FUNC]... [-n FUNC]... [-g FUNC]... "
+                         "[--max-graph-depth N]\n"
                          "Streams raw ring-buffer pages to stdout; started by ringside and ringside-cli record.\n");
     return 2;
 }
@@ -64,8 +65,15 @@ bool parse(int argc, char** argv, CaptureConfig* config)
             config->tracer = argv[++i];
         } else if (arg == "-l") {
             config->functionFilters.push_back(argv[++i]);
+        } else if (arg == "-n") {
+            config->notraceFunctions.push_back(argv[++i]);
         } else if (arg == "-g") {
             config->graphFunctions.push_back(argv[++i]);
+        } else if (arg == "--max-graph-depth") {
+            char* end = nullptr;
+            const long depth = std::strtol(argv[++i], &end, 10);
+            if (*end != '\0' || depth < 0 || depth > 1000000) return false;
+            config->maxGraphDepth = int(depth);
         } else {
             return false;
         }
@@ -125,8 +133,9 @@ int main(int argc, char** argv)
              "removed the tracing instance " + name + ", left by a capture that ended without removing it");
     auto started = TracefsCapture::start(config);
     if (!started) {
-        std::fprintf(stderr, "ringside-capture: %s\n", started.error().message.c_str());
-        send(CaptureMessage::Error, -1, started.error().message);
+        // Said once: by the caller, or here when there is none to tell.
+        if (!send(CaptureMessage::Error, -1, started.error().message))
+            std::fprintf(stderr, "ringside-capture: %s\n", started.error().message.c_str());
         return 1;
     }
     TracefsCapture& capture = **started;

@@ -34,9 +34,9 @@ void onSignal(int)
 int recordUsage()
 {
     std::fputs(
-        "usage: ringside-cli record [-e SYSTEM[:EVENT] [-f FILTER]]... [-p TRACER] [-l FUNC]... [-g FUNC]...\n"
-        "                          [-P PID]... [-b KB] [-C CLOCK] [--file-version 6|7] [--compression zstd|none]\n"
-        "                          -o OUT.dat [-- CMD ARGS...]\n",
+        "usage: ringside-cli record [-e SYSTEM[:EVENT] [-f FILTER]]... [-p TRACER] [-l FUNC]... [-n FUNC]...\n"
+        "                          [-g FUNC]... [--max-graph-depth N] [-P PID]... [-c] [-b KB] [-C CLOCK]\n"
+        "                          [--file-version 6|7] [--compression zstd|none] -o OUT.dat [-- CMD ARGS...]\n",
         stderr);
     return 2;
 }
@@ -67,6 +67,10 @@ int recordCommand(const std::vector<std::string>& args)
             command.assign(args.begin() + long(i) + 1, args.end());
             break;
         }
+        if (a == "-c") { // the pids' children too
+            helperArgs.push_back("--fork");
+            continue;
+        }
         if (i + 1 >= args.size()) return recordUsage();
         if (a == "-o") {
             output = args[++i];
@@ -79,8 +83,8 @@ int recordCommand(const std::vector<std::string>& args)
             if (c != "zstd" && c != "none") return recordUsage();
             format.codec = c == "zstd" ? Codec::Zstd : Codec::None;
             compressionGiven = true;
-        } else if (a == "-e" || a == "-f" || a == "-p" || a == "-l" || a == "-g" || a == "-P" || a == "-b" ||
-                   a == "-C") {
+        } else if (a == "-e" || a == "-f" || a == "-p" || a == "-l" || a == "-n" || a == "-g" ||
+                   a == "--max-graph-depth" || a == "-P" || a == "-b" || a == "-C") {
             helperArgs.push_back(a), helperArgs.push_back(args[++i]);
         } else {
             return recordUsage();

@@ -10,6 +10,7 @@ struct tracefs_instance* tracefs_instance_alloc(const char* tracing_dir, const c
 int tracefs_instance_destroy(struct tracefs_instance* instance);
 void tracefs_instance_free(struct tracefs_instance* instance);
 bool tracefs_instance_exists(const char* name);
+bool tracefs_file_exists(struct tracefs_instance* instance, const char* name);
 int tracefs_instance_file_write(struct tracefs_instance* instance, const char* file, const char* str);
 int tracefs_instance_file_append(struct tracefs_instance* instance, const char* file, const char* str);
 char* tracefs_instance_file_read(struct tracefs_instance* instance, const char* file, int* psize);
@@ -81,6 +82,15 @@ std::string instanceText(tracefs_instance* instance, const char* file)
     return value;
 }
 
+// errno's text, with what EPERM means for the function tracers (writes to their files are
+// refused when function tracing is off: ftrace_enabled, lockdown, or a kernel that forbids it).
+std::string functionTracingError(int error)
+{
+    std::string text = std::strerror(error);
+    if (error == EPERM) text += " (function tracing is not allowed in this kernel: see /proc/sys/kernel/ftrace_enabled)";
+    return text;
+}
+
 std::string trimmed(std::string s)
 {
     while (!s.empty() && (s.back() == '\n' || s.back() == ' ')) s.pop_back();
@@ -125,7 +135,11 @@ Result<std::unique_ptr<TracefsCapture>> TracefsCapture::start(const CaptureConfi
 {
     auto dir = tracingDir();
     if (!dir) return dir.error();
-    if (config.events.empty()) return Error{"no event to record (-e SYSTEM:EVENT)"};
+    if (config.events.empty() && config.tracer.empty())
+        return Error{"no event to record (-e SYSTEM:EVENT) and no tracer (-p TRACER)"};
+    if (config.tracer.empty() && (!config.functionFilters.empty() || !config.notraceFunctions.empty() ||
+                                  !config.graphFunctions.empty() || config.maxGraphDepth >= 0))
+        return Error{"function filters and the graph depth apply to a tracer: name one (-p TRACER)"};
     const std::string events = *dir + "/events/";
     // The kernel's answer to each part first, before an instance exists.
     for (const CaptureConfig::Event& e : config.events) {
@@ -191,13 +205,38 @@ Result<std::unique_ptr<TracefsCapture>> TracefsCapture::start(const CaptureConfi
         auto writeList = [&](const char* file, const std::vector<std::string>& list) -> std::string {
             for (const std::string& f : list)
                 if (tracefs_instance_file_append(instance, file, (f + "\n").c_str()) < 0)
-                    return std::string("the kernel rejected ") + f + " in " + file + ": " + std::strerror(errno);
+                    return std::string("the kernel rejected ") + f + " in " + file + ": " + functionTracingError(errno);
             return {};
         };
         if (std::string e = writeList("set_ftrace_filter", config.functionFilters); !e.empty()) return Error{e};
+        if (std::string e = writeList("set_ftrace_notrace", config.notraceFunctions); !e.empty()) return Error{e};
+        if (!config.graphFunctions.empty() && !tracefs_file_exists(instance, "set_graph_function"))
+            return Error{"this kernel has set_graph_function for the top-level buffer only (or no function_graph "
+                         "tracer), and Ringside records in an instance of its own"};
         if (std::string e = writeList("set_graph_function", config.graphFunctions); !e.empty()) return Error{e};
+        if (config.maxGraphDepth >= 0) {
+            // A setting of the whole kernel's graph tracer (at the top level): put back at the end.
+            if (!tracefs_file_exists(nullptr, "max_graph_depth"))
+                return Error{"this kernel has no max_graph_depth (its function_graph tracer is not built in): the "
+                             "graph depth cannot be limited"};
+            const std::string depth = std::to_string(config.maxGraphDepth);
+            const std::string previous = trimmed(instanceText(nullptr, "max_graph_depth"));
+            if (tracefs_instance_file_write(nullptr, "max_graph_depth", depth.c_str()) < 0)
+                return Error{"the kernel refused max_graph_depth " + depth + ": " + std::strerror(errno)};
+            capture->m_restoreGraphDepth = previous.empty() ? "0" : previous;
+        }
+        if (!config.pids.empty()) {
+            std::string pids;
+            for (int pid : config.pids) pids += std::to_string(pid) + " ";
+            if (tracefs_instance_file_write(instance, "set_ftrace_pid", pids.c_str()) < 0)
+                return Error{"the kernel refused the pids " + trimmed(pids) +
+                             " in set_ftrace_pid: " + functionTracingError(errno)};
+            if (config.followForks && tracefs_instance_file_write(instance, "options/function-fork", "1") < 0)
+                return Error{"the kernel refused to trace the pids' children's functions: " +
+                             std::string(std::strerror(errno))};
+        }
         if (tracefs_instance_file_write(instance, "current_tracer", config.tracer.c_str()) < 0)
-            return Error{"the kernel refused tracer " + config.tracer + ": " + std::strerror(errno)};
+            return Error{"the kernel refused tracer " + config.tracer + ": " + functionTracingError(errno)};
     }
     if (!config.notracePids.empty()) {
         std::string pids;
@@ -259,6 +298,8 @@ TracefsCapture::~TracefsCapture()
         tracefs_instance_destroy(m_instance);
         tracefs_instance_free(m_instance);
     }
+    if (!m_restoreGraphDepth.empty())
+        tracefs_instance_file_write(nullptr, "max_graph_depth", m_restoreGraphDepth.c_str());
 }
 
 size_t TracefsCapture::readPages(const std::function<void(int cpu, const void* data, size_t size)>& page)

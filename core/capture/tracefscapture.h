@@ -29,7 +29,10 @@ struct CaptureConfig {
     size_t bufferKb = 0;                                      // 0: the kernel's default
     std::string clock;                                        // empty: the kernel's default
     std::string tracer;                                       // empty: nop (events only)
-    std::vector<std::string> functionFilters, graphFunctions; // set_ftrace_filter, set_graph_function
+    // For a tracer: set_ftrace_filter, set_ftrace_notrace, set_graph_function, max_graph_depth
+    // (-1: the kernel's). The pids then also go to set_ftrace_pid (function-fork with forks).
+    std::vector<std::string> functionFilters, notraceFunctions, graphFunctions;
+    int maxGraphDepth = -1;
 };
 
 // Records into a private tracefs instance (never the top-level buffer), named for the process
@@ -69,6 +72,7 @@ private:
     std::vector<tracefs_cpu*> m_cpus;
     std::vector<char> m_page;
     CaptureMetadata m_metadata;
+    std::string m_restoreGraphDepth; // the kernel's max_graph_depth before, when changed
 };
 
 } // namespace ringside

@@ -52,6 +52,7 @@ CaptureDialog::CaptureDialog(const QString& offer, QWidget* parent) : QDialog(pa
     layout->addLayout(form);
 
     m_search = new QLineEdit(this);
+    m_search->setObjectName("eventSearch");
     m_search->setPlaceholderText(tr("Search events (e.g. sched_switch, syscalls)"));
     m_search->setClearButtonEnabled(true);
     layout->addWidget(m_search);
@@ -89,25 +90,53 @@ CaptureDialog::CaptureDialog(const QString& offer, QWidget* parent) : QDialog(pa
     auto* more = new QFormLayout;
     m_functions = new QLineEdit(this);
     m_functions->setPlaceholderText(tr("functions to trace (set_ftrace_filter), space-separated"));
+    m_functions->setObjectName("functionFilterEdit");
+    m_notraceFunctions = new QLineEdit(this);
+    m_notraceFunctions->setObjectName("notraceEdit");
+    m_notraceFunctions->setPlaceholderText(tr("functions never traced (set_ftrace_notrace)"));
     m_graphFunctions = new QLineEdit(this);
+    m_graphFunctions->setObjectName("graphFunctionsEdit");
     m_graphFunctions->setPlaceholderText(tr("graph from these functions (set_graph_function)"));
+    m_graphDepth = new QSpinBox(this);
+    m_graphDepth->setObjectName("graphDepthBox");
+    m_graphDepth->setRange(0, 1000);
+    m_graphDepth->setSpecialValueText(tr("no limit"));
     more->addRow(tr("Function filter:"), m_functions);
+    more->addRow(tr("Not traced:"), m_notraceFunctions);
     more->addRow(tr("Graph functions:"), m_graphFunctions);
-    auto updateTracer = [this] {
-        const bool on = !m_tracer->currentData().toString().isEmpty();
+    more->addRow(tr("Graph depth:"), m_graphDepth);
+    const bool kernelHasGraph = tracers.contains("function_graph");
+    auto updateTracer = [this, kernelHasGraph] {
+        const QString tracer = m_tracer->currentData().toString();
+        const bool on = !tracer.isEmpty();
+        const bool graph = tracer == "function_graph";
         m_functions->setEnabled(on);
-        m_graphFunctions->setEnabled(on);
+        m_notraceFunctions->setEnabled(on);
+        m_graphFunctions->setEnabled(graph);
+        m_graphDepth->setEnabled(graph);
+        const QString why = !kernelHasGraph ? tr("This kernel offers no function_graph tracer")
+                            : graph         ? QString()
+                                            : tr("For the function_graph tracer");
+        m_graphFunctions->setToolTip(why);
+        m_graphDepth->setToolTip(why);
+        m_functions->setToolTip(on ? QString() : tr("For a function tracer: choose one above"));
+        m_notraceFunctions->setToolTip(m_functions->toolTip());
     };
     connect(m_tracer, &QComboBox::currentIndexChanged, this, updateTracer);
     updateTracer();
     auto* pidRow = new QHBoxLayout;
     m_pids = new QLineEdit(this);
+    m_pids->setObjectName("pidsEdit");
     m_pids->setPlaceholderText(tr("all tasks"));
+    m_pids->setToolTip(tr("Pids whose events are recorded (set_event_pid), and whose functions a tracer traces "
+                          "(set_ftrace_pid)"));
     m_children = new QCheckBox(tr("and their children"), this);
+    m_children->setObjectName("childrenBox");
     pidRow->addWidget(m_pids, 1);
     pidRow->addWidget(m_children);
     more->addRow(tr("Only pids:"), pidRow);
     m_bufferKb = new QSpinBox(this);
+    m_bufferKb->setObjectName("bufferKbBox");
     m_bufferKb->setRange(0, 1 << 20);
     m_bufferKb->setSingleStep(1024);
     m_bufferKb->setSpecialValueText(tr("the kernel's default"));
@@ -224,8 +253,14 @@ std::vector<std::string> CaptureDialog::helperArguments() const
         args.insert(args.end(), {"-p", tracer.toStdString()});
         for (const QString& f : m_functions->text().split(' ', Qt::SkipEmptyParts))
             args.insert(args.end(), {"-l", f.toStdString()});
-        for (const QString& f : m_graphFunctions->text().split(' ', Qt::SkipEmptyParts))
-            args.insert(args.end(), {"-g", f.toStdString()});
+        for (const QString& f : m_notraceFunctions->text().split(' ', Qt::SkipEmptyParts))
+            args.insert(args.end(), {"-n", f.toStdString()});
+        if (tracer == "function_graph") {
+            for (const QString& f : m_graphFunctions->text().split(' ', Qt::SkipEmptyParts))
+                args.insert(args.end(), {"-g", f.toStdString()});
+            if (m_graphDepth->value() > 0)
+                args.insert(args.end(), {"--max-graph-depth", std::to_string(m_graphDepth->value())});
+        }
     }
     for (const QString& pid : m_pids->text().split(QRegularExpression("[ ,]+"), Qt::SkipEmptyParts))
         args.insert(args.end(), {"-P", pid.toStdString()});

@@ -19,7 +19,8 @@ namespace ringside {
 
 // Capture > New Capture: what to record, from what the kernel offers (ringside-capture
 // --list): the tracer, events in a searchable tree (systems and their events, a filter per
-// event, how many are chosen), function filters for a function tracer, pids (with their
+// event, how many are chosen), function filters for a function tracer (traced, not traced,
+// graph roots and depth for function_graph), pids (with their
 // children or not), the buffer size per CPU, the clock, and a command to run while recording.
 // What the kernel then refuses (a filter it rejects) is said by the start, with its reason.
 class CaptureDialog : public QDialog {
@@ -46,7 +47,9 @@ private:
     QTreeWidget* m_events = nullptr;
     QLabel* m_count = nullptr;
     QLineEdit* m_functions = nullptr;
+    QLineEdit* m_notraceFunctions = nullptr;
     QLineEdit* m_graphFunctions = nullptr;
+    QSpinBox* m_graphDepth = nullptr;
     QLineEdit* m_pids = nullptr;
     QCheckBox* m_children = nullptr;
     QSpinBox* m_bufferKb = nullptr;
