@@ -13,6 +13,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <dirent.h>
 #include <poll.h>
 #include <string>
 #include <vector>
@@ -86,6 +87,21 @@ bool send(CaptureMessage type, int cpu, const std::string& body)
     return writeCaptureMessage(STDOUT_FILENO, type, cpu, body.data(), body.size());
 }
 
+// This process and every thread of its caller (which relays and parses every page): at a
+// million events a second their own system calls would feed the buffers they drain. Read
+// again each second, as the caller starts threads.
+std::vector<int> ownTasks()
+{
+    std::vector<int> pids{int(::getpid()), int(::getppid())};
+    const std::string dir = "/proc/" + std::to_string(::getppid()) + "/task";
+    if (DIR* tasks = ::opendir(dir.c_str())) {
+        while (const dirent* entry = ::readdir(tasks))
+            if (const int tid = std::atoi(entry->d_name); tid > 0 && tid != ::getppid()) pids.push_back(tid);
+        ::closedir(tasks);
+    }
+    return pids;
+}
+
 } // namespace
 
 // `--list`: what the kernel offers, one per line ("tracer NAME", "clock NAME", "event
@@ -120,9 +136,7 @@ int main(int argc, char** argv)
     if (argc == 2 && std::string(argv[1]) == "--list") return list();
     CaptureConfig config;
     if (!parse(argc, argv, &config)) return usage();
-    // Neither this process nor its caller (which relays every page) is recorded: at a million
-    // events a second their own system calls would feed the buffers they drain.
-    config.notracePids = {int(::getpid()), int(::getppid())};
+    config.notracePids = ownTasks();
     std::signal(SIGPIPE, SIG_IGN);
     struct sigaction action = {};
     action.sa_handler = onSignal;
@@ -150,8 +164,12 @@ int main(int argc, char** argv)
         for (int cpu = 0; cpu < capture.metadata().cpus && !readerGone; ++cpu)
             if (!send(CaptureMessage::Stats, cpu, capture.cpuStats(cpu))) readerGone = true;
     };
-    auto lastStats = std::chrono::steady_clock::now();
+    const auto recordingSince = std::chrono::steady_clock::now();
+    auto lastStats = recordingSince;
     while (!g_stop && !readerGone) {
+        // The caller's reading thread starts once it has the metadata: looked for at each
+        // round of the first second, then each second.
+        if (std::chrono::steady_clock::now() - recordingSince < std::chrono::seconds(1)) capture.ignoreTasks(ownTasks());
         const size_t pages = capture.readPages(sendPage);
         if (pages && !readerGone && !send(CaptureMessage::Round, -1, {})) readerGone = true;
         // The caller's word, or its end: stdin readable means either. Between rounds the
@@ -164,6 +182,7 @@ int main(int argc, char** argv)
             if (n <= 0 || byte == 'q') break;
         }
         if (std::chrono::steady_clock::now() - lastStats >= std::chrono::seconds(1)) {
+            capture.ignoreTasks(ownTasks());
             sendStats();
             lastStats = std::chrono::steady_clock::now();
         }

@@ -238,12 +238,7 @@ Result<std::unique_ptr<TracefsCapture>> TracefsCapture::start(const CaptureConfi
         if (tracefs_instance_file_write(instance, "current_tracer", config.tracer.c_str()) < 0)
             return Error{"the kernel refused tracer " + config.tracer + ": " + functionTracingError(errno)};
     }
-    if (!config.notracePids.empty()) {
-        std::string pids;
-        for (int pid : config.notracePids) pids += std::to_string(pid) + " ";
-        // Older kernels lack the file: then the capture's own events are recorded too.
-        tracefs_instance_file_write(instance, "set_event_notrace_pid", pids.c_str());
-    }
+    capture->ignoreTasks(config.notracePids);
     if (!config.pids.empty()) {
         std::string pids;
         for (int pid : config.pids) pids += std::to_string(pid) + " ";
@@ -316,6 +311,18 @@ size_t TracefsCapture::readPages(const std::function<void(int cpu, const void* d
         }
     }
     return pages;
+}
+
+void TracefsCapture::ignoreTasks(std::vector<int> pids)
+{
+    std::sort(pids.begin(), pids.end());
+    if (pids == m_ignored) return;
+    m_ignored = pids;
+    std::string list;
+    for (int pid : pids) list += std::to_string(pid) + " ";
+    // Older kernels lack the file: then the capture's own events are recorded too. An empty
+    // list is written as a truncation, which clears the file.
+    tracefs_instance_file_write(m_instance, "set_event_notrace_pid", list.empty() ? "" : list.c_str());
 }
 
 void TracefsCapture::stop()

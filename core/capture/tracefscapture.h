@@ -52,6 +52,8 @@ public:
 
     // Hands every page the CPUs have now to `page` (partial pages too); returns how many.
     size_t readPages(const std::function<void(int cpu, const void* data, size_t size)>& page);
+    // The tasks whose events are never recorded (set_event_notrace_pid), replacing those before.
+    void ignoreTasks(std::vector<int> pids);
     // Stops tracing; what is still in the buffers is read by the next readPages().
     void stop();
     // The CPU's stats file (entries, overrun, dropped and read events).
@@ -73,6 +75,7 @@ private:
     std::vector<char> m_page;
     CaptureMetadata m_metadata;
     std::string m_restoreGraphDepth; // the kernel's max_graph_depth before, when changed
+    std::vector<int> m_ignored;       // sorted
 };
 
 } // namespace ringside
