@@ -24,7 +24,7 @@ inline bool writeFile(const QString& path, const QByteArray& bytes)
     return writeFile(path, std::string_view(bytes.constData(), size_t(bytes.size())));
 }
 
-// The trace-cmd format a file is in, as the writer names it ("v7 (zstd)", "v6"), read by
+// The trace-cmd format a file is in, as the writer names it ("v7, zstd", "v6"), read by
 // the file reader; "unreadable: REASON" when it cannot open it.
 std::string datFormatOf(const QString& path);
 

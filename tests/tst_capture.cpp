@@ -111,7 +111,7 @@ private slots:
         QVERIFY2(run.err.contains("recording 2 CPUs") || run.err.contains("recording "), run.err.constData());
         QVERIFY(run.err.contains(out.toUtf8() + ": "));
         QVERIFY(!QFileInfo::exists(out + ".cpu0.part"));
-        QCOMPARE(test::datFormatOf(out), std::string("v7 (zstd)")); // unless asked otherwise
+        QCOMPARE(test::datFormatOf(out), std::string("v7, zstd")); // unless asked otherwise
         const auto dump = test::runCli({"dump", out});
         QCOMPARE(dump.status, 0);
         QVERIFY(dump.out.contains(" sched_switch: "));

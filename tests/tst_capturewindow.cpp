@@ -7,6 +7,7 @@
 #include "testsupport.h"
 
 #include "capture/capturecontroller.h"
+#include "filters/filterpanel.h"
 #include "mainwindow.h"
 #include "state/viewstate.h"
 #include "table/eventtablemodel.h"
@@ -21,6 +22,8 @@
 #include <QTemporaryDir>
 #include <QTest>
 #include <QTimer>
+#include <QTreeWidget>
+#include <QTreeWidgetItemIterator>
 
 #include <unistd.h>
 
@@ -85,13 +88,27 @@ private slots:
         window.show();
         QString error;
         QVERIFY2(window.captures()->start({"-e", "sched:sched_switch", "-e", "raw_syscalls"},
-                                          "for i in $(seq 30); do ls / >/dev/null; sleep 0.05; done", &error),
+                                          "for i in $(seq 60); do ls / >/dev/null; sleep 0.05; done", &error),
                  qPrintable(error));
         QVERIFY(window.session() && window.session()->live && window.session()->isCapture);
         QVERIFY(window.captures()->running());
         // Rows arrive while it runs.
         QTRY_VERIFY_WITH_TIMEOUT(window.tableModel()->rowCount() > 0, 10000);
         QVERIFY(window.captures()->running());
+        // The filter lists fill in with what arrives, counts growing, while it runs.
+        auto* filters = window.findChild<FilterPanel*>();
+        QVERIFY(filters);
+        auto countOf = [](QTreeWidget* tree, const QString& name) -> qulonglong {
+            for (QTreeWidgetItemIterator it(tree); *it; ++it)
+                if ((*it)->text(0) == name) return (*it)->data(1, Qt::DisplayRole).toULongLong();
+            return 0;
+        };
+        QTRY_VERIFY_WITH_TIMEOUT(countOf(filters->eventTree(), "sys_enter") > 0, 10000);
+        const qulonglong enters = countOf(filters->eventTree(), "sys_enter");
+        QTRY_VERIFY_WITH_TIMEOUT(countOf(filters->eventTree(), "sys_enter") > enters, 10000);
+        QVERIFY(window.captures()->running());
+        QVERIFY(filters->taskTree()->topLevelItemCount() > 0);
+        QVERIFY(countOf(filters->cpuTree(), "CPU 0") + countOf(filters->cpuTree(), "CPU 1") > 0);
         // Zoomed in at the end, the view follows the newest events.
         ViewState& view = *window.viewState();
         const auto full = view.fullRange();
@@ -113,10 +130,12 @@ private slots:
         const QString out = m_dir.filePath("capture.dat");
         QVERIFY2(window.captures()->save(out, &error), qPrintable(error));
         QVERIFY(window.session()->liveSaved);
+        QVERIFY2(window.findChild<QLabel*>("captureStatus")->text().endsWith(" · saved as capture.dat (v7, zstd)"),
+                 qPrintable(window.findChild<QLabel*>("captureStatus")->text()));
         const auto dump = test::runCli({"dump", out});
         QCOMPARE(dump.status, 0);
         QCOMPARE(dump.out.count('\n'), qsizetype(rows) + 1); // "cpus=N", then every event
-        QCOMPARE(test::datFormatOf(out), std::string("v7 (zstd)"));
+        QCOMPARE(test::datFormatOf(out), std::string("v7, zstd"));
         // Format 6 on request, for older tools: the same events.
         const QString outV6 = m_dir.filePath("capture-v6.dat");
         QVERIFY2(window.captures()->save(outV6, &error, DatFormat::v6()), qPrintable(error));

@@ -536,6 +536,10 @@ void MainWindow::captureGrew()
         m_view.setVisibleRange({full.end - visible.span(), full.end}, false);
     m_timeline->update();
     updateStatus();
+    if (!m_lastFilterCounts.isValid() || m_lastFilterCounts.elapsed() > 1000) {
+        m_lastFilterCounts.start();
+        m_filters->refreshCounts();
+    }
     // A filter shows what had arrived when it ran: it runs again, at most once a second.
     if (!m_view.filter().empty() && !m_filterJob.running() &&
         (!m_lastLiveFilter.isValid() || m_lastLiveFilter.elapsed() > 1000)) {
@@ -770,15 +774,15 @@ void MainWindow::activate(size_t index, bool opened)
     }
     m_table->header()->resizeSection(EventTableModel::Cpu, std::min(cpuWidth + 16, 220));
     m_details->setSession(m_session.get());
-    // A store that grows: its task table and diagnostics are the capture thread's until it
-    // ends (captureEnded fills these in then).
+    // A store that grows: its diagnostics are the capture thread's until it ends
+    // (captureEnded fills them in then); the filter lists follow what arrives (captureGrew).
     const bool growing = m_session->live && !m_session->live->progress().ended;
     m_health->setSession(growing ? nullptr : m_session.get());
     if (growing)
         m_warningsButton->hide();
     else
         showLoadWarnings(store.diagnostics());
-    m_filters->setSession(growing ? nullptr : m_session.get());
+    m_filters->setSession(m_session.get());
     m_search->setSession(m_session);
     m_pluginStats->setSession(m_session.get());
     const bool failures = m_pluginStats->showTable("syscalls", "failures") && !m_session->pluginTables.empty() &&

@@ -194,6 +194,7 @@ private:
     bool m_syncingSelection = false;
     bool m_switchingRecording = false; // another recording's view is being put back
     QElapsedTimer m_lastLiveFilter; // a filter over a growing capture is applied again now and then
+    QElapsedTimer m_lastFilterCounts; // the filter lists of a growing capture are brought up to date now and then
 };
 
 } // namespace ringside

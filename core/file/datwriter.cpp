@@ -449,7 +449,7 @@ private:
 std::string DatFormat::name() const
 {
     if (version == 6) return "v6";
-    return "v7 (" + std::string(codec == Codec::None ? "uncompressed" : codecName(codec)) + ")";
+    return "v7, " + std::string(codec == Codec::None ? "uncompressed" : codecName(codec));
 }
 
 bool CpuDataSink::copyFrom(int fd, uint64_t offset, uint64_t size, std::string* error)

@@ -18,7 +18,7 @@ struct DatFormat {
     Codec codec = Codec::Zstd;
 
     static DatFormat v6() { return {6, Codec::None}; }
-    // "v7 (zstd)", "v6": what a message or a dialog calls it.
+    // "v7, zstd", "v6": what a message or a dialog calls it.
     std::string name() const;
 };
 

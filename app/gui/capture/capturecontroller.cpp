@@ -180,10 +180,11 @@ void CaptureController::onTick()
         else
             m_window->statusBar()->showMessage(
                 tr("The capture could not be analysed: %1").arg(QString::fromStdString(why)), 15000);
-        text = tr("Capture stopped: %1 events, lost: %2 overwritten, %3 dropped%4 · File > Save Capture As keeps it")
-                   .arg(QLocale().toString(qulonglong(p.events)), QLocale().toString(qulonglong(p.overrun)),
-                        QLocale().toString(qulonglong(p.dropped)),
-                        p.error.empty() ? QString() : tr(" (%1)").arg(QString::fromStdString(p.error)));
+        m_endSummary = tr("Capture stopped: %1 events, lost: %2 overwritten, %3 dropped%4")
+                           .arg(QLocale().toString(qulonglong(p.events)), QLocale().toString(qulonglong(p.overrun)),
+                                QLocale().toString(qulonglong(p.dropped)),
+                                p.error.empty() ? QString() : tr(" (%1)").arg(QString::fromStdString(p.error)));
+        text = m_endSummary + tr(" · File > Save Capture As keeps it");
         m_stop->setEnabled(false);
         m_save->setEnabled(true);
         if (m_command && m_command->state() != QProcess::NotRunning)
@@ -222,6 +223,8 @@ bool CaptureController::save(const QString& path, QString* error, DatFormat form
     session->liveSaved = true;
     session->path = path; // sessions and the window name it by its file now
     m_window->statusBar()->showMessage(tr("Capture saved to %1").arg(path), 15000);
+    m_window->setCaptureStatus(
+        m_endSummary + tr(" · saved as %1 (%2)").arg(QFileInfo(path).fileName(), QString::fromStdString(format.name())));
     return true;
 }
 

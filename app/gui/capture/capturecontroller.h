@@ -63,6 +63,7 @@ private:
     std::shared_ptr<std::atomic<bool>> m_growPending;
     bool m_ended = true;
     uint64_t m_lastEvents = 0;
+    QString m_endSummary; // the ended capture: its events and losses
     std::unique_ptr<QTemporaryDir> m_workDir; // ended captures, loaded for analysis
     int m_captures = 0;
 };

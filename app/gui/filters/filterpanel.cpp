@@ -155,54 +155,92 @@ void FilterPanel::populate()
     m_cpus->clear();
     m_events->clear();
     m_tasks->clear();
-    if (m_session) {
-        const EventStore& store = m_session->store();
-        for (size_t s = 0; s < store.streamCount(); ++s) {
-            const Stream& stream = store.stream(StreamId(static_cast<uint16_t>(s)));
+    m_populating = false;
+    refreshCounts();
+}
+
+void FilterPanel::refreshCounts()
+{
+    if (!m_session) return;
+    m_populating = true;
+    // Read as a store that may be growing allows (column sizes, atomic type counts, a
+    // snapshot of the task table): a live capture's lists fill in as events arrive.
+    const EventStore& store = m_session->store();
+    std::map<int, QTreeWidgetItem*> cpuItems;
+    for (int i = 0; i < m_cpus->topLevelItemCount(); ++i)
+        cpuItems[m_cpus->topLevelItem(i)->data(0, kStreamRole).toInt()] = m_cpus->topLevelItem(i);
+    for (size_t s = 0; s < store.streamCount(); ++s) {
+        const Stream& stream = store.stream(StreamId(static_cast<uint16_t>(s)));
+        QTreeWidgetItem*& item = cpuItems[int(s)];
+        if (!item) {
             const QString buffer = QString::fromStdString(store.buffers()[stream.buffer].name);
-            auto* item = new QTreeWidgetItem(
-                m_cpus, {(buffer.isEmpty() ? QString() : buffer + ": ") + tr("CPU %1").arg(stream.cpu)});
-            item->setData(1, Qt::DisplayRole, qulonglong(stream.columns.size()));
+            item = new QTreeWidgetItem(m_cpus,
+                                       {(buffer.isEmpty() ? QString() : buffer + ": ") + tr("CPU %1").arg(stream.cpu)});
             item->setData(0, kStreamRole, int(s));
             item->setCheckState(0, Qt::Checked);
         }
-        std::map<std::string, QTreeWidgetItem*> systems;
-        const auto& counts = store.eventTypeCounts();
-        for (size_t type = 0; type < counts.size(); ++type) {
-            if (!counts[type]) continue;
+        item->setData(1, Qt::DisplayRole, qulonglong(stream.columns.size()));
+    }
+
+    std::map<QString, QTreeWidgetItem*> systems;
+    std::map<int, QTreeWidgetItem*> eventItems;
+    for (int i = 0; i < m_events->topLevelItemCount(); ++i) {
+        QTreeWidgetItem* system = m_events->topLevelItem(i);
+        systems[system->text(0)] = system;
+        for (int c = 0; c < system->childCount(); ++c)
+            eventItems[system->child(c)->data(0, kTypeRole).toInt()] = system->child(c);
+    }
+    const size_t types = store.eventTypeCounts().size();
+    for (size_t type = 0; type < types; ++type) {
+        const uint64_t count = store.eventTypeCount(uint16_t(type));
+        if (!count) continue;
+        QTreeWidgetItem*& item = eventItems[int(type)];
+        if (!item) {
             const std::string system = m_session->formatter->systemName(uint16_t(type));
-            QTreeWidgetItem*& parent = systems[system];
+            QTreeWidgetItem*& parent = systems[QString::fromStdString(system.empty() ? "?" : system)];
             if (!parent) {
                 parent = new QTreeWidgetItem(m_events, {QString::fromStdString(system.empty() ? "?" : system)});
                 parent->setFlags(parent->flags() | Qt::ItemIsAutoTristate | Qt::ItemIsUserCheckable);
                 parent->setCheckState(0, Qt::Checked);
             }
-            auto* item =
-                new QTreeWidgetItem(parent, {QString::fromStdString(m_session->formatter->eventName(uint16_t(type)))});
-            item->setData(1, Qt::DisplayRole, qulonglong(counts[type]));
+            // A new event of a system the user hid stays hidden.
+            const Qt::CheckState state = parent->checkState(0) == Qt::Unchecked ? Qt::Unchecked : Qt::Checked;
+            item = new QTreeWidgetItem(parent,
+                                       {QString::fromStdString(m_session->formatter->eventName(uint16_t(type)))});
             item->setData(0, kTypeRole, int(type));
             item->setFlags(item->flags() | Qt::ItemIsUserCheckable);
-            item->setCheckState(0, Qt::Checked);
+            item->setCheckState(0, state);
         }
-        for (auto& [name, item] : systems) {
-            uint64_t total = 0;
-            for (int c = 0; c < item->childCount(); ++c)
-                total += item->child(c)->data(1, Qt::DisplayRole).toULongLong();
-            item->setData(1, Qt::DisplayRole, qulonglong(total));
-        }
-        m_events->sortItems(1, Qt::DescendingOrder);
-        for (const Task& task : store.tasks().all()) {
-            auto* item = new QTreeWidgetItem(m_tasks, {QString::fromStdString(m_session->taskName(task.pid))});
+        item->setData(1, Qt::DisplayRole, qulonglong(count));
+    }
+    for (auto& [name, item] : systems) {
+        uint64_t total = 0;
+        for (int c = 0; c < item->childCount(); ++c) total += item->child(c)->data(1, Qt::DisplayRole).toULongLong();
+        item->setData(1, Qt::DisplayRole, qulonglong(total));
+    }
+    m_events->sortItems(1, Qt::DescendingOrder);
+
+    std::map<int32_t, QTreeWidgetItem*> taskItems;
+    for (int i = 0; i < m_tasks->topLevelItemCount(); ++i)
+        taskItems[m_tasks->topLevelItem(i)->data(0, kPidRole).toInt()] = m_tasks->topLevelItem(i);
+    for (const Task& task : store.tasks().snapshot()) {
+        QTreeWidgetItem*& item = taskItems[task.pid];
+        if (!item) {
+            item = new QTreeWidgetItem(m_tasks);
             item->setData(1, Qt::DisplayRole, task.pid);
-            item->setData(2, Qt::DisplayRole, qulonglong(task.events));
             item->setData(0, kPidRole, task.pid);
             item->setCheckState(0, Qt::Checked);
             QPixmap swatch(10, 10);
             swatch.fill(taskColor(task.pid));
             item->setIcon(0, QIcon(swatch));
         }
-        m_tasks->sortItems(2, Qt::DescendingOrder);
+        // Names may come later in a capture (its first context switch, or the end's comms).
+        item->setText(0, QString::fromStdString(m_session->taskName(task.pid)));
+        item->setData(2, Qt::DisplayRole, qulonglong(task.events));
     }
+    m_tasks->sortItems(2, Qt::DescendingOrder);
+    applySearch(m_events, m_eventSearch->text());
+    applySearch(m_tasks, m_taskSearch->text());
     m_populating = false;
 }
 

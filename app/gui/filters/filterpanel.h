@@ -23,6 +23,9 @@ public:
     explicit FilterPanel(QWidget* parent = nullptr);
 
     void setSession(const TraceSession* session);
+    // Counts brought up to date, and the CPUs, events and tasks that arrived since added
+    // (checked, or unchecked under a system the user hid): a live capture's store grows.
+    void refreshCounts();
     FilterSpec spec() const;
     // Shows `spec` (a restored view) without emitting specChanged.
     void setSpec(const FilterSpec& spec);
