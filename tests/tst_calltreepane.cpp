@@ -11,6 +11,7 @@
 #include "calltree/flamegraph.h"
 #include "details/detailspane.h"
 #include "filters/filterpanel.h"
+#include "jobs/loadjob.h"
 #include "mainwindow.h"
 #include "state/viewstate.h"
 #include "timeline/timelinewidget.h"
@@ -188,6 +189,32 @@ private slots:
         window.viewState()->setMarkerB(store.firstTimestamp() + 10000000); // the first 10 ms
         QVERIFY(treesShown(pane));
         QVERIFY(pane->topDownTree()->calls() > 0 && pane->topDownTree()->calls() < all);
+    }
+
+    // A live capture's call trees come from its events so far, while the view selects in the
+    // store that grew since: an event beyond the analysed part is no selection there.
+    void selectionBeyondTheAnalysedEventsIsNone()
+    {
+        LoadJob job;
+        QSignalSpy finished(&job, &LoadJob::finished);
+        job.start(test::fixture("fgraph-e2big.dat"));
+        QVERIFY(finished.wait(20000));
+        auto session = finished.at(0).at(0).value<std::shared_ptr<TraceSession>>();
+        QVERIFY(session);
+        const EventStore& store = session->store();
+        ViewState view;
+        view.reset({store.firstTimestamp(), store.lastTimestamp() + 1});
+        CallTreePane pane(&view);
+        pane.setSession(session);
+        pane.setScope(CallTreePane::SelectedTask);
+        QVERIFY(treesShown(&pane));
+        const EventRef last = store.eventAt(store.eventCount() - 1);
+        view.select(EventRef{last.stream, uint32_t(store.stream(last.stream).columns.size())});
+        QVERIFY(treesShown(&pane));
+        QVERIFY2(pane.summary()->text().contains("select an event"), qPrintable(pane.summary()->text()));
+        view.select(last);
+        QVERIFY(treesShown(&pane));
+        QVERIFY2(!pane.summary()->text().contains("select an event"), qPrintable(pane.summary()->text()));
     }
 
     void flameGraphZoomsAndSelects()

@@ -8,13 +8,16 @@
 
 #include "capture/capturecontroller.h"
 #include "filters/filterpanel.h"
+#include "plugins/pluginstatspane.h"
 #include "mainwindow.h"
 #include "state/viewstate.h"
 #include "table/eventtablemodel.h"
 
 #include <QAbstractButton>
+#include <QComboBox>
 #include <QApplication>
 #include <QDir>
+#include <QDockWidget>
 #include <QFileInfo>
 #include <QLabel>
 #include <QMessageBox>
@@ -144,6 +147,54 @@ private slots:
         // Reopened, the file shows what the capture showed.
         QVERIFY(test::load(window, out));
         QCOMPARE(window.tableModel()->rowCount(), rows);
+    }
+
+    // With their pane shown, the plugins run on what has arrived while the capture runs: the
+    // failed system calls of the command appear before it ends, and a row leads to its event.
+    void pluginsRunOnWhatHasArrived()
+    {
+        MainWindow window;
+        window.resize(1400, 900);
+        window.show();
+        QString error;
+        QVERIFY2(window.captures()->start({"-e", "sched:sched_switch", "-e", "raw_syscalls"},
+                                          "for i in $(seq 80); do ls /no/such/file 2>/dev/null; sleep 0.05; done",
+                                          &error),
+                 qPrintable(error));
+        PluginStatsPane* pane = window.pluginStats();
+        QVERIFY2(pane->summary()->text().contains("every few seconds while this pane is shown"),
+                 qPrintable(pane->summary()->text()));
+        window.findChild<QDockWidget*>("pluginStatsDock")->show();
+        QTRY_VERIFY_WITH_TIMEOUT(pane->summary()->text().startsWith("The capture's first "), 15000);
+        QVERIFY(window.captures()->running());
+        QVERIFY(pane->showTable("syscalls", "failures"));
+        // ls's failed look-up of the missing file, found in the capture as it grows.
+        const QAbstractItemModel* model = pane->table()->model();
+        auto enoentRow = [&] {
+            for (int r = 0; r < model->rowCount(); ++r)
+                if (model->index(r, 6).data().toString() == "ENOENT") return r;
+            return -1;
+        };
+        QTRY_VERIFY_WITH_TIMEOUT(enoentRow() >= 0, 15000);
+        QVERIFY(window.captures()->running());
+        // Analysed again as more arrives, the table chosen stays.
+        const QString first = pane->summary()->text();
+        QTRY_VERIFY_WITH_TIMEOUT(pane->summary()->text() != first, 15000);
+        QVERIFY(pane->chooser()->currentText().contains("Failed system calls"));
+        QVERIFY(window.captures()->running());
+        // A row goes to its event in the growing store.
+        const int row = enoentRow();
+        QVERIFY(row >= 0);
+        emit pane->table()->activated(model->index(row, 3));
+        QTRY_VERIFY(window.viewState()->selection().has_value());
+        const EventRef selected = *window.viewState()->selection();
+        const EventStore& store = window.session()->store();
+        QCOMPARE(store.timestamp(selected), model->index(row, 0).data(StatsTableModel::kJumpTime).toULongLong());
+        QCOMPARE(store.stream(selected.stream).columns.pid[selected.index], model->index(row, 2).data().toInt());
+        window.captures()->stop();
+        QTRY_VERIFY_WITH_TIMEOUT(!window.captures()->running(), 20000);
+        // The whole capture, analysed at the end, replaces what ran on a part of it.
+        QTRY_VERIFY_WITH_TIMEOUT(!pane->summary()->text().startsWith("The capture's first "), 20000);
     }
 
     void unsavedCaptureAsksBeforeClosing()

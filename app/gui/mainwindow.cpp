@@ -560,6 +560,27 @@ void MainWindow::captureEnded()
     if (!spec.empty()) applyFilters();
 }
 
+bool MainWindow::wantsLiveAnalysis() const
+{
+    return m_pluginDock->isVisible() || m_callDock->isVisible();
+}
+
+void MainWindow::showCallTreeDock()
+{
+    m_callDock->show();
+    m_callDock->raise();
+}
+
+void MainWindow::showLiveAnalysis(std::shared_ptr<TraceSession> analysis, const QString& source)
+{
+    if (!m_session || !m_session->live || m_session->live->progress().ended) return;
+    // The panes let go of the analysis before last before it goes.
+    auto before = std::exchange(m_liveAnalysis, std::move(analysis));
+    m_pluginStats->setSession(m_liveAnalysis.get(), source);
+    const Trace& trace = *m_liveAnalysis->trace;
+    if (trace.callSlices().available() || trace.functionCalls().available()) m_calls->setSession(m_liveAnalysis);
+}
+
 void MainWindow::reloadCapture(const QString& path)
 {
     m_reloading = m_session;
@@ -750,6 +771,7 @@ void MainWindow::activate(size_t index, bool opened)
     m_details->setSession(nullptr);
     m_health->setSession(nullptr);
     m_pluginStats->setSession(nullptr);
+    m_liveAnalysis.reset();
     m_filterJob.cancel();
     m_filters->setSession(nullptr);
     m_filterBar->hide();
@@ -784,7 +806,11 @@ void MainWindow::activate(size_t index, bool opened)
         showLoadWarnings(store.diagnostics());
     m_filters->setSession(m_session.get());
     m_search->setSession(m_session);
-    m_pluginStats->setSession(m_session.get());
+    // A running capture's plugins have run on nothing yet: their pane says when they will.
+    m_pluginStats->setSession(growing ? nullptr : m_session.get(),
+                              growing ? tr("The plugins run on the capture's events so far every few seconds "
+                                           "while this pane is shown")
+                                      : QString());
     const bool failures = m_pluginStats->showTable("syscalls", "failures") && !m_session->pluginTables.empty() &&
                           m_pluginStats->model()->rowCount() > 0;
     if (opened) m_pluginDock->setVisible(failures);

@@ -107,6 +107,12 @@ public:
     // rows, plugins and call trees, which a growing store does not have) and shows it in the
     // capture's place, at the same range; the capture stays unsaved until saved.
     void reloadCapture(const QString& path);
+    // A running capture's plugins are run on what has arrived, now and then, while their pane
+    // is shown: whether it is, and the analysis to show there (`source` says of what).
+    bool wantsLiveAnalysis() const;
+    // A capture of a function tracer: its call trees are what its user looks for.
+    void showCallTreeDock();
+    void showLiveAnalysis(std::shared_ptr<TraceSession> analysis, const QString& source);
     // View > Plugins: the dialog; a change of plugins reloads the open recording.
     void showPluginsDialog();
 
@@ -157,6 +163,7 @@ private:
     RecordingSet m_recordings;
     size_t m_active = 0;
     std::shared_ptr<TraceSession> m_session; // the active one
+    std::shared_ptr<TraceSession> m_liveAnalysis; // a running capture's events so far, loaded with the plugins
     // The view of each recording while another is active.
     std::vector<std::optional<ViewSnapshot>> m_stashed;
     QStringList m_pendingAppends;

@@ -265,11 +265,24 @@ void CallTreePane::scheduleRebuild()
     m_debounce->start();
 }
 
+std::optional<EventRef> CallTreePane::selectedEvent() const
+{
+    // The view may select in a store that grows past the one analysed (a live capture's
+    // events so far): an event beyond it is none here.
+    const std::optional<EventRef> selected = m_view->selection();
+    if (!selected || !m_session || !m_session->trace) return std::nullopt;
+    const EventStore& store = m_session->store();
+    if (selected->stream.value >= store.streamCount() ||
+        selected->index >= store.stream(selected->stream).columns.size())
+        return std::nullopt;
+    return selected;
+}
+
 CallSelection CallTreePane::selection(QString* description) const
 {
     CallSelection selection;
     const EventStore& store = m_session->store();
-    const std::optional<EventRef> selected = m_view->selection();
+    const std::optional<EventRef> selected = selectedEvent();
     switch (Scope(m_scope->currentIndex())) {
     case WholeTrace: *description = tr("the whole trace"); break;
     case SelectedTask:
@@ -510,7 +523,7 @@ bool CallTreePane::jumpToCall(uint32_t function, bool forward)
     CallSelection within = selection(&description);
     within.from = 0;
     within.to = std::numeric_limits<uint64_t>::max();
-    const std::optional<EventRef> selected = m_view->selection();
+    const std::optional<EventRef> selected = selectedEvent();
     const uint64_t now = selected ? store.timestamp(*selected) : m_view->visibleRange().start;
     size_t best = calls.size();
     for (size_t i = 0; i < calls.size(); ++i) {
@@ -618,7 +631,7 @@ QString CallTreePane::statisticsText() const
 
 void CallTreePane::showSelectedSyscall()
 {
-    const std::optional<EventRef> selected = m_view->selection();
+    const std::optional<EventRef> selected = selectedEvent();
     if (!m_session || !m_session->trace || !selected || !m_session->trace->callSlices().available()) return;
     struct Comparison {
         std::optional<SyscallSpan> selected, other;

@@ -83,6 +83,8 @@ signals:
     void syscallShown();
 
 private:
+    // The view's selected event, if it is in this pane's recording.
+    std::optional<EventRef> selectedEvent() const;
     void scheduleRebuild();
     void rebuild();
     CallSelection selection(QString* description) const;

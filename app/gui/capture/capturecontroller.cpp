@@ -22,7 +22,10 @@
 #include <QSettings>
 #include <QStatusBar>
 #include <QTemporaryDir>
+#include <QTime>
 #include <QTimer>
+
+#include <algorithm>
 
 namespace ringside {
 
@@ -38,6 +41,23 @@ CaptureController::CaptureController(MainWindow* window, QMenu* captureMenu, QMe
     m_save = fileMenu->addAction(tr("Save &Capture As…"), this, &CaptureController::saveWithDialog);
     m_save->setObjectName("saveCaptureAction");
     m_save->setEnabled(false);
+    m_analysis = new LoadJob(this);
+    connect(m_analysis, &LoadJob::finished, this, [this](std::shared_ptr<TraceSession> analysis) {
+        m_analysisCost = m_analysisStarted.elapsed();
+        m_sinceAnalysis.start();
+        if (running() && liveSession())
+            m_window->showLiveAnalysis(
+                analysis, tr("The capture's first %1 events (analysed at %2)")
+                              .arg(QLocale().toString(qulonglong(analysis->store().eventCount())),
+                                   QTime::currentTime().toString("HH:mm:ss")));
+    });
+    connect(m_analysis, &LoadJob::failed, this, [this](const QString&, const QString& message) {
+        m_analysisCost = m_analysisStarted.elapsed();
+        m_sinceAnalysis.start();
+        if (running())
+            m_window->statusBar()->showMessage(tr("The capture's events so far could not be analysed: %1").arg(message),
+                                               10000);
+    });
     m_timer = new QTimer(this);
     m_timer->setInterval(250);
     connect(m_timer, &QTimer::timeout, this, &CaptureController::onTick);
@@ -120,7 +140,12 @@ bool CaptureController::start(const std::vector<std::string>& helperArguments, c
     });
     m_ended = false;
     m_lastEvents = 0;
+    m_analysedEvents = 0;
+    m_analysisCost = 0;
+    m_sinceAnalysis.invalidate();
     m_window->showCapture(session);
+    if (std::find(helperArguments.begin(), helperArguments.end(), "-p") != helperArguments.end())
+        m_window->showCallTreeDock(); // a function tracer's calls, analysed as they arrive
     m_stop->setEnabled(true);
     m_save->setEnabled(false);
     m_timer->start();
@@ -161,7 +186,9 @@ void CaptureController::onTick()
     QString text = tr("Capturing: %1 events (%2/s), lost: %3 overwritten, %4 dropped")
                        .arg(QLocale().toString(qulonglong(p.events)), rate, QLocale().toString(qulonglong(p.overrun)),
                             QLocale().toString(qulonglong(p.dropped)));
+    if (!p.ended) analyseSoFar(session, p.events);
     if (p.ended) {
+        m_analysis->cancel(); // the whole capture is analysed now
         m_timer->stop();
         m_ended = true;
         {
@@ -192,6 +219,23 @@ void CaptureController::onTick()
         emit stateChanged();
     }
     m_window->setCaptureStatus(text);
+}
+
+void CaptureController::analyseSoFar(const std::shared_ptr<TraceSession>& session, uint64_t events)
+{
+    if (!m_window->wantsLiveAnalysis() || m_analysis->running() || events == 0 || events == m_analysedEvents) return;
+    if (m_sinceAnalysis.isValid() && m_sinceAnalysis.elapsed() < std::max<qint64>(2000, 10 * m_analysisCost)) return;
+    if (!m_workDir) m_workDir = std::make_unique<QTemporaryDir>();
+    if (!m_workDir->isValid()) return;
+    // Written whole to a new name and renamed, so the analysis shown before (which maps the
+    // file it came from) keeps its copy.
+    const QString path = m_workDir->filePath("capture-so-far.dat");
+    std::shared_ptr<LiveCapture> live = session->live;
+    m_analysedEvents = events;
+    m_analysisStarted.start();
+    m_analysis->start(path, false, [live, path](std::string* why) {
+        return live->save(path.toStdString(), DatFormat::v6(), why);
+    });
 }
 
 void CaptureController::stop()

@@ -2,7 +2,9 @@
 #pragma once
 
 #include "file/datwriter.h"
+#include "jobs/loadjob.h"
 
+#include <QElapsedTimer>
 #include <QObject>
 #include <QString>
 
@@ -52,6 +54,9 @@ signals:
 private:
     void onGrew();
     void onTick();
+    // While it runs: its events so far, written out and loaded with the plugins on a worker,
+    // at most every 2 s and never more than a tenth of the time, while their pane is shown.
+    void analyseSoFar(const std::shared_ptr<TraceSession>& session, uint64_t events);
     std::shared_ptr<TraceSession> liveSession() const;
 
     MainWindow* m_window;
@@ -66,6 +71,10 @@ private:
     QString m_endSummary; // the ended capture: its events and losses
     std::unique_ptr<QTemporaryDir> m_workDir; // ended captures, loaded for analysis
     int m_captures = 0;
+    LoadJob* m_analysis = nullptr;
+    QElapsedTimer m_analysisStarted, m_sinceAnalysis;
+    qint64 m_analysisCost = 0; // ms the last one took
+    uint64_t m_analysedEvents = 0;
 };
 
 } // namespace ringside

@@ -14,7 +14,7 @@ void LoadJob::cancel()
     if (wasRunning) emit cancelled();
 }
 
-void LoadJob::start(const QString& path, bool isSample)
+void LoadJob::start(const QString& path, bool isSample, std::function<bool(std::string* error)> prepare)
 {
     // The events parsed so far: the loader's thread writes it, a progress report reads it on
     // the GUI thread (the tracker's progress carries one number, the permille).
@@ -30,7 +30,12 @@ void LoadJob::start(const QString& path, bool isSample)
     // load; the job is copied around, so they travel in a shared holder.
     auto plugins = std::make_shared<std::vector<std::unique_ptr<Plugin>>>(PluginSettings::instantiateEnabled());
     m_jobs.start(
-        [path, isSample, events, stage, plugins](JobTracker::Context& context) {
+        [path, isSample, events, stage, plugins, prepare](JobTracker::Context& context) {
+            Outcome outcome;
+            if (std::string why; prepare && !prepare(&why)) {
+                outcome.error = QString::fromStdString(why);
+                return outcome;
+            }
             LoadOptions options;
             options.cancel = context.cancelFlag();
             options.progress = [&context, events, stage](const LoadProgress& p) {
@@ -47,7 +52,6 @@ void LoadJob::start(const QString& path, bool isSample)
                 }
             };
             auto trace = Trace::open(path.toStdString(), options, {}, std::move(*plugins));
-            Outcome outcome;
             if (!trace) {
                 outcome.error = QString::fromStdString(trace.error().message);
                 return outcome;

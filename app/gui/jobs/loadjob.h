@@ -7,7 +7,9 @@
 #include <QObject>
 #include <QString>
 
+#include <functional>
 #include <memory>
+#include <string>
 
 namespace ringside {
 
@@ -19,7 +21,10 @@ class LoadJob : public QObject {
 public:
     explicit LoadJob(QObject* parent = nullptr) : QObject(parent) {}
 
-    void start(const QString& path, bool isSample = false);
+    // `prepare`, when given, runs first on the worker thread: it writes `path` (a live
+    // capture's pages so far), or fails with the reason.
+    void start(const QString& path, bool isSample = false,
+               std::function<bool(std::string* error)> prepare = nullptr);
     void cancel();
     bool running() const { return m_jobs.isRunning(); }
 

@@ -72,10 +72,13 @@ PluginStatsPane::PluginStatsPane(QWidget* parent) : QWidget(parent)
     });
 }
 
-void PluginStatsPane::setSession(const TraceSession* session)
+void PluginStatsPane::setSession(const TraceSession* session, const QString& source)
 {
     m_session = session;
+    m_source = source;
     QSignalBlocker block(m_chooser);
+    // The table the user chose stays chosen when the same recording is analysed again.
+    const QString chosen = m_chooser->currentText();
     m_chooser->clear();
     if (session && session->trace)
         for (const Choice& c : choices(*session)) {
@@ -84,6 +87,7 @@ void PluginStatsPane::setSession(const TraceSession* session)
                                    .arg(QString::fromStdString(session->trace->plugins()[c.plugin]->name()))
                                    .arg(QString::fromStdString(t.title)));
         }
+    if (!source.isEmpty() && m_chooser->findText(chosen) >= 0) m_chooser->setCurrentIndex(m_chooser->findText(chosen));
     fill();
 }
 
@@ -114,7 +118,9 @@ void PluginStatsPane::fill()
     m_summary->clear();
     if (!m_session || m_chooser->currentIndex() < 0) {
         m_model->setTable(nullptr, false);
-        m_summary->setText(m_session ? tr("No plugin made statistics for this recording (View > Plugins)") : QString());
+        m_summary->setText(!m_session         ? m_source
+                           : m_source.isEmpty() ? tr("No plugin made statistics for this recording (View > Plugins)")
+                                                : m_source + tr(" · no plugin made statistics of it yet"));
         return;
     }
     const Choice choice = choices(*m_session)[size_t(m_chooser->currentIndex())];
@@ -130,7 +136,8 @@ void PluginStatsPane::fill()
                 std::max(width, m_table->fontMetrics().horizontalAdvance(m_model->index(r, c).data().toString()) + 16);
         m_table->setColumnWidth(c, width);
     }
-    m_summary->setText(tr("%1 rows%2")
+    m_summary->setText(tr("%1%2 rows%3")
+                           .arg(m_source.isEmpty() ? QString() : m_source + " · ")
                            .arg(QLocale().toString(qulonglong(table.rows.size())))
                            .arg(m_model->rowsJump()   ? tr(" · double-click a row to go to its event")
                                 : m_model->hasJumps() ? tr(" · double-click a time to go to its event")

@@ -19,7 +19,10 @@ class PluginStatsPane : public QWidget {
     Q_OBJECT
 public:
     explicit PluginStatsPane(QWidget* parent = nullptr);
-    void setSession(const TraceSession* session);
+    // `source`, when given, says what the tables are of (a live capture's events so far); the
+    // table chosen then stays chosen.
+    void setSession(const TraceSession* session, const QString& source = QString());
+    QLabel* summary() const { return m_summary; }
     // Shows the table `key` of plugin `plugin`; false when there is none.
     bool showTable(const std::string& plugin, const std::string& key);
     QTreeView* table() const { return m_table; }
@@ -34,6 +37,7 @@ signals:
 private:
     void fill();
     const TraceSession* m_session = nullptr;
+    QString m_source;
     QComboBox* m_chooser;
     QLabel* m_summary;
     QTreeView* m_table;
