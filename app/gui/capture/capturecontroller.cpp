@@ -287,6 +287,8 @@ void CaptureController::saveWithDialog()
     QString error;
     if (!save(path, &error, chosen == v6 ? DatFormat::v6() : DatFormat()))
         QMessageBox::warning(m_window, tr("Capture not saved"), error);
+    else
+        settings.setValue("files/lastDir", QFileInfo(path).absolutePath()); // File > Open looks there next
 }
 
 bool CaptureController::confirmDiscard()
