@@ -4,13 +4,17 @@
 // CPU 1 for SECONDS; every 16 ms the timeline's rows are drawn whole (as after each growth),
 // first showing the whole capture, then the last 100 ms following the newest events. Prints
 // the median, 95th percentile and maximum per phase, and what was recorded.
+// With RINGSIDE_BENCH_PLUGIN_PANE set, the Plugin statistics pane is shown, so the plugins run
+// on what has arrived while the capture goes on (their cost to the capture).
 // usage: bench_capture_paint [RATE [SECONDS]]   (as root; runs offscreen)
 #include "capture/capturecontroller.h"
 #include "mainwindow.h"
+#include "plugins/pluginstatspane.h"
 #include "state/viewstate.h"
 #include "timeline/timelinewidget.h"
 
 #include <QApplication>
+#include <QDockWidget>
 #include <QLabel>
 #include <QTimer>
 
@@ -48,6 +52,8 @@ int main(int argc, char** argv)
         std::fprintf(stderr, "bench_capture_paint: %s\n", qPrintable(error));
         return 1;
     }
+    if (qEnvironmentVariableIsSet("RINGSIDE_BENCH_PLUGIN_PANE"))
+        window.findChild<QDockWidget*>("pluginStatsDock")->show();
     std::vector<double> whole, following;
     QElapsedTimer clock;
     clock.start();
@@ -74,6 +80,8 @@ int main(int argc, char** argv)
     const size_t events = window.session() ? window.session()->store().eventCount() : 0;
     std::printf("events=%zu events_per_s=%.0f\n", events, double(events) / seconds);
     if (auto* status = window.findChild<QLabel*>("captureStatus")) std::printf("%s\n", qPrintable(status->text()));
+    if (qEnvironmentVariableIsSet("RINGSIDE_BENCH_PLUGIN_PANE"))
+        if (auto* summary = window.pluginStats()->summary()) std::printf("plugins: %s\n", qPrintable(summary->text()));
     report("whole capture", whole);
     report("last 100 ms, following", following);
     std::fflush(stdout);

@@ -5,6 +5,7 @@
 # CPU time of the capture helper, of the recording CLI and of the load, each measured apart.
 # Needs root and a writable tracefs.
 # usage: bench/capture-throughput.sh [RATE [SECONDS [BUILD_DIR]]]
+# RECORD_ARGS adds options to the record (e.g. "--file-version 6"); the file's size is printed.
 set -euo pipefail
 rate=${1:-600000} seconds=${2:-30} build=${3:-build/release}
 work=$(mktemp -d)
@@ -19,9 +20,10 @@ exec /usr/bin/time -f '%U %S' -o "$work/helper.time" "$helper" "\$@"
 SH
 chmod +x "$work/helper"
 RINGSIDE_CAPTURE_HELPER=$work/helper /usr/bin/time -f '%U %S %e' -o "$work/cli.time" \
-  "$cli" record -e raw_syscalls -b 4096 -o "$work/out.dat" -- \
+  "$cli" record -e raw_syscalls -b 4096 ${RECORD_ARGS:-} -o "$work/out.dat" -- \
   /usr/bin/time -f '%U %S' -o "$work/load.time" taskset -c 1 "$load" "$rate" "$seconds" 2>"$work/log"
 tail -1 "$work/log"
+echo "file_bytes=$(stat -c %s "$work/out.dat")"
 python3 - "$work" "$seconds" <<'PY'
 import re, sys
 work, seconds = sys.argv[1], float(sys.argv[2])

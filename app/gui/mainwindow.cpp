@@ -297,6 +297,10 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent)
 MainWindow::~MainWindow()
 {
     qApp->removeEventFilter(this);
+    // The pane lets go of a live capture's analysis before the window's members go (its
+    // table's header is asked for as the window closes its children).
+    m_pluginStats->setSession(nullptr);
+    m_liveAnalysis.reset();
 }
 
 bool MainWindow::eventFilter(QObject* watched, QEvent* event)

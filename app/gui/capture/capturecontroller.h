@@ -54,8 +54,9 @@ signals:
 private:
     void onGrew();
     void onTick();
-    // While it runs: its events so far, written out and loaded with the plugins on a worker,
-    // at most every 2 s and never more than a tenth of the time, while their pane is shown.
+    // While it runs: its events so far, written out and loaded with the plugins on a worker
+    // (at idle priority), at most every 2 s and never more than a tenth of the time, while
+    // their pane is shown; less often each time the capture lost events meanwhile.
     void analyseSoFar(const std::shared_ptr<TraceSession>& session, uint64_t events);
     std::shared_ptr<TraceSession> liveSession() const;
 
@@ -75,6 +76,8 @@ private:
     QElapsedTimer m_analysisStarted, m_sinceAnalysis;
     qint64 m_analysisCost = 0; // ms the last one took
     uint64_t m_analysedEvents = 0;
+    uint64_t m_lostBeforeAnalysis = 0; // the capture's lost events when the analysis started
+    int m_analysisBackoff = 1;          // grows each time the capture lost events during one
 };
 
 } // namespace ringside
