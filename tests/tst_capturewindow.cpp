@@ -28,6 +28,7 @@
 #include <QTreeWidget>
 #include <QTreeWidgetItemIterator>
 
+#include <memory>
 #include <unistd.h>
 
 using namespace ringside;
@@ -195,6 +196,20 @@ private slots:
         QTRY_VERIFY_WITH_TIMEOUT(!window.captures()->running(), 20000);
         // The whole capture, analysed at the end, replaces what ran on a part of it.
         QTRY_VERIFY_WITH_TIMEOUT(!pane->summary()->text().startsWith("The capture's first "), 20000);
+    }
+
+    // The window goes while a capture runs and its analysis is shown: nothing is read after it
+    // went (the pane's table belonged to the analysis), and the capture's instance goes too.
+    void windowGoesWhileAnalysisIsShown()
+    {
+        auto window = std::make_unique<MainWindow>();
+        window->show();
+        QString error;
+        QVERIFY2(window->captures()->start({"-e", "raw_syscalls"}, "sleep 30", &error), qPrintable(error));
+        window->findChild<QDockWidget*>("pluginStatsDock")->show();
+        QTRY_VERIFY_WITH_TIMEOUT(window->pluginStats()->summary()->text().startsWith("The capture's first "), 15000);
+        QVERIFY(window->captures()->running());
+        window.reset();
     }
 
     void unsavedCaptureAsksBeforeClosing()
