@@ -1,8 +1,11 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 // The capture settings as a user fills them in: what the kernel offers (its --list) makes the
 // choices, and what is chosen becomes ringside-capture's arguments; function settings are
-// open only for a tracer that uses them. No tracefs needed.
+// open only for a tracer that uses them. And the filter lists of a store that grows as a
+// capture's does. No tracefs needed.
 #include "capture/capturedialog.h"
+#include "filters/filterpanel.h"
+#include "testsupport.h"
 
 #include <QCheckBox>
 #include <QComboBox>
@@ -11,8 +14,11 @@
 #include <QLineEdit>
 #include <QSpinBox>
 #include <QStandardPaths>
+#include <QSignalSpy>
 #include <QTest>
 #include <QTreeWidget>
+
+#include <map>
 
 using namespace ringside;
 
@@ -127,6 +133,54 @@ private slots:
         auto* depth = child<QSpinBox>(dialog, "graphDepthBox");
         QVERIFY(!depth->isEnabled());
         QCOMPARE(depth->toolTip(), QString("This kernel offers no function_graph tracer"));
+    }
+
+    // The lists follow the store as it grows; an event new to a system the user hid stays
+    // hidden, in the list and in the filter the view applies.
+    void filterListsFollowAGrowingStore()
+    {
+        auto file = DatFile::open(test::fixturePath("sched-mix.dat"));
+        QVERIFY(file);
+        EventStore* store = nullptr;
+        auto growing = Trace::growing(test::fixturePath("sched-mix.dat"), &store);
+        QVERIFY(growing);
+        TraceSession session;
+        session.trace = std::move(*growing);
+        session.formatter = std::make_unique<EventFormatter>(*session.trace);
+        FilterPanel panel;
+        panel.setSession(&session);
+        QCOMPARE(panel.eventTree()->topLevelItemCount(), 0);
+        QSignalSpy changed(&panel, &FilterPanel::specChanged);
+        // At the first rows, the user hides every system listed then.
+        std::map<QTreeWidgetItem*, int> hidden; // system -> its events when hidden
+        QVERIFY(test::appendRunByRun(**file, *store, [&](size_t) {
+            panel.refreshCounts();
+            if (!hidden.empty() || panel.eventTree()->topLevelItemCount() == 0) return;
+            for (int i = 0; i < panel.eventTree()->topLevelItemCount(); ++i) {
+                QTreeWidgetItem* system = panel.eventTree()->topLevelItem(i);
+                system->setCheckState(0, Qt::Unchecked);
+                hidden[system] = system->childCount();
+            }
+            QVERIFY(changed.wait(2000)); // the user's change
+            changed.clear();
+        }));
+        int arrivedHidden = 0;
+        const FilterSpec spec = panel.spec();
+        for (auto& [system, before] : hidden) {
+            QCOMPARE(system->checkState(0), Qt::Unchecked);
+            arrivedHidden += system->childCount() - before;
+            for (int c = 0; c < system->childCount(); ++c)
+                QVERIFY(spec.hiddenTypes.at(size_t(system->child(c)->data(0, Qt::UserRole + 1).toInt())));
+        }
+        QVERIFY2(arrivedHidden > 0, "events of a hidden system arrive after the first rows");
+        // The new ones change what the view hides: the panel says so.
+        QVERIFY(!changed.isEmpty() || changed.wait(2000));
+        // Counts and tasks are those of the whole file once it has all arrived.
+        uint64_t listed = 0;
+        for (int i = 0; i < panel.eventTree()->topLevelItemCount(); ++i)
+            listed += panel.eventTree()->topLevelItem(i)->data(1, Qt::DisplayRole).toULongLong();
+        QCOMPARE(listed, uint64_t(store->eventCount()));
+        QCOMPARE(size_t(panel.taskTree()->topLevelItemCount()), store->tasks().snapshot().size());
     }
 };
 

@@ -89,7 +89,7 @@ bool send(CaptureMessage type, int cpu, const std::string& body)
 
 // This process and every thread of its caller (which relays and parses every page): at a
 // million events a second their own system calls would feed the buffers they drain. Read
-// again each second, as the caller starts threads.
+// again at each round, as the caller starts threads.
 std::vector<int> ownTasks()
 {
     std::vector<int> pids{int(::getpid()), int(::getppid())};
@@ -164,12 +164,11 @@ int main(int argc, char** argv)
         for (int cpu = 0; cpu < capture.metadata().cpus && !readerGone; ++cpu)
             if (!send(CaptureMessage::Stats, cpu, capture.cpuStats(cpu))) readerGone = true;
     };
-    const auto recordingSince = std::chrono::steady_clock::now();
-    auto lastStats = recordingSince;
+    auto lastStats = std::chrono::steady_clock::now();
     while (!g_stop && !readerGone) {
-        // The caller's reading thread starts once it has the metadata: looked for at each
-        // round of the first second, then each second.
-        if (std::chrono::steady_clock::now() - recordingSince < std::chrono::seconds(1)) capture.ignoreTasks(ownTasks());
+        // The caller's threads, its reading thread among them (started once it has the
+        // metadata, however long that takes): looked for at each round (a look at /proc).
+        capture.ignoreTasks(ownTasks());
         const size_t pages = capture.readPages(sendPage);
         if (pages && !readerGone && !send(CaptureMessage::Round, -1, {})) readerGone = true;
         // The caller's word, or its end: stdin readable means either. Between rounds the
@@ -182,7 +181,6 @@ int main(int argc, char** argv)
             if (n <= 0 || byte == 'q') break;
         }
         if (std::chrono::steady_clock::now() - lastStats >= std::chrono::seconds(1)) {
-            capture.ignoreTasks(ownTasks());
             sendStats();
             lastStats = std::chrono::steady_clock::now();
         }

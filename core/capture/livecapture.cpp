@@ -263,7 +263,8 @@ void LiveCapture::applyTaskNames()
     m_traceRef->file().addSavedComms(cmdlines);
 }
 
-bool LiveCapture::save(const std::string& path, DatFormat format, std::string* error) const
+bool LiveCapture::save(const std::string& path, DatFormat format, std::string* error,
+                       const std::atomic<bool>* cancel) const
 {
     CaptureMetadata metadata;
     {
@@ -272,12 +273,14 @@ bool LiveCapture::save(const std::string& path, DatFormat format, std::string* e
     }
     return writeDat(
         path, metadata,
-        [this](size_t cpu, CpuDataSink& out, std::string* why) {
+        [this, cancel](size_t cpu, CpuDataSink& out, std::string* why) {
             const MemoryPageSource& pages = *m_pages[cpu];
             std::vector<uint8_t> buffer, scratch;
-            for (size_t r = 0; r < pages.runCount(); ++r)
+            for (size_t r = 0; r < pages.runCount(); ++r) {
+                if (cancel && cancel->load(std::memory_order_relaxed)) return *why = "cancelled", false;
                 if (!pages.readRun(pages.run(r), buffer, scratch, why) || !out.write(buffer.data(), buffer.size(), why))
                     return false;
+            }
             return true;
         },
         "ringside", format, error);

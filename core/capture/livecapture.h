@@ -57,7 +57,9 @@ public:
     void applyTaskNames();
     // Writes what was captured as a trace-cmd recording, with the end's task names and
     // counters when they came; after the capture ended.
-    bool save(const std::string& path, DatFormat format, std::string* error) const;
+    // Stops early, failing, once `cancel` is set (an analysis of a running capture superseded).
+    bool save(const std::string& path, DatFormat format, std::string* error,
+              const std::atomic<bool>* cancel = nullptr) const;
 
 private:
     LiveCapture() = default;

@@ -74,6 +74,13 @@ CaptureController::CaptureController(MainWindow* window, QMenu* captureMenu, QMe
     });
 }
 
+CaptureController::~CaptureController()
+{
+    // An analysis still writing into the work folder ends before the folder goes.
+    m_analysis->cancel();
+    delete m_analysis;
+}
+
 std::shared_ptr<TraceSession> CaptureController::liveSession() const
 {
     const RecordingSet& set = m_window->recordings();
@@ -196,6 +203,7 @@ void CaptureController::onTick()
     if (!p.ended) analyseSoFar(session, p.events);
     if (p.ended) {
         m_analysis->cancel(); // the whole capture is analysed now
+        if (m_workDir) QFile::remove(m_workDir->filePath("capture-so-far.dat"));
         m_timer->stop();
         m_ended = true;
         {
@@ -239,18 +247,20 @@ void CaptureController::analyseSoFar(const std::shared_ptr<TraceSession>& sessio
     // Written whole to a new name and renamed, so the analysis shown before (which maps the
     // file it came from) keeps its copy.
     const QString path = m_workDir->filePath("capture-so-far.dat");
-    std::shared_ptr<LiveCapture> live = session->live;
     m_analysedEvents = events;
-    const LiveCapture::Progress p = live->progress();
+    const LiveCapture::Progress p = session->live->progress();
     m_lostBeforeAnalysis = p.overrun + p.dropped;
     m_analysisStarted.start();
-    m_analysis->start(path, false, [live, path](std::string* why) {
+    // The job holds the session: the capture's pages and store are the trace's, and the window
+    // may let go of them (another recording opened) while it writes them out.
+    m_analysis->start(path, false, [session, path, idleOnly = m_analysisIdle](const std::atomic<bool>* cancel,
+                                                                              std::string* why) {
         // The capture comes first: this job's thread, and the loader's threads it starts, run
         // only on CPU time nothing else wants (at a million events a second on two cores, an
         // analysis at normal priority made the kernel overwrite 7% of the events).
         sched_param idle{};
-        ::sched_setscheduler(0, SCHED_IDLE, &idle);
-        return live->save(path.toStdString(), DatFormat::v6(), why);
+        if (idleOnly) ::sched_setscheduler(0, SCHED_IDLE, &idle);
+        return session->live->save(path.toStdString(), DatFormat::v6(), why, cancel);
     });
 }
 

@@ -34,6 +34,7 @@ class CaptureController : public QObject {
     Q_OBJECT
 public:
     CaptureController(MainWindow* window, QMenu* captureMenu, QMenu* fileMenu);
+    ~CaptureController() override;
 
     void startWithDialog();
     // Starts a capture with ringside-capture's arguments (and a command to run); false with
@@ -44,6 +45,11 @@ public:
     bool save(const QString& path, QString* error, DatFormat format = DatFormat());
     void saveWithDialog();
     bool running() const;
+    // Whether the analysis of a running capture yields the CPU to everything else (the
+    // default: the capture comes first); tests that wait for it on a loaded machine turn it off.
+    void setAnalysisAtIdlePriority(bool idle) { m_analysisIdle = idle; }
+    // An analysis of the running capture is being made.
+    bool analysing() const { return m_analysis->running(); }
     // The open capture is not in a file yet: asks whether to save it; false when the user
     // cancelled (keep it open).
     bool confirmDiscard();
@@ -78,6 +84,7 @@ private:
     uint64_t m_analysedEvents = 0;
     uint64_t m_lostBeforeAnalysis = 0; // the capture's lost events when the analysis started
     int m_analysisBackoff = 1;          // grows each time the capture lost events during one
+    bool m_analysisIdle = true;
 };
 
 } // namespace ringside

@@ -184,6 +184,7 @@ void FilterPanel::refreshCounts()
 
     std::map<QString, QTreeWidgetItem*> systems;
     std::map<int, QTreeWidgetItem*> eventItems;
+    bool addedHidden = false;
     for (int i = 0; i < m_events->topLevelItemCount(); ++i) {
         QTreeWidgetItem* system = m_events->topLevelItem(i);
         systems[system->text(0)] = system;
@@ -210,6 +211,7 @@ void FilterPanel::refreshCounts()
             item->setData(0, kTypeRole, int(type));
             item->setFlags(item->flags() | Qt::ItemIsUserCheckable);
             item->setCheckState(0, state);
+            addedHidden |= state == Qt::Unchecked;
         }
         item->setData(1, Qt::DisplayRole, qulonglong(count));
     }
@@ -242,6 +244,8 @@ void FilterPanel::refreshCounts()
     applySearch(m_events, m_eventSearch->text());
     applySearch(m_tasks, m_taskSearch->text());
     m_populating = false;
+    // The view's filter hides the new event too.
+    if (addedHidden) scheduleChange();
 }
 
 FilterSpec FilterPanel::spec() const

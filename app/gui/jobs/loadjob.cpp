@@ -14,7 +14,7 @@ void LoadJob::cancel()
     if (wasRunning) emit cancelled();
 }
 
-void LoadJob::start(const QString& path, bool isSample, std::function<bool(std::string* error)> prepare)
+void LoadJob::start(const QString& path, bool isSample, Prepare prepare)
 {
     // The events parsed so far: the loader's thread writes it, a progress report reads it on
     // the GUI thread (the tracker's progress carries one number, the permille).
@@ -32,7 +32,7 @@ void LoadJob::start(const QString& path, bool isSample, std::function<bool(std::
     m_jobs.start(
         [path, isSample, events, stage, plugins, prepare](JobTracker::Context& context) {
             Outcome outcome;
-            if (std::string why; prepare && !prepare(&why)) {
+            if (std::string why; prepare && !prepare(context.cancelFlag(), &why)) {
                 outcome.error = QString::fromStdString(why);
                 return outcome;
             }

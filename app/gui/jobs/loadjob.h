@@ -7,6 +7,7 @@
 #include <QObject>
 #include <QString>
 
+#include <atomic>
 #include <functional>
 #include <memory>
 #include <string>
@@ -22,9 +23,9 @@ public:
     explicit LoadJob(QObject* parent = nullptr) : QObject(parent) {}
 
     // `prepare`, when given, runs first on the worker thread: it writes `path` (a live
-    // capture's pages so far), or fails with the reason.
-    void start(const QString& path, bool isSample = false,
-               std::function<bool(std::string* error)> prepare = nullptr);
+    // capture's pages so far), or fails with the reason; it stops when `cancel` is set.
+    using Prepare = std::function<bool(const std::atomic<bool>* cancel, std::string* error)>;
+    void start(const QString& path, bool isSample = false, Prepare prepare = nullptr);
     void cancel();
     bool running() const { return m_jobs.isRunning(); }
 
