@@ -239,8 +239,7 @@ int recordCommand(const std::vector<std::string>& args)
     if (!haveMetadata) {
         removeParts();
         std::fprintf(stderr, "ringside-cli record: %s\n",
-                     error.empty() ? ("the capture helper ended (status " + std::to_string(helperStatus) + ")").c_str()
-                                   : error.c_str());
+                     error.empty() ? helper.endedBeforeRecording(helperStatus).c_str() : error.c_str());
         return 1;
     }
     if (!ended)

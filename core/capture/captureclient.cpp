@@ -101,6 +101,7 @@ Result<std::unique_ptr<CaptureProcess>> CaptureProcess::start(const std::vector<
     process->m_pid = pid;
     process->m_stream = fromHelper[0];
     process->m_control = toHelper[1];
+    process->m_throughPkexec = command.front() != helper;
     return process;
 }
 
@@ -118,11 +119,19 @@ Result<std::string> CaptureProcess::listOffer()
     }
     const int status = (*started)->wait();
     if (text.compare(0, 6, "error ") == 0) return Error{text.substr(6, text.find('\n') - 6)};
-    if (status != 0)
-        return Error{status == 126 || status == 127 ? "permission to capture was not given"
-                                                    : "tracefs cannot be read (see /sys/kernel/tracing; capturing "
-                                                      "needs root, asked through pkexec)"};
+    if (status != 0) return Error{(*started)->endedBeforeRecording(status)};
     return text;
+}
+
+std::string CaptureProcess::endedBeforeRecording(int status) const
+{
+    // pkexec exits 126 when the user is refused or dismisses the dialog, 127 when it cannot
+    // ask (no polkit daemon or agent).
+    if (m_throughPkexec && status == 126) return "permission to capture was not given (pkexec refused)";
+    if (m_throughPkexec && status == 127)
+        return "pkexec could not ask for permission to capture (is polkit running, with an authentication agent?); "
+               "run as root instead";
+    return "the capture helper ended before recording (status " + std::to_string(status) + ")";
 }
 
 void CaptureProcess::stop()

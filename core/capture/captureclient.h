@@ -27,6 +27,9 @@ public:
     void stop();
     // Waits for the helper to exit; its exit status (-1 when it was killed by a signal).
     int wait();
+    // Why a helper that ended with `status` before saying anything did not record: pkexec's
+    // refusal (or no polkit to ask) named as such.
+    std::string endedBeforeRecording(int status) const;
 
     // What the kernel offers (ringside-capture --list): "tracer NAME", "clock NAME" and
     // "event SYSTEM:NAME" lines; or why tracefs cannot be read.
@@ -40,6 +43,7 @@ private:
     int m_stream = -1;
     int m_control = -1;
     bool m_waited = false;
+    bool m_throughPkexec = false;
 };
 
 } // namespace ringside

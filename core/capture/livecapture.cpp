@@ -58,9 +58,7 @@ Result<std::unique_ptr<LiveCapture>> LiveCapture::start(const std::vector<std::s
         auto message = state->reader->next(&error);
         if (!message) {
             const int status = capture->m_helper->wait();
-            return Error{error.empty()
-                             ? "the capture helper ended before recording (status " + std::to_string(status) + ")"
-                             : error};
+            return Error{error.empty() ? capture->m_helper->endedBeforeRecording(status) : error};
         }
         if (message->type == CaptureMessage::Error) return Error{message->body};
         if (message->type == CaptureMessage::Note) continue;
