@@ -224,6 +224,7 @@ Result<std::unique_ptr<TracefsCapture>> TracefsCapture::start(const CaptureConfi
             if (tracefs_instance_file_write(nullptr, "max_graph_depth", depth.c_str()) < 0)
                 return Error{"the kernel refused max_graph_depth " + depth + ": " + std::strerror(errno)};
             capture->m_restoreGraphDepth = previous.empty() ? "0" : previous;
+            capture->m_graphDepthWritten = depth;
         }
         if (!config.pids.empty()) {
             std::string pids;
@@ -293,7 +294,8 @@ TracefsCapture::~TracefsCapture()
         tracefs_instance_destroy(m_instance);
         tracefs_instance_free(m_instance);
     }
-    if (!m_restoreGraphDepth.empty())
+    // Put back unless someone changed it since (another capture, the user).
+    if (!m_restoreGraphDepth.empty() && trimmed(instanceText(nullptr, "max_graph_depth")) == m_graphDepthWritten)
         tracefs_instance_file_write(nullptr, "max_graph_depth", m_restoreGraphDepth.c_str());
 }
 

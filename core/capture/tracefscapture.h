@@ -75,6 +75,7 @@ private:
     std::vector<char> m_page;
     CaptureMetadata m_metadata;
     std::string m_restoreGraphDepth; // the kernel's max_graph_depth before, when changed
+    std::string m_graphDepthWritten; // what this capture wrote there
     std::vector<int> m_ignored;       // sorted
 };
 
