@@ -210,7 +210,7 @@ private slots:
             window->show();
             window->captures()->setAnalysisAtIdlePriority(false);
             QString error;
-            QVERIFY2(window->captures()->start({"-e", "raw_syscalls"}, "sleep 120", &error), qPrintable(error));
+            QVERIFY2(window->captures()->start({"-e", "raw_syscalls"}, "exec sleep 120", &error), qPrintable(error));
             window->findChild<QDockWidget*>("pluginStatsDock")->show();
             QTRY_VERIFY_WITH_TIMEOUT(window->pluginStats()->summary()->text().startsWith("The capture's first "),
                                      60000);
