@@ -91,6 +91,14 @@ std::string functionTracingError(int error)
     return text;
 }
 
+// "12 34 " as the pid files take a list.
+std::string pidList(const std::vector<int>& pids)
+{
+    std::string list;
+    for (int pid : pids) list += std::to_string(pid) + " ";
+    return list;
+}
+
 std::string trimmed(std::string s)
 {
     while (!s.empty() && (s.back() == '\n' || s.back() == ' ')) s.pop_back();
@@ -227,8 +235,7 @@ Result<std::unique_ptr<TracefsCapture>> TracefsCapture::start(const CaptureConfi
             capture->m_graphDepthWritten = depth;
         }
         if (!config.pids.empty()) {
-            std::string pids;
-            for (int pid : config.pids) pids += std::to_string(pid) + " ";
+            const std::string pids = pidList(config.pids);
             if (tracefs_instance_file_write(instance, "set_ftrace_pid", pids.c_str()) < 0)
                 return Error{"the kernel refused the pids " + trimmed(pids) +
                              " in set_ftrace_pid: " + functionTracingError(errno)};
@@ -241,8 +248,7 @@ Result<std::unique_ptr<TracefsCapture>> TracefsCapture::start(const CaptureConfi
     }
     capture->ignoreTasks(config.notracePids);
     if (!config.pids.empty()) {
-        std::string pids;
-        for (int pid : config.pids) pids += std::to_string(pid) + " ";
+        const std::string pids = pidList(config.pids);
         if (tracefs_instance_file_write(instance, "set_event_pid", pids.c_str()) < 0)
             return Error{"the kernel refused the pids " + trimmed(pids) + ": " + std::strerror(errno)};
         if (config.followForks && tracefs_instance_file_write(instance, "options/event-fork", "1") < 0)
@@ -320,8 +326,7 @@ void TracefsCapture::ignoreTasks(std::vector<int> pids)
     std::sort(pids.begin(), pids.end());
     if (pids == m_ignored) return;
     m_ignored = pids;
-    std::string list;
-    for (int pid : pids) list += std::to_string(pid) + " ";
+    const std::string list = pidList(pids);
     // Older kernels lack the file: then the capture's own events are recorded too. An empty
     // list is written as a truncation, which clears the file.
     tracefs_instance_file_write(m_instance, "set_event_notrace_pid", list.empty() ? "" : list.c_str());

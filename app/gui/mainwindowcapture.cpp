@@ -1,0 +1,95 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+// The window's side of a live capture: showing it as it grows, its end, its analyses.
+#include "mainwindow.h"
+
+#include "calltree/calltreepane.h"
+#include "capture/livecapture.h"
+#include "details/healthpane.h"
+#include "filters/filterpanel.h"
+#include "plugins/pluginstatspane.h"
+#include "table/eventtablemodel.h"
+#include "timeline/timelinewidget.h"
+
+#include <QDockWidget>
+#include <QLabel>
+
+namespace ringside {
+
+void MainWindow::showCapture(std::shared_ptr<TraceSession> session)
+{
+    m_pendingAppends.clear();
+    setSession(std::move(session));
+}
+
+void MainWindow::captureGrew()
+{
+    if (!m_session) return;
+    m_model->storeGrew();
+    const auto old = m_view.fullRange(), visible = m_view.visibleRange();
+    const auto full = m_recordings.fullRange();
+    const bool whole = visible == old, following = visible.end >= old.end;
+    m_view.setFullRange(full);
+    // Following the newest events, at the same zoom, unless the user looks elsewhere.
+    if (following && !whole && full.end > visible.span())
+        m_view.setVisibleRange({full.end - visible.span(), full.end}, false);
+    m_timeline->update();
+    updateStatus();
+    if (!m_lastFilterCounts.isValid() || m_lastFilterCounts.elapsed() > 1000) {
+        m_lastFilterCounts.start();
+        m_filters->refreshCounts();
+    }
+    // A filter shows what had arrived when it ran: it runs again, at most once a second.
+    if (!m_view.filter().empty() && !m_filterJob.running() &&
+        (!m_lastLiveFilter.isValid() || m_lastLiveFilter.elapsed() > 1000)) {
+        m_lastLiveFilter.start();
+        applyFilters();
+    }
+}
+
+void MainWindow::captureEnded()
+{
+    if (!m_session) return;
+    captureGrew();
+    const FilterSpec spec = m_view.filter();
+    m_filters->setSession(m_session.get());
+    m_filters->setSpec(spec);
+    m_health->setSession(m_session.get());
+    showLoadWarnings(m_session->store().diagnostics());
+    if (!spec.empty()) applyFilters();
+}
+
+bool MainWindow::wantsLiveAnalysis() const
+{
+    return m_pluginDock->isVisible() || m_callDock->isVisible();
+}
+
+void MainWindow::showCallTreeDock()
+{
+    m_callDock->show();
+    m_callDock->raise();
+}
+
+void MainWindow::showLiveAnalysis(std::shared_ptr<TraceSession> analysis, const QString& source)
+{
+    if (!m_session || !m_session->live || m_session->live->progress().ended) return;
+    // The panes let go of the analysis before last before it goes.
+    auto before = std::exchange(m_liveAnalysis, std::move(analysis));
+    m_pluginStats->setSession(m_liveAnalysis.get(), source);
+    const Trace& trace = *m_liveAnalysis->trace;
+    if (trace.callSlices().available() || trace.functionCalls().available()) m_calls->setSession(m_liveAnalysis);
+}
+
+void MainWindow::reloadCapture(const QString& path)
+{
+    m_reloading = m_session;
+    m_appending = false;
+    startLoad(path, false);
+}
+
+void MainWindow::setCaptureStatus(const QString& text)
+{
+    m_captureLabel->setText(text);
+    m_captureLabel->setVisible(!text.isEmpty());
+}
+
+} // namespace ringside
