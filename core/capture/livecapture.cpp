@@ -148,7 +148,8 @@ void LiveCapture::run()
             if (batchPages[cpu].empty()) continue;
             m_pages[cpu]->append(batchPages[cpu].data(), uint32_t(batchPages[cpu].size() / pageSize));
             batchPages[cpu].clear();
-            if (batch[cpu].size()) m_appender->append(StreamId(uint16_t(cpu)), std::move(batch[cpu]));
+            // Also a batch of pages without events: the columns count pages as the source does.
+            m_appender->append(StreamId(uint16_t(cpu)), std::move(batch[cpu]));
             batch[cpu] = CpuColumns();
         }
     };

@@ -1,0 +1,86 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+// ringside-capture-replay FILE.dat: stands in for ringside-capture (RINGSIDE_CAPTURE_HELPER)
+// and sends a version 6 recording's pages as a capture would, a page of each CPU a round.
+// Between rounds it waits a little, so that the reader publishes what it has, and it sends
+// CPU 0 a page without events (the kernel hands out such pages) alone in a round of its own:
+// what the store is given must still match the pages it keeps, page for page.
+#include "capture/captureprotocol.h"
+#include "file/datconvert.h"
+
+#include <chrono>
+#include <cstdio>
+#include <cstring>
+#include <fcntl.h>
+#include <thread>
+#include <unistd.h>
+#include <vector>
+
+using namespace ringside;
+
+namespace {
+
+bool send(CaptureMessage type, int cpu, const std::string& body)
+{
+    return writeCaptureMessage(STDOUT_FILENO, type, cpu, body.data(), body.size());
+}
+
+// A page of the recording's layout that holds no record: its header only.
+std::string pageWithoutEvents(const std::string& after)
+{
+    std::string page(after.size(), '\0'); // commit 0
+    std::memcpy(page.data(), after.data(), 8); // the previous page's time
+    return page;
+}
+
+} // namespace
+
+int main(int argc, char** argv)
+{
+    if (argc != 2) {
+        std::fprintf(stderr, "usage: ringside-capture-replay FILE.dat\n");
+        return 2;
+    }
+    auto parts = readDatV6Parts(argv[1]);
+    if (!parts) {
+        send(CaptureMessage::Error, -1, argv[1] + (": " + parts.error().message));
+        return 1;
+    }
+    CaptureMetadata start = parts->metadata;
+    start.cmdlines.clear();
+    start.cpuStats.clear();
+    if (!send(CaptureMessage::Metadata, -1, start.serialize())) return 1;
+
+    const uint32_t pageSize = parts->metadata.pageSize;
+    const int fd = ::open(argv[1], O_RDONLY | O_CLOEXEC);
+    if (fd < 0) return 1;
+    std::vector<std::vector<std::string>> pages(parts->cpuData.size());
+    size_t rounds = 0;
+    for (size_t cpu = 0; cpu < pages.size(); ++cpu) {
+        const auto& range = parts->cpuData[cpu];
+        for (uint64_t at = 0; at + pageSize <= range.size; at += pageSize) {
+            std::string page(pageSize, '\0');
+            if (::pread(fd, page.data(), pageSize, off_t(range.offset + at)) != ssize_t(pageSize)) return 1;
+            pages[cpu].push_back(std::move(page));
+        }
+        rounds = std::max(rounds, pages[cpu].size());
+    }
+    ::close(fd);
+
+    auto pause = [] { std::this_thread::sleep_for(std::chrono::milliseconds(30)); };
+    for (size_t round = 0; round < rounds; ++round) {
+        for (size_t cpu = 0; cpu < pages.size(); ++cpu)
+            if (round < pages[cpu].size() && !send(CaptureMessage::Page, int(cpu), pages[cpu][round])) return 1;
+        if (!send(CaptureMessage::Round, -1, {})) return 1;
+        pause();
+        if (round < pages[0].size()) {
+            if (!send(CaptureMessage::Page, 0, pageWithoutEvents(pages[0][round]))) return 1;
+            if (!send(CaptureMessage::Round, -1, {})) return 1;
+            pause();
+        }
+    }
+    for (size_t cpu = 0; cpu < parts->metadata.cpuStats.size(); ++cpu)
+        send(CaptureMessage::Stats, int(cpu), parts->metadata.cpuStats[cpu]);
+    send(CaptureMessage::Metadata, -1, parts->metadata.serialize());
+    send(CaptureMessage::End, -1, {});
+    return 0;
+}
