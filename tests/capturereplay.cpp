@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 // ringside-capture-replay FILE.dat: stands in for ringside-capture (RINGSIDE_CAPTURE_HELPER)
-// and sends a version 6 recording's pages as a capture would, a page of each CPU a round.
+// and sends a version 6 recording's pages as a capture would, a page of each CPU a round,
+// until the recording ends or the caller says stop. With RINGSIDE_REPLAY_FILE set, that file
+// is replayed and the arguments (a capture's settings) are ignored.
 // Between rounds it waits a little, so that the reader publishes what it has, and it sends
 // CPU 0 a page without events (the kernel hands out such pages) alone in a round of its own:
 // what the store is given must still match the pages it keeps, page for page.
@@ -9,9 +11,10 @@
 
 #include <chrono>
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
 #include <fcntl.h>
-#include <thread>
+#include <poll.h>
 #include <unistd.h>
 #include <vector>
 
@@ -36,13 +39,15 @@ std::string pageWithoutEvents(const std::string& after)
 
 int main(int argc, char** argv)
 {
-    if (argc != 2) {
+    const char* fromEnvironment = std::getenv("RINGSIDE_REPLAY_FILE");
+    if (!fromEnvironment && argc != 2) {
         std::fprintf(stderr, "usage: ringside-capture-replay FILE.dat\n");
         return 2;
     }
-    auto parts = readDatV6Parts(argv[1]);
+    const std::string file = fromEnvironment ? fromEnvironment : argv[1];
+    auto parts = readDatV6Parts(file);
     if (!parts) {
-        send(CaptureMessage::Error, -1, argv[1] + (": " + parts.error().message));
+        send(CaptureMessage::Error, -1, file + ": " + parts.error().message);
         return 1;
     }
     CaptureMetadata start = parts->metadata;
@@ -51,7 +56,7 @@ int main(int argc, char** argv)
     if (!send(CaptureMessage::Metadata, -1, start.serialize())) return 1;
 
     const uint32_t pageSize = parts->metadata.pageSize;
-    const int fd = ::open(argv[1], O_RDONLY | O_CLOEXEC);
+    const int fd = ::open(file.c_str(), O_RDONLY | O_CLOEXEC);
     if (fd < 0) return 1;
     std::vector<std::vector<std::string>> pages(parts->cpuData.size());
     size_t rounds = 0;
@@ -66,8 +71,13 @@ int main(int argc, char** argv)
     }
     ::close(fd);
 
-    auto pause = [] { std::this_thread::sleep_for(std::chrono::milliseconds(30)); };
-    for (size_t round = 0; round < rounds; ++round) {
+    // Between rounds, the caller's word to stop (or its end) ends the replay early.
+    bool stopped = false;
+    auto pause = [&stopped] {
+        pollfd in{STDIN_FILENO, POLLIN, 0};
+        stopped = stopped || ::poll(&in, 1, 30) > 0;
+    };
+    for (size_t round = 0; round < rounds && !stopped; ++round) {
         for (size_t cpu = 0; cpu < pages.size(); ++cpu)
             if (round < pages[cpu].size() && !send(CaptureMessage::Page, int(cpu), pages[cpu][round])) return 1;
         if (!send(CaptureMessage::Round, -1, {})) return 1;

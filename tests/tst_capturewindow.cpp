@@ -2,8 +2,10 @@
 // A live capture in the window, as a user starts one: rows arrive in the table while it runs,
 // the timeline follows the newest events, the command given ends it, Save Capture As writes
 // a file that reads the same, and an unsaved capture is not closed without asking. Skipped,
-// with the reason, where tracefs cannot be written.
+// with the reason, where tracefs cannot be written; the "replayed" tests capture from
+// ringside-capture-replay instead, and run without tracefs.
 #include "guisupport.h"
+#include "support/tracewriter.h"
 #include "testsupport.h"
 
 #include "capture/capturecontroller.h"
@@ -28,7 +30,11 @@
 #include <QTreeWidget>
 #include <QTreeWidgetItemIterator>
 
+#include <atomic>
+#include <chrono>
 #include <memory>
+#include <thread>
+#include <cstdlib>
 #include <unistd.h>
 
 using namespace ringside;
@@ -47,18 +53,33 @@ QStringList captureInstances()
     return QDir("/sys/kernel/tracing/instances").entryList({"ringside-capture-*"}, QDir::Dirs | QDir::NoDotAndDotDot);
 }
 
-// Answers the next message box with `button` once it shows.
-void answerNextMessageBox(QMessageBox::StandardButton button)
+// Answers the next message box with `button` once it shows; its text goes to `text`.
+void answerNextMessageBox(QMessageBox::StandardButton button, std::shared_ptr<QString> text = nullptr)
 {
-    QTimer::singleShot(200, [button] {
+    QTimer::singleShot(200, [button, text] {
         for (QWidget* top : QApplication::topLevelWidgets())
             if (auto* box = qobject_cast<QMessageBox*>(top); box && box->isVisible()) {
+                if (text) *text = box->windowTitle() + ": " + box->text();
                 box->button(button)->click();
                 return;
             }
-        answerNextMessageBox(button);
+        answerNextMessageBox(button, text);
     });
 }
+
+// While it lives, captures replay `file` (ringside-capture-replay) instead of reading tracefs.
+struct ReplayedCaptures {
+    explicit ReplayedCaptures(const QString& file)
+    {
+        ::setenv("RINGSIDE_CAPTURE_HELPER", RINGSIDE_CAPTURE_REPLAY, 1);
+        ::setenv("RINGSIDE_REPLAY_FILE", file.toLocal8Bit().constData(), 1);
+    }
+    ~ReplayedCaptures()
+    {
+        ::unsetenv("RINGSIDE_CAPTURE_HELPER");
+        ::unsetenv("RINGSIDE_REPLAY_FILE");
+    }
+};
 
 } // namespace
 
@@ -76,6 +97,10 @@ private slots:
 
     void init()
     {
+        if (QByteArray(QTest::currentTestFunction()).startsWith("replayed")) {
+            if (::geteuid() != 0) QSKIP("the capture helper is started through pkexec when not root");
+            return;
+        }
         const QString why = unwritableReason();
         if (!why.isEmpty()) QSKIP(qPrintable(why));
     }
@@ -234,6 +259,48 @@ private slots:
         answerNextMessageBox(QMessageBox::Discard);
         window.close();
         QVERIFY(!window.isVisible());
+    }
+
+    // The ended capture is written out and analysed on the load's worker, not on the window's
+    // thread (a long capture is gigabytes); when that fails, a message says why and the
+    // capture stays shown as it arrived.
+    void replayedCaptureIsAnalysedOnAWorker()
+    {
+        const QString ticks = m_dir.filePath("ticks.dat");
+        QVERIFY(test::writeFile(ticks, test::tickRecording()));
+        ReplayedCaptures replayed(ticks);
+        MainWindow window;
+        window.show();
+        QString error;
+        QVERIFY2(window.captures()->start({"-e", "test:tick"}, {}, &error), qPrintable(error));
+        QVERIFY(window.session() && window.session()->live);
+        QTRY_VERIFY_WITH_TIMEOUT(window.tableModel()->rowCount() > 0, 10000);
+        QTRY_VERIFY_WITH_TIMEOUT(!window.captures()->running(), 20000);
+        // Analysed: the session shown is the capture loaded from its copy.
+        QTRY_VERIFY_WITH_TIMEOUT(!window.session()->captureCopy.isEmpty(), 20000);
+        QVERIFY(window.session()->isCapture && !window.session()->liveSaved && !window.session()->live);
+        QVERIFY(!window.session()->trace->plugins().empty()); // a growing trace has none
+        QCOMPARE(window.tableModel()->rowCount(), 3900);
+
+        const auto shown = window.session();
+        std::atomic<bool> windowRan{false};
+        window.reloadCapture(m_dir.filePath("never.dat"), [&windowRan](const std::atomic<bool>*, std::string* why) {
+            for (int i = 0; i < 1000 && !windowRan; ++i) std::this_thread::sleep_for(std::chrono::milliseconds(10));
+            *why = windowRan ? "no space left on device (made up)" : "the window waited for the write";
+            return false;
+        });
+        QTimer::singleShot(0, [&windowRan] { windowRan = true; });
+        auto said = std::make_shared<QString>();
+        answerNextMessageBox(QMessageBox::Ok, said);
+        QTRY_VERIFY_WITH_TIMEOUT(!said->isEmpty(), 20000);
+        QVERIFY2(said->startsWith("Capture not analysed: ") && said->contains("no space left on device (made up)"),
+                 qPrintable(*said));
+        QCOMPARE(window.session(), shown);
+        QCOMPARE(window.tableModel()->rowCount(), 3900);
+        // Nothing is lost: it saves as before.
+        const QString out = m_dir.filePath("replayed.dat");
+        QVERIFY2(window.captures()->save(out, &error), qPrintable(error));
+        QCOMPARE(test::runCli({"dump", out}).out, test::runCli({"dump", ticks}).out);
     }
 
     void refusalIsSaid()

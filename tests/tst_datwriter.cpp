@@ -129,6 +129,30 @@ private slots:
         QVERIFY(!QFile::exists(out) && !QFile::exists(out + ".part"));
     }
 
+    // A long conversion (Save Capture As) says how far it is, and stops when told to.
+    void conversionReportsAndStops()
+    {
+        std::vector<std::pair<uint64_t, uint64_t>> reports;
+        std::atomic<bool> cancel{false};
+        WriteProgress progress{&cancel, [&](uint64_t done, uint64_t total) { reports.emplace_back(done, total); }};
+        std::string error;
+        const QString out = m_dir.filePath("reported.dat");
+        QVERIFY2(convertDatV6(made().toStdString(), out.toStdString(), DatFormat(), "t", &error, progress),
+                 error.c_str());
+        QCOMPARE(reports.size(), size_t(2)); // a CPU each (less than a slice)
+        QVERIFY(reports.front().first < reports.back().first);
+        QCOMPARE(reports.back().first, reports.back().second);
+        auto parts = readDatV6Parts(made().toStdString());
+        QCOMPARE(reports.back().second, parts->cpuData[0].size + parts->cpuData[1].size);
+
+        // Told to stop after the first CPU: it fails, and leaves nothing.
+        const QString stopped = m_dir.filePath("stopped.dat");
+        progress.report = [&](uint64_t, uint64_t) { cancel = true; };
+        QVERIFY(!convertDatV6(made().toStdString(), stopped.toStdString(), DatFormat(), "t", &error, progress));
+        QVERIFY2(error.find("cancelled") != std::string::npos, error.c_str());
+        QVERIFY(!QFile::exists(stopped) && !QFile::exists(stopped + ".part"));
+    }
+
     // A writer that fails part-way leaves neither the file nor its part.
     void failingDataLeavesNothing()
     {

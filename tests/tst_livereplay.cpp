@@ -7,7 +7,9 @@
 #include "testsupport.h"
 
 #include "capture/livecapture.h"
+#include "file/datconvert.h"
 
+#include <QFile>
 #include <QFileInfo>
 #include <QTemporaryDir>
 #include <QTest>
@@ -16,30 +18,6 @@
 #include <unistd.h>
 
 using namespace ringside;
-
-namespace {
-
-// Three CPUs: one of many pages, one that lost events twice, one without any; 3 s long, so
-// that the CPU without pages is taken to have reached the others' time as rounds go by.
-std::string madeRecording()
-{
-    test::TraceWriter writer;
-    writer.formats.push_back({"test", std::string("name: tick\nID: 700\nformat:\n") +
-                                          test::TraceWriter::commonFields() +
-                                          "\tfield:int value;\toffset:8;\tsize:4;\tsigned:1;\n\n"
-                                          "print fmt: \"value=%d\", REC->value\n"});
-    writer.cmdlines = "42 ticker\n43 tocker\n";
-    writer.cpus.resize(3);
-    auto tick = [](int32_t pid, int32_t value) {
-        return test::TraceWriter::payload(700, pid, std::string(reinterpret_cast<const char*>(&value), 4));
-    };
-    for (int32_t i = 0; i < 3000; ++i) writer.cpus[0].push_back({uint32_t(1'000'000 + i % 7), tick(42, i)});
-    for (int32_t i = 0; i < 900; ++i)
-        writer.cpus[1].push_back({uint32_t(3'000'000 + i % 5), tick(43, i), i == 300 || i == 600});
-    return writer.write();
-}
-
-} // namespace
 
 class TestLiveReplay : public QObject {
     Q_OBJECT
@@ -55,15 +33,17 @@ private slots:
     void grownStoreReadsAsTheFile_data()
     {
         QTest::addColumn<QString>("file");
+        QTest::addColumn<bool>("manyRounds"); // published before the end, not only at it
         const QString made = m_dir.filePath("made.dat");
-        QVERIFY(test::writeFile(made, madeRecording()));
-        QTest::newRow("made: lost events, a CPU without pages") << made;
-        QTest::newRow("v6-i686-funcgraph: 32-bit") << test::fixture("v6-i686-funcgraph.dat");
+        QVERIFY(test::writeFile(made, test::tickRecording()));
+        QTest::newRow("made: lost events, a CPU without pages") << made << true;
+        QTest::newRow("v6-i686-funcgraph: 32-bit, a page") << test::fixture("v6-i686-funcgraph.dat") << false;
     }
 
     void grownStoreReadsAsTheFile()
     {
         QFETCH(QString, file);
+        QFETCH(bool, manyRounds);
         const auto expected = test::runCli({"dump", file});
         QCOMPARE(expected.status, 0);
 
@@ -75,7 +55,7 @@ private slots:
         capture.waitUntilEnded();
         const LiveCapture::Progress progress = capture.progress();
         QVERIFY2(progress.error.empty(), progress.error.c_str());
-        QVERIFY(publishes > 1); // it grew, not all at once at the end
+        if (manyRounds) QVERIFY(publishes > 1); // it grew, not all at once at the end
         capture.applyTaskNames();
         const QByteArray live = test::dump(capture.trace());
         QVERIFY2(live == expected.out, qPrintable(test::firstDifference(expected.out, live)));
@@ -86,6 +66,26 @@ private slots:
         const auto again = test::runCli({"dump", saved});
         QCOMPARE(again.status, 0);
         QVERIFY2(again.out == expected.out, qPrintable(test::firstDifference(expected.out, again.out)));
+
+        // Saved with progress: it reaches all of the pages; stopped, it leaves nothing.
+        uint64_t reached = 0, total = 0;
+        std::atomic<bool> cancel{false};
+        WriteProgress writing{&cancel, [&](uint64_t done, uint64_t all) { reached = done, total = all; }};
+        const QString reported = m_dir.filePath(QFileInfo(file).baseName() + "-reported.dat");
+        QVERIFY2(capture.save(reported.toStdString(), DatFormat::v6(), &error, writing), error.c_str());
+        QVERIFY(total > 0);
+        QCOMPARE(reached, total);
+        // The pages kept, no more: the file's CPU data is what was reported.
+        auto parts = readDatV6Parts(reported.toStdString());
+        QVERIFY2(parts, parts ? "" : parts.error().message.c_str());
+        uint64_t written = 0;
+        for (const auto& range : parts->cpuData) written += range.size;
+        QCOMPARE(written, total);
+        cancel = true;
+        const QString stopped = m_dir.filePath(QFileInfo(file).baseName() + "-stopped.dat");
+        QVERIFY(!capture.save(stopped.toStdString(), DatFormat(), &error, writing));
+        QVERIFY2(error.find("cancelled") != std::string::npos, error.c_str());
+        QVERIFY(!QFile::exists(stopped) && !QFile::exists(stopped + ".part"));
     }
 
 private:

@@ -274,8 +274,18 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent)
     });
     connect(&m_load, &LoadJob::failed, this, [this](const QString&, const QString& message) {
         closeProgress();
-        m_reloading.reset();
         m_appending = false;
+        if (m_reloading) {
+            // The capture stays as it arrived (its pages are in memory): nothing is lost.
+            const bool shown = m_session == std::exchange(m_reloading, nullptr);
+            emit loadFailed(message);
+            if (shown)
+                QMessageBox::warning(this, tr("Capture not analysed"),
+                                     tr("The capture could not be analysed: %1\n\nWhat was captured is still shown, "
+                                        "without task rows, plugins and call trees; File > Save Capture As keeps it.")
+                                         .arg(message));
+            return;
+        }
         emit loadFailed(message);
         if (!m_screenshotPath.isEmpty()) {
             qCritical("ringside: %s", qPrintable(message));
@@ -548,7 +558,7 @@ void MainWindow::appendFile(const QString& path)
     startLoad(path, false);
 }
 
-void MainWindow::startLoad(const QString& path, bool isSample)
+void MainWindow::startLoad(const QString& path, bool isSample, LoadJob::Prepare prepare, const QString& label)
 {
     closeProgress();
     m_progress = new QProgressDialog(this);
@@ -560,9 +570,9 @@ void MainWindow::startLoad(const QString& path, bool isSample)
     m_progress->setAutoClose(false);
     m_progress->setWindowModality(Qt::WindowModal);
     connect(m_progress, &QProgressDialog::canceled, &m_load, &LoadJob::cancel);
-    m_progress->setLabelText(tr("Opening %1…").arg(QFileInfo(path).fileName()));
+    m_progress->setLabelText(label.isEmpty() ? tr("Opening %1…").arg(QFileInfo(path).fileName()) : label);
     m_progress->setValue(0);
-    m_load.start(path, isSample);
+    m_load.start(path, isSample, std::move(prepare));
 }
 
 void MainWindow::showPluginsDialog()

@@ -105,8 +105,9 @@ public:
     void captureEnded();
     // Loads what the ended capture wrote to `path` as a recording is loaded (occupancy, task
     // rows, plugins and call trees, which a growing store does not have) and shows it in the
-    // capture's place, at the same range; the capture stays unsaved until saved.
-    void reloadCapture(const QString& path);
+    // capture's place, at the same range; the capture stays unsaved until saved. `writeOut`
+    // writes the file first, on the load's worker (gigabytes, for a long capture).
+    void reloadCapture(const QString& path, LoadJob::Prepare writeOut);
     // A running capture's plugins are run on what has arrived, now and then, while their pane
     // is shown: whether it is, and the analysis to show there (`source` says of what).
     bool wantsLiveAnalysis() const;
@@ -140,7 +141,7 @@ private:
     void activate(size_t index, bool opened);
     // After a load: the next file to append, or the screenshot asked for.
     void continueLoading();
-    void startLoad(const QString& path, bool isSample);
+    void startLoad(const QString& path, bool isSample, LoadJob::Prepare prepare = nullptr, const QString& label = {});
     void updateRecordingBox();
     void onSelectionChanged();
     void updateStatus();

@@ -79,11 +79,11 @@ void MainWindow::showLiveAnalysis(std::shared_ptr<TraceSession> analysis, const 
     if (trace.callSlices().available() || trace.functionCalls().available()) m_calls->setSession(m_liveAnalysis);
 }
 
-void MainWindow::reloadCapture(const QString& path)
+void MainWindow::reloadCapture(const QString& path, LoadJob::Prepare writeOut)
 {
     m_reloading = m_session;
     m_appending = false;
-    startLoad(path, false);
+    startLoad(path, false, std::move(writeOut), tr("Analysing the capture…"));
 }
 
 void MainWindow::setCaptureStatus(const QString& text)

@@ -263,22 +263,32 @@ void LiveCapture::applyTaskNames()
 }
 
 bool LiveCapture::save(const std::string& path, DatFormat format, std::string* error,
-                       const std::atomic<bool>* cancel) const
+                       const WriteProgress& progress) const
 {
     CaptureMetadata metadata;
     {
         std::lock_guard<std::mutex> lock(m_lock);
         metadata = m_metadata;
     }
+    // The pages of the CPUs as they are now (a running capture's grow on).
+    std::vector<size_t> runs;
+    uint64_t total = 0, done = 0;
+    for (const MemoryPageSource* pages : m_pages) {
+        runs.push_back(pages->runCount());
+        for (size_t r = 0; r < runs.back(); ++r) total += uint64_t(pages->run(r).pages) * pages->pageSize();
+    }
     return writeDat(
         path, metadata,
-        [this, cancel](size_t cpu, CpuDataSink& out, std::string* why) {
+        [&](size_t cpu, CpuDataSink& out, std::string* why) {
             const MemoryPageSource& pages = *m_pages[cpu];
             std::vector<uint8_t> buffer, scratch;
-            for (size_t r = 0; r < pages.runCount(); ++r) {
-                if (cancel && cancel->load(std::memory_order_relaxed)) return *why = "cancelled", false;
-                if (!pages.readRun(pages.run(r), buffer, scratch, why) || !out.write(buffer.data(), buffer.size(), why))
+            for (size_t r = 0; r < runs[cpu]; ++r) {
+                if (progress.cancelled()) return *why = "cancelled", false;
+                // The run's pages, not the padding a read adds after them.
+                const size_t bytes = size_t(pages.run(r).pages) * pages.pageSize();
+                if (!pages.readRun(pages.run(r), buffer, scratch, why) || !out.write(buffer.data(), bytes, why))
                     return false;
+                progress.reached(done += bytes, total);
             }
             return true;
         },

@@ -57,9 +57,9 @@ public:
     void applyTaskNames();
     // Writes what was captured as a trace-cmd recording, with the end's task names and
     // counters when they came; after the capture ended.
-    // Stops early, failing, once `cancel` is set (an analysis of a running capture superseded).
-    bool save(const std::string& path, DatFormat format, std::string* error,
-              const std::atomic<bool>* cancel = nullptr) const;
+    // Stops early, failing, once `progress.cancel` is set (an analysis of a running capture
+    // superseded, a save the user cancelled).
+    bool save(const std::string& path, DatFormat format, std::string* error, const WriteProgress& progress = {}) const;
 
 private:
     LiveCapture() = default;

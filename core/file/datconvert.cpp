@@ -6,6 +6,7 @@
 #include "util/mappedfile.h"
 
 #include <bit>
+#include <algorithm>
 #include <cerrno>
 #include <cstring>
 #include <fcntl.h>
@@ -127,16 +128,27 @@ Result<DatV6Parts> readDatV6Parts(const std::string& path)
 }
 
 bool convertDatV6(const std::string& from, const std::string& to, DatFormat format, const std::string& writer,
-                  std::string* error)
+                  std::string* error, const WriteProgress& progress)
 {
     auto parts = readDatV6Parts(from);
     if (!parts) return *error = parts.error().message, false;
     const int fd = ::open(from.c_str(), O_RDONLY | O_CLOEXEC);
     if (fd < 0) return *error = from + ": " + std::strerror(errno), false;
+    uint64_t total = 0, done = 0;
+    for (const auto& range : parts->cpuData) total += range.size;
+    // In slices, for the word to stop and the progress (whole pages: a slice is 16 MiB).
+    constexpr uint64_t kSlice = 16u << 20;
     const bool written = writeDat(
         to, parts->metadata,
         [&](size_t cpu, CpuDataSink& out, std::string* why) {
-            return out.copyFrom(fd, parts->cpuData[cpu].offset, parts->cpuData[cpu].size, why);
+            const auto [offset, size] = parts->cpuData[cpu];
+            for (uint64_t at = 0; at < size; at += kSlice) {
+                if (progress.cancelled()) return *why = "cancelled", false;
+                const uint64_t n = std::min(kSlice, size - at);
+                if (!out.copyFrom(fd, offset + at, n, why)) return false;
+                progress.reached(done += n, total);
+            }
+            return true;
         },
         writer, format, error);
     ::close(fd);

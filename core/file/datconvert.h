@@ -21,6 +21,6 @@ Result<DatV6Parts> readDatV6Parts(const std::string& path);
 // Writes the version 6 recording `from` again as `to` in `format` (a saved capture is kept
 // as v6 while it is shown, and saved as v7 from it). False with the reason otherwise.
 bool convertDatV6(const std::string& from, const std::string& to, DatFormat format, const std::string& writer,
-                  std::string* error);
+                  std::string* error, const WriteProgress& progress = {});
 
 } // namespace ringside

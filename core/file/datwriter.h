@@ -4,6 +4,7 @@
 #include "capture/capturemetadata.h"
 #include "file/codec.h"
 
+#include <atomic>
 #include <cstdint>
 #include <functional>
 #include <string>
@@ -30,6 +31,19 @@ public:
     virtual bool write(const void* data, size_t size, std::string* error) = 0;
     // Bytes [offset, offset + size) of the file `fd`, copied by the kernel where it can.
     virtual bool copyFrom(int fd, uint64_t offset, uint64_t size, std::string* error);
+};
+
+// For a long write (a capture of gigabytes): a word to stop, and how far it is. The writers
+// that take one fail with "cancelled" once `cancel` is set, and call `report` on their thread.
+struct WriteProgress {
+    const std::atomic<bool>* cancel = nullptr;
+    std::function<void(uint64_t bytesDone, uint64_t bytesTotal)> report;
+
+    bool cancelled() const { return cancel && cancel->load(std::memory_order_relaxed); }
+    void reached(uint64_t done, uint64_t total) const
+    {
+        if (report) report(done, total);
+    }
 };
 
 // Writes each CPU's pages into the sink; false with the reason.

@@ -149,4 +149,21 @@ std::string TraceWriter::write() const
     return out;
 }
 
+std::string tickRecording()
+{
+    TraceWriter writer;
+    writer.formats.push_back({"test", std::string("name: tick\nID: 700\nformat:\n") + TraceWriter::commonFields() +
+                                          "\tfield:int value;\toffset:8;\tsize:4;\tsigned:1;\n\n"
+                                          "print fmt: \"value=%d\", REC->value\n"});
+    writer.cmdlines = "42 ticker\n43 tocker\n";
+    writer.cpus.resize(3);
+    auto tick = [](int32_t pid, int32_t value) {
+        return TraceWriter::payload(700, pid, std::string(reinterpret_cast<const char*>(&value), 4));
+    };
+    for (int32_t i = 0; i < 3000; ++i) writer.cpus[0].push_back({uint32_t(1'000'000 + i % 7), tick(42, i)});
+    for (int32_t i = 0; i < 900; ++i)
+        writer.cpus[1].push_back({uint32_t(3'000'000 + i % 5), tick(43, i), i == 300 || i == 600});
+    return writer.write();
+}
+
 } // namespace ringside::test

@@ -43,4 +43,10 @@ struct TraceWriter {
     static const char* commonFields();
 };
 
+// A recording of "test:tick" events, 3 s long: CPU 0 with 3,000 (many pages), CPU 1 with 900
+// in pages that say events were lost before them (twice), CPU 2 with none. For replaying as a
+// live capture (ringside-capture-replay): the CPU without pages is taken to have reached the
+// others' time as the rounds go by.
+std::string tickRecording();
+
 } // namespace ringside::test

@@ -11,6 +11,7 @@
 #include <QApplication>
 #include <QDateTime>
 #include <QDir>
+#include <QEventLoop>
 #include <QFile>
 #include <QFileDialog>
 #include <QFileInfo>
@@ -19,6 +20,7 @@
 #include <QMessageBox>
 #include <QPointer>
 #include <QProcess>
+#include <QProgressDialog>
 #include <QSettings>
 #include <QStatusBar>
 #include <QTemporaryDir>
@@ -26,6 +28,7 @@
 #include <QTimer>
 
 #include <algorithm>
+#include <optional>
 #include <sched.h>
 
 namespace ringside {
@@ -216,12 +219,14 @@ void CaptureController::onTick()
         // until the window closes, as v6 (uncompressed: quick to write and to load).
         if (!m_workDir) m_workDir = std::make_unique<QTemporaryDir>();
         const QString analysed = m_workDir->filePath(QString("capture-%1.dat").arg(++m_captures));
-        std::string why;
-        if (m_workDir->isValid() && session->live->save(analysed.toStdString(), DatFormat::v6(), &why))
-            m_window->reloadCapture(analysed);
+        if (m_workDir->isValid())
+            m_window->reloadCapture(analysed, [session, analysed](const std::atomic<bool>* cancel, std::string* why) {
+                return session->live->save(analysed.toStdString(), DatFormat::v6(), why, {cancel, {}});
+            });
         else
             m_window->statusBar()->showMessage(
-                tr("The capture could not be analysed: %1").arg(QString::fromStdString(why)), 15000);
+                tr("The capture could not be analysed: no folder for its copy (%1)").arg(m_workDir->errorString()),
+                15000);
         m_endSummary = tr("Capture stopped: %1 events, lost: %2 overwritten, %3 dropped%4")
                            .arg(QLocale().toString(qulonglong(p.events)), QLocale().toString(qulonglong(p.overrun)),
                                 QLocale().toString(qulonglong(p.dropped)),
@@ -260,7 +265,7 @@ void CaptureController::analyseSoFar(const std::shared_ptr<TraceSession>& sessio
         // analysis at normal priority made the kernel overwrite 7% of the events).
         sched_param idle{};
         if (idleOnly) ::sched_setscheduler(0, SCHED_IDLE, &idle);
-        return session->live->save(path.toStdString(), DatFormat::v6(), why, cancel);
+        return session->live->save(path.toStdString(), DatFormat::v6(), why, {cancel, {}});
     });
 }
 
@@ -274,22 +279,46 @@ bool CaptureController::save(const QString& path, QString* error, DatFormat form
     auto session = liveSession();
     if (!session) return *error = tr("no capture is open"), false;
     if (running()) return *error = tr("stop the capture first"), false;
-    std::string why;
-    QApplication::setOverrideCursor(Qt::WaitCursor);
-    bool saved = false;
-    if (!session->captureCopy.isEmpty() && format.version == 6) {
-        // Ended and analysed: the copy written then is the recording.
-        QFile::remove(path);
-        saved = QFile::copy(session->captureCopy, path);
-        if (!saved) why = tr("%1: cannot write").arg(path).toStdString();
-    } else if (!session->captureCopy.isEmpty()) {
-        saved = convertDatV6(session->captureCopy.toStdString(), path.toStdString(), format,
-                             ("ringside " + QCoreApplication::applicationVersion()).trimmed().toStdString(), &why);
-    } else {
-        saved = session->live && session->live->save(path.toStdString(), format, &why);
-    }
-    QApplication::restoreOverrideCursor();
-    if (!saved) return *error = QString::fromStdString(why), false;
+    // Gigabytes, for a long capture: written on a worker while the window says how far it is.
+    struct Outcome {
+        bool saved = false;
+        QString why;
+    };
+    std::optional<Outcome> outcome;
+    QProgressDialog progress(tr("Saving the capture to %1…").arg(QFileInfo(path).fileName()), tr("Cancel"), 0, 1000,
+                             m_window);
+    progress.setObjectName("saveProgress");
+    progress.setWindowModality(Qt::WindowModal);
+    progress.setMinimumDuration(300);
+    progress.setAutoClose(false);
+    progress.setAutoReset(false);
+    QEventLoop loop;
+    auto finish = [&](Outcome o) {
+        outcome = std::move(o);
+        loop.quit();
+    };
+    connect(&progress, &QProgressDialog::canceled, &loop, [&] {
+        m_saving.cancel();
+        finish({false, tr("%1: the save was cancelled").arg(path)});
+    });
+    const std::string to = path.toStdString(), copy = session->captureCopy.toStdString();
+    const std::string writer = ("ringside " + QCoreApplication::applicationVersion()).trimmed().toStdString();
+    m_saving.start(
+        [session, to, copy, writer, format](JobTracker::Context& context) {
+            WriteProgress report{context.cancelFlag(), [&context](uint64_t done, uint64_t total) {
+                                     context.reportProgress(total ? int(done * 1000 / total) : 0);
+                                 }};
+            std::string why;
+            // Ended and analysed: the copy written then is the recording; else its pages.
+            const bool saved = !copy.empty() ? convertDatV6(copy, to, format, writer, &why, report)
+                                             : session->live && session->live->save(to, format, &why, report);
+            return Outcome{saved, QString::fromStdString(why)};
+        },
+        finish, [&](const QString& message) { finish({false, message}); },
+        [&progress](int permille) { progress.setValue(permille); });
+    if (!outcome) loop.exec();
+    m_saving.waitForThreads(); // a cancelled write ends (its part file gone) before another may start
+    if (!outcome->saved) return *error = outcome->why, false;
     session->liveSaved = true;
     session->path = path; // sessions and the window name it by its file now
     m_window->statusBar()->showMessage(tr("Capture saved to %1").arg(path), 15000);

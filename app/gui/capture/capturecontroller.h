@@ -2,6 +2,7 @@
 #pragma once
 
 #include "file/datwriter.h"
+#include "jobs/jobtracker.h"
 #include "jobs/loadjob.h"
 
 #include <QElapsedTimer>
@@ -85,6 +86,7 @@ private:
     uint64_t m_lostBeforeAnalysis = 0; // the capture's lost events when the analysis started
     int m_analysisBackoff = 1;          // grows each time the capture lost events during one
     bool m_analysisIdle = true;
+    JobTracker m_saving; // Save Capture As; last: its destructor waits for the write
 };
 
 } // namespace ringside
