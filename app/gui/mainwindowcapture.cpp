@@ -24,6 +24,10 @@ void MainWindow::showCapture(std::shared_ptr<TraceSession> session)
 void MainWindow::captureGrew()
 {
     if (!m_session) return;
+    if (m_session->live) {
+        std::lock_guard<std::mutex> lock(m_session->tepLock);
+        m_session->live->applySeenTaskNames();
+    }
     m_model->storeGrew();
     const auto old = m_view.fullRange(), visible = m_view.visibleRange();
     const auto full = m_recordings.fullRange();

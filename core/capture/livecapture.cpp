@@ -15,6 +15,8 @@
 #include <chrono>
 #include <cstdio>
 #include <cstring>
+#include <fcntl.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 namespace ringside {
@@ -32,6 +34,27 @@ uint64_t statValue(const std::string& stats, const char* name)
     const std::string key = std::string("\n") + name + ": ";
     const size_t at = ("\n" + stats).find(key);
     return at == std::string::npos ? 0 : std::strtoull(stats.c_str() + at + key.size() - 1, nullptr, 10);
+}
+
+// Whether this process sees pids as the kernel records them (the initial pid namespace, whose
+// inode number is fixed): only then may /proc name a captured pid.
+bool seesKernelPids()
+{
+    struct stat st {};
+    return ::stat("/proc/self/ns/pid", &st) == 0 && st.st_ino == 0xEFFFFFFCu;
+}
+
+// The name of a living task, empty when it is gone.
+std::string procComm(int32_t pid)
+{
+    const int fd = ::open(("/proc/" + std::to_string(pid) + "/comm").c_str(), O_RDONLY | O_CLOEXEC);
+    if (fd < 0) return {};
+    char name[64];
+    const ssize_t n = ::read(fd, name, sizeof name);
+    ::close(fd);
+    std::string comm(name, size_t(std::max<ssize_t>(n, 0)));
+    while (!comm.empty() && (comm.back() == '\n' || comm.back() == '\0')) comm.pop_back();
+    return comm;
 }
 
 } // namespace
@@ -84,8 +107,18 @@ Result<std::unique_ptr<LiveCapture>> LiveCapture::start(const std::vector<std::s
     StoreBuilder builder(*capture->m_store);
     builder.addBuffer({"", info.traceClock, info.pageSize, {}, {}});
     builder.setLayout({info.kernelLongSize, info.bigEndian, 8});
-    // Task names come with the end's metadata; until then the context switches name them.
-    capture->m_appender = std::make_unique<StoreAppender>(*capture->m_store, [](int32_t) { return std::string(); });
+    // Task names come with the end's metadata; until then /proc names the tasks that still
+    // live as they appear (read on the capture's thread, applied on the views' own).
+    const bool namedByProc = seesKernelPids();
+    capture->m_appender =
+        std::make_unique<StoreAppender>(*capture->m_store, [raw = capture.get(), namedByProc](int32_t pid) {
+            std::string comm = namedByProc && pid > 0 ? procComm(pid) : std::string();
+            if (!comm.empty()) {
+                std::lock_guard<std::mutex> lock(raw->m_lock);
+                raw->m_seenComms += std::to_string(pid) + ' ' + comm + '\n';
+            }
+            return comm;
+        });
     state->converter = std::make_unique<TimestampConverter>(info);
     for (int cpu = 0; cpu < capture->m_metadata.cpus; ++cpu) {
         auto pages = std::make_unique<MemoryPageSource>(info.pageSize);
@@ -254,12 +287,23 @@ ended:
 
 void LiveCapture::applyTaskNames()
 {
-    std::string cmdlines;
+    std::string names; // those seen, then the kernel's, which replace them
     {
         std::lock_guard<std::mutex> lock(m_lock);
-        cmdlines = m_metadata.cmdlines;
+        names.swap(m_seenComms);
+        names += m_metadata.cmdlines;
     }
-    m_traceRef->file().addSavedComms(cmdlines);
+    m_traceRef->file().addSavedComms(names);
+}
+
+void LiveCapture::applySeenTaskNames()
+{
+    std::string seen;
+    {
+        std::lock_guard<std::mutex> lock(m_lock);
+        seen.swap(m_seenComms);
+    }
+    if (!seen.empty()) m_traceRef->file().addSavedComms(seen);
 }
 
 bool LiveCapture::save(const std::string& path, DatFormat format, std::string* error,

@@ -55,6 +55,10 @@ public:
     // After the end: the task names the kernel saved go into the trace's formats, as a saved
     // recording has them. On the thread that uses the trace's tep handle.
     void applyTaskNames();
+    // While it runs: the names of tasks that appeared since the last call, as /proc gave them
+    // when they did (the capture is of this machine), go into the trace's formats. On the
+    // thread that uses the trace's tep handle. The end's names replace them.
+    void applySeenTaskNames();
     // Writes what was captured as a trace-cmd recording, with the end's task names and
     // counters when they came; after the capture ended.
     // Stops early, failing, once `progress.cancel` is set (an analysis of a running capture
@@ -75,7 +79,8 @@ private:
     CaptureMetadata m_metadata;             // the end's, once it came
     std::string m_metadataPath;
     std::function<void(size_t)> m_growth;
-    mutable std::mutex m_lock; // m_progress and m_metadata
+    mutable std::mutex m_lock; // m_progress, m_metadata and m_seenComms
+    std::string m_seenComms;   // "PID COMM" lines of tasks seen, not yet applied
     Progress m_progress;
     std::thread m_thread;
 };

@@ -666,8 +666,9 @@ void DatFile::parseDeferredFormats(const std::vector<uint64_t>& typeCounts, Diag
 
 namespace {
 
-// "PID COMM" lines, as saved_cmdlines has them; names already known are kept.
-void registerSavedComms(tep_handle* tep, const std::string& cmdlines)
+// "PID COMM" lines, as saved_cmdlines has them; names already known are kept, unless
+// `replace` (names learned later: the last one given is the task's).
+void registerSavedComms(tep_handle* tep, const std::string& cmdlines, bool replace = false)
 {
     size_t start = 0;
     while (start < cmdlines.size()) {
@@ -676,8 +677,11 @@ void registerSavedComms(tep_handle* tep, const std::string& cmdlines)
         start = end + 1;
         const size_t space = line.find(' ');
         const int pid = std::atoi(line.c_str());
-        if (space == std::string::npos || pid <= 0 || tep_is_pid_registered(tep, pid)) continue;
-        tep_register_comm(tep, line.c_str() + space + 1, pid);
+        if (space == std::string::npos || pid <= 0) continue;
+        if (replace)
+            tep_override_comm(tep, line.c_str() + space + 1, pid);
+        else if (!tep_is_pid_registered(tep, pid))
+            tep_register_comm(tep, line.c_str() + space + 1, pid);
     }
 }
 
@@ -707,13 +711,13 @@ Result<std::unique_ptr<TepHandle>> DatFile::newTep(const std::function<void(tep_
     handle->m_plugins = std::exchange(copy.m_plugins, nullptr);
     if (!ok) return Error{parser.error()};
     std::lock_guard<std::mutex> lock(m_addedCommsLock);
-    registerSavedComms(handle->m_tep, m_addedComms);
+    registerSavedComms(handle->m_tep, m_addedComms, true);
     return handle;
 }
 
 void DatFile::addSavedComms(const std::string& cmdlines) const
 {
-    registerSavedComms(m_tep, cmdlines);
+    registerSavedComms(m_tep, cmdlines, true);
     std::lock_guard<std::mutex> lock(m_addedCommsLock);
     m_addedComms += cmdlines;
     if (!m_addedComms.empty() && m_addedComms.back() != '\n') m_addedComms += '\n';

@@ -81,9 +81,9 @@ public:
     Result<std::unique_ptr<TepHandle>> newTep(const std::function<void(tep_handle*)>& beforePlugins,
                                               const std::vector<bool>* types = nullptr) const;
 
-    // Task names learned after the open (the saved_cmdlines text a live capture brings at
-    // its end): registered with tep() now (by the thread that uses it) and with every handle
-    // newTep() builds from now on.
+    // Task names learned after the open (a live capture's tasks as they appear, and the
+    // saved_cmdlines text it brings at its end), replacing names known before: registered with
+    // tep() now (by the thread that uses it) and with every handle newTep() builds from now on.
     void addSavedComms(const std::string& cmdlines) const;
 
     // Registers the kallsyms kept by deferKallsyms with the tep handle; call once, while no

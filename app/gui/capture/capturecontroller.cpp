@@ -297,9 +297,11 @@ bool CaptureController::save(const QString& path, QString* error, DatFormat form
         outcome = std::move(o);
         loop.quit();
     };
+    m_saveCancelled = false;
     connect(&progress, &QProgressDialog::canceled, &loop, [&] {
         m_saving.cancel();
-        finish({false, tr("%1: the save was cancelled").arg(path)});
+        m_saveCancelled = true;
+        finish({false, tr("%1: the save was cancelled, nothing was written").arg(path)});
     });
     const std::string to = path.toStdString(), copy = session->captureCopy.toStdString();
     const std::string writer = ("ringside " + QCoreApplication::applicationVersion()).trimmed().toStdString();
@@ -340,9 +342,12 @@ void CaptureController::saveWithDialog()
         v7 + ";;" + v6, &chosen);
     if (path.isEmpty()) return;
     QString error;
-    if (!save(path, &error, chosen == v6 ? DatFormat::v6() : DatFormat()))
-        QMessageBox::warning(m_window, tr("Capture not saved"), error);
-    else
+    if (!save(path, &error, chosen == v6 ? DatFormat::v6() : DatFormat())) {
+        if (m_saveCancelled) // the user's own word: said where it does not need an answer
+            m_window->statusBar()->showMessage(error, 15000);
+        else
+            QMessageBox::warning(m_window, tr("Capture not saved"), error);
+    } else
         settings.setValue("files/lastDir", QFileInfo(path).absolutePath()); // File > Open looks there next
 }
 

@@ -86,7 +86,8 @@ private:
     uint64_t m_lostBeforeAnalysis = 0; // the capture's lost events when the analysis started
     int m_analysisBackoff = 1;          // grows each time the capture lost events during one
     bool m_analysisIdle = true;
-    JobTracker m_saving; // Save Capture As; last: its destructor waits for the write
+    bool m_saveCancelled = false; // the last save ended by the user
+    JobTracker m_saving;          // Save Capture As; last: its destructor waits for the write
 };
 
 } // namespace ringside
