@@ -269,6 +269,7 @@ private slots:
         const QString ticks = m_dir.filePath("ticks.dat");
         QVERIFY(test::writeFile(ticks, test::tickRecording()));
         ReplayedCaptures replayed(ticks);
+        std::atomic<bool> windowRan{false}; // before the window: its load job may read it to the end
         MainWindow window;
         window.show();
         QString error;
@@ -283,7 +284,6 @@ private slots:
         QCOMPARE(window.tableModel()->rowCount(), 3900);
 
         const auto shown = window.session();
-        std::atomic<bool> windowRan{false};
         window.reloadCapture(m_dir.filePath("never.dat"), [&windowRan](const std::atomic<bool>*, std::string* why) {
             for (int i = 0; i < 1000 && !windowRan; ++i) std::this_thread::sleep_for(std::chrono::milliseconds(10));
             *why = windowRan ? "no space left on device (made up)" : "the window waited for the write";

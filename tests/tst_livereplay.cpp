@@ -11,6 +11,7 @@
 
 #include <QFile>
 #include <QFileInfo>
+#include <QProcess>
 #include <QTemporaryDir>
 #include <QTest>
 
@@ -86,6 +87,48 @@ private slots:
         QVERIFY(!capture.save(stopped.toStdString(), DatFormat(), &error, writing));
         QVERIFY2(error.find("cancelled") != std::string::npos, error.c_str());
         QVERIFY(!QFile::exists(stopped) && !QFile::exists(stopped + ".part"));
+    }
+
+    // A capture of this machine names a task the kernel did not keep in its saved names by
+    // what /proc said while it lived, in the window and in the file saved: both read the same.
+    void namesSeenAreSaved()
+    {
+        QProcess sleeper;
+        sleeper.start("sleep", {"30"});
+        QVERIFY(sleeper.waitForStarted());
+        const auto pid = int32_t(sleeper.processId());
+        test::TraceWriter writer;
+        writer.uname = CaptureMetadata::localUname(); // as ringside-capture describes this machine
+        writer.formats.push_back({"test", std::string("name: tick\nID: 700\nformat:\n") +
+                                              test::TraceWriter::commonFields() +
+                                              "\tfield:int value;\toffset:8;\tsize:4;\tsigned:1;\n\n"
+                                              "print fmt: \"value=%d\", REC->value\n"});
+        writer.cmdlines = "1 init\n"; // not the sleeper
+        writer.cpus.resize(1);
+        for (int32_t i = 0; i < 50; ++i)
+            writer.cpus[0].push_back(
+                {1000, test::TraceWriter::payload(700, pid, std::string(reinterpret_cast<const char*>(&i), 4))});
+        const QString file = m_dir.filePath("sleeper.dat");
+        QVERIFY(test::writeFile(file, writer.write()));
+
+        auto started = LiveCapture::start({file.toStdString()}, m_dir.path().toStdString());
+        QVERIFY2(started, started ? "" : started.error().message.c_str());
+        LiveCapture& capture = **started;
+        capture.waitUntilEnded();
+        sleeper.kill();
+        sleeper.waitForFinished();
+        capture.applyTaskNames();
+        const QByteArray live = test::dump(capture.trace());
+        const QByteArray named = "sleep-" + QByteArray::number(pid) + " ";
+        QVERIFY2(live.contains(named), live.left(400).constData());
+        const QString saved = m_dir.filePath("sleeper-saved.dat");
+        std::string error;
+        QVERIFY2(capture.save(saved.toStdString(), DatFormat(), &error), error.c_str());
+        const auto again = test::runCli({"dump", saved});
+        QCOMPARE(again.status, 0);
+        QVERIFY2(again.out == live, qPrintable(test::firstDifference(live, again.out)));
+        // The file's own list of names: the kernel's first (readers keep a pid's first name).
+        QVERIFY(again.out.contains(named));
     }
 
 private:

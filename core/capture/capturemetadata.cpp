@@ -2,6 +2,7 @@
 #include "capture/capturemetadata.h"
 
 #include <cstring>
+#include <sys/utsname.h>
 
 namespace ringside {
 
@@ -97,6 +98,13 @@ Result<CaptureMetadata> CaptureMetadata::parse(std::string_view bytes)
         (m.longSize != 4 && m.longSize != 8))
         return Error{"capture metadata out of range"};
     return m;
+}
+
+std::string CaptureMetadata::localUname()
+{
+    utsname name{};
+    if (::uname(&name) != 0) return {};
+    return std::string(name.sysname) + " " + name.nodename + " " + name.release + " " + name.machine;
 }
 
 std::string CaptureMetadata::clockName() const

@@ -36,6 +36,8 @@ struct CaptureMetadata {
     static Result<CaptureMetadata> parse(std::string_view bytes);
     // The clock in use: the bracketed name of traceClock.
     std::string clockName() const;
+    // This machine's kernel, as `uname` has it ("Linux host 6.1.0 x86_64"); empty if unknown.
+    static std::string localUname();
 };
 
 } // namespace ringside

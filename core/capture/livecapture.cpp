@@ -14,7 +14,10 @@
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
+#include <map>
+#include <set>
 #include <fcntl.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -36,10 +39,12 @@ uint64_t statValue(const std::string& stats, const char* name)
     return at == std::string::npos ? 0 : std::strtoull(stats.c_str() + at + key.size() - 1, nullptr, 10);
 }
 
-// Whether this process sees pids as the kernel records them (the initial pid namespace, whose
-// inode number is fixed): only then may /proc name a captured pid.
-bool seesKernelPids()
+// Whether /proc may name the captured pids: the capture is of the kernel this process runs
+// on (as ringside-capture describes it), and this process sees pids as that kernel records
+// them (the initial pid namespace, whose inode number is fixed).
+bool procNamesCapturedPids(const CaptureMetadata& metadata)
 {
+    if (metadata.uname.empty() || metadata.uname != CaptureMetadata::localUname()) return false;
     struct stat st {};
     return ::stat("/proc/self/ns/pid", &st) == 0 && st.st_ino == 0xEFFFFFFCu;
 }
@@ -55,6 +60,23 @@ std::string procComm(int32_t pid)
     std::string comm(name, size_t(std::max<ssize_t>(n, 0)));
     while (!comm.empty() && (comm.back() == '\n' || comm.back() == '\0')) comm.pop_back();
     return comm;
+}
+
+// The kernel's saved names, then those seen of the tasks it did not keep (its list is short:
+// 128 by default). Readers take a pid's first name: the kernel's stays the one.
+std::string withSeenNames(const std::string& cmdlines, const std::map<int32_t, std::string>& seen)
+{
+    std::set<int32_t> saved;
+    for (size_t start = 0; start < cmdlines.size();) {
+        const size_t end = std::min(cmdlines.find('\n', start), cmdlines.size());
+        saved.insert(int32_t(std::atoi(cmdlines.c_str() + start)));
+        start = end + 1;
+    }
+    std::string names = cmdlines;
+    if (!names.empty() && names.back() != '\n') names += '\n';
+    for (const auto& [pid, comm] : seen)
+        if (!saved.count(pid)) names += std::to_string(pid) + ' ' + comm + '\n';
+    return names;
 }
 
 } // namespace
@@ -109,13 +131,14 @@ Result<std::unique_ptr<LiveCapture>> LiveCapture::start(const std::vector<std::s
     builder.setLayout({info.kernelLongSize, info.bigEndian, 8});
     // Task names come with the end's metadata; until then /proc names the tasks that still
     // live as they appear (read on the capture's thread, applied on the views' own).
-    const bool namedByProc = seesKernelPids();
+    const bool namedByProc = procNamesCapturedPids(capture->m_metadata);
     capture->m_appender =
         std::make_unique<StoreAppender>(*capture->m_store, [raw = capture.get(), namedByProc](int32_t pid) {
             std::string comm = namedByProc && pid > 0 ? procComm(pid) : std::string();
             if (!comm.empty()) {
                 std::lock_guard<std::mutex> lock(raw->m_lock);
                 raw->m_seenComms += std::to_string(pid) + ' ' + comm + '\n';
+                raw->m_seenNames.emplace(pid, comm);
             }
             return comm;
         });
@@ -313,6 +336,7 @@ bool LiveCapture::save(const std::string& path, DatFormat format, std::string* e
     {
         std::lock_guard<std::mutex> lock(m_lock);
         metadata = m_metadata;
+        metadata.cmdlines = withSeenNames(m_metadata.cmdlines, m_seenNames);
     }
     // The pages of the CPUs as they are now (a running capture's grow on).
     std::vector<size_t> runs;

@@ -9,6 +9,7 @@
 
 #include <atomic>
 #include <functional>
+#include <map>
 #include <memory>
 #include <mutex>
 #include <string>
@@ -60,7 +61,7 @@ public:
     // thread that uses the trace's tep handle. The end's names replace them.
     void applySeenTaskNames();
     // Writes what was captured as a trace-cmd recording, with the end's task names and
-    // counters when they came; after the capture ended.
+    // counters when they came (and the names seen of tasks the kernel did not keep).
     // Stops early, failing, once `progress.cancel` is set (an analysis of a running capture
     // superseded, a save the user cancelled).
     bool save(const std::string& path, DatFormat format, std::string* error, const WriteProgress& progress = {}) const;
@@ -79,8 +80,9 @@ private:
     CaptureMetadata m_metadata;             // the end's, once it came
     std::string m_metadataPath;
     std::function<void(size_t)> m_growth;
-    mutable std::mutex m_lock; // m_progress, m_metadata and m_seenComms
+    mutable std::mutex m_lock; // m_progress, m_metadata and the names seen
     std::string m_seenComms;   // "PID COMM" lines of tasks seen, not yet applied
+    std::map<int32_t, std::string> m_seenNames; // every task seen, for save()
     Progress m_progress;
     std::thread m_thread;
 };

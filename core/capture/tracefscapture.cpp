@@ -32,7 +32,6 @@ int tracefs_cpu_read(struct tracefs_cpu* tcpu, void* buffer, bool nonblock);
 #include <fstream>
 #include <sstream>
 #include <sys/stat.h>
-#include <sys/utsname.h>
 #include <unistd.h>
 
 namespace ringside {
@@ -277,9 +276,7 @@ Result<std::unique_ptr<TracefsCapture>> TracefsCapture::start(const CaptureConfi
     m.kallsyms = readFile("/proc/kallsyms");
     m.printkFormats = readFile(*dir + "/printk_formats");
     m.traceClock = instanceText(instance, "trace_clock");
-    utsname name;
-    if (::uname(&name) == 0)
-        m.uname = std::string(name.sysname) + " " + name.nodename + " " + name.release + " " + name.machine;
+    m.uname = CaptureMetadata::localUname();
     const long cpus = ::sysconf(_SC_NPROCESSORS_CONF);
     m.cpus = int(std::max(1L, cpus));
     for (int cpu = 0; cpu < m.cpus; ++cpu) capture->m_cpus.push_back(tracefs_cpu_open(instance, cpu, true));

@@ -666,10 +666,10 @@ void DatFile::parseDeferredFormats(const std::vector<uint64_t>& typeCounts, Diag
 
 namespace {
 
-// "PID COMM" lines, as saved_cmdlines has them; names already known are kept, unless
-// `replace` (names learned later: the last one given is the task's).
-void registerSavedComms(tep_handle* tep, const std::string& cmdlines, bool replace = false)
+// "PID COMM" lines, as saved_cmdlines has them: each pid with the last name given for it.
+std::map<int, std::string> parseCmdlines(const std::string& cmdlines)
 {
+    std::map<int, std::string> names;
     size_t start = 0;
     while (start < cmdlines.size()) {
         const size_t end = std::min(cmdlines.find('\n', start), cmdlines.size());
@@ -677,12 +677,16 @@ void registerSavedComms(tep_handle* tep, const std::string& cmdlines, bool repla
         start = end + 1;
         const size_t space = line.find(' ');
         const int pid = std::atoi(line.c_str());
-        if (space == std::string::npos || pid <= 0) continue;
-        if (replace)
-            tep_override_comm(tep, line.c_str() + space + 1, pid);
-        else if (!tep_is_pid_registered(tep, pid))
-            tep_register_comm(tep, line.c_str() + space + 1, pid);
+        if (space != std::string::npos && pid > 0) names[pid] = line.substr(space + 1);
     }
+    return names;
+}
+
+// Names learned later replace those known. In pid order: the handle keeps its names in a
+// sorted array, and each insertion moves what follows it.
+void overrideComms(tep_handle* tep, const std::map<int, std::string>& names)
+{
+    for (const auto& [pid, comm] : names) tep_override_comm(tep, comm.c_str(), pid);
 }
 
 } // namespace
@@ -711,16 +715,16 @@ Result<std::unique_ptr<TepHandle>> DatFile::newTep(const std::function<void(tep_
     handle->m_plugins = std::exchange(copy.m_plugins, nullptr);
     if (!ok) return Error{parser.error()};
     std::lock_guard<std::mutex> lock(m_addedCommsLock);
-    registerSavedComms(handle->m_tep, m_addedComms, true);
+    overrideComms(handle->m_tep, m_addedComms);
     return handle;
 }
 
 void DatFile::addSavedComms(const std::string& cmdlines) const
 {
-    registerSavedComms(m_tep, cmdlines, true);
+    const std::map<int, std::string> names = parseCmdlines(cmdlines);
+    overrideComms(m_tep, names);
     std::lock_guard<std::mutex> lock(m_addedCommsLock);
-    m_addedComms += cmdlines;
-    if (!m_addedComms.empty() && m_addedComms.back() != '\n') m_addedComms += '\n';
+    for (const auto& [pid, comm] : names) m_addedComms[pid] = comm;
 }
 
 TepHandle::~TepHandle()

@@ -7,6 +7,7 @@
 #include "util/result.h"
 
 #include <functional>
+#include <map>
 #include <memory>
 #include <mutex>
 #include <string>
@@ -125,7 +126,7 @@ private:
     std::vector<DeferredFormat> m_deferredFormats;
     std::vector<bool> m_parsedTypes;
     mutable std::mutex m_addedCommsLock;
-    mutable std::string m_addedComms; // addSavedComms
+    mutable std::map<int, std::string> m_addedComms; // addSavedComms: each pid's last name
 };
 
 } // namespace ringside

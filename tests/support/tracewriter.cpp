@@ -133,7 +133,12 @@ std::string TraceWriter::write() const
     out += cmdlines;
     put<uint32_t>(out, static_cast<uint32_t>(cpus.size()));
     out.append("options  \0", 10);
-    put<uint16_t>(out, 0); // no options
+    if (!uname.empty()) {
+        put<uint16_t>(out, 5); // uname
+        put<uint32_t>(out, static_cast<uint32_t>(uname.size() + 1));
+        out.append(uname.c_str(), uname.size() + 1);
+    }
+    put<uint16_t>(out, 0); // the end of the options
     out.append("flyrecord\0", 10);
     std::vector<std::string> data;
     for (const auto& records : cpus) data.push_back(pages(records, firstTimestamp));

@@ -31,6 +31,7 @@ struct TraceWriter {
     std::vector<Format> formats;
     std::vector<std::string> ftraceFormats;
     std::string kallsyms, printkFormats, cmdlines;
+    std::string uname; // the uname option ("Linux host 6.1.0 x86_64"), written when given
     std::vector<std::vector<Record>> cpus; // records per CPU, in time order
     uint64_t firstTimestamp = 1000000;
 

@@ -279,12 +279,16 @@ bool CaptureController::save(const QString& path, QString* error, DatFormat form
     auto session = liveSession();
     if (!session) return *error = tr("no capture is open"), false;
     if (running()) return *error = tr("stop the capture first"), false;
+    if (m_saving.isRunning()) return *error = tr("the capture is being saved already"), false;
     // Gigabytes, for a long capture: written on a worker while the window says how far it is.
     struct Outcome {
         bool saved = false;
         QString why;
     };
-    std::optional<Outcome> outcome;
+    // What the write did, kept by the job itself: a Cancel that comes once it is done (the
+    // file is there) must not say otherwise.
+    auto done = std::make_shared<std::optional<Outcome>>();
+    bool ended = false;
     QProgressDialog progress(tr("Saving the capture to %1…").arg(QFileInfo(path).fileName()), tr("Cancel"), 0, 1000,
                              m_window);
     progress.setObjectName("saveProgress");
@@ -293,34 +297,45 @@ bool CaptureController::save(const QString& path, QString* error, DatFormat form
     progress.setAutoClose(false);
     progress.setAutoReset(false);
     QEventLoop loop;
-    auto finish = [&](Outcome o) {
-        outcome = std::move(o);
+    auto finish = [&] {
+        ended = true;
         loop.quit();
     };
     m_saveCancelled = false;
     connect(&progress, &QProgressDialog::canceled, &loop, [&] {
+        if (ended) return;
         m_saving.cancel();
         m_saveCancelled = true;
-        finish({false, tr("%1: the save was cancelled, nothing was written").arg(path)});
+        finish();
     });
     const std::string to = path.toStdString(), copy = session->captureCopy.toStdString();
     const std::string writer = ("ringside " + QCoreApplication::applicationVersion()).trimmed().toStdString();
     m_saving.start(
-        [session, to, copy, writer, format](JobTracker::Context& context) {
-            WriteProgress report{context.cancelFlag(), [&context](uint64_t done, uint64_t total) {
-                                     context.reportProgress(total ? int(done * 1000 / total) : 0);
+        [session, to, copy, writer, format, done](JobTracker::Context& context) {
+            WriteProgress report{context.cancelFlag(), [&context](uint64_t bytes, uint64_t total) {
+                                     context.reportProgress(total ? int(bytes * 1000 / total) : 0);
                                  }};
             std::string why;
             // Ended and analysed: the copy written then is the recording; else its pages.
             const bool saved = !copy.empty() ? convertDatV6(copy, to, format, writer, &why, report)
                                              : session->live && session->live->save(to, format, &why, report);
-            return Outcome{saved, QString::fromStdString(why)};
+            *done = Outcome{saved, QString::fromStdString(why)};
         },
-        finish, [&](const QString& message) { finish({false, message}); },
+        finish,
+        [&, done](const QString& message) {
+            *done = Outcome{false, message};
+            finish();
+        },
         [&progress](int permille) { progress.setValue(permille); });
-    if (!outcome) loop.exec();
+    if (!ended) loop.exec(); // also left when the application quits
+    if (!ended) m_saving.cancel(), m_saveCancelled = true;
     m_saving.waitForThreads(); // a cancelled write ends (its part file gone) before another may start
-    if (!outcome->saved) return *error = outcome->why, false;
+    if (!done->has_value() || (!(*done)->saved && m_saveCancelled))
+        return *error = tr("%1: the save was cancelled, nothing was written").arg(path), false;
+    if (!(*done)->saved) return *error = (*done)->why, false;
+    m_saveCancelled = false; // too late: the file was whole
+    // The capture shown now (its analysis may have replaced the session meanwhile).
+    if (auto shown = liveSession()) session = std::move(shown);
     session->liveSaved = true;
     session->path = path; // sessions and the window name it by its file now
     m_window->statusBar()->showMessage(tr("Capture saved to %1").arg(path), 15000);
