@@ -272,9 +272,13 @@ private slots:
         std::atomic<bool> windowRan{false}; // before the window: its load job may read it to the end
         MainWindow window;
         window.show();
+        // The pane the user has open stays open through the capture and its analysis.
+        auto* pluginDock = window.findChild<QDockWidget*>("pluginStatsDock");
+        pluginDock->show();
         QString error;
         QVERIFY2(window.captures()->start({"-e", "test:tick"}, {}, &error), qPrintable(error));
         QVERIFY(window.session() && window.session()->live);
+        QVERIFY(pluginDock->isVisible());
         QTRY_VERIFY_WITH_TIMEOUT(window.tableModel()->rowCount() > 0, 10000);
         QTRY_VERIFY_WITH_TIMEOUT(!window.captures()->running(), 20000);
         // Analysed: the session shown is the capture loaded from its copy.
@@ -282,6 +286,7 @@ private slots:
         QVERIFY(window.session()->isCapture && !window.session()->liveSaved && !window.session()->live);
         QVERIFY(!window.session()->trace->plugins().empty()); // a growing trace has none
         QCOMPARE(window.tableModel()->rowCount(), 3900);
+        QVERIFY(pluginDock->isVisible());
 
         const auto shown = window.session();
         window.reloadCapture(m_dir.filePath("never.dat"), [&windowRan](const std::atomic<bool>*, std::string* why) {

@@ -750,10 +750,13 @@ void MainWindow::activate(size_t index, bool opened)
                                       : QString());
     const bool failures = m_pluginStats->showTable("syscalls", "failures") && !m_session->pluginTables.empty() &&
                           m_pluginStats->model()->rowCount() > 0;
-    if (opened) m_pluginDock->setVisible(failures);
+    // A recording opened shows the panes it has something for; a capture keeps them as the user
+    // has them (a pane shown is what runs the plugins on a capture as it grows).
+    const bool choosePanes = opened && !m_session->isCapture;
+    if (choosePanes) m_pluginDock->setVisible(failures);
     m_calls->setSession(m_session);
     const bool calls = m_session->trace->callSlices().available() || m_session->trace->functionCalls().available();
-    if (opened) {
+    if (choosePanes) {
         m_callDock->setVisible(calls);
         if (calls) m_callDock->raise();
     }
