@@ -24,11 +24,13 @@ void MainWindow::showCapture(std::shared_ptr<TraceSession> session)
 void MainWindow::captureGrew()
 {
     if (!m_session) return;
+    bool named = false;
     if (m_session->live) {
         std::lock_guard<std::mutex> lock(m_session->tepLock);
-        m_session->live->applySeenTaskNames();
+        named = m_session->live->applySeenTaskNames();
     }
     m_model->storeGrew();
+    if (named) m_model->taskNamesChanged(); // rows shown before their task had its name
     const auto old = m_view.fullRange(), visible = m_view.visibleRange();
     const auto full = m_recordings.fullRange();
     const bool whole = visible == old, following = visible.end >= old.end;

@@ -319,14 +319,16 @@ void LiveCapture::applyTaskNames()
     m_traceRef->file().addSavedComms(names);
 }
 
-void LiveCapture::applySeenTaskNames()
+bool LiveCapture::applySeenTaskNames()
 {
     std::string seen;
     {
         std::lock_guard<std::mutex> lock(m_lock);
         seen.swap(m_seenComms);
     }
-    if (!seen.empty()) m_traceRef->file().addSavedComms(seen);
+    if (seen.empty()) return false;
+    m_traceRef->file().addSavedComms(seen);
+    return true;
 }
 
 bool LiveCapture::save(const std::string& path, DatFormat format, std::string* error,

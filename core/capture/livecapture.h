@@ -59,7 +59,8 @@ public:
     // While it runs: the names of tasks that appeared since the last call, as /proc gave them
     // when they did (the capture is of this machine), go into the trace's formats. On the
     // thread that uses the trace's tep handle. The end's names replace them.
-    void applySeenTaskNames();
+    // True when there were names to apply.
+    bool applySeenTaskNames();
     // Writes what was captured as a trace-cmd recording, with the end's task names and
     // counters when they came (and the names seen of tasks the kernel did not keep).
     // Stops early, failing, once `progress.cancel` is set (an analysis of a running capture

@@ -30,6 +30,11 @@ void EventTableModel::storeGrew()
     endInsertRows();
 }
 
+void EventTableModel::taskNamesChanged()
+{
+    if (const int rows = rowCount(); rows > 0) emit dataChanged(index(0, Task), index(rows - 1, Task));
+}
+
 void EventTableModel::setFilter(std::shared_ptr<const FilterResult> filter)
 {
     beginResetModel();

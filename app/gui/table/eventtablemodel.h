@@ -24,6 +24,8 @@ public:
     const FilterResult* filter() const { return m_filter.get(); }
     // A live capture published more rows: they are inserted at the end (unfiltered).
     void storeGrew();
+    // Tasks got their names (a capture names them as they appear): the Task cells read anew.
+    void taskNamesChanged();
     std::shared_ptr<const FilterResult> sharedFilter() const { return m_filter; }
 
     int rowCount(const QModelIndex& parent = {}) const override;
