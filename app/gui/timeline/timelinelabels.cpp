@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 // TimelineWidget, continued: the rows as the ViewState lists them, and what the row labels and
-// the row menu offer (see timelinewidget.cpp for painting and the mouse and keys on the data).
+// the row menu offer (see timelinewidget.cpp for painting, timelineinput.cpp for the mouse and
+// keys on the data).
 #include "timeline/timelinewidget.h"
 
 #include <QContextMenuEvent>
