@@ -22,7 +22,6 @@
 #include <QCloseEvent>
 #include <QComboBox>
 #include <QDockWidget>
-#include <QDragEnterEvent>
 #include <QFileDialog>
 #include <QFileInfo>
 #include <QHeaderView>
@@ -30,7 +29,6 @@
 #include <QLineEdit>
 #include <QMenuBar>
 #include <QMessageBox>
-#include <QMimeData>
 #include <QPainter>
 #include <QPlainTextEdit>
 #include <QProgressDialog>
@@ -531,50 +529,6 @@ void MainWindow::buildMenus()
     m_table->addAction(processRows);
 }
 
-void MainWindow::openFile(const QString& path, bool isSample)
-{
-    if (m_captures && !m_captures->confirmDiscard()) return;
-    m_reloading.reset();
-    m_pendingAppends.clear();
-    m_appending = false;
-    startLoad(path, isSample);
-}
-
-void MainWindow::appendFile(const QString& path)
-{
-    if (!m_session) return openFile(path);
-    if (auto open = m_recordings.indexOf(path)) {
-        statusBar()->showMessage(tr("%1 is open already").arg(QFileInfo(path).fileName()), 15000);
-        setActiveRecording(*open);
-        return continueLoading();
-    }
-    if (m_recordings.size() >= 255) {
-        QMessageBox::warning(this, tr("Cannot append recording"),
-                             tr("%1: a window shows at most 255 recordings").arg(path));
-        return;
-    }
-    m_appending = true;
-    m_reloading.reset();
-    startLoad(path, false);
-}
-
-void MainWindow::startLoad(const QString& path, bool isSample, LoadJob::Prepare prepare, const QString& label)
-{
-    closeProgress();
-    m_progress = new QProgressDialog(this);
-    m_progress->setObjectName("loadProgress");
-    m_progress->setWindowTitle(tr("Ringside"));
-    m_progress->setRange(0, 1000);
-    m_progress->setMinimumDuration(300);
-    m_progress->setAutoReset(false);
-    m_progress->setAutoClose(false);
-    m_progress->setWindowModality(Qt::WindowModal);
-    connect(m_progress, &QProgressDialog::canceled, &m_load, &LoadJob::cancel);
-    m_progress->setLabelText(label.isEmpty() ? tr("Opening %1…").arg(QFileInfo(path).fileName()) : label);
-    m_progress->setValue(0);
-    m_load.start(path, isSample, std::move(prepare));
-}
-
 void MainWindow::showPluginsDialog()
 {
     PluginsDialog dialog(m_session.get(), this);
@@ -662,18 +616,6 @@ void MainWindow::restoreViews(std::vector<std::optional<ViewSnapshot>> views, si
             m_timeline->rows().setCollapsed(r, b, views[r]->collapsedBuffers.contains(b));
     }
     if (views[active]) restoreView(*views[active]);
-}
-
-void MainWindow::continueLoading()
-{
-    if (!m_pendingAppends.isEmpty()) return appendFile(m_pendingAppends.takeFirst());
-    if (!m_screenshotPath.isEmpty() && m_session) {
-        QTimer::singleShot(300, this, [this] {
-            const bool saved = saveWindowImage(m_screenshotPath);
-            if (!saved) qCritical("ringside: cannot write %s", qPrintable(m_screenshotPath));
-            QApplication::exit(saved ? 0 : 1);
-        });
-    }
 }
 
 void MainWindow::updateRecordingBox()
@@ -848,102 +790,6 @@ void MainWindow::onSelectionChanged()
     }
 }
 
-std::shared_ptr<FilterExpression> MainWindow::compileExpression(const std::string& text, QString* error)
-{
-    if (text.empty()) return nullptr;
-    std::lock_guard<std::mutex> lock(m_session->tepLock);
-    auto compiled = FilterExpression::compile(m_session->trace->file().tep(), text);
-    if (compiled) return compiled.value();
-    *error = QString::fromStdString(compiled.error().message);
-    return nullptr;
-}
-
-void MainWindow::onFilterPanelChanged()
-{
-    if (!m_session) return;
-    FilterSpec spec = m_filters->spec();
-    QString error;
-    if (!spec.expression.empty() && !compileExpression(spec.expression, &error)) {
-        // What was applied stays applied until a valid filter replaces it.
-        spec.expression = m_view.filter().expression;
-        const QString kept = spec.expression.empty()
-                                 ? tr("no expression is applied")
-                                 : tr("still applied: %1").arg(QString::fromStdString(spec.expression));
-        m_filters->setExpressionError(tr("%1 (%2)").arg(error, kept));
-    } else {
-        m_filters->setExpressionError(QString());
-    }
-    const FilterSpec& applied = m_view.filter();
-    if (spec.hiddenStreams == applied.hiddenStreams && spec.hiddenPids == applied.hiddenPids &&
-        spec.hiddenTypes == applied.hiddenTypes && spec.expression == applied.expression) {
-        if (!error.isEmpty()) emit filterApplied(); // nothing changed, but the answer (an error) is in
-        return;
-    }
-    m_view.setFilter(std::move(spec));
-}
-
-void MainWindow::applyFilters()
-{
-    if (!m_session) return;
-    FilterSpec spec = m_view.filter();
-    QString error;
-    std::shared_ptr<FilterExpression> expression = compileExpression(spec.expression, &error);
-    if (!error.isEmpty()) {
-        // Only a restored view can hold an expression this trace does not compile.
-        m_filters->setExpressionError(error);
-        spec.expression.clear();
-    }
-    m_pendingSpec = spec;
-    if (spec.empty()) {
-        m_filterJob.cancel();
-        showFilterResult(nullptr, spec);
-        return;
-    }
-    m_filterJob.start(m_session, spec, expression);
-}
-
-void MainWindow::showFilterResult(std::shared_ptr<FilterResult> result, const FilterSpec& spec)
-{
-    const std::optional<EventRef> selection = m_view.selection();
-    m_model->setFilter(result);
-    m_timeline->setFilter(result, spec.hiddenStreams);
-    if (!result) {
-        m_filterBar->hide();
-    } else {
-        QStringList parts;
-        const auto hiddenCpus = std::count(spec.hiddenStreams.begin(), spec.hiddenStreams.end(), true);
-        if (hiddenCpus) parts << tr("CPUs hidden: %1").arg(hiddenCpus);
-        const auto hiddenTypes = std::count(spec.hiddenTypes.begin(), spec.hiddenTypes.end(), true);
-        if (hiddenTypes) parts << tr("event types hidden: %1").arg(hiddenTypes);
-        if (!spec.hiddenPids.empty()) parts << tr("tasks hidden: %1").arg(spec.hiddenPids.size());
-        if (!spec.expression.empty()) parts << tr("filter: %1").arg(QString::fromStdString(spec.expression));
-        m_filterLabel->setText(tr("Showing %1 of %2 events · %3")
-                                   .arg(QLocale().toString(qulonglong(result->merged.size())))
-                                   .arg(QLocale().toString(qulonglong(m_session->store().eventCount())))
-                                   .arg(parts.join(", ")));
-        m_filterBar->show();
-    }
-    // The selection survives a filter change: the event itself when it is still shown, or else
-    // the shown event nearest in time; the table scrolls to it either way.
-    if (selection) {
-        if (m_model->rowOf(*selection) >= 0) {
-            onSelectionChanged();
-        } else if (result && result->merged.size() > 0) {
-            const EventStore& store = m_session->store();
-            const uint64_t t = store.timestamp(*selection);
-            const size_t after = result->merged.rank(store.rowOf(*selection)); // shown rows before it
-            size_t best = std::min(after, result->merged.size() - 1);
-            if (after > 0 && after < result->merged.size()) {
-                const uint64_t tBefore = store.timestamp(store.eventAt(result->merged.select(after - 1)));
-                const uint64_t tAfter = store.timestamp(store.eventAt(result->merged.select(after)));
-                if (t - tBefore <= tAfter - t) best = after - 1;
-            }
-            m_view.select(store.eventAt(result->merged.select(best)));
-        }
-    }
-    emit filterApplied();
-}
-
 void MainWindow::restoreView(const ViewSnapshot& snapshot)
 {
     m_filters->setSpec(snapshot.filter);
@@ -985,46 +831,6 @@ void MainWindow::copySelectedRows()
     QStringList lines;
     for (int row : m_table->selectedRows()) lines << m_model->rowText(row);
     QApplication::clipboard()->setText(lines.join('\n'));
-}
-
-void MainWindow::addRecent(const QString& path)
-{
-    QSettings settings;
-    QStringList recent = settings.value("files/recent").toStringList();
-    const QString absolute = QFileInfo(path).absoluteFilePath();
-    recent.removeAll(absolute);
-    recent.prepend(absolute);
-    while (recent.size() > 10) recent.removeLast();
-    settings.setValue("files/recent", recent);
-    updateRecentMenu();
-}
-
-void MainWindow::updateRecentMenu()
-{
-    m_recentMenu->clear();
-    const QStringList recent = QSettings().value("files/recent").toStringList();
-    for (const QString& path : recent) m_recentMenu->addAction(path, this, [this, path] { openFile(path); });
-    m_recentMenu->setEnabled(!recent.isEmpty());
-}
-
-void MainWindow::dragEnterEvent(QDragEnterEvent* e)
-{
-    if (e->mimeData()->hasUrls()) e->acceptProposedAction();
-}
-
-void MainWindow::dropEvent(QDropEvent* e)
-{
-    QStringList paths;
-    for (const QUrl& url : e->mimeData()->urls())
-        if (url.isLocalFile()) paths << url.toLocalFile();
-    openFiles(paths);
-}
-
-void MainWindow::openFiles(const QStringList& paths)
-{
-    if (paths.isEmpty()) return;
-    openFile(paths.first());
-    m_pendingAppends = paths.mid(1);
 }
 
 void MainWindow::closeEvent(QCloseEvent* e)
