@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 #include "capture/capturemetadata.h"
 
+#include <algorithm>
+#include <cstdlib>
 #include <cstring>
 #include <sys/utsname.h>
 
@@ -98,6 +100,21 @@ Result<CaptureMetadata> CaptureMetadata::parse(std::string_view bytes)
         (m.longSize != 4 && m.longSize != 8))
         return Error{"capture metadata out of range"};
     return m;
+}
+
+std::map<int32_t, std::string> parseCmdlines(const std::string& cmdlines)
+{
+    std::map<int32_t, std::string> names;
+    size_t start = 0;
+    while (start < cmdlines.size()) {
+        const size_t end = std::min(cmdlines.find('\n', start), cmdlines.size());
+        const std::string line = cmdlines.substr(start, end - start);
+        start = end + 1;
+        const size_t space = line.find(' ');
+        const int32_t pid = int32_t(std::atoi(line.c_str()));
+        if (space != std::string::npos && pid > 0) names[pid] = line.substr(space + 1);
+    }
+    return names;
 }
 
 std::string CaptureMetadata::localUname()

@@ -4,6 +4,7 @@
 #include "util/result.h"
 
 #include <cstdint>
+#include <map>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -39,5 +40,8 @@ struct CaptureMetadata {
     // This machine's kernel, as `uname` has it ("Linux host 6.1.0 x86_64"); empty if unknown.
     static std::string localUname();
 };
+
+// "PID COMM" lines, as saved_cmdlines has them: each pid with the last name given for it.
+std::map<int32_t, std::string> parseCmdlines(const std::string& cmdlines);
 
 } // namespace ringside

@@ -14,10 +14,8 @@
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
-#include <cstdlib>
 #include <cstring>
 #include <map>
-#include <set>
 #include <fcntl.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -66,12 +64,7 @@ std::string procComm(int32_t pid)
 // 128 by default). Readers take a pid's first name: the kernel's stays the one.
 std::string withSeenNames(const std::string& cmdlines, const std::map<int32_t, std::string>& seen)
 {
-    std::set<int32_t> saved;
-    for (size_t start = 0; start < cmdlines.size();) {
-        const size_t end = std::min(cmdlines.find('\n', start), cmdlines.size());
-        saved.insert(int32_t(std::atoi(cmdlines.c_str() + start)));
-        start = end + 1;
-    }
+    const std::map<int32_t, std::string> saved = parseCmdlines(cmdlines);
     std::string names = cmdlines;
     if (!names.empty() && names.back() != '\n') names += '\n';
     for (const auto& [pid, comm] : seen)

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 #include "file/datfile.h"
 
+#include "capture/capturemetadata.h"
 #include "file/fileoptions.h"
 #include "file/kallsyms.h"
 #include "file/metadatacheck.h"
@@ -666,25 +667,9 @@ void DatFile::parseDeferredFormats(const std::vector<uint64_t>& typeCounts, Diag
 
 namespace {
 
-// "PID COMM" lines, as saved_cmdlines has them: each pid with the last name given for it.
-std::map<int, std::string> parseCmdlines(const std::string& cmdlines)
-{
-    std::map<int, std::string> names;
-    size_t start = 0;
-    while (start < cmdlines.size()) {
-        const size_t end = std::min(cmdlines.find('\n', start), cmdlines.size());
-        const std::string line = cmdlines.substr(start, end - start);
-        start = end + 1;
-        const size_t space = line.find(' ');
-        const int pid = std::atoi(line.c_str());
-        if (space != std::string::npos && pid > 0) names[pid] = line.substr(space + 1);
-    }
-    return names;
-}
-
 // Names learned later replace those known. In pid order: the handle keeps its names in a
 // sorted array, and each insertion moves what follows it.
-void overrideComms(tep_handle* tep, const std::map<int, std::string>& names)
+void overrideComms(tep_handle* tep, const std::map<int32_t, std::string>& names)
 {
     for (const auto& [pid, comm] : names) tep_override_comm(tep, comm.c_str(), pid);
 }
@@ -721,7 +706,7 @@ Result<std::unique_ptr<TepHandle>> DatFile::newTep(const std::function<void(tep_
 
 void DatFile::addSavedComms(const std::string& cmdlines) const
 {
-    const std::map<int, std::string> names = parseCmdlines(cmdlines);
+    const std::map<int32_t, std::string> names = parseCmdlines(cmdlines);
     overrideComms(m_tep, names);
     std::lock_guard<std::mutex> lock(m_addedCommsLock);
     for (const auto& [pid, comm] : names) m_addedComms[pid] = comm;

@@ -126,7 +126,7 @@ private:
     std::vector<DeferredFormat> m_deferredFormats;
     std::vector<bool> m_parsedTypes;
     mutable std::mutex m_addedCommsLock;
-    mutable std::map<int, std::string> m_addedComms; // addSavedComms: each pid's last name
+    mutable std::map<int32_t, std::string> m_addedComms; // addSavedComms: each pid's last name
 };
 
 } // namespace ringside
