@@ -33,6 +33,13 @@
 
 namespace ringside {
 
+namespace {
+
+// In the work folder: the running capture's pages so far, as its last analysis read them.
+const char* const kSoFarFile = "capture-so-far.dat";
+
+} // namespace
+
 CaptureController::CaptureController(MainWindow* window, QMenu* captureMenu, QMenu* fileMenu)
     : QObject(window), m_window(window), m_growPending(std::make_shared<std::atomic<bool>>(false))
 {
@@ -206,7 +213,7 @@ void CaptureController::onTick()
     if (!p.ended) analyseSoFar(session, p.events);
     if (p.ended) {
         m_analysis->cancel(); // the whole capture is analysed now
-        if (m_workDir) QFile::remove(m_workDir->filePath("capture-so-far.dat"));
+        if (m_workDir) QFile::remove(m_workDir->filePath(kSoFarFile));
         m_timer->stop();
         m_ended = true;
         {
@@ -251,7 +258,7 @@ void CaptureController::analyseSoFar(const std::shared_ptr<TraceSession>& sessio
     if (!m_workDir->isValid()) return;
     // Written whole to a new name and renamed, so the analysis shown before (which maps the
     // file it came from) keeps its copy.
-    const QString path = m_workDir->filePath("capture-so-far.dat");
+    const QString path = m_workDir->filePath(kSoFarFile);
     m_analysedEvents = events;
     const LiveCapture::Progress p = session->live->progress();
     m_lostBeforeAnalysis = p.overrun + p.dropped;
