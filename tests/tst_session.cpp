@@ -273,8 +273,15 @@ private slots:
     void commandLine()
     {
         const QString shot = m_dir.filePath("shot.png");
+        // The window it opens keeps its settings (recent files) here, not in the user's.
+        const QByteArray config = qgetenv("XDG_CONFIG_HOME");
+        qputenv("XDG_CONFIG_HOME", m_dir.filePath("config").toLocal8Bit());
         const auto run =
             test::runProgram(RINGSIDE_GUI, {"--session", m_dir.filePath("b/view.ringside"), "--screenshot", shot});
+        if (config.isNull())
+            qunsetenv("XDG_CONFIG_HOME");
+        else
+            qputenv("XDG_CONFIG_HOME", config);
         QCOMPARE(run.status, 0);
         QVERIFY2(run.err.contains("has changed since the session was saved"), run.err.constData());
         QVERIFY(QImage(shot).width() > 0);
