@@ -64,7 +64,7 @@ private:
         std::make_shared<std::unordered_map<uint16_t, std::string>>();
 };
 
-RecordingInfo recordingInfoOf(const DatFile& file, const DeferredFormats& deferredFormats)
+RecordingInfo recordingInfoOf(const Trace& trace, const DatFile& file, const DeferredFormats& deferredFormats)
 {
     RecordingInfo info;
     // uname is "Linux host release version machine": the machine is its last word.
@@ -72,22 +72,20 @@ RecordingInfo recordingInfoOf(const DatFile& file, const DeferredFormats& deferr
     const size_t space = uname.find_last_of(' ');
     info.machine = space == std::string::npos ? uname : uname.substr(space + 1);
     info.kernelLongSize = file.info().kernelLongSize;
-    tep_handle* tep = file.tep();
-    // Consumers in different lanes may ask at once, and libtraceevent's lookups cache their
-    // last answer in the handle.
-    auto lookups = std::make_shared<std::mutex>();
+    // Consumers in different lanes may ask at once, and the views use the handle meanwhile.
     // Formats parsed only once the load knows which events it has are named from the start:
     // consumers fed while the pages are parsed ask before that.
-    info.eventName = [tep, lookups, deferred = deferredFormats.namesByType()](uint16_t type) {
+    const Trace* t = &trace;
+    info.eventName = [t, deferred = deferredFormats.namesByType()](uint16_t type) {
         auto later = deferred->find(type);
         if (later != deferred->end()) return later->second;
-        const std::lock_guard<std::mutex> lock(*lookups);
-        tep_event* event = tep ? tep_find_event(tep, type) : nullptr;
+        const TepAccess tep = t->tep();
+        tep_event* event = tep.get() ? tep_find_event(tep, type) : nullptr;
         return event && event->name ? std::string(event->name) : std::string();
     };
-    info.functionName = [tep, lookups](uint64_t address) {
-        const std::lock_guard<std::mutex> lock(*lookups);
-        const char* name = tep ? tep_find_function(tep, address) : nullptr;
+    info.functionName = [t](uint64_t address) {
+        const TepAccess tep = t->tep();
+        const char* name = tep.get() ? tep_find_function(tep, address) : nullptr;
         return name ? std::string(name) : std::string();
     };
     return info;
@@ -177,17 +175,23 @@ Result<std::unique_ptr<Trace>> Trace::openTrace(const std::string& path, const L
 
     LoadOptions load = options;
     DatFile* datFile = trace->m_file.get();
-    load.alongside = [datFile, previous = options.alongside] {
-        datFile->registerDeferredKallsyms();
+    load.alongside = [datFile, t = trace.get(), previous = options.alongside] {
+        {
+            const TepAccess tep = t->tep();
+            datFile->registerDeferredKallsyms();
+        }
         if (previous) previous();
     };
-    load.typesKnown = [datFile, previous = options.typesKnown](const std::vector<uint64_t>& counts,
-                                                               Diagnostics& diagnostics) {
-        datFile->parseDeferredFormats(counts, diagnostics);
+    load.typesKnown = [datFile, t = trace.get(), previous = options.typesKnown](const std::vector<uint64_t>& counts,
+                                                                                 Diagnostics& diagnostics) {
+        {
+            const TepAccess tep = t->tep();
+            datFile->parseDeferredFormats(counts, diagnostics);
+        }
         if (previous) previous(counts, diagnostics);
     };
     const DeferredFormats deferred(*datFile);
-    trace->m_recordingInfo = recordingInfoOf(*datFile, deferred);
+    trace->m_recordingInfo = recordingInfoOf(*trace, *datFile, deferred);
     for (Plugin* plugin : trace->m_plugins) plugin->setRecording(trace->m_recordingInfo);
     const ConsumerRegistry::FormatLookup parsed = formatsOf(datFile->tep());
     const ConsumerRegistry::EventLister listed = eventsOf(datFile->tep());

@@ -16,13 +16,31 @@
 #include "util/result.h"
 
 #include <memory>
+#include <mutex>
 #include <string>
+
+struct tep_handle;
 
 namespace ringside {
 
+// The trace's libtraceevent handle, held for as long as this lives: libtraceevent caches its
+// last answers in the handle, so one thread at a time uses it. Keep it short (one record, one
+// lookup): the views on the GUI thread wait for it. Recursive, so that a function holding it
+// may call another that takes it.
+class TepAccess {
+public:
+    TepAccess(std::recursive_mutex& lock, tep_handle* tep) : m_lock(lock), m_tep(tep) {}
+    tep_handle* get() const { return m_tep; }
+    operator tep_handle*() const { return m_tep; }
+
+private:
+    std::unique_lock<std::recursive_mutex> m_lock;
+    tep_handle* m_tep;
+};
+
 // An opened recording: the file's metadata and formats, and the loaded events. The entry
 // point for the CLI, the GUI and the tests. Read-only after open(); decoding event fields
-// goes through the tep handle, which one thread uses at a time.
+// goes through the tep handle, which tep() hands to one thread at a time.
 class Trace {
 public:
     // `consumers` and `plugins` are fed with the recording's records while it loads, beside
@@ -33,6 +51,8 @@ public:
                                                std::vector<std::unique_ptr<Plugin>> plugins = {});
 
     const DatFile& file() const { return *m_file; }
+    // The libtraceevent handle, locked: every use after open() goes through this.
+    TepAccess tep() const { return TepAccess(m_tepLock, m_file->tep()); }
     const EventStore& store() const { return *m_store; }
     FuncGraphContext& funcGraphContext() const { return *m_funcGraph; }
     // Which task ran on each CPU when (empty when the recording has no sched_switch).
@@ -75,6 +95,7 @@ private:
     static Result<std::unique_ptr<Trace>> openTrace(const std::string& path, const LoadOptions& options,
                                                     std::vector<std::unique_ptr<RecordConsumer>> consumers,
                                                     std::vector<std::unique_ptr<Plugin>> plugins);
+    mutable std::recursive_mutex m_tepLock;
     std::unique_ptr<FuncGraphContext> m_funcGraph;
     std::unique_ptr<DatFile> m_file;
     std::unique_ptr<EventStore> m_store;

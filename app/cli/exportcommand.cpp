@@ -60,7 +60,7 @@ int exportCommand(const std::vector<std::string>& args)
     const Trace& t = **trace;
     std::shared_ptr<FilterResult> shown;
     if (hasFilter) {
-        auto expression = FilterExpression::compile(t.file().tep(), filter);
+        auto expression = FilterExpression::compile(t.tep(), filter);
         if (!expression) {
             std::fprintf(stderr, "ringside-cli: filter '%s': %s\n", filter.c_str(), expression.error().message.c_str());
             return 2;

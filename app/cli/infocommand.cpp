@@ -26,7 +26,7 @@ std::vector<TypeCount> typeCounts(const Trace& trace)
     const auto& counts = trace.store().eventTypeCounts();
     for (size_t id = 0; id < counts.size(); ++id) {
         if (!counts[id]) continue;
-        tep_event* event = tep_find_event(trace.file().tep(), static_cast<int>(id));
+        tep_event* event = tep_find_event(trace.tep(), static_cast<int>(id));
         std::string name =
             event ? std::string(event->system) + "/" + event->name : "unknown type " + std::to_string(id);
         out.push_back({name, counts[id]});

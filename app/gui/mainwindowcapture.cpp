@@ -25,10 +25,7 @@ void MainWindow::captureGrew()
 {
     if (!m_session) return;
     bool named = false;
-    if (m_session->live) {
-        std::lock_guard<std::mutex> lock(m_session->tepLock);
-        named = m_session->live->applySeenTaskNames();
-    }
+    if (m_session->live) named = m_session->live->applySeenTaskNames();
     m_model->storeGrew();
     if (named) m_model->taskNamesChanged(); // rows shown before their task had its name
     const auto old = m_view.fullRange(), visible = m_view.visibleRange();

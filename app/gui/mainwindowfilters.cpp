@@ -17,8 +17,7 @@ namespace ringside {
 std::shared_ptr<FilterExpression> MainWindow::compileExpression(const std::string& text, QString* error)
 {
     if (text.empty()) return nullptr;
-    std::lock_guard<std::mutex> lock(m_session->tepLock);
-    auto compiled = FilterExpression::compile(m_session->trace->file().tep(), text);
+    auto compiled = FilterExpression::compile(m_session->trace->tep(), text);
     if (compiled) return compiled.value();
     *error = QString::fromStdString(compiled.error().message);
     return nullptr;

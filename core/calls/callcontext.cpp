@@ -93,7 +93,6 @@ std::optional<EventRef> callRecord(const Trace& trace, const CallSlices& calls, 
 std::optional<SyscallExit> syscallExitAfter(const Trace& trace, int32_t pid, uint64_t time, uint64_t horizon)
 {
     const EventStore& store = trace.store();
-    tep_handle* tep = trace.file().tep();
     const TaskId task = trace.taskIndex().taskAt(pid, time);
     if (!task.valid()) return std::nullopt;
     std::optional<SyscallExit> found;
@@ -103,6 +102,7 @@ std::optional<SyscallExit> syscallExitAfter(const Trace& trace, int32_t pid, uin
             const EventRef e = TaskIndex::eventAt(runs, k);
             const uint64_t ts = columns.timestamp[e.index];
             if (ts > time + horizon || (found && ts >= found->timestamp)) break;
+            const TepAccess tep = trace.tep(); // for this record only: views wait for the handle
             tep_event* event = tep_find_event(tep, columns.eventType[e.index]);
             const std::optional<SyscallEvent> kind = syscallEventOf(event);
             if (!kind || !kind->exit) continue;
@@ -126,9 +126,9 @@ std::optional<SyscallExit> syscallExitAfter(const Trace& trace, int32_t pid, uin
 std::optional<SyscallSpan> syscallEndedBy(const Trace& trace, EventRef exit)
 {
     const EventStore& store = trace.store();
-    tep_handle* tep = trace.file().tep();
     const CpuColumns& columns = store.stream(exit.stream).columns;
-    tep_event* event = tep_find_event(tep, columns.eventType[exit.index]);
+    std::optional<TepAccess> tep(trace.tep());
+    tep_event* event = tep_find_event(*tep, columns.eventType[exit.index]);
     const std::optional<SyscallEvent> kind = syscallEventOf(event);
     if (!kind || !kind->exit) return std::nullopt;
     SyscallSpan span;
@@ -140,6 +140,7 @@ std::optional<SyscallSpan> syscallEndedBy(const Trace& trace, EventRef exit)
     span.ret = numberField(event, raw, "ret").value_or(0);
     span.name = syscallName(store, event, *kind, exit, &raw);
     span.enter = store.firstTimestamp();
+    tep.reset(); // taken again for each event of the task: the scan may be long
     // Back through the task's events to its sys_enter; another syscall's end means the enter
     // was not recorded, and this one began after that.
     const size_t row = store.rowOf(exit);
@@ -147,7 +148,8 @@ std::optional<SyscallSpan> syscallEndedBy(const Trace& trace, EventRef exit)
         const EventRef e = store.eventAt(row - k);
         const CpuColumns& c = store.stream(e.stream).columns;
         if (c.pid[e.index] != span.pid) continue;
-        tep_event* other = tep_find_event(tep, c.eventType[e.index]);
+        const TepAccess taken = trace.tep();
+        tep_event* other = tep_find_event(taken, c.eventType[e.index]);
         const std::optional<SyscallEvent> otherKind = syscallEventOf(other);
         if (!otherKind || otherKind->raw != kind->raw) continue;
         if (otherKind->exit) {

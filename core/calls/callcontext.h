@@ -36,7 +36,7 @@ struct SyscallExit {
 // The first sys_exit event of `pid` at or after `time` (within `horizon` ns): given a kernel
 // call's start, where the system call it ran in reported its result (no other system call of
 // the task can end inside the call). Not its end: rettime - calltime of a call that migrated
-// mixes two CPUs' clocks and may reach past the exit. Uses the tep handle: one thread.
+// mixes two CPUs' clocks and may reach past the exit. Takes the tep handle record by record.
 std::optional<SyscallExit> syscallExitAfter(const Trace& trace, int32_t pid, uint64_t time,
                                             uint64_t horizon = 1000000000);
 
@@ -53,12 +53,12 @@ struct SyscallSpan {
 };
 
 // The system call that `exit` (a syscalls:sys_exit_* or raw_syscalls:sys_exit event) ends;
-// nullopt for other events. Uses the tep handle: one thread.
+// nullopt for other events. Takes the tep handle record by record.
 std::optional<SyscallSpan> syscallEndedBy(const Trace& trace, EventRef exit);
 
 // Another call of the same system call that succeeded (returned >= 0) and ran kernel calls
-// the recording has: the nearest one before `failed`, else the nearest after. Uses the tep
-// handle: one thread.
+// the recording has: the nearest one before `failed`, else the nearest after. Takes the tep
+// handle record by record.
 std::optional<SyscallSpan> similarSucceededSyscall(const Trace& trace, const SyscallSpan& failed);
 
 } // namespace ringside

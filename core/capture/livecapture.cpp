@@ -309,6 +309,7 @@ void LiveCapture::applyTaskNames()
         names.swap(m_seenComms);
         names += m_metadata.cmdlines;
     }
+    const TepAccess tep = m_traceRef->tep();
     m_traceRef->file().addSavedComms(names);
 }
 
@@ -320,6 +321,7 @@ bool LiveCapture::applySeenTaskNames()
         seen.swap(m_seenComms);
     }
     if (seen.empty()) return false;
+    const TepAccess tep = m_traceRef->tep();
     m_traceRef->file().addSavedComms(seen);
     return true;
 }

@@ -54,11 +54,11 @@ public:
     // Waits until the capture's thread is done (after stop(), or when the helper ended).
     void waitUntilEnded();
     // After the end: the task names the kernel saved go into the trace's formats, as a saved
-    // recording has them. On the thread that uses the trace's tep handle.
+    // recording has them.
     void applyTaskNames();
     // While it runs: the names of tasks that appeared since the last call, as /proc gave them
-    // when they did (the capture is of this machine), go into the trace's formats. On the
-    // thread that uses the trace's tep handle. The end's names replace them.
+    // when they did (the capture is of this machine), go into the trace's formats. The end's
+    // names replace them.
     // True when there were names to apply.
     bool applySeenTaskNames();
     // Writes what was captured as a trace-cmd recording, with the end's task names and

@@ -44,28 +44,28 @@ ReportWorker& EventFormatter::worker()
 
 std::string EventFormatter::eventName(uint16_t type) const
 {
-    auto lock = guard();
-    tep_event* event = tep_find_event(m_trace.file().tep(), type);
+    const TepAccess tep = m_trace.tep();
+    tep_event* event = tep_find_event(tep, type);
     return event ? event->name : "unknown type " + std::to_string(type);
 }
 
 std::string EventFormatter::systemName(uint16_t type) const
 {
-    auto lock = guard();
-    tep_event* event = tep_find_event(m_trace.file().tep(), type);
+    const TepAccess tep = m_trace.tep();
+    tep_event* event = tep_find_event(tep, type);
     return event && event->system ? event->system : "";
 }
 
 std::string EventFormatter::comm(int32_t pid) const
 {
-    auto lock = guard();
-    const char* name = tep_data_comm_from_pid(m_trace.file().tep(), pid);
+    const TepAccess tep = m_trace.tep();
+    const char* name = tep_data_comm_from_pid(tep, pid);
     return name ? name : "<...>";
 }
 
 std::string EventFormatter::info(EventRef e)
 {
-    auto lock = guard();
+    const TepAccess tep = m_trace.tep();
     std::string text;
     worker().info(e, text);
     return text;
@@ -73,7 +73,7 @@ std::string EventFormatter::info(EventRef e)
 
 std::string EventFormatter::latency(EventRef e)
 {
-    auto lock = guard();
+    const TepAccess tep = m_trace.tep();
     std::string text;
     worker().latency(e, text);
     return text;
@@ -81,7 +81,7 @@ std::string EventFormatter::latency(EventRef e)
 
 std::string EventFormatter::reportLine(EventRef e)
 {
-    auto lock = guard();
+    const TepAccess tep = m_trace.tep();
     std::string text;
     worker().line(e, text);
     return text;
@@ -89,12 +89,11 @@ std::string EventFormatter::reportLine(EventRef e)
 
 std::vector<FieldValue> EventFormatter::fields(EventRef e)
 {
-    auto lock = guard();
+    const TepAccess tep = m_trace.tep();
     std::vector<FieldValue> out;
     const uint8_t* data = nullptr;
     int size = 0;
     if (!worker().record(e, &data, &size)) return out;
-    tep_handle* tep = m_trace.file().tep();
     RawRecord raw;
     raw.data = data;
     raw.size = size;
@@ -156,8 +155,8 @@ std::vector<FieldValue> EventFormatter::fields(EventRef e)
 
 std::string EventFormatter::formatText(uint16_t type) const
 {
-    auto lock = guard();
-    tep_event* event = tep_find_event(m_trace.file().tep(), type);
+    const TepAccess tep = m_trace.tep();
+    tep_event* event = tep_find_event(tep, type);
     if (!event) return {};
     std::string text = "name: " + std::string(event->name) + "\nID: " + std::to_string(event->id) + "\nformat:\n";
     auto list = [&](tep_format_field* f) {

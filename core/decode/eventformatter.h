@@ -6,7 +6,6 @@
 #include <memory>
 
 #include <cstdint>
-#include <mutex>
 #include <string>
 #include <vector>
 
@@ -26,18 +25,14 @@ struct FieldValue {
 };
 
 // Decodes events on demand for views (table, details pane, tooltips): names, the info text
-// and latency flags exactly as `trace-cmd report` shows them, and every field. Uses the
-// trace's tep handle, so it runs on the one thread that owns the trace after loading (or
-// under the tep lock). Pages are read forward by a ReportWorker, so consecutive rows (a table
-// page) cost one page walk. Threads that format many events use a ReportWorker each instead.
+// and latency flags exactly as `trace-cmd report` shows them, and every field. Each call takes
+// the trace's tep handle (Trace::tep) for as long as it decodes; one thread uses a formatter.
+// Pages are read forward by a ReportWorker, so consecutive rows (a table page) cost one page
+// walk. Threads that format many events use a ReportWorker each instead.
 class EventFormatter {
 public:
     explicit EventFormatter(const Trace& trace);
     ~EventFormatter();
-
-    // When another thread evaluates filters on the same tep handle, both take this lock around
-    // each use of the handle.
-    void setTepLock(std::mutex* lock) { m_lock = lock; }
 
     std::string eventName(uint16_t type) const;  // "sched_switch"
     std::string systemName(uint16_t type) const; // "sched"
@@ -51,13 +46,7 @@ public:
 private:
     ReportWorker& worker();
 
-    std::unique_lock<std::mutex> guard() const
-    {
-        return m_lock ? std::unique_lock<std::mutex>(*m_lock) : std::unique_lock<std::mutex>();
-    }
-
     const Trace& m_trace;
-    std::mutex* m_lock = nullptr;
     std::unique_ptr<ReportWorker> m_worker; // on the trace's handle; created on first use
 };
 

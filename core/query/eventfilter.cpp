@@ -4,11 +4,13 @@
 #include "decode/recordcheck.h"
 #include "decode/recordwalker.h"
 #include "query/filtersyntax.h"
+#include "trace.h"
 #include "util/childprobe.h"
 
 #include <traceevent/event-parse.h>
 
 #include <algorithm>
+#include <optional>
 
 namespace ringside {
 
@@ -67,9 +69,11 @@ bool FilterExpression::hasFilterFor(int eventId) const
     return tep_event_filtered(m_filter, eventId) != 0;
 }
 
-Result<std::shared_ptr<FilterResult>> applyFilter(const EventStore& store, const FilterSpec& spec,
-                                                  const FilterExpression* expression, const std::atomic<bool>* cancel,
-                                                  const std::function<void(double)>& progress, std::mutex* tepLock)
+namespace {
+
+Result<std::shared_ptr<FilterResult>> evaluate(const EventStore& store, const Trace* trace, const FilterSpec& spec,
+                                               const FilterExpression* expression, const std::atomic<bool>* cancel,
+                                               const std::function<void(double)>& progress)
 {
     auto result = std::make_shared<FilterResult>();
     const size_t streams = store.streamCount();
@@ -83,8 +87,8 @@ Result<std::shared_ptr<FilterResult>> applyFilter(const EventStore& store, const
     // libtraceevent reads wherever a damaged record points: such a record matches nothing.
     std::vector<std::unique_ptr<RecordCheck>> checks(expression ? decided.size() : 0);
     if (expression) {
-        std::unique_lock<std::mutex> lock;
-        if (tepLock) lock = std::unique_lock<std::mutex>(*tepLock);
+        std::optional<TepAccess> tep;
+        if (trace) tep.emplace(trace->tep());
         for (size_t type = 0; type < decided.size(); ++type)
             if (decided[type])
                 checks[type] = std::make_unique<RecordCheck>(tep_find_event(expression->get()->tep, int(type)));
@@ -118,8 +122,8 @@ Result<std::shared_ptr<FilterResult>> applyFilter(const EventStore& store, const
                     record.size = size;
                     record.ts = c.timestamp[index];
                     record.cpu = store.stream(id).cpu;
-                    std::unique_lock<std::mutex> lock;
-                    if (tepLock) lock = std::unique_lock<std::mutex>(*tepLock);
+                    std::optional<TepAccess> tep;
+                    if (trace) tep.emplace(trace->tep());
                     if (tep_filter_match(expression->get(), &record) != TEP_ERRNO__FILTER_MATCH) set.reset(index);
                 });
             }
@@ -145,6 +149,22 @@ Result<std::shared_ptr<FilterResult>> applyFilter(const EventStore& store, const
     result->merged.seal();
     if (progress) progress(1.0);
     return result;
+}
+
+} // namespace
+
+Result<std::shared_ptr<FilterResult>> applyFilter(const Trace& trace, const FilterSpec& spec,
+                                                  const FilterExpression* expression, const std::atomic<bool>* cancel,
+                                                  const std::function<void(double)>& progress)
+{
+    return evaluate(trace.store(), &trace, spec, expression, cancel, progress);
+}
+
+Result<std::shared_ptr<FilterResult>> applyFilter(const EventStore& store, const FilterSpec& spec,
+                                                  const FilterExpression* expression, const std::atomic<bool>* cancel,
+                                                  const std::function<void(double)>& progress)
+{
+    return evaluate(store, nullptr, spec, expression, cancel, progress);
 }
 
 } // namespace ringside

@@ -18,6 +18,8 @@ struct tep_event_filter;
 
 namespace ringside {
 
+class Trace;
+
 // What to show: streams (CPUs), tasks and event types to hide, and an expression in
 // libtraceevent's filter syntax, as `trace-cmd report -F` takes it (for example
 // "sched/sched_switch: prev_state != 0"). With an expression, only events it matches are
@@ -57,13 +59,16 @@ struct FilterResult {
 };
 
 // Evaluates a filter over the whole store. Column conditions are checked from the columns;
-// the expression decodes only records of the event types it names, page by page. Uses the
-// tep handle for each expression match, under `tepLock` when given. Returns an error when
-// cancelled.
+// the expression decodes only records of the event types it names, page by page. Returns an
+// error when cancelled. With a trace, each expression match takes its tep handle
+// (Trace::tep), so views may decode meanwhile; without, the caller is the handle's only user.
+Result<std::shared_ptr<FilterResult>> applyFilter(const Trace& trace, const FilterSpec& spec,
+                                                  const FilterExpression* expression,
+                                                  const std::atomic<bool>* cancel = nullptr,
+                                                  const std::function<void(double)>& progress = {});
 Result<std::shared_ptr<FilterResult>> applyFilter(const EventStore& store, const FilterSpec& spec,
                                                   const FilterExpression* expression,
                                                   const std::atomic<bool>* cancel = nullptr,
-                                                  const std::function<void(double)>& progress = {},
-                                                  std::mutex* tepLock = nullptr);
+                                                  const std::function<void(double)>& progress = {});
 
 } // namespace ringside

@@ -359,11 +359,8 @@ void CallTreePane::rebuild()
         show(nullptr, nullptr);
         if (tracer) {
             // The function tracer: no durations, no nesting; hits per function and who called whom.
-            {
-                std::lock_guard<std::mutex> lock(m_session->tepLock);
-                m_functionGraph = std::make_shared<const FunctionCallGraph>(
-                    FunctionCallGraph::of(m_session->trace->functionCalls(), m_session->trace->file().tep()));
-            }
+            m_functionGraph = std::make_shared<const FunctionCallGraph>(
+                FunctionCallGraph::of(m_session->trace->functionCalls(), m_session->trace->tep()));
             m_summary->setText(tr("Function tracer: %1 records, %2 functions. It records no durations or nesting: "
                                   "hits and callers here; record with -p function_graph for call trees.")
                                    .arg(m_session->trace->functionCalls().records())
@@ -642,12 +639,9 @@ void CallTreePane::showSelectedSyscall()
     m_syscallJobs.start(
         [session, event](JobTracker::Context& context) {
             Comparison result;
-            {
-                std::lock_guard<std::mutex> lock(session->tepLock);
-                result.selected = syscallEndedBy(*session->trace, event);
-                if (result.selected && !context.isCancelled())
-                    result.other = similarSucceededSyscall(*session->trace, *result.selected);
-            }
+            result.selected = syscallEndedBy(*session->trace, event);
+            if (result.selected && !context.isCancelled())
+                result.other = similarSucceededSyscall(*session->trace, *result.selected);
             auto treeOf = [&](const SyscallSpan& span) {
                 CallSelection selection;
                 selection.pids = {span.pid};

@@ -144,7 +144,6 @@ bool CaptureController::start(const std::vector<std::string>& helperArguments, c
     session->path = tr("Live capture %1").arg(QDateTime::currentDateTime().toString("HH:mm:ss"));
     session->trace = capture->takeTrace();
     session->formatter = std::make_unique<EventFormatter>(*session->trace);
-    session->formatter->setTepLock(&session->tepLock);
     session->live = capture;
     session->isCapture = true;
     // The capture's thread says it grew; the window hears it once per turn of its event loop.
@@ -216,10 +215,7 @@ void CaptureController::onTick()
         if (m_workDir) QFile::remove(m_workDir->filePath(kSoFarFile));
         m_timer->stop();
         m_ended = true;
-        {
-            std::lock_guard<std::mutex> lock(session->tepLock);
-            session->live->applyTaskNames();
-        }
+        session->live->applyTaskNames();
         m_window->captureEnded();
         // What a loaded recording has beside its events (who ran where, task rows, plugins,
         // call trees) comes from loading the capture as a file: written where it is kept

@@ -10,9 +10,9 @@ void FilterJob::start(std::shared_ptr<TraceSession> session, FilterSpec spec,
 {
     m_jobs.start(
         [session, spec = std::move(spec), expression](JobTracker::Context& context) -> std::shared_ptr<FilterResult> {
-            auto result = applyFilter(
-                session->store(), spec, expression.get(), context.cancelFlag(),
-                [&context](double fraction) { context.reportProgress(int(fraction * 100)); }, &session->tepLock);
+            auto result =
+                applyFilter(*session->trace, spec, expression.get(), context.cancelFlag(),
+                            [&context](double fraction) { context.reportProgress(int(fraction * 100)); });
             if (result) return result.value();
             // A cancelled filter's answer is never delivered (the tracker drops it); any other
             // failure arrives as failed().

@@ -61,7 +61,6 @@ void LoadJob::start(const QString& path, bool isSample, Prepare prepare)
             outcome.session->isSample = isSample;
             outcome.session->trace = std::move(trace.value());
             outcome.session->formatter = std::make_unique<EventFormatter>(*outcome.session->trace);
-            outcome.session->formatter->setTepLock(&outcome.session->tepLock);
             stage->store(kMakingTables);
             context.reportProgress(990);
             outcome.session->makePluginTables();

@@ -345,8 +345,7 @@ ViewSnapshot viewFromJson(const QJsonObject& json, const TraceSession& session, 
     if (!expression.empty()) {
         std::string problem;
         {
-            std::lock_guard lock(session.tepLock);
-            problem = checkFilterSyntax(session.trace->file().tep(), expression);
+            problem = checkFilterSyntax(session.trace->tep(), expression);
         }
         if (problem.empty())
             view.filter.expression = expression;

@@ -29,9 +29,6 @@ struct TraceSession {
     bool isCapture = false;
     bool liveSaved = false;
     QString captureCopy;
-    // Taken around each use of the tep handle while a filter job shares it with the views.
-    mutable std::mutex tepLock;
-
     const EventStore& store() const { return trace->store(); }
     const CpuOccupancy& occupancy() const { return trace->occupancy(); }
 
@@ -73,11 +70,9 @@ struct TraceSession {
     std::shared_ptr<const std::vector<std::string>> callNames() const
     {
         const auto& addresses = trace->callSlices().functionAddresses();
-        if (!m_callNames || m_callNames->size() != addresses.size()) {
-            std::lock_guard<std::mutex> lock(tepLock);
-            m_callNames = std::make_shared<const std::vector<std::string>>(
-                ringside::functionNames(trace->file().tep(), addresses));
-        }
+        if (!m_callNames || m_callNames->size() != addresses.size())
+            m_callNames =
+                std::make_shared<const std::vector<std::string>>(ringside::functionNames(trace->tep(), addresses));
         return m_callNames;
     }
 
