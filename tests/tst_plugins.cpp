@@ -609,23 +609,26 @@ private slots:
         auto copy = [&](const QString& from, const QString& name) { return QFile::copy(from, dir.filePath(name)); };
         QVERIFY(copy(RINGSIDE_PLUGIN_DIR "/syscalls.so", "a-syscalls.so"));
         QVERIFY(copy(RINGSIDE_PLUGIN_DIR "/syscalls.so", "b-syscalls-again.so"));
-        QVERIFY(copy(RINGSIDE_TEST_PLUGIN_DIR "/wrongversion.so", "wrongversion.so"));
+        QVERIFY(copy(RINGSIDE_TEST_PLUGIN_DIR "/oldversion.so", "oldversion.so"));
+        QVERIFY(copy(RINGSIDE_TEST_PLUGIN_DIR "/changedheader.so", "changedheader.so"));
         QVERIFY(copy(RINGSIDE_TEST_PLUGIN_DIR "/noentry.so", "noentry.so"));
         QVERIFY(test::writeFile(dir.filePath("garbage.so"), QByteArray("not an ELF file")));
         const PluginCatalog catalog = PluginCatalog::discover({dir.path().toStdString(), "/nonexistent"});
         QCOMPARE(catalog.modules().size(), size_t(1));
         QCOMPARE(catalog.modules()[0].name, std::string("syscalls"));
         QVERIFY(catalog.find("syscalls")->instantiate());
-        QCOMPARE(catalog.problems().size(), size_t(4));
+        QCOMPARE(catalog.problems().size(), size_t(5));
         auto problem = [&](const char* file, const std::string& says) {
             for (const std::string& p : catalog.problems())
                 if (p.find(file) != std::string::npos && p.find(says) != std::string::npos) return true;
             return false;
         };
         QVERIFY(problem("b-syscalls-again.so", "is another \"syscalls\""));
-        QVERIFY(problem("wrongversion.so", "was built for plugin interface " + std::to_string(kPluginApiVersion + 1) +
-                                               "; this Ringside has interface " + std::to_string(kPluginApiVersion)));
-        QVERIFY(problem("noentry.so", "lacks ringside_plugin_api_version"));
+        QVERIFY(problem("oldversion.so", "was built for an older plugin interface"));
+        // The example plugin, built against headers with one field added to StreamInfo.
+        QVERIFY(problem("changedheader.so", std::string("was built against other plugin headers (interface ")));
+        QVERIFY(problem("changedheader.so", std::string("this Ringside's is ") + RINGSIDE_PLUGIN_INTERFACE));
+        QVERIFY(problem("noentry.so", "lacks ringside_plugin_interface"));
         QVERIFY(problem("garbage.so", "cannot be loaded"));
     }
 

@@ -4,20 +4,18 @@
 // The interface a Ringside plugin implements: a record consumer (see recordconsumer.h) that
 // also says what it is for, whether the recording gave it anything to show, and the typed
 // tables it made (plugintables.h). A plugin is a shared module with two C entry points,
-// defined by RINGSIDE_PLUGIN(ClassName); the app checks the interface version before it
-// creates anything. Plugins see no widgets and never change the core's rows.
+// defined by RINGSIDE_PLUGIN(ClassName); the app checks the module's interface fingerprint
+// (plugininterface.h, a hash of every header a plugin sees) before it creates anything.
+// Plugins see no widgets and never change the core's rows.
 
 #include "consume/recordconsumer.h"
+#include "plugin/plugininterface.h"
 #include "plugin/plugintables.h"
 
 #include <functional>
 #include <string>
 
 namespace ringside {
-
-// Bumped whenever a type a plugin sees changes shape: modules built for another version are
-// refused by name, not loaded.
-constexpr int kPluginApiVersion = 4;
 
 // What a plugin may ask of the recording it is fed, besides its records.
 struct RecordingInfo {
@@ -46,16 +44,17 @@ public:
 
 } // namespace ringside
 
-// The entry points of a plugin module.
+// The entry points of a plugin module: the fingerprint of the headers it was built against,
+// and its factory.
 extern "C" {
-using RingsidePluginVersionFn = int (*)();
+using RingsidePluginInterfaceFn = const char* (*)();
 using RingsidePluginCreateFn = ringside::Plugin* (*)();
 }
 
 #define RINGSIDE_PLUGIN(Class)                                                                                         \
-    extern "C" __attribute__((visibility("default"))) int ringside_plugin_api_version()                                \
+    extern "C" __attribute__((visibility("default"))) const char* ringside_plugin_interface()                          \
     {                                                                                                                  \
-        return ringside::kPluginApiVersion;                                                                            \
+        return RINGSIDE_PLUGIN_INTERFACE;                                                                              \
     }                                                                                                                  \
     extern "C" __attribute__((visibility("default"))) ringside::Plugin* ringside_plugin_create()                       \
     {                                                                                                                  \

@@ -4,6 +4,7 @@
 #include <dlfcn.h>
 
 #include <algorithm>
+#include <cstring>
 #include <cstdlib>
 #include <filesystem>
 #include <system_error>
@@ -41,19 +42,29 @@ void PluginCatalog::load(const std::string& path)
         m_problems.push_back("plugin module " + path + " cannot be loaded: " + (why ? why : "unknown error"));
         return;
     }
-    auto version = reinterpret_cast<RingsidePluginVersionFn>(dlsym(handle, "ringside_plugin_api_version"));
+    auto interface = reinterpret_cast<RingsidePluginInterfaceFn>(dlsym(handle, "ringside_plugin_interface"));
     auto create = reinterpret_cast<RingsidePluginCreateFn>(dlsym(handle, "ringside_plugin_create"));
-    if (!version || !create) {
+    if (!interface && dlsym(handle, "ringside_plugin_api_version")) {
+        // Modules before fingerprints said a version number.
+        m_problems.push_back("plugin module " + path +
+                             " was built for an older plugin interface (a version number, not a fingerprint of "
+                             "its headers): rebuild it against this version's headers");
+        dlclose(handle);
+        return;
+    }
+    if (!interface || !create) {
         m_problems.push_back("plugin module " + path + " is not a Ringside plugin: it lacks " +
-                             (!version ? "ringside_plugin_api_version" : "ringside_plugin_create") +
+                             (!interface ? "ringside_plugin_interface" : "ringside_plugin_create") +
                              " (define it with RINGSIDE_PLUGIN)");
         dlclose(handle);
         return;
     }
-    if (const int v = version(); v != kPluginApiVersion) {
-        m_problems.push_back("plugin module " + path + " was built for plugin interface " + std::to_string(v) +
-                             "; this Ringside has interface " + std::to_string(kPluginApiVersion) +
-                             ": rebuild it against this version's headers");
+    const char* built = interface();
+    if (!built || std::strcmp(built, RINGSIDE_PLUGIN_INTERFACE) != 0) {
+        m_problems.push_back("plugin module " + path + " was built against other plugin headers (interface " +
+                             (built ? std::string(built).substr(0, 32) : std::string("none")) +
+                             "; this Ringside's is " + RINGSIDE_PLUGIN_INTERFACE +
+                             "): rebuild it against this version's headers");
         dlclose(handle);
         return;
     }
