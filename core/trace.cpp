@@ -119,19 +119,62 @@ Result<std::unique_ptr<Trace>> Trace::withFile(std::unique_ptr<Trace> trace, con
     return trace;
 }
 
-void Trace::addBuiltInConsumers()
+void Trace::addAnalyses(std::vector<std::unique_ptr<RecordConsumer>> consumers,
+                        std::vector<std::unique_ptr<Plugin>> plugins)
 {
-    m_occupancy = &static_cast<CpuOccupancy&>(m_consumers.add(std::make_unique<CpuOccupancy>()));
-    m_processes = &static_cast<ProcessGroups&>(m_consumers.add(std::make_unique<ProcessGroups>()));
+    m_creations = &static_cast<TaskCreations&>(m_early.add(std::make_unique<TaskCreations>()));
+    // The built-in analyses own their rows by the tasks of the index.
+    TaskIndex* index = m_taskIndex.get();
+    auto taskOf = [index](int32_t pid, uint64_t time) { return index->lifeOf(pid, time).value; };
+    m_occupancy = &static_cast<CpuOccupancy&>(m_consumers.add(std::make_unique<CpuOccupancy>(taskOf)));
+    m_processes = &static_cast<ProcessGroups&>(m_consumers.add(std::make_unique<ProcessGroups>(taskOf)));
     m_guestTime = &static_cast<GuestTime&>(m_consumers.add(std::make_unique<GuestTime>()));
     m_calls = &static_cast<CallSlices&>(m_consumers.add(std::make_unique<CallSlices>()));
     m_functionCalls = &static_cast<FunctionCalls&>(m_consumers.add(std::make_unique<FunctionCalls>()));
+    for (auto& consumer : consumers) m_consumers.add(std::move(consumer));
+    for (auto& plugin : plugins) {
+        Plugin* raw = plugin.get();
+        if (&m_consumers.add(std::move(plugin)) == raw) m_plugins.push_back(raw);
+    }
+    m_consumers.setTaskOf([index](int32_t pid, uint64_t time, uint64_t* until) {
+        *until = index->nextLifeAfter(pid, time);
+        return index->lifeOf(pid, time);
+    });
 }
 
-Result<std::unique_ptr<Trace>> Trace::growing(const std::string& path, EventStore** store, bool checkMetadata)
+const std::vector<RecordTap>& Trace::bindAnalyses(const ConsumerRegistry::FormatLookup& lookup,
+                                                  const ConsumerRegistry::EventLister& list, bool piecesWhileParsing)
+{
+    const bool bigEndian = m_file->info().bigEndian;
+    TaskIndex* index = m_taskIndex.get();
+    m_recordingInfo.taskAt = [index](int32_t pid, uint64_t time) { return index->lifeOf(pid, time).value; };
+    m_recordingInfo.timeRange = [this] {
+        return m_store ? std::pair(m_store->firstTimestamp(), m_store->lastTimestamp()) : std::pair<uint64_t, uint64_t>();
+    };
+    for (Plugin* plugin : m_plugins) plugin->setRecording(m_recordingInfo);
+    // Each analysis declares its tables before it is bound.
+    for (const std::string& name : m_consumers.names()) {
+        m_tables.push_back(std::make_unique<AnalysisTables>());
+        RecordConsumer* consumer = m_consumers.find(name);
+        consumer->setTables(*m_tables.back());
+        Analysis analysis{name, m_tables.back().get(), nullptr};
+        for (const Plugin* plugin : m_plugins)
+            if (plugin == consumer) analysis.plugin = plugin;
+        m_analyses.push_back(analysis);
+    }
+    m_stats.assign(m_plugins.size(), nullptr);
+    m_captureTaps = m_early.bind(lookup, list, bigEndian);
+    m_earlyTaps = m_captureTaps.size();
+    const std::vector<RecordTap>& main = m_consumers.bind(lookup, list, bigEndian, piecesWhileParsing);
+    m_captureTaps.insert(m_captureTaps.end(), main.begin(), main.end());
+    return m_captureTaps;
+}
+
+Result<std::unique_ptr<Trace>> Trace::growing(const std::string& path, EventStore** store, bool checkMetadata,
+                                              std::vector<std::unique_ptr<Plugin>> plugins)
 {
     std::unique_ptr<Trace> trace(new Trace);
-    trace->addBuiltInConsumers();
+    trace->addAnalyses({}, std::move(plugins));
     // Events of any type may arrive: every format is parsed now.
     DatFile::OpenOptions fileOptions;
     fileOptions.checkMetadata = checkMetadata;
@@ -139,6 +182,10 @@ Result<std::unique_ptr<Trace>> Trace::growing(const std::string& path, EventStor
     if (!opened) return opened.error();
     trace = std::move(opened.value());
     trace->m_file->registerDeferredKallsyms();
+    const DeferredFormats none(*trace->m_file);
+    trace->m_recordingInfo = recordingInfoOf(*trace, *trace->m_file, none);
+    tep_handle* tep = trace->m_file->tep();
+    trace->bindAnalyses(formatsOf(tep), eventsOf(tep), false);
     trace->m_store = std::make_unique<EventStore>();
     *store = trace->m_store.get();
     return trace;
@@ -149,21 +196,16 @@ Result<std::unique_ptr<Trace>> Trace::openTrace(const std::string& path, const L
                                                 std::vector<std::unique_ptr<Plugin>> plugins)
 {
     std::unique_ptr<Trace> trace(new Trace);
+    trace->addAnalyses(std::move(consumers), std::move(plugins));
     // Context switches, task creations and whatever the consumers ask for by name are captured
     // while the pages are parsed, so their formats are parsed at open; the others once the load
     // knows which events the recording has. Requests by prefix (hundreds of syscalls:* formats)
     // bind to the deferred formats' field lines instead: most of them have no events.
-    ConsumerRegistry& registry = trace->m_consumers;
-    trace->addBuiltInConsumers();
-    for (auto& consumer : consumers) registry.add(std::move(consumer));
-    for (auto& plugin : plugins) {
-        Plugin* raw = plugin.get();
-        if (&registry.add(std::move(plugin)) == raw) trace->m_plugins.push_back(raw);
-    }
     std::set<std::pair<std::string, std::string>, std::less<>> requested;
-    for (const std::string& name : registry.names())
-        for (const EventRequest& request : registry.find(name)->requests())
-            if (!request.prefix) requested.emplace(request.system, request.event);
+    for (const ConsumerRegistry* registry : {&trace->m_early, &trace->m_consumers})
+        for (const std::string& name : registry->names())
+            for (const EventRequest& request : registry->find(name)->requests())
+                if (!request.prefix) requested.emplace(request.system, request.event);
     DatFile::OpenOptions fileOptions;
     fileOptions.deferFormats = true;
     fileOptions.eagerFormat = [&requested](std::string_view system, std::string_view name) {
@@ -192,10 +234,9 @@ Result<std::unique_ptr<Trace>> Trace::openTrace(const std::string& path, const L
     };
     const DeferredFormats deferred(*datFile);
     trace->m_recordingInfo = recordingInfoOf(*trace, *datFile, deferred);
-    for (Plugin* plugin : trace->m_plugins) plugin->setRecording(trace->m_recordingInfo);
     const ConsumerRegistry::FormatLookup parsed = formatsOf(datFile->tep());
     const ConsumerRegistry::EventLister listed = eventsOf(datFile->tep());
-    const std::vector<RecordTap>& taps = registry.bind(
+    const std::vector<RecordTap>& taps = trace->bindAnalyses(
         [&](const std::string& system, const std::string& name) {
             auto format = parsed(system, name);
             return format ? format : deferred.find(system, name);
@@ -206,13 +247,15 @@ Result<std::unique_ptr<Trace>> Trace::openTrace(const std::string& path, const L
             names.insert(names.end(), later.begin(), later.end());
             return names;
         },
-        datFile->info().bigEndian);
+        true);
     const size_t ownTaps = load.taps.size();
     load.taps.insert(load.taps.end(), taps.begin(), taps.end());
+    ConsumerRegistry& registry = trace->m_consumers;
+    registry.setTapOffset(ownTaps + trace->m_earlyTaps);
     if (registry.feedsPieces()) {
         load.sinkFor = [&registry](size_t stream) { return registry.sinkFor(StreamId(uint16_t(stream))); };
-        load.sinkPlaced = [&registry](RecordSink* sink, size_t, uint32_t firstIndex) {
-            registry.placed(sink, firstIndex);
+        load.sinkPlaced = [&registry](RecordSink* sink, size_t, uint32_t firstIndex, uint32_t events) {
+            registry.placed(sink, firstIndex, events);
         };
     }
     auto store = loadEvents(*trace->m_file, load);
@@ -220,35 +263,161 @@ Result<std::unique_ptr<Trace>> Trace::openTrace(const std::string& path, const L
     trace->m_store = std::move(store.value());
     std::vector<std::vector<TapColumn>> collected;
     for (size_t t = 0; t < taps.size(); ++t) collected.push_back(trace->m_store->takeTap(ownTaps + t));
-    const uint64_t events = trace->m_store->eventCount();
-    auto report = [&options, events](LoadProgress::Stage stage, uint64_t done, uint64_t total) {
-        if (!options.progress) return;
-        LoadProgress p;
-        p.stage = stage;
-        p.bytesDone = p.bytesTotal = 1;
-        p.events = events;
-        p.recordsDone = done;
-        p.recordsTotal = total;
-        options.progress(p);
-    };
-    // The task index's scan of every event's pid needs no consumer: it runs beside them.
-    const EventStore& loaded = *trace->m_store;
-    std::future<TaskIndex::Scan> scanned =
-        std::async(std::launch::async, [&loaded, &options] { return TaskIndex::scan(loaded, options.threads); });
+    trace->addTapColumns(std::move(collected));
+    if (options.analyse) {
+        const uint64_t events = trace->m_store->eventCount();
+        auto report = [&options, events](uint64_t done, uint64_t total) {
+            if (!options.progress) return;
+            LoadProgress p;
+            p.stage = LoadProgress::Stage::Consumers;
+            p.bytesDone = p.bytesTotal = 1;
+            p.events = events;
+            p.recordsDone = done;
+            p.recordsTotal = total;
+            options.progress(p);
+        };
+        report(0, 1);
+        if (!trace->analyse(report, options.cancel)) return Error{path + ": loading was cancelled"};
+        report(1, 1);
+        trace->finishAnalyses();
+    }
+    return trace;
+}
+
+void Trace::addTapColumns(std::vector<std::vector<TapColumn>> columns)
+{
+    const std::lock_guard lock(m_incomingLock);
+    m_incoming.push_back(std::move(columns));
+}
+
+bool Trace::analyse(const Progress& progress, const std::atomic<bool>* cancel)
+{
+    const std::lock_guard lock(m_analyseLock);
+    std::vector<std::vector<std::vector<TapColumn>>> incoming;
+    {
+        const std::lock_guard taken(m_incomingLock);
+        incoming.swap(m_incoming);
+    }
+    for (auto& batch : incoming) {
+        std::vector<std::vector<TapColumn>> early, main;
+        for (size_t t = 0; t < batch.size(); ++t) (t < m_earlyTaps ? early : main).push_back(std::move(batch[t]));
+        m_early.addColumns(std::move(early));
+        m_consumers.addColumns(std::move(main));
+    }
+    // The batch: what the merged order has published, so that every record comes in time order.
+    const EventStore& store = *m_store;
+    const size_t rows = store.eventCount();
+    const std::vector<size_t> counts = store.order().countsAt(rows, store.streamCount());
+    auto cancelled = [cancel] { return cancel && cancel->load(std::memory_order_relaxed); };
+    // The creations first: a pid created again is a new task from then on.
+    m_early.deliver(store, counts);
+    std::vector<TaskIndex::Creation> creations;
+    for (const auto& [pid, time] : m_creations->take()) creations.push_back({pid, time});
+    m_taskIndex->addCreations(creations);
+    m_taskIndex->update(store, counts, nullptr);
+    if (cancelled()) return false;
     const auto delivering = std::chrono::steady_clock::now();
-    report(LoadProgress::Stage::Consumers, 0, 1);
-    auto cancelled = [&options] { return options.cancel && options.cancel->load(); };
-    registry.deliver(*trace->m_store, collected, [&](uint64_t done, uint64_t total) {
-        report(LoadProgress::Stage::Consumers, done, total);
+    m_consumers.deliver(store, counts, [&](uint64_t done, uint64_t total) {
+        if (progress) progress(done, total);
         return !cancelled();
     });
-    if (cancelled()) return Error{path + ": loading was cancelled"};
-    trace->m_consumersSeconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - delivering).count();
-    report(LoadProgress::Stage::Tasks, 0, 0);
-    std::vector<TaskIndex::Creation> creations;
-    for (const auto& [pid, time] : trace->m_processes->creations()) creations.push_back({pid, time});
-    trace->m_taskIndex = TaskIndex::build(*trace->m_store, scanned.get(), creations, trace->m_occupancy);
-    return trace;
+    if (cancelled()) return false;
+    m_consumersSeconds += std::chrono::duration<double>(std::chrono::steady_clock::now() - delivering).count();
+    // The running intervals the switches fed closed.
+    m_taskIndex->update(store, counts, m_occupancy);
+    publishAnalyses();
+    m_analysedRows.store(rows, std::memory_order_release);
+    m_version.fetch_add(1, std::memory_order_acq_rel);
+    return true;
+}
+
+void Trace::finishAnalyses()
+{
+    const std::lock_guard lock(m_analyseLock);
+    m_consumers.finish();
+    m_taskIndex->finish(*m_store, m_occupancy);
+    publishAnalyses();
+    m_finished.store(true, std::memory_order_release);
+    m_version.fetch_add(1, std::memory_order_acq_rel);
+}
+
+void Trace::publishAnalyses()
+{
+    const EventStore& store = *m_store;
+    const TaskIndex& index = *m_taskIndex;
+    auto ownerOf = [&](EventRef e) {
+        const CpuColumns& c = store.stream(e.stream).columns;
+        return index.taskAt(c.pid[e.index], c.timestamp[e.index]).value;
+    };
+    for (const auto& tables : m_tables) tables->publish(ownerOf);
+    for (size_t p = 0; p < m_plugins.size(); ++p) {
+        if (!m_consumers.failure(m_plugins[p]->name()).empty()) continue;
+        std::shared_ptr<const std::vector<StatsTable>> stats;
+        try {
+            stats = std::make_shared<const std::vector<StatsTable>>(m_plugins[p]->statistics());
+        } catch (const std::exception& e) {
+            stats = std::make_shared<const std::vector<StatsTable>>();
+        }
+        const std::lock_guard lock(m_statsLock);
+        m_stats[p] = std::move(stats);
+    }
+}
+
+const Trace::Analysis* Trace::analysis(const std::string& name) const
+{
+    for (const Analysis& a : m_analyses)
+        if (a.name == name) return &a;
+    return nullptr;
+}
+
+std::shared_ptr<const std::vector<StatsTable>> Trace::statistics(const Plugin& plugin) const
+{
+    const std::lock_guard lock(m_statsLock);
+    for (size_t p = 0; p < m_plugins.size(); ++p)
+        if (m_plugins[p] == &plugin && m_stats[p]) return m_stats[p];
+    static const auto none = std::make_shared<const std::vector<StatsTable>>();
+    return none;
+}
+
+std::string Trace::taskName(int32_t pid) const
+{
+    std::string comm;
+    {
+        const TepAccess tep = this->tep();
+        const char* name = tep_data_comm_from_pid(tep, pid);
+        comm = name ? name : "<...>";
+    }
+    if (comm == "<...>")
+        if (std::string seen = m_occupancy->name(pid); !seen.empty()) return seen;
+    return comm;
+}
+
+std::string Trace::taskName(TaskId task) const
+{
+    if (!task.valid() || task.value >= m_taskIndex->size()) return "<...>";
+    return taskName(m_taskIndex->task(task).pid);
+}
+
+StatsContext Trace::statsContext() const
+{
+    StatsContext context;
+    context.taskName = [this](uint32_t task) { return taskName(TaskId(task)); };
+    context.taskPid = [this](uint32_t task) {
+        return task < m_taskIndex->size() ? m_taskIndex->task(TaskId(task)).pid : -1;
+    };
+    context.eventTime = [this](EventRef e) -> uint64_t {
+        if (!e.valid() || e.stream.value >= m_store->streamCount()) return 0;
+        const CpuColumns& c = m_store->stream(e.stream).columns;
+        return e.index < c.size() ? c.timestamp[e.index] : 0;
+    };
+    return context;
+}
+
+size_t Trace::analysisMemoryBytes() const
+{
+    size_t bytes = m_taskIndex->memoryBytes();
+    for (const auto& tables : m_tables) bytes += tables->memoryBytes();
+    return bytes;
 }
 
 } // namespace ringside

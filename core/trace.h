@@ -4,6 +4,7 @@
 #include "analysis/cpuoccupancy.h"
 #include "analysis/guesttime.h"
 #include "analysis/processgroups.h"
+#include "analysis/tracktables.h"
 #include "calls/callslices.h"
 #include "calls/functioncalls.h"
 #include "consume/consumerregistry.h"
@@ -11,10 +12,12 @@
 #include "file/datfile.h"
 #include "load/loader.h"
 #include "plugin/plugin.h"
+#include "plugin/statstext.h"
 #include "store/eventstore.h"
 #include "store/taskindex.h"
 #include "util/result.h"
 
+#include <atomic>
 #include <memory>
 #include <mutex>
 #include <string>
@@ -38,23 +41,73 @@ private:
     tep_handle* m_tep;
 };
 
-// An opened recording: the file's metadata and formats, and the loaded events. The entry
-// point for the CLI, the GUI and the tests. Read-only after open(); decoding event fields
-// goes through the tep handle, which tep() hands to one thread at a time.
+// An opened recording: the file's metadata and formats, the loaded events, and what its
+// analyses made of them. The entry point for the CLI, the GUI and the tests.
+//
+// One pipeline for recordings and live captures: the store grows in batches (a recording's
+// pages all at once, a capture's as they arrive), and analyse() hands each batch to every
+// analysis, built-in and plugin alike, through the consumer registry: the tasks are indexed,
+// the records fed in merged order, the tables published. A recording is a capture that ends
+// at once. Views read the store, the task index and the tables while the next batch is
+// analysed (they only grow); analyse() runs on one thread at a time (the analysis thread).
+// Decoding event fields goes through the tep handle, which tep() hands to one thread at a time.
 class Trace {
 public:
-    // `consumers` and `plugins` are fed with the recording's records while it loads, beside
-    // the built-in consumers; find them afterwards in consumers() and plugins(). A plugin that
-    // throws is stopped (pluginFailure says why) and the load goes on.
+    // `consumers` and `plugins` are fed with the recording's records, beside the built-in
+    // consumers; find them afterwards in consumers() and plugins(). A plugin that throws is
+    // stopped (pluginFailure says why) and the rest go on. With `options.analyse`, the
+    // analyses run before open() returns; else the caller runs analyse() and
+    // finishAnalyses() (the window does, on a worker, once the timeline shows).
     static Result<std::unique_ptr<Trace>> open(const std::string& path, const LoadOptions& options = LoadOptions(),
                                                std::vector<std::unique_ptr<RecordConsumer>> consumers = {},
                                                std::vector<std::unique_ptr<Plugin>> plugins = {});
+
+    // A trace over an empty store that another component grows (live capture appends to it;
+    // tests grow it from the file): `path`'s metadata gives the formats. `store` is set to the
+    // store to grow through StoreAppender, whose parser collects captureTaps() for the
+    // analyses (addTapColumns). Metadata the caller wrote itself from the running kernel's
+    // tracefs needs no `checkMetadata` (DatFile::OpenOptions).
+    static Result<std::unique_ptr<Trace>> growing(const std::string& path, EventStore** store,
+                                                  bool checkMetadata = true,
+                                                  std::vector<std::unique_ptr<Plugin>> plugins = {});
 
     const DatFile& file() const { return *m_file; }
     // The libtraceevent handle, locked: every use after open() goes through this.
     TepAccess tep() const { return TepAccess(m_tepLock, m_file->tep()); }
     const EventStore& store() const { return *m_store; }
     FuncGraphContext& funcGraphContext() const { return *m_funcGraph; }
+
+    // ---- The analyses
+
+    // Analyses what the store published since the last call: indexes its tasks, feeds every
+    // analysis its records, publishes their tables and statistics. `progress` hears (records
+    // fed, records in all) now and then; `cancel` stops it (false is returned: the trace's
+    // analyses are then incomplete for good). One thread at a time.
+    using Progress = std::function<void(uint64_t done, uint64_t total)>;
+    bool analyse(const Progress& progress = {}, const std::atomic<bool>* cancel = nullptr);
+    // After the last batch: what is still open goes into the tables (a call not returned).
+    void finishAnalyses();
+    bool analysesFinished() const { return m_finished.load(std::memory_order_acquire); }
+    // Bumped after every batch analysed: views that show tables look again.
+    uint64_t analysisVersion() const { return m_version.load(std::memory_order_acquire); }
+    // Rows of the merged order analysed so far.
+    uint64_t analysedRows() const { return m_analysedRows.load(std::memory_order_acquire); }
+    // For a growing trace: the taps its parser collects (captureTaps) from a batch of pages,
+    // handed over by the thread that appends (any thread); the next analyse() feeds them.
+    const std::vector<RecordTap>& captureTaps() const { return m_captureTaps; }
+    void addTapColumns(std::vector<std::vector<TapColumn>> columns);
+
+    // An analysis, built-in or plugin, and its track tables.
+    struct Analysis {
+        std::string name;
+        const AnalysisTables* tables = nullptr;
+        const Plugin* plugin = nullptr; // null for a built-in one
+    };
+    const std::vector<Analysis>& analyses() const { return m_analyses; }
+    const Analysis* analysis(const std::string& name) const;
+    // A plugin's statistics after the last batch analysed (empty before the first).
+    std::shared_ptr<const std::vector<StatsTable>> statistics(const Plugin& plugin) const;
+
     // Which task ran on each CPU when (empty when the recording has no sched_switch).
     const CpuOccupancy& occupancy() const { return *m_occupancy; }
     // Which tasks share a process (empty unless the recording has task_newtask).
@@ -66,41 +119,52 @@ public:
     // The function tracer's calls: counts per call site (empty unless it has function records).
     const FunctionCalls& functionCalls() const { return *m_functionCalls; }
     // Each task's events and running intervals, without scanning (see TaskIndex).
-    const TaskIndex& taskIndex() const { return m_taskIndex; }
-    // Every analysis fed with records during the load, by name (the built-in ones above too).
+    const TaskIndex& taskIndex() const { return *m_taskIndex; }
+    // A task's name: the recording's saved comm, or else the name it ran under (saved comms
+    // cover only the tasks the kernel still remembered). The one way tasks are named, in the
+    // CLI and the app.
+    std::string taskName(int32_t pid) const;
+    std::string taskName(TaskId task) const;
+    // How statistics cells name tasks and events: this trace's names and times.
+    StatsContext statsContext() const;
+    // Every analysis fed with records, by name (the built-in ones above too).
     const ConsumerRegistry& consumers() const { return m_consumers; }
-    // The plugins fed during the load, in the order given.
+    // The plugins fed, in the order given.
     const std::vector<Plugin*>& plugins() const { return m_plugins; }
     // Why a plugin stopped (it threw), or empty.
     std::string pluginFailure(const Plugin& plugin) const { return m_consumers.failure(plugin.name()); }
-    // What plugins were told about the recording (task names not included: see RecordingInfo).
+    // What plugins were told about the recording.
     const RecordingInfo& recordingInfo() const { return m_recordingInfo; }
-    // How long feeding the consumers their records took in the load (seconds), for benchmarks.
+    // How long feeding the consumers their records took (seconds), for benchmarks.
     double consumersSeconds() const { return m_consumersSeconds; }
-
-    // A trace over an empty store that another component grows (live capture appends to it;
-    // tests grow it from the file): `path`'s metadata gives the formats. `store` is set to the
-    // store to grow through StoreAppender; its consumers and task index are not fed. Metadata
-    // the caller wrote itself from the running kernel's tracefs needs no `checkMetadata`
-    // (DatFile::OpenOptions).
-    static Result<std::unique_ptr<Trace>> growing(const std::string& path, EventStore** store,
-                                                  bool checkMetadata = true);
+    // The memory the analyses hold: their tables and the task index.
+    size_t analysisMemoryBytes() const;
 
 private:
     Trace() = default;
     // Opens the file for `trace`, whose built-in consumers are added.
     static Result<std::unique_ptr<Trace>> withFile(std::unique_ptr<Trace> trace, const std::string& path,
                                                    DatFile::OpenOptions fileOptions);
-    void addBuiltInConsumers();
+    void addAnalyses(std::vector<std::unique_ptr<RecordConsumer>> consumers,
+                     std::vector<std::unique_ptr<Plugin>> plugins);
+    // Binds the analyses to the formats; returns the taps the parser collects.
+    const std::vector<RecordTap>& bindAnalyses(const ConsumerRegistry::FormatLookup& lookup,
+                                               const ConsumerRegistry::EventLister& list, bool piecesWhileParsing);
     static Result<std::unique_ptr<Trace>> openTrace(const std::string& path, const LoadOptions& options,
                                                     std::vector<std::unique_ptr<RecordConsumer>> consumers,
                                                     std::vector<std::unique_ptr<Plugin>> plugins);
+    void publishAnalyses();
+
     mutable std::recursive_mutex m_tepLock;
     std::unique_ptr<FuncGraphContext> m_funcGraph;
     std::unique_ptr<DatFile> m_file;
     std::unique_ptr<EventStore> m_store;
+    std::unique_ptr<TaskIndex> m_taskIndex = std::make_unique<TaskIndex>();
+    ConsumerRegistry m_early; // fed first: the creations the task index needs
+    TaskCreations* m_creations = nullptr;
     ConsumerRegistry m_consumers;
-    TaskIndex m_taskIndex;
+    std::vector<std::unique_ptr<AnalysisTables>> m_tables; // per consumer of m_consumers
+    std::vector<Analysis> m_analyses;
     const CpuOccupancy* m_occupancy = nullptr;
     const ProcessGroups* m_processes = nullptr;
     const GuestTime* m_guestTime = nullptr;
@@ -108,6 +172,16 @@ private:
     const FunctionCalls* m_functionCalls = nullptr;
     std::vector<Plugin*> m_plugins;
     RecordingInfo m_recordingInfo;
+    std::vector<RecordTap> m_captureTaps; // both registries' taps, the early one's first
+    size_t m_earlyTaps = 0;
+    std::mutex m_incomingLock;
+    std::vector<std::vector<std::vector<TapColumn>>> m_incoming; // tap columns not yet handed to the registries
+    std::mutex m_analyseLock;                                    // one analyse() at a time
+    mutable std::mutex m_statsLock;
+    std::vector<std::shared_ptr<const std::vector<StatsTable>>> m_stats; // per plugin
+    std::atomic<uint64_t> m_version{0};
+    std::atomic<uint64_t> m_analysedRows{0};
+    std::atomic<bool> m_finished{false};
     double m_consumersSeconds = 0;
 };
 

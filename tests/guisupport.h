@@ -3,16 +3,41 @@
 
 #include "mainwindow.h"
 
+#include <QCoreApplication>
+#include <QElapsedTimer>
 #include <QSignalSpy>
+#include <QTest>
 
 namespace ringside::test {
 
+// Waits until every open recording's analyses are done (their tables complete).
+inline bool waitForAnalyses(const MainWindow& window, int milliseconds = 30000)
+{
+    QElapsedTimer waited;
+    waited.start();
+    auto done = [&] {
+        const RecordingSet& set = window.recordings();
+        for (size_t i = 0; i < set.size(); ++i)
+            if (set.at(i)->analyses && !set.at(i)->analyses->isFinished()) return false;
+        return true;
+    };
+    while (!done()) {
+        if (waited.elapsed() > milliseconds) return false;
+        QTest::qWait(20);
+    }
+    // Their last word (updated, finished) is delivered on this thread after they end.
+    QCoreApplication::processEvents();
+    return true;
+}
+
 // Opens `path` in `window` and waits for the load to end; false when it did not end well.
-inline bool load(MainWindow& window, const QString& path)
+// With `analyses`, also for the analyses, which the window runs once it shows the recording.
+inline bool load(MainWindow& window, const QString& path, bool analyses = true)
 {
     QSignalSpy loaded(&window, &MainWindow::sessionChanged);
     window.openFile(path);
-    return loaded.wait(20000);
+    if (!loaded.wait(20000)) return false;
+    return !analyses || waitForAnalyses(window);
 }
 
 } // namespace ringside::test

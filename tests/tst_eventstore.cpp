@@ -150,9 +150,9 @@ private slots:
         QCOMPARE(seen.back().events, uint64_t((*trace)->store().eventCount()));
         for (size_t i = 1; i < seen.size(); ++i)
             if (seen[i].stage == LoadProgress::Stage::Pages) QVERIFY(seen[i].bytesDone >= seen[i - 1].bytesDone);
-        // The stages in order: the pages, the consumers fed, the tasks indexed.
+        // The stages in order: the pages, then the analyses (the consumers fed).
         for (size_t i = 1; i < seen.size(); ++i) QVERIFY(seen[i].stage >= seen[i - 1].stage);
-        QCOMPARE(seen.back().stage, LoadProgress::Stage::Tasks);
+        QCOMPARE(seen.back().stage, LoadProgress::Stage::Consumers);
         QVERIFY(std::any_of(seen.begin(), seen.end(),
                             [](const LoadProgress& p) { return p.stage == LoadProgress::Stage::Consumers; }));
         for (const LoadProgress& p : seen)
@@ -207,7 +207,7 @@ private slots:
             QCOMPARE(run, runs.size());
         }
         QCOMPARE(switches, size_t(806));
-        QVERIFY(occupancy.name(19702) && *occupancy.name(19702) == "dpkg");
+        QCOMPARE(occupancy.name(19702), std::string("dpkg"));
     }
 
     // A Python process starting four threads and a shell, recorded with task:task_newtask.

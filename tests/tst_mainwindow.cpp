@@ -17,7 +17,7 @@
 #include "state/viewstate.h"
 #include "table/eventtablemodel.h"
 #include "table/eventtableview.h"
-#include "timeline/pluginslices.h"
+#include "timeline/trackrenderer.h"
 #include "timeline/timelinewidget.h"
 
 #include <QApplication>
@@ -609,9 +609,10 @@ private slots:
                  QString("Time (s)"));
     }
 
-    // The syscalls plugin as a user meets it: its failed system calls in a dock that opens by
-    // itself, a row that goes to its event, the failing execve red on its task row with a
-    // tooltip, and the Plugins dialog that switches it off (and the recording reloads).
+    // The syscalls plugin as a user meets it: the window opens no pane by itself, the status
+    // bar says how many system calls failed and shows them on a click, a row goes to exactly
+    // its event, the failing execve is red on its task row with a tooltip, and the Plugins
+    // dialog switches it off (and the recording reloads).
     void pluginViews()
     {
         MainWindow window;
@@ -619,12 +620,23 @@ private slots:
         window.show();
         QVERIFY(load(window, test::fixture("execve-e2big.dat")));
         const TraceSession& session = *window.session();
-        size_t syscalls = session.trace->plugins().size();
-        for (size_t p = 0; p < session.trace->plugins().size(); ++p)
-            if (session.trace->plugins()[p]->name() == "syscalls") syscalls = p;
-        QVERIFY(syscalls < session.trace->plugins().size());
+        const Plugin* syscalls = nullptr;
+        for (const Plugin* plugin : session.trace->plugins())
+            if (plugin->name() == "syscalls") syscalls = plugin;
+        QVERIFY(syscalls);
         auto* dock = window.findChild<QDockWidget*>("pluginStatsDock");
-        QVERIFY(dock && dock->isVisible());
+        QVERIFY(dock && !dock->isVisible());
+        auto* headline = window.findChild<QLabel*>("headlineStatus");
+        QVERIFY(headline && headline->isVisible());
+        int failures = 0;
+        for (const StatsTable& t : *session.trace->statistics(*syscalls))
+            if (t.key == "failures") failures = int(t.rows());
+        QVERIFY(failures > 0);
+        QVERIFY2(headline->text().contains(QStringLiteral("Failed system calls: %1").arg(failures)),
+                 qPrintable(headline->text()));
+        emit headline->linkActivated("show");
+        QVERIFY(dock->isVisible());
+        QVERIFY(!headline->isVisible());
         PluginStatsPane* pane = window.pluginStats();
         QVERIFY(pane->chooser()->currentText().contains("Failed system calls"));
         QTreeView* table = pane->table();
@@ -635,58 +647,59 @@ private slots:
         // Each table opens sorted by its first column, ascending (times in time order), whatever
         // order the user left the previous one in.
         table->sortByColumn(0, Qt::DescendingOrder);
-        QVERIFY(pane->showTable("syscalls", "syscalls"));
+        pane->chooser()->setCurrentIndex(pane->chooser()->findText("syscalls: System calls"));
         QCOMPARE(table->header()->sortIndicatorSection(), 0);
         QCOMPARE(table->header()->sortIndicatorOrder(), Qt::AscendingOrder);
         QVERIFY(cell(0, 0).toString() < cell(1, 0).toString());
-        // Sorting by a number column sorts by value, and back.
+        // Sorting by a number column sorts by value (counts are shown with separators), and back.
         const int callsColumn = 1;
         table->sortByColumn(callsColumn, Qt::DescendingOrder);
         for (int r = 1; r < model->rowCount(); ++r)
-            QVERIFY(cell(r - 1, callsColumn, Qt::UserRole).toLongLong() >=
-                    cell(r, callsColumn, Qt::UserRole).toLongLong());
-        QVERIFY(pane->showTable("syscalls", "failures"));
-        QVERIFY(cell(0, 0, Qt::UserRole).toULongLong() < cell(1, 0, Qt::UserRole).toULongLong());
-        int e2big = -1;
-        int failures = 0;
-        for (const auto& t : session.pluginTables[syscalls].statistics)
-            if (t.key == "failures") failures = int(t.rows.size());
+            QVERIFY(QLocale().toULongLong(cell(r - 1, callsColumn).toString()) >=
+                    QLocale().toULongLong(cell(r, callsColumn).toString()));
+        QVERIFY(pane->showHeadline());
         QCOMPARE(model->rowCount(), failures);
+        int e2big = -1;
         for (int i = 0; i < model->rowCount(); ++i)
-            if (cell(i, 4).toString() == "execve" && cell(i, 6).toString() == "E2BIG") e2big = i;
+            if (cell(i, 3).toString() == "execve" && cell(i, 5).toString() == "E2BIG") e2big = i;
         QVERIFY(e2big >= 0);
-        QCOMPARE(cell(e2big, 2).toString(), QStringLiteral("31462"));
-        QCOMPARE(cell(e2big, 6, Qt::ForegroundRole).value<QColor>(), QColor(0xc0, 0x1c, 0x28));
+        QVERIFY2(cell(e2big, 2).toString().endsWith(QStringLiteral("(31462)")), qPrintable(cell(e2big, 2).toString()));
+        QCOMPARE(cell(e2big, 5, Qt::ForegroundRole).value<QColor>(), QColor(0xc0, 0x1c, 0x28));
         // Copy gives every row, in the view's order.
         QCOMPARE(pane->model()->asTsv().count('\n'), failures + 1);
-        emit table->activated(model->index(e2big, 3)); // the task cell: the row's own event
+        emit table->activated(model->index(e2big, 2)); // the task cell: the row's own event
         const EventRef selected = *window.viewState()->selection();
-        const uint64_t failedAt = cell(e2big, 0, StatsTableModel::kJumpTime).toULongLong();
-        QCOMPARE(session.store().timestamp(selected), failedAt);
-        QCOMPARE(session.store().stream(selected.stream).columns.pid[selected.index], 31462);
+        QCOMPARE(StatsTable::eventOf(cell(e2big, 2, StatsTableModel::kJumpEvent).toLongLong()), selected);
+        const CpuColumns& columns = session.store().stream(selected.stream).columns;
+        QCOMPARE(columns.pid[selected.index], 31462);
+        const uint64_t failedAt = columns.timestamp[selected.index];
+        QCOMPARE(session.formatter->eventName(columns.eventType[selected.index]), std::string("sys_exit_execve"));
 
         // On the timeline: red where the execve ran, and the tooltip's text.
-        PluginSlices slices;
-        slices.setSession(&session);
-        const auto& calls = session.pluginTables[syscalls].slices[0];
-        uint64_t start = 0;
-        for (size_t i = 0; i < calls.size(); ++i)
-            if (calls.end[i] == failedAt && calls.ownerId[i] == 31462) start = calls.start[i];
+        TrackRenderer tracks;
+        tracks.setSession(&session);
+        const TaskId task = session.trace->taskIndex().taskAt(31462, failedAt);
+        QVERIFY(task.valid());
+        const auto hit = tracks.sliceAt(task, failedAt - 1, 0);
+        QVERIFY(hit);
+        const uint64_t start = hit->slice.start;
         QVERIFY(start > 0 && start < failedAt);
+        QCOMPARE(hit->slice.end, failedAt);
         // With the arguments, from the entry event (the first of the two the call has) as
         // trace-cmd report prints it.
-        QCOMPARE(slices.describe(31462, (start + failedAt) / 2, 0),
-                 QStringLiteral("System calls: execve = -7 (E2BIG)\n"
-                                "    sys_enter_execve: filename: 0x55b5794513d0, argv: 0x55b579451430, envp: "
-                                "0x55b579037a90"));
+        const QString text = tracks.describeTask(task, (start + failedAt) / 2, 0);
+        QVERIFY2(text.contains(QStringLiteral("System calls: execve = -7 (E2BIG)")), qPrintable(text));
+        QVERIFY2(text.contains(QStringLiteral("    sys_enter_execve: filename: 0x55b5794513d0, argv: 0x55b579451430, "
+                                              "envp: 0x55b579037a90")),
+                 qPrintable(text));
         QImage image(400, 10, QImage::Format_RGB32);
         image.fill(Qt::white);
         {
             QPainter p(&image);
-            slices.paint(p, 31462, QRect(0, 5, 400, 4), {start - (failedAt - start), failedAt + (failedAt - start)});
+            tracks.paintTaskSlices(p, task, QRect(0, 0, 400, 9), {start - (failedAt - start), failedAt + (failedAt - start)});
         }
-        QCOMPARE(image.pixelColor(200, 6), QColor(0xd0, 0x1c, 0x28)); // mid-call
-        QCOMPARE(image.pixelColor(50, 6), QColor(Qt::white));         // before it
+        QCOMPARE(image.pixelColor(200, 7), QColor(0xd0, 0x1c, 0x28)); // mid-call
+        QCOMPARE(image.pixelColor(50, 7), QColor(Qt::white));         // before it
 
         // The Plugins dialog: the plugin, what it made, and switching it off.
         PluginsDialog dialog(&session);
@@ -701,7 +714,7 @@ private slots:
         QVERIFY(!PluginSettings::isEnabled("syscalls"));
         QVERIFY(load(window, test::fixture("execve-e2big.dat")));
         for (const Plugin* plugin : window.session()->trace->plugins()) QVERIFY(plugin->name() != "syscalls");
-        QVERIFY(!dock->isVisible());
+        QVERIFY(!headline->isVisible());
         PluginSettings::setDisabled({});
         QVERIFY(PluginSettings::isEnabled("syscalls"));
     }

@@ -67,7 +67,7 @@ private slots:
         const QJsonObject json = QJsonDocument::fromJson(run.out).object();
         QJsonObject qemu;
         for (const QJsonValue& v : json.value("vcpus").toArray())
-            if (v.toObject().value("pid").toInt() == 483882) qemu = v.toObject();
+            if (v.toObject().value("task").toObject().value("pid").toInt() == 483882) qemu = v.toObject();
         QCOMPARE(qemu.value("vcpu").toInt(), 0);
         // Independently: the report's kvm_entry lines of that task.
         const QByteArray report = test::runCli({"dump", test::fixture("zlib-host.dat")}).out;
@@ -79,7 +79,7 @@ private slots:
         QVERIFY(qemu.value("exit_reasons").toObject().value("APIC_WRITE").toInt() > 3000);
         const QJsonArray cpus = json.value("guest_cpus").toArray();
         QCOMPARE(cpus.size(), 1);
-        QCOMPARE(cpus[0].toObject().value("host_pid").toInt(), 483882);
+        QCOMPARE(cpus[0].toObject().value("host_task").toObject().value("pid").toInt(), 483882);
         QCOMPARE(cpus[0].toObject().value("events").toInt(), 90029);
         QVERIFY(cpus[0].toObject().value("inside_percent").toDouble() > 99.5);
 

@@ -66,12 +66,15 @@ private slots:
         const TaskIndex& index = trace->taskIndex();
         const auto scanned = scanAll(store, index);
         QVERIFY(!scanned.count(TaskId().value)); // every event belongs to a task
-        QCOMPARE(scanned.size(), index.size());
+        // Tasks a record names (a switch's next task) without events of their own have none.
+        size_t withEvents = 0;
+        for (size_t t = 0; t < index.size(); ++t) withEvents += index.task(TaskId(uint32_t(t))).events > 0;
+        QCOMPARE(scanned.size(), withEvents);
         uint64_t total = 0;
         for (const auto& [task, events] : scanned) {
             const TaskId id{task};
             QVERIFY(sameEvents(events, indexed(index, id)));
-            const TaskIndex::Task& t = index.task(id);
+            const TaskIndex::Task t = index.task(id);
             QCOMPARE(t.events, uint64_t(events.size()));
             total += t.events;
             uint64_t first = UINT64_MAX, last = 0;
@@ -139,14 +142,15 @@ private slots:
         auto file = DatFile::open(test::fixturePath("execve-e2big.dat"));
         QVERIFY(file);
         EventStore store;
-        TaskIndex grown = TaskIndex::build(store, {}, nullptr, 1);
+        TaskIndex grown;
         size_t rounds = 0;
-        QVERIFY(test::appendRunByRun(**file, store, [&](size_t) {
-            grown.extend(store, nullptr);
+        QVERIFY(test::appendRunByRun(**file, store, [&](size_t published) {
+            grown.update(store, store.order().countsAt(published, store.streamCount()), nullptr, 1);
             ++rounds;
         }));
         QVERIFY(rounds > 2);
-        const TaskIndex once = TaskIndex::build(store, {}, nullptr, 2);
+        const auto built = TaskIndex::build(store, {}, nullptr, 2);
+        const TaskIndex& once = *built;
         QCOMPARE(grown.size(), once.size());
         for (size_t t = 0; t < once.size(); ++t) {
             const TaskId id{uint32_t(t)};
@@ -182,13 +186,19 @@ private slots:
             if (plain.task(TaskId(uint32_t(t))).events > plain.task(busiest).events) busiest = TaskId(uint32_t(t));
         const TaskIndex::Task whole = plain.task(busiest);
         const uint64_t middle = whole.firstTime + (whole.lastTime - whole.firstTime) / 2;
-        const TaskIndex split =
+        const auto built =
             TaskIndex::build(store, {{whole.pid, whole.firstTime - 1}, {whole.pid, middle}}, &trace->occupancy());
+        const TaskIndex& split = *built;
         const std::vector<TaskId> lives = split.tasksOf(whole.pid);
         QCOMPARE(lives.size(), size_t(2));
-        QCOMPARE(split.size(), plain.size() + 1);
-        const TaskIndex::Task& before = split.task(lives[0]);
-        const TaskIndex::Task& after = split.task(lives[1]);
+        auto withEvents = [](const TaskIndex& index) {
+            size_t n = 0;
+            for (size_t t = 0; t < index.size(); ++t) n += index.task(TaskId(uint32_t(t))).events > 0;
+            return n;
+        };
+        QCOMPARE(withEvents(split), withEvents(plain) + 1);
+        const TaskIndex::Task before = split.task(lives[0]);
+        const TaskIndex::Task after = split.task(lives[1]);
         QCOMPARE(before.events + after.events, whole.events);
         QVERIFY(before.lastTime < middle);
         QVERIFY(after.firstTime >= middle);

@@ -3,9 +3,9 @@
 // its guest, why it came back, and how a paired guest's CPUs line up with those stays.
 #include "commands.h"
 
-#include "decode/eventformatter.h"
 #include "decode/mergedreport.h"
 #include "plugin/statstext.h"
+#include "pluginchoice.h"
 #include "trace.h"
 
 #include <algorithm>
@@ -18,17 +18,6 @@ namespace ringside::cli {
 namespace {
 
 const char* const kUsage = "usage: ringside-cli kvm HOST.dat [GUEST.dat...] [--json]\n";
-
-// The kvm plugin's name for an exit reason ("reason EPT_MISCONFIG rip ..."), read from the
-// report text of one exit with that number.
-std::string reasonName(EventFormatter& formatter, const GuestTime::Stay& stay)
-{
-    const std::string info = formatter.info({stay.exitStream, uint32_t(stay.exitRow)});
-    const size_t at = info.find("reason ");
-    if (at == std::string::npos) return std::to_string(stay.exitReason);
-    const size_t end = info.find(' ', at + 7);
-    return info.substr(at + 7, end == std::string::npos ? std::string::npos : end - at - 7);
-}
 
 struct GuestCpu {
     int cpu = 0;
@@ -51,9 +40,18 @@ int kvmCommand(const std::vector<std::string>& args)
             return std::fputs(kUsage, stderr), 2;
     }
     if (paths.empty()) return std::fputs(kUsage, stderr), 2;
+    // The host with the kvm plugin: its table is what this prints.
+    PluginChoice choice;
+    choice.only = {"kvm"};
+    std::vector<std::unique_ptr<Plugin>> plugins;
+    std::string error;
+    if (!choice.instantiate(plugins, error)) {
+        std::fprintf(stderr, "ringside-cli: %s\n", error.c_str());
+        return 1;
+    }
     std::vector<std::unique_ptr<Trace>> traces;
-    for (const std::string& path : paths) {
-        auto trace = Trace::open(path);
+    for (size_t i = 0; i < paths.size(); ++i) {
+        auto trace = Trace::open(paths[i], LoadOptions(), {}, i == 0 ? std::move(plugins) : decltype(plugins)());
         if (!trace) {
             std::fprintf(stderr, "ringside-cli: %s\n", trace.error().message.c_str());
             return 1;
@@ -67,48 +65,35 @@ int kvmCommand(const std::vector<std::string>& args)
                      paths.front().c_str());
         return 1;
     }
+    const Plugin& kvm = *host.plugins().front();
+    if (const std::string failure = host.pluginFailure(kvm); !failure.empty()) {
+        std::fprintf(stderr, "ringside-cli: plugin kvm failed on %s and was stopped: %s\n", paths.front().c_str(),
+                     failure.c_str());
+        return 1;
+    }
+    const auto tables = host.statistics(kvm);
+    const StatsTable* vcpus = nullptr;
+    for (const StatsTable& t : *tables)
+        if (t.key == "vcpus") vcpus = &t;
+    if (!vcpus) {
+        std::fprintf(stderr, "ringside-cli: the kvm plugin made no vCPU table for %s\n", paths.front().c_str());
+        return 1;
+    }
     std::vector<const Trace*> all;
     for (const auto& t : traces) all.push_back(t.get());
     const RecordingPairing pairing = pairRecordings(all, paths);
     for (const std::string& note : pairing.notes) std::fprintf(stderr, "ringside-cli: %s\n", note.c_str());
 
-    const uint64_t span = host.store().lastTimestamp() - host.store().firstTimestamp();
-    EventFormatter formatter(host);
-    StatsTable vcpus{"vcpus", "vCPU threads of " + paths.front(), {}, {}};
-    vcpus.columns = {{"vcpu", "vCPU"},
-                     {"pid", "host task"},
-                     {"comm", "name"},
-                     {"entries", "entries"},
-                     {"exits", "exits"},
-                     {"guest_ns", "in guest (ns)"},
-                     {"guest_percent", "% of the recording"},
-                     {"exits_without_entry", "exits without entry"},
-                     {"exit_reasons", "exits by reason"}};
-    for (const auto& [pid, task] : stays.tasks()) {
-        std::map<uint32_t, std::pair<uint64_t, std::string>> reasons;
-        for (const GuestTime::Stay& stay : task.stays) {
-            auto& [count, name] = reasons[stay.exitReason];
-            if (!count++) name = reasonName(formatter, stay);
-        }
-        std::vector<std::pair<uint64_t, std::string>> sorted;
-        for (const auto& [reason, counted] : reasons) sorted.push_back(counted);
-        std::sort(sorted.rbegin(), sorted.rend());
-        StatsTable::Counts byReason;
-        for (const auto& [count, name] : sorted) byReason.emplace_back(name, int64_t(count));
-        vcpus.rows.push_back(
-            {int64_t(task.vcpu), int64_t(pid), formatter.comm(pid), task.entries, uint64_t(task.stays.size()),
-             task.guestNs, span ? 100.0 * double(task.guestNs) / double(span) : 0.0, task.exitsWithoutEntry, byReason});
-    }
-
     // A paired guest's events happen while its vCPU is in the guest: how many do says how well
     // the clocks were aligned.
-    StatsTable guestCpus{"guest_cpus", "guest CPUs and the host tasks that ran them", {}, {}};
-    guestCpus.columns = {{"guest", "guest"},
-                         {"cpu", "guest CPU"},
-                         {"host_pid", "host task"},
-                         {"events", "events"},
-                         {"inside_stays", "inside the vCPU's stays"},
-                         {"inside_percent", "%"}};
+    using Kind = StatsTable::Kind;
+    StatsTable guestCpus{"guest_cpus", "Guest CPUs and the host tasks that ran them", {}, false};
+    auto& guestName = guestCpus.column("guest", "Guest", Kind::Text);
+    auto& guestCpu = guestCpus.column("cpu", "Guest CPU", Kind::Number);
+    auto& hostTask = guestCpus.column("host_task", "Host task", Kind::Task);
+    auto& events = guestCpus.column("events", "Events", Kind::Count);
+    auto& inside = guestCpus.column("inside_stays", "Inside the vCPU's stays", Kind::Count);
+    auto& share = guestCpus.column("inside_percent", "%", Kind::Real);
     for (const RecordingPairing::Guest& pair : pairing.guests) {
         if (pair.host != 0) continue;
         const Trace& guest = *traces[pair.guest];
@@ -126,18 +111,25 @@ int kvmCommand(const std::vector<std::string>& args)
                 cpu->second.inside += stays.stayAt(cpu->second.hostPid, columns.timestamp[i]) != nullptr;
             }
         }
-        for (const auto& [vcpu, c] : cpus)
-            guestCpus.rows.push_back({paths[pair.guest], int64_t(c.cpu), int64_t(c.hostPid), c.events, c.inside,
-                                      c.events ? 100.0 * double(c.inside) / double(c.events) : 0.0});
+        for (const auto& [vcpu, c] : cpus) {
+            guestName.texts.push_back(paths[pair.guest]);
+            guestCpu.numbers.push_back(c.cpu);
+            const TaskId task = host.taskIndex().busiestTaskOf(c.hostPid);
+            hostTask.numbers.push_back(task.valid() ? int64_t(task.value) : StatsTable::kUnknown);
+            events.numbers.push_back(int64_t(c.events));
+            inside.numbers.push_back(int64_t(c.inside));
+            share.reals.push_back(c.events ? 100.0 * double(c.inside) / double(c.events) : 0.0);
+        }
     }
 
+    const StatsContext context = host.statsContext();
     if (json) {
         std::printf("{\"host\": %s,\n\"vcpus\": %s,\n\"guest_cpus\": %s}\n", jsonQuoted(paths.front()).c_str(),
-                    tableJson(vcpus).c_str(), tableJson(guestCpus).c_str());
+                    tableJson(*vcpus, context).c_str(), tableJson(guestCpus, context).c_str());
         return 0;
     }
-    std::printf("%s", tableText(vcpus).c_str());
-    if (!guestCpus.rows.empty()) std::printf("\n%s", tableText(guestCpus).c_str());
+    std::printf("%s", tableText(*vcpus, context).c_str());
+    if (guestCpus.rows()) std::printf("\n%s", tableText(guestCpus, context).c_str());
     return 0;
 }
 

@@ -6,8 +6,6 @@
 #include "pluginchoice.h"
 #include "trace.h"
 
-#include <traceevent/event-parse.h>
-
 #include <cstdio>
 
 namespace ringside::cli {
@@ -56,23 +54,18 @@ int statsCommand(const std::vector<std::string>& args)
     if (const std::string nothing = plugin.nothingToShow(); !nothing.empty())
         std::fprintf(stderr, "ringside-cli: plugin %s has nothing to show for %s: %s\n", plugin.name().c_str(),
                      path.c_str(), nothing.c_str());
-    RecordingInfo info = t.recordingInfo();
-    tep_handle* tep = t.file().tep();
-    info.taskName = [tep](int32_t pid) {
-        const char* comm = tep_data_comm_from_pid(tep, pid);
-        return std::string(comm ? comm : "<...>");
-    };
-    const PluginTables tables = plugin.tables(info);
+    const auto tables = t.statistics(plugin);
+    const StatsContext context = t.statsContext();
     if (json) {
         std::printf("{\"file\": %s, \"plugin\": %s", jsonQuoted(path).c_str(), jsonQuoted(plugin.name()).c_str());
-        for (const StatsTable& table : tables.statistics)
-            std::printf(",\n%s: %s", jsonQuoted(table.key).c_str(), tableJson(table).c_str());
+        for (const StatsTable& table : *tables)
+            std::printf(",\n%s: %s", jsonQuoted(table.key).c_str(), tableJson(table, context).c_str());
         std::printf("}\n");
         return 0;
     }
     bool first = true;
-    for (const StatsTable& table : tables.statistics) {
-        std::printf("%s%s", first ? "" : "\n", tableText(table).c_str());
+    for (const StatsTable& table : *tables) {
+        std::printf("%s%s", first ? "" : "\n", tableText(table, context).c_str());
         first = false;
     }
     return 0;

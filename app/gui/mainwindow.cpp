@@ -126,9 +126,12 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent)
     m_pluginDock->setWidget(m_pluginStats);
     addDockWidget(Qt::BottomDockWidgetArea, m_pluginDock);
     m_pluginDock->hide();
-    connect(m_pluginStats, &PluginStatsPane::jumpRequested, this, [this](uint64_t time, int32_t pid) {
-        if (!m_session) return;
-        if (auto event = m_session->store().taskEventAt(pid, time)) m_view.select(*event);
+    connect(m_pluginDock, &QDockWidget::visibilityChanged, this, [this] { updateAnalysisStatus(); });
+    connect(m_pluginStats, &PluginStatsPane::jumpRequested, this, [this](EventRef event) {
+        if (!m_session || event.stream.value >= m_session->store().streamCount() ||
+            event.index >= m_session->store().stream(event.stream).columns.size())
+            return;
+        m_view.select(event);
     });
 
     // The function_graph call trees, shown when a recording has calls.
@@ -183,6 +186,21 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent)
     m_captureLabel->setObjectName("captureStatus");
     m_captureLabel->hide();
     statusBar()->addPermanentWidget(m_captureLabel);
+    // The analyses say quietly how far they are, and what they found that asks for a look.
+    m_analysisLabel = new QLabel(this);
+    m_analysisLabel->setObjectName("analysisStatus");
+    m_analysisLabel->hide();
+    statusBar()->addPermanentWidget(m_analysisLabel);
+    m_headlineLabel = new QLabel(this);
+    m_headlineLabel->setObjectName("headlineStatus");
+    m_headlineLabel->setTextFormat(Qt::RichText);
+    m_headlineLabel->hide();
+    connect(m_headlineLabel, &QLabel::linkActivated, this, [this] {
+        m_pluginDock->show();
+        m_pluginDock->raise();
+        m_pluginStats->showHeadline();
+    });
+    statusBar()->addPermanentWidget(m_headlineLabel);
     statusBar()->addPermanentWidget(m_warningsButton);
     statusBar()->addPermanentWidget(m_markerLabel);
 
@@ -244,19 +262,6 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent)
     });
     connect(&m_load, &LoadJob::finished, this, [this](std::shared_ptr<TraceSession> session) {
         closeProgress();
-        if (auto capture = std::exchange(m_reloading, nullptr)) {
-            // The capture, analysed: still the capture (unsaved, saved from its pages).
-            if (m_session != capture) return; // another recording was opened meanwhile
-            session->captureCopy = session->path;
-            session->path = capture->path;
-            session->isCapture = true;
-            session->liveSaved = capture->liveSaved;
-            const auto visible = m_view.visibleRange();
-            setSession(std::move(session));
-            m_view.setVisibleRange(visible, false);
-            statusBar()->showMessage(tr("The capture is analysed: CPU rows, task rows, plugins and call trees"), 10000);
-            return;
-        }
         addRecent(session->path);
         if (std::exchange(m_appending, false) && m_session)
             appendSession(std::move(session));
@@ -266,24 +271,12 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent)
     });
     connect(&m_load, &LoadJob::cancelled, this, [this] {
         closeProgress();
-        m_reloading.reset();
         m_appending = false;
         m_pendingAppends.clear();
     });
     connect(&m_load, &LoadJob::failed, this, [this](const QString&, const QString& message) {
         closeProgress();
         m_appending = false;
-        if (m_reloading) {
-            // The capture stays as it arrived (its pages are in memory): nothing is lost.
-            const bool shown = m_session == std::exchange(m_reloading, nullptr);
-            emit loadFailed(message);
-            if (shown)
-                QMessageBox::warning(this, tr("Capture not analysed"),
-                                     tr("The capture could not be analysed: %1\n\nWhat was captured is still shown, "
-                                        "without task rows, plugins and call trees; File > Save Capture As keeps it.")
-                                         .arg(message));
-            return;
-        }
         emit loadFailed(message);
         if (!m_screenshotPath.isEmpty()) {
             qCritical("ringside: %s", qPrintable(message));
@@ -305,10 +298,11 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent)
 MainWindow::~MainWindow()
 {
     qApp->removeEventFilter(this);
+    // The docks are hidden after this body, as the window's children go: they say so to no one.
+    disconnect(m_pluginDock, nullptr, this, nullptr);
     // The pane lets go of a live capture's analysis before the window's members go (its
     // table's header is asked for as the window closes its children).
     m_pluginStats->setSession(nullptr);
-    m_liveAnalysis.reset();
 }
 
 bool MainWindow::eventFilter(QObject* watched, QEvent* event)
@@ -547,14 +541,75 @@ void MainWindow::setSession(std::shared_ptr<TraceSession> session)
     // The timeline draws every recording: it lets go of them before they go.
     m_timeline->setSession(nullptr);
     m_recordings.clear();
+    startAnalyses(session);
     m_recordings.add(std::move(session));
     m_stashed.assign(1, std::nullopt);
     activate(0, true);
 }
 
+void MainWindow::startAnalyses(const std::shared_ptr<TraceSession>& session)
+{
+    if (session->analyses) return;
+    std::weak_ptr<LiveCapture> live = session->live;
+    const bool growing = session->live && !session->live->progress().ended;
+    session->analyses = std::make_unique<AnalysisJob>(*session->trace, growing, [live]() -> uint64_t {
+        auto capture = live.lock();
+        if (!capture) return 0;
+        const LiveCapture::Progress p = capture->progress();
+        return p.overrun + p.dropped;
+    });
+    if (growing) session->analyses->setIdlePriority(m_captures->analysisAtIdlePriority());
+    const TraceSession* raw = session.get();
+    connect(session->analyses.get(), &AnalysisJob::updated, this, [this, raw] { analysesUpdated(raw); });
+    connect(session->analyses.get(), &AnalysisJob::progress, this, [this] { updateAnalysisStatus(); });
+    connect(session->analyses.get(), &AnalysisJob::finished, this, [this, raw] {
+        analysesUpdated(raw);
+        if (raw != m_session.get()) return;
+        // The call trees read the calls once they are all in; a recording with calls shows them
+        // (its own kind of view).
+        m_calls->setSession(m_session);
+        if (!raw->isCapture && (raw->trace->callSlices().available() || raw->trace->functionCalls().available())) {
+            m_callDock->setVisible(true);
+            m_callDock->raise();
+        }
+    });
+    updateAnalysisStatus();
+}
+
+void MainWindow::analysesUpdated(const TraceSession* session)
+{
+    m_timeline->tablesGrew();
+    if (session == m_session.get()) {
+        m_pluginStats->refresh();
+        m_model->taskNamesChanged(); // names the switches gave tasks the saved comms lacked
+        m_details->showEvent(m_view.selection(), m_view.selectedCall());
+    }
+    updateAnalysisStatus();
+}
+
+void MainWindow::updateAnalysisStatus()
+{
+    int running = 0, permille = 0;
+    for (size_t i = 0; i < m_recordings.size(); ++i)
+        if (const AnalysisJob* job = m_recordings.at(i)->analyses.get(); job && !job->isFinished())
+            ++running, permille = std::max(permille, job->permille());
+    const bool live = m_session && m_session->live && !m_session->live->progress().ended;
+    m_analysisLabel->setVisible(running > 0 && !live);
+    m_analysisLabel->setText(tr("Analysing: %1%").arg(permille / 10));
+    m_analysisLabel->setToolTip(tr("The plugins and the task index read the recording; their tables and tracks "
+                                   "fill in as they are done"));
+    // What the analyses found that asks for a look, said where the eye is: not a pane that opens.
+    const auto headline = m_session ? m_pluginStats->headline() : std::nullopt;
+    m_headlineLabel->setVisible(headline && !m_pluginDock->isVisible());
+    if (headline)
+        m_headlineLabel->setText(tr("<a href=\"show\">%1: %2 — show</a>")
+                                     .arg(headline->title, QLocale().toString(qulonglong(headline->rows))));
+}
+
 void MainWindow::appendSession(std::shared_ptr<TraceSession> session)
 {
     const QString name = QFileInfo(session->path).fileName();
+    startAnalyses(session);
     m_recordings.add(std::move(session));
     m_stashed.push_back(std::nullopt);
     m_view.setFullRange(m_recordings.fullRange());
@@ -650,7 +705,6 @@ void MainWindow::activate(size_t index, bool opened)
     m_details->setSession(nullptr);
     m_health->setSession(nullptr);
     m_pluginStats->setSession(nullptr);
-    m_liveAnalysis.reset();
     m_filterJob.cancel();
     m_filters->setSession(nullptr);
     m_filterBar->hide();
@@ -685,23 +739,17 @@ void MainWindow::activate(size_t index, bool opened)
         showLoadWarnings(store.diagnostics());
     m_filters->setSession(m_session.get());
     m_search->setSession(m_session);
-    // A running capture's plugins have run on nothing yet: their pane says when they will.
-    m_pluginStats->setSession(growing ? nullptr : m_session.get(),
-                              growing ? tr("The plugins run on the capture's events so far every few seconds "
-                                           "while this pane is shown")
-                                      : QString());
-    const bool failures = m_pluginStats->showTable("syscalls", "failures") && !m_session->pluginTables.empty() &&
-                          m_pluginStats->model()->rowCount() > 0;
-    // A recording opened shows the panes it has something for; a capture keeps them as the user
-    // has them (a pane shown is what runs the plugins on a capture as it grows).
-    const bool choosePanes = opened && !m_session->isCapture;
-    if (choosePanes) m_pluginDock->setVisible(failures);
-    m_calls->setSession(m_session);
-    const bool calls = m_session->trace->callSlices().available() || m_session->trace->functionCalls().available();
-    if (choosePanes) {
+    // The analyses' tables fill in as they come (analysesUpdated); no pane opens unasked.
+    m_pluginStats->setSession(m_session.get());
+    const bool analysed = m_session->trace->analysesFinished();
+    m_calls->setSession(analysed ? m_session : nullptr);
+    const bool calls =
+        analysed && (m_session->trace->callSlices().available() || m_session->trace->functionCalls().available());
+    if (opened && !m_session->isCapture && analysed) {
         m_callDock->setVisible(calls);
         if (calls) m_callDock->raise();
     }
+    updateAnalysisStatus();
     updateRecordingBox();
     updateStatus();
     emit sessionChanged();

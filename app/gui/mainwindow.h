@@ -101,19 +101,11 @@ public:
     // timeline follows the newest events unless the user looks elsewhere.
     void captureGrew();
     void setCaptureStatus(const QString& text);
-    // The live capture ended: the filter panel and trace health list what it holds.
+    // The live capture ended: the filter panel and trace health list what it holds, and its
+    // analyses take the last batch and finish.
     void captureEnded();
-    // Loads what the ended capture wrote to `path` as a recording is loaded (occupancy, task
-    // rows, plugins and call trees, which a growing store does not have) and shows it in the
-    // capture's place, at the same range; the capture stays unsaved until saved. `writeOut`
-    // writes the file first, on the load's worker (gigabytes, for a long capture).
-    void reloadCapture(const QString& path, LoadJob::Prepare writeOut);
-    // A running capture's plugins are run on what has arrived, now and then, while their pane
-    // is shown: whether it is, and the analysis to show there (`source` says of what).
-    bool wantsLiveAnalysis() const;
     // A capture of a function tracer: its call trees are what its user looks for.
     void showCallTreeDock();
-    void showLiveAnalysis(std::shared_ptr<TraceSession> analysis, const QString& source);
     // View > Plugins: the dialog; a change of plugins reloads the open recording.
     void showPluginsDialog();
 
@@ -141,7 +133,11 @@ private:
     void activate(size_t index, bool opened);
     // After a load: the next file to append, or the screenshot asked for.
     void continueLoading();
-    void startLoad(const QString& path, bool isSample, LoadJob::Prepare prepare = nullptr, const QString& label = {});
+    void startLoad(const QString& path, bool isSample);
+    // Runs a recording's analyses (a capture's as it grows) and shows their tables as they come.
+    void startAnalyses(const std::shared_ptr<TraceSession>& session);
+    void analysesUpdated(const TraceSession* session);
+    void updateAnalysisStatus();
     void updateRecordingBox();
     void onSelectionChanged();
     void updateStatus();
@@ -164,12 +160,10 @@ private:
     RecordingSet m_recordings;
     size_t m_active = 0;
     std::shared_ptr<TraceSession> m_session; // the active one
-    std::shared_ptr<TraceSession> m_liveAnalysis; // a running capture's events so far, loaded with the plugins
     // The view of each recording while another is active.
     std::vector<std::optional<ViewSnapshot>> m_stashed;
     QStringList m_pendingAppends;
     bool m_appending = false; // the load running is an append
-    std::shared_ptr<TraceSession> m_reloading; // the ended capture the running load replaces
     QWidget* m_recordingBar = nullptr;
     QComboBox* m_recordingBox = nullptr;
     QLabel* m_recordingNote = nullptr;
@@ -197,6 +191,8 @@ private:
     QLabel* m_rangeLabel = nullptr;
     QLabel* m_markerLabel = nullptr;
     QLabel* m_captureLabel = nullptr;
+    QLabel* m_analysisLabel = nullptr; // the analyses running, quietly
+    QLabel* m_headlineLabel = nullptr; // "12 failed system calls — show"
     QToolButton* m_warningsButton = nullptr;
     QString m_screenshotPath;
     bool m_syncingSelection = false;

@@ -24,6 +24,7 @@ void MainWindow::showCapture(std::shared_ptr<TraceSession> session)
 void MainWindow::captureGrew()
 {
     if (!m_session) return;
+    if (m_session->analyses) m_session->analyses->storeGrew();
     bool named = false;
     if (m_session->live) named = m_session->live->applySeenTaskNames();
     m_model->storeGrew();
@@ -53,6 +54,7 @@ void MainWindow::captureEnded()
 {
     if (!m_session) return;
     captureGrew();
+    if (m_session->analyses) m_session->analyses->captureEnded();
     const FilterSpec spec = m_view.filter();
     m_filters->setSession(m_session.get());
     m_filters->setSpec(spec);
@@ -61,32 +63,10 @@ void MainWindow::captureEnded()
     if (!spec.empty()) applyFilters();
 }
 
-bool MainWindow::wantsLiveAnalysis() const
-{
-    return m_pluginDock->isVisible() || m_callDock->isVisible();
-}
-
 void MainWindow::showCallTreeDock()
 {
     m_callDock->show();
     m_callDock->raise();
-}
-
-void MainWindow::showLiveAnalysis(std::shared_ptr<TraceSession> analysis, const QString& source)
-{
-    if (!m_session || !m_session->live || m_session->live->progress().ended) return;
-    // The panes let go of the analysis before last before it goes.
-    auto before = std::exchange(m_liveAnalysis, std::move(analysis));
-    m_pluginStats->setSession(m_liveAnalysis.get(), source);
-    const Trace& trace = *m_liveAnalysis->trace;
-    if (trace.callSlices().available() || trace.functionCalls().available()) m_calls->setSession(m_liveAnalysis);
-}
-
-void MainWindow::reloadCapture(const QString& path, LoadJob::Prepare writeOut)
-{
-    m_reloading = m_session;
-    m_appending = false;
-    startLoad(path, false, std::move(writeOut), tr("Analysing the capture…"));
 }
 
 void MainWindow::setCaptureStatus(const QString& text)

@@ -21,7 +21,6 @@ namespace ringside {
 void MainWindow::openFile(const QString& path, bool isSample)
 {
     if (m_captures && !m_captures->confirmDiscard()) return;
-    m_reloading.reset();
     m_pendingAppends.clear();
     m_appending = false;
     startLoad(path, isSample);
@@ -41,7 +40,6 @@ void MainWindow::appendFile(const QString& path)
         return;
     }
     m_appending = true;
-    m_reloading.reset();
     startLoad(path, false);
 }
 
@@ -52,7 +50,7 @@ void MainWindow::openFiles(const QStringList& paths)
     m_pendingAppends = paths.mid(1);
 }
 
-void MainWindow::startLoad(const QString& path, bool isSample, LoadJob::Prepare prepare, const QString& label)
+void MainWindow::startLoad(const QString& path, bool isSample)
 {
     closeProgress();
     m_progress = new QProgressDialog(this);
@@ -64,15 +62,21 @@ void MainWindow::startLoad(const QString& path, bool isSample, LoadJob::Prepare 
     m_progress->setAutoClose(false);
     m_progress->setWindowModality(Qt::WindowModal);
     connect(m_progress, &QProgressDialog::canceled, &m_load, &LoadJob::cancel);
-    m_progress->setLabelText(label.isEmpty() ? tr("Opening %1…").arg(QFileInfo(path).fileName()) : label);
+    m_progress->setLabelText(tr("Opening %1…").arg(QFileInfo(path).fileName()));
     m_progress->setValue(0);
-    m_load.start(path, isSample, std::move(prepare));
+    m_load.start(path, isSample);
 }
 
 void MainWindow::continueLoading()
 {
     if (!m_pendingAppends.isEmpty()) return appendFile(m_pendingAppends.takeFirst());
     if (!m_screenshotPath.isEmpty() && m_session) {
+        // Once every recording's analyses are done: the picture shows their tables.
+        for (size_t i = 0; i < m_recordings.size(); ++i)
+            if (m_recordings.at(i)->analyses && !m_recordings.at(i)->analyses->isFinished()) {
+                QTimer::singleShot(100, this, &MainWindow::continueLoading);
+                return;
+            }
         QTimer::singleShot(300, this, [this] {
             const bool saved = saveWindowImage(m_screenshotPath);
             if (!saved) qCritical("ringside: cannot write %s", qPrintable(m_screenshotPath));

@@ -13,9 +13,10 @@ namespace ringside {
 
 // When each vCPU thread of a KVM host ran its guest: from kvm_entry (the host enters the
 // guest) to the next kvm_exit of the same task (the guest gives the CPU back, for a reason).
-// What KernelShark's KVM combo plugin draws on the host's task rows, and what lines a guest's
-// CPU up with the host task that ran it. Fed in merged order by the consumer registry. Inline:
-// the kvm plugin (a module, which sees the core's headers only) feeds one of its own.
+// What KernelShark's KVM combo plugin draws on the host's task rows (the table "guest_time":
+// each stay an interval of the vCPU thread), and what lines a guest's CPU up with the host
+// task that ran it. Fed in merged order by the consumer registry. Inline: the kvm plugin (a
+// module, which sees the core's headers only) pairs entries and exits with one of its own.
 class GuestTime : public RecordConsumer {
 public:
     static constexpr const char* kName = "guest-time";
@@ -44,6 +45,10 @@ public:
         // before 5.x lack the field, and the stays need none of it.
         return {{"kvm", "kvm_entry", {"vcpu_id"}}, {"kvm", "kvm_exit", {"exit_reason"}}, {"kvm", "kvm_exit", {"isa"}}};
     }
+    void setTables(TableSink& tables) override
+    {
+        m_table = &tables.intervals({"guest_time", "In the guest", RowOwner::Task, {{"in the guest", 0x2e8b57}}, false});
+    }
     void bind(const std::vector<bool>& bound) override { m_bound = bound.size() >= 2 && bound[0] && bound[1]; }
     void consume(const ConsumedRecord& record) override
     {
@@ -58,6 +63,7 @@ public:
             // A second entry without an exit between (a lost exit): the first stay is dropped.
             m_entered[record.pid] = record.timestamp;
             task.openAtEnd = true;
+            if (m_table && record.task.valid()) m_table->open(record.timestamp, record.task.value, 0);
             return;
         }
         auto open = m_entered.find(record.pid);
@@ -72,6 +78,7 @@ public:
         stay.exitRow = record.index;
         stay.exitStream = record.stream;
         task.stays.push_back(stay);
+        if (m_table && record.task.valid()) m_table->add(stay.entry, stay.exit, record.task.value, 0);
         task.guestNs += stay.exit - stay.entry;
         task.openAtEnd = false;
         m_entered.erase(open);
@@ -96,6 +103,7 @@ public:
 
 private:
     bool m_bound = false;
+    IntervalSink* m_table = nullptr;
     std::map<int32_t, VcpuTask> m_tasks;
     std::map<int32_t, uint64_t> m_entered; // pid -> entry time of the open stay
 };

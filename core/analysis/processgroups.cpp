@@ -10,23 +10,36 @@ std::vector<EventRequest> ProcessGroups::requests() const
     return {{"task", "task_newtask", {"pid", "clone_flags"}}};
 }
 
+void ProcessGroups::setTables(TableSink& tables)
+{
+    m_table = &tables.instants({"task_creations", "Tasks created", RowOwner::Task, {"new process", "new thread"}});
+}
+
 void ProcessGroups::consume(const ConsumedRecord& record)
 {
-    // Every file carries the format; only a recording that enabled the event can say.
-    m_available = true;
     const auto task = static_cast<int32_t>(record.field(0).asSigned());
     const bool thread = (record.field(1).asUnsigned() & kCloneThread) != 0;
-    m_creations.emplace_back(task, record.timestamp);
+    if (m_table && m_taskOf) m_table->add(record.timestamp, m_taskOf(task, record.timestamp), thread ? 1 : 0);
+    const std::lock_guard lock(m_lock);
+    // Every file carries the format; only a recording that enabled the event can say.
+    m_available = true;
     // Records come in time order, so a thread's creator is placed before the thread.
     if (thread && task != record.pid) m_parent[task] = record.pid;
 }
 
+bool ProcessGroups::available() const
+{
+    const std::lock_guard lock(m_lock);
+    return m_available;
+}
+
 void ProcessGroups::flush()
 {
+    const std::lock_guard lock(m_lock);
     m_members.clear();
     for (const auto& [thread, creator] : m_parent) {
         (void)creator;
-        m_members[leader(thread)].push_back(thread);
+        m_members[leaderLocked(thread)].push_back(thread);
     }
     for (auto& [leader, members] : m_members) {
         members.push_back(leader);
@@ -36,6 +49,12 @@ void ProcessGroups::flush()
 }
 
 int32_t ProcessGroups::leader(int32_t pid) const
+{
+    const std::lock_guard lock(m_lock);
+    return leaderLocked(pid);
+}
+
+int32_t ProcessGroups::leaderLocked(int32_t pid) const
 {
     // Follow creators up; a cycle (pid reuse) stops at the first repeat.
     int32_t current = pid;
@@ -49,7 +68,8 @@ int32_t ProcessGroups::leader(int32_t pid) const
 
 std::vector<int32_t> ProcessGroups::members(int32_t pid) const
 {
-    auto it = m_members.find(leader(pid));
+    const std::lock_guard lock(m_lock);
+    auto it = m_members.find(leaderLocked(pid));
     return it == m_members.end() ? std::vector<int32_t>{pid} : it->second;
 }
 

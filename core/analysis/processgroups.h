@@ -4,6 +4,8 @@
 #include "consume/recordconsumer.h"
 
 #include <cstdint>
+#include <functional>
+#include <mutex>
 #include <unordered_map>
 #include <utility>
 #include <vector>
@@ -15,30 +17,56 @@ namespace ringside {
 // CLONE_THREAD joins its creator's process, any other new task starts a process of its own.
 // The group's leader is the earliest creator seen, the real tgid when the recording saw the
 // process start. Tasks created before the recording began, with no threads created during it,
-// are groups of one. Fed by the consumer registry while the recording loads.
+// are groups of one. Its table "task_creations" marks each creation on the new task's row.
+// Fed by the consumer registry; readers on any thread (under its lock).
 class ProcessGroups : public RecordConsumer {
 public:
     static constexpr const char* kName = "process-groups";
     static constexpr uint64_t kCloneThread = 0x00010000;
+    // The task of a pid at a time (the trace's task index), for the table's owners.
+    using TaskOf = std::function<uint32_t(int32_t pid, uint64_t time)>;
+
+    explicit ProcessGroups(TaskOf taskOf = {}) : m_taskOf(std::move(taskOf)) {}
 
     std::string name() const override { return kName; }
     std::vector<EventRequest> requests() const override;
+    void setTables(TableSink& tables) override;
     void consume(const ConsumedRecord& record) override;
     void flush() override;
 
     // Whether the recording has task_newtask events at all.
-    bool available() const { return m_available; }
+    bool available() const;
     int32_t leader(int32_t pid) const;
     // Every task known to share `pid`'s process (pid included), ascending.
     std::vector<int32_t> members(int32_t pid) const;
-    // Every creation seen, in time order: (the new task's pid, when).
-    const std::vector<std::pair<int32_t, uint64_t>>& creations() const { return m_creations; }
 
 private:
+    int32_t leaderLocked(int32_t pid) const;
+
+    TaskOf m_taskOf;
+    InstantSink* m_table = nullptr;
+    mutable std::mutex m_lock;
     bool m_available = false;
     std::unordered_map<int32_t, int32_t> m_parent;               // thread -> the task that created it
     std::unordered_map<int32_t, std::vector<int32_t>> m_members; // leader -> members
-    std::vector<std::pair<int32_t, uint64_t>> m_creations;
+};
+
+// The pids task_newtask gave new tasks, and when: what the task index needs before a batch's
+// records are fed (a pid handed out again is a new task from then on). Fed first, alone.
+class TaskCreations : public RecordConsumer {
+public:
+    static constexpr const char* kName = "task-creations";
+    std::string name() const override { return kName; }
+    std::vector<EventRequest> requests() const override { return {{"task", "task_newtask", {"pid"}}}; }
+    void consume(const ConsumedRecord& record) override
+    {
+        m_new.emplace_back(static_cast<int32_t>(record.field(0).asSigned()), record.timestamp);
+    }
+    // The creations fed since the last call: (pid, time).
+    std::vector<std::pair<int32_t, uint64_t>> take() { return std::move(m_new); }
+
+private:
+    std::vector<std::pair<int32_t, uint64_t>> m_new;
 };
 
 } // namespace ringside

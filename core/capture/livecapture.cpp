@@ -79,10 +79,12 @@ struct LiveCaptureState {
     std::unique_ptr<CaptureStreamReader> reader;
     std::unique_ptr<TimestampConverter> converter;
     std::vector<std::unique_ptr<PageParser>> parsers;
+    std::vector<RecordTap> taps; // the records the trace's analyses read
 };
 
 Result<std::unique_ptr<LiveCapture>> LiveCapture::start(const std::vector<std::string>& helperArguments,
-                                                        const std::string& workDir)
+                                                        const std::string& workDir,
+                                                        std::vector<std::unique_ptr<Plugin>> plugins)
 {
     auto helper = CaptureProcess::start(helperArguments);
     if (!helper) return helper.error();
@@ -114,7 +116,7 @@ Result<std::unique_ptr<LiveCapture>> LiveCapture::start(const std::vector<std::s
             capture->m_metadataPath, capture->m_metadata, [](size_t, CpuDataSink&, std::string*) { return true; },
             "ringside", DatFormat::v6(), &error))
         return Error{error};
-    auto trace = Trace::growing(capture->m_metadataPath, &capture->m_store, false);
+    auto trace = Trace::growing(capture->m_metadataPath, &capture->m_store, false, std::move(plugins));
     if (!trace) return trace.error();
     capture->m_trace = std::move(*trace);
     capture->m_traceRef = capture->m_trace.get();
@@ -136,6 +138,7 @@ Result<std::unique_ptr<LiveCapture>> LiveCapture::start(const std::vector<std::s
             return comm;
         });
     state->converter = std::make_unique<TimestampConverter>(info);
+    state->taps = capture->m_traceRef->captureTaps();
     for (int cpu = 0; cpu < capture->m_metadata.cpus; ++cpu) {
         auto pages = std::make_unique<MemoryPageSource>(info.pageSize);
         capture->m_pages.push_back(pages.get());
@@ -191,8 +194,21 @@ void LiveCapture::run()
     std::string error;
     std::vector<CpuColumns> batch(m_pages.size());
     std::vector<std::vector<uint8_t>> batchPages(m_pages.size());
+    // The records of the batch the analyses asked for: [tap][cpu], handed to the trace with it.
+    auto newTapColumns = [&] {
+        std::vector<std::vector<TapColumn>> columns(state->taps.size());
+        for (auto& perCpu : columns) perCpu.resize(m_pages.size());
+        return columns;
+    };
+    std::vector<std::vector<TapColumn>> tapColumns = newTapColumns();
+    std::vector<std::vector<TapColumn>> cpuTaps(m_pages.size()); // per cpu: its parser's columns
+    for (size_t cpu = 0; cpu < m_pages.size(); ++cpu) {
+        cpuTaps[cpu].resize(state->taps.size());
+        if (!state->taps.empty()) state->parsers[cpu]->setTaps(&state->taps, &cpuTaps[cpu], nullptr);
+    }
     // The batches into the store: pages first, so that published rows can read them.
     auto handIn = [&] {
+        bool tapped = false;
         for (size_t cpu = 0; cpu < batch.size(); ++cpu) {
             if (batchPages[cpu].empty()) continue;
             m_pages[cpu]->append(batchPages[cpu].data(), uint32_t(batchPages[cpu].size() / pageSize));
@@ -200,6 +216,13 @@ void LiveCapture::run()
             // Also a batch of pages without events: the columns count pages as the source does.
             m_appender->append(StreamId(uint16_t(cpu)), std::move(batch[cpu]));
             batch[cpu] = CpuColumns();
+            for (size_t t = 0; t < state->taps.size(); ++t)
+                if (cpuTaps[cpu][t].size()) tapColumns[t][cpu].append(std::move(cpuTaps[cpu][t])), tapped = true;
+        }
+        // Before the rows are published: an analysis that sees the rows finds their records.
+        if (tapped) {
+            m_traceRef->addTapColumns(std::move(tapColumns));
+            tapColumns = newTapColumns();
         }
     };
     auto publish = [&](bool final) {

@@ -24,8 +24,9 @@ struct LiveCaptureState;
 
 // A capture streamed into a store that grows while the views read it: ringside-capture's pages
 // go through the same page parser as a file's and are appended with StoreAppender on a thread
-// of this object's own; the pages are kept (in memory) for save(). The trace's formats come
-// from the capture's metadata, written as a recording without pages in `workDir`.
+// of this object's own, which also hands the trace the records its analyses asked for (its
+// capture taps); the pages are kept (in memory) for save(). The trace's formats come from the
+// capture's metadata, written as a recording without pages in `workDir`.
 class LiveCapture {
 public:
     struct Progress {
@@ -36,9 +37,12 @@ public:
     };
 
     // Starts the helper with `helperArguments` (as ringside-capture takes them) and waits for
-    // its metadata: an error names what the kernel or the helper refused.
+    // its metadata: an error names what the kernel or the helper refused. `plugins` analyse the
+    // capture beside the built-in analyses (Trace::analyse, batch by batch, on the caller's
+    // analysis thread): the capture's parser collects the records they asked for.
     static Result<std::unique_ptr<LiveCapture>> start(const std::vector<std::string>& helperArguments,
-                                                      const std::string& workDir);
+                                                      const std::string& workDir,
+                                                      std::vector<std::unique_ptr<Plugin>> plugins = {});
     ~LiveCapture();
 
     Trace& trace() { return *m_traceRef; }

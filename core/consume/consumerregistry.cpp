@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 #include "consume/consumerregistry.h"
 
+#include "analysis/tracktables.h"
 #include "store/eventstore.h"
 #include "util/bytereader.h"
 
@@ -52,8 +53,9 @@ inline void decodeField(const ConsumerRegistry::FieldFormat& format, const uint8
 // (in virtual machines fresh pages are the dearest part of a load), and the peak stays lower.
 class TapReader {
 public:
-    explicit TapReader(TapColumn* column = nullptr, bool release = false)
-        : m_pieces(column ? &column->pieces : nullptr), m_release(release)
+    // Reads `column` from its `skip`-th record (those before were fed in earlier batches).
+    explicit TapReader(TapColumn* column = nullptr, bool release = false, size_t skip = 0)
+        : m_pieces(column ? &column->pieces : nullptr), m_release(release), m_skip(skip)
     {}
     const uint8_t* take()
     {
@@ -64,7 +66,7 @@ public:
     }
 
 private:
-    // Releases the block read last and moves to the next one that holds records.
+    // Releases the block read last and moves to the next one that holds records not read.
     bool refill()
     {
         if (m_reading && m_release) (*m_pieces)[m_piece].release(m_block - 1);
@@ -74,10 +76,14 @@ private:
             const auto& blocks = p.blocks();
             while (m_block < blocks.size()) {
                 const RecordBlocks::Block& b = blocks[m_block++];
-                if (!b.count) continue;
+                if (m_skip >= b.count || !b.data) { // read before (released, or not)
+                    m_skip -= std::min(m_skip, b.count);
+                    continue;
+                }
                 m_stride = p.stride();
-                m_at = b.data;
+                m_at = b.data + m_skip * m_stride;
                 m_end = b.data + b.count * m_stride;
+                m_skip = 0;
                 m_reading = true;
                 return true;
             }
@@ -87,6 +93,7 @@ private:
 
     std::vector<RecordBlocks>* m_pieces;
     bool m_release = false;
+    size_t m_skip = 0;
     size_t m_piece = 0, m_block = 0; // the next block to read
     bool m_reading = false;          // m_block - 1 of m_piece is being read
     const uint8_t* m_at = nullptr;
@@ -112,10 +119,10 @@ public:
                std::vector<uint32_t> markers)
         : m_types(&types), m_next(from), m_end(to), m_tapOfType(&tapOfType), m_markers(std::move(markers))
     {}
-    void addTap(uint32_t tap, TapColumn& column, bool release)
+    void addTap(uint32_t tap, TapColumn& column, bool release, size_t skip)
     {
         if (m_readers.size() <= tap) m_readers.resize(tap + 1u);
-        m_readers[tap] = TapReader(&column, release);
+        m_readers[tap] = TapReader(&column, release, skip);
     }
     bool next(Hit& hit)
     {
@@ -152,8 +159,9 @@ private:
 // A piece that throws is fed no more; its consumer is marked failed when the pieces are joined.
 class ConsumerRegistry::Feeder : public RecordSink {
 public:
-    Feeder(ConsumerRegistry& registry, StreamId stream) : m_registry(registry), m_stream(stream)
+    Feeder(ConsumerRegistry& registry, StreamId stream) : m_registry(registry), m_stream(stream), m_rows(stream)
     {
+        const StretchRows::Scope scope(&m_rows);
         const size_t consumers = registry.m_consumers.size();
         m_pieces.resize(consumers);
         m_failures.resize(consumers);
@@ -162,9 +170,12 @@ public:
             guarded(c, [&] { m_pieces[c] = registry.m_consumers[c]->newPiece(stream); });
         }
     }
-    void record(size_t tap, const uint8_t* bytes, int recordBytes, uint32_t index, uint64_t timestamp, int32_t pid,
-                uint8_t flags) override
+    void record(size_t parserTap, const uint8_t* bytes, int recordBytes, uint32_t index, uint64_t timestamp,
+                int32_t pid, uint8_t flags) override
     {
+        if (parserTap < m_registry.m_tapOffset) return;
+        const size_t tap = parserTap - m_registry.m_tapOffset;
+        const StretchRows::Scope scope(&m_rows);
         const BoundTap& bound = m_registry.m_bound[tap];
         ConsumedRecord record;
         record.type = m_registry.m_taps[tap].eventType;
@@ -183,16 +194,42 @@ public:
             guarded(sub.consumer, [&] { piece->consume(record); });
         }
     }
+    // The same from a tap's bytes (a live capture's batch, fed after its parse).
+    void tapped(size_t tap, const uint8_t* bytes, uint32_t index, uint64_t timestamp, int32_t pid, uint8_t flags)
+    {
+        const StretchRows::Scope scope(&m_rows);
+        const BoundTap& bound = m_registry.m_bound[tap];
+        ConsumedRecord record;
+        record.type = m_registry.m_taps[tap].eventType;
+        record.timestamp = timestamp;
+        record.stream = m_stream;
+        record.index = index;
+        record.pid = pid;
+        record.flags = flags;
+        for (const Subscriber& sub : bound.pieceSubscribers) {
+            StreamPiece* piece = m_pieces[sub.consumer].get();
+            if (!piece) continue;
+            decode(bound, sub, bytes, m_registry.m_bigEndian, m_values);
+            record.request = sub.request;
+            record.values = m_values.data();
+            record.valueCount = sub.fields.size();
+            guarded(sub.consumer, [&] { piece->consume(record); });
+        }
+    }
     void lost(uint64_t timestamp) override
     {
+        const StretchRows::Scope scope(&m_rows);
         for (size_t c = 0; c < m_pieces.size(); ++c)
             if (m_pieces[c]) guarded(c, [&] { m_pieces[c]->eventsLost(timestamp); });
     }
     void end() override
     {
+        const StretchRows::Scope scope(&m_rows);
         for (size_t c = 0; c < m_pieces.size(); ++c)
             if (m_pieces[c]) guarded(c, [&] { m_pieces[c]->end(); });
     }
+    // The stretch landed at `firstIndex` of its stream: its rows are placed there.
+    void place(uint32_t firstIndex, uint32_t events) { m_rows.place(firstIndex, events); }
     StreamId stream() const { return m_stream; }
     std::unique_ptr<StreamPiece> take(size_t consumer) { return std::move(m_pieces[consumer]); }
     const std::string& failure(size_t consumer) const { return m_failures[consumer]; }
@@ -211,6 +248,7 @@ private:
 
     ConsumerRegistry& m_registry;
     StreamId m_stream;
+    StretchRows m_rows;
     std::vector<std::unique_ptr<StreamPiece>> m_pieces; // per consumer, null for the others
     std::vector<std::string> m_failures;                // per consumer
     std::vector<TypedValue> m_values;
@@ -227,9 +265,11 @@ RecordSink* ConsumerRegistry::sinkFor(StreamId stream)
     return m_feeders.back().get();
 }
 
-void ConsumerRegistry::placed(RecordSink* sink, uint32_t firstIndex)
+void ConsumerRegistry::placed(RecordSink* sink, uint32_t firstIndex, uint32_t events)
 {
-    m_placed.emplace_back(static_cast<Feeder*>(sink), firstIndex);
+    auto* feeder = static_cast<Feeder*>(sink);
+    feeder->place(firstIndex, events);
+    m_placed.emplace_back(feeder, firstIndex);
 }
 
 bool ConsumerRegistry::feedsPieces() const
@@ -299,11 +339,12 @@ std::vector<std::string> ConsumerRegistry::names() const
 }
 
 const std::vector<RecordTap>& ConsumerRegistry::bind(const FormatLookup& lookup, const EventLister& list,
-                                                     bool bigEndian)
+                                                     bool bigEndian, bool piecesWhileParsing)
 {
     m_taps.clear();
     m_bound.clear();
     m_bigEndian = bigEndian;
+    m_piecesWhileParsing = piecesWhileParsing;
     m_failures.assign(m_consumers.size(), std::string());
     std::map<uint16_t, size_t> tapOfType;
     for (size_t c = 0; c < m_consumers.size(); ++c) {
@@ -367,9 +408,13 @@ const std::vector<RecordTap>& ConsumerRegistry::bind(const FormatLookup& lookup,
         guarded(c, [&](RecordConsumer& consumer) { consumer.bind(bound); });
     }
     for (size_t t = 0; t < m_taps.size(); ++t) {
-        m_taps[t].keep = !m_bound[t].subscribers.empty();
-        m_taps[t].feed = !m_bound[t].pieceSubscribers.empty();
+        const bool pieces = !m_bound[t].pieceSubscribers.empty();
+        m_taps[t].keep = !m_bound[t].subscribers.empty() || (pieces && !piecesWhileParsing);
+        m_taps[t].feed = pieces && piecesWhileParsing;
     }
+    m_columns.clear();
+    m_columns.resize(m_taps.size());
+    m_consumed.assign(m_taps.size(), {});
     return m_taps;
 }
 
@@ -442,8 +487,16 @@ std::vector<ConsumerRegistry::Lane> ConsumerRegistry::planLanes(const std::vecto
     return lanes;
 }
 
-void ConsumerRegistry::deliver(const EventStore& store, std::vector<std::vector<TapColumn>>& columns,
-                               const Progress& progress)
+void ConsumerRegistry::addColumns(std::vector<std::vector<TapColumn>> columns)
+{
+    if (m_columns.size() < columns.size()) m_columns.resize(columns.size());
+    for (size_t t = 0; t < columns.size(); ++t) {
+        if (m_columns[t].size() < columns[t].size()) m_columns[t].resize(columns[t].size());
+        for (size_t s = 0; s < columns[t].size(); ++s) m_columns[t][s].append(std::move(columns[t][s]));
+    }
+}
+
+void ConsumerRegistry::deliver(const EventStore& store, const std::vector<size_t>& limits, const Progress& progress)
 {
     std::vector<StreamInfo> streams(store.streamCount());
     for (size_t s = 0; s < streams.size(); ++s) {
@@ -453,27 +506,35 @@ void ConsumerRegistry::deliver(const EventStore& store, std::vector<std::vector<
     m_failures.resize(m_consumers.size()); // each lane then writes only its consumers' slots
     for (size_t c = 0; c < m_consumers.size(); ++c)
         guarded(c, [&](RecordConsumer& consumer) { consumer.setStreams(streams); });
-    joinPieces();
 
-    // What this call walks of each stream: the events since the last call, and the lost-event
-    // markers not yet delivered before them. A later call (a live capture's next batch) walks
-    // on from where this one ends.
+    // What this call walks of each stream: the events since the last call up to its limit, and
+    // the lost-event markers not yet delivered before them. A later call (a live capture's
+    // next batch) walks on from where this one ends.
     Walk walk;
     m_lostDelivered.resize(streams.size(), 0);
     m_walked.resize(streams.size(), 0);
     for (size_t s = 0; s < streams.size(); ++s) {
         const CpuColumns& c = store.stream(StreamId(static_cast<uint16_t>(s))).columns;
-        const size_t events = c.size();
+        const size_t events = std::max(m_walked[s], std::min(s < limits.size() ? limits[s] : 0, c.size()));
         std::vector<uint32_t> markers;
         for (size_t& l = m_lostDelivered[s]; l < c.lost.size() && c.lost[l].beforeEvent < events; ++l)
             markers.push_back(c.lost[l].beforeEvent);
         walk.ranges.emplace_back(m_walked[s], events);
         walk.markers.push_back(std::move(markers));
-        m_walked[s] = events;
     }
-    std::vector<uint64_t> recordsOfTap(columns.size(), 0);
-    for (size_t t = 0; t < columns.size(); ++t)
-        for (const TapColumn& column : columns[t]) recordsOfTap[t] += column.size();
+    for (size_t t = 0; t < m_columns.size(); ++t) {
+        m_consumed[t].resize(std::max(m_consumed[t].size(), m_columns[t].size()), 0);
+        if (m_columns[t].size() < streams.size()) m_columns[t].resize(streams.size());
+        m_consumed[t].resize(streams.size(), 0);
+    }
+    // A live capture's consumers fed in pieces: from the taps, stream by stream, first.
+    if (!m_piecesWhileParsing) feedPiecesFromTaps(store, walk);
+    joinPieces();
+
+    std::vector<uint64_t> recordsOfTap(m_columns.size(), 0);
+    for (size_t t = 0; t < m_columns.size(); ++t)
+        for (size_t s = 0; s < m_columns[t].size(); ++s)
+            recordsOfTap[t] += m_columns[t][s].size() - std::min(m_columns[t][s].size(), m_consumed[t][s]);
     for (uint64_t records : recordsOfTap) walk.total += records;
 
     // Consumers are independent: they are split into lanes of about equal records, each lane
@@ -485,7 +546,7 @@ void ConsumerRegistry::deliver(const EventStore& store, std::vector<std::vector<
     for (size_t l = 1; l < lanes.size(); ++l)
         others.emplace_back([&, l] {
             try {
-                deliverLane(lanes[l], store, columns, walk);
+                deliverLane(lanes[l], store, walk);
             } catch (...) {
                 errors[l] = std::current_exception();
                 walk.stop = true;
@@ -499,7 +560,7 @@ void ConsumerRegistry::deliver(const EventStore& store, std::vector<std::vector<
         if (!progress(walk.done.load(std::memory_order_relaxed), walk.total)) walk.stop = true;
     };
     try {
-        deliverLane(lanes[0], store, columns, walk, report);
+        deliverLane(lanes[0], store, walk, report);
     } catch (...) {
         errors[0] = std::current_exception();
         walk.stop = true;
@@ -513,11 +574,79 @@ void ConsumerRegistry::deliver(const EventStore& store, std::vector<std::vector<
     }
     for (const std::exception_ptr& error : errors)
         if (error) std::rethrow_exception(error);
+    consumeTaps(store, walk);
+    for (size_t s = 0; s < streams.size(); ++s) m_walked[s] = walk.ranges[s].second;
     for (size_t c = 0; c < m_consumers.size(); ++c) guarded(c, [](RecordConsumer& consumer) { consumer.flush(); });
 }
 
-void ConsumerRegistry::deliverLane(Lane& lane, const EventStore& store, std::vector<std::vector<TapColumn>>& columns,
-                                   Walk& walk, const std::function<void()>& report)
+void ConsumerRegistry::feedPiecesFromTaps(const EventStore& store, const Walk& walk)
+{
+    std::vector<int32_t> tapOfType;
+    for (size_t t = 0; t < m_taps.size(); ++t) {
+        if (m_bound[t].pieceSubscribers.empty()) continue;
+        const uint16_t type = m_taps[t].eventType;
+        if (tapOfType.size() <= type) tapOfType.resize(type + 1u, -1);
+        tapOfType[type] = int32_t(t);
+    }
+    if (tapOfType.empty()) return;
+    for (size_t s = 0; s < walk.ranges.size(); ++s) {
+        const auto [from, to] = walk.ranges[s];
+        if (from >= to) continue;
+        const StreamId id(static_cast<uint16_t>(s));
+        const CpuColumns& c = store.stream(id).columns;
+        StreamWalk cursor(c.eventType, from, to, tapOfType, walk.markers[s]);
+        for (size_t t = 0; t < m_taps.size(); ++t)
+            if (!m_bound[t].pieceSubscribers.empty()) cursor.addTap(uint32_t(t), m_columns[t][s], false, m_consumed[t][s]);
+        // The batch's events of the stream are one stretch.
+        auto* feeder = static_cast<Feeder*>(sinkFor(id));
+        StreamWalk::Hit hit;
+        while (cursor.next(hit)) {
+            if (hit.tap == StreamWalk::kLostMarker)
+                feeder->lost(c.timestamp[hit.index]);
+            else
+                feeder->tapped(hit.tap, hit.bytes, uint32_t(hit.index - from), c.timestamp[hit.index], c.pid[hit.index],
+                               c.flags[hit.index]);
+        }
+        feeder->end();
+        placed(feeder, uint32_t(from), uint32_t(to - from));
+    }
+}
+
+void ConsumerRegistry::consumeTaps(const EventStore& store, const Walk& walk)
+{
+    // The records of the walked events, per tap and stream: those of events of its type.
+    std::vector<int32_t> tapOfType;
+    for (size_t t = 0; t < m_taps.size(); ++t) {
+        const uint16_t type = m_taps[t].eventType;
+        if (tapOfType.size() <= type) tapOfType.resize(type + 1u, -1);
+        tapOfType[type] = int32_t(t);
+    }
+    for (size_t s = 0; s < walk.ranges.size(); ++s) {
+        const auto [from, to] = walk.ranges[s];
+        const CpuColumns& c = store.stream(StreamId(static_cast<uint16_t>(s))).columns;
+        for (size_t i = from; i < to; ++i) {
+            const uint16_t type = c.eventType[i];
+            if (type < tapOfType.size() && tapOfType[type] >= 0 && m_taps[size_t(tapOfType[type])].keep)
+                ++m_consumed[size_t(tapOfType[type])][s];
+        }
+        // Whole pieces read: gone.
+        for (size_t t = 0; t < m_columns.size(); ++t) {
+            if (s >= m_columns[t].size()) continue;
+            std::vector<RecordBlocks>& pieces = m_columns[t][s].pieces;
+            size_t drop = 0;
+            while (drop < pieces.size() && pieces[drop].size() <= m_consumed[t][s])
+                m_consumed[t][s] -= pieces[drop++].size();
+            pieces.erase(pieces.begin(), pieces.begin() + long(drop));
+        }
+    }
+}
+
+void ConsumerRegistry::finish()
+{
+    for (size_t c = 0; c < m_consumers.size(); ++c) guarded(c, [](RecordConsumer& consumer) { consumer.finish(); });
+}
+
+void ConsumerRegistry::deliverLane(Lane& lane, const EventStore& store, Walk& walk, const std::function<void()>& report)
 {
     struct Finished {
         std::atomic<bool>& flag;
@@ -535,9 +664,9 @@ void ConsumerRegistry::deliverLane(Lane& lane, const EventStore& store, std::vec
     for (size_t s = 0; s < walk.ranges.size(); ++s) {
         const CpuColumns& c = store.stream(StreamId(static_cast<uint16_t>(s))).columns;
         cursors.emplace_back(c.eventType, walk.ranges[s].first, walk.ranges[s].second, tapOfType, walk.markers[s]);
-        for (size_t t = 0; t < columns.size() && t < m_taps.size(); ++t)
-            if (s < columns[t].size() && !lane.subscribers[t].empty())
-                cursors[s].addTap(uint32_t(t), columns[t][s], lane.releases[t]);
+        for (size_t t = 0; t < m_columns.size() && t < m_taps.size(); ++t)
+            if (s < m_columns[t].size() && !lane.subscribers[t].empty())
+                cursors[s].addTap(uint32_t(t), m_columns[t][s], lane.releases[t], m_consumed[t][s]);
     }
 
     // The streams merged by time, ties in stream order, as the merged order has them.
@@ -558,6 +687,23 @@ void ConsumerRegistry::deliverLane(Lane& lane, const EventStore& store, std::vec
 
     const bool bigEndian = store.layout().bigEndian;
     std::vector<TypedValue> values;
+    // The task of each stream's last record: the same while its pid is and no new life began.
+    struct Known {
+        int32_t pid = -1;
+        uint64_t from = 0, until = 0;
+        TaskId task;
+    };
+    std::vector<Known> known(cursors.size());
+    auto taskOf = [&](size_t stream, int32_t pid, uint64_t ts) {
+        Known& k = known[stream];
+        if (!m_taskOf) return TaskId();
+        if (k.pid != pid || ts < k.from || ts >= k.until) {
+            k.task = m_taskOf(pid, ts, &k.until);
+            k.pid = pid;
+            k.from = ts;
+        }
+        return k.task;
+    };
     constexpr uint64_t kReportEvery = 1 << 14;
     uint64_t pending = 0; // records delivered and not yet added to walk.done
     while (!heads.empty() && !walk.stop.load(std::memory_order_relaxed)) {
@@ -584,6 +730,7 @@ void ConsumerRegistry::deliverLane(Lane& lane, const EventStore& store, std::vec
                     record.stream = StreamId(head.stream);
                     record.index = hit.index;
                     record.pid = c.pid[hit.index];
+                    record.task = taskOf(head.stream, record.pid, head.ts);
                     record.flags = c.flags[hit.index];
                     record.values = values.data();
                     record.valueCount = sub->fields.size();

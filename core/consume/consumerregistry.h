@@ -23,8 +23,9 @@ class EventStore;
 // resolves every consumer's requests against the recording's formats once and turns them
 // into record taps (one per event type, the union of the fields every consumer asked for);
 // deliver() decodes what the taps collected into typed values and feeds each consumer its
-// records in merged time order. Consumers never see raw bytes or tap positions, so a new one
-// (the plugin interface, opened up) is a name and a request list.
+// records in merged time order, batch after batch as the store grows. Consumers never see raw
+// bytes or tap positions, so a new one (the plugin interface, opened up) is a name and a
+// request list. One thread delivers (the analysis thread); the parser's threads feed pieces.
 class ConsumerRegistry {
 public:
     struct FieldFormat {
@@ -63,29 +64,45 @@ public:
     std::vector<std::string> names() const;
 
     // Binds every consumer (call once, after the last add()); returns the taps to capture.
-    // `bigEndian`: the recording's byte order, for fields a request narrows.
+    // `bigEndian`: the recording's byte order, for fields a request narrows. Unless
+    // `piecesWhileParsing`, consumers fed in pieces are fed from the taps by deliver() (a live
+    // capture's parser does no analysis work), so their taps are kept too.
     const std::vector<RecordTap>& bind(const FormatLookup& lookup, const EventLister& list = {},
-                                       bool bigEndian = false);
+                                       bool bigEndian = false, bool piecesWhileParsing = true);
+    // The task of a pid at a time, for ConsumedRecord::task (the trace's task index), and when
+    // the pid's next life begins (`until`), so that it is asked once per run of records.
+    using TaskOf = std::function<TaskId(int32_t pid, uint64_t time, uint64_t* until)>;
+    void setTaskOf(TaskOf taskOf) { m_taskOf = std::move(taskOf); }
     // Why a consumer stopped being fed (it threw: the message), or empty. The others go on.
     std::string failure(std::string_view name) const;
     const std::vector<RecordTap>& taps() const { return m_taps; }
 
     // For the page parser: the sink that feeds the consumers fed in pieces one stretch of
-    // `stream` (any thread), and where the stretch landed in its stream (the loading thread, in
-    // stream order and stretches in order). deliver() joins the pieces placed.
+    // `stream` (any thread), and where the stretch landed in its stream and how many events it
+    // holds (the loading thread, in stream order and stretches in order). deliver() joins the
+    // pieces placed.
     RecordSink* sinkFor(StreamId stream);
-    void placed(RecordSink* sink, uint32_t firstIndex);
+    // Where this registry's taps start in the list the parser collects (other taps before them).
+    void setTapOffset(size_t offset) { m_tapOffset = offset; }
+    void placed(RecordSink* sink, uint32_t firstIndex, uint32_t events);
     // Whether any consumer is fed in pieces (a load then needs sinkFor and placed).
     bool feedsPieces() const;
 
-    // Feeds what the taps of bind() collected: columns[tap][stream], records in stream order,
-    // giving their memory back as it goes, and tells every consumer where the streams lost
-    // events. For a live capture, call it
-    // again with each appended batch (the records of the events since the last call).
-    // `progress` hears (records delivered, records in all) about every 50 ms; when it returns
-    // false the delivery stops there (a cancelled load).
+    // What the taps of bind() collected from a batch of pages: columns[tap][stream], records in
+    // stream order. Kept until delivered.
+    void addColumns(std::vector<std::vector<TapColumn>> columns);
+    // Feeds the records of each stream's events below `limits` (per stream; what the merged
+    // order has published) not fed yet, in merged order, giving the taps' memory back as it
+    // goes; tells every consumer where the streams lost events; then flush(). A recording is
+    // one batch; a live capture calls it after each publish. `progress` hears (records
+    // delivered, records in all) about every 50 ms; when it returns false the delivery stops
+    // there (a cancelled load).
     using Progress = std::function<bool(uint64_t done, uint64_t total)>;
-    void deliver(const EventStore& store, std::vector<std::vector<TapColumn>>& columns, const Progress& progress = {});
+    void deliver(const EventStore& store, const std::vector<size_t>& limits, const Progress& progress = {});
+    // The events of each stream fed so far.
+    const std::vector<size_t>& delivered() const { return m_walked; }
+    // After the last batch: every consumer's finish().
+    void finish();
     // How many threads the last deliver() fed the consumers on.
     size_t lanesUsed() const { return m_lanesUsed; }
 
@@ -124,10 +141,13 @@ private:
         std::atomic<bool> stop = false;
     };
     std::vector<Lane> planLanes(const std::vector<uint64_t>& recordsOfTap) const;
-    void deliverLane(Lane& lane, const EventStore& store, std::vector<std::vector<TapColumn>>& columns, Walk& walk,
-                     const std::function<void()>& report = {});
+    void deliverLane(Lane& lane, const EventStore& store, Walk& walk, const std::function<void()>& report = {});
+    // Feeds the consumers fed in pieces the batch's records of each stream from the taps.
+    void feedPiecesFromTaps(const EventStore& store, const Walk& walk);
     // Hands the placed pieces to their consumers' join().
     void joinPieces();
+    // After a walk: the tap records of the walked events are consumed; whole pieces go.
+    void consumeTaps(const EventStore& store, const Walk& walk);
     // A subscriber's values from a record's tap bytes, or from the record itself.
     static void decode(const BoundTap& tap, const Subscriber& subscriber, const uint8_t* bytes, bool bigEndian,
                        std::vector<TypedValue>& values);
@@ -142,10 +162,15 @@ private:
     std::vector<std::string> m_failures; // per consumer
     std::vector<RecordTap> m_taps;
     std::vector<BoundTap> m_bound;
-    std::vector<size_t> m_lostDelivered; // per stream: lost-event markers already delivered
-    std::vector<size_t> m_walked;        // per stream: events already delivered
+    std::vector<std::vector<TapColumn>> m_columns; // [tap][stream]: collected, not all consumed
+    std::vector<std::vector<size_t>> m_consumed;   // [tap][stream]: records already fed
+    std::vector<size_t> m_lostDelivered;           // per stream: lost-event markers already delivered
+    std::vector<size_t> m_walked;                  // per stream: events already delivered
     size_t m_lanesUsed = 0;
     bool m_bigEndian = false;
+    bool m_piecesWhileParsing = true;
+    size_t m_tapOffset = 0;
+    TaskOf m_taskOf;
     std::mutex m_feedersLock; // sinkFor() is called from the parser's threads
     std::vector<std::unique_ptr<Feeder>> m_feeders;
     std::vector<std::pair<Feeder*, uint32_t>> m_placed; // with the stretch's first event

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 #pragma once
 
+#include "plugin/plugintables.h"
 #include "store/ids.h"
 
 #include <cstdint>
@@ -89,7 +90,10 @@ struct ConsumedRecord {
     StreamId stream;
     uint32_t index = 0; // the event's index in its stream
     int32_t pid = 0;    // common_pid
-    uint8_t flags = 0;  // common_flags: irqs-off, hardirq, softirq, NMI... (TraceFlag)
+    // The task the record is of: one life of `pid` (a pid handed to a new task later in the
+    // recording is another task). What tables own rows by. Invalid when fed in pieces.
+    TaskId task;
+    uint8_t flags = 0; // common_flags: irqs-off, hardirq, softirq, NMI... (TraceFlag)
     const TypedValue* values = nullptr;
     size_t valueCount = 0;
 
@@ -105,7 +109,8 @@ struct StreamInfo {
 
 // A consumer's share of one stretch of one stream, fed while the pages are parsed (see
 // RecordConsumer::fedInPieces): the stretch's records in stream order, on the parser's thread.
-// Pieces of different stretches are fed at the same time.
+// Pieces of different stretches are fed at the same time. Rows a piece adds to its tables may
+// name events by their index in the stretch (see Slice::endEvent).
 class StreamPiece {
 public:
     virtual ~StreamPiece() = default;
@@ -125,13 +130,15 @@ struct FedPiece {
     std::unique_ptr<StreamPiece> piece;
 };
 
-// An analysis fed with typed records while a recording loads (and later as a live capture
-// appends), so that it needs no second pass over the pages. The registry calls bind() once,
-// then for each batch setStreams() and consume() for every record of its bound requests in
-// merged time order (ties in stream order), then flush(). One consumer's calls never overlap,
-// but different consumers may be fed at the same time on different threads: a consumer keeps
-// to its own state. Readers may use the consumer between batches, never during one. Its logic
-// takes plain values, so a test can drive it without a recording.
+// An analysis fed with typed records in batches, as the store grows: a recording's pages once
+// loaded (a recording is a capture that ends at once), a live capture's as they arrive. It
+// needs no second pass over the pages and writes what it finds into typed tables. The
+// registry calls setTables() and bind() once, then for each batch setStreams() and consume()
+// for every record of its bound requests in merged time order (ties in stream order), then
+// flush(); after the last batch, finish(). One consumer's calls never overlap, but different
+// consumers may be fed at the same time on different threads: a consumer keeps to its own
+// state. Readers may use the consumer between batches, never during one. Its logic takes plain
+// values, so a test can drive it without a recording.
 class RecordConsumer {
 public:
     virtual ~RecordConsumer() = default;
@@ -140,6 +147,9 @@ public:
     virtual std::string name() const = 0;
     virtual std::vector<EventRequest> requests() const = 0;
 
+    // Where its track tables go: declare them here (the sinks stay valid as long as the
+    // consumer) and add rows as records come. Before bind().
+    virtual void setTables(TableSink& tables) { (void)tables; }
     // Which requests the recording satisfies, in the order requests() gave them.
     virtual void bind(const std::vector<bool>& bound) { (void)bound; }
     virtual void setStreams(const std::vector<StreamInfo>& streams) { (void)streams; }
@@ -149,6 +159,9 @@ public:
     virtual void eventsLost(StreamId stream, uint64_t timestamp) { (void)stream, (void)timestamp; }
     // The end of a batch: derived state is brought up to date here.
     virtual void flush() {}
+    // After the last batch (the recording's end, the capture stopped): what is still open (a
+    // call not returned, a work item not run) goes into the tables as it stands.
+    virtual void finish() {}
 
     // A consumer whose state needs each stream's records in order, never the merged order (a
     // system call enters and returns on its task's CPU, mostly), may be fed while the pages are

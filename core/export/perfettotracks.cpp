@@ -231,14 +231,7 @@ private:
 
     int32_t leader(int32_t pid) const { return processOf(m_trace, pid); }
 
-    // The saved comm, or else the name a context switch gave the task.
-    std::string taskName(int32_t pid)
-    {
-        const std::string& comm = m_worker.comm(pid);
-        if (comm == "<...>")
-            if (const std::string* seen = m_trace.occupancy().name(pid)) return *seen;
-        return comm;
-    }
+    std::string taskName(int32_t pid) { return m_trace.taskName(pid); }
 
     const Trace& m_trace;
     const EventStore& m_store;

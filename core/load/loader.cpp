@@ -272,7 +272,8 @@ Result<std::unique_ptr<EventStore>> loadAll(const DatFile& file, const LoadOptio
         if (columns.size() && seg.columns.size() && seg.columns.timestamp[0] < columns.timestamp.back())
             ++stats[seg.stream].backwardsTimestamps;
         for (size_t t = 0; t < seg.taps.size(); ++t) taps[t][seg.stream].append(std::move(seg.taps[t]));
-        if (seg.sink && options.sinkPlaced) options.sinkPlaced(seg.sink, seg.stream, uint32_t(columns.size()));
+        if (seg.sink && options.sinkPlaced)
+            options.sinkPlaced(seg.sink, seg.stream, uint32_t(columns.size()), uint32_t(seg.columns.size()));
         columns.append(std::move(seg.columns));
         stats[seg.stream].add(seg.stats);
     }

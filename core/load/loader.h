@@ -28,6 +28,9 @@ struct LoadProgress {
 
 struct LoadOptions {
     int threads = 0; // 0: one per core
+    // Trace::open: the analyses run before it returns (the window runs them later, on a
+    // worker, with Trace::analyse).
+    bool analyse = true;
     // The bytes of pages a worker parses at a time, at least (0: chosen from the file's size);
     // tests make it small to split streams into many stretches.
     uint64_t segmentBytes = 0;
@@ -44,9 +47,10 @@ struct LoadOptions {
     std::vector<RecordTap> taps;
     // Consumers fed while the pages are parsed (taps with `feed`): a sink for each stretch of
     // a stream, asked for on the worker that parses it; then, once the stretches are in place,
-    // where each landed, in stream order and stretches in order (on the loading thread).
+    // where each landed and how many events it holds, in stream order and stretches in order
+    // (on the loading thread).
     std::function<RecordSink*(size_t stream)> sinkFor;
-    std::function<void(RecordSink* sink, size_t stream, uint32_t firstIndex)> sinkPlaced;
+    std::function<void(RecordSink* sink, size_t stream, uint32_t firstIndex, uint32_t events)> sinkPlaced;
     // Called on a worker before it parses each segment (for tests: an exception thrown here
     // is a worker failure, as a failed allocation would be).
     std::function<void(size_t segment)> beforeSegment;

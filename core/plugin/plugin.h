@@ -17,29 +17,35 @@
 
 namespace ringside {
 
-// What a plugin may ask of the recording it is fed, besides its records.
+// What a plugin may ask of the recording it is fed, besides its records. Any thread may ask.
 struct RecordingInfo {
     std::string machine;    // from the file's uname: x86_64, aarch64, armv7l, i686 ...
     int kernelLongSize = 8; // bytes
-    // A task's name: the recording's saved comm, or the name it ran under.
-    std::function<std::string(int32_t pid)> taskName;
     // Event names of the recording, for requests by prefix (see EventRequest::prefix).
     std::function<std::string(uint16_t type)> eventName;
     // The kernel function at an address, from the recording's kallsyms; empty if unknown. Its
-    // symbols are registered while the pages load: ask in tables(), not in consume().
+    // symbols are registered while the pages load: ask in flush(), join() or statistics(),
+    // not in consume().
     std::function<std::string(uint64_t address)> functionName;
+    // The task `pid` was at `time` (a TaskId's value), for records fed in pieces, whose task
+    // is known only once their batch is: ask in join().
+    std::function<uint32_t(int32_t pid, uint64_t time)> taskAt;
+    // The first and last event's times of the recording so far.
+    std::function<std::pair<uint64_t, uint64_t>()> timeRange;
 };
 
+// Tasks in statistics are TaskIds (StatsTable::Kind::Task): the app and the CLI name them, one
+// way, so a plugin never names a task.
 class Plugin : public RecordConsumer {
 public:
     // One line for the Plugins dialog and `--help`.
     virtual std::string description() const = 0;
-    // Before bind(): the recording the records come from.
+    // Before setTables() and bind(): the recording the records come from.
     virtual void setRecording(const RecordingInfo& info) { (void)info; }
-    // After the load: why there is nothing to show ("no sched_switch events"), or empty.
+    // Why there is nothing to show ("no sched_switch events"), or empty.
     virtual std::string nothingToShow() const = 0;
-    // The tables made from the records so far; statistics need names, hence `info`.
-    virtual PluginTables tables(const RecordingInfo& info) const = 0;
+    // Statistics of the records so far, asked between batches (a capture's shown as it goes).
+    virtual std::vector<StatsTable> statistics() const { return {}; }
 };
 
 } // namespace ringside

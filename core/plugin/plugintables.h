@@ -1,120 +1,207 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 #pragma once
 
+#include "store/ids.h"
+
 #include <cstdint>
+#include <deque>
+#include <limits>
 #include <string>
+#include <string_view>
 #include <utility>
-#include <variant>
 #include <vector>
 
 namespace ringside {
 
-// What a plugin produces, as typed tables the app draws generically: the timeline, the table
-// and details panes and `ringside-cli stats` read the same tables. Plain columns, no Qt.
+// What analyses produce: typed tables the app draws without knowing the analysis (the
+// timeline, the details and statistics panes, `ringside-cli stats`), the built-in analyses and
+// the plugins alike. Track tables (intervals, slices, instants, counters, flows) are filled
+// row by row as records arrive, through the sinks the core hands out (TableSink); the core
+// keeps them (compactly: a row anchored at events of the store costs a few bytes) and shows
+// them as they grow. Statistics are plain tables an analysis makes on request.
 
-// Where a row of a table belongs on the timeline.
+// Where a row belongs on the timeline: a task's row or a CPU's. Owners are numbers: a task is
+// one life of a pid (ConsumedRecord::task, a TaskId's value), a CPU one stream of one buffer
+// (StreamId's value).
 enum class RowOwner : uint8_t { Task, Cpu };
 
-// A state over time: one state at a time per owner (a task's running/runnable/sleeping).
-struct IntervalTable {
-    struct State {
-        std::string name;
-        uint32_t rgb = 0x808080;
-    };
-    std::string name;
-    RowOwner owner = RowOwner::Task;
-    std::vector<State> states;
-    std::vector<uint64_t> start, end;
-    std::vector<int32_t> ownerId; // pid, or stream for RowOwner::Cpu
-    std::vector<uint16_t> state;  // index into states
+// ---- Track tables: what each is, then its sink.
 
-    size_t size() const { return start.size(); }
-    void add(uint64_t from, uint64_t to, int32_t who, uint16_t s)
-    {
-        start.push_back(from), end.push_back(to), ownerId.push_back(who), state.push_back(s);
-    }
+// A named state with its colour (0xRRGGBB).
+struct StateName {
+    std::string name;
+    uint32_t rgb = 0x808080;
+};
+
+// A state over time, one at a time per owner: a task running, runnable, sleeping.
+struct IntervalTableSpec {
+    std::string key;   // stable, for scripts and SQL: "task_states"
+    std::string title; // as shown: "Task states"
+    RowOwner owner = RowOwner::Task;
+    std::vector<StateName> states; // a row's state indexes this
+    // The state is a task (a TaskId's value), named and coloured as the task is everywhere:
+    // which task ran on a CPU.
+    bool statesAreTasks = false;
 };
 
 // Named spans that may nest (depth 0 outermost): a system call, a work item's run.
-struct SliceTable {
-    enum Flag : uint8_t { kError = 0x01, kOpen = 0x02 };
-    std::string name;
+struct SliceTableSpec {
+    std::string key, title;
     RowOwner owner = RowOwner::Task;
-    std::vector<std::string> labels; // label ids index this
-    std::vector<uint64_t> start, end;
-    std::vector<int32_t> ownerId;
-    std::vector<uint8_t> depth;
-    std::vector<uint32_t> label;
-    std::vector<int64_t> value; // what the slice returned or measured (a return value)
-    std::vector<uint8_t> flags;
-    // What `value` is: empty for a return value ("= -7"), else a duration in ns shown as
-    // "(valueLabel 1.2 ms)".
+    // What a slice's value is: empty for a return value ("= -7"), else a duration in ns shown
+    // as "(valueLabel 1.2 ms)".
     std::string valueLabel;
-
-    size_t size() const { return start.size(); }
-    void add(uint64_t from, uint64_t to, int32_t who, uint8_t d, uint32_t l, int64_t v, uint8_t f)
-    {
-        start.push_back(from), end.push_back(to), ownerId.push_back(who), depth.push_back(d), label.push_back(l),
-            value.push_back(v), flags.push_back(f);
-    }
+    // The value is the field of this name of the slice's end event (a system call's `ret`):
+    // not stored, read from the event when shown.
+    std::string valueField;
 };
 
 // Moments: a fork, an exec, a migration.
-struct InstantTable {
-    std::string name;
+struct InstantTableSpec {
+    std::string key, title;
     RowOwner owner = RowOwner::Task;
-    std::vector<std::string> labels;
-    std::vector<uint64_t> time;
-    std::vector<int32_t> ownerId;
-    std::vector<uint32_t> label;
-
-    size_t size() const { return time.size(); }
+    std::vector<std::string> labels; // a row's label indexes this
 };
 
-// A value over time per owner.
-struct CounterTable {
-    std::string name;
+// A value over time per owner, drawn as a line: a queue's depth, a frequency.
+struct CounterTableSpec {
+    std::string key, title;
     RowOwner owner = RowOwner::Task;
-    std::vector<uint64_t> time;
-    std::vector<int32_t> ownerId;
-    std::vector<int64_t> value;
-
-    size_t size() const { return time.size(); }
+    std::string unit; // "", "ns", "bytes", "%"
 };
 
-// Arrows from one event to another: a wakeup to the switch that ran the woken task.
-struct FlowTable {
-    std::string name;
+// Arrows from a moment of one owner to a moment of another: a wakeup to the switch that ran
+// the woken task, a work item's queuing to its run.
+struct FlowTableSpec {
+    std::string key, title;
     RowOwner owner = RowOwner::Task;
-    std::vector<uint64_t> fromTime, toTime;
-    std::vector<int32_t> fromOwner, toOwner;
-    std::vector<int64_t> value; // e.g. the latency
-
-    size_t size() const { return fromTime.size(); }
+    std::string valueLabel; // what the value is ("latency"): a duration in ns
 };
 
-// A statistics table: named columns, rows of cells. `key` names it in JSON output, each column
-// key a member of a row's object.
+// A slice as an analysis adds it.
+struct Slice {
+    enum Flag : uint8_t {
+        kError = 0x01,   // failed (a system call's negative errno): drawn in red at any zoom
+        kOpen = 0x02,    // no end seen: it runs to the end of the recording
+        kNoStart = 0x04, // its start was not recorded: began before the recording or a gap
+    };
+    uint64_t start = 0, end = 0;
+    uint32_t owner = 0;
+    uint32_t label = 0; // SliceSink::label()
+    int64_t value = 0;  // see SliceTableSpec::valueLabel and valueField
+    uint8_t depth = 0;
+    uint8_t flags = 0;
+    // The events the slice began and ended at, when the analysis knows them: a row anchored at
+    // events of one stream is kept in a few bytes (its times and owner are the store's).
+    // ConsumedRecord::stream and ::index name them; fed in pieces, index counts from the
+    // stretch's start, as the record's does.
+    EventRef startEvent, endEvent;
+};
+
+// The sinks: every add() may come from any thread (consumers fed in pieces add from the
+// parser's threads); rows become visible when the batch that made them ends. An owner's rows
+// come in time order (of their start, within a depth); different owners' in any order.
+class IntervalSink {
+public:
+    virtual ~IntervalSink() = default;
+    virtual void add(uint64_t start, uint64_t end, uint32_t owner, uint32_t state) = 0;
+    // The state `owner` is in now: from `start` until its next row (or the end of the
+    // recording). The owner's next add() or open() replaces it.
+    virtual void open(uint64_t start, uint32_t owner, uint32_t state) = 0;
+};
+
+class SliceSink {
+public:
+    virtual ~SliceSink() = default;
+    // The id of a label ("read", a function's name): the same text, the same id.
+    virtual uint32_t label(std::string_view text) = 0;
+    virtual void add(const Slice& slice) = 0;
+};
+
+class InstantSink {
+public:
+    virtual ~InstantSink() = default;
+    virtual void add(uint64_t time, uint32_t owner, uint32_t label) = 0;
+};
+
+class CounterSink {
+public:
+    virtual ~CounterSink() = default;
+    virtual void add(uint64_t time, uint32_t owner, int64_t value) = 0;
+};
+
+class FlowSink {
+public:
+    virtual ~FlowSink() = default;
+    virtual void add(uint64_t fromTime, uint32_t fromOwner, uint64_t toTime, uint32_t toOwner, int64_t value) = 0;
+};
+
+// Where an analysis declares its track tables (RecordConsumer::setTables, before bind): each
+// call makes a table and returns its sink, which stays valid as long as the analysis.
+class TableSink {
+public:
+    virtual ~TableSink() = default;
+    virtual IntervalSink& intervals(const IntervalTableSpec& spec) = 0;
+    virtual SliceSink& slices(const SliceTableSpec& spec) = 0;
+    virtual InstantSink& instants(const InstantTableSpec& spec) = 0;
+    virtual CounterSink& counters(const CounterTableSpec& spec) = 0;
+    virtual FlowSink& flows(const FlowTableSpec& spec) = 0;
+};
+
+// ---- Statistics: named, typed columns.
+
+// A statistics table, column by column. The kind of a column says how its cells read and are
+// shown: counts with separators, durations in one adaptive unit (exact in tooltips and JSON),
+// a task by its name beside its pid, an event as its time (the app goes to it). `ringside-cli
+// stats` prints tables as aligned text or JSON keyed by the table's and columns' keys.
 struct StatsTable {
-    // A count per name ({"E2BIG": 1}), kept in the order first seen.
+    enum class Kind : uint8_t {
+        Count,    // uint64_t
+        Number,   // int64_t (a return value, a CPU, an address)
+        Real,     // double
+        Text,     // a string
+        Duration, // int64_t ns; kUnknown where it is not known
+        Task,     // a TaskId's value (kUnknown: none): shown by its name and pid
+        Event,    // an event (EventRef, see eventCell; kUnknown: none): shown as its time, goes to it
+        Counts,   // counts per name ({"ENOENT": 3}), in the order first seen
+    };
+    static constexpr int64_t kUnknown = std::numeric_limits<int64_t>::min();
     using Counts = std::vector<std::pair<std::string, int64_t>>;
-    using Cell = std::variant<int64_t, uint64_t, double, std::string, Counts>;
+
     struct Column {
         std::string key, title;
+        Kind kind = Kind::Number;
+        std::vector<int64_t> numbers; // Count (as bits), Number, Duration, Task, Event
+        std::vector<double> reals;
+        std::vector<std::string> texts;
+        std::vector<Counts> counts;
+        // How many cells it holds.
+        size_t size() const
+        {
+            return kind == Kind::Real ? reals.size()
+                   : kind == Kind::Text ? texts.size()
+                   : kind == Kind::Counts ? counts.size()
+                                          : numbers.size();
+        }
     };
-    std::string key, title;
-    std::vector<Column> columns;
-    std::vector<std::vector<Cell>> rows;
-};
 
-// Everything a plugin shows for one recording.
-struct PluginTables {
-    std::vector<IntervalTable> intervals;
-    std::vector<SliceTable> slices;
-    std::vector<InstantTable> instants;
-    std::vector<CounterTable> counters;
-    std::vector<FlowTable> flows;
-    std::vector<StatsTable> statistics;
+    std::string key, title;
+    std::deque<Column> columns; // column() hands out references that stay valid
+    // The table to show first, offered where the user looks when it has rows ("12 failed
+    // system calls — show"): an analysis marks at most one.
+    bool headline = false;
+
+    size_t rows() const { return columns.empty() ? 0 : columns.front().size(); }
+    Column& column(const std::string& key, const std::string& title, Kind kind)
+    {
+        columns.push_back({key, title, kind, {}, {}, {}, {}});
+        return columns.back();
+    }
+    static int64_t eventCell(EventRef e) { return int64_t(uint64_t(e.stream.value) << 32 | e.index); }
+    static EventRef eventOf(int64_t cell)
+    {
+        return {StreamId(uint16_t(uint64_t(cell) >> 32)), uint32_t(uint64_t(cell) & 0xffffffffu)};
+    }
 };
 
 } // namespace ringside

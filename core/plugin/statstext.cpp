@@ -6,22 +6,6 @@
 
 namespace ringside {
 
-namespace {
-
-template <class... Ts>
-struct Overloaded : Ts... {
-    using Ts::operator()...;
-};
-template <class... Ts>
-Overloaded(Ts...) -> Overloaded<Ts...>;
-
-bool isNumber(const StatsTable::Cell& cell)
-{
-    return !std::holds_alternative<std::string>(cell) && !std::holds_alternative<StatsTable::Counts>(cell);
-}
-
-} // namespace
-
 std::string jsonQuoted(const std::string& s)
 {
     std::string out = "\"";
@@ -40,75 +24,118 @@ std::string jsonQuoted(const std::string& s)
     return out + "\"";
 }
 
-std::string cellText(const StatsTable::Cell& cell)
+bool isNumberColumn(StatsTable::Kind kind)
 {
-    return std::visit(Overloaded{[](int64_t v) { return std::to_string(v); },
-                                 [](uint64_t v) { return std::to_string(v); },
-                                 [](double v) {
-                                     char text[32];
-                                     std::snprintf(text, sizeof text, "%.3f", v);
-                                     return std::string(text);
-                                 },
-                                 [](const std::string& v) { return v; },
-                                 [](const StatsTable::Counts& counts) {
-                                     std::string out;
-                                     for (const auto& [name, n] : counts)
-                                         out += (out.empty() ? "" : ", ") + name + " " + std::to_string(n);
-                                     return out.empty() ? std::string("-") : out;
-                                 }},
-                      cell);
+    return kind != StatsTable::Kind::Text && kind != StatsTable::Kind::Task && kind != StatsTable::Kind::Counts;
 }
 
-std::string cellJson(const StatsTable::Cell& cell)
+namespace {
+
+std::string taskText(uint32_t task, const StatsContext& context)
 {
-    if (const auto* text = std::get_if<std::string>(&cell)) return jsonQuoted(*text);
-    if (const auto* counts = std::get_if<StatsTable::Counts>(&cell)) {
+    const std::string name = context.taskName ? context.taskName(task) : std::string();
+    if (!context.taskPid) return "task " + std::to_string(task);
+    return (name.empty() ? std::string("<...>") : name) + " (" + std::to_string(context.taskPid(task)) + ")";
+}
+
+uint64_t eventTime(int64_t cell, const StatsContext& context)
+{
+    const EventRef e = StatsTable::eventOf(cell);
+    return context.eventTime ? context.eventTime(e) : (uint64_t(e.stream.value) << 32 | e.index);
+}
+
+} // namespace
+
+std::string cellText(const StatsTable& table, size_t column, size_t row, const StatsContext& context)
+{
+    const StatsTable::Column& c = table.columns[column];
+    switch (c.kind) {
+    case StatsTable::Kind::Count: return std::to_string(uint64_t(c.numbers[row]));
+    case StatsTable::Kind::Number: return std::to_string(c.numbers[row]);
+    case StatsTable::Kind::Duration:
+        return c.numbers[row] == StatsTable::kUnknown ? std::string("-") : std::to_string(c.numbers[row]);
+    case StatsTable::Kind::Real: {
+        char text[32];
+        std::snprintf(text, sizeof text, "%.3f", c.reals[row]);
+        return text;
+    }
+    case StatsTable::Kind::Text: return c.texts[row];
+    case StatsTable::Kind::Task:
+        return c.numbers[row] == StatsTable::kUnknown ? std::string("-") : taskText(uint32_t(c.numbers[row]), context);
+    case StatsTable::Kind::Event:
+        return c.numbers[row] == StatsTable::kUnknown ? std::string("-")
+                                                      : std::to_string(eventTime(c.numbers[row], context));
+    case StatsTable::Kind::Counts: {
+        std::string out;
+        for (const auto& [name, n] : c.counts[row]) out += (out.empty() ? "" : ", ") + name + " " + std::to_string(n);
+        return out.empty() ? std::string("-") : out;
+    }
+    }
+    return {};
+}
+
+std::string cellJson(const StatsTable& table, size_t column, size_t row, const StatsContext& context)
+{
+    const StatsTable::Column& c = table.columns[column];
+    switch (c.kind) {
+    case StatsTable::Kind::Text: return jsonQuoted(c.texts[row]);
+    case StatsTable::Kind::Duration:
+        return c.numbers[row] == StatsTable::kUnknown ? std::string("null") : std::to_string(c.numbers[row]);
+    case StatsTable::Kind::Real: {
+        char text[32];
+        std::snprintf(text, sizeof text, "%.6g", c.reals[row]);
+        return text;
+    }
+    case StatsTable::Kind::Task: {
+        if (c.numbers[row] == StatsTable::kUnknown) return "null";
+        const auto task = uint32_t(c.numbers[row]);
+        const int32_t pid = context.taskPid ? context.taskPid(task) : int32_t(task);
+        const std::string name = context.taskName ? context.taskName(task) : std::string();
+        return "{\"pid\": " + std::to_string(pid) + ", \"comm\": " + jsonQuoted(name) + "}";
+    }
+    case StatsTable::Kind::Event:
+        return c.numbers[row] == StatsTable::kUnknown ? std::string("null") : cellText(table, column, row, context);
+    case StatsTable::Kind::Counts: {
         std::string out = "{";
-        for (const auto& [name, n] : *counts)
+        for (const auto& [name, n] : c.counts[row])
             out += (out.size() > 1 ? ", " : "") + jsonQuoted(name) + ": " + std::to_string(n);
         return out + "}";
     }
-    if (const auto* d = std::get_if<double>(&cell)) {
-        char text[32];
-        std::snprintf(text, sizeof text, "%.6g", *d);
-        return text;
+    default: return cellText(table, column, row, context);
     }
-    return cellText(cell);
 }
 
-std::string tableJson(const StatsTable& table)
+std::string tableJson(const StatsTable& table, const StatsContext& context)
 {
     std::string out = "[";
-    for (size_t r = 0; r < table.rows.size(); ++r) {
+    const size_t rows = table.rows();
+    for (size_t r = 0; r < rows; ++r) {
         out += r ? ",\n  {" : "\n  {";
-        for (size_t c = 0; c < table.columns.size() && c < table.rows[r].size(); ++c)
-            out += (c ? ", " : "") + jsonQuoted(table.columns[c].key) + ": " + cellJson(table.rows[r][c]);
+        for (size_t c = 0; c < table.columns.size(); ++c)
+            out += (c ? ", " : "") + jsonQuoted(table.columns[c].key) + ": " + cellJson(table, c, r, context);
         out += "}";
     }
-    return out + (table.rows.empty() ? "]" : "\n]");
+    return out + (rows == 0 ? "]" : "\n]");
 }
 
-std::string tableText(const StatsTable& table)
+std::string tableText(const StatsTable& table, const StatsContext& context)
 {
     std::vector<size_t> width(table.columns.size());
     std::vector<std::vector<std::string>> cells;
     for (size_t c = 0; c < table.columns.size(); ++c) width[c] = table.columns[c].title.size();
-    for (const auto& row : table.rows) {
+    for (size_t r = 0; r < table.rows(); ++r) {
         cells.emplace_back();
-        for (size_t c = 0; c < table.columns.size() && c < row.size(); ++c) {
-            cells.back().push_back(cellText(row[c]));
+        for (size_t c = 0; c < table.columns.size(); ++c) {
+            cells.back().push_back(cellText(table, c, r, context));
             width[c] = std::max(width[c], cells.back().back().size());
         }
     }
-    // Numbers right-aligned, text left-aligned (by the first row's cells).
-    std::vector<bool> right(table.columns.size(), false);
-    if (!table.rows.empty())
-        for (size_t c = 0; c < right.size() && c < table.rows[0].size(); ++c) right[c] = isNumber(table.rows[0][c]);
     auto line = [&](const std::vector<std::string>& texts) {
         std::string out;
         for (size_t c = 0; c < texts.size(); ++c) {
             const std::string pad(width[c] - texts[c].size(), ' ');
-            out += (c ? "  " : "") + (right[c] ? pad + texts[c] : texts[c] + (c + 1 < texts.size() ? pad : ""));
+            const bool right = isNumberColumn(table.columns[c].kind);
+            out += (c ? "  " : "") + (right ? pad + texts[c] : texts[c] + (c + 1 < texts.size() ? pad : ""));
         }
         return out + "\n";
     };

@@ -144,7 +144,7 @@ std::vector<size_t> searchRows(const Trace& trace, const SearchRequest& request,
         } else {
             name = workers[0]->comm(task.pid);
             if (name == "<...>")
-                if (const std::string* seen = trace.occupancy().name(task.pid)) name = *seen;
+                if (std::string seen = trace.occupancy().name(task.pid); !seen.empty()) name = seen;
         }
         if (request.match(name)) m.taskPids.insert(task.pid);
     }

@@ -49,6 +49,19 @@ size_t MergedOrder::rowOf(EventRef event) const
     return rows;
 }
 
+std::vector<size_t> MergedOrder::countsAt(size_t rows, size_t streams) const
+{
+    std::vector<size_t> counts(streams, 0);
+    rows = std::min(rows, size());
+    if (rows == 0) return counts;
+    // The checkpoint at or before the row, then the rows after it.
+    const size_t checkpoint = std::min(rows / kCheckpointRows, (rows - 1) / kCheckpointRows);
+    for (size_t s = 0; s < streams; ++s) counts[s] = countAt(checkpoint, uint16_t(s));
+    for (size_t r = checkpoint * kCheckpointRows; r < rows; ++r)
+        if (m_streams[r] < streams) ++counts[m_streams[r]];
+    return counts;
+}
+
 void MergedOrder::rebuildCheckpoints()
 {
     m_checkpoints = ChunkedColumn<uint32_t>();

@@ -51,6 +51,9 @@ public:
 
     // Events of each stream already in the order (the writer's).
     const std::vector<uint32_t>& countsPerStream() const { return m_counts; }
+    // Events of each of `streams` in the first `rows` rows (rows <= size()), from the
+    // checkpoints: any thread.
+    std::vector<size_t> countsAt(size_t rows, size_t streams) const;
 
     // Walks rows in order with O(1) per step.
     class Cursor {

@@ -86,12 +86,12 @@ public:
     size_t stride() const { return m_stride; }
     size_t size() const { return m_size; }
     const std::vector<Block>& blocks() const { return m_blocks; }
-    // Gives block `b`'s memory back (a reader done with it); its records are gone.
+    // Gives block `b`'s memory back (a reader done with it); its records are gone, though
+    // still counted (a reader that comes later skips them).
     void release(size_t b)
     {
         unmapPopulated(m_blocks[b].data, m_blocks[b].bytes);
         m_blocks[b].data = nullptr;
-        m_blocks[b].count = 0;
     }
     void clear()
     {

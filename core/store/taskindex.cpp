@@ -13,98 +13,112 @@ namespace ringside {
 
 namespace {
 
-using PidRun = TaskIndex::PidRun;
+struct PidRun {
+    uint32_t begin, end;
+    int32_t pid;
+};
 
-// The runs of equal pids in events [from, size) of one stream.
-std::vector<PidRun> scanRuns(const CpuColumns& columns, size_t from)
+// The runs of equal pids in events [from, to) of one stream.
+std::vector<PidRun> scanRuns(const CpuColumns& columns, size_t from, size_t to)
 {
     std::vector<PidRun> runs;
-    const size_t size = columns.size();
     size_t begin = from;
-    while (begin < size) {
+    while (begin < to) {
         const int32_t pid = columns.pid[begin];
         size_t end = begin + 1;
-        while (end < size && columns.pid[end] == pid) ++end;
+        while (end < to && columns.pid[end] == pid) ++end;
         runs.push_back({uint32_t(begin), uint32_t(end), pid});
         begin = end;
     }
     return runs;
 }
 
+void lowerTo(std::atomic<uint64_t>& value, uint64_t to)
+{
+    if (to < value.load(std::memory_order_relaxed)) value.store(to, std::memory_order_relaxed);
+}
+
+void raiseTo(std::atomic<uint64_t>& value, uint64_t to)
+{
+    if (to > value.load(std::memory_order_relaxed)) value.store(to, std::memory_order_relaxed);
+}
+
 } // namespace
 
-TaskIndex TaskIndex::build(const EventStore& store, const std::vector<Creation>& creations,
-                           const CpuOccupancy* occupancy, int threads)
+std::unique_ptr<TaskIndex> TaskIndex::build(const EventStore& store, const std::vector<Creation>& creations,
+                                            const CpuOccupancy* occupancy, int threads)
 {
-    return build(store, scan(store, threads), creations, occupancy);
-}
-
-TaskIndex::Scan TaskIndex::scan(const EventStore& store, int threads)
-{
-    const size_t streams = store.streamCount();
-    // Scanning the pid columns is the only part that touches every event: streams in parallel.
-    Scan runs(streams);
-    const size_t workers =
-        std::min<size_t>(streams, threads > 0 ? size_t(threads) : std::max(1u, std::thread::hardware_concurrency()));
-    {
-        std::vector<std::thread> pool;
-        for (size_t w = 0; w < workers; ++w)
-            pool.emplace_back([&, w] {
-                for (size_t s = w; s < streams; s += workers)
-                    runs[s] = scanRuns(store.stream(StreamId(uint16_t(s))).columns, 0);
-            });
-        for (auto& t : pool) t.join();
-    }
-    return runs;
-}
-
-TaskIndex TaskIndex::build(const EventStore& store, const Scan& runs, const std::vector<Creation>& creations,
-                           const CpuOccupancy* occupancy)
-{
-    TaskIndex index;
-    const size_t streams = std::min(store.streamCount(), runs.size());
-    // A creation of a pid that already had events starts its next life.
-    std::unordered_map<int32_t, uint64_t> firstSeen;
-    for (size_t s = 0; s < streams; ++s) {
-        const auto& ts = store.stream(StreamId(uint16_t(s))).columns.timestamp;
-        std::unordered_set<int32_t> seenHere;
-        for (const PidRun& r : runs[s])
-            if (seenHere.insert(r.pid).second) {
-                auto [it, added] = firstSeen.try_emplace(r.pid, ts[r.begin]);
-                if (!added) it->second = std::min(it->second, ts[r.begin]);
-            }
-    }
-    for (const Creation& c : creations) {
-        auto it = firstSeen.find(c.pid);
-        if (it != firstSeen.end() && c.time > it->second) index.m_reuses[c.pid].push_back(c.time);
-    }
-    for (auto& [pid, times] : index.m_reuses) {
-        std::sort(times.begin(), times.end());
-        times.erase(std::unique(times.begin(), times.end()), times.end());
-    }
-
-    for (size_t s = 0; s < streams; ++s)
-        for (const PidRun& r : runs[s]) index.addRun(store, StreamId(uint16_t(s)), r.begin, r.end, r.pid);
-    index.m_indexed.resize(streams);
-    for (size_t s = 0; s < streams; ++s) index.m_indexed[s] = store.stream(StreamId(uint16_t(s))).columns.size();
-    index.buildRunning(store, occupancy);
+    auto index = std::make_unique<TaskIndex>();
+    index->addCreations(creations);
+    std::vector<size_t> counts;
+    for (size_t s = 0; s < store.streamCount(); ++s) counts.push_back(store.stream(StreamId(uint16_t(s))).columns.size());
+    index->update(store, counts, occupancy, threads);
+    index->finish(store, occupancy);
     return index;
 }
 
-void TaskIndex::extend(const EventStore& store, const CpuOccupancy* occupancy)
+void TaskIndex::addCreations(const std::vector<Creation>& creations)
 {
-    m_indexed.resize(store.streamCount(), 0);
-    for (size_t s = 0; s < store.streamCount(); ++s) {
-        const CpuColumns& columns = store.stream(StreamId(uint16_t(s))).columns;
-        if (columns.size() <= m_indexed[s]) continue;
-        for (const PidRun& r : scanRuns(columns, m_indexed[s]))
-            addRun(store, StreamId(uint16_t(s)), r.begin, r.end, r.pid);
-        m_indexed[s] = columns.size();
-    }
-    buildRunning(store, occupancy);
+    m_pending.insert(m_pending.end(), creations.begin(), creations.end());
 }
 
-TaskId TaskIndex::lifeFor(int32_t pid, uint64_t ts, uint64_t* nextStart)
+void TaskIndex::update(const EventStore& store, const std::vector<size_t>& counts, const CpuOccupancy* occupancy,
+                       int threads)
+{
+    const size_t streams = std::min(store.streamCount(), counts.size());
+    m_indexed.resize(std::max(m_indexed.size(), streams), 0);
+    // Scanning the pid columns is the only part that touches every event: streams in parallel.
+    std::vector<std::vector<PidRun>> runs(streams);
+    const size_t workers =
+        std::min<size_t>(streams, threads > 0 ? size_t(threads) : std::max(1u, std::thread::hardware_concurrency()));
+    auto scanStream = [&](size_t s) {
+        const CpuColumns& columns = store.stream(StreamId(uint16_t(s))).columns;
+        const size_t to = std::min(counts[s], columns.size());
+        if (to > m_indexed[s]) runs[s] = scanRuns(columns, m_indexed[s], to);
+    };
+    if (workers > 1) {
+        std::vector<std::thread> pool;
+        for (size_t w = 0; w < workers; ++w)
+            pool.emplace_back([&, w] {
+                for (size_t s = w; s < streams; s += workers) scanStream(s);
+            });
+        for (auto& t : pool) t.join();
+    } else {
+        for (size_t s = 0; s < streams; ++s) scanStream(s);
+    }
+
+    {
+        const std::lock_guard lock(m_lock);
+        // Each pid's first event, then the creations that make a pid that had events a new task.
+        for (size_t s = 0; s < streams; ++s) {
+            const auto& ts = store.stream(StreamId(uint16_t(s))).columns.timestamp;
+            for (const PidRun& r : runs[s]) {
+                auto [it, added] = m_firstSeen.try_emplace(r.pid, ts[r.begin]);
+                if (!added) it->second = std::min(it->second, ts[r.begin]);
+            }
+        }
+        for (const Creation& c : m_pending) {
+            auto it = m_firstSeen.find(c.pid);
+            if (it == m_firstSeen.end() || c.time <= it->second) continue;
+            std::vector<uint64_t>& times = m_reuses[c.pid];
+            times.insert(std::upper_bound(times.begin(), times.end(), c.time), c.time);
+            times.erase(std::unique(times.begin(), times.end()), times.end());
+        }
+        m_pending.clear();
+    }
+    for (size_t s = 0; s < streams; ++s) {
+        for (const PidRun& r : runs[s]) addRun(store, StreamId(uint16_t(s)), r.begin, r.end, r.pid);
+        if (!runs[s].empty()) m_indexed[s] = runs[s].back().end;
+    }
+    addRunning(store, occupancy, false);
+}
+
+void TaskIndex::finish(const EventStore& store, const CpuOccupancy* occupancy)
+{
+    addRunning(store, occupancy, true);
+}
+
+TaskId TaskIndex::lifeLocked(int32_t pid, uint64_t ts, uint64_t* nextStart)
 {
     const auto reuses = m_reuses.find(pid);
     size_t life = 0;
@@ -118,11 +132,20 @@ TaskId TaskIndex::lifeFor(int32_t pid, uint64_t ts, uint64_t* nextStart)
     if (lives.size() <= life) lives.resize(life + 1);
     if (!lives[life].valid()) {
         lives[life] = TaskId(uint32_t(m_tasks.size()));
-        m_tasks.push_back({pid, ts, ts, 0});
-        m_streams.emplace_back();
-        m_running.emplace_back();
+        Slot& slot = m_slots.emplace_back();
+        slot.pid = pid;
+        slot.firstTime.store(ts, std::memory_order_relaxed);
+        slot.lastTime.store(ts, std::memory_order_relaxed);
+        m_tasks.push_back(&slot);
     }
     return lives[life];
+}
+
+TaskId TaskIndex::lifeOf(int32_t pid, uint64_t ts)
+{
+    const std::lock_guard lock(m_lock);
+    uint64_t next = 0;
+    return lifeLocked(pid, ts, &next);
 }
 
 void TaskIndex::addRun(const EventStore& store, StreamId stream, uint32_t begin, uint32_t end, int32_t pid)
@@ -130,53 +153,82 @@ void TaskIndex::addRun(const EventStore& store, StreamId stream, uint32_t begin,
     const auto& ts = store.stream(stream).columns.timestamp;
     while (begin < end) {
         uint64_t nextStart = 0;
-        const TaskId id = lifeFor(pid, ts[begin], &nextStart);
+        TaskId id;
+        {
+            const std::lock_guard lock(m_lock);
+            id = lifeLocked(pid, ts[begin], &nextStart);
+        }
         // A run that reaches into the pid's next life is cut where that life starts.
         uint32_t cut = end;
         if (nextStart <= ts[end - 1]) cut = uint32_t(std::max<size_t>(begin + 1, ts.lowerBound(nextStart, begin, end)));
-        std::vector<StreamRuns>& lists = m_streams[id.value];
-        auto list = std::find_if(lists.begin(), lists.end(), [&](const StreamRuns& r) { return r.stream == stream; });
-        if (list == lists.end()) {
-            lists.push_back({stream, {}, {}});
-            list = lists.end() - 1;
+        Slot& slot = *m_tasks[id.value];
+        StreamRuns* list = nullptr;
+        for (size_t i = 0; i < slot.streams.size(); ++i)
+            if (slot.streams[i].stream == stream) list = &slot.streams[i];
+        if (!list) {
+            list = &slot.streams.stage();
+            list->stream = stream;
+            slot.streams.publish();
         }
-        if (!list->runs.empty() && list->runs.back().end == begin) {
-            list->runs.back().end = cut; // continues the last run (events appended live)
+        const size_t n = list->runs.size();
+        if (n && list->runs[n - 1].last() == begin) {
+            list->runs[n - 1].end.store(cut, std::memory_order_release); // continues the last run
         } else {
-            list->before.push_back(list->events());
-            list->runs.push_back({begin, cut});
+            list->before.push_back(list->events()); // before the run that needs it is published
+            Run& run = list->runs.stage();
+            run.begin = begin;
+            run.end.store(cut, std::memory_order_relaxed);
+            list->runs.publish();
         }
-        Task& task = m_tasks[id.value];
-        task.events += cut - begin;
-        task.firstTime = std::min(task.firstTime, ts[begin]);
-        task.lastTime = std::max(task.lastTime, ts[cut - 1]);
+        slot.events.fetch_add(cut - begin, std::memory_order_relaxed);
+        lowerTo(slot.firstTime, ts[begin]);
+        raiseTo(slot.lastTime, ts[cut - 1]);
         begin = cut;
     }
 }
 
-void TaskIndex::buildRunning(const EventStore& store, const CpuOccupancy* occupancy)
+void TaskIndex::addRunning(const EventStore& store, const CpuOccupancy* occupancy, bool final)
 {
-    for (auto& intervals : m_running) intervals.clear();
     if (!occupancy || !occupancy->available()) return;
+    // The runs each CPU closed since (a run ends where the CPU's next one starts; its last at
+    // the end of the recording), in time order, so that each task's intervals are.
+    struct Closed {
+        Interval interval;
+        int32_t pid;
+    };
+    std::vector<Closed> closed;
     std::unordered_set<const void*> seen; // a buffer without sched_switch shows another's runs
+    m_closedRuns.resize(std::max(m_closedRuns.size(), store.streamCount()), 0);
     for (size_t s = 0; s < store.streamCount(); ++s) {
         const StreamId stream{static_cast<uint16_t>(s)};
         const auto& runs = occupancy->runs(stream);
         if (runs.empty() || !seen.insert(&runs).second) continue;
-        for (size_t r = 0; r < runs.size(); ++r) {
-            const uint64_t end = r + 1 < runs.size() ? runs[r + 1].start : store.lastTimestamp();
-            if (end <= runs[r].start) continue;
-            const TaskId id = taskAt(runs[r].pid, runs[r].start);
-            if (id.valid()) m_running[id.value].push_back({runs[r].start, end, stream});
+        size_t& done = m_closedRuns[s];
+        for (; done < runs.size(); ++done) {
+            const bool last = done + 1 == runs.size();
+            if (last && !final) break;
+            const uint64_t end = last ? store.lastTimestamp() : runs[done + 1].start;
+            if (end > runs[done].start) closed.push_back({{runs[done].start, end, stream}, runs[done].pid});
         }
     }
-    for (auto& intervals : m_running)
-        std::sort(intervals.begin(), intervals.end(),
-                  [](const Interval& a, const Interval& b) { return a.start < b.start; });
+    std::stable_sort(closed.begin(), closed.end(),
+                     [](const Closed& a, const Closed& b) { return a.interval.start < b.interval.start; });
+    for (const Closed& c : closed) {
+        const TaskId id = taskAt(c.pid, c.interval.start);
+        if (id.valid()) m_tasks[id.value]->running.push_back(c.interval);
+    }
+}
+
+TaskIndex::Task TaskIndex::task(TaskId id) const
+{
+    const Slot& s = slot(id);
+    return {s.pid, s.firstTime.load(std::memory_order_relaxed), s.lastTime.load(std::memory_order_relaxed),
+            s.events.load(std::memory_order_relaxed)};
 }
 
 TaskId TaskIndex::taskAt(int32_t pid, uint64_t ts) const
 {
+    const std::lock_guard lock(m_lock);
     const auto lives = m_lives.find(pid);
     if (lives == m_lives.end()) return TaskId();
     size_t life = 0;
@@ -185,8 +237,18 @@ TaskId TaskIndex::taskAt(int32_t pid, uint64_t ts) const
     return life < lives->second.size() ? lives->second[life] : TaskId();
 }
 
+uint64_t TaskIndex::nextLifeAfter(int32_t pid, uint64_t ts) const
+{
+    const std::lock_guard lock(m_lock);
+    auto reuses = m_reuses.find(pid);
+    if (reuses == m_reuses.end()) return std::numeric_limits<uint64_t>::max();
+    auto next = std::upper_bound(reuses->second.begin(), reuses->second.end(), ts);
+    return next == reuses->second.end() ? std::numeric_limits<uint64_t>::max() : *next;
+}
+
 std::vector<TaskId> TaskIndex::tasksOf(int32_t pid) const
 {
+    const std::lock_guard lock(m_lock);
     std::vector<TaskId> out;
     if (auto lives = m_lives.find(pid); lives != m_lives.end())
         for (TaskId id : lives->second)
@@ -202,20 +264,47 @@ TaskId TaskIndex::busiestTaskOf(int32_t pid) const
     return best;
 }
 
+void TaskIndex::forEachRun(TaskId id, const std::function<void(StreamId, uint32_t, uint32_t)>& visit) const
+{
+    if (!id.valid() || id.value >= size()) return;
+    const GrowingList<StreamRuns>& lists = streams(id);
+    for (size_t l = 0, n = lists.size(); l < n; ++l) {
+        const StreamRuns& list = lists[l];
+        for (size_t r = 0, runs = list.runs.size(); r < runs; ++r)
+            visit(list.stream, list.runs[r].begin, list.runs[r].last());
+    }
+}
+
 uint64_t TaskIndex::countBefore(const EventStore& store, const StreamRuns& list, uint64_t t)
 {
     const auto& ts = store.stream(list.stream).columns.timestamp;
+    const size_t n = list.runs.size();
     // The first run whose last event is at or after t.
-    auto run =
-        std::partition_point(list.runs.begin(), list.runs.end(), [&](const Run& r) { return ts[r.end - 1] < t; });
-    if (run == list.runs.end()) return list.events();
-    const size_t i = size_t(run - list.runs.begin());
-    return list.before[i] + (ts.lowerBound(t, run->begin, run->end) - run->begin);
+    size_t lo = 0, hi = n;
+    while (lo < hi) {
+        const size_t mid = lo + (hi - lo) / 2;
+        if (ts[list.runs[mid].last() - 1] < t)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    if (lo == n) return list.events();
+    const Run& run = list.runs[lo];
+    return list.before[lo] + (ts.lowerBound(t, run.begin, run.last()) - run.begin);
 }
 
 EventRef TaskIndex::eventAt(const StreamRuns& list, uint64_t k)
 {
-    const size_t i = size_t(std::upper_bound(list.before.begin(), list.before.end(), k) - list.before.begin()) - 1;
+    // The last run with no more than k events before it.
+    size_t lo = 0, hi = list.runs.size();
+    while (lo < hi) {
+        const size_t mid = lo + (hi - lo) / 2;
+        if (list.before[mid] <= k)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    const size_t i = lo - 1;
     return {list.stream, uint32_t(list.runs[i].begin + (k - list.before[i]))};
 }
 
@@ -224,23 +313,29 @@ std::vector<EventRef> TaskIndex::eventsAt(const EventStore& store, int32_t pid, 
     std::vector<EventRef> out;
     const TaskId id = taskAt(pid, ts);
     if (!id.valid()) return out;
-    for (const StreamRuns& runs : m_streams[id.value])
-        for (uint64_t k = countBefore(store, runs, ts); k < runs.events(); ++k) {
+    const GrowingList<StreamRuns>& lists = streams(id);
+    for (size_t l = 0, n = lists.size(); l < n; ++l) {
+        const StreamRuns& runs = lists[l];
+        for (uint64_t k = countBefore(store, runs, ts), events = runs.events(); k < events; ++k) {
             const EventRef e = eventAt(runs, k);
             if (store.timestamp(e) != ts) break;
             out.push_back(e);
         }
+    }
     return out;
 }
 
 size_t TaskIndex::memoryBytes() const
 {
-    size_t bytes = m_tasks.capacity() * sizeof(Task);
-    for (const auto& lists : m_streams)
-        for (const StreamRuns& l : lists)
-            bytes += l.runs.capacity() * sizeof(Run) + l.before.capacity() * sizeof(uint64_t);
-    for (const auto& r : m_running) bytes += r.capacity() * sizeof(Interval);
-    return bytes + (m_lives.size() + m_reuses.size()) * 48;
+    size_t bytes = m_tasks.memoryBytes();
+    for (size_t t = 0, n = size(); t < n; ++t) {
+        const Slot& s = *m_tasks[t];
+        bytes += sizeof s + s.streams.memoryBytes() + s.running.memoryBytes();
+        for (size_t l = 0; l < s.streams.size(); ++l)
+            bytes += s.streams[l].runs.memoryBytes() + s.streams[l].before.memoryBytes();
+    }
+    const std::lock_guard lock(m_lock);
+    return bytes + (m_lives.size() + m_reuses.size() + m_firstSeen.size()) * 48;
 }
 
 } // namespace ringside

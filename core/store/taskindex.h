@@ -1,9 +1,15 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 #pragma once
 
+#include "store/growinglist.h"
 #include "store/ids.h"
 
+#include <atomic>
 #include <cstdint>
+#include <deque>
+#include <functional>
+#include <memory>
+#include <mutex>
 #include <optional>
 #include <unordered_map>
 #include <utility>
@@ -18,13 +24,17 @@ class EventStore;
 // no scan of the trace. A task is one life of a pid: the same pid handed to a new task later
 // in the recording (task_newtask creating a pid that already had events) is a second task,
 // from the creation on. TaskIds index this table (they are not pids), so two recordings, each
-// with its own index, never share a task.
+// with its own index, never share a task; tables of analyses own their rows by TaskId.
 //
 // Per task and stream the index keeps the runs of consecutive events with the task's pid
 // (tasks come in runs between context switches, so this is far smaller than an entry per
 // event) and the number of the task's events before each run; counts and lookups by time are
-// binary searches over the runs and the stream's timestamps. Built once after the load, the
-// streams in parallel; extend() indexes events a live capture appends. Read-only in between.
+// binary searches over the runs and the stream's timestamps.
+//
+// Threading: one writer (the analysis thread) indexes each batch of the store as it is
+// published (update()), while readers on any thread read what is indexed: tasks, their runs
+// and running intervals only grow (a run's end may move later, atomically). Lookups of pids
+// (taskAt, tasksOf) take a lock.
 class TaskIndex {
 public:
     struct Task {
@@ -33,15 +43,21 @@ public:
         uint64_t lastTime = 0;  // of its last event
         uint64_t events = 0;
     };
-    // Events [begin, end) of one stream.
+    // Events [begin, end) of one stream; the last run of a stream may still grow.
     struct Run {
-        uint32_t begin = 0, end = 0;
+        uint32_t begin = 0;
+        std::atomic<uint32_t> end{0};
+        uint32_t last() const { return end.load(std::memory_order_acquire); }
     };
     struct StreamRuns {
         StreamId stream;
-        std::vector<Run> runs;        // in stream (time) order
-        std::vector<uint64_t> before; // the task's events in this stream before each run
-        uint64_t events() const { return runs.empty() ? 0 : before.back() + (runs.back().end - runs.back().begin); }
+        GrowingList<Run> runs;        // in stream (time) order
+        GrowingList<uint64_t> before; // the task's events in this stream before each run
+        uint64_t events() const
+        {
+            const size_t n = runs.size();
+            return n ? before[n - 1] + (runs[n - 1].last() - runs[n - 1].begin) : 0;
+        }
     };
     // A stretch of time the task ran on a CPU, from sched_switch.
     struct Interval {
@@ -54,63 +70,78 @@ public:
         uint64_t time = 0;
     };
 
-    // Indexes every event of `store` on up to `threads` threads (0: one per core). Creations
-    // split reused pids; `occupancy` (may be null) gives the running intervals.
-    static TaskIndex build(const EventStore& store, const std::vector<Creation>& creations,
-                           const CpuOccupancy* occupancy, int threads = 0);
+    TaskIndex() = default;
+    TaskIndex(const TaskIndex&) = delete;
+    TaskIndex& operator=(const TaskIndex&) = delete;
 
-    // The same in two steps: the scan of every event's pid, which needs nothing else (a load
-    // runs it beside the consumers), then the index from what it found.
-    struct PidRun {
-        uint32_t begin, end;
-        int32_t pid;
-    };
-    using Scan = std::vector<std::vector<PidRun>>; // per stream
-    static Scan scan(const EventStore& store, int threads = 0);
-    static TaskIndex build(const EventStore& store, const Scan& scanned, const std::vector<Creation>& creations,
-                           const CpuOccupancy* occupancy);
+    // The writer. Pids created up to the batch being indexed, before update(): a creation of a
+    // pid that already had events starts its next life.
+    void addCreations(const std::vector<Creation>& creations);
+    // Indexes the events of each stream below `counts` (per stream: what the merged order has
+    // published) not indexed yet, on up to `threads` threads, and the running intervals
+    // `occupancy` (may be null) closed since.
+    void update(const EventStore& store, const std::vector<size_t>& counts, const CpuOccupancy* occupancy,
+                int threads = 0);
+    // The recording ended: each CPU's last run ends with the store.
+    void finish(const EventStore& store, const CpuOccupancy* occupancy);
+    // The life of `pid` at `ts`, made when the pid has none yet (a pid a record names without
+    // having events of its own).
+    TaskId lifeOf(int32_t pid, uint64_t ts);
 
-    // Indexes the events a stream gained since it was last indexed (live capture), and the
-    // running intervals anew from `occupancy`.
-    void extend(const EventStore& store, const CpuOccupancy* occupancy);
+    // Everything at once: the index of a whole store (tests, benchmarks).
+    static std::unique_ptr<TaskIndex> build(const EventStore& store, const std::vector<Creation>& creations,
+                                            const CpuOccupancy* occupancy, int threads = 0);
 
     size_t size() const { return m_tasks.size(); }
-    const Task& task(TaskId id) const { return m_tasks[id.value]; }
-    const std::vector<Task>& tasks() const { return m_tasks; }
+    Task task(TaskId id) const;
     // The task `pid` was at time `ts` (its first life before its first event); invalid when the
-    // pid has no events.
+    // pid has no task.
     TaskId taskAt(int32_t pid, uint64_t ts) const;
+    // When the life of `pid` after the one at `ts` begins (UINT64_MAX: none), so that callers
+    // walking a pid's records in time order look it up once per life.
+    uint64_t nextLifeAfter(int32_t pid, uint64_t ts) const;
     // Every life of `pid`, in time order.
     std::vector<TaskId> tasksOf(int32_t pid) const;
     // The task of `pid` with the most events (the one a pid names in menus), or invalid.
     TaskId busiestTaskOf(int32_t pid) const;
 
-    const std::vector<StreamRuns>& streams(TaskId id) const { return m_streams[id.value]; }
-    const std::vector<Interval>& running(TaskId id) const { return m_running[id.value]; }
+    const GrowingList<StreamRuns>& streams(TaskId id) const { return slot(id).streams; }
+    const GrowingList<Interval>& running(TaskId id) const { return slot(id).running; }
+    // Each run of the task's events: (stream, first event, end).
+    void forEachRun(TaskId id, const std::function<void(StreamId, uint32_t, uint32_t)>& visit) const;
 
     // The task's events in `runs` with a timestamp before `t`.
     static uint64_t countBefore(const EventStore& store, const StreamRuns& runs, uint64_t t);
     // Its `k`-th event in `runs` (k < runs.events()).
     static EventRef eventAt(const StreamRuns& runs, uint64_t k);
-    // The events of `pid` at exactly time `ts` (what began a plugin's slice: a system call's
-    // entry), in stream order.
+    // The events of `pid` at exactly time `ts`, in stream order.
     std::vector<EventRef> eventsAt(const EventStore& store, int32_t pid, uint64_t ts) const;
 
     size_t memoryBytes() const;
 
 private:
-    // The task of `pid`'s life at `ts`, made when first needed; `nextStart` is when its next
-    // life begins (or the end of time).
-    TaskId lifeFor(int32_t pid, uint64_t ts, uint64_t* nextStart);
+    struct Slot {
+        int32_t pid = 0;
+        std::atomic<uint64_t> firstTime{0}, lastTime{0}, events{0};
+        GrowingList<StreamRuns> streams;
+        GrowingList<Interval> running;
+    };
+    const Slot& slot(TaskId id) const { return *m_tasks[id.value]; }
+    // The life of `pid` at `ts` (the writer; under m_lock); `nextStart` is when its next life
+    // begins.
+    TaskId lifeLocked(int32_t pid, uint64_t ts, uint64_t* nextStart);
     void addRun(const EventStore& store, StreamId stream, uint32_t begin, uint32_t end, int32_t pid);
-    void buildRunning(const EventStore& store, const CpuOccupancy* occupancy);
+    void addRunning(const EventStore& store, const CpuOccupancy* occupancy, bool final);
 
-    std::vector<Task> m_tasks;
-    std::vector<std::vector<StreamRuns>> m_streams;              // per task
-    std::vector<std::vector<Interval>> m_running;                // per task
+    GrowingList<Slot*> m_tasks;
+    std::deque<Slot> m_slots; // the writer's; never move
+    mutable std::mutex m_lock; // the maps below
     std::unordered_map<int32_t, std::vector<TaskId>> m_lives;    // per pid, one per life
     std::unordered_map<int32_t, std::vector<uint64_t>> m_reuses; // per pid: when lives 2, 3... start
+    std::unordered_map<int32_t, uint64_t> m_firstSeen;           // per pid: its first event's time
+    std::vector<Creation> m_pending;                             // creations not yet applied
     std::vector<size_t> m_indexed;                               // events indexed per stream
+    std::vector<size_t> m_closedRuns;                            // occupancy runs made intervals, per stream
 };
 
 } // namespace ringside

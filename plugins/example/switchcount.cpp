@@ -21,39 +21,41 @@ public:
     {
         return {{"sched", "sched_switch", {"prev_pid"}, false}};
     }
+    // A track table of marks, one per switch out, on the task's row.
+    void setTables(ringside::TableSink& tables) override
+    {
+        m_marks = &tables.instants({"switches_out", "Switches out", ringside::RowOwner::Task, {"switch out"}});
+    }
     void bind(const std::vector<bool>& bound) override { m_bound = bound[0]; }
+    // record.task is the task that switched out (the record's own task: prev).
     void consume(const ringside::ConsumedRecord& record) override
     {
-        const int32_t pid = int32_t(record.field(0).asSigned());
-        ++m_switches[pid];
-        m_marks.time.push_back(record.timestamp);
-        m_marks.ownerId.push_back(pid);
-        m_marks.label.push_back(0);
+        if (!record.task.valid()) return;
+        ++m_switches[record.task.value];
+        m_marks->add(record.timestamp, record.task.value, 0);
     }
     std::string nothingToShow() const override
     {
         if (!m_bound) return "the recording has no sched_switch events";
         return m_switches.empty() ? "no context switches were recorded" : "";
     }
-    ringside::PluginTables tables(const ringside::RecordingInfo& info) const override
+    // A statistics table: a task column (the app names it) and a count.
+    std::vector<ringside::StatsTable> statistics() const override
     {
-        ringside::PluginTables out;
-        ringside::InstantTable marks = m_marks;
-        marks.name = "Switches out";
-        marks.labels = {"switch out"};
-        out.instants.push_back(std::move(marks));
-        ringside::StatsTable stats{
-            "tasks", "Context switches out", {{"pid", "PID"}, {"comm", "Task"}, {"switches_out", "Switches out"}}, {}};
-        for (const auto& [pid, n] : m_switches)
-            stats.rows.push_back({int64_t(pid), info.taskName ? info.taskName(pid) : std::string(), n});
-        out.statistics.push_back(std::move(stats));
-        return out;
+        ringside::StatsTable stats{"tasks", "Context switches out", {}, false};
+        auto& task = stats.column("task", "Task", ringside::StatsTable::Kind::Task);
+        auto& count = stats.column("switches_out", "Switches out", ringside::StatsTable::Kind::Count);
+        for (const auto& [id, n] : m_switches) {
+            task.numbers.push_back(id);
+            count.numbers.push_back(n);
+        }
+        return {stats};
     }
 
 private:
     bool m_bound = false;
-    std::map<int32_t, int64_t> m_switches;
-    ringside::InstantTable m_marks;
+    std::map<uint32_t, int64_t> m_switches;
+    ringside::InstantSink* m_marks = nullptr;
 };
 
 } // namespace

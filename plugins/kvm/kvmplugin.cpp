@@ -95,37 +95,46 @@ std::string KvmPlugin::exitReasonName(uint32_t reason)
     return it != vmx.end() ? it->second : "exit " + std::to_string(reason);
 }
 
-PluginTables KvmPlugin::tables(const RecordingInfo& info) const
+void KvmPlugin::consume(const ConsumedRecord& record)
 {
-    PluginTables out;
-    IntervalTable guest;
-    guest.name = "In the guest";
-    guest.states = {{"in the guest", 0xe0801e}};
-    StatsTable vcpus;
-    vcpus.key = "vcpus";
-    vcpus.title = "vCPU threads";
-    vcpus.columns = {{"vcpu", "vCPU"},
-                     {"pid", "PID"},
-                     {"comm", "Task"},
-                     {"entries", "Entries"},
-                     {"exits", "Exits"},
-                     {"guest_ns", "In guest (ns)"},
-                     {"exit_reasons", "Exits by reason"}};
+    if (record.task.valid()) m_tasks.try_emplace(record.pid, record.task.value);
+    m_stays.consume(record);
+}
+
+std::vector<StatsTable> KvmPlugin::statistics() const
+{
+    using Kind = StatsTable::Kind;
+    StatsTable vcpus{"vcpus", "vCPU threads", {}, true};
+    auto& vcpu = vcpus.column("vcpu", "vCPU", Kind::Number);
+    auto& thread = vcpus.column("task", "Host task", Kind::Task);
+    auto& entries = vcpus.column("entries", "Entries", Kind::Count);
+    auto& exits = vcpus.column("exits", "Exits", Kind::Count);
+    auto& guest = vcpus.column("guest_ns", "In the guest", Kind::Duration);
+    auto& share = vcpus.column("guest_percent", "% of the recording", Kind::Real);
+    auto& orphans = vcpus.column("exits_without_entry", "Exits without entry", Kind::Count);
+    auto& reasons = vcpus.column("exit_reasons", "Exits by reason", Kind::Counts);
+    const auto [first, last] = m_info.timeRange ? m_info.timeRange() : std::pair<uint64_t, uint64_t>(0, 0);
+    const uint64_t span = last > first ? last - first : 0;
     for (const auto& [pid, task] : m_stays.tasks()) {
-        std::map<std::string, int64_t> reasons;
-        for (const GuestTime::Stay& stay : task.stays) {
-            guest.add(stay.entry, stay.exit, pid, 0);
+        std::map<std::string, int64_t> byReason;
+        for (const GuestTime::Stay& stay : task.stays)
             // Only VMX numbers have names here; an AMD host's (SVM) are given as numbers.
-            ++reasons[task.isa == 1 ? exitReasonName(stay.exitReason) : "exit " + std::to_string(stay.exitReason)];
-        }
-        StatsTable::Counts byReason(reasons.begin(), reasons.end());
-        std::sort(byReason.begin(), byReason.end(), [](const auto& a, const auto& b) { return a.second > b.second; });
-        vcpus.rows.push_back({int64_t(task.vcpu), int64_t(pid), info.taskName ? info.taskName(pid) : std::string(),
-                              task.entries, uint64_t(task.stays.size()), task.guestNs, byReason});
+            ++byReason[task.isa == 1 ? exitReasonName(stay.exitReason) : "exit " + std::to_string(stay.exitReason)];
+        StatsTable::Counts counts(byReason.begin(), byReason.end());
+        std::stable_sort(counts.begin(), counts.end(), [](const auto& a, const auto& b) { return a.second > b.second; });
+        vcpu.numbers.push_back(task.vcpu);
+        const auto id = m_tasks.find(pid);
+        thread.numbers.push_back(id != m_tasks.end() ? int64_t(id->second) : StatsTable::kUnknown);
+        entries.numbers.push_back(int64_t(task.entries));
+        exits.numbers.push_back(int64_t(task.stays.size()));
+        guest.numbers.push_back(int64_t(task.guestNs));
+        share.reals.push_back(span ? 100.0 * double(task.guestNs) / double(span) : 0.0);
+        orphans.numbers.push_back(int64_t(task.exitsWithoutEntry));
+        reasons.counts.push_back(std::move(counts));
     }
-    out.intervals.push_back(std::move(guest));
-    out.statistics.push_back(std::move(vcpus));
-    return out;
+    std::vector<StatsTable> all;
+    all.push_back(std::move(vcpus));
+    return all;
 }
 
 } // namespace ringside::kvm

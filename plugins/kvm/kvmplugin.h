@@ -4,11 +4,14 @@
 #include "analysis/guesttime.h"
 #include "plugin/plugin.h"
 
+#include <map>
+
 namespace ringside::kvm {
 
-// A KVM host's vCPU threads: when each ran its guest (kvm_entry to the next kvm_exit) as a
-// state on the thread's task row, and per thread its entries, exits, time in the guest and
-// exits by reason. The core's GuestTime pairs the events; this plugin shows them.
+// A KVM host's vCPU threads: per thread its vCPU, entries, exits, time in the guest (and its
+// share of the recording), exits without an entry and exits by reason: the table `ringside-cli
+// kvm` prints. The core's GuestTime pairs the events (the same code: it is inline) and draws
+// each stay on the thread's task row.
 class KvmPlugin : public Plugin {
 public:
     static constexpr const char* kName = "kvm";
@@ -17,10 +20,10 @@ public:
     std::string description() const override;
     std::vector<EventRequest> requests() const override { return m_stays.requests(); }
     void bind(const std::vector<bool>& bound) override;
-    void setRecording(const RecordingInfo& info) override { m_machine = info.machine; }
-    void consume(const ConsumedRecord& record) override { m_stays.consume(record); }
+    void setRecording(const RecordingInfo& info) override { m_info = info; }
+    void consume(const ConsumedRecord& record) override;
     std::string nothingToShow() const override;
-    PluginTables tables(const RecordingInfo& info) const override;
+    std::vector<StatsTable> statistics() const override;
 
     const GuestTime& stays() const { return m_stays; }
 
@@ -30,8 +33,9 @@ public:
 
 private:
     GuestTime m_stays;
+    RecordingInfo m_info;
+    std::map<int32_t, uint32_t> m_tasks; // the task of each vCPU thread's pid, from its first record
     bool m_bound = false;
-    std::string m_machine;
 };
 
 } // namespace ringside::kvm

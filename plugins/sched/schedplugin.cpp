@@ -34,16 +34,26 @@ std::vector<EventRequest> SchedPlugin::requests() const
     };
 }
 
+void SchedPlugin::setTables(TableSink& tables)
+{
+    m_states = &tables.intervals({"task_states",
+                                  "Task states",
+                                  RowOwner::Task,
+                                  {{"running", 0x2e9e44},
+                                   {"runnable", 0xf0a030},
+                                   {"sleeping", 0xc8ccd4},
+                                   {"blocked (D)", 0xd01c28},
+                                   {"stopped", 0x8c5ac8},
+                                   {"dead", 0x303030}},
+                                  false});
+    m_wakeups = &tables.flows({"wakeups", "Wakeups", RowOwner::Task, "latency"});
+    m_marks = &tables.instants({"task_events", "Task events", RowOwner::Task,
+                                {"migrated", "forked", "exec", "exited", "renamed"}});
+}
+
 void SchedPlugin::bind(const std::vector<bool>& bound)
 {
     m_bound = bound;
-    m_states.name = "Task states";
-    m_states.states = {{"running", 0x2e9e44},     {"runnable", 0xf0a030}, {"sleeping", 0xc8ccd4},
-                       {"blocked (D)", 0xd01c28}, {"stopped", 0x8c5ac8},  {"dead", 0x303030}};
-    m_wakeups.name = "Wakeups";
-    m_marks.name = "Task events";
-    m_marks.labels = {"migrated", "forked", "exec", "exited", "renamed"};
-    m_latencyBuckets.assign(32, 0);
 }
 
 TaskState SchedPlugin::stateAfterSwitch(int64_t prevState)
@@ -59,11 +69,11 @@ TaskState SchedPlugin::stateAfterSwitch(int64_t prevState)
     return TaskState::Sleeping; // parked, idle (I): not waiting for a CPU
 }
 
-void SchedPlugin::enter(int32_t pid, TaskState state, uint64_t t)
+void SchedPlugin::enter(uint32_t id, TaskState state, uint64_t t)
 {
-    Task& task = m_tasks[pid];
+    Task& task = m_tasks[id];
     if (task.state != TaskState::Unknown && task.since != 0 && t >= task.since) {
-        TaskStats& s = m_stats[pid];
+        TaskStats& s = m_stats[id];
         const uint64_t d = t - task.since;
         switch (task.state) {
         case TaskState::Running: s.run += d; break;
@@ -72,60 +82,71 @@ void SchedPlugin::enter(int32_t pid, TaskState state, uint64_t t)
         case TaskState::Blocked: s.blocked += d; break;
         default: break;
         }
-        if (task.state <= TaskState::Dead && d > 0) m_states.add(task.since, t, pid, uint16_t(task.state));
+        if (m_states && task.state <= TaskState::Dead && d > 0) m_states->add(task.since, t, id, uint32_t(task.state));
     }
     task.state = state;
     task.since = t;
+    if (state != TaskState::Running) task.stream = kNone;
+    if (m_states && state <= TaskState::Dead) m_states->open(t, id, uint32_t(state));
 }
 
 void SchedPlugin::switched(const ConsumedRecord& record)
 {
-    const int32_t prev = int32_t(record.field(0).asSigned());
-    const int32_t next = int32_t(record.field(2).asSigned());
+    const int32_t prevPid = int32_t(record.field(0).asSigned());
+    const int32_t nextPid = int32_t(record.field(2).asSigned());
     const uint64_t t = record.timestamp;
-    if (prev != 0) {
+    const uint32_t stream = record.stream.value;
+    if (m_running.size() <= stream) m_running.resize(stream + 1u, kNone);
+    const uint32_t prev = prevPid != 0 ? taskOf(prevPid, t) : kNone;
+    const uint32_t next = nextPid != 0 ? taskOf(nextPid, t) : kNone;
+    // Whatever the CPU's last switch ran stops running here, whatever prev says.
+    const uint32_t ran = m_running[stream];
+    if (ran != kNone && ran != prev) {
+        ++m_mismatches;
+        Task& task = m_tasks[ran];
+        if (task.state == TaskState::Running && task.stream == stream) enter(ran, TaskState::Unknown, t);
+    }
+    m_running[stream] = next;
+    if (prev != kNone) {
         const TaskState after = stateAfterSwitch(record.field(1).asSigned());
         TaskStats& s = m_stats[prev];
         ++s.switchesOut;
         if (after == TaskState::Runnable) ++s.preempted;
-        // A task whose start was not recorded was running until now: its time so far is not
-        // counted (enter() counts whole intervals only).
+        // A task whose start of its run here was not recorded was running until now: its time
+        // so far is not counted (enter() counts whole intervals only).
         Task& task = m_tasks[prev];
-        if (task.state != TaskState::Running) task.since = 0, task.state = TaskState::Running;
+        if (task.state != TaskState::Running || task.stream != stream) task.since = 0, task.state = TaskState::Running;
         enter(prev, after, t);
     }
-    if (next != 0) {
+    if (next != kNone) {
         TaskStats& s = m_stats[next];
         ++s.switchesIn;
         Task& task = m_tasks[next];
         if (task.wokenAt != 0 && t >= task.wokenAt) {
             const uint64_t latency = t - task.wokenAt;
             s.latencyTotal += latency;
-            if (latency >= s.latencyMax) s.latencyMax = latency, s.latencyMaxAt = t;
+            if (latency >= s.latencyMax) s.latencyMax = latency, s.latencyMaxAt = {record.stream, record.index};
             ++s.latencies;
             ++m_latencyBuckets[std::min<size_t>(31, size_t(std::bit_width(latency / 1000)))];
-            m_wakeups.fromTime.push_back(task.wokenAt);
-            m_wakeups.fromOwner.push_back(task.waker);
-            m_wakeups.toTime.push_back(t);
-            m_wakeups.toOwner.push_back(next);
-            m_wakeups.value.push_back(int64_t(latency));
+            if (m_wakeups && task.waker != kNone) m_wakeups->add(task.wokenAt, task.waker, t, next, int64_t(latency));
             task.wokenAt = 0;
         }
+        // Running elsewhere still (its switch-out there was not seen): that run ends now.
+        if (task.state == TaskState::Running && task.stream != stream) task.since = 0;
         enter(next, TaskState::Running, t);
-        if (record.valueCount > 3) named(next, record.field(3).asText(), t);
+        m_tasks[next].stream = stream;
+        if (record.valueCount > 3) named(next, record.field(3).asText(), record);
     }
 }
 
-void SchedPlugin::named(int32_t pid, std::string_view comm, uint64_t t)
+void SchedPlugin::named(uint32_t id, std::string_view comm, const ConsumedRecord& record)
 {
-    Task& task = m_tasks[pid];
+    Task& task = m_tasks[id];
     comm = comm.substr(0, sizeof task.comm - 1);
     if (comm == task.comm) return;
     if (task.comm[0]) {
-        m_renames.push_back({pid, t, std::string(comm)});
-        m_marks.time.push_back(t);
-        m_marks.ownerId.push_back(pid);
-        m_marks.label.push_back(kRenamed);
+        m_renames.push_back({id, {record.stream, record.index}, std::string(comm)});
+        mark(record.timestamp, id, kRenamed);
     }
     std::fill(std::begin(task.comm), std::end(task.comm), '\0');
     std::copy(comm.begin(), comm.end(), task.comm);
@@ -134,24 +155,24 @@ void SchedPlugin::named(int32_t pid, std::string_view comm, uint64_t t)
 void SchedPlugin::woken(const ConsumedRecord& record, int32_t pid)
 {
     if (pid == 0) return;
-    Task& task = m_tasks[pid];
+    const uint32_t id = taskOf(pid, record.timestamp);
+    Task& task = m_tasks[id];
     if (task.state == TaskState::Running) return; // a wakeup of a running task changes nothing
-    ++m_stats[pid].wakeups;
+    ++m_stats[id].wakeups;
     task.wokenAt = record.timestamp;
-    task.waker = record.pid;
-    enter(pid, TaskState::Runnable, record.timestamp);
+    task.waker = record.task.valid() ? record.task.value : taskOf(record.pid, record.timestamp);
+    enter(id, TaskState::Runnable, record.timestamp);
 }
 
-void SchedPlugin::mark(const ConsumedRecord& record, int32_t pid, uint32_t label)
+void SchedPlugin::mark(uint64_t t, uint32_t task, uint32_t label)
 {
-    m_marks.time.push_back(record.timestamp);
-    m_marks.ownerId.push_back(pid);
-    m_marks.label.push_back(label);
+    if (m_marks) m_marks->add(t, task, label);
 }
 
 void SchedPlugin::consume(const ConsumedRecord& record)
 {
     const auto pid = [&] { return int32_t(record.field(0).asSigned()); };
+    const auto task = [&] { return taskOf(pid(), record.timestamp); };
     switch (record.request) {
     case kSwitch: switched(record); break;
     // The wakeup that makes a task runnable: sched_wakeup, or sched_waking when the recording
@@ -161,13 +182,15 @@ void SchedPlugin::consume(const ConsumedRecord& record)
         if (!m_bound[kWakeup]) woken(record, pid());
         break;
     case kWakeupNew: woken(record, pid()); break;
-    case kMigrate: mark(record, pid(), kMigrated); break;
-    case kFork: mark(record, pid(), kForked); break;
-    case kExec: mark(record, pid(), kExecuted); break;
-    case kExit: mark(record, pid(), kExited); break;
+    case kMigrate: mark(record.timestamp, task(), kMigrated); break;
+    case kFork: mark(record.timestamp, task(), kForked); break;
+    case kExec: mark(record.timestamp, task(), kExecuted); break;
+    case kExit: mark(record.timestamp, task(), kExited); break;
     default: break;
     }
 }
+
+void SchedPlugin::finish() {}
 
 std::string SchedPlugin::nothingToShow() const
 {
@@ -176,44 +199,69 @@ std::string SchedPlugin::nothingToShow() const
     return {};
 }
 
-PluginTables SchedPlugin::tables(const RecordingInfo& info) const
+std::vector<StatsTable> SchedPlugin::statistics() const
 {
-    PluginTables out;
-    out.intervals.push_back(m_states);
-    out.flows.push_back(m_wakeups);
-    out.instants.push_back(m_marks);
-    StatsTable tasks{"tasks", "Scheduling per task", {}, {}};
-    tasks.columns = {{"pid", "PID"},
-                     {"comm", "Task"},
-                     {"switches_out", "Switches out"},
-                     {"preempted", "Preempted"},
-                     {"switches_in", "Switches in"},
-                     {"run_ns", "Running (ns)"},
-                     {"runnable_ns", "Runnable (ns)"},
-                     {"sleep_ns", "Sleeping (ns)"},
-                     {"blocked_ns", "Blocked (ns)"},
-                     {"wakeups", "Wakeups"},
-                     {"max_wakeup_latency_ns", "Max wakeup latency (ns)"},
-                     {"max_wakeup_latency_at", "Max wakeup latency at"},
-                     {"avg_wakeup_latency_ns", "Avg wakeup latency (ns)"}};
-    const std::map<int32_t, TaskStats> sorted(m_stats.begin(), m_stats.end());
-    for (const auto& [pid, s] : sorted)
-        tasks.rows.push_back({int64_t(pid), info.taskName ? info.taskName(pid) : std::string(), s.switchesOut,
-                              s.preempted, s.switchesIn, s.run, s.runnable, s.sleep, s.blocked, s.wakeups, s.latencyMax,
-                              s.latencyMaxAt, s.latencies ? s.latencyTotal / s.latencies : uint64_t(0)});
-    StatsTable histogram{"wakeup_latency", "Wakeup latency histogram", {}, {}};
-    histogram.columns = {{"from_us", "From (us)"}, {"to_us", "To (us)"}, {"count", "Wakeups"}};
+    using Kind = StatsTable::Kind;
+    StatsTable tasks{"tasks", "Scheduling per task", {}, false};
+    auto& task = tasks.column("task", "Task", Kind::Task);
+    auto& out = tasks.column("switches_out", "Switches out", Kind::Count);
+    auto& preempted = tasks.column("preempted", "Preempted", Kind::Count);
+    auto& in = tasks.column("switches_in", "Switches in", Kind::Count);
+    auto& run = tasks.column("run_ns", "Running", Kind::Duration);
+    auto& runnable = tasks.column("runnable_ns", "Runnable", Kind::Duration);
+    auto& sleep = tasks.column("sleep_ns", "Sleeping", Kind::Duration);
+    auto& blocked = tasks.column("blocked_ns", "Blocked", Kind::Duration);
+    auto& wakeups = tasks.column("wakeups", "Wakeups", Kind::Count);
+    auto& maxLatency = tasks.column("max_wakeup_latency_ns", "Max wakeup latency", Kind::Duration);
+    auto& maxAt = tasks.column("max_wakeup_latency_at", "Max wakeup latency at", Kind::Event);
+    auto& avgLatency = tasks.column("avg_wakeup_latency_ns", "Avg wakeup latency", Kind::Duration);
+    const std::map<uint32_t, TaskStats> sorted(m_stats.begin(), m_stats.end());
+    for (const auto& [id, s] : sorted) {
+        task.numbers.push_back(id);
+        out.numbers.push_back(int64_t(s.switchesOut));
+        preempted.numbers.push_back(int64_t(s.preempted));
+        in.numbers.push_back(int64_t(s.switchesIn));
+        run.numbers.push_back(int64_t(s.run));
+        runnable.numbers.push_back(int64_t(s.runnable));
+        sleep.numbers.push_back(int64_t(s.sleep));
+        blocked.numbers.push_back(int64_t(s.blocked));
+        wakeups.numbers.push_back(int64_t(s.wakeups));
+        maxLatency.numbers.push_back(s.latencies ? int64_t(s.latencyMax) : StatsTable::kUnknown);
+        maxAt.numbers.push_back(s.latencies ? StatsTable::eventCell(s.latencyMaxAt) : StatsTable::kUnknown);
+        avgLatency.numbers.push_back(s.latencies ? int64_t(s.latencyTotal / s.latencies) : StatsTable::kUnknown);
+    }
+    StatsTable histogram{"wakeup_latency", "Wakeup latency histogram", {}, false};
+    auto& from = histogram.column("from_us", "From (us)", Kind::Count);
+    auto& to = histogram.column("to_us", "To (us)", Kind::Count);
+    auto& count = histogram.column("count", "Wakeups", Kind::Count);
     for (size_t b = 0; b < m_latencyBuckets.size(); ++b)
-        if (m_latencyBuckets[b])
-            histogram.rows.push_back(
-                {uint64_t(b ? uint64_t(1) << (b - 1) : 0), uint64_t(uint64_t(1) << b), m_latencyBuckets[b]});
-    StatsTable names{"names", "Task names over time", {}, {}};
-    names.columns = {{"time", "Renamed at (ns)"}, {"pid", "PID"}, {"comm", "New name"}};
-    for (const Name& n : m_renames) names.rows.push_back({n.since, int64_t(n.pid), n.comm});
-    out.statistics.push_back(std::move(tasks));
-    out.statistics.push_back(std::move(histogram));
-    out.statistics.push_back(std::move(names));
-    return out;
+        if (m_latencyBuckets[b]) {
+            from.numbers.push_back(b ? int64_t(1) << (b - 1) : 0);
+            to.numbers.push_back(int64_t(1) << b);
+            count.numbers.push_back(int64_t(m_latencyBuckets[b]));
+        }
+    StatsTable names{"names", "Task names over time", {}, false};
+    auto& at = names.column("at", "Renamed at", Kind::Event);
+    auto& renamed = names.column("task", "Task", Kind::Task);
+    auto& comm = names.column("comm", "New name", Kind::Text);
+    for (const Name& n : m_renames) {
+        at.numbers.push_back(StatsTable::eventCell(n.at));
+        renamed.numbers.push_back(n.task);
+        comm.texts.push_back(n.comm);
+    }
+    std::vector<StatsTable> all;
+    all.push_back(std::move(tasks));
+    all.push_back(std::move(histogram));
+    all.push_back(std::move(names));
+    if (m_mismatches) {
+        StatsTable checks{"mismatches", "Switches whose prev did not run there", {}, false};
+        checks.column("count", "Switches", Kind::Count).numbers.push_back(int64_t(m_mismatches));
+        checks.column("meaning", "What it means", Kind::Text)
+            .texts.push_back("the CPU's last switch ran another task (its switch-out was filtered or lost): that "
+                             "task's run ended there");
+        all.push_back(std::move(checks));
+    }
+    return all;
 }
 
 } // namespace ringside::sched

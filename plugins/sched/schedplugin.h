@@ -17,6 +17,11 @@ enum class TaskState : uint16_t { Running, Runnable, Sleeping, Blocked, Stopped,
 // dead), its wakeups as flows from the waker to the switch that ran it, and per-task
 // statistics: run, runnable, sleep and blocked time, switches out (voluntary or preempted) and
 // in, wakeups and their latency. The idle tasks (pid 0, one per CPU) are left out.
+//
+// A CPU's sched_switch ends whatever ran there, whatever its prev says: a switch whose prev is
+// not the task the CPU's last switch ran (that task's switch-out was filtered or lost) ends
+// that task's run there (its state after is unknown) and is counted as a mismatch; prev's own
+// run is not counted, for its start was not seen on that CPU.
 class SchedPlugin : public Plugin {
 public:
     static constexpr const char* kName = "sched";
@@ -27,51 +32,63 @@ public:
         uint64_t run = 0, runnable = 0, sleep = 0, blocked = 0;
         uint64_t switchesOut = 0, preempted = 0, switchesIn = 0, wakeups = 0;
         uint64_t latencyTotal = 0, latencyMax = 0, latencies = 0;
-        uint64_t latencyMaxAt = 0; // the switch-in that ended the longest wait
+        EventRef latencyMaxAt; // the switch-in that ended the longest wait
     };
     // A name a task ran under, from the time it was first seen with it.
     struct Name {
-        int32_t pid = 0;
-        uint64_t since = 0;
+        uint32_t task = 0;
+        EventRef at;
         std::string comm;
     };
 
     std::string name() const override { return kName; }
     std::string description() const override;
     std::vector<EventRequest> requests() const override;
+    void setRecording(const RecordingInfo& info) override { m_info = info; }
+    void setTables(TableSink& tables) override;
     void bind(const std::vector<bool>& bound) override;
     void consume(const ConsumedRecord& record) override;
+    void finish() override;
     std::string nothingToShow() const override;
-    PluginTables tables(const RecordingInfo& info) const override;
+    std::vector<StatsTable> statistics() const override;
 
-    const std::unordered_map<int32_t, TaskStats>& stats() const { return m_stats; }
+    // By task (a TaskId's value).
+    const std::unordered_map<uint32_t, TaskStats>& stats() const { return m_stats; }
     // Every name change: a task's second and later names, in time order.
     const std::vector<Name>& renames() const { return m_renames; }
+    // Switches whose prev was not the task the CPU's last switch ran.
+    uint64_t mismatches() const { return m_mismatches; }
     // The state of `prev` after a switch, from prev_state as kernels since 4.14 report it.
     static TaskState stateAfterSwitch(int64_t prevState);
 
 private:
+    static constexpr uint32_t kNone = UINT32_MAX;
     struct Task {
         TaskState state = TaskState::Unknown;
         uint64_t since = 0;   // when the state began (0: unknown)
         uint64_t wokenAt = 0; // the wakeup not yet followed by a switch-in
-        int32_t waker = -1;
-        char comm[16] = {}; // the name it last ran under
+        uint32_t waker = kNone;
+        uint32_t stream = kNone; // where it runs, while Running
+        char comm[16] = {};      // the name it last ran under
     };
-    void enter(int32_t pid, TaskState state, uint64_t t);
+    uint32_t taskOf(int32_t pid, uint64_t t) const { return m_info.taskAt ? m_info.taskAt(pid, t) : uint32_t(pid); }
+    void enter(uint32_t task, TaskState state, uint64_t t);
     void switched(const ConsumedRecord& record);
     void woken(const ConsumedRecord& record, int32_t pid);
-    void mark(const ConsumedRecord& record, int32_t pid, uint32_t label);
-    void named(int32_t pid, std::string_view comm, uint64_t t);
+    void mark(uint64_t t, uint32_t task, uint32_t label);
+    void named(uint32_t task, std::string_view comm, const ConsumedRecord& record);
 
+    RecordingInfo m_info;
     std::vector<bool> m_bound;
-    std::unordered_map<int32_t, Task> m_tasks;
-    std::unordered_map<int32_t, TaskStats> m_stats;
-    IntervalTable m_states;
-    FlowTable m_wakeups;
-    InstantTable m_marks;
-    std::vector<uint64_t> m_latencyBuckets; // by power of two of microseconds
+    IntervalSink* m_states = nullptr;
+    FlowSink* m_wakeups = nullptr;
+    InstantSink* m_marks = nullptr;
+    std::unordered_map<uint32_t, Task> m_tasks;
+    std::unordered_map<uint32_t, TaskStats> m_stats;
+    std::vector<uint32_t> m_running; // per stream: the task its last switch ran
+    std::vector<uint64_t> m_latencyBuckets = std::vector<uint64_t>(32, 0); // by power of two of microseconds
     std::vector<Name> m_renames;
+    uint64_t m_mismatches = 0;
 };
 
 } // namespace ringside::sched

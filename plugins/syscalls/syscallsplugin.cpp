@@ -15,8 +15,64 @@ enum Request : size_t { kRawEnter, kRawExit, kEnter, kExit, kEnterOld, kExitOld,
 
 constexpr const char* kEnterPrefix = "sys_enter_";
 constexpr const char* kExitPrefix = "sys_exit_";
+constexpr uint32_t kNoTask = UINT32_MAX;
 
 } // namespace
+
+// ---- Sums
+
+void SyscallsPlugin::Sums::add(const Call& c)
+{
+    ++calls;
+    if (c.enterSeen && c.exitSeen) total += c.duration(), max = std::max(max, c.duration()), ++timed;
+    if (!c.failed()) return;
+    ++errors;
+    auto it = std::find_if(byErrno.begin(), byErrno.end(), [&](const auto& e) { return e.first == c.ret; });
+    if (it == byErrno.end())
+        byErrno.emplace_back(c.ret, 1);
+    else
+        ++it->second;
+}
+
+void SyscallsPlugin::Sums::add(const Sums& o)
+{
+    calls += o.calls, errors += o.errors, total += o.total, max = std::max(max, o.max), timed += o.timed;
+    for (const auto& [ret, n] : o.byErrno) {
+        auto it = std::find_if(byErrno.begin(), byErrno.end(), [&](const auto& e) { return e.first == ret; });
+        if (it == byErrno.end())
+            byErrno.emplace_back(ret, n);
+        else
+            it->second += n;
+    }
+}
+
+void SyscallsPlugin::Tally::add(const Call& c, EventRef exitEvent)
+{
+    if (perName.size() <= c.name) perName.resize(c.name + 1u);
+    perName[c.name].add(c);
+    auto [task, added] = perTask.try_emplace(c.pid, c.enter, Sums());
+    if (!added) task->second.first = std::min(task->second.first, c.enter);
+    task->second.second.add(c);
+    perTaskCall[uint64_t(uint32_t(c.pid)) << 32 | c.name].add(c);
+    if (c.failed())
+        failures.push_back({c.exit, c.enterSeen ? int64_t(c.exit - c.enter) : StatsTable::kUnknown, c.ret, c.pid,
+                            uint16_t(c.name), exitEvent});
+}
+
+void SyscallsPlugin::Tally::add(Tally&& o)
+{
+    if (perName.size() < o.perName.size()) perName.resize(o.perName.size());
+    for (size_t n = 0; n < o.perName.size(); ++n) perName[n].add(o.perName[n]);
+    for (auto& [pid, task] : o.perTask) {
+        auto [it, added] = perTask.try_emplace(pid, task);
+        if (!added) it->second.first = std::min(it->second.first, task.first), it->second.second.add(task.second);
+    }
+    for (auto& [key, sums] : o.perTaskCall) perTaskCall[key].add(sums);
+    failures.insert(failures.end(), o.failures.begin(), o.failures.end());
+    o = Tally();
+}
+
+// ---- The plugin
 
 std::string SyscallsPlugin::description() const
 {
@@ -41,13 +97,25 @@ std::vector<EventRequest> SyscallsPlugin::requests() const
 
 void SyscallsPlugin::setRecording(const RecordingInfo& info)
 {
+    m_info = info;
     m_arch = architectureOf(info.machine);
-    m_eventName = info.eventName;
+}
+
+void SyscallsPlugin::setTables(TableSink& tables)
+{
+    // Both kinds of exit events name the return value `ret`: read from the event when shown.
+    m_slices = &tables.slices({"syscalls", "System calls", RowOwner::Task, "", "ret"});
 }
 
 void SyscallsPlugin::bind(const std::vector<bool>& bound)
 {
     m_bound = bound;
+    auto any = [&](std::initializer_list<size_t> requests) {
+        for (size_t r : requests)
+            if (r < bound.size() && bound[r]) return true;
+        return false;
+    };
+    m_bothKinds = any({kRawEnter, kRawExit}) && any({kEnter, kExit, kEnterOld, kExitOld});
 }
 
 SyscallsPlugin::SyscallsPlugin() = default;
@@ -55,7 +123,7 @@ SyscallsPlugin::~SyscallsPlugin() = default;
 
 uint16_t SyscallsPlugin::nameId(const std::string& name)
 {
-    constexpr size_t kMostNames = (1 << 13) - 1;
+    constexpr size_t kMostNames = 0xffff;
     const std::lock_guard lock(m_namesLock);
     auto found = m_nameIds.find(name);
     if (found != m_nameIds.end()) return found->second;
@@ -63,34 +131,113 @@ uint16_t SyscallsPlugin::nameId(const std::string& name)
     found = m_nameIds.find(kept);
     if (found != m_nameIds.end()) return found->second;
     m_names.push_back(kept);
+    // The table's labels are added in the same order: a name's id is its label's.
+    if (m_slices) m_slices->label(kept);
     return m_nameIds.emplace(kept, uint16_t(m_names.size() - 1)).first->second;
 }
 
-int SyscallsPlugin::cpuOf(uint32_t streamPlusOne) const
+int SyscallsPlugin::cpuOf(StreamId stream) const
 {
-    const size_t stream = size_t(streamPlusOne) - 1;
-    return streamPlusOne && stream < m_streams.size() ? m_streams[stream].cpu : -1;
+    return stream.valid() && stream.value < m_streams.size() ? m_streams[stream.value].cpu : -1;
 }
 
-namespace {
-
-// Stored values that mean "kept aside".
-constexpr uint32_t kWideTime = UINT32_MAX;
-// Stored durations and returns past these are indexes into lists of the values that did not
-// fit (a wait of seconds, an mmap's address): rare, and a list costs less than a map.
-constexpr uint32_t kWideDurations = UINT32_MAX - (uint32_t(1) << 30) + 1; // 3.2 s and more
-constexpr int32_t kWideReturns = INT32_MIN / 2;                           // -2^30 and less
-constexpr size_t kMostWide = size_t(1) << 30;
-constexpr uint16_t kWideTask = UINT16_MAX;
-
-} // namespace
+void SyscallsPlugin::addToTable(const PendingCall& p, Tally& tally, uint32_t owner)
+{
+    Call c;
+    c.enter = p.enter;
+    c.exit = p.exitSeen ? p.exit : p.enter;
+    c.ret = p.ret;
+    c.pid = p.pid;
+    c.name = p.name;
+    c.stream = p.exitSeen ? p.exitEvent.stream : p.enterEvent.stream;
+    c.enterSeen = p.enterSeen;
+    c.exitSeen = p.exitSeen;
+    if (m_slices) {
+        Slice s;
+        s.start = c.enterSeen ? c.enter : c.exit;
+        s.end = c.exit;
+        s.owner = owner;
+        s.label = c.name;
+        s.value = c.ret;
+        s.flags = uint8_t((c.failed() ? Slice::kError : 0) | (c.exitSeen ? 0 : Slice::kOpen) |
+                          (c.enterSeen ? 0 : Slice::kNoStart));
+        if (c.enterSeen) s.startEvent = p.enterEvent;
+        if (c.exitSeen) s.endEvent = p.exitEvent;
+        m_slices->add(s);
+    }
+    tally.add(c, p.exitSeen ? p.exitEvent : EventRef());
+    if (m_observer) m_observer(c);
+}
 
 // ---- A piece: one stretch's records, paired as they come
 
-uint16_t SyscallsPlugin::Piece::nameOf(int64_t number, int64_t nameFromEvent)
-{
-    return nameFromEvent >= 0 ? uint16_t(nameFromEvent) : numberName(number);
-}
+class SyscallsPlugin::Piece : public StreamPiece {
+public:
+    // The piece fed in merged order keeps this stream key.
+    static constexpr uint32_t kEveryStream = UINT32_MAX;
+
+    Piece(SyscallsPlugin& plugin, uint32_t streamKey) : m_plugin(plugin), m_streamKey(streamKey) {}
+    void consume(const ConsumedRecord& record) override;
+    void end() override { finish(); }
+
+    size_t size() const { return m_calls.size(); }
+    PendingCall& at(size_t i) { return m_calls[i]; }
+    const PendingCall& at(size_t i) const { return m_calls[i]; }
+
+private:
+    friend class SyscallsPlugin;
+    struct TaskState {
+        int64_t open = -1;       // the call entered and not yet returned
+        int64_t lastExited = -1; // the call that returned last, while no other was entered
+        bool lastClean = false;  // ... entered and returned here without the task leaving the CPU
+        int64_t openNumber = 0, lastExitedNumber = 0;
+        uint8_t openKinds = 0, exitKinds = 0; // the kinds of events seen of them (Kind)
+        uint64_t lastEnter = 0;
+        int64_t firstEnter = -1; // the call the task's first record entered, if it was an entry
+        int64_t firstNumber = 0;
+        uint8_t firstKind = 0;
+        bool seen = false;
+        bool left = false;          // it left the CPU after its last entry here
+        size_t deferred = SIZE_MAX; // its call whose return was left to join(), in m_unreturned
+    };
+    // Which kind of event a record is: both kinds may record one call.
+    enum Kind : uint8_t { kRaw = 1, kEvent = 2 };
+
+    void enter(const ConsumedRecord& record, int64_t number, int64_t nameFromEvent, Kind kind);
+    void exit(const ConsumedRecord& record, int64_t number, int64_t ret, int64_t nameFromEvent, Kind kind);
+    size_t addCall(const ConsumedRecord& record, uint16_t name, bool entered, int64_t number);
+    // The task's last call returned here cleanly and can change no more: into the table, and
+    // its slot free. A task's first call waits for join() (its other event may end the
+    // stretch before).
+    void settle(TaskState& task);
+    TaskState& taskOf(const ConsumedRecord& record);
+    uint16_t numberName(int64_t number);
+    uint16_t nameOf(int64_t number, int64_t nameFromEvent)
+    {
+        return nameFromEvent >= 0 ? uint16_t(nameFromEvent) : numberName(number);
+    }
+    int64_t nameOfEvent(uint16_t type, const char* prefix);
+    size_t unreturned(const TaskState& task, int32_t pid, uint64_t until = UINT64_MAX);
+    // The end of the stretch: calls still open become unreturned.
+    void finish();
+    // Its events' indexes, counted from the stretch's start, placed in the stream.
+    void place(uint32_t firstIndex);
+
+    SyscallsPlugin& m_plugin;
+    uint32_t m_streamKey;
+    std::vector<PendingCall> m_calls; // not yet in the table
+    std::vector<uint32_t> m_free;     // slots of calls put in the table
+    std::unordered_map<int32_t, TaskState> m_tasks;
+    std::vector<std::pair<int32_t, TaskState*>> m_lastTask; // per stream: the last task seen
+    std::vector<int32_t> m_numberNames;                     // name id by number, -1 until first seen
+    std::unordered_map<uint16_t, int64_t> m_eventNames;     // by event type
+    std::vector<Unreturned> m_unreturned;
+    std::vector<Orphan> m_orphans;
+    Tally m_tally;
+    size_t m_added = 0;
+    bool m_finished = false;
+    bool m_placed = false;
+};
 
 uint16_t SyscallsPlugin::Piece::numberName(int64_t number)
 {
@@ -104,8 +251,8 @@ uint16_t SyscallsPlugin::Piece::numberName(int64_t number)
 int64_t SyscallsPlugin::Piece::nameOfEvent(uint16_t type, const char* prefix)
 {
     auto [it, added] = m_eventNames.try_emplace(type, -1);
-    if (added && m_plugin.m_eventName) {
-        const std::string event = m_plugin.m_eventName(type);
+    if (added && m_plugin.m_info.eventName) {
+        const std::string event = m_plugin.m_info.eventName(type);
         const std::string p = prefix;
         if (event.size() > p.size() && event.compare(0, p.size(), p) == 0)
             it->second = m_plugin.nameId(event.substr(p.size()));
@@ -121,18 +268,14 @@ SyscallsPlugin::Piece::TaskState& SyscallsPlugin::Piece::taskOf(const ConsumedRe
     if (pid != record.pid || !state) {
         if (state) state->left = true; // another task ran on this CPU since
         pid = record.pid;
-        auto [it, added] = m_tasks.try_emplace(record.pid);
-        state = &it->second; // nodes of an unordered_map never move
-        if (added) {
-            state->index = m_pids.size() < kWideTask ? uint16_t(m_pids.size()) : kWideTask;
-            if (state->index != kWideTask) m_pids.push_back(record.pid);
-        }
+        state = &m_tasks[record.pid]; // nodes of an unordered_map never move
     }
     return *state;
 }
 
 void SyscallsPlugin::Piece::consume(const ConsumedRecord& record)
 {
+    if (record.request != kSwitch) m_plugin.m_any = true;
     switch (record.request) {
     case kRawEnter: enter(record, record.field(0).asSigned(), -1, kRaw); break;
     case kRawExit: exit(record, record.field(0).asSigned(), record.field(1).asSigned(), -1, kRaw); break;
@@ -152,155 +295,48 @@ void SyscallsPlugin::Piece::consume(const ConsumedRecord& record)
     }
 }
 
-SyscallsPlugin::Arena& SyscallsPlugin::takeArena()
+size_t SyscallsPlugin::Piece::addCall(const ConsumedRecord& record, uint16_t name, bool entered, int64_t number)
 {
-    const std::lock_guard lock(m_arenasLock);
-    for (auto& arena : m_arenas)
-        if (!arena->busy) return arena->busy = true, *arena;
-    m_arenas.push_back(std::make_unique<Arena>());
-    m_arenas.back()->busy = true;
-    return *m_arenas.back();
+    PendingCall call;
+    call.pid = record.pid;
+    call.name = name;
+    call.number = number;
+    const EventRef at{record.stream, record.index};
+    if (entered) {
+        call.enterSeen = true;
+        call.enter = record.timestamp;
+        call.enterEvent = at;
+    } else {
+        call.enter = record.timestamp;
+    }
+    if (!m_free.empty()) {
+        const uint32_t slot = m_free.back();
+        m_free.pop_back();
+        m_calls[slot] = call;
+        return slot;
+    }
+    m_calls.push_back(call);
+    return m_calls.size() - 1;
 }
 
-void SyscallsPlugin::giveBack(Arena& arena)
+void SyscallsPlugin::Piece::settle(TaskState& task)
 {
-    const std::lock_guard lock(m_arenasLock);
-    arena.busy = false;
-}
-
-SyscallsPlugin::Piece::Piece(SyscallsPlugin& plugin, uint32_t streamKey)
-    : m_plugin(plugin), m_streamKey(streamKey), m_arena(&plugin.takeArena()), m_begin(m_arena->calls.size())
-{}
-
-SyscallsPlugin::Piece::~Piece()
-{
-    end();
-}
-
-void SyscallsPlugin::Piece::end()
-{
-    if (m_ended) return;
-    m_end = m_arena->calls.size();
-    m_ended = true;
-    m_plugin.giveBack(*m_arena);
-}
-
-void SyscallsPlugin::Piece::setEnter(size_t call, StoredCall& c, uint64_t enter)
-{
-    // Calls are added in time order (a stream's records): a time past the epoch's 4.3 s starts
-    // the next epoch at the newest call; one out of order is kept aside.
-    if (m_epochs.empty() || (enter >= m_epochs.back().second + kWideTime && call + 1 >= size()))
-        m_epochs.emplace_back(call, enter);
-    const uint64_t base = m_epochs.back().second;
-    if (enter >= base && enter - base < kWideTime) {
-        c.enter = uint32_t(enter - base);
+    // A task's first call may have its other kind of entry event at the end of the stretch
+    // before (when both kinds are recorded): join() decides.
+    if (task.lastExited < 0 || !task.lastClean || (task.lastExited == task.firstEnter && m_plugin.m_bothKinds))
         return;
-    }
-    c.enter = kWideTime;
-    m_wideEnters.set(call, enter);
-}
-uint64_t SyscallsPlugin::Piece::epochOf(size_t call) const
-{
-    if (call >= m_epochs.back().first) return m_epochs.back().second; // most calls
-    auto epoch = std::upper_bound(m_epochs.begin(), m_epochs.end(), call,
-                                  [](size_t i, const std::pair<size_t, uint64_t>& e) { return i < e.first; });
-    return (epoch - 1)->second;
-}
-
-uint64_t SyscallsPlugin::Piece::enterOf(size_t call, const StoredCall& c) const
-{
-    return c.enter == kWideTime ? *m_wideEnters.find(call) : epochOf(call) + c.enter;
+    const PendingCall& call = m_calls[size_t(task.lastExited)];
+    const auto& taskAt = m_plugin.m_info.taskAt;
+    const uint32_t owner = m_streamKey != kEveryStream ? kNoTask
+                           : taskAt                    ? taskAt(call.pid, call.enter)
+                                                       : uint32_t(call.pid);
+    m_plugin.addToTable(call, m_tally, owner);
+    ++m_added;
+    m_free.push_back(uint32_t(task.lastExited));
+    task.lastExited = -1;
+    task.lastClean = false;
 }
 
-void SyscallsPlugin::Piece::setExit(size_t call, StoredCall& c, uint64_t exit)
-{
-    const uint64_t duration = exit - enterOf(call, c);
-    if (duration < kWideDurations) {
-        c.duration = uint32_t(duration);
-    } else if (c.duration >= kWideDurations) {
-        m_wideDurationValues[c.duration - kWideDurations] = duration;
-    } else {
-        if (m_wideDurationValues.size() == kMostWide) throw std::length_error("syscalls: too many long calls");
-        c.duration = kWideDurations + uint32_t(m_wideDurationValues.size());
-        m_wideDurationValues.push_back(duration);
-    }
-}
-
-uint64_t SyscallsPlugin::Piece::durationOf(const StoredCall& c) const
-{
-    return c.duration >= kWideDurations ? m_wideDurationValues[c.duration - kWideDurations] : c.duration;
-}
-
-uint64_t SyscallsPlugin::Piece::exitOf(size_t call) const
-{
-    const StoredCall& c = at(call);
-    return enterOf(call, c) + durationOf(c);
-}
-
-void SyscallsPlugin::Piece::setReturn(StoredCall& c, int64_t ret)
-{
-    if (ret >= kWideReturns && ret <= INT32_MAX) {
-        c.ret = int32_t(ret);
-    } else if (c.ret < kWideReturns) {
-        m_wideReturnValues[size_t(int64_t(c.ret) - INT32_MIN)] = ret;
-    } else {
-        if (m_wideReturnValues.size() == kMostWide) throw std::length_error("syscalls: too many wide returns");
-        c.ret = int32_t(int64_t(INT32_MIN) + int64_t(m_wideReturnValues.size()));
-        m_wideReturnValues.push_back(ret);
-    }
-}
-
-int64_t SyscallsPlugin::Piece::returnOf(const StoredCall& c) const
-{
-    return c.ret < kWideReturns ? m_wideReturnValues[size_t(int64_t(c.ret) - INT32_MIN)] : c.ret;
-}
-
-int32_t SyscallsPlugin::Piece::pidOf(size_t call) const
-{
-    const StoredCall& c = at(call);
-    return c.task == kWideTask ? int32_t(*m_widePids.find(call)) : m_pids[c.task];
-}
-
-uint32_t SyscallsPlugin::Piece::streamOf(size_t call) const
-{
-    if (const uint64_t* other = m_otherStreams.find(call)) return uint32_t(*other);
-    return m_streamKey == kEveryStream ? 0 : m_streamKey + 1;
-}
-
-void SyscallsPlugin::Piece::setStream(size_t call, uint32_t streamPlusOne)
-{
-    if (m_otherStreams.size() == 0 && streamPlusOne == m_streamKey + 1) return; // most calls
-    if (streamPlusOne != streamOf(call)) m_otherStreams.set(call, streamPlusOne);
-}
-
-SyscallsPlugin::Call SyscallsPlugin::Piece::call(size_t i) const
-{
-    const StoredCall& s = at(i);
-    Call c;
-    c.enter = enterOf(i, s);
-    c.exit = c.enter + durationOf(s);
-    c.ret = returnOf(s);
-    c.pid = pidOf(i);
-    c.name = s.name;
-    c.cpu = m_plugin.cpuOf(streamOf(i));
-    c.enterSeen = s.enterSeen;
-    c.exitSeen = s.exitSeen;
-    return c;
-}
-
-size_t SyscallsPlugin::Piece::addCall(const ConsumedRecord& record, const TaskState& task, uint16_t name, bool entered)
-{
-    StoredCall call;
-    call.task = task.index;
-    call.name = name & 0x1fff;
-    call.enterSeen = entered;
-    const size_t index = size();
-    setEnter(index, call, record.timestamp);
-    m_arena->calls.push_back(call);
-    if (task.index == kWideTask) m_widePids.set(index, uint64_t(uint32_t(record.pid)));
-    setStream(index, uint32_t(record.stream.value) + 1);
-    return index;
-}
 void SyscallsPlugin::Piece::enter(const ConsumedRecord& record, int64_t number, int64_t nameFromEvent, Kind kind)
 {
     TaskState& task = taskOf(record);
@@ -312,15 +348,17 @@ void SyscallsPlugin::Piece::enter(const ConsumedRecord& record, int64_t number, 
         task.openKinds |= kind;
         return;
     }
+    settle(task); // the call before can no longer take another event
     // A call that never returned (exit_group, or its exit was lost) stays open.
     if (task.open >= 0) unreturned(task, record.pid, record.timestamp);
     if (task.deferred != SIZE_MAX) m_unreturned[task.deferred].until = record.timestamp, task.deferred = SIZE_MAX;
-    const size_t index = addCall(record, task, nameOf(number, nameFromEvent), true);
+    const size_t index = addCall(record, nameOf(number, nameFromEvent), true, number);
     task.left = false;
     task.open = int64_t(index);
     task.openNumber = number;
     task.openKinds = kind;
     task.lastExited = -1;
+    task.lastClean = false;
     task.lastEnter = record.timestamp;
     if (first) task.firstEnter = int64_t(index), task.firstKind = kind, task.firstNumber = number;
 }
@@ -337,10 +375,12 @@ void SyscallsPlugin::Piece::exit(const ConsumedRecord& record, int64_t number, i
         task.exitKinds |= kind;
         return;
     }
+    settle(task);
     // rt_sigreturn (and a call whose number a tracer changed) returns as NR -1: it ends the
     // call that was entered.
     const bool matches = task.open >= 0 && (task.openNumber == number || number < 0);
-    if (!matches || task.left) {
+    bool clean = matches && !task.left;
+    if (!clean) {
         uint64_t lastEnter = task.lastEnter;
         if (task.open >= 0 && matches) {
             // The task left this CPU inside the call: this may be the return of a call it
@@ -353,18 +393,18 @@ void SyscallsPlugin::Piece::exit(const ConsumedRecord& record, int64_t number, i
         }
         // Entered before the stretch began (before the recording, or in another piece), or
         // deferred as above.
-        task.open = int64_t(addCall(record, task, nameOf(number, nameFromEvent), false));
+        task.open = int64_t(addCall(record, nameOf(number, nameFromEvent), false, number));
         task.openNumber = number;
         m_orphans.push_back({uint32_t(task.open), record.pid, number, record.timestamp, lastEnter, kind, first});
     }
-    const size_t index = size_t(task.open);
-    setStream(index, uint32_t(record.stream.value) + 1);
-    StoredCall& call = at(index);
-    call.exitSeen = 1;
+    PendingCall& call = at(size_t(task.open));
+    call.exitSeen = true;
+    call.exit = std::max(record.timestamp, call.enter);
+    call.exitEvent = {record.stream, record.index};
+    call.ret = ret;
     if (nameFromEvent >= 0) call.name = uint16_t(nameFromEvent);
-    setReturn(call, ret);
-    setExit(index, call, record.timestamp);
     task.lastExited = task.open;
+    task.lastClean = clean;
     task.lastExitedNumber = task.openNumber;
     task.exitKinds = kind;
     task.open = -1;
@@ -373,7 +413,7 @@ void SyscallsPlugin::Piece::exit(const ConsumedRecord& record, int64_t number, i
 size_t SyscallsPlugin::Piece::unreturned(const TaskState& task, int32_t pid, uint64_t until)
 {
     const size_t call = size_t(task.open);
-    m_unreturned.push_back({{this, uint32_t(call)}, pid, task.openNumber, enterOf(call, at(call)), until});
+    m_unreturned.push_back({{this, uint32_t(call)}, pid, task.openNumber, at(call).enter, until});
     return m_unreturned.size() - 1;
 }
 
@@ -381,9 +421,24 @@ void SyscallsPlugin::Piece::finish()
 {
     if (m_finished) return;
     m_finished = true;
-    end();
-    for (auto& [pid, task] : m_tasks)
+    for (auto& [pid, task] : m_tasks) {
         if (task.open >= 0) unreturned(task, pid);
+        // Its last call can meet no other kind of its exit event at the next stretch's start
+        // when only one kind is recorded: into the table now.
+        if (!m_plugin.m_bothKinds && task.open < 0) settle(task);
+    }
+}
+
+void SyscallsPlugin::Piece::place(uint32_t firstIndex)
+{
+    if (m_placed) return;
+    m_placed = true;
+    if (m_streamKey == kEveryStream || firstIndex == 0) return;
+    auto shift = [&](EventRef& e) {
+        if (e.valid()) e.index += firstIndex;
+    };
+    for (PendingCall& c : m_calls) shift(c.enterEvent), shift(c.exitEvent);
+    for (Failure& f : m_tally.failures) shift(f.exitEvent);
 }
 
 // ---- Joining pieces
@@ -417,19 +472,16 @@ SyscallsPlugin::Piece* SyscallsPlugin::pieceOf(StreamPiece* piece) const
 
 void SyscallsPlugin::merge(CallRef into, CallRef from, bool nameFromEvent)
 {
-    Piece& to = *into.piece;
-    Piece& of = *from.piece;
-    StoredCall& target = to.at(into.index);
-    const StoredCall& source = of.at(from.index);
+    PendingCall& target = into.piece->at(into.index);
+    PendingCall& source = from.piece->at(from.index);
     if (nameFromEvent) target.name = source.name;
     if (source.exitSeen && !target.exitSeen) {
-        target.exitSeen = 1;
-        to.setStream(into.index, of.streamOf(from.index));
-        to.setReturn(target, of.returnOf(source));
-        to.setExit(into.index, target, of.exitOf(from.index));
+        target.exitSeen = true;
+        target.exit = std::max(source.exit, target.enter);
+        target.exitEvent = source.exitEvent;
+        target.ret = source.ret;
     }
-    of.at(from.index).joined = 1;
-    ++of.m_joined;
+    source.joined = true;
 }
 
 void SyscallsPlugin::joinStretches(Piece& earlier, Piece& later, std::vector<Unreturned>& open,
@@ -462,9 +514,9 @@ void SyscallsPlugin::joinStretches(Piece& earlier, Piece& later, std::vector<Unr
             merge(entry.call, entered, task.firstKind == Piece::kEvent);
             for (Unreturned& u : open)
                 if (u.call == entered) u.call = entry.call, u.enter = entry.enter;
-            if (earlier.at(entry.call.index).exitSeen) entry.until = 0;
+            if (entry.call.piece->at(entry.call.index).exitSeen) entry.until = 0;
         } else {
-            entry.until = later.enterOf(entered.index, later.at(entered.index)); // it entered another call first
+            entry.until = later.at(entered.index).enter; // it entered another call first
         }
     }
 }
@@ -489,7 +541,7 @@ void SyscallsPlugin::pairAcrossPieces(std::vector<Piece*>& pieces, std::vector<U
             auto after = std::lower_bound(keys.begin(), keys.end(), Key{orphan.pid, orphan.exit, 0});
             if (after == keys.begin() || (after - 1)->pid != orphan.pid) continue;
             Unreturned& entry = open[(after - 1)->entry];
-            const StoredCall& entered = entry.call.piece->at(entry.call.index);
+            const PendingCall& entered = entry.call.piece->at(entry.call.index);
             if (entered.exitSeen || entered.joined || orphan.exit >= entry.until || entry.enter <= orphan.lastEnter ||
                 (entry.number != orphan.number && orphan.number >= 0))
                 continue;
@@ -507,11 +559,15 @@ void SyscallsPlugin::join(std::vector<FedPiece> fed)
         f.piece.release();
         m_pieces.emplace_back(piece);
         piece->finish();
+        piece->place(f.firstIndex);
+        m_callCount += piece->m_added;
+        m_tally.add(std::move(piece->m_tally));
         pieces.push_back(piece);
     }
     // What may still return: the last join's unreturned entries, then the new pieces'.
     std::vector<Unreturned> open = std::move(m_open);
     std::unordered_map<const Piece*, std::pair<size_t, size_t>> ranges; // each new piece's entries in open
+    std::vector<Piece*> earlierPieces;
     for (Piece* piece : pieces) {
         Piece*& earlier = m_lastOfStream[piece->m_streamKey];
         ranges[piece] = {open.size(), open.size() + piece->m_unreturned.size()};
@@ -522,145 +578,205 @@ void SyscallsPlugin::join(std::vector<FedPiece> fed)
             auto range = ranges.find(earlier);
             joinStretches(*earlier, *piece, open,
                           range != ranges.end() ? range->second : std::pair<size_t, size_t>(0, open.size()));
-            earlier->m_tasks.clear(); // a stretch's state is needed by the next one only
-            earlier->m_lastTask.clear();
+            earlierPieces.push_back(earlier);
         }
         earlier = piece;
     }
     pairAcrossPieces(pieces, open);
     for (Piece* piece : pieces) piece->m_orphans.clear();
     // Entries still open may return in a later batch.
+    std::vector<Unreturned> stillOpen;
     for (const Unreturned& u : open) {
-        const StoredCall& c = u.call.piece->at(u.call.index);
-        if (u.until == UINT64_MAX && !c.exitSeen && !c.joined) m_open.push_back(u);
+        const PendingCall& c = u.call.piece->at(u.call.index);
+        if (u.until == UINT64_MAX && !c.exitSeen && !c.joined) stillOpen.push_back(u);
     }
-    m_callCount = 0;
-    for (const auto& piece : m_pieces) m_callCount += piece->size() - piece->m_joined;
+    // What is decided goes into the table: every pending call of these pieces that is neither
+    // joined into another nor still open, and the calls of earlier pieces that this join
+    // closed (the last one each task returned in a stretch, a call that returned here).
+    auto settleAll = [&](Piece* piece, bool keepTasksLast) {
+        std::vector<bool> waiting(piece->size(), false);
+        for (const Unreturned& u : stillOpen)
+            if (u.call.piece == piece) waiting[u.call.index] = true;
+        // The last call each task returned in the latest stretch of its stream may still meet
+        // the other kind of its exit event at the next stretch's start.
+        if (keepTasksLast)
+            for (const auto& [pid, task] : piece->m_tasks)
+                if (task.open < 0 && task.lastExited >= 0) waiting[size_t(task.lastExited)] = true;
+        for (size_t i = 0; i < piece->size(); ++i) {
+            PendingCall& c = piece->at(i);
+            if (c.joined || waiting[i] || (!c.enterSeen && !c.exitSeen)) continue;
+            addToTable(c, m_tally, m_info.taskAt ? m_info.taskAt(c.pid, c.enterSeen ? c.enter : c.exit) : uint32_t(c.pid));
+            ++m_callCount;
+            c.joined = true; // in the table
+        }
+    };
+    for (Piece* piece : earlierPieces) {
+        // Its stretch's state was needed by the next one only.
+        settleAll(piece, false);
+        piece->m_tasks.clear();
+        piece->m_lastTask.clear();
+    }
+    for (Piece* piece : pieces) settleAll(piece, m_lastOfStream[piece->m_streamKey] == piece);
+    m_open = std::move(stillOpen);
+    // Pieces with nothing left to pair go.
+    std::vector<std::unique_ptr<Piece>> kept;
+    for (auto& piece : m_pieces) {
+        bool needed = false;
+        for (const auto& [key, last] : m_lastOfStream) needed = needed || last == piece.get();
+        for (const Unreturned& u : m_open) needed = needed || u.call.piece == piece.get();
+        if (needed) kept.push_back(std::move(piece));
+    }
+    m_pieces = std::move(kept);
+    std::stable_sort(m_tally.failures.begin(), m_tally.failures.end(), [](const Failure& a, const Failure& b) {
+        return a.exit != b.exit ? a.exit < b.exit : a.exitEvent.stream < b.exitEvent.stream;
+    });
 }
 
-std::vector<SyscallsPlugin::Call> SyscallsPlugin::calls() const
+void SyscallsPlugin::finish()
 {
-    std::vector<Call> out;
-    forEachCall([&](const Call& c) { out.push_back(c); });
-    return out;
+    // Entered and never returned (exit_group, or the recording ended inside them), and the
+    // last calls kept for a next stretch that will not come.
+    for (const auto& piece : m_pieces)
+        for (size_t i = 0; i < piece->size(); ++i) {
+            PendingCall& c = piece->at(i);
+            if (c.joined || (!c.enterSeen && !c.exitSeen)) continue;
+            addToTable(c, m_tally, m_info.taskAt ? m_info.taskAt(c.pid, c.enterSeen ? c.enter : c.exit) : uint32_t(c.pid));
+            ++m_callCount;
+            c.joined = true;
+        }
+    m_pieces.clear();
+    m_open.clear();
+    m_lastOfStream.clear();
 }
 
 std::string SyscallsPlugin::nothingToShow() const
 {
-    if (m_callCount) return {};
+    if (m_any) return {};
     const bool anyBound = std::find(m_bound.begin(), m_bound.begin() + std::min<long>(kSwitch, long(m_bound.size())),
                                     true) != m_bound.begin() + std::min<long>(kSwitch, long(m_bound.size()));
     return anyBound ? "the recording's raw_syscalls and syscalls events have no records"
                     : "the recording has no raw_syscalls or syscalls events";
 }
 
-PluginTables SyscallsPlugin::tables(const RecordingInfo& info) const
+std::vector<StatsTable> SyscallsPlugin::statistics() const
 {
-    PluginTables out;
-    SliceTable slices;
-    slices.name = "System calls";
-    slices.labels = m_names;
-    const size_t n = m_callCount;
-    slices.start.reserve(n), slices.end.reserve(n), slices.ownerId.reserve(n), slices.depth.reserve(n),
-        slices.label.reserve(n), slices.value.reserve(n), slices.flags.reserve(n);
-    forEachCall([&](const Call& c) {
-        uint8_t flags = c.failed() ? SliceTable::kError : 0;
-        if (!c.exitSeen) flags |= SliceTable::kOpen;
-        slices.add(c.enter, c.exit, c.pid, 0, c.name, c.ret, flags);
-    });
-    out.slices.push_back(std::move(slices));
-
-    auto comm = [&](int32_t pid) { return info.taskName ? info.taskName(pid) : std::string(); };
-    // Per system call and per task, in name and pid order.
-    struct Sums {
-        int64_t calls = 0, errors = 0;
-        uint64_t total = 0, max = 0, timed = 0;
-        StatsTable::Counts byErrno;
-        void add(const Call& c)
-        {
-            ++calls;
-            if (c.enterSeen && c.exitSeen) total += c.duration(), max = std::max(max, c.duration()), ++timed;
-            if (!c.failed()) return;
-            ++errors;
-            const std::string name = errnoName(c.ret);
-            auto it = std::find_if(byErrno.begin(), byErrno.end(), [&](const auto& e) { return e.first == name; });
-            if (it == byErrno.end())
-                byErrno.emplace_back(name, 1);
-            else
-                ++it->second;
-        }
+    using Kind = StatsTable::Kind;
+    auto errnoCounts = [](const Sums& s) {
+        StatsTable::Counts counts;
+        for (const auto& [ret, n] : s.byErrno) counts.emplace_back(errnoName(ret), n);
+        return counts;
     };
-    // Summed by ids (millions of calls), sorted by name and pid once at the end.
-    std::vector<Sums> perName(m_names.size());
-    std::unordered_map<int32_t, Sums> perTask;
-    std::unordered_map<uint64_t, Sums> perTaskCall; // by pid << 32 | name id
-    auto taskCallKey = [](int32_t pid, uint32_t name) { return uint64_t(uint32_t(pid)) << 32 | name; };
-    StatsTable failures{"failures", "Failed system calls", {}, {}};
-    failures.columns = {
-        {"time", "Time (ns)"},   {"cpu", "CPU"},      {"pid", "PID"},     {"comm", "Task"},
-        {"name", "System call"}, {"ret", "Returned"}, {"errno", "Error"}, {"duration_ns", "Duration (ns)"}};
+    auto taskOf = [&](int32_t pid, uint64_t time) {
+        return m_info.taskAt ? int64_t(m_info.taskAt(pid, time)) : int64_t(pid);
+    };
+    std::vector<std::string> names;
+    {
+        const std::lock_guard lock(m_namesLock);
+        names = m_names;
+    }
+    auto nameOf = [&](uint32_t id) { return id < names.size() ? names[id] : std::string("?"); };
+
+    StatsTable failures{"failures", "Failed system calls", {}, true};
+    auto& at = failures.column("at", "Time", Kind::Event);
+    auto& cpu = failures.column("cpu", "CPU", Kind::Number);
+    auto& task = failures.column("task", "Task", Kind::Task);
+    auto& call = failures.column("name", "System call", Kind::Text);
+    auto& ret = failures.column("ret", "Returned", Kind::Number);
+    auto& error = failures.column("errno", "Error", Kind::Text);
+    auto& duration = failures.column("duration_ns", "Duration", Kind::Duration);
     // Failures by (system call, errno).
     std::map<std::pair<std::string, std::string>, std::pair<int64_t, uint64_t>> groups;
-    std::vector<Call> failed;
-    forEachCall([&](const Call& c) {
-        perName[c.name].add(c);
-        perTask[c.pid].add(c);
-        perTaskCall[taskCallKey(c.pid, c.name)].add(c);
-        if (c.failed()) failed.push_back(c);
-    });
-    // Pieces hold one CPU's stretch each: the failures in time order.
-    std::stable_sort(failed.begin(), failed.end(),
-                     [](const Call& a, const Call& b) { return a.exit != b.exit ? a.exit < b.exit : a.cpu < b.cpu; });
-    for (const Call& c : failed) {
-        failures.rows.push_back({c.exit, int64_t(c.cpu), int64_t(c.pid), comm(c.pid), m_names[c.name], c.ret,
-                                 errnoName(c.ret), c.duration()});
-        auto& group = groups[{m_names[c.name], errnoName(c.ret)}];
+    for (const Failure& f : m_tally.failures) {
+        at.numbers.push_back(f.exitEvent.valid() ? StatsTable::eventCell(f.exitEvent) : StatsTable::kUnknown);
+        cpu.numbers.push_back(cpuOf(f.exitEvent.stream));
+        task.numbers.push_back(taskOf(f.pid, f.exit));
+        call.texts.push_back(nameOf(f.name));
+        ret.numbers.push_back(f.ret);
+        error.texts.push_back(errnoName(f.ret));
+        duration.numbers.push_back(f.duration);
+        auto& group = groups[{nameOf(f.name), errnoName(f.ret)}];
         ++group.first;
-        group.second += c.duration();
+        if (f.duration != StatsTable::kUnknown) group.second += uint64_t(f.duration);
     }
-    StatsTable bySyscall{"syscalls", "System calls", {}, {}};
-    bySyscall.columns = {{"name", "System call"},    {"calls", "Calls"},         {"errors", "Errors"},
-                         {"total_ns", "Total (ns)"}, {"avg_ns", "Average (ns)"}, {"max_ns", "Max (ns)"}};
+
+    StatsTable bySyscall{"syscalls", "System calls", {}, false};
+    auto& sName = bySyscall.column("name", "System call", Kind::Text);
+    auto& sCalls = bySyscall.column("calls", "Calls", Kind::Count);
+    auto& sErrors = bySyscall.column("errors", "Errors", Kind::Counts);
+    auto& sTotal = bySyscall.column("total_ns", "Total", Kind::Duration);
+    auto& sAvg = bySyscall.column("avg_ns", "Average", Kind::Duration);
+    auto& sMax = bySyscall.column("max_ns", "Max", Kind::Duration);
     std::vector<uint32_t> byName;
-    for (uint32_t id = 0; id < perName.size(); ++id)
-        if (perName[id].calls) byName.push_back(id);
-    std::sort(byName.begin(), byName.end(), [&](uint32_t a, uint32_t b) { return m_names[a] < m_names[b]; });
+    for (uint32_t id = 0; id < m_tally.perName.size(); ++id)
+        if (m_tally.perName[id].calls) byName.push_back(id);
+    std::sort(byName.begin(), byName.end(), [&](uint32_t a, uint32_t b) { return nameOf(a) < nameOf(b); });
     for (uint32_t id : byName) {
-        const Sums& s = perName[id];
-        bySyscall.rows.push_back(
-            {m_names[id], s.calls, s.byErrno, s.total, s.timed ? s.total / s.timed : uint64_t(0), s.max});
+        const Sums& s = m_tally.perName[id];
+        sName.texts.push_back(nameOf(id));
+        sCalls.numbers.push_back(s.calls);
+        sErrors.counts.push_back(errnoCounts(s));
+        sTotal.numbers.push_back(int64_t(s.total));
+        sAvg.numbers.push_back(s.timed ? int64_t(s.total / s.timed) : StatsTable::kUnknown);
+        sMax.numbers.push_back(s.timed ? int64_t(s.max) : StatsTable::kUnknown);
     }
-    StatsTable byTask{"tasks", "System calls per task", {}, {}};
-    byTask.columns = {
-        {"pid", "PID"}, {"comm", "Task"}, {"calls", "Calls"}, {"errors", "Errors"}, {"total_ns", "Total (ns)"}};
+
+    StatsTable byTask{"tasks", "System calls per task", {}, false};
+    auto& tTask = byTask.column("task", "Task", Kind::Task);
+    auto& tCalls = byTask.column("calls", "Calls", Kind::Count);
+    auto& tErrors = byTask.column("errors", "Errors", Kind::Count);
+    auto& tTotal = byTask.column("total_ns", "Total", Kind::Duration);
     std::vector<int32_t> pids;
-    for (const auto& entry : perTask) pids.push_back(entry.first);
+    for (const auto& entry : m_tally.perTask) pids.push_back(entry.first);
     std::sort(pids.begin(), pids.end());
     for (int32_t pid : pids) {
-        const Sums& s = perTask[pid];
-        byTask.rows.push_back({int64_t(pid), comm(pid), s.calls, s.errors, s.total});
+        const auto& [first, s] = m_tally.perTask.at(pid);
+        tTask.numbers.push_back(taskOf(pid, first));
+        tCalls.numbers.push_back(s.calls);
+        tErrors.numbers.push_back(s.errors);
+        tTotal.numbers.push_back(int64_t(s.total));
     }
-    StatsTable byTaskCall{"task_syscalls", "System calls per task and system call", {}, {}};
-    byTaskCall.columns = {{"pid", "PID"},       {"comm", "Task"},           {"name", "System call"}, {"calls", "Calls"},
-                          {"errors", "Errors"}, {"total_ns", "Total (ns)"}, {"max_ns", "Max (ns)"}};
+
+    StatsTable byTaskCall{"task_syscalls", "System calls per task and system call", {}, false};
+    auto& cTask = byTaskCall.column("task", "Task", Kind::Task);
+    auto& cName = byTaskCall.column("name", "System call", Kind::Text);
+    auto& cCalls = byTaskCall.column("calls", "Calls", Kind::Count);
+    auto& cErrors = byTaskCall.column("errors", "Errors", Kind::Counts);
+    auto& cTotal = byTaskCall.column("total_ns", "Total", Kind::Duration);
+    auto& cMax = byTaskCall.column("max_ns", "Max", Kind::Duration);
     std::vector<std::pair<int32_t, uint32_t>> taskCalls; // in pid and name order
-    for (const auto& entry : perTaskCall) taskCalls.emplace_back(int32_t(entry.first >> 32), uint32_t(entry.first));
+    for (const auto& entry : m_tally.perTaskCall) taskCalls.emplace_back(int32_t(entry.first >> 32), uint32_t(entry.first));
     std::sort(taskCalls.begin(), taskCalls.end(), [&](const auto& a, const auto& b) {
-        return a.first != b.first ? a.first < b.first : m_names[a.second] < m_names[b.second];
+        return a.first != b.first ? a.first < b.first : nameOf(a.second) < nameOf(b.second);
     });
     for (const auto& [pid, name] : taskCalls) {
-        const Sums& s = perTaskCall[taskCallKey(pid, name)];
-        byTaskCall.rows.push_back({int64_t(pid), comm(pid), m_names[name], s.calls, s.byErrno, s.total, s.max});
+        const Sums& s = m_tally.perTaskCall.at(uint64_t(uint32_t(pid)) << 32 | name);
+        const auto first = m_tally.perTask.find(pid);
+        cTask.numbers.push_back(taskOf(pid, first != m_tally.perTask.end() ? first->second.first : 0));
+        cName.texts.push_back(nameOf(name));
+        cCalls.numbers.push_back(s.calls);
+        cErrors.counts.push_back(errnoCounts(s));
+        cTotal.numbers.push_back(int64_t(s.total));
+        cMax.numbers.push_back(s.timed ? int64_t(s.max) : StatsTable::kUnknown);
     }
-    StatsTable grouped{"failure_groups", "Failures by system call and error", {}, {}};
-    grouped.columns = {{"name", "System call"}, {"errno", "Error"}, {"count", "Failures"}, {"total_ns", "Total (ns)"}};
-    for (const auto& [key, value] : groups) grouped.rows.push_back({key.first, key.second, value.first, value.second});
-    out.statistics.push_back(std::move(bySyscall));
-    out.statistics.push_back(std::move(grouped));
-    out.statistics.push_back(std::move(failures));
-    out.statistics.push_back(std::move(byTask));
-    out.statistics.push_back(std::move(byTaskCall));
-    return out;
+
+    StatsTable grouped{"failure_groups", "Failures by system call and error", {}, false};
+    auto& gName = grouped.column("name", "System call", Kind::Text);
+    auto& gError = grouped.column("errno", "Error", Kind::Text);
+    auto& gCount = grouped.column("count", "Failures", Kind::Count);
+    auto& gTotal = grouped.column("total_ns", "Total", Kind::Duration);
+    for (const auto& [key, value] : groups) {
+        gName.texts.push_back(key.first);
+        gError.texts.push_back(key.second);
+        gCount.numbers.push_back(value.first);
+        gTotal.numbers.push_back(int64_t(value.second));
+    }
+    std::vector<StatsTable> all;
+    all.push_back(std::move(failures));
+    all.push_back(std::move(bySyscall));
+    all.push_back(std::move(grouped));
+    all.push_back(std::move(byTask));
+    all.push_back(std::move(byTaskCall));
+    return all;
 }
 
 } // namespace ringside::syscalls

@@ -2,10 +2,12 @@
 #pragma once
 
 #include "plugin/plugin.h"
-#include "store/blocklist.h"
 #include "syscalltables.h"
 #include "util/flatindex.h"
 
+#include <atomic>
+#include <functional>
+#include <map>
 #include <memory>
 #include <mutex>
 #include <string>
@@ -17,21 +19,39 @@ namespace ringside::syscalls {
 // System calls as slices on the task rows, from raw_syscalls sys_enter/sys_exit (numbers,
 // named by the recording's architecture) and the per-syscall syscalls:sys_enter_*/sys_exit_*
 // events (named by the event). A call recorded by both kinds of events is one call. Failures
-// (negative errno returns) are named; statistics per system call and per task.
+// (negative errno returns) are named; statistics per system call and per task, and every
+// failure (the headline table).
+//
+// Fed in pieces (a stretch of one CPU's records each, on the parser's threads): a piece pairs
+// what its stretch holds and adds each call it is sure of to the "syscalls" slice table as
+// soon as nothing can change it, anchored at its entry and exit events (a few bytes each: its
+// times and task are the store's; its return value is read from the exit event when shown).
+// What a piece cannot decide (its task left the CPU inside the call, an exit without an entry
+// in the stretch, an entry whose exit is in the next stretch) waits for join(), which pairs
+// them across pieces by time. The plugin keeps no call once it is in the table: only sums,
+// the failures, and the calls not yet returned.
 class SyscallsPlugin : public Plugin {
 public:
     static constexpr const char* kName = "syscalls";
 
-    // One system call of one task, as the tables and tests read it.
+    // One system call, as it is added to the table (and to the observer).
     struct Call {
         uint64_t enter = 0, exit = 0; // exit == enter while no exit was seen
         int64_t ret = 0;
         int32_t pid = 0;
         uint32_t name = 0; // index into names()
-        int cpu = -1;      // where it returned (or entered, without an exit)
+        StreamId stream;   // where it returned (or entered, without an exit)
         bool enterSeen = false, exitSeen = false;
         bool failed() const { return exitSeen && ret < 0 && ret >= -4095; }
         uint64_t duration() const { return enterSeen && exitSeen ? exit - enter : 0; }
+    };
+    // What one system call (or task, or task and call) came to.
+    struct Sums {
+        int64_t calls = 0, errors = 0;
+        uint64_t total = 0, max = 0, timed = 0;
+        std::vector<std::pair<int64_t, int64_t>> byErrno; // (return value, count), in the order first seen
+        void add(const Call& c);
+        void add(const Sums& other);
     };
 
     SyscallsPlugin();
@@ -41,6 +61,7 @@ public:
     std::string description() const override;
     std::vector<EventRequest> requests() const override;
     void setRecording(const RecordingInfo& info) override;
+    void setTables(TableSink& tables) override;
     void bind(const std::vector<bool>& bound) override;
     void setStreams(const std::vector<StreamInfo>& streams) override { m_streams = streams; }
     // In merged order (a test, a caller without pieces): one piece for every stream, joined by
@@ -52,39 +73,29 @@ public:
     bool fedInPieces() const override { return true; }
     std::unique_ptr<StreamPiece> newPiece(StreamId stream) override;
     void join(std::vector<FedPiece> pieces) override;
+    // Calls entered and never returned go into the table, open.
+    void finish() override;
     std::string nothingToShow() const override;
-    PluginTables tables(const RecordingInfo& info) const override;
+    std::vector<StatsTable> statistics() const override;
 
+    // Calls added to the table so far.
     size_t callCount() const { return m_callCount; }
-    // Every call, piece by piece: a piece's in the order entered (or returned, without an entry).
-    template <typename Visit>
-    void forEachCall(Visit visit) const;
-    std::vector<Call> calls() const;
     const std::vector<std::string>& names() const { return m_names; }
     Architecture architecture() const { return m_arch; }
+    // Every call as it is added (tests): from the thread that adds it.
+    void setCallObserver(std::function<void(const Call&)> observer) { m_observer = std::move(observer); }
 
 private:
-    // A call as stored: 16 bytes, for there are millions. Entries are 32 bits after the piece's
-    // epoch (a new one every 4.3 s), durations and returns 32 bits, the task an index into the
-    // piece's pids. What does not fit is kept aside: a wait of seconds or an mmap's address in
-    // a list the stored value points into (looked up without hashing, for every call writes
-    // one), rarer things (an entry out of order, the CPU a call returned on when it is not its
-    // piece's) in maps by call.
-    struct StoredCall {
-        uint32_t enter = 0;
-        uint32_t duration = 0;
-        int32_t ret = 0;
-        uint16_t task = 0;
-        uint16_t name : 13 = 0;
-        uint16_t enterSeen : 1 = 0, exitSeen : 1 = 0;
-        uint16_t joined : 1 = 0; // merged into another call: not a call of its own
-    };
-    static_assert(sizeof(StoredCall) == 16);
-    // Calls of pieces fed one after another on one thread, end to end: a piece's calls are a
-    // range of one arena, and memory is not left unused at the end of every piece.
-    struct Arena {
-        BlockList<StoredCall> calls;
-        bool busy = false;
+    // A call not yet in the table. In a piece its events' indexes count from the stretch's
+    // start (placed at join).
+    struct PendingCall {
+        uint64_t enter = 0, exit = 0;
+        int64_t ret = 0;
+        int32_t pid = 0;
+        uint16_t name = 0;
+        bool enterSeen = false, exitSeen = false, joined = false;
+        EventRef enterEvent, exitEvent;
+        int64_t number = 0;
     };
     class Piece;
     // A call in a piece.
@@ -111,127 +122,56 @@ private:
         uint8_t kind = 0;
         bool first = false; // the task's first record in the piece
     };
+    // A failed call, for the failures table.
+    struct Failure {
+        uint64_t exit = 0;
+        int64_t duration = 0; // StatsTable::kUnknown without an entry
+        int64_t ret = 0;
+        int32_t pid = 0;
+        uint16_t name = 0;
+        EventRef exitEvent;
+    };
+    // Sums of calls added, per name, pid, and pid and name; the failures.
+    struct Tally {
+        std::vector<Sums> perName;
+        std::unordered_map<int32_t, std::pair<uint64_t, Sums>> perTask; // with its first call's time
+        std::unordered_map<uint64_t, Sums> perTaskCall;                  // pid << 32 | name
+        std::vector<Failure> failures;
+        void add(const Call& c, EventRef exitEvent);
+        void add(Tally&& other);
+    };
 
-    Arena& takeArena();
-    void giveBack(Arena& arena);
-    // Name ids fit 13 bits: past 8,191 names (numbers no table knows) the rest share one.
+    // Name ids fit 16 bits: past 65,535 names (numbers no table knows) the rest share one.
     // Pieces ask from several threads.
     uint16_t nameId(const std::string& name);
-    int cpuOf(uint32_t streamPlusOne) const;
+    int cpuOf(StreamId stream) const;
     Piece* pieceOf(StreamPiece* piece) const;
-    // Calls and entries split at a stretch's start (both kinds of events of one call, an entry
-    // whose return is in the next stretch) are joined with the previous stretch's state.
-    // `ofEarlier`: where the earlier piece's entries are in `open`.
+    // Adds a final call to the table, `tally` and the observer; `owner` is its task when the
+    // caller knows it.
+    void addToTable(const PendingCall& call, Tally& tally, uint32_t owner);
     void joinStretches(Piece& earlier, Piece& later, std::vector<Unreturned>& open,
                        std::pair<size_t, size_t> ofEarlier);
-    // Returns without an entry are paired with the task's latest unreturned entry before them.
     void pairAcrossPieces(std::vector<Piece*>& pieces, std::vector<Unreturned>& open);
     void merge(CallRef into, CallRef from, bool nameFromEvent);
 
     Architecture m_arch = Architecture::Unknown;
-    std::function<std::string(uint16_t)> m_eventName;
+    RecordingInfo m_info;
+    SliceSink* m_slices = nullptr;
+    std::function<void(const Call&)> m_observer;
     std::vector<bool> m_bound;
     std::vector<StreamInfo> m_streams;
-    std::mutex m_namesLock;
+    mutable std::mutex m_namesLock;
     std::vector<std::string> m_names;
     std::unordered_map<std::string, uint16_t> m_nameIds;
-    std::mutex m_arenasLock; // pieces are made and ended on the parser's threads
-    std::vector<std::unique_ptr<Arena>> m_arenas;
-    std::vector<std::unique_ptr<Piece>> m_pieces;        // joined
+    std::vector<uint32_t> m_labels; // the table's label of each name id
+    std::vector<std::unique_ptr<Piece>> m_pieces;        // joined, kept while their calls may still pair
     std::unique_ptr<Piece> m_merged;                     // fed by consume(), joined by flush()
     std::vector<Unreturned> m_open;                      // unreturned at the end of the last join
     std::unordered_map<uint32_t, Piece*> m_lastOfStream; // the latest joined piece of a stream
+    Tally m_tally;
     size_t m_callCount = 0;
+    std::atomic<bool> m_any{false}; // pieces set it from the parser's threads
+    bool m_bothKinds = false;       // raw_syscalls and syscalls:* both recorded
 };
-
-// One stretch's calls (or, fed in merged order, every stream's), and each task's state.
-class SyscallsPlugin::Piece : public StreamPiece {
-public:
-    // The piece fed in merged order keeps this stream key.
-    static constexpr uint32_t kEveryStream = UINT32_MAX;
-
-    Piece(SyscallsPlugin& plugin, uint32_t streamKey);
-    ~Piece() override;
-    void consume(const ConsumedRecord& record) override;
-    void end() override;
-
-    size_t size() const { return (m_ended ? m_end : m_arena->calls.size()) - m_begin; }
-    const StoredCall& stored(size_t i) const { return m_arena->calls[m_begin + i]; }
-    Call call(size_t i) const;
-
-private:
-    friend class SyscallsPlugin;
-    struct TaskState {
-        int64_t open = -1;       // the call entered and not yet returned
-        int64_t lastExited = -1; // the call that returned last, while no other was entered
-        int64_t openNumber = 0, lastExitedNumber = 0;
-        uint8_t openKinds = 0, exitKinds = 0; // the kinds of events seen of them (Kind)
-        uint64_t lastEnter = 0;
-        int64_t firstEnter = -1; // the call the task's first record entered, if it was an entry
-        int64_t firstNumber = 0;
-        uint8_t firstKind = 0;
-        bool seen = false;
-        bool left = false;          // it left the CPU after its last entry here
-        size_t deferred = SIZE_MAX; // its call whose return was left to join(), in m_unreturned
-        uint16_t index = 0;         // in m_pids
-    };
-    // Which kind of event a record is: both kinds may record one call.
-    enum Kind : uint8_t { kRaw = 1, kEvent = 2 };
-
-    void enter(const ConsumedRecord& record, int64_t number, int64_t nameFromEvent, Kind kind);
-    void exit(const ConsumedRecord& record, int64_t number, int64_t ret, int64_t nameFromEvent, Kind kind);
-    size_t addCall(const ConsumedRecord& record, const TaskState& task, uint16_t name, bool entered);
-    StoredCall& at(size_t i) { return m_arena->calls[m_begin + i]; }
-    const StoredCall& at(size_t i) const { return m_arena->calls[m_begin + i]; }
-    int32_t pidOf(size_t call) const;
-    uint32_t streamOf(size_t call) const; // plus one; 0: unknown
-    void setStream(size_t call, uint32_t streamPlusOne);
-    TaskState& taskOf(const ConsumedRecord& record);
-    uint16_t numberName(int64_t number);
-    // The event's name when it gave one (syscalls:*), else the number's.
-    uint16_t nameOf(int64_t number, int64_t nameFromEvent);
-    int64_t nameOfEvent(uint16_t type, const char* prefix);
-    // A call's stored values, and where they go when they are too wide.
-    void setEnter(size_t call, StoredCall& c, uint64_t enter);
-    uint64_t enterOf(size_t call, const StoredCall& c) const;
-    uint64_t epochOf(size_t call) const; // the time its stored entry counts from
-    void setExit(size_t call, StoredCall& c, uint64_t exit);
-    uint64_t exitOf(size_t call) const;
-    uint64_t durationOf(const StoredCall& c) const;
-    void setReturn(StoredCall& c, int64_t ret);
-    int64_t returnOf(const StoredCall& c) const;
-    // The task's open call becomes unreturned (see Unreturned), until `until`; its place in
-    // m_unreturned.
-    size_t unreturned(const TaskState& task, int32_t pid, uint64_t until = UINT64_MAX);
-    // The end of the stretch: calls still open become unreturned.
-    void finish();
-
-    SyscallsPlugin& m_plugin;
-    uint32_t m_streamKey;
-    Arena* m_arena;
-    size_t m_begin = 0, m_end = 0; // the piece's calls in the arena (m_end once ended)
-    bool m_ended = false;
-    std::vector<std::pair<size_t, uint64_t>> m_epochs;          // (first call, time entries count from)
-    std::vector<int32_t> m_pids;                                // by task index
-    FlatMap<uint64_t> m_wideEnters, m_widePids, m_otherStreams; // by call
-    std::vector<uint64_t> m_wideDurationValues;                 // see kWideDurations
-    std::vector<int64_t> m_wideReturnValues;                    // see kWideReturns
-    std::unordered_map<int32_t, TaskState> m_tasks;
-    std::vector<std::pair<int32_t, TaskState*>> m_lastTask; // per stream: the last task seen
-    std::vector<int32_t> m_numberNames;                     // name id by number, -1 until first seen
-    std::unordered_map<uint16_t, int64_t> m_eventNames;     // by event type
-    std::vector<Unreturned> m_unreturned;
-    std::vector<Orphan> m_orphans;
-    size_t m_joined = 0; // calls merged into others
-    bool m_finished = false;
-};
-
-template <typename Visit>
-void SyscallsPlugin::forEachCall(Visit visit) const
-{
-    for (const auto& piece : m_pieces)
-        for (size_t i = 0; i < piece->size(); ++i)
-            if (!piece->stored(i).joined) visit(piece->call(i));
-}
 
 } // namespace ringside::syscalls

@@ -3,7 +3,6 @@
 
 #include <algorithm>
 #include <cstdio>
-#include <map>
 
 namespace ringside::workqueue {
 
@@ -37,22 +36,38 @@ std::vector<EventRequest> WorkqueuePlugin::requests() const
     };
 }
 
+void WorkqueuePlugin::setTables(TableSink& tables)
+{
+    m_runs = &tables.slices({"work_items", "Work items", RowOwner::Task, "queued", ""});
+    m_queuing = &tables.flows({"work_queued", "Work queued", RowOwner::Task, "latency"});
+    m_neverRun = &tables.instants({"work_never_run", "Work never run", RowOwner::Task, {"queued, never run"}});
+}
+
+std::string WorkqueuePlugin::functionName(uint64_t address) const
+{
+    std::string name = m_info.functionName ? m_info.functionName(address) : std::string();
+    return name.empty() ? hex(address) : name;
+}
+
 void WorkqueuePlugin::consume(const ConsumedRecord& record)
 {
     const uint64_t work = record.field(0).asUnsigned();
+    const EventRef at{record.stream, record.index};
+    const uint32_t task = record.task.valid() ? record.task.value : kNoTask;
     switch (record.request) {
     case kQueue:
-        queued(record.timestamp, work, record.field(1).asUnsigned(), record.pid, int32_t(record.field(2).asSigned()));
+        queued(record.timestamp, work, record.field(1).asUnsigned(), task, int32_t(record.field(2).asSigned()), at);
         break;
     case kActivate: activated(record.timestamp, work); break;
-    case kStart: started(record.timestamp, work, record.field(1).asUnsigned(), record.pid); break;
-    case kEnd: ended(record.timestamp, work); break;
+    case kStart: started(record.timestamp, work, record.field(1).asUnsigned(), task, at); break;
+    case kEnd: ended(record.timestamp, work, at); break;
     default: break;
     }
 }
 
-void WorkqueuePlugin::queued(uint64_t t, uint64_t work, uint64_t function, int32_t pid, int32_t cpu)
+void WorkqueuePlugin::queued(uint64_t t, uint64_t work, uint64_t function, uint32_t queuer, int32_t cpu, EventRef at)
 {
+    m_any = true;
     // Queued again before it ran (records of two CPUs whose clocks differ a little): one run
     // serves both, and the item waits from its first queuing.
     if (m_pending.count(work)) return;
@@ -60,144 +75,165 @@ void WorkqueuePlugin::queued(uint64_t t, uint64_t work, uint64_t function, int32
     item.work = work;
     item.function = function;
     item.queued = t;
-    item.queuer = pid;
+    item.queuer = queuer;
     item.cpu = cpu;
-    m_pending[work] = m_items.size();
-    m_items.push_back(item);
+    item.queuedEvent = at;
+    m_pending.emplace(work, item);
 }
 
 void WorkqueuePlugin::activated(uint64_t t, uint64_t work)
 {
-    if (auto it = m_pending.find(work); it != m_pending.end()) m_items[it->second].activated = t;
+    if (auto it = m_pending.find(work); it != m_pending.end()) it->second.activated = t;
 }
 
-void WorkqueuePlugin::started(uint64_t t, uint64_t work, uint64_t function, int32_t worker)
+void WorkqueuePlugin::started(uint64_t t, uint64_t work, uint64_t function, uint32_t worker, EventRef at)
 {
-    size_t index;
+    m_any = true;
+    Item item;
     if (auto it = m_pending.find(work); it != m_pending.end()) {
-        index = it->second;
+        item = it->second;
         m_pending.erase(it);
     } else {
         // Queued before the recording began.
-        Item item;
         item.work = work;
         item.function = function;
-        index = m_items.size();
-        m_items.push_back(item);
     }
-    Item& item = m_items[index];
     item.started = t;
     item.worker = worker;
+    item.startEvent = at;
     if (function) item.function = function;
+    Sums& s = m_sums[item.function];
+    ++s.count;
+    if (item.queued) {
+        ++s.timedLatency;
+        s.totalLatency += item.latency();
+        if (item.latency() >= s.maxLatency) s.maxLatency = item.latency(), s.maxLatencyAt = at, s.maxLatencyWorker = worker;
+        if (m_queuing && item.queuer != kNoTask && worker != kNoTask)
+            m_queuing->add(item.queued, item.queuer, t, worker, int64_t(item.latency()));
+    }
     // A work item may be queued again while it runs: the run is found by its address.
-    m_running[work] = index;
+    m_running[work] = item;
 }
 
-void WorkqueuePlugin::ended(uint64_t t, uint64_t work)
+void WorkqueuePlugin::ended(uint64_t t, uint64_t work, EventRef at)
 {
     auto it = m_running.find(work);
     if (it == m_running.end()) {
         ++m_endsWithoutStart;
         return;
     }
-    m_items[it->second].ended = t;
+    const Item& item = it->second;
+    Sums& s = m_sums[item.function];
+    const uint64_t run = t >= item.started ? t - item.started : 0;
+    ++s.timedRuns;
+    s.totalRun += run;
+    if (run >= s.maxRun) s.maxRun = run, s.maxRunAt = item.startEvent, s.maxRunWorker = item.worker;
+    if (m_runs && item.worker != kNoTask) {
+        auto [label, added] = m_labels.try_emplace(item.function, 0);
+        if (added) label->second = m_runs->label(functionName(item.function));
+        Slice slice;
+        slice.start = item.started;
+        slice.end = t;
+        slice.owner = item.worker;
+        slice.label = label->second;
+        slice.value = int64_t(item.latency());
+        slice.startEvent = item.startEvent;
+        slice.endEvent = at;
+        m_runs->add(slice);
+    }
     m_running.erase(it);
+}
+
+void WorkqueuePlugin::finish()
+{
+    // Still running when the recording ended: open slices.
+    for (const auto& [work, item] : m_running) {
+        if (!m_runs || item.worker == kNoTask) continue;
+        auto [label, added] = m_labels.try_emplace(item.function, 0);
+        if (added) label->second = m_runs->label(functionName(item.function));
+        Slice slice;
+        slice.start = slice.end = item.started;
+        slice.owner = item.worker;
+        slice.label = label->second;
+        slice.value = int64_t(item.latency());
+        slice.flags = Slice::kOpen;
+        m_runs->add(slice);
+    }
+    // Queued and never run: marked on the queuer's row.
+    for (const Item& item : waiting())
+        if (m_neverRun && item.queuer != kNoTask) m_neverRun->add(item.queued, item.queuer, 0);
+}
+
+std::vector<WorkqueuePlugin::Item> WorkqueuePlugin::waiting() const
+{
+    std::vector<Item> items;
+    for (const auto& [work, item] : m_pending) items.push_back(item);
+    std::sort(items.begin(), items.end(), [](const Item& a, const Item& b) { return a.queued < b.queued; });
+    return items;
 }
 
 std::string WorkqueuePlugin::nothingToShow() const
 {
-    if (!m_items.empty()) return {};
+    if (m_any) return {};
     const bool anyBound = std::find(m_bound.begin(), m_bound.end(), true) != m_bound.end();
     return anyBound ? "the recording's workqueue events have no records"
                     : "the recording has no workqueue_queue_work or workqueue_execute_start events";
 }
 
-PluginTables WorkqueuePlugin::tables(const RecordingInfo& info) const
+std::vector<StatsTable> WorkqueuePlugin::statistics() const
 {
-    auto functionName = [&](uint64_t address) {
-        std::string name = info.functionName ? info.functionName(address) : std::string();
-        return name.empty() ? hex(address) : name;
-    };
-    auto comm = [&](int32_t pid) { return info.taskName && pid >= 0 ? info.taskName(pid) : std::string(); };
-
-    PluginTables out;
-    SliceTable runs;
-    runs.name = "Work items";
-    runs.valueLabel = "queued";
-    FlowTable queuing;
-    queuing.name = "Work queued";
-    InstantTable neverRun;
-    neverRun.name = "Work never run";
-    neverRun.labels = {"queued, never run"};
-    std::unordered_map<uint64_t, uint32_t> labelOf; // by function address
-    struct Sums {
-        uint64_t count = 0, timedLatency = 0, totalLatency = 0, maxLatency = 0, maxLatencyAt = 0;
-        uint64_t timedRuns = 0, totalRun = 0, maxRun = 0, maxRunAt = 0;
-        int32_t maxLatencyWorker = -1, maxRunWorker = -1;
-    };
-    std::map<std::string, Sums> perFunction;
-    StatsTable never{"never_run", "Work queued but never run", {}, {}};
-    never.columns = {{"time", "Queued at (ns)"}, {"cpu", "CPU"},           {"pid", "PID"},
-                     {"comm", "Queued by"},      {"function", "Function"}, {"work", "Work struct"}};
-    for (const Item& item : m_items) {
-        if (!item.ran()) {
-            never.rows.push_back({item.queued, int64_t(item.cpu), int64_t(item.queuer), comm(item.queuer),
-                                  functionName(item.function), hex(item.work)});
-            neverRun.time.push_back(item.queued);
-            neverRun.ownerId.push_back(item.queuer);
-            neverRun.label.push_back(0);
-            continue;
-        }
-        auto [label, added] = labelOf.try_emplace(item.function, uint32_t(runs.labels.size()));
-        if (added) runs.labels.push_back(functionName(item.function));
-        runs.add(item.started, item.finished() ? item.ended : item.started, item.worker, 0, label->second,
-                 int64_t(item.latency()), item.finished() ? 0 : SliceTable::kOpen);
-        if (item.queued) {
-            queuing.fromTime.push_back(item.queued);
-            queuing.fromOwner.push_back(item.queuer);
-            queuing.toTime.push_back(item.started);
-            queuing.toOwner.push_back(item.worker);
-            queuing.value.push_back(int64_t(item.latency()));
-        }
-        Sums& s = perFunction[runs.labels[label->second]];
-        ++s.count;
-        if (item.queued) {
-            ++s.timedLatency;
-            s.totalLatency += item.latency();
-            if (item.latency() >= s.maxLatency)
-                s.maxLatency = item.latency(), s.maxLatencyAt = item.started, s.maxLatencyWorker = item.worker;
-        }
-        if (item.finished()) {
-            ++s.timedRuns;
-            s.totalRun += item.runTime();
-            if (item.runTime() >= s.maxRun)
-                s.maxRun = item.runTime(), s.maxRunAt = item.started, s.maxRunWorker = item.worker;
-        }
+    using Kind = StatsTable::Kind;
+    auto cell = [](EventRef e) { return e.valid() ? StatsTable::eventCell(e) : StatsTable::kUnknown; };
+    auto task = [](uint32_t t) { return t == kNoTask ? StatsTable::kUnknown : int64_t(t); };
+    StatsTable functions{"functions", "Work functions", {}, false};
+    auto& name = functions.column("function", "Function", Kind::Text);
+    auto& count = functions.column("count", "Runs", Kind::Count);
+    auto& totalLatency = functions.column("total_latency_ns", "Total latency", Kind::Duration);
+    auto& avgLatency = functions.column("avg_latency_ns", "Avg latency", Kind::Duration);
+    auto& maxLatency = functions.column("max_latency_ns", "Max latency", Kind::Duration);
+    auto& maxLatencyAt = functions.column("max_latency_at", "Max latency at", Kind::Event);
+    auto& maxLatencyWorker = functions.column("max_latency_worker", "Max latency worker", Kind::Task);
+    auto& totalRun = functions.column("total_run_ns", "Total run", Kind::Duration);
+    auto& avgRun = functions.column("avg_run_ns", "Avg run", Kind::Duration);
+    auto& maxRun = functions.column("max_run_ns", "Max run", Kind::Duration);
+    auto& maxRunAt = functions.column("max_run_at", "Max run at", Kind::Event);
+    auto& maxRunWorker = functions.column("max_run_worker", "Max run worker", Kind::Task);
+    // By name (several addresses may print alike: they stay apart, each named).
+    std::vector<std::pair<std::string, const Sums*>> byName;
+    for (const auto& [function, s] : m_sums) byName.emplace_back(functionName(function), &s);
+    std::stable_sort(byName.begin(), byName.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
+    for (const auto& [text, sums] : byName) {
+        const Sums& s = *sums;
+        name.texts.push_back(text);
+        count.numbers.push_back(int64_t(s.count));
+        totalLatency.numbers.push_back(int64_t(s.totalLatency));
+        avgLatency.numbers.push_back(s.timedLatency ? int64_t(s.totalLatency / s.timedLatency) : StatsTable::kUnknown);
+        maxLatency.numbers.push_back(s.timedLatency ? int64_t(s.maxLatency) : StatsTable::kUnknown);
+        maxLatencyAt.numbers.push_back(s.timedLatency ? cell(s.maxLatencyAt) : StatsTable::kUnknown);
+        maxLatencyWorker.numbers.push_back(s.timedLatency ? task(s.maxLatencyWorker) : StatsTable::kUnknown);
+        totalRun.numbers.push_back(int64_t(s.totalRun));
+        avgRun.numbers.push_back(s.timedRuns ? int64_t(s.totalRun / s.timedRuns) : StatsTable::kUnknown);
+        maxRun.numbers.push_back(s.timedRuns ? int64_t(s.maxRun) : StatsTable::kUnknown);
+        maxRunAt.numbers.push_back(s.timedRuns ? cell(s.maxRunAt) : StatsTable::kUnknown);
+        maxRunWorker.numbers.push_back(s.timedRuns ? task(s.maxRunWorker) : StatsTable::kUnknown);
     }
-    StatsTable functions{"functions", "Work functions", {}, {}};
-    functions.columns = {{"function", "Function"},
-                         {"count", "Runs"},
-                         {"total_latency_ns", "Total latency (ns)"},
-                         {"avg_latency_ns", "Avg latency (ns)"},
-                         {"max_latency_ns", "Max latency (ns)"},
-                         {"max_latency_at", "Max latency at"},
-                         {"max_latency_pid", "Max latency worker"},
-                         {"total_run_ns", "Total run (ns)"},
-                         {"avg_run_ns", "Avg run (ns)"},
-                         {"max_run_ns", "Max run (ns)"},
-                         {"max_run_at", "Max run at"},
-                         {"max_run_pid", "Max run worker"}};
-    for (const auto& [name, s] : perFunction)
-        functions.rows.push_back({name, s.count, s.totalLatency, s.timedLatency ? s.totalLatency / s.timedLatency : 0,
-                                  s.maxLatency, s.maxLatencyAt, int64_t(s.maxLatencyWorker), s.totalRun,
-                                  s.timedRuns ? s.totalRun / s.timedRuns : 0, s.maxRun, s.maxRunAt,
-                                  int64_t(s.maxRunWorker)});
-    out.slices.push_back(std::move(runs));
-    out.flows.push_back(std::move(queuing));
-    out.instants.push_back(std::move(neverRun));
-    out.statistics.push_back(std::move(functions));
-    out.statistics.push_back(std::move(never));
-    return out;
+    StatsTable never{"never_run", "Work queued but never run", {}, false};
+    auto& at = never.column("queued_at", "Queued at", Kind::Event);
+    auto& cpu = never.column("cpu", "CPU", Kind::Number);
+    auto& queuer = never.column("queued_by", "Queued by", Kind::Task);
+    auto& function = never.column("function", "Function", Kind::Text);
+    auto& work = never.column("work", "Work struct", Kind::Text);
+    for (const Item& item : waiting()) {
+        at.numbers.push_back(cell(item.queuedEvent));
+        cpu.numbers.push_back(item.cpu);
+        queuer.numbers.push_back(task(item.queuer));
+        function.texts.push_back(functionName(item.function));
+        work.texts.push_back(hex(item.work));
+    }
+    std::vector<StatsTable> all;
+    all.push_back(std::move(functions));
+    all.push_back(std::move(never));
+    return all;
 }
 
 } // namespace ringside::workqueue

@@ -29,8 +29,9 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size)
     auto trace = ringside::Trace::open(file.path(), options, {}, std::move(plugins));
     if (!trace) return 0;
     ringside::fuzz::formatRows(**trace, 256);
+    const ringside::StatsContext context = (*trace)->statsContext();
     for (const ringside::Plugin* plugin : (*trace)->plugins())
-        for (const ringside::StatsTable& table : plugin->tables((*trace)->recordingInfo()).statistics)
-            (void)ringside::tableText(table);
+        for (const ringside::StatsTable& table : *(*trace)->statistics(*plugin))
+            (void)ringside::tableText(table, context);
     return 0;
 }

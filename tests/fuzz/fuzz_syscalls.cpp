@@ -3,6 +3,7 @@
 // exits, exits without enters, NR -1, numbers out of every table, unknown event types, any
 // architecture), then its tables as text and JSON. A second plugin takes the same records in
 // pieces, each stream cut into stretches where the input says, and joins them.
+#include "analysis/tracktables.h"
 #include "plugin/statstext.h"
 #include "syscallsplugin.h"
 
@@ -43,15 +44,21 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size)
         default: return std::string();
         }
     };
-    info.taskName = [](int32_t pid) { return "task" + std::to_string(pid); };
+    info.taskAt = [](int32_t pid, uint64_t) { return uint32_t(pid); };
     const size_t requests = plugin.requests().size();
+    AnalysisTables tables, piecesTables;
+    plugin.setRecording(info);
+    inPieces.setRecording(info);
+    plugin.setTables(tables);
+    inPieces.setTables(piecesTables);
     for (syscalls::SyscallsPlugin* p : {&plugin, &inPieces}) {
-        p->setRecording(info);
         p->bind(std::vector<bool>(requests, true));
         p->setStreams({{0, 0, 0}, {1, 0, 0}});
     }
     std::vector<FedPiece> stretches[2]; // per stream, in order
-    uint32_t fed[2] = {0, 0};           // records of each stream so far
+    // Each stretch's rows, placed once its records are fed (as the registry does).
+    std::vector<std::unique_ptr<StretchRows>> rows[2];
+    uint32_t fed[2] = {0, 0}; // records of each stream so far
     uint64_t now = 1000;
     for (size_t at = 1; at + sizeof(Step) <= size; at += sizeof(Step)) {
         Step step;
@@ -74,23 +81,41 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size)
         plugin.consume(record);
         std::vector<FedPiece>& own = stretches[stream];
         if (own.empty() || (step.cpu & 0x80)) {
-            if (!own.empty()) own.back().piece->end();
+            if (!own.empty()) {
+                const StretchRows::Scope scope(rows[stream].back().get());
+                own.back().piece->end();
+            }
+            rows[stream].push_back(std::make_unique<StretchRows>(record.stream));
+            const StretchRows::Scope scope(rows[stream].back().get());
             own.push_back({record.stream, fed[stream], inPieces.newPiece(record.stream)});
         }
         record.index = fed[stream]++ - own.back().firstIndex;
+        const StretchRows::Scope scope(rows[stream].back().get());
         own.back().piece->consume(record);
     }
     plugin.flush();
+    plugin.finish();
     std::vector<FedPiece> pieces;
-    for (auto& own : stretches)
-        for (FedPiece& piece : own) piece.piece->end(), pieces.push_back(std::move(piece));
+    for (unsigned stream = 0; stream < 2; ++stream)
+        for (size_t k = 0; k < stretches[stream].size(); ++k) {
+            FedPiece& piece = stretches[stream][k];
+            {
+                const StretchRows::Scope scope(rows[stream][k].get());
+                piece.piece->end();
+            }
+            const uint32_t next = k + 1 < stretches[stream].size() ? stretches[stream][k + 1].firstIndex : fed[stream];
+            rows[stream][k]->place(piece.firstIndex, next - piece.firstIndex);
+            pieces.push_back(std::move(piece));
+        }
     inPieces.join(std::move(pieces));
-    (void)inPieces.tables(info);
+    inPieces.finish();
     (void)plugin.nothingToShow();
-    const PluginTables tables = plugin.tables(info);
-    for (const StatsTable& table : tables.statistics) {
-        (void)tableText(table);
-        (void)tableJson(table);
-    }
+    tables.publish({});
+    piecesTables.publish({});
+    for (const std::vector<StatsTable>& stats : {plugin.statistics(), inPieces.statistics()})
+        for (const StatsTable& table : stats) {
+            (void)tableText(table);
+            (void)tableJson(table);
+        }
     return 0;
 }

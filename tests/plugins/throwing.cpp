@@ -19,7 +19,6 @@ public:
         if (++m_seen == 3) throw std::runtime_error("third record refused");
     }
     std::string nothingToShow() const override { return {}; }
-    ringside::PluginTables tables(const ringside::RecordingInfo&) const override { return {}; }
 
 private:
     int m_seen = 0;

@@ -5,6 +5,7 @@
 #include "capture/capturedialog.h"
 #include "capture/livecapture.h"
 #include "file/datconvert.h"
+#include "plugins/pluginsettings.h"
 #include "mainwindow.h"
 
 #include <QAction>
@@ -23,22 +24,13 @@
 #include <QProgressDialog>
 #include <QSettings>
 #include <QStatusBar>
-#include <QTemporaryDir>
 #include <QTime>
 #include <QTimer>
 
 #include <algorithm>
 #include <optional>
-#include <sched.h>
 
 namespace ringside {
-
-namespace {
-
-// In the work folder: the running capture's pages so far, as its last analysis read them.
-const char* const kSoFarFile = "capture-so-far.dat";
-
-} // namespace
 
 CaptureController::CaptureController(MainWindow* window, QMenu* captureMenu, QMenu* fileMenu)
     : QObject(window), m_window(window), m_growPending(std::make_shared<std::atomic<bool>>(false))
@@ -52,28 +44,6 @@ CaptureController::CaptureController(MainWindow* window, QMenu* captureMenu, QMe
     m_save = fileMenu->addAction(tr("Save &Capture As…"), this, &CaptureController::saveWithDialog);
     m_save->setObjectName("saveCaptureAction");
     m_save->setEnabled(false);
-    m_analysis = new LoadJob(this);
-    connect(m_analysis, &LoadJob::finished, this, [this](std::shared_ptr<TraceSession> analysis) {
-        m_analysisCost = m_analysisStarted.elapsed();
-        m_sinceAnalysis.start();
-        // Events lost while it ran: the machine has no time to spare; the next waits longer.
-        if (auto session = liveSession(); session && session->live) {
-            const LiveCapture::Progress p = session->live->progress();
-            if (p.overrun + p.dropped > m_lostBeforeAnalysis) m_analysisBackoff = std::min(m_analysisBackoff * 4, 64);
-        }
-        if (running() && liveSession())
-            m_window->showLiveAnalysis(
-                analysis, tr("The capture's first %1 events (analysed at %2)")
-                              .arg(QLocale().toString(qulonglong(analysis->store().eventCount())),
-                                   QTime::currentTime().toString("HH:mm:ss")));
-    });
-    connect(m_analysis, &LoadJob::failed, this, [this](const QString&, const QString& message) {
-        m_analysisCost = m_analysisStarted.elapsed();
-        m_sinceAnalysis.start();
-        if (running())
-            m_window->statusBar()->showMessage(tr("The capture's events so far could not be analysed: %1").arg(message),
-                                               10000);
-    });
     m_timer = new QTimer(this);
     m_timer->setInterval(250);
     connect(m_timer, &QTimer::timeout, this, &CaptureController::onTick);
@@ -84,12 +54,7 @@ CaptureController::CaptureController(MainWindow* window, QMenu* captureMenu, QMe
     });
 }
 
-CaptureController::~CaptureController()
-{
-    // An analysis still writing into the work folder ends before the folder goes.
-    m_analysis->cancel();
-    delete m_analysis;
-}
+CaptureController::~CaptureController() = default;
 
 std::shared_ptr<TraceSession> CaptureController::liveSession() const
 {
@@ -132,7 +97,9 @@ void CaptureController::startWithDialog()
 bool CaptureController::start(const std::vector<std::string>& helperArguments, const QString& command, QString* error)
 {
     QApplication::setOverrideCursor(Qt::WaitCursor);
-    auto started = LiveCapture::start(helperArguments, QDir::tempPath().toStdString());
+    // The plugins switched on analyse the capture as it grows, as they would the saved file.
+    auto started =
+        LiveCapture::start(helperArguments, QDir::tempPath().toStdString(), PluginSettings::instantiateEnabled());
     QApplication::restoreOverrideCursor();
     if (!started) {
         const QString message = QString::fromStdString(started.error().message);
@@ -162,10 +129,6 @@ bool CaptureController::start(const std::vector<std::string>& helperArguments, c
     });
     m_ended = false;
     m_lastEvents = 0;
-    m_analysedEvents = 0;
-    m_analysisCost = 0;
-    m_analysisBackoff = 1;
-    m_sinceAnalysis.invalidate();
     m_window->showCapture(session);
     if (std::find(helperArguments.begin(), helperArguments.end(), "-p") != helperArguments.end())
         m_window->showCallTreeDock(); // a function tracer's calls, analysed as they arrive
@@ -209,27 +172,12 @@ void CaptureController::onTick()
     QString text = tr("Capturing: %1 events (%2/s), lost: %3 overwritten, %4 dropped")
                        .arg(QLocale().toString(qulonglong(p.events)), rate, QLocale().toString(qulonglong(p.overrun)),
                             QLocale().toString(qulonglong(p.dropped)));
-    if (!p.ended) analyseSoFar(session, p.events);
     if (p.ended) {
-        m_analysis->cancel(); // the whole capture is analysed now
-        if (m_workDir) QFile::remove(m_workDir->filePath(kSoFarFile));
         m_timer->stop();
         m_ended = true;
         session->live->applyTaskNames();
+        // Its analyses take what arrived last and finish: no file is written or read again.
         m_window->captureEnded();
-        // What a loaded recording has beside its events (who ran where, task rows, plugins,
-        // call trees) comes from loading the capture as a file: written where it is kept
-        // until the window closes, as v6 (uncompressed: quick to write and to load).
-        if (!m_workDir) m_workDir = std::make_unique<QTemporaryDir>();
-        const QString analysed = m_workDir->filePath(QString("capture-%1.dat").arg(++m_captures));
-        if (m_workDir->isValid())
-            m_window->reloadCapture(analysed, [session, analysed](const std::atomic<bool>* cancel, std::string* why) {
-                return session->live->save(analysed.toStdString(), DatFormat::v6(), why, {cancel, {}});
-            });
-        else
-            m_window->statusBar()->showMessage(
-                tr("The capture could not be analysed: no folder for its copy (%1)").arg(m_workDir->errorString()),
-                15000);
         m_endSummary = tr("Capture stopped: %1 events, lost: %2 overwritten, %3 dropped%4")
                            .arg(QLocale().toString(qulonglong(p.events)), QLocale().toString(qulonglong(p.overrun)),
                                 QLocale().toString(qulonglong(p.dropped)),
@@ -242,34 +190,6 @@ void CaptureController::onTick()
         emit stateChanged();
     }
     m_window->setCaptureStatus(text);
-}
-
-void CaptureController::analyseSoFar(const std::shared_ptr<TraceSession>& session, uint64_t events)
-{
-    if (!m_window->wantsLiveAnalysis() || m_analysis->running() || events == 0 || events == m_analysedEvents) return;
-    if (m_sinceAnalysis.isValid() &&
-        m_sinceAnalysis.elapsed() < m_analysisBackoff * std::max<qint64>(2000, 10 * m_analysisCost))
-        return;
-    if (!m_workDir) m_workDir = std::make_unique<QTemporaryDir>();
-    if (!m_workDir->isValid()) return;
-    // Written whole to a new name and renamed, so the analysis shown before (which maps the
-    // file it came from) keeps its copy.
-    const QString path = m_workDir->filePath(kSoFarFile);
-    m_analysedEvents = events;
-    const LiveCapture::Progress p = session->live->progress();
-    m_lostBeforeAnalysis = p.overrun + p.dropped;
-    m_analysisStarted.start();
-    // The job holds the session: the capture's pages and store are the trace's, and the window
-    // may let go of them (another recording opened) while it writes them out.
-    m_analysis->start(path, false, [session, path, idleOnly = m_analysisIdle](const std::atomic<bool>* cancel,
-                                                                              std::string* why) {
-        // The capture comes first: this job's thread, and the loader's threads it starts, run
-        // only on CPU time nothing else wants (at a million events a second on two cores, an
-        // analysis at normal priority made the kernel overwrite 7% of the events).
-        sched_param idle{};
-        if (idleOnly) ::sched_setscheduler(0, SCHED_IDLE, &idle);
-        return session->live->save(path.toStdString(), DatFormat::v6(), why, {cancel, {}});
-    });
 }
 
 void CaptureController::stop()
@@ -311,17 +231,14 @@ bool CaptureController::save(const QString& path, QString* error, DatFormat form
         m_saveCancelled = true;
         finish();
     });
-    const std::string to = path.toStdString(), copy = session->captureCopy.toStdString();
-    const std::string writer = ("ringside " + QCoreApplication::applicationVersion()).trimmed().toStdString();
+    const std::string to = path.toStdString();
     m_saving.start(
-        [session, to, copy, writer, format, done](JobTracker::Context& context) {
+        [session, to, format, done](JobTracker::Context& context) {
             WriteProgress report{context.cancelFlag(), [&context](uint64_t bytes, uint64_t total) {
                                      context.reportProgress(total ? int(bytes * 1000 / total) : 0);
                                  }};
             std::string why;
-            // Ended and analysed: the copy written then is the recording; else its pages.
-            const bool saved = !copy.empty() ? convertDatV6(copy, to, format, writer, &why, report)
-                                             : session->live && session->live->save(to, format, &why, report);
+            const bool saved = session->live && session->live->save(to, format, &why, report);
             *done = Outcome{saved, QString::fromStdString(why)};
         },
         finish,

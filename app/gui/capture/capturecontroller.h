@@ -3,7 +3,6 @@
 
 #include "file/datwriter.h"
 #include "jobs/jobtracker.h"
-#include "jobs/loadjob.h"
 
 #include <QElapsedTimer>
 #include <QObject>
@@ -12,12 +11,10 @@
 #include <atomic>
 #include <memory>
 
-#include <QTemporaryDir>
 
 class QAction;
 class QMenu;
 class QProcess;
-class QTemporaryDir;
 class QTimer;
 
 namespace ringside {
@@ -46,11 +43,10 @@ public:
     bool save(const QString& path, QString* error, DatFormat format = DatFormat());
     void saveWithDialog();
     bool running() const;
-    // Whether the analysis of a running capture yields the CPU to everything else (the
-    // default: the capture comes first); tests that wait for it on a loaded machine turn it off.
+    // Whether a capture's analyses yield the CPU to everything else (the default: the capture
+    // comes first); tests that wait for them on a loaded machine turn it off.
     void setAnalysisAtIdlePriority(bool idle) { m_analysisIdle = idle; }
-    // An analysis of the running capture is being made.
-    bool analysing() const { return m_analysis->running(); }
+    bool analysisAtIdlePriority() const { return m_analysisIdle; }
     // The open capture is not in a file yet: asks whether to save it; false when the user
     // cancelled (keep it open).
     bool confirmDiscard();
@@ -61,10 +57,6 @@ signals:
 private:
     void onGrew();
     void onTick();
-    // While it runs: its events so far, written out and loaded with the plugins on a worker
-    // (at idle priority), at most every 2 s and never more than a tenth of the time, while
-    // their pane is shown; less often each time the capture lost events meanwhile.
-    void analyseSoFar(const std::shared_ptr<TraceSession>& session, uint64_t events);
     std::shared_ptr<TraceSession> liveSession() const;
 
     MainWindow* m_window;
@@ -76,15 +68,7 @@ private:
     std::shared_ptr<std::atomic<bool>> m_growPending;
     bool m_ended = true;
     uint64_t m_lastEvents = 0;
-    QString m_endSummary; // the ended capture: its events and losses
-    std::unique_ptr<QTemporaryDir> m_workDir; // ended captures, loaded for analysis
-    int m_captures = 0;
-    LoadJob* m_analysis = nullptr;
-    QElapsedTimer m_analysisStarted, m_sinceAnalysis;
-    qint64 m_analysisCost = 0; // ms the last one took
-    uint64_t m_analysedEvents = 0;
-    uint64_t m_lostBeforeAnalysis = 0; // the capture's lost events when the analysis started
-    int m_analysisBackoff = 1;          // grows each time the capture lost events during one
+    QString m_endSummary;         // the ended capture: its events and losses
     bool m_analysisIdle = true;
     bool m_saveCancelled = false; // the last save ended by the user
     JobTracker m_saving;          // Save Capture As; last: its destructor waits for the write

@@ -14,14 +14,13 @@ void LoadJob::cancel()
     if (wasRunning) emit cancelled();
 }
 
-void LoadJob::start(const QString& path, bool isSample, Prepare prepare)
+void LoadJob::start(const QString& path, bool isSample)
 {
     // The events parsed so far: the loader's thread writes it, a progress report reads it on
     // the GUI thread (the tracker's progress carries one number, the permille).
     auto events = std::make_shared<std::atomic<qulonglong>>(0);
-    // What the permille is of, for the label: a LoadProgress::Stage, or kMakingTables.
+    // What the permille is of, for the label: a LoadProgress::Stage.
     auto stage = std::make_shared<std::atomic<int>>(0);
-    constexpr int kMakingTables = int(LoadProgress::Stage::Tasks) + 1;
     struct Outcome {
         std::shared_ptr<TraceSession> session;
         QString error;
@@ -30,25 +29,20 @@ void LoadJob::start(const QString& path, bool isSample, Prepare prepare)
     // load; the job is copied around, so they travel in a shared holder.
     auto plugins = std::make_shared<std::vector<std::unique_ptr<Plugin>>>(PluginSettings::instantiateEnabled());
     m_jobs.start(
-        [path, isSample, events, stage, plugins, prepare](JobTracker::Context& context) {
+        [path, isSample, events, stage, plugins](JobTracker::Context& context) {
             Outcome outcome;
-            if (std::string why; prepare && !prepare(context.cancelFlag(), &why)) {
-                outcome.error = QString::fromStdString(why);
-                return outcome;
-            }
             LoadOptions options;
+            // The store only: the window shows it at once and runs the analyses after (AnalysisJob).
+            options.analyse = false;
             options.cancel = context.cancelFlag();
             options.progress = [&context, events, stage](const LoadProgress& p) {
                 events->store(p.events);
                 stage->store(int(p.stage));
                 switch (p.stage) {
                 case LoadProgress::Stage::Pages:
-                    context.reportProgress(p.bytesTotal ? int(p.bytesDone * 900 / p.bytesTotal) : 0);
+                    context.reportProgress(p.bytesTotal ? int(p.bytesDone * 1000 / p.bytesTotal) : 0);
                     break;
-                case LoadProgress::Stage::Consumers:
-                    context.reportProgress(900 + (p.recordsTotal ? int(p.recordsDone * 80 / p.recordsTotal) : 0));
-                    break;
-                case LoadProgress::Stage::Tasks: context.reportProgress(980); break;
+                default: context.reportProgress(1000); break;
                 }
             };
             auto trace = Trace::open(path.toStdString(), options, {}, std::move(*plugins));
@@ -61,9 +55,6 @@ void LoadJob::start(const QString& path, bool isSample, Prepare prepare)
             outcome.session->isSample = isSample;
             outcome.session->trace = std::move(trace.value());
             outcome.session->formatter = std::make_unique<EventFormatter>(*outcome.session->trace);
-            stage->store(kMakingTables);
-            context.reportProgress(990);
-            outcome.session->makePluginTables();
             return outcome;
         },
         [this, path](Outcome outcome) {
@@ -75,10 +66,6 @@ void LoadJob::start(const QString& path, bool isSample, Prepare prepare)
         [this, path](const QString& message) { emit failed(path, tr("Loading failed: %1").arg(message)); },
         [this, events, stage](int permille) {
             const QString count = QLocale().toString(events->load());
-            if (stage->load() == kMakingTables) {
-                emit progress(permille, events->load(), tr("Making the plugins' tables…"));
-                return;
-            }
             switch (LoadProgress::Stage(stage->load())) {
             case LoadProgress::Stage::Pages:
                 emit progress(permille, events->load(), tr("Loading %1 events…").arg(count));

@@ -14,21 +14,22 @@ namespace ringside {
 
 QString PluginsDialog::statusOf(const TraceSession& session, size_t index)
 {
-    const Plugin& plugin = *session.trace->plugins()[index];
-    if (const std::string failure = session.trace->pluginFailure(plugin); !failure.empty())
+    const Trace& trace = *session.trace;
+    const Plugin& plugin = *trace.plugins()[index];
+    if (const std::string failure = trace.pluginFailure(plugin); !failure.empty())
         return tr("stopped: it threw \"%1\"").arg(QString::fromStdString(failure));
-    if (index < session.pluginTableErrors.size() && !session.pluginTableErrors[index].empty())
-        return tr("stopped: its tables threw \"%1\"").arg(QString::fromStdString(session.pluginTableErrors[index]));
+    if (!trace.analysesFinished()) return tr("reading the recording…");
     if (const std::string nothing = plugin.nothingToShow(); !nothing.empty())
         return tr("nothing to show: %1").arg(QString::fromStdString(nothing));
-    const PluginTables& tables = session.pluginTables[index];
     QStringList parts;
     const QLocale locale;
-    for (const SliceTable& t : tables.slices)
-        parts << tr("%1 %2").arg(locale.toString(qulonglong(t.size()))).arg(QString::fromStdString(t.name).toLower());
-    for (const IntervalTable& t : tables.intervals)
-        parts << tr("%1 %2").arg(locale.toString(qulonglong(t.size()))).arg(QString::fromStdString(t.name).toLower());
-    if (!tables.statistics.empty()) parts << tr("%1 statistics tables").arg(tables.statistics.size());
+    if (const Trace::Analysis* analysis = trace.analysis(plugin.name()))
+        for (const auto& table : analysis->tables->tables())
+            if (table->rows())
+                parts << tr("%1 %2").arg(locale.toString(qulonglong(table->rows()))).arg(
+                    QString::fromStdString(table->title()).toLower());
+    if (const size_t statistics = trace.statistics(plugin)->size())
+        parts << (statistics == 1 ? tr("1 statistics table") : tr("%1 statistics tables").arg(statistics));
     return parts.join(", ");
 }
 
@@ -38,8 +39,8 @@ PluginsDialog::PluginsDialog(const TraceSession* session, QWidget* parent) : QDi
     setObjectName("pluginsDialog");
     resize(900, 420);
     auto* layout = new QVBoxLayout(this);
-    auto* intro = new QLabel(tr("Plugins read the records while a recording loads. Switching one on or off reloads "
-                                "the open recording."));
+    auto* intro = new QLabel(tr("Plugins read the records once the recording's events are in (a capture's as they "
+                                "arrive). Switching one on or off reloads the open recording."));
     intro->setWordWrap(true);
     layout->addWidget(intro);
     m_list = new QTreeWidget;

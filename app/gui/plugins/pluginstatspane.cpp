@@ -7,34 +7,13 @@
 #include <QHBoxLayout>
 #include <QHeaderView>
 #include <QLabel>
+#include <QLocale>
 #include <QPushButton>
 #include <QTreeView>
 #include <QVBoxLayout>
 #include <algorithm>
 
 namespace ringside {
-
-namespace {
-
-// The (plugin, table) pairs of the chooser, by index.
-struct Choice {
-    size_t plugin, table;
-};
-
-std::vector<Choice> choices(const TraceSession& session)
-{
-    std::vector<Choice> out;
-    for (size_t p = 0; p < session.pluginTables.size(); ++p)
-        for (size_t t = 0; t < session.pluginTables[p].statistics.size(); ++t) out.push_back({p, t});
-    // Failures first: what people open this pane for.
-    std::stable_partition(out.begin(), out.end(), [&](const Choice& c) {
-        const StatsTable& t = session.pluginTables[c.plugin].statistics[c.table];
-        return t.key == "failures" && !t.rows.empty();
-    });
-    return out;
-}
-
-} // namespace
 
 PluginStatsPane::PluginStatsPane(QWidget* parent) : QWidget(parent)
 {
@@ -48,7 +27,7 @@ PluginStatsPane::PluginStatsPane(QWidget* parent) : QWidget(parent)
     m_summary = new QLabel;
     top->addWidget(m_summary, 1);
     auto* copy = new QPushButton(tr("Copy"));
-    copy->setToolTip(tr("Copy the table as tab-separated text"));
+    copy->setToolTip(tr("Copy the table as tab-separated text (exact values)"));
     top->addWidget(copy);
     layout->addLayout(top);
     m_model = new StatsTableModel(this);
@@ -63,85 +42,114 @@ PluginStatsPane::PluginStatsPane(QWidget* parent) : QWidget(parent)
     connect(m_chooser, &QComboBox::currentIndexChanged, this, [this] { fill(); });
     connect(copy, &QPushButton::clicked, this, [this] { QApplication::clipboard()->setText(m_model->asTsv()); });
     connect(m_table, &QTreeView::activated, this, [this](const QModelIndex& index) {
-        // The time cell activated, else the row's own time.
-        QModelIndex at = index;
-        if (!at.data(StatsTableModel::kJumpTime).isValid()) at = index.siblingAtColumn(m_model->timeColumn());
-        if (!at.isValid() || !at.data(StatsTableModel::kJumpTime).isValid()) return;
-        emit jumpRequested(at.data(StatsTableModel::kJumpTime).toULongLong(),
-                           int32_t(at.data(StatsTableModel::kJumpPid).toLongLong()));
+        const QVariant event = index.data(StatsTableModel::kJumpEvent);
+        if (event.isValid()) emit jumpRequested(StatsTable::eventOf(event.toLongLong()));
     });
 }
 
-void PluginStatsPane::setSession(const TraceSession* session, const QString& source)
+std::vector<PluginStatsPane::Choice> PluginStatsPane::choices() const
+{
+    std::vector<Choice> out;
+    for (size_t p = 0; p < m_tables.size(); ++p)
+        for (size_t t = 0; m_tables[p] && t < m_tables[p]->size(); ++t) out.push_back({p, t, (*m_tables[p])[t].key});
+    // A headline with rows first: what people open this pane for.
+    std::stable_partition(out.begin(), out.end(), [&](const Choice& c) {
+        const StatsTable& t = (*m_tables[c.plugin])[c.table];
+        return t.headline && t.rows() > 0;
+    });
+    return out;
+}
+
+void PluginStatsPane::setSession(const TraceSession* session)
 {
     m_session = session;
-    m_source = source;
-    QSignalBlocker block(m_chooser);
-    // The table the user chose stays chosen when the same recording is analysed again.
-    const QString chosen = m_chooser->currentText();
-    m_chooser->clear();
-    if (session && session->trace)
-        for (const Choice& c : choices(*session)) {
-            const StatsTable& t = session->pluginTables[c.plugin].statistics[c.table];
+    m_tables.clear();
+    m_choices.clear();
+    {
+        const QSignalBlocker block(m_chooser);
+        m_chooser->clear();
+    }
+    refresh();
+}
+
+void PluginStatsPane::refresh()
+{
+    // The table shown stays chosen, by its plugin and key.
+    std::optional<std::pair<size_t, std::string>> chosen;
+    if (m_chooser->currentIndex() >= 0 && size_t(m_chooser->currentIndex()) < m_choices.size())
+        chosen = std::pair(m_choices[size_t(m_chooser->currentIndex())].plugin,
+                           m_choices[size_t(m_chooser->currentIndex())].key);
+    m_tables.clear();
+    if (m_session && m_session->trace)
+        for (const Plugin* plugin : m_session->trace->plugins()) m_tables.push_back(m_session->trace->statistics(*plugin));
+    m_choices = choices();
+    {
+        const QSignalBlocker block(m_chooser);
+        m_chooser->clear();
+        for (const Choice& c : m_choices)
             m_chooser->addItem(QStringLiteral("%1: %2")
-                                   .arg(QString::fromStdString(session->trace->plugins()[c.plugin]->name()))
-                                   .arg(QString::fromStdString(t.title)));
-        }
-    if (!source.isEmpty() && m_chooser->findText(chosen) >= 0) m_chooser->setCurrentIndex(m_chooser->findText(chosen));
+                                   .arg(QString::fromStdString(m_session->trace->plugins()[c.plugin]->name()))
+                                   .arg(QString::fromStdString((*m_tables[c.plugin])[c.table].title)));
+        int index = m_choices.empty() ? -1 : 0;
+        for (size_t i = 0; chosen && i < m_choices.size(); ++i)
+            if (m_choices[i].plugin == chosen->first && m_choices[i].key == chosen->second) index = int(i);
+        m_chooser->setCurrentIndex(index);
+    }
     fill();
 }
 
-bool PluginStatsPane::hasRows() const
+std::optional<PluginStatsPane::Headline> PluginStatsPane::headline() const
 {
-    if (!m_session) return false;
-    for (const PluginTables& tables : m_session->pluginTables)
-        for (const StatsTable& t : tables.statistics)
-            if (!t.rows.empty()) return true;
-    return false;
+    for (const Choice& c : m_choices) {
+        const StatsTable& t = (*m_tables[c.plugin])[c.table];
+        if (t.headline && t.rows() > 0) return Headline{QString::fromStdString(t.title), t.rows()};
+    }
+    return std::nullopt;
 }
 
-bool PluginStatsPane::showTable(const std::string& plugin, const std::string& key)
+bool PluginStatsPane::showHeadline()
 {
-    if (!m_session) return false;
-    const std::vector<Choice> all = choices(*m_session);
-    for (size_t i = 0; i < all.size(); ++i)
-        if (m_session->trace->plugins()[all[i].plugin]->name() == plugin &&
-            m_session->pluginTables[all[i].plugin].statistics[all[i].table].key == key) {
+    for (size_t i = 0; i < m_choices.size(); ++i) {
+        const StatsTable& t = (*m_tables[m_choices[i].plugin])[m_choices[i].table];
+        if (t.headline && t.rows() > 0) {
             m_chooser->setCurrentIndex(int(i));
             return true;
         }
+    }
     return false;
 }
 
 void PluginStatsPane::fill()
 {
     m_summary->clear();
+    const bool analysing = m_session && m_session->trace && !m_session->trace->analysesFinished();
     if (!m_session || m_chooser->currentIndex() < 0) {
-        m_model->setTable(nullptr, false);
-        m_summary->setText(!m_session         ? m_source
-                           : m_source.isEmpty() ? tr("No plugin made statistics for this recording (View > Plugins)")
-                                                : m_source + tr(" · no plugin made statistics of it yet"));
+        m_model->setTable(nullptr, 0, {}, false);
+        m_summary->setText(!m_session  ? tr("No recording open")
+                           : analysing ? tr("The plugins are reading the recording…")
+                                       : tr("No plugin made statistics for this recording (View > Plugins)"));
         return;
     }
-    const Choice choice = choices(*m_session)[size_t(m_chooser->currentIndex())];
-    const StatsTable& table = m_session->pluginTables[choice.plugin].statistics[choice.table];
-    m_model->setTable(&table, m_session->trace->file().info().timesInUsecs);
-    // In time order when the rows have times, else by the first column (name, pid, bucket).
-    m_table->sortByColumn(std::max(m_model->timeColumn(), 0), Qt::AscendingOrder);
+    const Choice& choice = m_choices[size_t(m_chooser->currentIndex())];
+    const Trace& trace = *m_session->trace;
+    m_model->setTable(m_tables[choice.plugin], choice.table, trace.statsContext(), trace.file().info().timesInUsecs);
+    // In time order when the rows name events, else by the first column (name, task, bucket).
+    m_table->sortByColumn(std::max(m_model->eventColumn(), 0), Qt::AscendingOrder);
     // Widths from the first rows: measuring 400k rows would cost seconds.
     for (int c = 0; c < m_model->columnCount(); ++c) {
         int width = m_table->fontMetrics().horizontalAdvance(m_model->headerData(c, Qt::Horizontal).toString()) + 24;
         for (int r = 0; r < std::min(m_model->rowCount(), 200); ++r)
             width =
                 std::max(width, m_table->fontMetrics().horizontalAdvance(m_model->index(r, c).data().toString()) + 16);
-        m_table->setColumnWidth(c, width);
+        m_table->setColumnWidth(c, std::min(width, 400));
     }
+    const QString of = analysing ? tr("so far (of %1 events analysed) · ")
+                                       .arg(QLocale().toString(qulonglong(trace.analysedRows())))
+                                 : QString();
     m_summary->setText(tr("%1%2 rows%3")
-                           .arg(m_source.isEmpty() ? QString() : m_source + " · ")
-                           .arg(QLocale().toString(qulonglong(table.rows.size())))
-                           .arg(m_model->rowsJump()   ? tr(" · double-click a row to go to its event")
-                                : m_model->hasJumps() ? tr(" · double-click a time to go to its event")
-                                                      : QString()));
+                           .arg(of)
+                           .arg(QLocale().toString(qulonglong(m_model->rowCount())))
+                           .arg(m_model->hasJumps() ? tr(" · double-click a row to go to its event") : QString()));
 }
 
 } // namespace ringside

@@ -12,32 +12,44 @@ class QTreeView;
 
 namespace ringside {
 
-// The plugins' statistics tables, drawn generically: choose a table (the syscalls plugin's
-// failed system calls come first when there are any), sort by any column, copy. A row with a
-// time and a pid (a failed call) jumps to its event on a double-click.
+// The analyses' statistics tables, drawn generically: choose a table (a headline table with
+// rows comes first: the syscalls plugin marks its failed system calls so), sort by any column,
+// copy. A row that names an event goes to exactly that event on a double-click. While the
+// analyses run (a recording just opened, a capture growing) the pane says so and fills in as
+// their tables arrive, keeping the table chosen.
 class PluginStatsPane : public QWidget {
     Q_OBJECT
 public:
     explicit PluginStatsPane(QWidget* parent = nullptr);
-    // `source`, when given, says what the tables are of (a live capture's events so far); the
-    // table chosen then stays chosen.
-    void setSession(const TraceSession* session, const QString& source = QString());
+    void setSession(const TraceSession* session);
+    // The analyses published more: the tables are read again.
+    void refresh();
     QLabel* summary() const { return m_summary; }
-    // Shows the table `key` of plugin `plugin`; false when there is none.
-    bool showTable(const std::string& plugin, const std::string& key);
+    // Shows the first headline table that has rows; false when none has.
+    bool showHeadline();
+    // The headline table with rows, if any: its plugin's name and title, and its rows.
+    struct Headline {
+        QString title;
+        size_t rows = 0;
+    };
+    std::optional<Headline> headline() const;
     QTreeView* table() const { return m_table; }
     StatsTableModel* model() const { return m_model; }
     QComboBox* chooser() const { return m_chooser; }
-    // Whether any plugin has a table with rows.
-    bool hasRows() const;
 
 signals:
-    void jumpRequested(uint64_t time, int32_t pid);
+    void jumpRequested(ringside::EventRef event);
 
 private:
+    struct Choice {
+        size_t plugin, table;
+        std::string key;
+    };
+    std::vector<Choice> choices() const;
     void fill();
     const TraceSession* m_session = nullptr;
-    QString m_source;
+    std::vector<std::shared_ptr<const std::vector<StatsTable>>> m_tables; // per plugin, as read last
+    std::vector<Choice> m_choices;
     QComboBox* m_chooser;
     QLabel* m_summary;
     QTreeView* m_table;

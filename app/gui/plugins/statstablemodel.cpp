@@ -1,65 +1,35 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 #include "plugins/statstablemodel.h"
 
-#include "plugin/statstext.h"
 #include "table/eventtablemodel.h"
+#include "timeline/timelinemath.h"
 
 #include <QColor>
+#include <QLocale>
 
 #include <algorithm>
 #include <numeric>
-#include <optional>
 
 namespace ringside {
 
-namespace {
+using Kind = StatsTable::Kind;
 
-// A number cell's value, or nothing for text and counts.
-std::optional<double> numberOf(const StatsTable::Cell& cell)
-{
-    if (const auto* v = std::get_if<int64_t>(&cell)) return double(*v);
-    if (const auto* v = std::get_if<uint64_t>(&cell)) return double(*v);
-    if (const auto* v = std::get_if<double>(&cell)) return *v;
-    return std::nullopt;
-}
-
-} // namespace
-
-void StatsTableModel::setTable(const StatsTable* table, bool timesInUsecs)
+void StatsTableModel::setTable(std::shared_ptr<const std::vector<StatsTable>> tables, size_t index,
+                               StatsContext context, bool timesInUsecs)
 {
     beginResetModel();
-    m_table = table;
+    m_tables = std::move(tables);
+    m_table = m_tables && index < m_tables->size() ? &(*m_tables)[index] : nullptr;
+    m_context = std::move(context);
     m_usecs = timesInUsecs;
     m_order.clear();
-    m_isTime.clear();
-    m_pidOf.clear();
-    m_timeColumn = m_errnoColumn = -1;
-    m_jumps = false;
-    if (table) {
-        m_order.resize(table->rows.size());
+    m_eventColumn = m_errnoColumn = -1;
+    if (m_table) {
+        m_order.resize(m_table->rows());
         std::iota(m_order.begin(), m_order.end(), 0u);
-        const size_t columns = table->columns.size();
-        m_isTime.assign(columns, false);
-        m_pidOf.assign(columns, -1);
-        auto columnOf = [&](const std::string& key) {
-            for (size_t c = 0; c < columns; ++c)
-                if (table->columns[c].key == key) return int(c);
-            return -1;
-        };
-        const int pidColumn = columnOf("pid");
-        m_errnoColumn = columnOf("errno");
-        for (size_t c = 0; c < columns; ++c) {
-            const std::string& key = table->columns[c].key;
-            if (key == "time") {
-                m_timeColumn = int(c);
-                m_isTime[c] = true;
-                m_pidOf[c] = pidColumn;
-            } else if (key.size() > 3 && key.compare(key.size() - 3, 3, "_at") == 0) {
-                const int own = columnOf(key.substr(0, key.size() - 3) + "_pid");
-                m_pidOf[c] = own >= 0 ? own : pidColumn;
-                m_isTime[c] = true;
-            }
-            m_jumps |= m_pidOf[c] >= 0;
+        for (size_t c = 0; c < m_table->columns.size(); ++c) {
+            if (m_table->columns[c].kind == Kind::Event && m_eventColumn < 0) m_eventColumn = int(c);
+            if (m_table->columns[c].key == "errno") m_errnoColumn = int(c);
         }
     }
     endResetModel();
@@ -75,63 +45,73 @@ int StatsTableModel::columnCount(const QModelIndex& parent) const
     return parent.isValid() || !m_table ? 0 : int(m_table->columns.size());
 }
 
-const StatsTable::Cell* StatsTableModel::cell(int row, int column) const
+QString StatsTableModel::text(size_t row, size_t column) const
 {
-    if (!m_table || row < 0 || size_t(row) >= m_order.size() || column < 0) return nullptr;
-    const auto& cells = m_table->rows[m_order[size_t(row)]];
-    return size_t(column) < cells.size() ? &cells[size_t(column)] : nullptr;
+    const StatsTable::Column& c = m_table->columns[column];
+    const size_t r = m_order[row];
+    switch (c.kind) {
+    case Kind::Count: return QLocale().toString(qulonglong(c.numbers[r]));
+    case Kind::Duration:
+        return c.numbers[r] == StatsTable::kUnknown ? QStringLiteral("—") : timeline::formatDuration(c.numbers[r]);
+    case Kind::Event: {
+        if (c.numbers[r] == StatsTable::kUnknown || !m_context.eventTime) return QStringLiteral("—");
+        return EventTableModel::formatTime(m_context.eventTime(StatsTable::eventOf(c.numbers[r])), m_usecs);
+    }
+    case Kind::Task:
+        if (c.numbers[r] == StatsTable::kUnknown) return QStringLiteral("—");
+        return QString::fromStdString(cellText(*m_table, column, r, m_context));
+    default: return QString::fromStdString(cellText(*m_table, column, r, m_context));
+    }
 }
 
-QString StatsTableModel::text(int row, int column) const
+QString StatsTableModel::exact(size_t row, size_t column) const
 {
-    const StatsTable::Cell* c = cell(row, column);
-    if (!c) return {};
-    if (m_isTime[size_t(column)])
-        if (const auto* t = std::get_if<uint64_t>(c)) return *t ? EventTableModel::formatTime(*t, m_usecs) : QString();
-    return QString::fromStdString(cellText(*c));
+    const StatsTable::Column& c = m_table->columns[column];
+    const size_t r = m_order[row];
+    if (c.kind == Kind::Duration && c.numbers[r] != StatsTable::kUnknown)
+        return QStringLiteral("%1 ns").arg(QLocale().toString(qlonglong(c.numbers[r])));
+    if (c.kind == Kind::Event) return text(row, column);
+    return QString::fromStdString(cellText(*m_table, column, r, m_context));
 }
 
 QVariant StatsTableModel::data(const QModelIndex& index, int role) const
 {
-    const StatsTable::Cell* c = cell(index.row(), index.column());
-    if (!c) return {};
-    const size_t column = size_t(index.column());
-    switch (role) {
-    case Qt::DisplayRole: return text(index.row(), index.column());
-    case Qt::TextAlignmentRole: return numberOf(*c) ? QVariant(Qt::AlignRight | Qt::AlignVCenter) : QVariant();
-    case Qt::ForegroundRole:
-        return index.column() == m_errnoColumn && !cellText(*c).empty() ? QVariant(QColor(0xc0, 0x1c, 0x28))
-                                                                        : QVariant();
-    case Qt::UserRole: {
-        if (const auto* v = std::get_if<int64_t>(c)) return qlonglong(*v);
-        if (const auto* v = std::get_if<uint64_t>(c)) return qulonglong(*v);
-        if (const auto* v = std::get_if<double>(c)) return *v;
+    if (!m_table || index.row() < 0 || size_t(index.row()) >= m_order.size() || index.column() < 0 ||
+        size_t(index.column()) >= m_table->columns.size())
         return {};
+    const size_t row = size_t(index.row()), column = size_t(index.column());
+    const StatsTable::Column& c = m_table->columns[column];
+    const size_t r = m_order[row];
+    switch (role) {
+    case Qt::DisplayRole: return text(row, column);
+    case kExact: return exact(row, column);
+    case Qt::TextAlignmentRole: return isNumberColumn(c.kind) ? QVariant(Qt::AlignRight | Qt::AlignVCenter) : QVariant();
+    case Qt::ForegroundRole:
+        return index.column() == m_errnoColumn && !c.texts[r].empty() ? QVariant(QColor(0xc0, 0x1c, 0x28)) : QVariant();
+    case kJumpEvent: {
+        // The event cell itself, else the row's first event.
+        const StatsTable::Column& e =
+            c.kind == Kind::Event ? c : m_table->columns[size_t(m_eventColumn >= 0 ? m_eventColumn : 0)];
+        if (e.kind != Kind::Event || e.numbers[r] == StatsTable::kUnknown) return {};
+        return qlonglong(e.numbers[r]);
     }
-    case kJumpTime:
-    case kJumpPid: {
-        const int pid = m_pidOf[column];
-        const auto* time = std::get_if<uint64_t>(c);
-        if (pid < 0 || !time || !*time) return {};
-        if (role == kJumpTime) return qulonglong(*time);
-        const StatsTable::Cell* p = cell(index.row(), pid);
-        const auto* v = p ? std::get_if<int64_t>(p) : nullptr;
-        return v ? QVariant(qlonglong(*v)) : QVariant();
+    case Qt::ToolTipRole: {
+        QString tip = c.kind == Kind::Duration ? exact(row, column) : text(row, column);
+        if (data(index, kJumpEvent).isValid()) tip += tr("\nDouble-click to go to this event");
+        return tip;
     }
-    case Qt::ToolTipRole: return data(index, kJumpTime).isValid() ? tr("Double-click to go to this event") : QVariant();
     default: return {};
     }
 }
 
 QVariant StatsTableModel::headerData(int section, Qt::Orientation orientation, int role) const
 {
-    if (orientation != Qt::Horizontal || role != Qt::DisplayRole || !m_table || section < 0 ||
-        size_t(section) >= m_table->columns.size())
+    if (orientation != Qt::Horizontal || !m_table || section < 0 || size_t(section) >= m_table->columns.size())
         return {};
-    if (section == m_timeColumn) return tr("Time (s)");
-    QString title = QString::fromStdString(m_table->columns[size_t(section)].title);
-    if (m_isTime[size_t(section)]) title += tr(" (s)");
-    return title;
+    const StatsTable::Column& c = m_table->columns[size_t(section)];
+    if (role == Qt::DisplayRole) return QString::fromStdString(c.title) + (c.kind == Kind::Event ? tr(" (s)") : QString());
+    if (role == Qt::TextAlignmentRole) return isNumberColumn(c.kind) ? QVariant(Qt::AlignRight | Qt::AlignVCenter) : QVariant();
+    return {};
 }
 
 void StatsTableModel::sort(int column, Qt::SortOrder order)
@@ -142,19 +122,30 @@ void StatsTableModel::sort(int column, Qt::SortOrder order)
     const QModelIndexList before = persistentIndexList();
     std::vector<uint32_t> rowsBefore;
     for (const QModelIndex& i : before) rowsBefore.push_back(m_order[size_t(i.row())]);
-    const auto& rows = m_table->rows;
-    const size_t k = size_t(column);
-    auto less = [&](uint32_t a, uint32_t b) {
-        const auto& ra = rows[a];
-        const auto& rb = rows[b];
-        if (k >= ra.size() || k >= rb.size()) return ra.size() < rb.size();
-        const auto na = numberOf(ra[k]), nb = numberOf(rb[k]);
-        if (na && nb) return *na < *nb;
-        const auto* ta = std::get_if<std::string>(&ra[k]);
-        const auto* tb = std::get_if<std::string>(&rb[k]);
-        if (ta && tb) return *ta < *tb;
-        return cellText(ra[k]) < cellText(rb[k]);
-    };
+    const StatsTable::Column& c = m_table->columns[size_t(column)];
+    // Sort keys once: names of tasks and times of events are looked up, not compared cell by cell.
+    std::vector<double> numbers;
+    std::vector<std::string> texts;
+    const size_t rows = m_table->rows();
+    if (c.kind == Kind::Text || c.kind == Kind::Task || c.kind == Kind::Counts) {
+        texts.resize(rows);
+        for (size_t r = 0; r < rows; ++r) texts[r] = cellText(*m_table, size_t(column), r, m_context);
+    } else {
+        numbers.resize(rows);
+        for (size_t r = 0; r < rows; ++r) {
+            if (c.kind == Kind::Real)
+                numbers[r] = c.reals[r];
+            else if (c.kind == Kind::Event)
+                numbers[r] = c.numbers[r] == StatsTable::kUnknown || !m_context.eventTime
+                                 ? -1.0
+                                 : double(m_context.eventTime(StatsTable::eventOf(c.numbers[r])));
+            else if (c.kind == Kind::Count)
+                numbers[r] = double(uint64_t(c.numbers[r]));
+            else
+                numbers[r] = c.numbers[r] == StatsTable::kUnknown ? -1e300 : double(c.numbers[r]);
+        }
+    }
+    auto less = [&](uint32_t a, uint32_t b) { return texts.empty() ? numbers[a] < numbers[b] : texts[a] < texts[b]; };
     std::stable_sort(m_order.begin(), m_order.end(),
                      [&](uint32_t a, uint32_t b) { return order == Qt::AscendingOrder ? less(a, b) : less(b, a); });
     std::vector<uint32_t> position(m_order.size());
@@ -172,9 +163,14 @@ QString StatsTableModel::asTsv() const
     QStringList header;
     for (int c = 0; c < columnCount(); ++c) header << headerData(c, Qt::Horizontal).toString();
     lines << header.join('\t');
-    for (int r = 0; r < rowCount(); ++r) {
+    for (size_t r = 0; r < m_order.size(); ++r) {
         QStringList cells;
-        for (int c = 0; c < columnCount(); ++c) cells << text(r, c);
+        for (size_t c = 0; c < size_t(columnCount()); ++c) {
+            const StatsTable::Column& column = m_table->columns[c];
+            cells << (column.kind == Kind::Duration || column.kind == Kind::Count
+                          ? QString::fromStdString(cellText(*m_table, c, m_order[r], m_context))
+                          : text(r, c));
+        }
         lines << cells.join('\t');
     }
     return lines.join('\n') + '\n';

@@ -1,31 +1,34 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 #pragma once
 
-#include "plugin/plugintables.h"
+#include "plugin/statstext.h"
 
 #include <QAbstractTableModel>
 
+#include <memory>
 #include <vector>
 
 namespace ringside {
 
-// A plugin's statistics table for a view, read in place (a table of 400k failed calls costs
-// no item per cell): cells as text, numbers right-aligned and sorted by value, errno names in
-// red. A "time" column places the row's event (with its "pid"); a column "X_at" is the time of
-// another event of the row (a maximum), of task "X_pid" or else "pid": such cells carry the
-// event to go to (kJumpTime, kJumpPid).
+// An analysis's statistics table for a view, read in place (a table of 400k failed calls costs
+// no item per cell), its cells shown by their kind: counts with separators, durations in one
+// adaptive unit (the exact nanoseconds in the tooltip and in Copy), a task by its name beside
+// its pid, an event as its time, errno names in red; numbers right-aligned and sorted by
+// value. An event cell (and a row with one) goes to that very event (kJumpEvent).
 class StatsTableModel : public QAbstractTableModel {
     Q_OBJECT
 public:
-    enum Role { kJumpTime = Qt::UserRole + 1, kJumpPid = Qt::UserRole + 2 };
+    enum Role { kJumpEvent = Qt::UserRole + 1, kExact = Qt::UserRole + 2 };
 
     explicit StatsTableModel(QObject* parent = nullptr) : QAbstractTableModel(parent) {}
-    // `table` outlives the model's use of it (the session owns it); null empties the model.
-    void setTable(const StatsTable* table, bool timesInUsecs);
-    int timeColumn() const { return m_timeColumn; }
-    bool hasJumps() const { return m_jumps; }
-    // Whether a row as a whole places an event (its time and its task).
-    bool rowsJump() const { return m_timeColumn >= 0 && m_pidOf[size_t(m_timeColumn)] >= 0; }
+    // Shows table `index` of `tables` (kept alive here), its tasks and events named by
+    // `context`; null empties the model.
+    void setTable(std::shared_ptr<const std::vector<StatsTable>> tables, size_t index, StatsContext context,
+                  bool timesInUsecs);
+    const StatsTable* table() const { return m_table; }
+    // The first column that names an event (a row goes there), or -1.
+    int eventColumn() const { return m_eventColumn; }
+    bool hasJumps() const { return m_eventColumn >= 0; }
 
     int rowCount(const QModelIndex& parent = {}) const override;
     int columnCount(const QModelIndex& parent = {}) const override;
@@ -33,21 +36,20 @@ public:
     QVariant headerData(int section, Qt::Orientation orientation, int role = Qt::DisplayRole) const override;
     void sort(int column, Qt::SortOrder order = Qt::AscendingOrder) override;
 
-    // Header and rows in the view's order as tab-separated lines, for Copy.
+    // Header and rows in the view's order as tab-separated lines, exact values, for Copy.
     QString asTsv() const;
 
 private:
-    const StatsTable::Cell* cell(int row, int column) const;
-    QString text(int row, int column) const;
+    QString text(size_t row, size_t column) const;
+    QString exact(size_t row, size_t column) const;
 
+    std::shared_ptr<const std::vector<StatsTable>> m_tables;
     const StatsTable* m_table = nullptr;
+    StatsContext m_context;
     bool m_usecs = false;
     std::vector<uint32_t> m_order; // view row -> table row
-    std::vector<bool> m_isTime;
-    std::vector<int> m_pidOf; // per time column: its task's column
-    int m_timeColumn = -1;
+    int m_eventColumn = -1;
     int m_errnoColumn = -1;
-    bool m_jumps = false;
 };
 
 } // namespace ringside

@@ -267,19 +267,27 @@ bool TimelineWidget::event(QEvent* e)
             // state, the system call or work item it is in, its marks.
             QStringList lines;
             if (index >= 0 && m_rows.rows()[index].kind == TimelineRows::Kind::Task) {
-                const int32_t pid = m_rows.rows()[index].pid;
+                const TimelineRows::TaskData* task = m_rows.task(m_rows.rows()[index].pid);
                 const uint64_t t = timeAtX(help->pos().x());
                 const uint64_t slack = m_view->visibleRange().span() / uint64_t(dataWidth()) * 2;
-                for (const QString& line : {m_pluginStates.describe(pid, t), m_pluginSlices.describe(pid, t, slack),
-                                            m_pluginMarks.describe(pid, t, slack)})
+                if (task) {
+                    const QString line = m_tracks.describeTask(task->task, t, slack);
                     if (!line.isEmpty()) lines << line;
+                }
+            }
+            if (index >= 0 && m_rows.rows()[index].kind == TimelineRows::Kind::Cpu) {
+                const TimelineRows::Row& row = m_rows.rows()[index];
+                const QString line = tracksOf(row).describeCpu(row.stream, timeAtX(help->pos().x()));
+                if (!line.isEmpty()) lines << line;
             }
             if (index >= 0 && m_rows.rows()[index].kind == TimelineRows::Kind::GuestTask) {
                 const TimelineRows::Row& row = m_rows.rows()[index];
                 const uint64_t t = timeAtX(help->pos().x());
                 const timeline::ClockUnit unit = clockUnit();
                 const TraceSession& host = sessionOf(row);
-                if (const GuestTime::Stay* stay = host.trace->guestTime().stayAt(row.pid, t))
+                const GuestTime::Stay* stay =
+                    host.trace->analysesFinished() ? host.trace->guestTime().stayAt(row.pid, t) : nullptr;
+                if (stay)
                     // The exit as the table says it: the reason by name, where the guest was.
                     lines << tr("In the guest for %1 from %2, until kvm_exit: %3")
                                  .arg(timeline::formatDuration(int64_t(stay->exit - stay->entry), unit))

@@ -48,10 +48,24 @@ void TimelineWidget::install(const TraceSession* session)
     m_session = session;
     m_filter.reset();
     m_callTrack.setSession(session);
-    m_pluginSlices.setSession(session);
-    m_pluginStates.setSession(session);
-    m_pluginMarks.setSession(session);
-    m_pluginFlows.setSession(session);
+    m_tracks.setSession(session);
+}
+
+TrackRenderer& TimelineWidget::tracksOf(const TimelineRows::Row& row)
+{
+    if (isActive(row)) return m_tracks;
+    if (m_otherTracks.size() <= row.recording) m_otherTracks.resize(row.recording + 1u);
+    TrackRenderer& tracks = m_otherTracks[row.recording];
+    tracks.setSession(m_rows.session(row));
+    return tracks;
+}
+
+void TimelineWidget::tablesGrew()
+{
+    m_tracks.tablesGrew();
+    for (TrackRenderer& tracks : m_otherTracks) tracks.tablesGrew();
+    m_cacheKey = CacheKey();
+    update();
 }
 
 void TimelineWidget::setSession(const TraceSession* session)
@@ -247,9 +261,9 @@ void TimelineWidget::renderRows(QPainter& p)
     p.drawLine(kLabelWidth - 1, kRulerHeight, kLabelWidth - 1, height());
     // The plugins' flows between task rows (wakeups), when few enough to read; the selected
     // task's are drawn over the view anyway (paintOverlays).
-    if (m_pluginFlows.countIn(m_view->visibleRange()) <= PluginFlows::kMaxDrawn) {
+    if (m_tracks.flowsIn(m_view->visibleRange()) <= TrackRenderer::kMaxFlowsDrawn) {
         p.setClipRect(kLabelWidth, kRulerHeight, dataWidth(), height() - kRulerHeight);
-        m_pluginFlows.paint(p, m_view->visibleRange(), kLabelWidth, dataWidth(), taskRowCentre(), std::nullopt,
+        m_tracks.paintFlows(p, m_view->visibleRange(), kLabelWidth, dataWidth(), taskRowCentre(), std::nullopt,
                             QColor(40, 70, 170, 150));
     }
     m_lastRenderMs = timer.nsecsElapsed() / 1e6;
@@ -264,36 +278,8 @@ void TimelineWidget::paintCpuRow(QPainter& p, const TimelineRows::Row& row, int 
     const int w = dataWidth();
     const int barTop = top + 3, barHeight = row.height - 10;
 
-    // Which task ran: one colour span per run of equal tasks across pixel columns.
-    if (session.occupancy().available()) {
-        const auto& runs = session.occupancy().runs(row.stream);
-        int spanStart = 0;
-        int32_t spanPid = -2;
-        auto flush = [&](int x) {
-            if (spanPid > 0 && x > spanStart)
-                p.fillRect(kLabelWidth + spanStart, barTop, x - spanStart, barHeight, taskColor(spanPid));
-        };
-        for (int x = 0; x <= w; ++x) {
-            int32_t pid = -2;
-            if (x < w) {
-                const uint64_t t = timeline::xToTime(x, range, w);
-                const uint64_t tNext = timeline::xToTime(x + 1, range, w);
-                auto it = std::upper_bound(runs.begin(), runs.end(), t,
-                                           [](uint64_t v, const CpuOccupancy::Run& r) { return v < r.start; });
-                pid = it == runs.begin() ? -1 : (it - 1)->pid;
-                // A pixel where something other than idle starts is shown busy.
-                if (pid == 0 && it != runs.end() && it->start < tNext) pid = it->pid;
-                // Nothing ran before the CPU's first event (or at all, for a CPU without events).
-                const uint64_t first = columns.size() ? columns.timestamp[0] : store.lastTimestamp();
-                if (t >= store.lastTimestamp() || t < first) pid = -1;
-            }
-            if (pid != spanPid) {
-                flush(x);
-                spanStart = x;
-                spanPid = pid;
-            }
-        }
-    }
+    // Which task ran (the CPU's intervals of the analyses: a colour per task).
+    tracksOf(row).paintCpu(p, row.stream, QRect(kLabelWidth, barTop, w, barHeight), range);
 
     // Where events are: a tick per pixel column holding events, taller for more.
     const RowSet* shown = m_filter && isActive(row) ? &m_filter->perStream[row.stream.value] : nullptr;
@@ -353,8 +339,8 @@ void TimelineWidget::paintTaskRow(QPainter& p, const TimelineRows::Row& row, int
     // once a pixel column is painted, skip straight to the first interval past it.
     const auto& running = index.running(task->task);
     auto endsBefore = [](const TaskIndex::Interval& i, uint64_t t) { return i.end < t; };
-    // What the task was doing (the plugins' states) under its running intervals.
-    m_pluginStates.paint(p, row.pid, QRect(kLabelWidth, top + 3, w, row.height - 9), range);
+    // What the task was doing (the analyses' states) under its running intervals.
+    m_tracks.paintTaskStates(p, task->task, QRect(kLabelWidth, top + 3, w, row.height - 9), range);
     auto it = std::lower_bound(running.begin(), running.end(), range.start, endsBefore);
     int lastX = -1;
     while (it != running.end() && it->start < range.end) {
@@ -366,9 +352,9 @@ void TimelineWidget::paintTaskRow(QPainter& p, const TimelineRows::Row& row, int
         }
         it = std::lower_bound(it + 1, running.end(), timeline::xToTime(lastX, range, w), endsBefore);
     }
-    // The plugins' slices (system calls): a band along the bottom of the running bar.
-    m_pluginSlices.paint(p, row.pid, QRect(kLabelWidth, top + row.height - 10, w, 4), range);
-    m_pluginMarks.paint(p, row.pid, QRect(kLabelWidth, top, w, row.height), range);
+    // The analyses' slices (system calls, work items): lanes along the bottom of the bar.
+    m_tracks.paintTaskSlices(p, task->task, QRect(kLabelWidth, top + 3, w, row.height - 9), range);
+    m_tracks.paintTaskMarks(p, task->task, QRect(kLabelWidth, top, w, row.height), range);
     paintTaskEvents(p, *m_session, task->task, true, top, row.height);
 }
 
@@ -413,11 +399,7 @@ void TimelineWidget::paintGuestTaskRow(QPainter& p, const TimelineRows::Row& row
             p, host.trace->taskIndex().running(row.task), [](const TaskIndex::Interval& i) { return i.start; },
             [](const TaskIndex::Interval& i) { return i.end; }, range, bar, inHost);
     }
-    const auto& tasks = host.trace->guestTime().tasks();
-    if (auto task = tasks.find(row.pid); task != tasks.end())
-        fillIntervals(
-            p, task->second.stays, [](const GuestTime::Stay& s) { return s.entry; },
-            [](const GuestTime::Stay& s) { return s.exit; }, range, bar, kInGuestColor);
+    if (row.task.valid()) tracksOf(row).paintIntervals(p, "guest_time", row.task.value, bar, range, kInGuestColor);
     if (row.task.valid()) paintTaskEvents(p, host, row.task, isActive(row), top, row.height);
 }
 
@@ -459,12 +441,14 @@ void TimelineWidget::paintTaskEvents(QPainter& p, const TraceSession& session, T
     }
 }
 
-PluginFlows::RowCentre TimelineWidget::taskRowCentre() const
+TrackRenderer::RowCentre TimelineWidget::taskRowCentre() const
 {
-    return [this](int32_t pid) -> std::optional<int> {
+    return [this](uint32_t task) -> std::optional<int> {
         const auto& rows = m_rows.rows();
         for (int i = 0; i < rows.size(); ++i) {
-            if (rows[i].kind != TimelineRows::Kind::Task || rows[i].pid != pid) continue;
+            if (rows[i].kind != TimelineRows::Kind::Task || !isActive(rows[i])) continue;
+            const TimelineRows::TaskData* data = m_rows.task(rows[i].pid);
+            if (!data || data->task.value != task) continue;
             const int y = kRulerHeight - m_scrollY + m_rows.rowTop(i) + rows[i].height / 2;
             if (y < kRulerHeight || y > height()) return std::nullopt;
             return y;
@@ -632,10 +616,12 @@ void TimelineWidget::paintOverlays(QPainter& p)
     if (auto sel = m_view->selection();
         sel && m_session && sel->index < m_session->store().stream(sel->stream).columns.size()) {
         // The selected event's task: its flows (who woke it, whom it woke) stand out.
-        const int32_t pid = m_session->store().stream(sel->stream).columns.pid[sel->index];
+        const CpuColumns& columns = m_session->store().stream(sel->stream).columns;
+        const TaskId task = m_session->trace->taskIndex().taskAt(columns.pid[sel->index], columns.timestamp[sel->index]);
         p.setClipRect(kLabelWidth, kRulerHeight, dataWidth(), height() - kRulerHeight);
-        m_pluginFlows.paint(p, m_view->visibleRange(), kLabelWidth, dataWidth(), taskRowCentre(), pid,
-                            QColor(0xd0, 0x40, 0x10, 220));
+        if (task.valid())
+            m_tracks.paintFlows(p, m_view->visibleRange(), kLabelWidth, dataWidth(), taskRowCentre(), task.value,
+                                QColor(0xd0, 0x40, 0x10, 220));
         p.setClipRect(kLabelWidth, 0, dataWidth(), height());
     }
     if (auto call = m_view->selectedCall(); call && m_session && *call < m_session->trace->callSlices().size()) {

@@ -4,9 +4,8 @@
 #include "query/eventfilter.h"
 #include "state/viewstate.h"
 #include "timeline/calltrack.h"
-#include "timeline/pluginlayers.h"
-#include "timeline/pluginslices.h"
 #include "timeline/timelinerows.h"
+#include "timeline/trackrenderer.h"
 
 #include <QElapsedTimer>
 #include <QPixmap>
@@ -54,7 +53,9 @@ public:
     // The lanes' rectangle of the Calls row `index`, in widget coordinates.
     QRect callLanesRect(int index) const;
     // Where a task's row is on screen, for the flows.
-    PluginFlows::RowCentre taskRowCentre() const;
+    TrackRenderer::RowCentre taskRowCentre() const;
+    // The analyses published more: tracks of rows drawn before are drawn again.
+    void tablesGrew();
     // Lays out every Calls row's lanes on this thread (the GUI does it on a worker); for tests
     // and benchmarks.
     void layOutCallsNow();
@@ -147,10 +148,9 @@ private:
     const TraceSession* m_session = nullptr;
     TimelineRows m_rows;
     CallTrack m_callTrack;
-    PluginSlices m_pluginSlices;
-    PluginStates m_pluginStates;
-    PluginMarks m_pluginMarks;
-    PluginFlows m_pluginFlows;
+    TrackRenderer m_tracks;                    // the active recording's tables
+    std::vector<TrackRenderer> m_otherTracks;  // every recording's, for their CPU rows
+    TrackRenderer& tracksOf(const TimelineRows::Row& row);
     std::shared_ptr<const FilterResult> m_filter;
     int m_filterVersion = 0;
     int m_scrollY = 0;

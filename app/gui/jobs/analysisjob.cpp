@@ -1,0 +1,105 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+#include "jobs/analysisjob.h"
+
+#include "trace.h"
+
+#include <QMetaObject>
+
+#include <chrono>
+#include <sched.h>
+
+namespace ringside {
+
+AnalysisJob::AnalysisJob(Trace& trace, bool live, std::function<uint64_t()> lostEvents, QObject* parent)
+    : QObject(parent), m_trace(trace), m_live(live), m_lostEvents(std::move(lostEvents)), m_ended(!live)
+{
+    m_thread = std::thread([this] { run(); });
+}
+
+AnalysisJob::~AnalysisJob()
+{
+    m_stop = true;
+    {
+        const std::lock_guard lock(m_lock);
+        m_more = true;
+    }
+    m_wake.notify_all();
+    m_thread.join();
+}
+
+void AnalysisJob::storeGrew()
+{
+    {
+        const std::lock_guard lock(m_lock);
+        m_more = true;
+    }
+    m_wake.notify_all();
+}
+
+void AnalysisJob::captureEnded()
+{
+    {
+        const std::lock_guard lock(m_lock);
+        m_more = m_ended = true;
+    }
+    m_wake.notify_all();
+}
+
+void AnalysisJob::run()
+{
+    using Clock = std::chrono::steady_clock;
+    auto post = [this](auto what) { QMetaObject::invokeMethod(this, what, Qt::QueuedConnection); };
+    // A capture's batches every quarter second at most: a batch per publish would spend the
+    // analysis on bookkeeping; longer after a batch during which events were lost.
+    auto wait = std::chrono::milliseconds(m_live ? 250 : 0);
+    Clock::time_point lastUpdate = Clock::now() - std::chrono::seconds(1);
+    for (;;) {
+        bool last = false;
+        {
+            std::unique_lock lock(m_lock);
+            m_wake.wait(lock, [&] { return m_more || m_stop; });
+            if (m_stop) return;
+            m_more = false;
+            last = m_ended;
+        }
+        if (m_live) {
+            // The capture comes first: this thread runs on CPU time nothing else wants.
+            sched_param param{};
+            ::sched_setscheduler(0, m_idle ? SCHED_IDLE : SCHED_OTHER, &param);
+        }
+        const Clock::time_point started = Clock::now();
+        const uint64_t lostBefore = m_lostEvents ? m_lostEvents() : 0;
+        const bool analysed = m_trace.analyse(
+            [this](uint64_t done, uint64_t total) {
+                const int permille = total ? int(done * 1000 / total) : 0;
+                if (permille / 10 != m_permille.exchange(permille) / 10)
+                    QMetaObject::invokeMethod(this, [this, permille] { emit progress(permille); }, Qt::QueuedConnection);
+            },
+            &m_stop);
+        m_permille = 0;
+        if (!analysed || m_stop) return;
+        if (last) {
+            m_trace.finishAnalyses();
+            m_finished = true;
+            post([this] {
+                emit updated();
+                emit finished();
+            });
+            return;
+        }
+        if (Clock::now() - lastUpdate >= std::chrono::milliseconds(400) || !m_live) {
+            lastUpdate = Clock::now();
+            post([this] { emit updated(); });
+        }
+        if (m_live) {
+            const bool lost = m_lostEvents && m_lostEvents() > lostBefore;
+            wait = lost ? std::min<std::chrono::milliseconds>(wait * 2, std::chrono::seconds(2))
+                        : std::max<std::chrono::milliseconds>(std::chrono::milliseconds(250), wait / 2);
+            std::unique_lock lock(m_lock);
+            m_wake.wait_until(lock, started + wait, [&] { return m_stop.load() || m_ended; });
+            if (m_stop) return;
+        }
+    }
+}
+
+} // namespace ringside

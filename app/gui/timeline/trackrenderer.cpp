@@ -1,0 +1,413 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+#include "timeline/trackrenderer.h"
+
+#include "calls/calltree.h"
+#include "timeline/taskcolors.h"
+
+#include <QFontMetrics>
+
+#include <algorithm>
+#include <cmath>
+
+namespace ringside {
+
+using timeline::TimeRange;
+
+namespace {
+
+const QColor kFailed(0xd0, 0x1c, 0x28);
+
+} // namespace
+
+void TrackRenderer::setSession(const TraceSession* session)
+{
+    m_session = session;
+    m_tables.clear();
+    m_lanes.clear();
+    m_flows.clear();
+    if (!session || !session->trace) return;
+    for (const Trace::Analysis& analysis : session->trace->analyses())
+        for (const auto& table : analysis.tables->tables()) m_tables.push_back(table.get());
+}
+
+void TrackRenderer::tablesGrew()
+{
+    // Lanes are laid out again when next drawn if their table has more rows now.
+    for (auto it = m_lanes.begin(); it != m_lanes.end();)
+        it = it->first.first->rows() != it->second.rows ? m_lanes.erase(it) : std::next(it);
+    m_flows.clear();
+}
+
+template <typename Table>
+std::vector<const Table*> TrackRenderer::tables(TrackTable::Kind kind, RowOwner owner) const
+{
+    std::vector<const Table*> out;
+    for (const TrackTable* t : m_tables)
+        if (t->kind() == kind && t->owner() == owner) out.push_back(static_cast<const Table*>(t));
+    return out;
+}
+
+QColor TrackRenderer::stateColor(const IntervalTable& table, uint32_t state) const
+{
+    if (table.spec().statesAreTasks) {
+        const TaskIndex& index = m_session->trace->taskIndex();
+        return state < index.size() ? taskColor(index.task(TaskId(state)).pid) : QColor();
+    }
+    const auto& states = table.spec().states;
+    return state < states.size() ? QColor::fromRgb(states[state].rgb) : QColor(0x80, 0x80, 0x80);
+}
+
+void TrackRenderer::fill(QPainter& p, const IntervalTable& table, uint32_t owner, const QRect& bar, TimeRange range,
+                         std::optional<QColor> color) const
+{
+    const GrowingList<IntervalRow>* rows = table.byOwner().of(owner);
+    const IntervalRow open = table.openOf(owner);
+    const uint64_t dataEnd = m_session->store().lastTimestamp();
+    const size_t n = rows ? rows->size() : 0;
+    const int w = bar.width();
+    // The idle tasks (pid 0) run where nothing else does: left blank.
+    auto skipped = [&](const IntervalRow& r) {
+        return table.spec().statesAreTasks && r.state < m_session->trace->taskIndex().size() &&
+               m_session->trace->taskIndex().task(TaskId(r.state)).pid == 0;
+    };
+    int lastX = -1;
+    auto paintRow = [&](const IntervalRow& r, uint64_t end) {
+        if (skipped(r)) return;
+        const int x0 = std::max(0, int(timeline::timeToX(r.start, range, w)));
+        const int x1 = std::min(w, std::max(x0 + 1, int(timeline::timeToX(end, range, w))));
+        if (x1 <= lastX) return;
+        const QColor c = color ? *color : stateColor(table, r.state);
+        if (c.isValid()) p.fillRect(bar.left() + std::max(x0, lastX), bar.top(), x1 - std::max(x0, lastX), bar.height(), c);
+        lastX = x1;
+    };
+    // Intervals of one owner do not overlap, so their ends are in order: once a pixel column is
+    // painted, skip straight to the first interval that ends past it.
+    auto endsBefore = [](const IntervalRow& r) { return r.end; };
+    size_t k = rows ? rows->lowerBound(range.start + 1, 0, n, endsBefore) : 0;
+    while (k < n && (*rows)[k].start < range.end) {
+        paintRow((*rows)[k], (*rows)[k].end);
+        k = std::max(k + 1, rows->lowerBound(timeline::xToTime(std::max(lastX, 0), range, w) + 1, k + 1, n, endsBefore));
+    }
+    if (open.end && open.start < range.end && open.start < dataEnd) paintRow(open, dataEnd);
+}
+
+void TrackRenderer::paintIntervals(QPainter& p, const std::string& key, uint32_t owner, const QRect& bar,
+                                   TimeRange range, std::optional<QColor> color) const
+{
+    for (const TrackTable* t : m_tables)
+        if (t->kind() == TrackTable::Kind::Intervals && t->key() == key)
+            fill(p, *static_cast<const IntervalTable*>(t), owner, bar, range, color);
+}
+
+void TrackRenderer::paintCpu(QPainter& p, StreamId stream, const QRect& bar, TimeRange range) const
+{
+    if (!m_session) return;
+    // A buffer without sched_switch (an instance) shows who ran on its CPU in another buffer.
+    const StreamId shown = m_session->occupancy().sharedStream(stream);
+    for (const IntervalTable* t : tables<IntervalTable>(TrackTable::Kind::Intervals, RowOwner::Cpu))
+        fill(p, *t, t->spec().statesAreTasks ? shown.value : stream.value, bar, range, std::nullopt);
+}
+
+void TrackRenderer::paintTaskStates(QPainter& p, TaskId task, const QRect& bar, TimeRange range) const
+{
+    if (!m_session || !task.valid()) return;
+    for (const IntervalTable* t : tables<IntervalTable>(TrackTable::Kind::Intervals, RowOwner::Task))
+        fill(p, *t, task.value, bar, range, std::nullopt);
+}
+
+const TrackRenderer::Lanes& TrackRenderer::lanesOf(const SliceTable& table, uint32_t owner)
+{
+    const size_t rows = table.rows();
+    auto [it, added] = m_lanes.try_emplace({&table, owner});
+    Lanes& lanes = it->second;
+    if (!added && lanes.rows == rows) return lanes;
+    lanes = Lanes();
+    lanes.rows = rows;
+    const Trace& trace = *m_session->trace;
+    table.forEachOf(owner, trace.store(), &trace.taskIndex(), [&](const SliceTable::View& v) {
+        if (lanes.lanes.size() <= v.depth) lanes.lanes.resize(v.depth + 1u);
+        lanes.lanes[v.depth].push_back(v);
+        if (v.flags & Slice::kError) lanes.failed.push_back(v);
+    });
+    auto byStart = [](const SliceTable::View& a, const SliceTable::View& b) { return a.start < b.start; };
+    lanes.maxEnd.resize(lanes.lanes.size());
+    for (size_t d = 0; d < lanes.lanes.size(); ++d) {
+        auto& lane = lanes.lanes[d];
+        if (!std::is_sorted(lane.begin(), lane.end(), byStart)) std::stable_sort(lane.begin(), lane.end(), byStart);
+        uint64_t running = 0;
+        for (const SliceTable::View& v : lane) lanes.maxEnd[d].push_back(running = std::max(running, v.end));
+    }
+    std::sort(lanes.failed.begin(), lanes.failed.end(), byStart);
+    return lanes;
+}
+
+void TrackRenderer::paintTaskSlices(QPainter& p, TaskId task, const QRect& bar, TimeRange range)
+{
+    if (!m_session || !task.valid()) return;
+    const int w = bar.width();
+    constexpr int kLane = 4;
+    int bottom = bar.bottom() + 1; // lanes go up from the bar's bottom, depth 0 lowest
+    for (const SliceTable* table : tables<SliceTable>(TrackTable::Kind::Slices, RowOwner::Task)) {
+        const Lanes& lanes = lanesOf(*table, task.value);
+        if (lanes.lanes.empty()) continue;
+        const QColor color = table->spec().key == "syscalls" ? QColor(0x55, 0x55, 0x66) : QColor(0x3a, 0x6e, 0xa5);
+        for (size_t d = 0; d < lanes.lanes.size(); ++d) {
+            const auto& lane = lanes.lanes[d];
+            const auto& maxEnd = lanes.maxEnd[d];
+            const int top = bottom - kLane * int(d + 1);
+            size_t k = size_t(std::lower_bound(maxEnd.begin(), maxEnd.end(), range.start + 1) - maxEnd.begin());
+            int lastX = -1;
+            while (k < lane.size() && lane[k].start < range.end) {
+                const int x0 = std::max(0, int(timeline::timeToX(lane[k].start, range, w)));
+                const int x1 = std::min(w, std::max(x0 + 1, int(timeline::timeToX(lane[k].end, range, w))));
+                if (x1 > lastX) {
+                    p.fillRect(bar.left() + std::max(x0, lastX), top, x1 - std::max(x0, lastX), kLane - 1, color);
+                    // A label where the slice is wide enough to read one.
+                    if (x1 - x0 > 40) {
+                        p.setPen(Qt::white);
+                        p.drawText(QRect(bar.left() + x0 + 2, top - 10, x1 - x0 - 4, 10),
+                                   Qt::AlignLeft | Qt::AlignBottom,
+                                   p.fontMetrics().elidedText(QString::fromStdString(table->labelText(lane[k].label)),
+                                                              Qt::ElideRight, x1 - x0 - 4));
+                    }
+                    lastX = x1;
+                }
+                // Past this pixel: the next slice starting at or after it.
+                const uint64_t next = timeline::xToTime(lastX, range, w);
+                k = size_t(std::lower_bound(lane.begin() + long(k) + 1, lane.end(), next,
+                                            [](const SliceTable::View& v, uint64_t t) { return v.start < t; }) -
+                           lane.begin());
+            }
+        }
+        // Failures over the lanes, each at least two pixels wide: a failing call shows at any zoom.
+        auto startsBefore = [](const SliceTable::View& v, uint64_t t) { return v.start < t; };
+        for (auto f = std::lower_bound(lanes.failed.begin(), lanes.failed.end(), range.start, startsBefore);
+             f != lanes.failed.end() && f->start < range.end; ++f) {
+            const int x0 = std::max(0, int(timeline::timeToX(f->start, range, w)));
+            const int x1 = std::min(w, int(timeline::timeToX(f->end, range, w)));
+            p.fillRect(bar.left() + x0, bottom - kLane - 3, std::max(2, x1 - x0), kLane + 3, kFailed);
+        }
+        bottom -= kLane * int(lanes.lanes.size()) + 1;
+    }
+}
+
+void TrackRenderer::paintTaskMarks(QPainter& p, TaskId task, const QRect& row, TimeRange range) const
+{
+    if (!m_session || !task.valid()) return;
+    const int w = row.width();
+    p.save();
+    p.setRenderHint(QPainter::Antialiasing, true);
+    p.setPen(Qt::NoPen);
+    p.setBrush(QColor(0x30, 0x30, 0x40));
+    for (const InstantTable* t : tables<InstantTable>(TrackTable::Kind::Instants, RowOwner::Task)) {
+        const GrowingList<InstantRow>* rows = t->byOwner().of(task.value);
+        if (!rows) continue;
+        const size_t n = rows->size();
+        auto time = [](const InstantRow& r) { return r.time; };
+        size_t k = rows->lowerBound(range.start, 0, n, time);
+        while (k < n && (*rows)[k].time < range.end) {
+            const int x = int(timeline::timeToX((*rows)[k].time, range, w));
+            const QPointF tip(row.left() + x + 0.5, row.top() + 6);
+            const QPointF triangle[] = {tip, tip + QPointF(-3.5, -6), tip + QPointF(3.5, -6)};
+            p.drawPolygon(triangle, 3);
+            k = rows->lowerBound(timeline::xToTime(x + 4, range, w), k + 1, n, time);
+        }
+    }
+    // Counters: a line in the row's lower half, scaled to the owner's own values.
+    for (const CounterTable* t : tables<CounterTable>(TrackTable::Kind::Counters, RowOwner::Task)) {
+        const GrowingList<CounterRow>* rows = t->byOwner().of(task.value);
+        if (!rows || rows->empty()) continue;
+        int64_t lo = (*rows)[0].value, hi = lo;
+        for (size_t i = 0; i < rows->size(); ++i) lo = std::min(lo, (*rows)[i].value), hi = std::max(hi, (*rows)[i].value);
+        const double scale = hi > lo ? double(row.height() / 2 - 2) / double(hi - lo) : 0;
+        p.setPen(QPen(QColor(0x80, 0x30, 0x90), 1));
+        QPointF last;
+        bool any = false;
+        for (size_t i = 0; i < rows->size(); ++i) {
+            const CounterRow& r = (*rows)[i];
+            if (r.time > range.end) break;
+            const QPointF at(row.left() + std::max(0.0, timeline::timeToX(r.time, range, w)),
+                             row.bottom() - 1 - double(r.value - lo) * scale);
+            if (any) p.drawLine(last, QPointF(at.x(), last.y())), p.drawLine(QPointF(at.x(), last.y()), at);
+            last = at, any = true;
+        }
+        if (any) p.drawLine(last, QPointF(row.right(), last.y()));
+    }
+    p.restore();
+}
+
+void TrackRenderer::indexFlows() const
+{
+    if (!m_flows.empty()) return;
+    for (const FlowTable* t : tables<FlowTable>(TrackTable::Kind::Flows, RowOwner::Task)) {
+        FlowIndex index{t, t->rows(), {}};
+        const GrowingList<FlowRow>& flows = t->flows();
+        index.byEnd.resize(index.rows);
+        for (uint32_t i = 0; i < index.byEnd.size(); ++i) index.byEnd[i] = i;
+        auto byEnd = [&](uint32_t a, uint32_t b) { return flows[a].toTime < flows[b].toTime; };
+        if (!std::is_sorted(index.byEnd.begin(), index.byEnd.end(), byEnd))
+            std::stable_sort(index.byEnd.begin(), index.byEnd.end(), byEnd);
+        m_flows.push_back(std::move(index));
+    }
+}
+
+size_t TrackRenderer::flowsIn(TimeRange range) const
+{
+    if (!m_session) return 0;
+    indexFlows();
+    size_t n = 0;
+    for (const FlowIndex& f : m_flows) {
+        auto endsBefore = [&](uint32_t i, uint64_t v) { return f.table->flows()[i].toTime < v; };
+        const auto from = std::lower_bound(f.byEnd.begin(), f.byEnd.end(), range.start, endsBefore);
+        n += size_t(std::lower_bound(from, f.byEnd.end(), range.end, endsBefore) - from);
+    }
+    return n;
+}
+
+size_t TrackRenderer::paintFlows(QPainter& p, TimeRange range, int left, int width, const RowCentre& centre,
+                                 std::optional<uint32_t> onlyTask, const QColor& color) const
+{
+    if (!m_session) return 0;
+    indexFlows();
+    size_t drawn = 0;
+    p.save();
+    p.setRenderHint(QPainter::Antialiasing, true);
+    for (const FlowIndex& index : m_flows) {
+        const GrowingList<FlowRow>& flows = index.table->flows();
+        auto endsBefore = [&](uint32_t i, uint64_t v) { return flows[i].toTime < v; };
+        for (auto it = std::lower_bound(index.byEnd.begin(), index.byEnd.end(), range.start, endsBefore);
+             it != index.byEnd.end() && flows[*it].toTime < range.end; ++it) {
+            const FlowRow& f = flows[*it];
+            if (onlyTask && f.toOwner != *onlyTask && f.fromOwner != *onlyTask) continue;
+            const std::optional<int> toY = centre(f.toOwner);
+            if (!toY) continue;
+            const double x1 = left + timeline::timeToX(f.toTime, range, width);
+            const double x0 = left + std::max(-1.0, timeline::timeToX(f.fromTime, range, width));
+            const std::optional<int> fromY = centre(f.fromOwner);
+            // Without a row for the source, a tail on the target's row as long as the wait.
+            const QPointF from(x0, fromY ? *fromY : *toY), to(x1, *toY);
+            p.setPen(QPen(color, 1.3));
+            p.drawLine(from, to);
+            const double angle = std::atan2(to.y() - from.y(), to.x() - from.x());
+            const QPointF head[] = {to, to - QPointF(std::cos(angle - 0.45) * 7, std::sin(angle - 0.45) * 7),
+                                    to - QPointF(std::cos(angle + 0.45) * 7, std::sin(angle + 0.45) * 7)};
+            p.setBrush(color);
+            p.setPen(Qt::NoPen);
+            p.drawPolygon(head, 3);
+            ++drawn;
+        }
+    }
+    p.restore();
+    return drawn;
+}
+
+std::optional<TrackRenderer::SliceHit> TrackRenderer::sliceAt(TaskId task, uint64_t t, uint64_t slack)
+{
+    if (!m_session || !task.valid()) return std::nullopt;
+    for (const SliceTable* table : tables<SliceTable>(TrackTable::Kind::Slices, RowOwner::Task)) {
+        const Lanes& lanes = lanesOf(*table, task.value);
+        // The deepest slice there: the most particular.
+        for (size_t d = lanes.lanes.size(); d-- > 0;) {
+            const auto& lane = lanes.lanes[d];
+            const auto& maxEnd = lanes.maxEnd[d];
+            size_t k = size_t(std::lower_bound(maxEnd.begin(), maxEnd.end(), t > slack ? t - slack : 0) - maxEnd.begin());
+            for (; k < lane.size() && lane[k].start <= t + slack; ++k)
+                if (lane[k].end + slack >= t) return SliceHit{table, lane[k]};
+        }
+    }
+    return std::nullopt;
+}
+
+QString TrackRenderer::describeTask(TaskId task, uint64_t t, uint64_t slack)
+{
+    if (!m_session || !task.valid()) return {};
+    QStringList lines;
+    // Its state then.
+    for (const IntervalTable* table : tables<IntervalTable>(TrackTable::Kind::Intervals, RowOwner::Task)) {
+        const GrowingList<IntervalRow>* rows = table->byOwner().of(task.value);
+        std::optional<IntervalRow> at;
+        if (rows) {
+            const size_t k = rows->lowerBound(t + 1, 0, rows->size(), [](const IntervalRow& r) { return r.end; });
+            if (k < rows->size() && (*rows)[k].start <= t) at = (*rows)[k];
+        }
+        const IntervalRow open = table->openOf(task.value);
+        if (!at && open.end && open.start <= t) at = IntervalRow{open.start, m_session->store().lastTimestamp(), open.state};
+        if (!at || table->spec().statesAreTasks || at->state >= table->spec().states.size()) continue;
+        lines << QStringLiteral("%1 for %2")
+                     .arg(QString::fromStdString(table->spec().states[at->state].name),
+                          timeline::formatDuration(int64_t(at->end - at->start)));
+    }
+    if (auto hit = sliceAt(task, t, slack)) {
+        const SliceTable& table = *hit->table;
+        const SliceTable::View& v = hit->slice;
+        QString text = QString::fromStdString(table.spec().title + ": " + table.labelText(v.label));
+        int64_t value = v.value;
+        bool known = !(v.flags & Slice::kOpen);
+        // The value read from the slice's end event (a system call's return).
+        if (table.valueFromEvent(v)) {
+            known = false;
+            for (const FieldValue& f : m_session->formatter->fields(v.endEvent))
+                if (f.name == table.spec().valueField) value = std::stoll(f.value), known = true;
+        }
+        if (!table.spec().valueLabel.empty())
+            text += QStringLiteral(" (%1 %2 before)")
+                        .arg(QString::fromStdString(table.spec().valueLabel), timeline::formatDuration(value));
+        else if (known)
+            text += QStringLiteral(" = %1%2").arg(value).arg(
+                (v.flags & Slice::kError) ? QStringLiteral(" (%1)").arg(QString::fromStdString(errnoName(value)))
+                                          : QString());
+        if (v.flags & Slice::kNoStart) text += QStringLiteral(", began before the recording (duration unknown)");
+        if (!(v.flags & Slice::kNoStart) && !(v.flags & Slice::kOpen))
+            text += QStringLiteral(", %1").arg(timeline::formatDuration(int64_t(v.end - v.start)));
+        // The arguments are in the event that began the slice: read when asked.
+        if (v.startEvent.valid()) {
+            const uint16_t type = m_session->store().stream(v.startEvent.stream).columns.eventType[v.startEvent.index];
+            text += QStringLiteral("\n    %1: %2")
+                        .arg(QString::fromStdString(m_session->formatter->eventName(type)),
+                             QString::fromStdString(m_session->formatter->info(v.startEvent)));
+        }
+        lines << text;
+    }
+    QStringList marks;
+    for (const InstantTable* table : tables<InstantTable>(TrackTable::Kind::Instants, RowOwner::Task)) {
+        const GrowingList<InstantRow>* rows = table->byOwner().of(task.value);
+        if (!rows) continue;
+        for (size_t k = rows->lowerBound(t > slack ? t - slack : 0, 0, rows->size(), [](const InstantRow& r) { return r.time; });
+             k < rows->size() && (*rows)[k].time <= t + slack && marks.size() < 4; ++k)
+            if ((*rows)[k].label < table->spec().labels.size())
+                marks << QString::fromStdString(table->spec().labels[(*rows)[k].label]);
+    }
+    marks.removeDuplicates();
+    if (!marks.isEmpty()) lines << marks.join(QStringLiteral(", "));
+    return lines.join('\n');
+}
+
+QString TrackRenderer::describeCpu(StreamId stream, uint64_t t) const
+{
+    if (!m_session) return {};
+    for (const IntervalTable* table : tables<IntervalTable>(TrackTable::Kind::Intervals, RowOwner::Cpu)) {
+        const uint32_t owner =
+            table->spec().statesAreTasks ? m_session->occupancy().sharedStream(stream).value : stream.value;
+        const GrowingList<IntervalRow>* rows = table->byOwner().of(owner);
+        std::optional<IntervalRow> at;
+        if (rows) {
+            const size_t k = rows->lowerBound(t + 1, 0, rows->size(), [](const IntervalRow& r) { return r.end; });
+            if (k < rows->size() && (*rows)[k].start <= t) at = (*rows)[k];
+        }
+        const IntervalRow open = table->openOf(owner);
+        if (!at && open.end && open.start <= t) at = IntervalRow{open.start, m_session->store().lastTimestamp(), open.state};
+        if (!at) continue;
+        if (table->spec().statesAreTasks) {
+            const TaskIndex& index = m_session->trace->taskIndex();
+            if (at->state >= index.size()) continue;
+            const int32_t pid = index.task(TaskId(at->state)).pid;
+            return QStringLiteral("%1 (%2) ran for %3")
+                .arg(QString::fromStdString(m_session->trace->taskName(TaskId(at->state))))
+                .arg(pid)
+                .arg(timeline::formatDuration(int64_t(at->end - at->start)));
+        }
+    }
+    return {};
+}
+
+} // namespace ringside

@@ -1,0 +1,102 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+#pragma once
+
+#include "analysis/tracktables.h"
+#include "state/tracesession.h"
+#include "timeline/timelinemath.h"
+
+#include <QColor>
+#include <QPainter>
+
+#include <functional>
+#include <map>
+#include <memory>
+#include <optional>
+#include <vector>
+
+namespace ringside {
+
+// Draws the analyses' track tables on the timeline's rows, one renderer for every kind and
+// every analysis (built-in or plugin), without knowing any of them: on a CPU row the tables a
+// CPU owns, on a task row those a task owns.
+//
+// - intervals fill the bar, coloured by state (a task's states tint its bar; the CPUs'
+//   "which task ran" colours each CPU row by task), the state an owner is in now drawn to the
+//   end of the data;
+// - slices are lanes by depth along the bar's bottom, labelled where they are wide enough,
+//   failures in red and never thinner than two pixels;
+// - instants are small marks on top, counters a line in a band, flows arrows between rows.
+//
+// Every kind is drawn from binary searches per pixel column over an owner's rows, so a frame
+// costs pixels, not rows. An owner's slices are laid out (a lane per depth, in start order)
+// the first time its row is drawn, and again when its table grew.
+class TrackRenderer {
+public:
+    // The centre y of a task's row, or nullopt when it has none on screen.
+    using RowCentre = std::function<std::optional<int>(uint32_t task)>;
+    // Above this many flows in view only the selected task's are drawn.
+    static constexpr size_t kMaxFlowsDrawn = 400;
+
+    void setSession(const TraceSession* session);
+    // The analyses published more rows: what was laid out from fewer is laid out again.
+    void tablesGrew();
+
+    // A CPU row's bar (`bar` covers `range`); `first` and `last` bound the stream's data.
+    void paintCpu(QPainter& p, StreamId stream, const QRect& bar, timeline::TimeRange range) const;
+    // A task row: its states under the running bar (`bar`), its slices along the bar's
+    // bottom, its marks over the row.
+    void paintTaskStates(QPainter& p, TaskId task, const QRect& bar, timeline::TimeRange range) const;
+    void paintTaskSlices(QPainter& p, TaskId task, const QRect& bar, timeline::TimeRange range);
+    void paintTaskMarks(QPainter& p, TaskId task, const QRect& row, timeline::TimeRange range) const;
+    // A table's intervals of one owner, as a host's vCPU thread is drawn in the guest.
+    void paintIntervals(QPainter& p, const std::string& key, uint32_t owner, const QRect& bar,
+                        timeline::TimeRange range, std::optional<QColor> color = std::nullopt) const;
+
+    // The flows ending or starting in `range` (all when few, or only those of `onlyTask`).
+    size_t paintFlows(QPainter& p, timeline::TimeRange range, int left, int width, const RowCentre& centre,
+                      std::optional<uint32_t> onlyTask, const QColor& color) const;
+    size_t flowsIn(timeline::TimeRange range) const;
+
+    // What a task row shows at time t (within `slack` ns): its state ("runnable for 1.2 ms"),
+    // the slices there ("read = 3", with the events that began them), the marks.
+    QString describeTask(TaskId task, uint64_t t, uint64_t slack);
+    // What a CPU-owned table says there (which task ran, from when to when).
+    QString describeCpu(StreamId stream, uint64_t t) const;
+
+    // A slice under a task row's point, for selecting it.
+    struct SliceHit {
+        const SliceTable* table = nullptr;
+        SliceTable::View slice;
+    };
+    std::optional<SliceHit> sliceAt(TaskId task, uint64_t t, uint64_t slack);
+
+private:
+    // One owner's slices of one table, laid out: a lane per depth in start order, with the
+    // running maximum of their ends for the search, and the failed ones apart.
+    struct Lanes {
+        size_t rows = 0; // the table's rows when laid out
+        std::vector<std::vector<SliceTable::View>> lanes;
+        std::vector<std::vector<uint64_t>> maxEnd;
+        std::vector<SliceTable::View> failed; // by start
+    };
+    const Lanes& lanesOf(const SliceTable& table, uint32_t owner);
+    QColor stateColor(const IntervalTable& table, uint32_t state) const;
+    void fill(QPainter& p, const IntervalTable& table, uint32_t owner, const QRect& bar, timeline::TimeRange range,
+              std::optional<QColor> color) const;
+    template <typename Table>
+    std::vector<const Table*> tables(TrackTable::Kind kind, RowOwner owner) const;
+
+    const TraceSession* m_session = nullptr;
+    std::vector<const TrackTable*> m_tables;
+    std::map<std::pair<const SliceTable*, uint32_t>, Lanes> m_lanes;
+    // Flows by their target's time, laid out once per version of the tables.
+    struct FlowIndex {
+        const FlowTable* table = nullptr;
+        size_t rows = 0;
+        std::vector<uint32_t> byEnd;
+    };
+    mutable std::vector<FlowIndex> m_flows;
+    void indexFlows() const;
+};
+
+} // namespace ringside
