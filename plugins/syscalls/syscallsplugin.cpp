@@ -332,6 +332,7 @@ void SyscallsPlugin::Piece::settle(TaskState& task)
                                                        : uint32_t(call.pid);
     m_plugin.addToTable(call, m_tally, owner);
     ++m_added;
+    m_calls[size_t(task.lastExited)].joined = true; // in the table: no join emits it again
     m_free.push_back(uint32_t(task.lastExited));
     task.lastExited = -1;
     task.lastClean = false;
