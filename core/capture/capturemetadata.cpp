@@ -68,6 +68,7 @@ std::string CaptureMetadata::serialize() const
     putText(out, cmdlines);
     putNumber(out, cpuStats.size());
     for (const std::string& s : cpuStats) putText(out, s);
+    putText(out, traceId);
     return out;
 }
 
@@ -95,6 +96,7 @@ Result<CaptureMetadata> CaptureMetadata::parse(std::string_view bytes)
     m.uname = r.text();
     m.cmdlines = r.text();
     for (uint64_t n = r.number(); r.ok && n > 0; --n) m.cpuStats.push_back(r.text());
+    m.traceId = r.text();
     if (!r.ok) return Error{"capture metadata cut short"};
     if (m.pageSize < 64 || m.pageSize > (1u << 20) || m.cpus <= 0 || m.cpus > 8192 ||
         (m.longSize != 4 && m.longSize != 8))

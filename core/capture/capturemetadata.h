@@ -29,6 +29,7 @@ struct CaptureMetadata {
     std::string kallsyms, printkFormats;
     std::string traceClock; // the trace_clock file: "[local] global ..."
     std::string uname;      // "Linux host 6.1.0 x86_64"
+    std::string traceId;    // a recording's TRACEID option as read (its 8 bytes), written back
     // Known at the end of a capture:
     std::string cmdlines;              // saved_cmdlines
     std::vector<std::string> cpuStats; // per CPU, the per_cpu/cpuN/stats text

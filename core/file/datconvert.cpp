@@ -77,6 +77,7 @@ private:
             switch (id) {
             case OptTraceClock: m_meta.traceClock = text; break;
             case OptUname: m_meta.uname = text; break;
+            case OptTraceId: m_meta.traceId = std::string(data); break;
             case OptCpuStat: // "CPU: N\n" and the counters, as writeDat writes them back
                 m_meta.cpuStats.push_back(text.substr(text.find('\n') == std::string::npos ? 0 : text.find('\n') + 1));
                 break;

@@ -102,6 +102,7 @@ std::string commonOptions(const CaptureMetadata& m, const std::string& writer)
     for (size_t cpu = 0; cpu < m.cpuStats.size(); ++cpu)
         putOption(out, OptCpuStat, "CPU: " + std::to_string(cpu) + "\n" + m.cpuStats[cpu] + '\0');
     if (!m.uname.empty()) putOption(out, OptUname, m.uname + '\0');
+    if (!m.traceId.empty()) putOption(out, OptTraceId, m.traceId);
     std::string count;
     put<uint32_t>(count, uint32_t(m.cpus));
     putOption(out, OptCpuCount, count);
