@@ -293,6 +293,12 @@ void Trace::addTapColumns(std::vector<std::vector<TapColumn>> columns)
 bool Trace::analyse(const Progress& progress, const std::atomic<bool>* cancel)
 {
     const std::lock_guard lock(m_analyseLock);
+    // The batch: what the merged order has published, so that every record comes in time order.
+    // Counted before the records are taken: a capture hands a batch's records in before it
+    // publishes its rows, so every row counted has its records here.
+    const EventStore& store = *m_store;
+    const size_t rows = store.eventCount();
+    const std::vector<size_t> counts = store.order().countsAt(rows, store.streamCount());
     std::vector<std::vector<std::vector<TapColumn>>> incoming;
     {
         const std::lock_guard taken(m_incomingLock);
@@ -304,10 +310,6 @@ bool Trace::analyse(const Progress& progress, const std::atomic<bool>* cancel)
         m_early.addColumns(std::move(early));
         m_consumers.addColumns(std::move(main));
     }
-    // The batch: what the merged order has published, so that every record comes in time order.
-    const EventStore& store = *m_store;
-    const size_t rows = store.eventCount();
-    const std::vector<size_t> counts = store.order().countsAt(rows, store.streamCount());
     auto cancelled = [cancel] { return cancel && cancel->load(std::memory_order_relaxed); };
     // The creations first: a pid created again is a new task from then on.
     m_early.deliver(store, counts);
@@ -325,7 +327,11 @@ bool Trace::analyse(const Progress& progress, const std::atomic<bool>* cancel)
     m_consumersSeconds += std::chrono::duration<double>(std::chrono::steady_clock::now() - delivering).count();
     // The running intervals the switches fed closed.
     m_taskIndex->update(store, counts, m_occupancy);
-    publishAnalyses();
+    const auto now = std::chrono::steady_clock::now();
+    if (!m_statisticsAt) m_statisticsAt = now;
+    const bool statistics = now - *m_statisticsAt >= std::chrono::seconds(1);
+    publishAnalyses(statistics);
+    m_statisticsStale = !statistics;
     m_analysedRows.store(rows, std::memory_order_release);
     m_version.fetch_add(1, std::memory_order_acq_rel);
     return true;
@@ -336,12 +342,23 @@ void Trace::finishAnalyses()
     const std::lock_guard lock(m_analyseLock);
     m_consumers.finish();
     m_taskIndex->finish(*m_store, m_occupancy);
-    publishAnalyses();
+    publishAnalyses(true);
+    m_statisticsStale = false;
     m_finished.store(true, std::memory_order_release);
     m_version.fetch_add(1, std::memory_order_acq_rel);
 }
 
-void Trace::publishAnalyses()
+bool Trace::refreshStatistics()
+{
+    const std::lock_guard lock(m_analyseLock);
+    if (!m_statisticsStale) return false;
+    publishStatistics();
+    m_statisticsStale = false;
+    m_version.fetch_add(1, std::memory_order_acq_rel);
+    return true;
+}
+
+void Trace::publishAnalyses(bool statistics)
 {
     const EventStore& store = *m_store;
     const TaskIndex& index = *m_taskIndex;
@@ -350,6 +367,12 @@ void Trace::publishAnalyses()
         return index.taskAt(c.pid[e.index], c.timestamp[e.index]).value;
     };
     for (const auto& tables : m_tables) tables->publish(ownerOf);
+    if (statistics) publishStatistics();
+}
+
+void Trace::publishStatistics()
+{
+    m_statisticsAt = std::chrono::steady_clock::now();
     for (size_t p = 0; p < m_plugins.size(); ++p) {
         if (!m_consumers.failure(m_plugins[p]->name()).empty()) continue;
         std::shared_ptr<const std::vector<StatsTable>> stats;

@@ -18,8 +18,10 @@
 #include "util/result.h"
 
 #include <atomic>
+#include <chrono>
 #include <memory>
 #include <mutex>
+#include <optional>
 #include <string>
 
 struct tep_handle;
@@ -87,6 +89,10 @@ public:
     bool analyse(const Progress& progress = {}, const std::atomic<bool>* cancel = nullptr);
     // After the last batch: what is still open goes into the tables (a call not returned).
     void finishAnalyses();
+    // The plugins' statistics cost a pass over their sums: analyse() makes them at most once a
+    // second (a recording's only at finishAnalyses()). A capture that paused has them made
+    // for what was analysed: true when they were out of date.
+    bool refreshStatistics();
     bool analysesFinished() const { return m_finished.load(std::memory_order_acquire); }
     // Bumped after every batch analysed: views that show tables look again.
     uint64_t analysisVersion() const { return m_version.load(std::memory_order_acquire); }
@@ -105,7 +111,7 @@ public:
     };
     const std::vector<Analysis>& analyses() const { return m_analyses; }
     const Analysis* analysis(const std::string& name) const;
-    // A plugin's statistics after the last batch analysed (empty before the first).
+    // A plugin's statistics as last made (see refreshStatistics; empty before).
     std::shared_ptr<const std::vector<StatsTable>> statistics(const Plugin& plugin) const;
 
     // Which task ran on each CPU when (empty when the recording has no sched_switch).
@@ -153,7 +159,8 @@ private:
     static Result<std::unique_ptr<Trace>> openTrace(const std::string& path, const LoadOptions& options,
                                                     std::vector<std::unique_ptr<RecordConsumer>> consumers,
                                                     std::vector<std::unique_ptr<Plugin>> plugins);
-    void publishAnalyses();
+    void publishAnalyses(bool statistics);
+    void publishStatistics();
 
     mutable std::recursive_mutex m_tepLock;
     std::unique_ptr<FuncGraphContext> m_funcGraph;
@@ -183,6 +190,8 @@ private:
     std::atomic<uint64_t> m_analysedRows{0};
     std::atomic<bool> m_finished{false};
     double m_consumersSeconds = 0;
+    std::optional<std::chrono::steady_clock::time_point> m_statisticsAt; // made last (or analysis began)
+    bool m_statisticsStale = false;
 };
 
 } // namespace ringside

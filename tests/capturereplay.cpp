@@ -4,8 +4,8 @@
 // until the recording ends or the caller says stop. With RINGSIDE_REPLAY_FILE set, that file
 // is replayed and the arguments (a capture's settings) are ignored.
 // Between rounds it waits a little, so that the reader publishes what it has, and it sends
-// CPU 0 a page without events (the kernel hands out such pages) alone in a round of its own:
-// what the store is given must still match the pages it keeps, page for page.
+// CPU 0 pages without events (the kernel hands out such pages), the first alone in a round of
+// its own: what the store is given must still match the pages it keeps, page for page.
 #include "capture/captureprotocol.h"
 #include "file/datconvert.h"
 
@@ -77,16 +77,22 @@ int main(int argc, char** argv)
         pollfd in{STDIN_FILENO, POLLIN, 0};
         stopped = stopped || ::poll(&in, 1, 30) > 0;
     };
-    for (size_t round = 0; round < rounds && !stopped; ++round) {
-        for (size_t cpu = 0; cpu < pages.size(); ++cpu)
-            if (round < pages[cpu].size() && !send(CaptureMessage::Page, int(cpu), pages[cpu][round])) return 1;
+    // A round of a page without events alone first: nothing published yet, so the other CPUs,
+    // empty in it, are not taken to be past any time (a later round where a CPU with pages
+    // to come sent none would tell the reader it had drained it).
+    if (!pages[0].empty()) {
+        if (!send(CaptureMessage::Page, 0, pageWithoutEvents(pages[0][0]))) return 1;
         if (!send(CaptureMessage::Round, -1, {})) return 1;
         pause();
-        if (round < pages[0].size()) {
-            if (!send(CaptureMessage::Page, 0, pageWithoutEvents(pages[0][round]))) return 1;
-            if (!send(CaptureMessage::Round, -1, {})) return 1;
-            pause();
+    }
+    for (size_t round = 0; round < rounds && !stopped; ++round) {
+        for (size_t cpu = 0; cpu < pages.size(); ++cpu) {
+            if (round >= pages[cpu].size()) continue;
+            if (!send(CaptureMessage::Page, int(cpu), pages[cpu][round])) return 1;
+            if (cpu == 0 && !send(CaptureMessage::Page, 0, pageWithoutEvents(pages[0][round]))) return 1;
         }
+        if (!send(CaptureMessage::Round, -1, {})) return 1;
+        pause();
     }
     for (size_t cpu = 0; cpu < parts->metadata.cpuStats.size(); ++cpu)
         send(CaptureMessage::Stats, int(cpu), parts->metadata.cpuStats[cpu]);

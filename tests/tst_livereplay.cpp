@@ -1,13 +1,22 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 // A live capture fed by ringside-capture-replay instead of the kernel: recordings whose pages
 // are known arrive as a capture's would, in rounds, published between them, with pages that
-// hold no event. The store that grew must read exactly as the file does, and save it again.
-// Needs no tracefs; needs root only because LiveCapture asks pkexec otherwise.
+// hold no event. The store that grew must read exactly as the file does, and save it again;
+// its analyses, fed batch by batch as it grew, must come to the tables and statistics the
+// file's have. Needs no tracefs; needs root only because LiveCapture asks pkexec otherwise.
 #include "support/tracewriter.h"
 #include "testsupport.h"
 
+#include "analysis/tracktables.h"
 #include "capture/livecapture.h"
+#include "decode/eventformatter.h"
 #include "file/datconvert.h"
+#include "kvmplugin.h"
+#include "plugin/statstext.h"
+#include "schedplugin.h"
+#include "syscallsplugin.h"
+#include "trace.h"
+#include "workqueueplugin.h"
 
 #include <QFile>
 #include <QFileInfo>
@@ -15,10 +24,129 @@
 #include <QTemporaryDir>
 #include <QTest>
 
+#include <algorithm>
+#include <chrono>
 #include <cstdlib>
+#include <thread>
 #include <unistd.h>
 
 using namespace ringside;
+
+namespace {
+
+std::vector<std::unique_ptr<Plugin>> everyPlugin()
+{
+    std::vector<std::unique_ptr<Plugin>> plugins;
+    plugins.push_back(std::make_unique<sched::SchedPlugin>());
+    plugins.push_back(std::make_unique<syscalls::SyscallsPlugin>());
+    plugins.push_back(std::make_unique<workqueue::WorkqueuePlugin>());
+    plugins.push_back(std::make_unique<kvm::KvmPlugin>());
+    return plugins;
+}
+
+// Every analysis's tables as text, a line per row in an order of their own (batches may add a
+// table's rows in another order), tasks by pid and first event (TaskIds are numbered as the
+// index meets them), labels by their text; then each plugin's statistics.
+std::vector<std::string> analysesText(const Trace& trace)
+{
+    const EventStore& store = trace.store();
+    const TaskIndex& tasks = trace.taskIndex();
+    std::vector<std::string> out;
+    for (const Trace::Analysis& analysis : trace.analyses()) {
+        for (const auto& owned : analysis.tables->tables()) {
+            const TrackTable& table = *owned;
+            auto task = [&](uint32_t id) {
+                const TaskIndex::Task t = tasks.task(TaskId(id));
+                return std::to_string(t.pid) + "@" + std::to_string(t.firstTime);
+            };
+            auto owner = [&](uint32_t id) { return table.owner() == RowOwner::Cpu ? "cpu" + std::to_string(id) : task(id); };
+            std::vector<std::string> lines;
+            auto line = [&](uint32_t o, std::initializer_list<std::string> cells) {
+                std::string text = owner(o);
+                for (const std::string& cell : cells) text += " " + cell;
+                lines.push_back(std::move(text));
+            };
+            using std::to_string;
+            switch (table.kind()) {
+            case TrackTable::Kind::Intervals: {
+                const auto& t = static_cast<const IntervalTable&>(table);
+                auto state = [&](uint32_t s) { return t.spec().statesAreTasks ? task(s) : to_string(s); };
+                for (uint32_t o = 0; o < t.byOwner().owners(); ++o) {
+                    if (const auto* rows = t.byOwner().of(o))
+                        for (size_t r = 0; r < rows->size(); ++r)
+                            line(o, {to_string((*rows)[r].start), to_string((*rows)[r].end), state((*rows)[r].state)});
+                    const IntervalRow open = t.openOf(o);
+                    if (open.end) line(o, {to_string(open.start), "open", state(open.state)});
+                }
+                break;
+            }
+            case TrackTable::Kind::Slices: {
+                const auto& t = static_cast<const SliceTable&>(table);
+                EventFormatter formatter(trace);
+                t.forEach(store, &tasks, [&](const SliceTable::View& v) {
+                    std::string value = to_string(v.value);
+                    if (t.valueFromEvent(v)) // kept in its end event: read as the views read it
+                        for (const FieldValue& f : formatter.fields(v.endEvent))
+                            if (f.name == t.spec().valueField) value = f.value;
+                    line(v.owner, {to_string(v.start), to_string(v.end), t.labelText(v.label), value,
+                                   to_string(v.flags), to_string(v.depth)});
+                });
+                break;
+            }
+            case TrackTable::Kind::Instants: {
+                const auto& t = static_cast<const InstantTable&>(table);
+                for (uint32_t o = 0; o < t.byOwner().owners(); ++o)
+                    if (const auto* rows = t.byOwner().of(o))
+                        for (size_t r = 0; r < rows->size(); ++r)
+                            line(o, {to_string((*rows)[r].time), to_string((*rows)[r].label)});
+                break;
+            }
+            case TrackTable::Kind::Counters: {
+                const auto& t = static_cast<const CounterTable&>(table);
+                for (uint32_t o = 0; o < t.byOwner().owners(); ++o)
+                    if (const auto* rows = t.byOwner().of(o))
+                        for (size_t r = 0; r < rows->size(); ++r)
+                            line(o, {to_string((*rows)[r].time), to_string((*rows)[r].value)});
+                break;
+            }
+            case TrackTable::Kind::Flows: {
+                const auto& t = static_cast<const FlowTable&>(table);
+                for (size_t r = 0; r < t.flows().size(); ++r) {
+                    const FlowRow& f = t.flows()[r];
+                    line(f.fromOwner, {to_string(f.fromTime), "->", owner(f.toOwner), to_string(f.toTime),
+                                       to_string(f.value)});
+                }
+                break;
+            }
+            }
+            std::sort(lines.begin(), lines.end());
+            out.push_back("== " + analysis.name + " / " + table.key() + ": " + to_string(table.rows()) + " rows");
+            out.insert(out.end(), lines.begin(), lines.end());
+        }
+    }
+    const StatsContext context = trace.statsContext();
+    for (const Plugin* plugin : trace.plugins()) {
+        for (const StatsTable& table : *trace.statistics(*plugin)) {
+            // A row a line, in an order of their own.
+            std::vector<std::string> rows;
+            const std::string json = tableJson(table, context);
+            size_t start = 0;
+            while (start < json.size()) {
+                const size_t end = std::min(json.find('\n', start), json.size());
+                std::string row = json.substr(start, end - start);
+                if (!row.empty() && row.back() == ',') row.pop_back(); // the last row has none
+                rows.push_back(std::move(row));
+                start = end + 1;
+            }
+            std::sort(rows.begin(), rows.end());
+            out.push_back("== " + plugin->name() + " / " + table.key);
+            out.insert(out.end(), rows.begin(), rows.end());
+        }
+    }
+    return out;
+}
+
+} // namespace
 
 class TestLiveReplay : public QObject {
     Q_OBJECT
@@ -87,6 +215,81 @@ private slots:
         QVERIFY(!capture.save(stopped.toStdString(), DatFormat(), &error, writing));
         QVERIFY2(error.find("cancelled") != std::string::npos, error.c_str());
         QVERIFY(!QFile::exists(stopped) && !QFile::exists(stopped + ".part"));
+    }
+
+    // The analyses of a capture, fed batch by batch while it grows (as the window's analysis
+    // thread feeds them), come to what they make of the file loaded at once: every table's
+    // rows, every plugin's statistics.
+    void analysesMatchTheFile_data()
+    {
+        // The recordings as version 6 (what the replay sends), made by `trace-cmd convert
+        // --file-version 6 --compression none` from the fixtures of the same name.
+        QTest::addColumn<QString>("fixture");
+        QTest::newRow("sched-mix: sched, syscalls, workqueue") << "sched-mix-v6.dat.xz";
+        QTest::newRow("execve-e2big: both kinds of syscall events") << "execve-e2big-v6.dat.xz";
+        QTest::newRow("lost-events: calls across lost events") << "lost-events-v6.dat.xz";
+    }
+    void analysesMatchTheFile()
+    {
+        QFETCH(QString, fixture);
+        const QString file = m_dir.filePath(QString(fixture).remove(".xz"));
+        QVERIFY(test::writeFile(file, test::readXz(test::fixture(fixture)).toStdString()));
+        auto loaded = Trace::open(file.toStdString(), LoadOptions(), {}, everyPlugin());
+        QVERIFY2(loaded, loaded ? "" : loaded.error().message.c_str());
+
+        auto started = LiveCapture::start({file.toStdString()}, m_dir.path().toStdString(), everyPlugin());
+        QVERIFY2(started, started ? "" : started.error().message.c_str());
+        LiveCapture& capture = **started;
+        Trace& live = capture.trace();
+        size_t batches = 0, lastRows = 0;
+        auto analyseWhatCame = [&] {
+            QVERIFY(live.analyse());
+            if (live.analysedRows() > lastRows) ++batches, lastRows = live.analysedRows();
+        };
+        while (!capture.progress().ended) {
+            analyseWhatCame();
+            std::this_thread::sleep_for(std::chrono::milliseconds(2));
+        }
+        capture.waitUntilEnded();
+        QVERIFY2(capture.progress().error.empty(), capture.progress().error.c_str());
+        analyseWhatCame();
+        live.finishAnalyses();
+        capture.applyTaskNames();
+        QCOMPARE(live.analysedRows(), (*loaded)->store().eventCount());
+        // Every event came in time (a late one is analysed after later ones: then the tables may
+        // differ, and the store says so).
+        for (const Diagnostic& d : live.store().diagnostics().items()) QVERIFY2(d.code != "late-events", d.message.c_str());
+        QVERIFY2(batches > 3, qPrintable(QString("analysed in %1 batches").arg(batches)));
+
+        // Table by table: the rows only one of them has.
+        auto byTable = [](const std::vector<std::string>& text) {
+            std::vector<std::pair<std::string, std::vector<std::string>>> tables;
+            for (const std::string& line : text) {
+                if (line.rfind("== ", 0) == 0)
+                    tables.emplace_back(line, std::vector<std::string>());
+                else
+                    tables.back().second.push_back(line);
+            }
+            return tables;
+        };
+        const auto want = byTable(analysesText(**loaded)), got = byTable(analysesText(live));
+        QCOMPARE(got.size(), want.size());
+        QVERIFY(want.size() > 10);
+        bool same = true;
+        for (size_t t = 0; t < want.size(); ++t) {
+            if (want[t] == got[t]) continue;
+            same = false;
+            std::vector<std::string> fileOnly, captureOnly;
+            const auto& w = want[t].second;
+            const auto& g = got[t].second;
+            std::set_difference(w.begin(), w.end(), g.begin(), g.end(), std::back_inserter(fileOnly));
+            std::set_difference(g.begin(), g.end(), w.begin(), w.end(), std::back_inserter(captureOnly));
+            qInfo("%s; the capture's %s", want[t].first.c_str(), got[t].first.c_str());
+            for (size_t i = 0; i < fileOnly.size() && i < 6; ++i) qInfo("  only the file's:    %s", fileOnly[i].c_str());
+            for (size_t i = 0; i < captureOnly.size() && i < 6; ++i)
+                qInfo("  only the capture's: %s", captureOnly[i].c_str());
+        }
+        QVERIFY2(same, "the capture's analyses differ from the file's");
     }
 
     // A capture of this machine names a task the kernel did not keep in its saved names by

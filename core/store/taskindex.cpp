@@ -180,7 +180,12 @@ void TaskIndex::addRun(const EventStore& store, StreamId stream, uint32_t begin,
             run.end.store(cut, std::memory_order_relaxed);
             list->runs.publish();
         }
-        slot.events.fetch_add(cut - begin, std::memory_order_relaxed);
+        // A life made for a pid that a record named before its events came (lifeOf: a task
+        // switched in) is timed by its events once it has some, as when they came first.
+        if (slot.events.fetch_add(cut - begin, std::memory_order_relaxed) == 0) {
+            slot.firstTime.store(ts[begin], std::memory_order_relaxed);
+            slot.lastTime.store(ts[cut - 1], std::memory_order_relaxed);
+        }
         lowerTo(slot.firstTime, ts[begin]);
         raiseTo(slot.lastTime, ts[cut - 1]);
         begin = cut;

@@ -24,6 +24,7 @@ constexpr uint32_t kNoTask = UINT32_MAX;
 void SyscallsPlugin::Sums::add(const Call& c)
 {
     ++calls;
+    first = std::min(first, c.enter);
     if (c.enterSeen && c.exitSeen) total += c.duration(), max = std::max(max, c.duration()), ++timed;
     if (!c.failed()) return;
     ++errors;
@@ -37,7 +38,9 @@ void SyscallsPlugin::Sums::add(const Call& c)
 void SyscallsPlugin::Sums::add(const Sums& o)
 {
     calls += o.calls, errors += o.errors, total += o.total, max = std::max(max, o.max), timed += o.timed;
-    for (const auto& [ret, n] : o.byErrno) {
+    first = std::min(first, o.first);
+    for (const auto& [value, n] : o.byErrno) {
+        const int64_t ret = value; // a copy: clang captures no structured binding
         auto it = std::find_if(byErrno.begin(), byErrno.end(), [&](const auto& e) { return e.first == ret; });
         if (it == byErrno.end())
             byErrno.emplace_back(ret, n);
@@ -48,12 +51,9 @@ void SyscallsPlugin::Sums::add(const Sums& o)
 
 void SyscallsPlugin::Tally::add(const Call& c, EventRef exitEvent)
 {
-    if (perName.size() <= c.name) perName.resize(c.name + 1u);
-    perName[c.name].add(c);
-    auto [task, added] = perTask.try_emplace(c.pid, c.enter, Sums());
-    if (!added) task->second.first = std::min(task->second.first, c.enter);
-    task->second.second.add(c);
-    perTaskCall[uint64_t(uint32_t(c.pid)) << 32 | c.name].add(c);
+    const uint64_t key = uint64_t(uint32_t(c.pid)) << 32 | c.name;
+    if (key != m_lastKey) m_last = &perTaskCall[key], m_lastKey = key;
+    m_last->add(c);
     if (c.failed())
         failures.push_back({c.exit, c.enterSeen ? int64_t(c.exit - c.enter) : StatsTable::kUnknown, c.ret, c.pid,
                             uint16_t(c.name), exitEvent});
@@ -61,12 +61,7 @@ void SyscallsPlugin::Tally::add(const Call& c, EventRef exitEvent)
 
 void SyscallsPlugin::Tally::add(Tally&& o)
 {
-    if (perName.size() < o.perName.size()) perName.resize(o.perName.size());
-    for (size_t n = 0; n < o.perName.size(); ++n) perName[n].add(o.perName[n]);
-    for (auto& [pid, task] : o.perTask) {
-        auto [it, added] = perTask.try_emplace(pid, task);
-        if (!added) it->second.first = std::min(it->second.first, task.first), it->second.second.add(task.second);
-    }
+    m_last = nullptr, m_lastKey = UINT64_MAX; // the map may rehash
     for (auto& [key, sums] : o.perTaskCall) perTaskCall[key].add(sums);
     failures.insert(failures.end(), o.failures.begin(), o.failures.end());
     o = Tally();
@@ -552,6 +547,14 @@ void SyscallsPlugin::pairAcrossPieces(std::vector<Piece*>& pieces, std::vector<U
     }
 }
 
+void SyscallsPlugin::decided(PendingCall& call)
+{
+    addToTable(call, m_tally,
+               m_info.taskAt ? m_info.taskAt(call.pid, call.enterSeen ? call.enter : call.exit) : uint32_t(call.pid));
+    ++m_callCount;
+    call.joined = true; // in the table
+}
+
 void SyscallsPlugin::join(std::vector<FedPiece> fed)
 {
     std::vector<Piece*> pieces;
@@ -605,10 +608,7 @@ void SyscallsPlugin::join(std::vector<FedPiece> fed)
                 if (task.open < 0 && task.lastExited >= 0) waiting[size_t(task.lastExited)] = true;
         for (size_t i = 0; i < piece->size(); ++i) {
             PendingCall& c = piece->at(i);
-            if (c.joined || waiting[i] || (!c.enterSeen && !c.exitSeen)) continue;
-            addToTable(c, m_tally, m_info.taskAt ? m_info.taskAt(c.pid, c.enterSeen ? c.enter : c.exit) : uint32_t(c.pid));
-            ++m_callCount;
-            c.joined = true; // in the table
+            if (!c.joined && !waiting[i] && (c.enterSeen || c.exitSeen)) decided(c);
         }
     };
     for (Piece* piece : earlierPieces) {
@@ -618,6 +618,12 @@ void SyscallsPlugin::join(std::vector<FedPiece> fed)
         piece->m_lastTask.clear();
     }
     for (Piece* piece : pieces) settleAll(piece, m_lastOfStream[piece->m_streamKey] == piece);
+    // Entries of pieces older still that this join decided: a return found for them here, or
+    // their task entered another call first.
+    for (const Unreturned& u : open) {
+        PendingCall& c = u.call.piece->at(u.call.index);
+        if (!c.joined && (u.until != UINT64_MAX || c.exitSeen)) decided(c);
+    }
     m_open = std::move(stillOpen);
     // Pieces with nothing left to pair go.
     std::vector<std::unique_ptr<Piece>> kept;
@@ -640,10 +646,7 @@ void SyscallsPlugin::finish()
     for (const auto& piece : m_pieces)
         for (size_t i = 0; i < piece->size(); ++i) {
             PendingCall& c = piece->at(i);
-            if (c.joined || (!c.enterSeen && !c.exitSeen)) continue;
-            addToTable(c, m_tally, m_info.taskAt ? m_info.taskAt(c.pid, c.enterSeen ? c.enter : c.exit) : uint32_t(c.pid));
-            ++m_callCount;
-            c.joined = true;
+            if (!c.joined && (c.enterSeen || c.exitSeen)) decided(c);
         }
     m_pieces.clear();
     m_open.clear();
@@ -662,9 +665,12 @@ std::string SyscallsPlugin::nothingToShow() const
 std::vector<StatsTable> SyscallsPlugin::statistics() const
 {
     using Kind = StatsTable::Kind;
+    // Most frequent first, then by name: the same however the sums were added up.
     auto errnoCounts = [](const Sums& s) {
         StatsTable::Counts counts;
         for (const auto& [ret, n] : s.byErrno) counts.emplace_back(errnoName(ret), n);
+        std::sort(counts.begin(), counts.end(),
+                  [](const auto& a, const auto& b) { return a.second != b.second ? a.second > b.second : a.first < b.first; });
         return counts;
     };
     auto taskOf = [&](int32_t pid, uint64_t time) {
@@ -707,12 +713,21 @@ std::vector<StatsTable> SyscallsPlugin::statistics() const
     auto& sTotal = bySyscall.column("total_ns", "Total", Kind::Duration);
     auto& sAvg = bySyscall.column("avg_ns", "Average", Kind::Duration);
     auto& sMax = bySyscall.column("max_ns", "Max", Kind::Duration);
+    // The sums per name and per task: those per task and name added up.
+    std::vector<Sums> perName;
+    std::unordered_map<int32_t, Sums> perTask;
+    for (const auto& [key, sums] : m_tally.perTaskCall) {
+        const uint32_t name = uint32_t(key);
+        if (perName.size() <= name) perName.resize(name + 1u);
+        perName[name].add(sums);
+        perTask[int32_t(key >> 32)].add(sums);
+    }
     std::vector<uint32_t> byName;
-    for (uint32_t id = 0; id < m_tally.perName.size(); ++id)
-        if (m_tally.perName[id].calls) byName.push_back(id);
+    for (uint32_t id = 0; id < perName.size(); ++id)
+        if (perName[id].calls) byName.push_back(id);
     std::sort(byName.begin(), byName.end(), [&](uint32_t a, uint32_t b) { return nameOf(a) < nameOf(b); });
     for (uint32_t id : byName) {
-        const Sums& s = m_tally.perName[id];
+        const Sums& s = perName[id];
         sName.texts.push_back(nameOf(id));
         sCalls.numbers.push_back(s.calls);
         sErrors.counts.push_back(errnoCounts(s));
@@ -727,11 +742,11 @@ std::vector<StatsTable> SyscallsPlugin::statistics() const
     auto& tErrors = byTask.column("errors", "Errors", Kind::Count);
     auto& tTotal = byTask.column("total_ns", "Total", Kind::Duration);
     std::vector<int32_t> pids;
-    for (const auto& entry : m_tally.perTask) pids.push_back(entry.first);
+    for (const auto& entry : perTask) pids.push_back(entry.first);
     std::sort(pids.begin(), pids.end());
     for (int32_t pid : pids) {
-        const auto& [first, s] = m_tally.perTask.at(pid);
-        tTask.numbers.push_back(taskOf(pid, first));
+        const Sums& s = perTask.at(pid);
+        tTask.numbers.push_back(taskOf(pid, s.first));
         tCalls.numbers.push_back(s.calls);
         tErrors.numbers.push_back(s.errors);
         tTotal.numbers.push_back(int64_t(s.total));
@@ -751,8 +766,7 @@ std::vector<StatsTable> SyscallsPlugin::statistics() const
     });
     for (const auto& [pid, name] : taskCalls) {
         const Sums& s = m_tally.perTaskCall.at(uint64_t(uint32_t(pid)) << 32 | name);
-        const auto first = m_tally.perTask.find(pid);
-        cTask.numbers.push_back(taskOf(pid, first != m_tally.perTask.end() ? first->second.first : 0));
+        cTask.numbers.push_back(taskOf(pid, perTask.at(pid).first));
         cName.texts.push_back(nameOf(name));
         cCalls.numbers.push_back(s.calls);
         cErrors.counts.push_back(errnoCounts(s));

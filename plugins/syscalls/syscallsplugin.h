@@ -49,6 +49,7 @@ public:
     struct Sums {
         int64_t calls = 0, errors = 0;
         uint64_t total = 0, max = 0, timed = 0;
+        uint64_t first = UINT64_MAX;                       // the earliest call's time
         std::vector<std::pair<int64_t, int64_t>> byErrno; // (return value, count), in the order first seen
         void add(const Call& c);
         void add(const Sums& other);
@@ -131,14 +132,24 @@ private:
         uint16_t name = 0;
         EventRef exitEvent;
     };
-    // Sums of calls added, per name, pid, and pid and name; the failures.
+    // Sums of calls added per pid and name (the sums per name and per pid are theirs added up
+    // when the statistics are asked for); the failures.
     struct Tally {
-        std::vector<Sums> perName;
-        std::unordered_map<int32_t, std::pair<uint64_t, Sums>> perTask; // with its first call's time
-        std::unordered_map<uint64_t, Sums> perTaskCall;                  // pid << 32 | name
+        std::unordered_map<uint64_t, Sums> perTaskCall; // pid << 32 | name
         std::vector<Failure> failures;
         void add(const Call& c, EventRef exitEvent);
         void add(Tally&& other);
+        Tally() = default;
+        Tally(const Tally&) = delete; // a copy's remembered sums would be the original's
+        Tally& operator=(const Tally&) = delete;
+        Tally(Tally&&) = default;
+        Tally& operator=(Tally&&) = default;
+
+    private:
+        // A task often makes the same call again: its sums without a lookup (the map's
+        // elements stay where they are).
+        uint64_t m_lastKey = UINT64_MAX;
+        Sums* m_last = nullptr;
     };
 
     // Name ids fit 16 bits: past 65,535 names (numbers no table knows) the rest share one.
@@ -149,6 +160,8 @@ private:
     // Adds a final call to the table, `tally` and the observer; `owner` is its task when the
     // caller knows it.
     void addToTable(const PendingCall& call, Tally& tally, uint32_t owner);
+    // A joined call nothing can change any more: into the table, owned by its task then.
+    void decided(PendingCall& call);
     void joinStretches(Piece& earlier, Piece& later, std::vector<Unreturned>& open,
                        std::pair<size_t, size_t> ofEarlier);
     void pairAcrossPieces(std::vector<Piece*>& pieces, std::vector<Unreturned>& open);

@@ -87,17 +87,28 @@ void AnalysisJob::run()
             });
             return;
         }
+        bool unseen = true; // a batch the views have not been told of
         if (Clock::now() - lastUpdate >= std::chrono::milliseconds(400) || !m_live) {
             lastUpdate = Clock::now();
+            unseen = false;
             post([this] { emit updated(); });
         }
         if (m_live) {
             const bool lost = m_lostEvents && m_lostEvents() > lostBefore;
             wait = lost ? std::min<std::chrono::milliseconds>(wait * 2, std::chrono::seconds(2))
                         : std::max<std::chrono::milliseconds>(std::chrono::milliseconds(250), wait / 2);
-            std::unique_lock lock(m_lock);
-            m_wake.wait_until(lock, started + wait, [&] { return m_stop.load() || m_ended; });
-            if (m_stop) return;
+            bool paused = false;
+            {
+                std::unique_lock lock(m_lock);
+                m_wake.wait_until(lock, started + wait, [&] { return m_stop.load() || m_ended; });
+                if (m_stop) return;
+                paused = !m_more;
+            }
+            // Nothing new arrived: the views show all that was analysed, statistics too.
+            if (paused && (m_trace.refreshStatistics() || unseen)) {
+                lastUpdate = Clock::now();
+                post([this] { emit updated(); });
+            }
         }
     }
 }
