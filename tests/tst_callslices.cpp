@@ -9,6 +9,8 @@
 #include "calls/calltree.h"
 #include "calls/functioncalls.h"
 #include "support/funcgraphwriter.h"
+#include "syscallsplugin.h"
+#include "trace.h"
 
 #include <QMap>
 #include <QProcess>
@@ -715,12 +717,16 @@ private slots:
         }
     }
 
-    // The failing execve in fgraph-e2big.dat: its do_execveat_common is followed by
-    // sys_exit_execve = -7 (E2BIG), and skipped what the successful one did.
+    // The failing execve in fgraph-e2big.dat: its do_execveat_common ran in the execve the
+    // syscalls plugin paired, which returned -7 (E2BIG), and skipped what the successful one did.
     void failingExecIsFoundWithItsResult()
     {
-        auto trace = test::openOrFail(test::fixturePath("fgraph-e2big.dat"));
-        QVERIFY(trace);
+        std::vector<std::unique_ptr<Plugin>> plugins;
+        plugins.push_back(std::make_unique<syscalls::SyscallsPlugin>());
+        auto opened = Trace::open(test::fixturePath("fgraph-e2big.dat"), LoadOptions(), {}, std::move(plugins));
+        QVERIFY2(opened, opened ? "" : opened.error().message.c_str());
+        const std::unique_ptr<Trace>& trace = *opened;
+        QVERIFY(hasSyscallTable(*trace));
         const CallSlices& calls = trace->callSlices();
         const std::vector<std::string> names = functionNames(trace->file().tep(), calls.functionAddresses());
         std::vector<size_t> execs;
@@ -729,11 +735,25 @@ private slots:
         QCOMPARE(execs.size(), size_t(3));
         std::vector<int64_t> results;
         for (size_t i : execs) {
-            const auto exit = syscallExitAfter(*trace, calls.pid(i), calls.start(i));
-            QVERIFY(exit);
-            results.push_back(exit->ret);
+            const auto call = syscallAround(*trace, calls.pid(i), calls.start(i));
+            QVERIFY(call);
+            QCOMPARE(call->name, std::string("execve"));
+            QVERIFY(call->enter <= calls.start(i) && calls.start(i) <= call->exit);
+            results.push_back(call->ret);
+            // The same call, found from its return event (the System call tab's way).
+            const auto ended = syscallEndedBy(*trace, call->exitEvent);
+            QVERIFY(ended);
+            QCOMPARE(ended->enter, call->enter);
+            QCOMPARE(ended->ret, call->ret);
+            QCOMPARE(ended->name, std::string("execve"));
         }
         QCOMPARE(results, (std::vector<int64_t>{0, 0, -7}));
+        // Not a return event: no call; without the syscalls analysis: none either.
+        const std::optional<EventRef> entry = callRecord(*trace, calls, execs[2]); // a funcgraph_entry
+        QVERIFY(entry && !syscallEndedBy(*trace, *entry));
+        auto without = test::openOrFail(test::fixturePath("fgraph-e2big.dat"));
+        QVERIFY(without && !hasSyscallTable(*without));
+        QVERIFY(!syscallAround(*without, calls.pid(execs[2]), calls.start(execs[2])));
         // The failing exec never reached bprm_execve.
         auto callees = [&](size_t exec) {
             CallSelection one;

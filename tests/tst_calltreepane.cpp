@@ -274,6 +274,8 @@ private slots:
         QVERIFY(shown.wait(20000));
         QCOMPARE(pane->tabs()->currentIndex(), int(CallTreePane::SyscallTab));
         QVERIFY2(pane->syscallTitle()->text().contains("-7 E2BIG"), qPrintable(pane->syscallTitle()->text()));
+        // Named as the syscalls plugin paired it.
+        QVERIFY2(pane->syscallTitle()->text().contains(">execve by "), qPrintable(pane->syscallTitle()->text()));
         QVERIFY(pane->syscallTitle()->text().contains("(176) returned 0"));
 
         auto* other = static_cast<CallTreeModel*>(pane->otherSyscallView()->model());

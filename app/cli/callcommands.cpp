@@ -4,6 +4,7 @@
 #include "calls/functioncalls.h"
 #include "clitext.h"
 #include "commands.h"
+#include "pluginchoice.h"
 #include "trace.h"
 
 #include <algorithm>
@@ -166,21 +167,22 @@ int printEach(const Trace& trace, const CallOptions& options, const std::vector<
         CallSelection one = options.selection;
         one.root = i;
         const CallTree tree = CallTree::topDown(calls, one);
-        const auto exit = syscallExitAfter(trace, calls.pid(i), calls.start(i));
+        const auto exit = syscallAround(trace, calls.pid(i), calls.start(i));
         const bool open = calls.flags(i) & kCallOpen;
         std::string syscall;
         if (exit) {
             const std::string error = errnoName(exit->ret);
             syscall = exit->name + " = " + std::to_string(exit->ret) + (error.empty() ? "" : " " + error) + " at " +
-                      seconds(exit->timestamp);
+                      seconds(exit->exit);
         }
         if (options.json) {
             std::printf("%s\n  {\"start\": %s, \"pid\": %d, \"cpu\": %d, \"duration_ns\": %s, \"syscall_exit\": %s, "
                         "\"tree\": ",
                         m ? "," : "", seconds(calls.start(i)).c_str(), calls.pid(i), calls.cpu(i),
                         open ? "null" : std::to_string(calls.duration(i)).c_str(),
-                        exit ? ("{\"event\": " + jsonString(exit->name) + ", \"ret\": " + std::to_string(exit->ret) +
-                                ", \"error\": " + jsonString(errnoName(exit->ret)) + "}")
+                        exit ? ("{\"syscall\": " + jsonString(exit->name) + ", \"ret\": " + std::to_string(exit->ret) +
+                                ", \"error\": " + jsonString(errnoName(exit->ret)) + ", \"at\": " + seconds(exit->exit) +
+                                "}")
                                    .c_str()
                              : "null");
             printTreeJson(tree, 0, names, 2);
@@ -221,9 +223,10 @@ int printCalls(const CallSlices& calls, const CallSelection& selection, const st
 
 // Opens a recording that has function_graph records (or, with `functionTracer`, function
 // records instead).
-Result<std::unique_ptr<Trace>> openWithCalls(const std::string& path, bool functionTracer = false)
+Result<std::unique_ptr<Trace>> openWithCalls(const std::string& path, bool functionTracer = false,
+                                             std::vector<std::unique_ptr<Plugin>> plugins = {})
 {
-    auto trace = Trace::open(path);
+    auto trace = Trace::open(path, LoadOptions(), {}, std::move(plugins));
     if (!trace) return trace.error();
     if ((*trace)->callSlices().available()) return trace;
     if ((*trace)->functionCalls().available()) {
@@ -278,7 +281,16 @@ int calltreeCommand(const std::vector<std::string>& args)
         std::fputs(kCalltreeUsage, stderr);
         return 2;
     }
-    auto trace = openWithCalls(options.path);
+    // Each call's system call is the syscalls plugin's: the one pairing of entries and returns.
+    std::vector<std::unique_ptr<Plugin>> plugins;
+    if (!options.each.empty()) {
+        PluginChoice choice;
+        choice.only = {"syscalls"};
+        std::string error;
+        if (!choice.instantiate(plugins, error))
+            std::fprintf(stderr, "ringside-cli: %s; the calls are printed without their system calls\n", error.c_str());
+    }
+    auto trace = openWithCalls(options.path, false, std::move(plugins));
     if (!trace) {
         std::fprintf(stderr, "ringside-cli: %s\n", trace.error().message.c_str());
         return 1;

@@ -27,7 +27,7 @@ void usage(FILE* out)
                "                         START_NS CPU PID DEPTH DURATION_NS FUNCTION [RETVAL]\n"
                "  calltree FILE --each FUNCTION\n"
                "                         each call of FUNCTION with its own tree and the system\n"
-               "                         call's result that followed it\n"
+               "                         call it ran in (the syscalls plugin's pairing)\n"
                "  funcstats FILE [--per-cpu] [--json]\n"
                "                         per function: hits, total, self, average, standard\n"
                "                         deviation, min and max time, overall and per CPU;\n"

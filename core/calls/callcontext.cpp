@@ -27,33 +27,32 @@ std::vector<std::string> functionNames(tep_handle* tep, const std::vector<uint64
     return names;
 }
 
-namespace {
-
-// What a syscall event is: which end, raw_syscalls or syscalls:sys_*_NAME.
-struct SyscallEvent {
-    bool exit = false;
-    bool raw = false;
-    std::string name;
-};
-
-std::optional<SyscallEvent> syscallEventOf(tep_event* event)
+std::optional<EventRef> callRecord(const Trace& trace, const CallSlices& calls, size_t call)
 {
-    if (!event) return std::nullopt;
-    if (!std::strcmp(event->system, "raw_syscalls")) {
-        if (!std::strcmp(event->name, "sys_exit")) return SyscallEvent{true, true, {}};
-        if (!std::strcmp(event->name, "sys_enter")) return SyscallEvent{false, true, {}};
-        return std::nullopt;
-    }
-    if (std::strcmp(event->system, "syscalls") != 0) return std::nullopt;
-    if (!std::strncmp(event->name, "sys_exit_", 9)) return SyscallEvent{true, false, event->name + 9};
-    if (!std::strncmp(event->name, "sys_enter_", 10)) return SyscallEvent{false, false, event->name + 10};
-    return std::nullopt;
+    if (call >= calls.size()) return std::nullopt;
+    // An exit record is written a little after its rettime; 4096 rows is far past that.
+    return trace.store().taskEventAt(calls.pid(call),
+                                     (calls.flags(call) & kCallNoEntry) ? calls.end(call) : calls.start(call));
 }
 
-// A number field of a record, sign-extended from 4 bytes (ret and id are longs of the kernel).
-std::optional<int64_t> numberField(tep_event* event, const RawRecord& raw, const char* name)
+namespace {
+
+const SliceTable* syscallTable(const Trace& trace)
 {
-    tep_format_field* field = tep_find_field(event, name);
+    const Trace::Analysis* analysis = trace.analysis("syscalls");
+    const TrackTable* table = analysis && analysis->tables ? analysis->tables->find("syscalls") : nullptr;
+    return table && table->kind() == TrackTable::Kind::Slices ? static_cast<const SliceTable*>(table) : nullptr;
+}
+
+// A number field of a record, sign-extended from 4 bytes (ret is a long of the kernel).
+std::optional<int64_t> numberField(const Trace& trace, EventRef e, const char* name)
+{
+    const EventStore& store = trace.store();
+    RawRecord raw;
+    if (!store.readRecord(e, raw, nullptr)) return std::nullopt;
+    const TepAccess tep = trace.tep(); // for this record only
+    tep_event* event = tep_find_event(tep, store.stream(e.stream).columns.eventType[e.index]);
+    tep_format_field* field = event ? tep_find_field(event, name) : nullptr;
     if (!field) return std::nullopt;
     unsigned long long value = 0;
     if (tep_read_number_field(field, raw.data, &value) != 0) return std::nullopt;
@@ -61,16 +60,49 @@ std::optional<int64_t> numberField(tep_event* event, const RawRecord& raw, const
     return int64_t(value);
 }
 
-// The syscall's name: "execve", or "NR 59" for raw_syscalls, whose record says the number
-// (read only for them).
-std::string syscallName(const EventStore& store, tep_event* event, const SyscallEvent& kind, EventRef e,
-                        const RawRecord* read = nullptr)
+SyscallSpan spanOf(const Trace& trace, const SliceTable& table, const SliceTable::View& v, EventRef exit)
 {
-    if (!kind.raw) return kind.name;
-    RawRecord raw;
-    if (!read && !store.readRecord(e, raw, nullptr)) return "?";
-    const std::optional<int64_t> id = numberField(event, read ? *read : raw, "id");
-    return id ? "NR " + std::to_string(*id) : std::string("?");
+    SyscallSpan span;
+    const EventStore& store = trace.store();
+    span.pid = store.stream(exit.stream).columns.pid[exit.index];
+    span.enterSeen = !(v.flags & Slice::kNoStart);
+    span.enter = span.enterSeen ? v.start : store.firstTimestamp();
+    span.exit = v.end;
+    span.exitEvent = exit;
+    span.name = table.labelText(v.label);
+    span.ret = table.valueFromEvent(v) ? numberField(trace, exit, table.spec().valueField.c_str()).value_or(0) : v.value;
+    return span;
+}
+
+// The table's slice that ended at `e`: anchored there, or kept whole with its end at e's time
+// on e's task.
+std::optional<SliceTable::View> sliceEndingAt(const Trace& trace, const SliceTable& table, EventRef e)
+{
+    const EventStore& store = trace.store();
+    const CpuColumns& c = store.stream(e.stream).columns;
+    if (e.index >= c.size()) return std::nullopt;
+    const TaskId task = trace.taskIndex().taskAt(c.pid[e.index], c.timestamp[e.index]);
+    std::optional<SliceTable::View> found;
+    table.forEachAnchored(store, e.stream, e.index, e.index + 1, task.value,
+                          [&](const SliceTable::View& v) { found = v; });
+    if (found || !task.valid()) return found;
+    if (const GrowingList<SliceRow>* rows = table.explicitRows().of(task.value))
+        for (size_t r = 0; r < rows->size() && !found; ++r) {
+            const SliceRow& row = (*rows)[r];
+            if (row.end != c.timestamp[e.index] || (row.flags & Slice::kOpen)) continue;
+            found = SliceTable::View{row.start, row.end, row.value, task.value, row.label, row.depth, row.flags, {}, e, false};
+        }
+    return found;
+}
+
+// A system call's return: raw_syscalls:sys_exit or syscalls:sys_exit_*.
+bool isReturnEvent(const Trace& trace, EventRef e)
+{
+    const TepAccess tep = trace.tep();
+    const tep_event* event = tep_find_event(tep, trace.store().stream(e.stream).columns.eventType[e.index]);
+    if (!event) return false;
+    if (!std::strcmp(event->system, "raw_syscalls")) return !std::strcmp(event->name, "sys_exit");
+    return !std::strcmp(event->system, "syscalls") && !std::strncmp(event->name, "sys_exit_", 9);
 }
 
 bool hasCallsIn(const CallSlices& calls, int32_t pid, uint64_t from, uint64_t to)
@@ -82,100 +114,83 @@ bool hasCallsIn(const CallSlices& calls, int32_t pid, uint64_t from, uint64_t to
 
 } // namespace
 
-std::optional<EventRef> callRecord(const Trace& trace, const CallSlices& calls, size_t call)
+bool hasSyscallTable(const Trace& trace)
 {
-    if (call >= calls.size()) return std::nullopt;
-    // An exit record is written a little after its rettime; 4096 rows is far past that.
-    return trace.store().taskEventAt(calls.pid(call),
-                                     (calls.flags(call) & kCallNoEntry) ? calls.end(call) : calls.start(call));
-}
-
-std::optional<SyscallExit> syscallExitAfter(const Trace& trace, int32_t pid, uint64_t time, uint64_t horizon)
-{
-    const EventStore& store = trace.store();
-    const TaskId task = trace.taskIndex().taskAt(pid, time);
-    if (!task.valid()) return std::nullopt;
-    std::optional<SyscallExit> found;
-    for (const TaskIndex::StreamRuns& runs : trace.taskIndex().streams(task)) {
-        const CpuColumns& columns = store.stream(runs.stream).columns;
-        for (uint64_t k = TaskIndex::countBefore(store, runs, time); k < runs.events(); ++k) {
-            const EventRef e = TaskIndex::eventAt(runs, k);
-            const uint64_t ts = columns.timestamp[e.index];
-            if (ts > time + horizon || (found && ts >= found->timestamp)) break;
-            const TepAccess tep = trace.tep(); // for this record only: views wait for the handle
-            tep_event* event = tep_find_event(tep, columns.eventType[e.index]);
-            const std::optional<SyscallEvent> kind = syscallEventOf(event);
-            if (!kind || !kind->exit) continue;
-            RawRecord raw;
-            if (!store.readRecord(e, raw, nullptr)) continue;
-            const std::optional<int64_t> ret = numberField(event, raw, "ret");
-            if (!ret) continue;
-            SyscallExit exit;
-            exit.event = e;
-            exit.timestamp = ts;
-            exit.name = event->name;
-            exit.ret = *ret;
-            exit.number = numberField(event, raw, "id").value_or(-1);
-            found = exit;
-            break;
-        }
-    }
-    return found;
+    return syscallTable(trace) != nullptr;
 }
 
 std::optional<SyscallSpan> syscallEndedBy(const Trace& trace, EventRef exit)
 {
+    const SliceTable* table = syscallTable(trace);
+    if (!table) return std::nullopt;
+    if (!isReturnEvent(trace, exit)) return std::nullopt;
+    if (auto v = sliceEndingAt(trace, *table, exit)) return spanOf(trace, *table, *v, exit);
+    // Both kinds of events recorded: the call's other return event, beside this one, ended it.
+    const CpuColumns& c = trace.store().stream(exit.stream).columns;
+    for (const int64_t beside : {int64_t(exit.index) - 1, int64_t(exit.index) + 1}) {
+        if (beside < 0 || size_t(beside) >= c.size() || c.pid[size_t(beside)] != c.pid[exit.index]) continue;
+        const EventRef other{exit.stream, uint32_t(beside)};
+        if (!isReturnEvent(trace, other)) continue;
+        if (auto v = sliceEndingAt(trace, *table, other)) return spanOf(trace, *table, *v, other);
+    }
+    return std::nullopt;
+}
+
+std::optional<SyscallSpan> syscallAround(const Trace& trace, int32_t pid, uint64_t time, uint64_t horizon)
+{
+    const SliceTable* table = syscallTable(trace);
+    if (!table) return std::nullopt;
     const EventStore& store = trace.store();
-    const CpuColumns& columns = store.stream(exit.stream).columns;
-    std::optional<TepAccess> tep(trace.tep());
-    tep_event* event = tep_find_event(*tep, columns.eventType[exit.index]);
-    const std::optional<SyscallEvent> kind = syscallEventOf(event);
-    if (!kind || !kind->exit) return std::nullopt;
-    SyscallSpan span;
-    span.pid = columns.pid[exit.index];
-    span.exit = columns.timestamp[exit.index];
-    span.exitEvent = exit;
-    RawRecord raw;
-    if (!store.readRecord(exit, raw, nullptr)) return std::nullopt;
-    span.ret = numberField(event, raw, "ret").value_or(0);
-    span.name = syscallName(store, event, *kind, exit, &raw);
-    span.enter = store.firstTimestamp();
-    tep.reset(); // taken again for each event of the task: the scan may be long
-    // Back through the task's events to its sys_enter; another syscall's end means the enter
-    // was not recorded, and this one began after that.
-    const size_t row = store.rowOf(exit);
-    for (size_t k = 1; k <= row && k < 4000000; ++k) {
-        const EventRef e = store.eventAt(row - k);
-        const CpuColumns& c = store.stream(e.stream).columns;
-        if (c.pid[e.index] != span.pid) continue;
-        const TepAccess taken = trace.tep();
-        tep_event* other = tep_find_event(taken, c.eventType[e.index]);
-        const std::optional<SyscallEvent> otherKind = syscallEventOf(other);
-        if (!otherKind || otherKind->raw != kind->raw) continue;
-        if (otherKind->exit) {
-            span.enter = c.timestamp[e.index];
-            break;
-        }
-        if (syscallName(store, other, *otherKind, e) == span.name) {
-            span.enter = c.timestamp[e.index];
-            span.enterSeen = true;
-            break;
+    const TaskIndex& tasks = trace.taskIndex();
+    const TaskId task = tasks.taskAt(pid, time);
+    if (!task.valid()) return std::nullopt;
+    // The task's first event at or after `time` that ended a call of the table, on any CPU.
+    std::optional<std::pair<SliceTable::View, EventRef>> found;
+    for (const TaskIndex::StreamRuns& runs : tasks.streams(task)) {
+        const CpuColumns& columns = store.stream(runs.stream).columns;
+        for (uint64_t k = TaskIndex::countBefore(store, runs, time); k < runs.events(); ++k) {
+            const EventRef e = TaskIndex::eventAt(runs, k);
+            const uint64_t ts = columns.timestamp[e.index];
+            if (ts > time + horizon || (found && ts >= found->first.end)) break;
+            std::optional<SliceTable::View> v;
+            table->forEachAnchored(store, e.stream, e.index, e.index + 1, task.value,
+                                   [&](const SliceTable::View& view) { v = view; });
+            if (v && !(v->flags & Slice::kOpen)) {
+                found = {*v, e};
+                break;
+            }
         }
     }
-    return span;
+    // Or a call kept whole (its events not in one stretch).
+    if (const GrowingList<SliceRow>* rows = table->explicitRows().of(task.value))
+        for (size_t r = 0; r < rows->size(); ++r) {
+            const SliceRow& row = (*rows)[r];
+            if ((row.flags & Slice::kOpen) || row.end < time || row.end > time + horizon ||
+                (found && row.end >= found->first.end))
+                continue;
+            if (const auto e = store.taskEventAt(pid, row.end))
+                found = {SliceTable::View{row.start, row.end, row.value, task.value, row.label, row.depth, row.flags, {}, *e,
+                                          false},
+                         *e};
+        }
+    if (!found) return std::nullopt;
+    return spanOf(trace, *table, found->first, found->second);
 }
 
 std::optional<SyscallSpan> similarSucceededSyscall(const Trace& trace, const SyscallSpan& failed)
 {
+    const SliceTable* table = syscallTable(trace);
+    if (!table) return std::nullopt;
     const EventStore& store = trace.store();
     const uint16_t type = store.stream(failed.exitEvent.stream).columns.eventType[failed.exitEvent.index];
     const size_t at = store.rowOf(failed.exitEvent);
     auto candidate = [&](size_t row) -> std::optional<SyscallSpan> {
         const EventRef e = store.eventAt(row);
         if (store.stream(e.stream).columns.eventType[e.index] != type) return std::nullopt;
-        std::optional<SyscallSpan> span = syscallEndedBy(trace, e);
-        if (!span || span->ret < 0 || span->name != failed.name) return std::nullopt;
-        if (!hasCallsIn(trace.callSlices(), span->pid, span->enter, span->exit)) return std::nullopt;
+        const std::optional<SliceTable::View> v = sliceEndingAt(trace, *table, e);
+        if (!v || table->labelText(v->label) != failed.name) return std::nullopt;
+        const SyscallSpan span = spanOf(trace, *table, *v, e);
+        if (span.ret < 0 || !hasCallsIn(trace.callSlices(), span.pid, span.enter, span.exit)) return std::nullopt;
         return span;
     };
     for (size_t row = at; row-- > 0;)

@@ -633,12 +633,14 @@ void CallTreePane::showSelectedSyscall()
     struct Comparison {
         std::optional<SyscallSpan> selected, other;
         std::shared_ptr<const CallTree> selectedTree, otherTree;
+        bool noPairing = false; // the syscalls analysis is not there to pair calls
     };
     std::shared_ptr<TraceSession> session = m_session;
     const EventRef event = *selected;
     m_syscallJobs.start(
         [session, event](JobTracker::Context& context) {
             Comparison result;
+            result.noPairing = !hasSyscallTable(*session->trace);
             result.selected = syscallEndedBy(*session->trace, event);
             if (result.selected && !context.isCancelled())
                 result.other = similarSucceededSyscall(*session->trace, *result.selected);
@@ -655,6 +657,11 @@ void CallTreePane::showSelectedSyscall()
             return result;
         },
         [this](Comparison result) {
+            if (result.noPairing) {
+                m_syscallTitle->setText(tr("System calls are paired by the syscalls plugin, which is off: "
+                                           "turn it on in Plugins to compare a system call's kernel calls here."));
+                return;
+            }
             if (!result.selected) return; // not a system call's end: the tab keeps what it showed
             auto describe = [this](const SyscallSpan& span) {
                 const std::string error = errnoName(span.ret);
