@@ -6,6 +6,7 @@
 
 #include <traceevent/event-parse.h>
 
+#include <algorithm>
 #include <chrono>
 #include <future>
 #include <memory>
@@ -290,14 +291,14 @@ void Trace::addTapColumns(std::vector<std::vector<TapColumn>> columns)
     m_incoming.push_back(std::move(columns));
 }
 
-bool Trace::analyse(const Progress& progress, const std::atomic<bool>* cancel)
+bool Trace::analyse(const Progress& progress, const std::atomic<bool>* cancel, uint64_t upToRows)
 {
     const std::lock_guard lock(m_analyseLock);
     // The batch: what the merged order has published, so that every record comes in time order.
     // Counted before the records are taken: a capture hands a batch's records in before it
     // publishes its rows, so every row counted has its records here.
     const EventStore& store = *m_store;
-    const size_t rows = store.eventCount();
+    const size_t rows = size_t(std::min<uint64_t>(store.eventCount(), std::max(upToRows, m_analysedRows.load())));
     const std::vector<size_t> counts = store.order().countsAt(rows, store.streamCount());
     std::vector<std::vector<std::vector<TapColumn>>> incoming;
     {

@@ -19,6 +19,7 @@
 
 #include <atomic>
 #include <chrono>
+#include <cstdint>
 #include <memory>
 #include <mutex>
 #include <optional>
@@ -84,9 +85,11 @@ public:
     // Analyses what the store published since the last call: indexes its tasks, feeds every
     // analysis its records, publishes their tables and statistics. `progress` hears (records
     // fed, records in all) now and then; `cancel` stops it (false is returned: the trace's
-    // analyses are then incomplete for good). One thread at a time.
+    // analyses are then incomplete for good). One thread at a time. `upToRows` ends the batch
+    // earlier (the rows of the merged order), as a capture's smaller batches would.
     using Progress = std::function<void(uint64_t done, uint64_t total)>;
-    bool analyse(const Progress& progress = {}, const std::atomic<bool>* cancel = nullptr);
+    bool analyse(const Progress& progress = {}, const std::atomic<bool>* cancel = nullptr,
+                 uint64_t upToRows = UINT64_MAX);
     // After the last batch: what is still open goes into the tables (a call not returned).
     void finishAnalyses();
     // The plugins' statistics cost a pass over their sums: analyse() makes them at most once a

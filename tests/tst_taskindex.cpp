@@ -208,6 +208,56 @@ private slots:
         for (EventRef e : indexed(split, lives[1])) QVERIFY(store.timestamp(e) >= middle);
         for (const auto& interval : split.running(lives[1])) QVERIFY(interval.start >= middle);
     }
+
+    // A creation handed in before the batch with the pid's earlier events (a capture hands
+    // records in before their rows are published) still splits the pid when they come.
+    void creationBeforeItsBatchWaitsForIt()
+    {
+        auto trace = test::openOrFail(test::fixturePath("threads.dat"));
+        QVERIFY(trace);
+        const EventStore& store = trace->store();
+        const TaskIndex& plain = trace->taskIndex();
+        TaskId busiest(0);
+        for (size_t t = 0; t < plain.size(); ++t)
+            if (plain.task(TaskId(uint32_t(t))).events > plain.task(busiest).events) busiest = TaskId(uint32_t(t));
+        const TaskIndex::Task whole = plain.task(busiest);
+        const uint64_t middle = whole.firstTime + (whole.lastTime - whole.firstTime) / 2;
+        std::vector<size_t> before, all;
+        for (size_t s = 0; s < store.streamCount(); ++s) {
+            const auto& ts = store.stream(StreamId(uint16_t(s))).columns.timestamp;
+            before.push_back(ts.lowerBound(whole.firstTime, 0, ts.size()));
+            all.push_back(ts.size());
+        }
+        TaskIndex index;
+        index.addCreations({{whole.pid, middle}});
+        index.update(store, before, nullptr);
+        QVERIFY(index.tasksOf(whole.pid).empty());
+        index.update(store, all, nullptr);
+        const std::vector<TaskId> lives = index.tasksOf(whole.pid);
+        QCOMPARE(lives.size(), size_t(2));
+        QCOMPARE(index.task(lives[0]).events + index.task(lives[1]).events, whole.events);
+        QVERIFY(index.task(lives[1]).firstTime >= middle);
+    }
+
+    // A task only named by records (switched in, woken; no events of its own) is timed by the
+    // earliest and latest that name it, in whatever order the analyses ask; its events, once
+    // they come, time it instead.
+    void taskNamedOnlyIsTimedByItsMentions()
+    {
+        TaskIndex forward, backward;
+        forward.lifeOf(42, 100);
+        forward.lifeOf(42, 300);
+        forward.lifeOf(42, 200);
+        backward.lifeOf(42, 300);
+        backward.lifeOf(42, 100);
+        for (const TaskIndex* index : {&forward, &backward}) {
+            const TaskIndex::Task task = index->task(index->taskAt(42, 150));
+            QCOMPARE(task.firstTime, uint64_t(100));
+            QCOMPARE(task.lastTime, uint64_t(300));
+            QCOMPARE(task.events, uint64_t(0));
+        }
+        QCOMPARE(forward.size(), size_t(1));
+    }
 };
 
 QTEST_GUILESS_MAIN(TestTaskIndex)

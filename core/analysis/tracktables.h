@@ -168,6 +168,8 @@ public:
     const OwnerRows<IntervalRow>& byOwner() const { return m_rows; }
     // The state the owner is in now, as a row ending at kOpenEnd; end == 0 when none.
     IntervalRow openOf(uint32_t owner) const;
+    // Owners below this may have an open state (an owner may have one and no rows yet).
+    size_t openOwners() const { return m_open.size(); }
 
 private:
     struct OpenState {

@@ -97,14 +97,26 @@ void TaskIndex::update(const EventStore& store, const std::vector<size_t>& count
                 if (!added) it->second = std::min(it->second, ts[r.begin]);
             }
         }
+        // A creation after this batch waits for it: the pid's events before it may come in the
+        // next one (a capture hands its records in before their rows are published).
+        uint64_t batchEnd = 0;
+        for (size_t s = 0; s < streams; ++s) {
+            const CpuColumns& columns = store.stream(StreamId(uint16_t(s))).columns;
+            if (const size_t to = std::min(counts[s], columns.size())) batchEnd = std::max(batchEnd, columns.timestamp[to - 1]);
+        }
+        std::vector<Creation> later;
         for (const Creation& c : m_pending) {
+            if (c.time > batchEnd) {
+                later.push_back(c);
+                continue;
+            }
             auto it = m_firstSeen.find(c.pid);
             if (it == m_firstSeen.end() || c.time <= it->second) continue;
             std::vector<uint64_t>& times = m_reuses[c.pid];
             times.insert(std::upper_bound(times.begin(), times.end(), c.time), c.time);
             times.erase(std::unique(times.begin(), times.end()), times.end());
         }
-        m_pending.clear();
+        m_pending = std::move(later);
     }
     for (size_t s = 0; s < streams; ++s) {
         for (const PidRun& r : runs[s]) addRun(store, StreamId(uint16_t(s)), r.begin, r.end, r.pid);
@@ -137,6 +149,11 @@ TaskId TaskIndex::lifeLocked(int32_t pid, uint64_t ts, uint64_t* nextStart)
         slot.firstTime.store(ts, std::memory_order_relaxed);
         slot.lastTime.store(ts, std::memory_order_relaxed);
         m_tasks.push_back(&slot);
+    } else if (Slot& slot = *m_tasks[lives[life].value]; slot.events.load(std::memory_order_relaxed) == 0) {
+        // Named by records only: timed by the earliest and latest that name it, whichever
+        // analysis asks first (batches change who does).
+        lowerTo(slot.firstTime, ts);
+        raiseTo(slot.lastTime, ts);
     }
     return lives[life];
 }
