@@ -680,7 +680,7 @@ private slots:
         tracks.setSession(&session);
         const TaskId task = session.trace->taskIndex().taskAt(31462, failedAt);
         QVERIFY(task.valid());
-        const auto hit = tracks.sliceAt(task, failedAt - 1, 0);
+        const auto hit = tracks.sliceAt(RowOwner::Task, task.value, failedAt - 1, 0);
         QVERIFY(hit);
         const uint64_t start = hit->slice.start;
         QVERIFY(start > 0 && start < failedAt);
@@ -696,7 +696,7 @@ private slots:
         image.fill(Qt::white);
         {
             QPainter p(&image);
-            tracks.paintTaskSlices(p, task, QRect(0, 0, 400, 9), {start - (failedAt - start), failedAt + (failedAt - start)});
+            tracks.paintSlices(p, RowOwner::Task, task.value, QRect(0, 0, 400, 9), {start - (failedAt - start), failedAt + (failedAt - start)});
         }
         QCOMPARE(image.pixelColor(200, 7), QColor(0xd0, 0x1c, 0x28)); // mid-call
         QCOMPARE(image.pixelColor(50, 7), QColor(Qt::white));         // before it

@@ -840,6 +840,29 @@ private slots:
         QVERIFY(cli.waitForFinished(60000));
         QCOMPARE(cli.exitCode(), 2);
     }
+
+    // plugins/README.md documents each table kind with parts of example/cpuruns.cpp (which
+    // tst_timelinewidget builds and draws): each quoted part is the file's own, as it is now.
+    void readmeQuotesTheExample()
+    {
+        QFile readmeFile(RINGSIDE_SOURCE_DIR "/plugins/README.md"), sourceFile(RINGSIDE_SOURCE_DIR "/plugins/example/cpuruns.cpp");
+        QVERIFY(readmeFile.open(QIODevice::ReadOnly) && sourceFile.open(QIODevice::ReadOnly));
+        const QString readme = QString::fromUtf8(readmeFile.readAll()), source = QString::fromUtf8(sourceFile.readAll());
+        for (const char* part : {"tables", "intervals", "slices", "instants", "counters", "flows"}) {
+            const QString marker = QStringLiteral("// [%1]").arg(part);
+            const QStringList pieces = source.split(marker);
+            QVERIFY2(pieces.size() == 3, part);
+            // The lines between the markers, less their common indentation.
+            QStringList lines = pieces[1].split('\n');
+            lines = lines.mid(1, lines.size() - 2);
+            qsizetype indent = 1000;
+            for (const QString& line : lines)
+                if (!line.trimmed().isEmpty()) indent = std::min(indent, line.size() - line.trimmed().size());
+            for (QString& line : lines) line = line.mid(indent);
+            const QString quoted = "```cpp\n" + lines.join('\n') + "\n```";
+            QVERIFY2(readme.contains(quoted), qPrintable(QStringLiteral("plugins/README.md does not quote %1 as it is:\n%2").arg(part, quoted)));
+        }
+    }
 };
 
 QTEST_MAIN(TestPlugins)

@@ -11,6 +11,8 @@
 #include "table/eventtableview.h"
 #include "table/searchbar.h"
 #include "timeline/timelinewidget.h"
+#include "timeline/trackrenderer.h"
+#include "plugin/pluginloader.h"
 
 #include <QAbstractItemModelTester>
 #include <QFileInfo>
@@ -535,6 +537,68 @@ private slots:
             {window.viewState()->fullRange().start, window.viewState()->fullRange().start + 1000});
         QCOMPARE(inspect(empty, dataStart, dataEnd), 0);
         QVERIFY(inspect(empty, 0, TimelineWidget::kLabelWidth - 2) > 0);
+    }
+
+    // One renderer draws every table kind a plugin makes, CPU-owned ones included: the
+    // example plugin cpuruns (plugins/example, built as a third party builds it) makes an
+    // interval, a slice (nested, labelled), an instant and a counter table per CPU and flows
+    // between tasks; each shows on a CPU row and in its tooltip text.
+    void everyTableKindIsDrawn()
+    {
+        const PluginCatalog catalog = PluginCatalog::discover({RINGSIDE_EXAMPLE_PLUGIN_DIR});
+        QVERIFY2(catalog.problems().empty(), catalog.problems().empty() ? "" : catalog.problems()[0].c_str());
+        std::vector<std::unique_ptr<Plugin>> plugins = catalog.instantiate([](const std::string& n) { return n == "cpuruns"; });
+        QCOMPARE(plugins.size(), size_t(1));
+        auto session = std::make_shared<TraceSession>();
+        auto opened = Trace::open(test::fixturePath("threads.dat"), LoadOptions(), {}, std::move(plugins));
+        QVERIFY2(opened, opened ? "" : opened.error().message.c_str());
+        session->trace = std::move(*opened);
+        session->formatter = std::make_unique<EventFormatter>(*session->trace);
+        const Trace& trace = *session->trace;
+        std::map<TrackTable::Kind, size_t> rows;
+        for (const Trace::Analysis& analysis : trace.analyses())
+            if (analysis.name == "cpuruns")
+                for (const auto& table : analysis.tables->tables()) rows[table->kind()] += table->rows();
+        for (auto kind : {TrackTable::Kind::Intervals, TrackTable::Kind::Slices, TrackTable::Kind::Instants,
+                          TrackTable::Kind::Counters, TrackTable::Kind::Flows})
+            QVERIFY2(rows[kind] > 0, qPrintable(QString("kind %1 has no rows").arg(int(kind))));
+
+        TrackRenderer tracks;
+        tracks.setSession(session.get());
+        const StreamId cpu(0);
+        const auto& ts = trace.store().stream(cpu).columns.timestamp;
+        // The whole recording across 800 pixels.
+        const timeline::TimeRange range{trace.store().firstTimestamp(), trace.store().lastTimestamp() + 1};
+        QImage image(800, 40, QImage::Format_RGB32);
+        image.fill(Qt::white);
+        {
+            QPainter p(&image);
+            tracks.paintCpu(p, cpu, QRect(0, 3, 800, 30), QRect(0, 0, 800, 40), range);
+        }
+        auto count = [&](const std::function<bool(QColor)>& match, int y0, int y1) {
+            int n = 0;
+            for (int y = y0; y < y1; ++y)
+                for (int x = 0; x < image.width(); ++x) n += match(image.pixelColor(x, y));
+            return n;
+        };
+        const QColor busy(0x4a90d9), idle(0xe8e8e8), slice(0x3a, 0x6e, 0xa5);
+        QVERIFY(count([&](QColor c) { return c == busy; }, 3, 33) > 100);      // intervals
+        QVERIFY(count([&](QColor c) { return c == idle; }, 3, 33) > 100);
+        QVERIFY(count([&](QColor c) { return c == slice; }, 25, 33) > 50);    // slices, lanes up from the bar's bottom
+                QVERIFY(count([&](QColor c) { return c.red() > 0x60 && c.blue() > 0x70 && c.green() < 0x60; }, 20, 40) > 20); // counter
+        QVERIFY(count([&](QColor c) { return c == QColor(0x30, 0x30, 0x40); }, 0, 6) > 0);          // instants
+        // Depth: the busy stretches (lowest lane) and the runs inside them (the lane above).
+        const int lowLane = 33 - 3, upperLane = 33 - 7;
+        QVERIFY(count([&](QColor c) { return c == slice; }, lowLane, lowLane + 1) > 20);
+        QVERIFY(count([&](QColor c) { return c == slice; }, upperLane, upperLane + 1) > 20);
+
+        // What the CPU row says where a task ran: the run's label, the priority, whether idle.
+        const auto& pid = trace.store().stream(cpu).columns.pid;
+        size_t k = ts.size() / 2;
+        while (k < ts.size() && pid[k] == 0) ++k;
+        QVERIFY(k < ts.size());
+        const QString text = tracks.describeCpu(cpu, ts[k], 0);
+        QVERIFY2(text.contains("Runs: ") && text.contains("Priority run: ") && text.contains("Idle: "), qPrintable(text));
     }
 
     void cancelledLoadDeliversNothing()

@@ -54,6 +54,7 @@ struct SliceTableSpec {
     // The value is the field of this name of the slice's end event (a system call's `ret`):
     // not stored, read from the event when shown.
     std::string valueField;
+    uint32_t rgb = 0x3a6ea5; // the slices' colour (0xRRGGBB); failed ones are red
 };
 
 // Moments: a fork, an exec, a migration.

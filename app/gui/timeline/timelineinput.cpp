@@ -277,7 +277,8 @@ bool TimelineWidget::event(QEvent* e)
             }
             if (index >= 0 && m_rows.rows()[index].kind == TimelineRows::Kind::Cpu) {
                 const TimelineRows::Row& row = m_rows.rows()[index];
-                const QString line = tracksOf(row).describeCpu(row.stream, timeAtX(help->pos().x()));
+                const uint64_t slack = m_view->visibleRange().span() / uint64_t(dataWidth()) * 2;
+                const QString line = tracksOf(row).describeCpu(row.stream, timeAtX(help->pos().x()), slack);
                 if (!line.isEmpty()) lines << line;
             }
             if (index >= 0 && m_rows.rows()[index].kind == TimelineRows::Kind::GuestTask) {

@@ -279,7 +279,8 @@ void TimelineWidget::paintCpuRow(QPainter& p, const TimelineRows::Row& row, int 
     const int barTop = top + 3, barHeight = row.height - 10;
 
     // Which task ran (the CPU's intervals of the analyses: a colour per task).
-    tracksOf(row).paintCpu(p, row.stream, QRect(kLabelWidth, barTop, w, barHeight), range);
+    tracksOf(row).paintCpu(p, row.stream, QRect(kLabelWidth, barTop, w, barHeight), QRect(kLabelWidth, top, w, row.height),
+                           range);
 
     // Where events are: a tick per pixel column holding events, taller for more.
     const RowSet* shown = m_filter && isActive(row) ? &m_filter->perStream[row.stream.value] : nullptr;
@@ -353,8 +354,8 @@ void TimelineWidget::paintTaskRow(QPainter& p, const TimelineRows::Row& row, int
         it = std::lower_bound(it + 1, running.end(), timeline::xToTime(lastX, range, w), endsBefore);
     }
     // The analyses' slices (system calls, work items): lanes along the bottom of the bar.
-    m_tracks.paintTaskSlices(p, task->task, QRect(kLabelWidth, top + 3, w, row.height - 9), range);
-    m_tracks.paintTaskMarks(p, task->task, QRect(kLabelWidth, top, w, row.height), range);
+    m_tracks.paintSlices(p, RowOwner::Task, task->task.value, QRect(kLabelWidth, top + 3, w, row.height - 9), range);
+    m_tracks.paintMarks(p, RowOwner::Task, task->task.value, QRect(kLabelWidth, top, w, row.height), range);
     paintTaskEvents(p, *m_session, task->task, true, top, row.height);
 }
 

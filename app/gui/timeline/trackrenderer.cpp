@@ -24,6 +24,7 @@ void TrackRenderer::setSession(const TraceSession* session)
     m_session = session;
     m_tables.clear();
     m_lanes.clear();
+    m_extents.clear();
     m_flows.clear();
     if (!session || !session->trace) return;
     for (const Trace::Analysis& analysis : session->trace->analyses())
@@ -35,7 +36,8 @@ void TrackRenderer::tablesGrew()
     // Lanes are laid out again when next drawn if their table has more rows now.
     for (auto it = m_lanes.begin(); it != m_lanes.end();)
         it = it->first.first->rows() != it->second.rows ? m_lanes.erase(it) : std::next(it);
-    m_flows.clear();
+    m_flows.clear(); // extents look at their table's size when asked
+
 }
 
 template <typename Table>
@@ -99,13 +101,15 @@ void TrackRenderer::paintIntervals(QPainter& p, const std::string& key, uint32_t
             fill(p, *static_cast<const IntervalTable*>(t), owner, bar, range, color);
 }
 
-void TrackRenderer::paintCpu(QPainter& p, StreamId stream, const QRect& bar, TimeRange range) const
+void TrackRenderer::paintCpu(QPainter& p, StreamId stream, const QRect& bar, const QRect& row, TimeRange range)
 {
     if (!m_session) return;
     // A buffer without sched_switch (an instance) shows who ran on its CPU in another buffer.
     const StreamId shown = m_session->occupancy().sharedStream(stream);
     for (const IntervalTable* t : tables<IntervalTable>(TrackTable::Kind::Intervals, RowOwner::Cpu))
         fill(p, *t, t->spec().statesAreTasks ? shown.value : stream.value, bar, range, std::nullopt);
+    paintSlices(p, RowOwner::Cpu, stream.value, bar, range);
+    paintMarks(p, RowOwner::Cpu, stream.value, row, range);
 }
 
 void TrackRenderer::paintTaskStates(QPainter& p, TaskId task, const QRect& bar, TimeRange range) const
@@ -141,16 +145,16 @@ const TrackRenderer::Lanes& TrackRenderer::lanesOf(const SliceTable& table, uint
     return lanes;
 }
 
-void TrackRenderer::paintTaskSlices(QPainter& p, TaskId task, const QRect& bar, TimeRange range)
+void TrackRenderer::paintSlices(QPainter& p, RowOwner kind, uint32_t owner, const QRect& bar, TimeRange range)
 {
-    if (!m_session || !task.valid()) return;
+    if (!m_session) return;
     const int w = bar.width();
     constexpr int kLane = 4;
     int bottom = bar.bottom() + 1; // lanes go up from the bar's bottom, depth 0 lowest
-    for (const SliceTable* table : tables<SliceTable>(TrackTable::Kind::Slices, RowOwner::Task)) {
-        const Lanes& lanes = lanesOf(*table, task.value);
+    for (const SliceTable* table : tables<SliceTable>(TrackTable::Kind::Slices, kind)) {
+        const Lanes& lanes = lanesOf(*table, owner);
         if (lanes.lanes.empty()) continue;
-        const QColor color = table->spec().key == "syscalls" ? QColor(0x55, 0x55, 0x66) : QColor(0x3a, 0x6e, 0xa5);
+        const QColor color = QColor::fromRgb(table->spec().rgb);
         for (size_t d = 0; d < lanes.lanes.size(); ++d) {
             const auto& lane = lanes.lanes[d];
             const auto& maxEnd = lanes.maxEnd[d];
@@ -191,16 +195,29 @@ void TrackRenderer::paintTaskSlices(QPainter& p, TaskId task, const QRect& bar, 
     }
 }
 
-void TrackRenderer::paintTaskMarks(QPainter& p, TaskId task, const QRect& row, TimeRange range) const
+const TrackRenderer::Extent& TrackRenderer::extentOf(const CounterTable& table, uint32_t owner)
 {
-    if (!m_session || !task.valid()) return;
+    Extent& extent = m_extents[{&table, owner}];
+    const GrowingList<CounterRow>* rows = table.byOwner().of(owner);
+    const size_t n = rows ? rows->size() : 0;
+    if (extent.rows == n) return extent;
+    if (extent.rows == 0 && n) extent.lo = extent.hi = (*rows)[0].value;
+    for (size_t i = extent.rows; i < n; ++i)
+        extent.lo = std::min(extent.lo, (*rows)[i].value), extent.hi = std::max(extent.hi, (*rows)[i].value);
+    extent.rows = n;
+    return extent;
+}
+
+void TrackRenderer::paintMarks(QPainter& p, RowOwner kind, uint32_t owner, const QRect& row, TimeRange range)
+{
+    if (!m_session) return;
     const int w = row.width();
     p.save();
     p.setRenderHint(QPainter::Antialiasing, true);
     p.setPen(Qt::NoPen);
     p.setBrush(QColor(0x30, 0x30, 0x40));
-    for (const InstantTable* t : tables<InstantTable>(TrackTable::Kind::Instants, RowOwner::Task)) {
-        const GrowingList<InstantRow>* rows = t->byOwner().of(task.value);
+    for (const InstantTable* t : tables<InstantTable>(TrackTable::Kind::Instants, kind)) {
+        const GrowingList<InstantRow>* rows = t->byOwner().of(owner);
         if (!rows) continue;
         const size_t n = rows->size();
         auto time = [](const InstantRow& r) { return r.time; };
@@ -213,25 +230,31 @@ void TrackRenderer::paintTaskMarks(QPainter& p, TaskId task, const QRect& row, T
             k = rows->lowerBound(timeline::xToTime(x + 4, range, w), k + 1, n, time);
         }
     }
-    // Counters: a line in the row's lower half, scaled to the owner's own values.
-    for (const CounterTable* t : tables<CounterTable>(TrackTable::Kind::Counters, RowOwner::Task)) {
-        const GrowingList<CounterRow>* rows = t->byOwner().of(task.value);
+    // Counters: a step line in the row's lower half, scaled to the owner's own values, from
+    // the value in force at the view's start, a point per pixel column (its last value).
+    for (const CounterTable* t : tables<CounterTable>(TrackTable::Kind::Counters, kind)) {
+        const GrowingList<CounterRow>* rows = t->byOwner().of(owner);
         if (!rows || rows->empty()) continue;
-        int64_t lo = (*rows)[0].value, hi = lo;
-        for (size_t i = 0; i < rows->size(); ++i) lo = std::min(lo, (*rows)[i].value), hi = std::max(hi, (*rows)[i].value);
-        const double scale = hi > lo ? double(row.height() / 2 - 2) / double(hi - lo) : 0;
+        const Extent& extent = extentOf(*t, owner);
+        const size_t n = extent.rows;
+        const double scale = extent.hi > extent.lo ? double(row.height() / 2 - 2) / double(extent.hi - extent.lo) : 0;
+        auto y = [&](int64_t value) { return row.bottom() - 1 - double(value - extent.lo) * scale; };
+        auto time = [](const CounterRow& r) { return r.time; };
+        size_t k = rows->lowerBound(range.start, 0, n, time);
+        if (k > 0) --k; // the value in force at the start
+        if ((*rows)[k].time >= range.end) continue;
         p.setPen(QPen(QColor(0x80, 0x30, 0x90), 1));
-        QPointF last;
-        bool any = false;
-        for (size_t i = 0; i < rows->size(); ++i) {
-            const CounterRow& r = (*rows)[i];
-            if (r.time > range.end) break;
-            const QPointF at(row.left() + std::max(0.0, timeline::timeToX(r.time, range, w)),
-                             row.bottom() - 1 - double(r.value - lo) * scale);
-            if (any) p.drawLine(last, QPointF(at.x(), last.y())), p.drawLine(QPointF(at.x(), last.y()), at);
-            last = at, any = true;
+        QPointF last(row.left() + std::max(0.0, timeline::timeToX((*rows)[k].time, range, w)), y((*rows)[k].value));
+        while (++k < n && (*rows)[k].time < range.end) {
+            const double x = timeline::timeToX((*rows)[k].time, range, w);
+            // The last value in this pixel column stands for it.
+            k = rows->lowerBound(timeline::xToTime(int(x) + 1, range, w), k, n, time) - 1;
+            const QPointF at(row.left() + x, y((*rows)[k].value));
+            p.drawLine(last, QPointF(at.x(), last.y()));
+            p.drawLine(QPointF(at.x(), last.y()), at);
+            last = at;
         }
-        if (any) p.drawLine(last, QPointF(row.right(), last.y()));
+        p.drawLine(last, QPointF(row.right(), last.y()));
     }
     p.restore();
 }
@@ -301,11 +324,12 @@ size_t TrackRenderer::paintFlows(QPainter& p, TimeRange range, int left, int wid
     return drawn;
 }
 
-std::optional<TrackRenderer::SliceHit> TrackRenderer::sliceAt(TaskId task, uint64_t t, uint64_t slack)
+std::optional<TrackRenderer::SliceHit> TrackRenderer::sliceAt(RowOwner kind, uint32_t owner, uint64_t t,
+                                                              uint64_t slack)
 {
-    if (!m_session || !task.valid()) return std::nullopt;
-    for (const SliceTable* table : tables<SliceTable>(TrackTable::Kind::Slices, RowOwner::Task)) {
-        const Lanes& lanes = lanesOf(*table, task.value);
+    if (!m_session) return std::nullopt;
+    for (const SliceTable* table : tables<SliceTable>(TrackTable::Kind::Slices, kind)) {
+        const Lanes& lanes = lanesOf(*table, owner);
         // The deepest slice there: the most particular.
         for (size_t d = lanes.lanes.size(); d-- > 0;) {
             const auto& lane = lanes.lanes[d];
@@ -337,7 +361,13 @@ QString TrackRenderer::describeTask(TaskId task, uint64_t t, uint64_t slack)
                      .arg(QString::fromStdString(table->spec().states[at->state].name),
                           timeline::formatDuration(int64_t(at->end - at->start)));
     }
-    if (auto hit = sliceAt(task, t, slack)) {
+    describeSlicesAndMarks(RowOwner::Task, task.value, t, slack, lines);
+    return lines.join('\n');
+}
+
+void TrackRenderer::describeSlicesAndMarks(RowOwner kind, uint32_t owner, uint64_t t, uint64_t slack, QStringList& lines)
+{
+    if (auto hit = sliceAt(kind, owner, t, slack)) {
         const SliceTable& table = *hit->table;
         const SliceTable::View& v = hit->slice;
         QString text = QString::fromStdString(table.spec().title + ": " + table.labelText(v.label));
@@ -369,8 +399,8 @@ QString TrackRenderer::describeTask(TaskId task, uint64_t t, uint64_t slack)
         lines << text;
     }
     QStringList marks;
-    for (const InstantTable* table : tables<InstantTable>(TrackTable::Kind::Instants, RowOwner::Task)) {
-        const GrowingList<InstantRow>* rows = table->byOwner().of(task.value);
+    for (const InstantTable* table : tables<InstantTable>(TrackTable::Kind::Instants, kind)) {
+        const GrowingList<InstantRow>* rows = table->byOwner().of(owner);
         if (!rows) continue;
         for (size_t k = rows->lowerBound(t > slack ? t - slack : 0, 0, rows->size(), [](const InstantRow& r) { return r.time; });
              k < rows->size() && (*rows)[k].time <= t + slack && marks.size() < 4; ++k)
@@ -379,12 +409,20 @@ QString TrackRenderer::describeTask(TaskId task, uint64_t t, uint64_t slack)
     }
     marks.removeDuplicates();
     if (!marks.isEmpty()) lines << marks.join(QStringLiteral(", "));
-    return lines.join('\n');
+    // Counters: the value in force then.
+    for (const CounterTable* table : tables<CounterTable>(TrackTable::Kind::Counters, kind)) {
+        const GrowingList<CounterRow>* rows = table->byOwner().of(owner);
+        if (!rows || rows->empty()) continue;
+        const size_t k = rows->lowerBound(t + 1, 0, rows->size(), [](const CounterRow& r) { return r.time; });
+        if (k == 0) continue;
+        lines << QStringLiteral("%1: %2").arg(QString::fromStdString(table->spec().title)).arg((*rows)[k - 1].value);
+    }
 }
 
-QString TrackRenderer::describeCpu(StreamId stream, uint64_t t) const
+QString TrackRenderer::describeCpu(StreamId stream, uint64_t t, uint64_t slack)
 {
     if (!m_session) return {};
+    QStringList lines;
     for (const IntervalTable* table : tables<IntervalTable>(TrackTable::Kind::Intervals, RowOwner::Cpu)) {
         const uint32_t owner =
             table->spec().statesAreTasks ? m_session->occupancy().sharedStream(stream).value : stream.value;
@@ -401,13 +439,19 @@ QString TrackRenderer::describeCpu(StreamId stream, uint64_t t) const
             const TaskIndex& index = m_session->trace->taskIndex();
             if (at->state >= index.size()) continue;
             const int32_t pid = index.task(TaskId(at->state)).pid;
-            return QStringLiteral("%1 (%2) ran for %3")
-                .arg(QString::fromStdString(m_session->trace->taskName(TaskId(at->state))))
-                .arg(pid)
-                .arg(timeline::formatDuration(int64_t(at->end - at->start)));
+            lines << QStringLiteral("%1 (%2) ran for %3")
+                         .arg(QString::fromStdString(m_session->trace->taskName(TaskId(at->state))))
+                         .arg(pid)
+                         .arg(timeline::formatDuration(int64_t(at->end - at->start)));
+        } else if (at->state < table->spec().states.size()) {
+            lines << QStringLiteral("%1: %2 for %3")
+                         .arg(QString::fromStdString(table->spec().title),
+                              QString::fromStdString(table->spec().states[at->state].name),
+                              timeline::formatDuration(int64_t(at->end - at->start)));
         }
     }
-    return {};
+    describeSlicesAndMarks(RowOwner::Cpu, stream.value, t, slack, lines);
+    return lines.join('\n');
 }
 
 } // namespace ringside

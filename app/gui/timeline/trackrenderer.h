@@ -7,6 +7,7 @@
 
 #include <QColor>
 #include <QPainter>
+#include <QStringList>
 
 #include <functional>
 #include <map>
@@ -41,13 +42,16 @@ public:
     // The analyses published more rows: what was laid out from fewer is laid out again.
     void tablesGrew();
 
-    // A CPU row's bar (`bar` covers `range`); `first` and `last` bound the stream's data.
-    void paintCpu(QPainter& p, StreamId stream, const QRect& bar, timeline::TimeRange range) const;
-    // A task row: its states under the running bar (`bar`), its slices along the bar's
-    // bottom, its marks over the row.
+    // A CPU row (`bar` covers `range`): the tables a CPU owns, intervals filling the bar, then
+    // slices along its bottom and marks and counters over the row (`row`).
+    void paintCpu(QPainter& p, StreamId stream, const QRect& bar, const QRect& row, timeline::TimeRange range);
+    // A task row: its states under the running bar (`bar`); its slices along the bar's bottom
+    // and marks and counters over the row with paintSlices and paintMarks.
     void paintTaskStates(QPainter& p, TaskId task, const QRect& bar, timeline::TimeRange range) const;
-    void paintTaskSlices(QPainter& p, TaskId task, const QRect& bar, timeline::TimeRange range);
-    void paintTaskMarks(QPainter& p, TaskId task, const QRect& row, timeline::TimeRange range) const;
+    // The slices of the tables `kind` of owner owns (a task's or a CPU's), lanes by depth.
+    void paintSlices(QPainter& p, RowOwner kind, uint32_t owner, const QRect& bar, timeline::TimeRange range);
+    // Its instants as marks on top, its counters as a line in the row's lower half.
+    void paintMarks(QPainter& p, RowOwner kind, uint32_t owner, const QRect& row, timeline::TimeRange range);
     // A table's intervals of one owner, as a host's vCPU thread is drawn in the guest.
     void paintIntervals(QPainter& p, const std::string& key, uint32_t owner, const QRect& bar,
                         timeline::TimeRange range, std::optional<QColor> color = std::nullopt) const;
@@ -60,15 +64,15 @@ public:
     // What a task row shows at time t (within `slack` ns): its state ("runnable for 1.2 ms"),
     // the slices there ("read = 3", with the events that began them), the marks.
     QString describeTask(TaskId task, uint64_t t, uint64_t slack);
-    // What a CPU-owned table says there (which task ran, from when to when).
-    QString describeCpu(StreamId stream, uint64_t t) const;
+    // What the CPU-owned tables say there (which task ran, from when to when; slices, marks).
+    QString describeCpu(StreamId stream, uint64_t t, uint64_t slack);
 
-    // A slice under a task row's point, for selecting it.
+    // A slice under a row's point, for selecting it.
     struct SliceHit {
         const SliceTable* table = nullptr;
         SliceTable::View slice;
     };
-    std::optional<SliceHit> sliceAt(TaskId task, uint64_t t, uint64_t slack);
+    std::optional<SliceHit> sliceAt(RowOwner kind, uint32_t owner, uint64_t t, uint64_t slack);
 
 private:
     // One owner's slices of one table, laid out: a lane per depth in start order, with the
@@ -80,6 +84,14 @@ private:
         std::vector<SliceTable::View> failed; // by start
     };
     const Lanes& lanesOf(const SliceTable& table, uint32_t owner);
+    // A counter owner's lowest and highest value, found once per size of its table.
+    struct Extent {
+        size_t rows = 0;
+        int64_t lo = 0, hi = 0;
+    };
+    const Extent& extentOf(const CounterTable& table, uint32_t owner);
+    // The slice and marks lines of describeTask and describeCpu.
+    void describeSlicesAndMarks(RowOwner kind, uint32_t owner, uint64_t t, uint64_t slack, QStringList& lines);
     QColor stateColor(const IntervalTable& table, uint32_t state) const;
     void fill(QPainter& p, const IntervalTable& table, uint32_t owner, const QRect& bar, timeline::TimeRange range,
               std::optional<QColor> color) const;
@@ -89,6 +101,7 @@ private:
     const TraceSession* m_session = nullptr;
     std::vector<const TrackTable*> m_tables;
     std::map<std::pair<const SliceTable*, uint32_t>, Lanes> m_lanes;
+    std::map<std::pair<const CounterTable*, uint32_t>, Extent> m_extents;
     // Flows by their target's time, laid out once per version of the tables.
     struct FlowIndex {
         const FlowTable* table = nullptr;
