@@ -3,6 +3,7 @@
 
 #include "analysis/tracktables.h"
 #include "store/eventstore.h"
+#include "store/timemerge.h"
 #include "util/bytereader.h"
 
 #include <traceevent/event-parse.h>
@@ -11,7 +12,6 @@
 #include <chrono>
 #include <cstring>
 #include <map>
-#include <queue>
 #include <thread>
 
 namespace ringside {
@@ -669,22 +669,10 @@ void ConsumerRegistry::deliverLane(Lane& lane, const EventStore& store, Walk& wa
                 cursors[s].addTap(uint32_t(t), m_columns[t][s], lane.releases[t], m_consumed[t][s]);
     }
 
-    // The streams merged by time, ties in stream order, as the merged order has them.
-    struct Head {
-        uint64_t ts;
-        uint16_t stream;
-        StreamWalk::Hit hit;
-    };
-    auto later = [](const Head& a, const Head& b) { return a.ts != b.ts ? a.ts > b.ts : a.stream > b.stream; };
-    std::priority_queue<Head, std::vector<Head>, decltype(later)> heads(later);
     auto timeOf = [&](size_t s, uint32_t index) {
         return store.stream(StreamId(static_cast<uint16_t>(s))).columns.timestamp[index];
     };
-    for (size_t s = 0; s < cursors.size(); ++s) {
-        StreamWalk::Hit hit;
-        if (cursors[s].next(hit)) heads.push({timeOf(s, hit.index), uint16_t(s), hit});
-    }
-
+    std::vector<StreamWalk::Hit> hits(cursors.size());
     const bool bigEndian = store.layout().bigEndian;
     std::vector<TypedValue> values;
     // The task of each stream's last record: the same while its pid is and no new life began.
@@ -706,19 +694,24 @@ void ConsumerRegistry::deliverLane(Lane& lane, const EventStore& store, Walk& wa
     };
     constexpr uint64_t kReportEvery = 1 << 14;
     uint64_t pending = 0; // records delivered and not yet added to walk.done
-    while (!heads.empty() && !walk.stop.load(std::memory_order_relaxed)) {
-        Head head = heads.top();
-        heads.pop();
-        const CpuColumns& c = store.stream(StreamId(head.stream)).columns;
-        // The stream stays current while its next hit comes before every other stream's head:
-        // runs of one CPU's records cost no heap operations.
-        for (;;) {
-            const StreamWalk::Hit& hit = head.hit;
+    if (walk.stop.load(std::memory_order_relaxed)) return;
+    // The streams merged by time, ties in stream order, as the merged order has them.
+    mergeByTime(
+        cursors.size(),
+        [&](uint32_t s, uint64_t& ts) {
+            if (!cursors[s].next(hits[s])) return false;
+            ts = timeOf(s, hits[s].index);
+            return true;
+        },
+        [&](uint32_t stream, uint64_t ts) {
+            const StreamWalk::Hit& hit = hits[stream];
+            const CpuColumns& c = store.stream(StreamId(static_cast<uint16_t>(stream))).columns;
             if (hit.tap == StreamWalk::kLostMarker) {
                 for (size_t k = 0; k < m_consumers.size(); ++k)
                     if (lane.consumers[k])
-                        guarded(k,
-                                [&](RecordConsumer& consumer) { consumer.eventsLost(StreamId(head.stream), head.ts); });
+                        guarded(k, [&](RecordConsumer& consumer) {
+                            consumer.eventsLost(StreamId(static_cast<uint16_t>(stream)), ts);
+                        });
             } else {
                 const BoundTap& tap = m_bound[hit.tap];
                 for (const Subscriber* sub : lane.subscribers[hit.tap]) {
@@ -726,11 +719,11 @@ void ConsumerRegistry::deliverLane(Lane& lane, const EventStore& store, Walk& wa
                     ConsumedRecord record;
                     record.request = sub->request;
                     record.type = m_taps[hit.tap].eventType;
-                    record.timestamp = head.ts;
-                    record.stream = StreamId(head.stream);
+                    record.timestamp = ts;
+                    record.stream = StreamId(static_cast<uint16_t>(stream));
                     record.index = hit.index;
                     record.pid = c.pid[hit.index];
-                    record.task = taskOf(head.stream, record.pid, head.ts);
+                    record.task = taskOf(stream, record.pid, ts);
                     record.flags = c.flags[hit.index];
                     record.values = values.data();
                     record.valueCount = sub->fields.size();
@@ -742,16 +735,10 @@ void ConsumerRegistry::deliverLane(Lane& lane, const EventStore& store, Walk& wa
                 walk.done.fetch_add(pending, std::memory_order_relaxed);
                 pending = 0;
                 if (report) report();
-                if (walk.stop.load(std::memory_order_relaxed)) break;
+                if (walk.stop.load(std::memory_order_relaxed)) return false;
             }
-            if (!cursors[head.stream].next(head.hit)) break;
-            head.ts = timeOf(head.stream, head.hit.index);
-            if (!heads.empty() && later(head, heads.top())) {
-                heads.push(head);
-                break;
-            }
-        }
-    }
+            return true;
+        });
     walk.done.fetch_add(pending, std::memory_order_relaxed);
 }
 

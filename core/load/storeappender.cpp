@@ -2,6 +2,7 @@
 #include "load/storeappender.h"
 
 #include "load/storebuilder.h"
+#include "store/timemerge.h"
 
 #include <algorithm>
 #include <limits>
@@ -74,43 +75,34 @@ size_t StoreAppender::publish(bool final)
             const uint64_t reached = std::max(c.size() ? c.timestamp[c.size() - 1] : 0, m_advanced[s]);
             if (reached) watermark = std::min(watermark, reached);
         }
-    struct Head {
-        uint64_t ts;
-        uint16_t stream;
-        size_t index, end;
-    };
-    auto after = [](const Head& a, const Head& b) { return a.ts != b.ts ? a.ts > b.ts : a.stream > b.stream; };
-    std::vector<Head> heap;
     const auto& counts = order.countsPerStream();
     const uint64_t lastPublished = before ? m_store.lastTimestamp() : 0;
+    std::vector<size_t> next(streams), end(streams);
     for (uint16_t s = 0; s < streams; ++s) {
         const auto& ts = m_store.m_streams[s]->columns.timestamp;
         const size_t available = m_store.m_streams[s]->columns.size();
-        const size_t begin = counts[s];
+        next[s] = counts[s];
         // Strictly before the watermark: a later event of a lower-numbered stream may still
         // share the watermark's timestamp and must come first.
-        const size_t end = final ? available : ts.lowerBound(watermark, begin, available);
-        if (begin >= end) continue;
-        heap.push_back({ts[begin], s, begin, end});
+        end[s] = final ? available : std::max(next[s], ts.lowerBound(watermark, next[s], available));
         // Events older than rows already published can only follow them.
-        if (before) m_lateEvents += ts.lowerBound(lastPublished, begin, end) - begin;
+        if (before && next[s] < end[s]) m_lateEvents += ts.lowerBound(lastPublished, next[s], end[s]) - next[s];
     }
-    std::make_heap(heap.begin(), heap.end(), after);
     uint64_t first = before ? m_store.firstTimestamp() : std::numeric_limits<uint64_t>::max();
     uint64_t last = lastPublished;
-    while (!heap.empty()) {
-        std::pop_heap(heap.begin(), heap.end(), after);
-        Head& h = heap.back();
-        first = std::min(first, h.ts);
-        last = std::max(last, h.ts);
-        order.append(StreamId(h.stream));
-        if (++h.index < h.end) {
-            h.ts = m_store.m_streams[h.stream]->columns.timestamp[h.index];
-            std::push_heap(heap.begin(), heap.end(), after);
-        } else {
-            heap.pop_back();
-        }
-    }
+    mergeByTime(
+        streams,
+        [&](uint32_t s, uint64_t& ts) {
+            if (next[s] >= end[s]) return false;
+            ts = m_store.m_streams[s]->columns.timestamp[next[s]++];
+            return true;
+        },
+        [&](uint32_t s, uint64_t ts) {
+            first = std::min(first, ts);
+            last = std::max(last, ts);
+            order.append(StreamId(static_cast<uint16_t>(s)));
+            return true;
+        });
     const size_t added = order.size() - before;
     if (added) {
         m_store.m_first.store(first, std::memory_order_release);

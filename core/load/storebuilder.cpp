@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 #include "load/storebuilder.h"
 
+#include "store/timemerge.h"
+
 #include <traceevent/event-parse.h>
 
 #include <algorithm>
@@ -28,47 +30,18 @@ namespace {
 void mergeRange(const std::vector<const ChunkedColumn<uint64_t>*>& streams, const std::vector<size_t>& begin,
                 const std::vector<size_t>& end, MergedOrder& out, size_t at)
 {
-    struct Head {
-        uint64_t ts;
-        uint32_t stream;
-        size_t index;
-    };
-    auto after = [](const Head& a, const Head& b) { return a.ts != b.ts ? a.ts > b.ts : a.stream > b.stream; };
-    std::vector<Head> heap;
-    for (uint32_t s = 0; s < streams.size(); ++s)
-        if (begin[s] < end[s]) heap.push_back({(*streams[s])[begin[s]], s, begin[s]});
-    if (heap.size() == 2) {
-        // Two streams (the common 2-CPU case): a plain two-way merge, no heap.
-        const auto& a = *streams[heap[0].stream];
-        const auto& b = *streams[heap[1].stream];
-        const StreamId sa(static_cast<uint16_t>(heap[0].stream)), sb(static_cast<uint16_t>(heap[1].stream));
-        size_t i = heap[0].index, j = heap[1].index;
-        const size_t ea = end[heap[0].stream], eb = end[heap[1].stream];
-        while (i < ea && j < eb) {
-            if (b[j] < a[i])
-                out.set(at++, sb), ++j; // equal times: a is the lower stream
-            else
-                out.set(at++, sa), ++i;
-        }
-        for (; i < ea; ++i) out.set(at++, sa);
-        for (; j < eb; ++j) out.set(at++, sb);
-        return;
-    }
-    std::make_heap(heap.begin(), heap.end(), after);
-    while (heap.size() > 1) {
-        std::pop_heap(heap.begin(), heap.end(), after);
-        Head& h = heap.back();
-        out.set(at++, StreamId(static_cast<uint16_t>(h.stream)));
-        if (++h.index < end[h.stream]) {
-            h.ts = (*streams[h.stream])[h.index];
-            std::push_heap(heap.begin(), heap.end(), after);
-        } else {
-            heap.pop_back();
-        }
-    }
-    if (!heap.empty()) // the last stream left: the rest of it in order
-        for (size_t i = heap[0].index; i < end[heap[0].stream]; ++i)
-            out.set(at++, StreamId(static_cast<uint16_t>(heap[0].stream)));
+    std::vector<size_t> next = begin;
+    mergeByTime(
+        streams.size(),
+        [&](uint32_t s, uint64_t& ts) {
+            if (next[s] >= end[s]) return false;
+            ts = (*streams[s])[next[s]++];
+            return true;
+        },
+        [&](uint32_t s, uint64_t) {
+            out.set(at++, StreamId(static_cast<uint16_t>(s)));
+            return true;
+        });
 }
 
 } // namespace
