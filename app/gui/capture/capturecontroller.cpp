@@ -6,7 +6,8 @@
 #include "capture/livecapture.h"
 #include "file/datconvert.h"
 #include "plugins/pluginsettings.h"
-#include "mainwindow.h"
+#include "state/recordingset.h"
+#include "state/tracesession.h"
 
 #include <QAction>
 #include <QApplication>
@@ -23,7 +24,6 @@
 #include <QProcess>
 #include <QProgressDialog>
 #include <QSettings>
-#include <QStatusBar>
 #include <QTime>
 #include <QTimer>
 
@@ -32,8 +32,10 @@
 
 namespace ringside {
 
-CaptureController::CaptureController(MainWindow* window, QMenu* captureMenu, QMenu* fileMenu)
-    : QObject(window), m_window(window), m_growPending(std::make_shared<std::atomic<bool>>(false))
+CaptureController::CaptureController(QWidget* dialogParent, const RecordingSet& recordings, QMenu* captureMenu,
+                                     QMenu* fileMenu)
+    : QObject(dialogParent), m_window(dialogParent), m_recordings(recordings),
+      m_growPending(std::make_shared<std::atomic<bool>>(false))
 {
     m_new = captureMenu->addAction(tr("&New Capture…"), QKeySequence(tr("Ctrl+R")), this,
                                    &CaptureController::startWithDialog);
@@ -47,18 +49,20 @@ CaptureController::CaptureController(MainWindow* window, QMenu* captureMenu, QMe
     m_timer = new QTimer(this);
     m_timer->setInterval(250);
     connect(m_timer, &QTimer::timeout, this, &CaptureController::onTick);
-    connect(window, &MainWindow::sessionChanged, this, [this] {
-        auto session = liveSession();
-        m_save->setEnabled(session && m_ended);
-        m_stop->setEnabled(session && !m_ended);
-    });
+}
+
+void CaptureController::recordingsChanged()
+{
+    auto session = liveSession();
+    m_save->setEnabled(session && m_ended);
+    m_stop->setEnabled(session && !m_ended);
 }
 
 CaptureController::~CaptureController() = default;
 
 std::shared_ptr<TraceSession> CaptureController::liveSession() const
 {
-    const RecordingSet& set = m_window->recordings();
+    const RecordingSet& set = m_recordings;
     for (size_t i = 0; i < set.size(); ++i)
         if (set.at(i)->isCapture) return set.at(i);
     return nullptr;
@@ -129,9 +133,8 @@ bool CaptureController::start(const std::vector<std::string>& helperArguments, c
     });
     m_ended = false;
     m_lastEvents = 0;
-    m_window->showCapture(session);
-    if (std::find(helperArguments.begin(), helperArguments.end(), "-p") != helperArguments.end())
-        m_window->showCallTreeDock(); // a function tracer's calls, analysed as they arrive
+    // A function tracer's calls (-p) are analysed as they arrive: their call trees shown.
+    emit captureStarted(session, std::find(helperArguments.begin(), helperArguments.end(), "-p") != helperArguments.end());
     m_stop->setEnabled(true);
     m_save->setEnabled(false);
     m_timer->start();
@@ -139,7 +142,7 @@ bool CaptureController::start(const std::vector<std::string>& helperArguments, c
         m_command = new QProcess(this);
         m_command->setProcessChannelMode(QProcess::ForwardedChannels);
         connect(m_command, &QProcess::finished, this, [this] {
-            m_window->statusBar()->showMessage(tr("The command ended: the capture stops"), 10000);
+            emit statusMessage(tr("The command ended: the capture stops"), 10000);
             stop();
         });
         m_command->start("/bin/sh", {"-c", command});
@@ -150,7 +153,7 @@ bool CaptureController::start(const std::vector<std::string>& helperArguments, c
 
 void CaptureController::onGrew()
 {
-    if (liveSession()) m_window->captureGrew();
+    if (liveSession()) emit captureGrew();
 }
 
 void CaptureController::onTick()
@@ -177,7 +180,7 @@ void CaptureController::onTick()
         m_ended = true;
         session->live->applyTaskNames();
         // Its analyses take what arrived last and finish: no file is written or read again.
-        m_window->captureEnded();
+        emit captureEnded();
         m_endSummary = tr("Capture stopped: %1 events, lost: %2 overwritten, %3 dropped%4")
                            .arg(QLocale().toString(qulonglong(p.events)), QLocale().toString(qulonglong(p.overrun)),
                                 QLocale().toString(qulonglong(p.dropped)),
@@ -186,10 +189,10 @@ void CaptureController::onTick()
         m_stop->setEnabled(false);
         m_save->setEnabled(true);
         if (m_command && m_command->state() != QProcess::NotRunning)
-            m_window->statusBar()->showMessage(tr("The command still runs; it was not stopped"), 10000);
+            emit statusMessage(tr("The command still runs; it was not stopped"), 10000);
         emit stateChanged();
     }
-    m_window->setCaptureStatus(text);
+    emit captureStatusChanged(text);
 }
 
 void CaptureController::stop()
@@ -258,8 +261,8 @@ bool CaptureController::save(const QString& path, QString* error, DatFormat form
     if (auto shown = liveSession()) session = std::move(shown);
     session->liveSaved = true;
     session->path = path; // sessions and the window name it by its file now
-    m_window->statusBar()->showMessage(tr("Capture saved to %1").arg(path), 15000);
-    m_window->setCaptureStatus(
+    emit statusMessage(tr("Capture saved to %1").arg(path), 15000);
+    emit captureStatusChanged(
         m_endSummary + tr(" · saved as %1 (%2)").arg(QFileInfo(path).fileName(), QString::fromStdString(format.name())));
     return true;
 }
@@ -279,7 +282,7 @@ void CaptureController::saveWithDialog()
     QString error;
     if (!save(path, &error, chosen == v6 ? DatFormat::v6() : DatFormat())) {
         if (m_saveCancelled) // the user's own word: said where it does not need an answer
-            m_window->statusBar()->showMessage(error, 15000);
+            emit statusMessage(error, 15000);
         else
             QMessageBox::warning(m_window, tr("Capture not saved"), error);
     } else

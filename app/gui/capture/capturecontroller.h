@@ -16,11 +16,13 @@ class QAction;
 class QMenu;
 class QProcess;
 class QTimer;
+class QWidget;
 
 namespace ringside {
 
 class LiveCapture;
-class MainWindow;
+class RecordingSet;
+struct TraceSession;
 struct TraceSession;
 
 // Capture > New Capture / Stop Capture and File > Save Capture As: starts ringside-capture
@@ -28,10 +30,13 @@ struct TraceSession;
 // gains rows, the timeline follows the newest events unless the user looks elsewhere, the
 // status bar counts events and lost events), stops it (or the command it ran ends), and saves
 // it as a .dat. Closing or opening another recording with an unsaved capture asks first.
+// It knows the window only as the parent of its dialogs: what the window shows follows its
+// signals.
 class CaptureController : public QObject {
     Q_OBJECT
 public:
-    CaptureController(MainWindow* window, QMenu* captureMenu, QMenu* fileMenu);
+    // `dialogParent` owns the controller; `recordings` is where the capture shown is looked for.
+    CaptureController(QWidget* dialogParent, const RecordingSet& recordings, QMenu* captureMenu, QMenu* fileMenu);
     ~CaptureController() override;
 
     void startWithDialog();
@@ -50,16 +55,28 @@ public:
     // The open capture is not in a file yet: asks whether to save it; false when the user
     // cancelled (keep it open).
     bool confirmDiscard();
+    // The recordings shown changed: Stop and Save follow the capture among them.
+    void recordingsChanged();
 
 signals:
     void stateChanged();
+    // A capture began: show it (and the call trees, for a function tracer's calls).
+    void captureStarted(std::shared_ptr<TraceSession> session, bool withCalls);
+    // The capture shown has more rows; it ended (its analyses take the last batch).
+    void captureGrew();
+    void captureEnded();
+    // The capture's line in the status bar (counts, losses, where it was saved); a passing
+    // message.
+    void captureStatusChanged(const QString& text);
+    void statusMessage(const QString& text, int milliseconds);
 
 private:
     void onGrew();
     void onTick();
     std::shared_ptr<TraceSession> liveSession() const;
 
-    MainWindow* m_window;
+    QWidget* m_window;
+    const RecordingSet& m_recordings;
     QAction* m_new = nullptr;
     QAction* m_stop = nullptr;
     QAction* m_save = nullptr;
