@@ -7,6 +7,7 @@
 
 #include <chrono>
 #include <sched.h>
+#include <unistd.h>
 
 namespace ringside {
 
@@ -43,6 +44,9 @@ void AnalysisJob::captureEnded()
         m_more = m_ended = true;
     }
     m_wake.notify_all();
+    // A batch running at idle priority would wait for everything else the machine does.
+    sched_param param{};
+    if (const pid_t tid = m_tid.load()) ::sched_setscheduler(tid, SCHED_OTHER, &param);
 }
 
 void AnalysisJob::run()
@@ -53,6 +57,11 @@ void AnalysisJob::run()
     // analysis on bookkeeping; longer after a batch during which events were lost.
     auto wait = std::chrono::milliseconds(m_live ? 250 : 0);
     Clock::time_point lastUpdate = Clock::now() - std::chrono::seconds(1);
+    m_tid = ::gettid();
+    struct Forget {
+        std::atomic<pid_t>& tid;
+        ~Forget() { tid = 0; }
+    } forget{m_tid};
     for (;;) {
         bool last = false;
         {
@@ -65,7 +74,10 @@ void AnalysisJob::run()
         if (m_live) {
             // The capture comes first: this thread runs on CPU time nothing else wants.
             sched_param param{};
-            ::sched_setscheduler(0, m_idle ? SCHED_IDLE : SCHED_OTHER, &param);
+            ::sched_setscheduler(0, m_idle && !last ? SCHED_IDLE : SCHED_OTHER, &param);
+            // Ended meanwhile (captureEnded lifted the priority before this lowered it).
+            const std::lock_guard lock(m_lock);
+            if (m_ended) ::sched_setscheduler(0, SCHED_OTHER, &param);
         }
         const Clock::time_point started = Clock::now();
         const uint64_t lostBefore = m_lostEvents ? m_lostEvents() : 0;

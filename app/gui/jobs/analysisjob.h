@@ -8,6 +8,7 @@
 #include <condition_variable>
 #include <functional>
 #include <mutex>
+#include <sys/types.h>
 #include <thread>
 
 namespace ringside {
@@ -19,7 +20,8 @@ class Trace;
 // grows, finished when the capture ends. The tables fill in as batches are analysed (updated()
 // on the GUI thread), never behind a dialog. A capture's analysis yields to everything else
 // (SCHED_IDLE: the thread reading the kernel's buffers comes first) and waits longer after a
-// batch during which the capture lost events, then catches up.
+// batch during which the capture lost events, then catches up. Once the capture ended nothing
+// is left to yield to: the rest runs at normal priority.
 //
 // Owned by the session whose trace it analyses, and destroyed before that trace: its
 // destructor stops the thread and waits for it.
@@ -61,6 +63,7 @@ private:
     std::atomic<bool> m_finished{false};
     std::atomic<int> m_permille{0};
     std::atomic<bool> m_idle{true};
+    std::atomic<pid_t> m_tid{0}; // the thread's, to lift its priority when the capture ends
     std::thread m_thread; // last: started once the rest is set
 };
 
