@@ -17,6 +17,15 @@ namespace {
 
 const QColor kFailed(0xd0, 0x1c, 0x28);
 
+// Where the n-th interval table of a row is drawn: the first fills the bar, the others are
+// thin bands along its top, one under another, so that none hides another.
+QRect bandOf(const QRect& bar, int n)
+{
+    constexpr int kBand = 4;
+    if (n == 0) return bar;
+    return QRect(bar.left(), bar.top() + (n - 1) * (kBand + 1), bar.width(), std::min(kBand, bar.height()));
+}
+
 } // namespace
 
 void TrackRenderer::setSession(const TraceSession* session)
@@ -106,8 +115,9 @@ void TrackRenderer::paintCpu(QPainter& p, StreamId stream, const QRect& bar, con
     if (!m_session) return;
     // A buffer without sched_switch (an instance) shows who ran on its CPU in another buffer.
     const StreamId shown = m_session->occupancy().sharedStream(stream);
+    int band = 0;
     for (const IntervalTable* t : tables<IntervalTable>(TrackTable::Kind::Intervals, RowOwner::Cpu))
-        fill(p, *t, t->spec().statesAreTasks ? shown.value : stream.value, bar, range, std::nullopt);
+        fill(p, *t, t->spec().statesAreTasks ? shown.value : stream.value, bandOf(bar, band++), range, std::nullopt);
     paintSlices(p, RowOwner::Cpu, stream.value, bar, range);
     paintMarks(p, RowOwner::Cpu, stream.value, row, range);
 }
@@ -115,8 +125,9 @@ void TrackRenderer::paintCpu(QPainter& p, StreamId stream, const QRect& bar, con
 void TrackRenderer::paintTaskStates(QPainter& p, TaskId task, const QRect& bar, TimeRange range) const
 {
     if (!m_session || !task.valid()) return;
+    int band = 0;
     for (const IntervalTable* t : tables<IntervalTable>(TrackTable::Kind::Intervals, RowOwner::Task))
-        fill(p, *t, task.value, bar, range, std::nullopt);
+        fill(p, *t, task.value, bandOf(bar, band++), range, std::nullopt);
 }
 
 const TrackRenderer::Lanes& TrackRenderer::lanesOf(const SliceTable& table, uint32_t owner)

@@ -21,7 +21,8 @@ namespace ringside {
 // every analysis (built-in or plugin), without knowing any of them: on a CPU row the tables a
 // CPU owns, on a task row those a task owns.
 //
-// - intervals fill the bar, coloured by state (a task's states tint its bar; the CPUs'
+// - intervals fill the bar (a row's first table; others are thin bands along its top),
+//   coloured by state (a task's states tint its bar; the CPUs'
 //   "which task ran" colours each CPU row by task), the state an owner is in now drawn to the
 //   end of the data;
 // - slices are lanes by depth along the bar's bottom, labelled where they are wide enough,
