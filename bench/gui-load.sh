@@ -7,7 +7,13 @@ set -euo pipefail
 file=$(realpath "$1") rounds=${2:-3}
 gui=$(realpath "${3:-build/release/app/gui/ringside}") disp=${4:-91}
 here=$(cd "$(dirname "$0")" && pwd)
+# The measuring script is the workplace's (shared/bench beside the checkout), not the project's:
+# GUI_LOAD names it elsewhere.
 measure=${GUI_LOAD:-$here/../../shared/bench/gui_load.sh}
+if [ ! -f "$measure" ]; then
+  echo "gui-load.sh: $measure not found: set GUI_LOAD to shared/bench/gui_load.sh" >&2
+  exit 2
+fi
 [ -x "$measure" ] || measure="bash $measure"
 out=$(mktemp) settings=$(mktemp -d)
 trap 'rm -rf "$out" "$settings"' EXIT

@@ -36,6 +36,15 @@ std::vector<EventRef> indexed(const TaskIndex& index, TaskId id)
     return out;
 }
 
+// The task with the most events.
+TaskId busiestTask(const TaskIndex& index)
+{
+    TaskId busiest(0);
+    for (size_t t = 0; t < index.size(); ++t)
+        if (index.task(TaskId(uint32_t(t))).events > index.task(busiest).events) busiest = TaskId(uint32_t(t));
+    return busiest;
+}
+
 bool sameEvents(std::vector<EventRef> a, std::vector<EventRef> b)
 {
     auto order = [](EventRef x, EventRef y) { return EventStore::key(x) < EventStore::key(y); };
@@ -181,10 +190,7 @@ private slots:
         const EventStore& store = trace->store();
         // The busiest pid, "created again" in the middle of its events.
         const TaskIndex& plain = trace->taskIndex();
-        TaskId busiest(0);
-        for (size_t t = 0; t < plain.size(); ++t)
-            if (plain.task(TaskId(uint32_t(t))).events > plain.task(busiest).events) busiest = TaskId(uint32_t(t));
-        const TaskIndex::Task whole = plain.task(busiest);
+        const TaskIndex::Task whole = plain.task(busiestTask(plain));
         const uint64_t middle = whole.firstTime + (whole.lastTime - whole.firstTime) / 2;
         const auto built =
             TaskIndex::build(store, {{whole.pid, whole.firstTime - 1}, {whole.pid, middle}}, &trace->occupancy());
@@ -217,10 +223,7 @@ private slots:
         QVERIFY(trace);
         const EventStore& store = trace->store();
         const TaskIndex& plain = trace->taskIndex();
-        TaskId busiest(0);
-        for (size_t t = 0; t < plain.size(); ++t)
-            if (plain.task(TaskId(uint32_t(t))).events > plain.task(busiest).events) busiest = TaskId(uint32_t(t));
-        const TaskIndex::Task whole = plain.task(busiest);
+        const TaskIndex::Task whole = plain.task(busiestTask(plain));
         const uint64_t middle = whole.firstTime + (whole.lastTime - whole.firstTime) / 2;
         std::vector<size_t> before, all;
         for (size_t s = 0; s < store.streamCount(); ++s) {

@@ -435,16 +435,7 @@ void MainWindow::buildMenus()
     file->addSeparator();
     QMenu* capture = menuBar()->addMenu(tr("&Capture"));
     capture->setObjectName("captureMenu");
-    m_captures = new CaptureController(this, m_recordings, capture, file);
-    connect(this, &MainWindow::sessionChanged, m_captures, &CaptureController::recordingsChanged);
-    connect(m_captures, &CaptureController::captureStarted, this, [this](std::shared_ptr<TraceSession> session, bool withCalls) {
-        showCapture(std::move(session));
-        if (withCalls) showCallTreeDock();
-    });
-    connect(m_captures, &CaptureController::captureGrew, this, &MainWindow::captureGrew);
-    connect(m_captures, &CaptureController::captureEnded, this, &MainWindow::captureEnded);
-    connect(m_captures, &CaptureController::captureStatusChanged, this, &MainWindow::setCaptureStatus);
-    connect(m_captures, &CaptureController::statusMessage, statusBar(), &QStatusBar::showMessage);
+    createCaptures(capture, file);
     file->addSeparator();
     file->addAction(tr("&Quit"), QKeySequence::Quit, this, &QWidget::close)->setObjectName("quitAction");
 

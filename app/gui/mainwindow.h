@@ -124,6 +124,8 @@ protected:
     void closeEvent(QCloseEvent*) override;
 
 private:
+    // The capture controller, its menu items and what the window shows of its captures.
+    void createCaptures(QMenu* captureMenu, QMenu* fileMenu);
     void buildMenus();
     // A recording opened alone: it replaces every one open.
     void setSession(std::shared_ptr<TraceSession> session);

@@ -3,6 +3,7 @@
 #include "mainwindow.h"
 
 #include "calltree/calltreepane.h"
+#include "capture/capturecontroller.h"
 #include "capture/livecapture.h"
 #include "details/healthpane.h"
 #include "filters/filterpanel.h"
@@ -12,8 +13,23 @@
 
 #include <QDockWidget>
 #include <QLabel>
+#include <QStatusBar>
 
 namespace ringside {
+
+void MainWindow::createCaptures(QMenu* captureMenu, QMenu* fileMenu)
+{
+    m_captures = new CaptureController(this, m_recordings, captureMenu, fileMenu);
+    connect(this, &MainWindow::sessionChanged, m_captures, &CaptureController::recordingsChanged);
+    connect(m_captures, &CaptureController::captureStarted, this, [this](std::shared_ptr<TraceSession> session, bool withCalls) {
+        showCapture(std::move(session));
+        if (withCalls) showCallTreeDock();
+    });
+    connect(m_captures, &CaptureController::captureGrew, this, &MainWindow::captureGrew);
+    connect(m_captures, &CaptureController::captureEnded, this, &MainWindow::captureEnded);
+    connect(m_captures, &CaptureController::captureStatusChanged, this, &MainWindow::setCaptureStatus);
+    connect(m_captures, &CaptureController::statusMessage, statusBar(), &QStatusBar::showMessage);
+}
 
 void MainWindow::showCapture(std::shared_ptr<TraceSession> session)
 {
