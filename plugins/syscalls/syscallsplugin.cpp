@@ -26,27 +26,13 @@ void SyscallsPlugin::Sums::add(const Call& c)
     ++calls;
     first = std::min(first, c.enter);
     if (c.enterSeen && c.exitSeen) total += c.duration(), max = std::max(max, c.duration()), ++timed;
-    if (!c.failed()) return;
-    ++errors;
-    auto it = std::find_if(byErrno.begin(), byErrno.end(), [&](const auto& e) { return e.first == c.ret; });
-    if (it == byErrno.end())
-        byErrno.emplace_back(c.ret, 1);
-    else
-        ++it->second;
+    errors += c.failed();
 }
 
 void SyscallsPlugin::Sums::add(const Sums& o)
 {
     calls += o.calls, errors += o.errors, total += o.total, max = std::max(max, o.max), timed += o.timed;
     first = std::min(first, o.first);
-    for (const auto& [value, n] : o.byErrno) {
-        const int64_t ret = value; // a copy: clang captures no structured binding
-        auto it = std::find_if(byErrno.begin(), byErrno.end(), [&](const auto& e) { return e.first == ret; });
-        if (it == byErrno.end())
-            byErrno.emplace_back(ret, n);
-        else
-            it->second += n;
-    }
 }
 
 void SyscallsPlugin::Tally::add(const Call& c, EventRef exitEvent)
@@ -230,6 +216,7 @@ private:
     std::vector<Orphan> m_orphans;
     Tally m_tally;
     size_t m_added = 0;
+    bool m_sawCall = false;
     bool m_finished = false;
     bool m_placed = false;
 };
@@ -270,7 +257,9 @@ SyscallsPlugin::Piece::TaskState& SyscallsPlugin::Piece::taskOf(const ConsumedRe
 
 void SyscallsPlugin::Piece::consume(const ConsumedRecord& record)
 {
-    if (record.request != kSwitch) m_plugin.m_any = true;
+    // Written once per piece: a store per record would bounce the flag's cache line between the
+    // parser's threads.
+    if (record.request != kSwitch && !m_sawCall) m_sawCall = true, m_plugin.m_any.store(true, std::memory_order_relaxed);
     switch (record.request) {
     case kRawEnter: enter(record, record.field(0).asSigned(), -1, kRaw); break;
     case kRawExit: exit(record, record.field(0).asSigned(), record.field(1).asSigned(), -1, kRaw); break;
@@ -665,14 +654,6 @@ std::string SyscallsPlugin::nothingToShow() const
 std::vector<StatsTable> SyscallsPlugin::statistics() const
 {
     using Kind = StatsTable::Kind;
-    // Most frequent first, then by name: the same however the sums were added up.
-    auto errnoCounts = [](const Sums& s) {
-        StatsTable::Counts counts;
-        for (const auto& [ret, n] : s.byErrno) counts.emplace_back(errnoName(ret), n);
-        std::sort(counts.begin(), counts.end(),
-                  [](const auto& a, const auto& b) { return a.second != b.second ? a.second > b.second : a.first < b.first; });
-        return counts;
-    };
     auto taskOf = [&](int32_t pid, uint64_t time) {
         return m_info.taskAt ? int64_t(m_info.taskAt(pid, time)) : int64_t(pid);
     };
@@ -681,8 +662,38 @@ std::vector<StatsTable> SyscallsPlugin::statistics() const
         const std::lock_guard lock(m_namesLock);
         names = m_names;
     }
-    auto nameOf = [&](uint32_t id) { return id < names.size() ? names[id] : std::string("?"); };
+    static const std::string unnamed = "?";
+    auto nameOf = [&](uint32_t id) -> const std::string& { return id < names.size() ? names[id] : unnamed; };
+    // A few distinct return values among hundreds of thousands of failures: each named once.
+    std::unordered_map<int64_t, std::string> errnoNames;
+    auto errnoOf = [&](int64_t ret) -> const std::string& {
+        auto [it, added] = errnoNames.try_emplace(ret);
+        if (added) it->second = errnoName(ret);
+        return it->second;
+    };
+    // The errors by return value of each system call and of each task and call, from the
+    // failures. Shown most frequent first, then by name: the same however the sums were added.
+    using ByErrno = std::vector<std::pair<int64_t, int64_t>>;
+    std::unordered_map<uint32_t, ByErrno> errnosOfName;
+    std::unordered_map<uint64_t, ByErrno> errnosOfTaskCall;
+    auto count = [](ByErrno& counts, int64_t ret) {
+        auto it = std::find_if(counts.begin(), counts.end(), [&](const auto& e) { return e.first == ret; });
+        if (it == counts.end())
+            counts.emplace_back(ret, 1);
+        else
+            ++it->second;
+    };
+    auto errnoCounts = [&](const ByErrno* byErrno) {
+        StatsTable::Counts counts;
+        if (!byErrno) return counts;
+        for (const auto& [ret, n] : *byErrno) counts.emplace_back(errnoOf(ret), n);
+        std::sort(counts.begin(), counts.end(),
+                  [](const auto& a, const auto& b) { return a.second != b.second ? a.second > b.second : a.first < b.first; });
+        return counts;
+    };
+    auto find = [](const auto& map, auto key) { auto it = map.find(key); return it == map.end() ? nullptr : &it->second; };
 
+    const size_t failed = m_tally.failures.size();
     StatsTable failures{"failures", "Failed system calls", {}, true};
     auto& at = failures.column("at", "Time", Kind::Event);
     auto& cpu = failures.column("cpu", "CPU", Kind::Number);
@@ -691,19 +702,23 @@ std::vector<StatsTable> SyscallsPlugin::statistics() const
     auto& ret = failures.column("ret", "Returned", Kind::Number);
     auto& error = failures.column("errno", "Error", Kind::Text);
     auto& duration = failures.column("duration_ns", "Duration", Kind::Duration);
-    // Failures by (system call, errno).
-    std::map<std::pair<std::string, std::string>, std::pair<int64_t, uint64_t>> groups;
+    for (auto* c : {&at, &cpu, &task, &ret, &duration}) c->numbers.reserve(failed);
+    call.texts.reserve(failed), error.texts.reserve(failed);
+    // Failures by (system call, errno): count and time.
+    std::map<std::pair<uint32_t, int64_t>, std::pair<int64_t, uint64_t>> groups;
     for (const Failure& f : m_tally.failures) {
         at.numbers.push_back(f.exitEvent.valid() ? StatsTable::eventCell(f.exitEvent) : StatsTable::kUnknown);
         cpu.numbers.push_back(cpuOf(f.exitEvent.stream));
         task.numbers.push_back(taskOf(f.pid, f.exit));
         call.texts.push_back(nameOf(f.name));
         ret.numbers.push_back(f.ret);
-        error.texts.push_back(errnoName(f.ret));
+        error.texts.push_back(errnoOf(f.ret));
         duration.numbers.push_back(f.duration);
-        auto& group = groups[{nameOf(f.name), errnoName(f.ret)}];
+        auto& group = groups[{f.name, f.ret}];
         ++group.first;
         if (f.duration != StatsTable::kUnknown) group.second += uint64_t(f.duration);
+        count(errnosOfName[f.name], f.ret);
+        count(errnosOfTaskCall[uint64_t(uint32_t(f.pid)) << 32 | f.name], f.ret);
     }
 
     StatsTable bySyscall{"syscalls", "System calls", {}, false};
@@ -730,7 +745,7 @@ std::vector<StatsTable> SyscallsPlugin::statistics() const
         const Sums& s = perName[id];
         sName.texts.push_back(nameOf(id));
         sCalls.numbers.push_back(s.calls);
-        sErrors.counts.push_back(errnoCounts(s));
+        sErrors.counts.push_back(errnoCounts(find(errnosOfName, id)));
         sTotal.numbers.push_back(int64_t(s.total));
         sAvg.numbers.push_back(s.timed ? int64_t(s.total / s.timed) : StatsTable::kUnknown);
         sMax.numbers.push_back(s.timed ? int64_t(s.max) : StatsTable::kUnknown);
@@ -761,15 +776,28 @@ std::vector<StatsTable> SyscallsPlugin::statistics() const
     auto& cMax = byTaskCall.column("max_ns", "Max", Kind::Duration);
     std::vector<std::pair<int32_t, uint32_t>> taskCalls; // in pid and name order
     for (const auto& entry : m_tally.perTaskCall) taskCalls.emplace_back(int32_t(entry.first >> 32), uint32_t(entry.first));
+    // Names in alphabetical order by their rank: hundreds of thousands of rows sort without
+    // comparing strings.
+    std::vector<uint32_t> nameRank(names.size() + 1, uint32_t(names.size()));
+    {
+        std::vector<uint32_t> ids(names.size());
+        for (uint32_t id = 0; id < ids.size(); ++id) ids[id] = id;
+        std::sort(ids.begin(), ids.end(), [&](uint32_t a, uint32_t b) { return names[a] < names[b]; });
+        for (uint32_t r = 0; r < ids.size(); ++r) nameRank[ids[r]] = r;
+    }
+    auto rankOf = [&](uint32_t id) { return id < names.size() ? nameRank[id] : uint32_t(names.size()); };
     std::sort(taskCalls.begin(), taskCalls.end(), [&](const auto& a, const auto& b) {
-        return a.first != b.first ? a.first < b.first : nameOf(a.second) < nameOf(b.second);
+        return a.first != b.first ? a.first < b.first : rankOf(a.second) < rankOf(b.second);
     });
+    for (auto* c : {&cTask, &cCalls, &cTotal, &cMax}) c->numbers.reserve(taskCalls.size());
+    cName.texts.reserve(taskCalls.size()), cErrors.counts.reserve(taskCalls.size());
     for (const auto& [pid, name] : taskCalls) {
-        const Sums& s = m_tally.perTaskCall.at(uint64_t(uint32_t(pid)) << 32 | name);
+        const uint64_t key = uint64_t(uint32_t(pid)) << 32 | name;
+        const Sums& s = m_tally.perTaskCall.at(key);
         cTask.numbers.push_back(taskOf(pid, perTask.at(pid).first));
         cName.texts.push_back(nameOf(name));
         cCalls.numbers.push_back(s.calls);
-        cErrors.counts.push_back(errnoCounts(s));
+        cErrors.counts.push_back(errnoCounts(find(errnosOfTaskCall, key)));
         cTotal.numbers.push_back(int64_t(s.total));
         cMax.numbers.push_back(s.timed ? int64_t(s.max) : StatsTable::kUnknown);
     }
@@ -779,13 +807,22 @@ std::vector<StatsTable> SyscallsPlugin::statistics() const
     auto& gError = grouped.column("errno", "Error", Kind::Text);
     auto& gCount = grouped.column("count", "Failures", Kind::Count);
     auto& gTotal = grouped.column("total_ns", "Total", Kind::Duration);
-    for (const auto& [key, value] : groups) {
-        gName.texts.push_back(key.first);
-        gError.texts.push_back(key.second);
+    std::vector<std::pair<std::pair<uint32_t, int64_t>, std::pair<int64_t, uint64_t>>> byNames(groups.begin(), groups.end());
+    std::sort(byNames.begin(), byNames.end(), [&](const auto& a, const auto& b) {
+        const auto& [aName, aRet] = a.first;
+        const auto& [bName, bRet] = b.first;
+        const int byName = nameOf(aName).compare(nameOf(bName));
+        return byName != 0 ? byName < 0 : errnoOf(aRet) < errnoOf(bRet);
+    });
+    for (const auto& [key, value] : byNames) {
+        gName.texts.push_back(nameOf(key.first));
+        gError.texts.push_back(errnoOf(key.second));
         gCount.numbers.push_back(value.first);
         gTotal.numbers.push_back(int64_t(value.second));
     }
+    // StatsTable's columns are a deque, whose move may throw: a growing vector would copy them.
     std::vector<StatsTable> all;
+    all.reserve(5);
     all.push_back(std::move(failures));
     all.push_back(std::move(bySyscall));
     all.push_back(std::move(grouped));

@@ -45,12 +45,12 @@ public:
         bool failed() const { return exitSeen && ret < 0 && ret >= -4095; }
         uint64_t duration() const { return enterSeen && exitSeen ? exit - enter : 0; }
     };
-    // What one system call (or task, or task and call) came to.
+    // What one system call (or task, or task and call) came to. The errors by errno are counted
+    // from the failures when the statistics are made: most sums have none.
     struct Sums {
         int64_t calls = 0, errors = 0;
         uint64_t total = 0, max = 0, timed = 0;
-        uint64_t first = UINT64_MAX;                       // the earliest call's time
-        std::vector<std::pair<int64_t, int64_t>> byErrno; // (return value, count), in the order first seen
+        uint64_t first = UINT64_MAX; // the earliest call's time
         void add(const Call& c);
         void add(const Sums& other);
     };
