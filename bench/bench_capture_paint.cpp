@@ -10,6 +10,7 @@
 #include "capture/capturecontroller.h"
 #include "mainwindow.h"
 #include "plugins/pluginstatspane.h"
+#include "util/memorypolicy.h"
 #include "state/viewstate.h"
 #include "timeline/timelinewidget.h"
 
@@ -38,6 +39,7 @@ void report(const char* phase, std::vector<double> ms)
 
 int main(int argc, char** argv)
 {
+    ringside::returnLargeBuffersWhenFreed(); // as the app does
     qputenv("QT_QPA_PLATFORM", "offscreen");
     QApplication app(argc, argv);
     const QString rate = argc > 1 ? argv[1] : "600000";

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 #include "commands.h"
+#include "util/memorypolicy.h"
 
 #include <cstdio>
 #include <cstdlib>
@@ -58,6 +59,7 @@ void usage(FILE* out)
 
 int main(int argc, char** argv)
 {
+    ringside::returnLargeBuffersWhenFreed();
     if (argc < 2 || !std::strcmp(argv[1], "-h") || !std::strcmp(argv[1], "--help")) {
         usage(argc < 2 ? stderr : stdout);
         return argc < 2 ? 2 : 0;

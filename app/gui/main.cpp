@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 #include "mainwindow.h"
 #include "session/sessioncontroller.h"
+#include "util/memorypolicy.h"
 
 #include <QApplication>
 #include <QCommandLineParser>
@@ -94,6 +95,7 @@ void describeApplication()
 
 int main(int argc, char** argv)
 {
+    ringside::returnLargeBuffersWhenFreed();
     const Options options;
     if (wantsHelpOrVersion(argc, argv)) {
         // Answered without a QApplication, which would abort where there is no display.

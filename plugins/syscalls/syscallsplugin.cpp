@@ -774,24 +774,22 @@ std::vector<StatsTable> SyscallsPlugin::statistics() const
     auto& cErrors = byTaskCall.column("errors", "Errors", Kind::Counts);
     auto& cTotal = byTaskCall.column("total_ns", "Total", Kind::Duration);
     auto& cMax = byTaskCall.column("max_ns", "Max", Kind::Duration);
-    std::vector<std::pair<int32_t, uint32_t>> taskCalls; // in pid and name order
-    for (const auto& entry : m_tally.perTaskCall) taskCalls.emplace_back(int32_t(entry.first >> 32), uint32_t(entry.first));
-    // Names in alphabetical order by their rank: hundreds of thousands of rows sort without
-    // comparing strings.
-    std::vector<uint32_t> nameRank(names.size() + 1, uint32_t(names.size()));
-    {
-        std::vector<uint32_t> ids(names.size());
-        for (uint32_t id = 0; id < ids.size(); ++id) ids[id] = id;
-        std::sort(ids.begin(), ids.end(), [&](uint32_t a, uint32_t b) { return names[a] < names[b]; });
-        for (uint32_t r = 0; r < ids.size(); ++r) nameRank[ids[r]] = r;
-    }
-    auto rankOf = [&](uint32_t id) { return id < names.size() ? nameRank[id] : uint32_t(names.size()); };
-    std::sort(taskCalls.begin(), taskCalls.end(), [&](const auto& a, const auto& b) {
-        return a.first != b.first ? a.first < b.first : rankOf(a.second) < rankOf(b.second);
-    });
+    // In pid and name order, as one number each (the pid's sign flipped, the name's rank in
+    // alphabetical order): hundreds of thousands of rows sort without comparing strings.
+    std::vector<uint32_t> byRank(names.size()), rankOf(names.size());
+    for (uint32_t id = 0; id < byRank.size(); ++id) byRank[id] = id;
+    std::sort(byRank.begin(), byRank.end(), [&](uint32_t a, uint32_t b) { return names[a] < names[b]; });
+    for (uint32_t r = 0; r < byRank.size(); ++r) rankOf[byRank[r]] = r;
+    std::vector<uint64_t> taskCalls;
+    taskCalls.reserve(m_tally.perTaskCall.size());
+    for (const auto& entry : m_tally.perTaskCall)
+        taskCalls.push_back(uint64_t(uint32_t(entry.first >> 32) ^ 0x80000000u) << 32 | rankOf[uint32_t(entry.first)]);
+    std::sort(taskCalls.begin(), taskCalls.end());
     for (auto* c : {&cTask, &cCalls, &cTotal, &cMax}) c->numbers.reserve(taskCalls.size());
     cName.texts.reserve(taskCalls.size()), cErrors.counts.reserve(taskCalls.size());
-    for (const auto& [pid, name] : taskCalls) {
+    for (const uint64_t ordered : taskCalls) {
+        const int32_t pid = int32_t(uint32_t(ordered >> 32) ^ 0x80000000u);
+        const uint32_t name = byRank[uint32_t(ordered)];
         const uint64_t key = uint64_t(uint32_t(pid)) << 32 | name;
         const Sums& s = m_tally.perTaskCall.at(key);
         cTask.numbers.push_back(taskOf(pid, perTask.at(pid).first));
