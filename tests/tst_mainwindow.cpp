@@ -659,6 +659,13 @@ private slots:
                     QLocale().toULongLong(cell(r, callsColumn).toString()));
         QVERIFY(pane->showHeadline());
         QCOMPARE(model->rowCount(), failures);
+        // The names and errors are labels: sorted by their text, not by their index.
+        for (const int labelColumn : {3, 5}) {
+            table->sortByColumn(labelColumn, Qt::AscendingOrder);
+            for (int r = 1; r < model->rowCount(); ++r)
+                QVERIFY(cell(r - 1, labelColumn).toString() <= cell(r, labelColumn).toString());
+        }
+        table->sortByColumn(0, Qt::AscendingOrder);
         int e2big = -1;
         for (int i = 0; i < model->rowCount(); ++i)
             if (cell(i, 3).toString() == "execve" && cell(i, 5).toString() == "E2BIG") e2big = i;

@@ -165,6 +165,7 @@ struct StatsTable {
         Task,     // a TaskId's value (kUnknown: none): shown by its name and pid
         Event,    // an event (EventRef, see eventCell; kUnknown: none): shown as its time, goes to it
         Counts,   // counts per name ({"ENOENT": 3}), in the order first seen
+        Label,    // a text from a few (a system call's name, an errno): numbers index labels
     };
     static constexpr int64_t kUnknown = std::numeric_limits<int64_t>::min();
     using Counts = std::vector<std::pair<std::string, int64_t>>;
@@ -176,6 +177,7 @@ struct StatsTable {
         std::vector<double> reals;
         std::vector<std::string> texts;
         std::vector<Counts> counts;
+        std::vector<std::string> labels; // Label: the texts its numbers name (8 bytes a row, not 32)
         // How many cells it holds.
         size_t size() const
         {
@@ -195,8 +197,15 @@ struct StatsTable {
     size_t rows() const { return columns.empty() ? 0 : columns.front().size(); }
     Column& column(const std::string& key, const std::string& title, Kind kind)
     {
-        columns.push_back({key, title, kind, {}, {}, {}, {}});
+        columns.push_back({key, title, kind, {}, {}, {}, {}, {}});
         return columns.back();
+    }
+    // A Label cell's text ("" for an index it does not hold).
+    static const std::string& labelOf(const Column& c, size_t row)
+    {
+        static const std::string none;
+        const int64_t id = c.numbers[row];
+        return id >= 0 && size_t(id) < c.labels.size() ? c.labels[size_t(id)] : none;
     }
     static int64_t eventCell(EventRef e) { return int64_t(uint64_t(e.stream.value) << 32 | e.index); }
     static EventRef eventOf(int64_t cell)

@@ -26,7 +26,8 @@ std::string jsonQuoted(const std::string& s)
 
 bool isNumberColumn(StatsTable::Kind kind)
 {
-    return kind != StatsTable::Kind::Text && kind != StatsTable::Kind::Task && kind != StatsTable::Kind::Counts;
+    return kind != StatsTable::Kind::Text && kind != StatsTable::Kind::Label && kind != StatsTable::Kind::Task &&
+           kind != StatsTable::Kind::Counts;
 }
 
 namespace {
@@ -60,6 +61,7 @@ std::string cellText(const StatsTable& table, size_t column, size_t row, const S
         return text;
     }
     case StatsTable::Kind::Text: return c.texts[row];
+    case StatsTable::Kind::Label: return StatsTable::labelOf(c, row);
     case StatsTable::Kind::Task:
         return c.numbers[row] == StatsTable::kUnknown ? std::string("-") : taskText(uint32_t(c.numbers[row]), context);
     case StatsTable::Kind::Event:
@@ -79,6 +81,7 @@ std::string cellJson(const StatsTable& table, size_t column, size_t row, const S
     const StatsTable::Column& c = table.columns[column];
     switch (c.kind) {
     case StatsTable::Kind::Text: return jsonQuoted(c.texts[row]);
+    case StatsTable::Kind::Label: return jsonQuoted(StatsTable::labelOf(c, row));
     case StatsTable::Kind::Duration:
         return c.numbers[row] == StatsTable::kUnknown ? std::string("null") : std::to_string(c.numbers[row]);
     case StatsTable::Kind::Real: {

@@ -698,21 +698,28 @@ std::vector<StatsTable> SyscallsPlugin::statistics() const
     auto& at = failures.column("at", "Time", Kind::Event);
     auto& cpu = failures.column("cpu", "CPU", Kind::Number);
     auto& task = failures.column("task", "Task", Kind::Task);
-    auto& call = failures.column("name", "System call", Kind::Text);
+    // The names and errors as labels: hundreds of thousands of rows of a few texts.
+    auto& call = failures.column("name", "System call", Kind::Label);
     auto& ret = failures.column("ret", "Returned", Kind::Number);
-    auto& error = failures.column("errno", "Error", Kind::Text);
+    auto& error = failures.column("errno", "Error", Kind::Label);
     auto& duration = failures.column("duration_ns", "Duration", Kind::Duration);
-    for (auto* c : {&at, &cpu, &task, &ret, &duration}) c->numbers.reserve(failed);
-    call.texts.reserve(failed), error.texts.reserve(failed);
+    for (auto* c : {&at, &cpu, &task, &call, &ret, &error, &duration}) c->numbers.reserve(failed);
+    call.labels = names;
+    std::unordered_map<int64_t, int64_t> errorLabels; // by return value
+    auto errorLabel = [&](int64_t value) {
+        auto [it, added] = errorLabels.try_emplace(value, int64_t(error.labels.size()));
+        if (added) error.labels.push_back(errnoOf(value));
+        return it->second;
+    };
     // Failures by (system call, errno): count and time.
     std::map<std::pair<uint32_t, int64_t>, std::pair<int64_t, uint64_t>> groups;
     for (const Failure& f : m_tally.failures) {
         at.numbers.push_back(f.exitEvent.valid() ? StatsTable::eventCell(f.exitEvent) : StatsTable::kUnknown);
         cpu.numbers.push_back(cpuOf(f.exitEvent.stream));
         task.numbers.push_back(taskOf(f.pid, f.exit));
-        call.texts.push_back(nameOf(f.name));
+        call.numbers.push_back(f.name);
         ret.numbers.push_back(f.ret);
-        error.texts.push_back(errnoOf(f.ret));
+        error.numbers.push_back(errorLabel(f.ret));
         duration.numbers.push_back(f.duration);
         auto& group = groups[{f.name, f.ret}];
         ++group.first;
@@ -769,7 +776,8 @@ std::vector<StatsTable> SyscallsPlugin::statistics() const
 
     StatsTable byTaskCall{"task_syscalls", "System calls per task and system call", {}, false};
     auto& cTask = byTaskCall.column("task", "Task", Kind::Task);
-    auto& cName = byTaskCall.column("name", "System call", Kind::Text);
+    auto& cName = byTaskCall.column("name", "System call", Kind::Label);
+    cName.labels = names;
     auto& cCalls = byTaskCall.column("calls", "Calls", Kind::Count);
     auto& cErrors = byTaskCall.column("errors", "Errors", Kind::Counts);
     auto& cTotal = byTaskCall.column("total_ns", "Total", Kind::Duration);
@@ -785,15 +793,15 @@ std::vector<StatsTable> SyscallsPlugin::statistics() const
     for (const auto& entry : m_tally.perTaskCall)
         taskCalls.push_back(uint64_t(uint32_t(entry.first >> 32) ^ 0x80000000u) << 32 | rankOf[uint32_t(entry.first)]);
     std::sort(taskCalls.begin(), taskCalls.end());
-    for (auto* c : {&cTask, &cCalls, &cTotal, &cMax}) c->numbers.reserve(taskCalls.size());
-    cName.texts.reserve(taskCalls.size()), cErrors.counts.reserve(taskCalls.size());
+    for (auto* c : {&cTask, &cName, &cCalls, &cTotal, &cMax}) c->numbers.reserve(taskCalls.size());
+    cErrors.counts.reserve(taskCalls.size());
     for (const uint64_t ordered : taskCalls) {
         const int32_t pid = int32_t(uint32_t(ordered >> 32) ^ 0x80000000u);
         const uint32_t name = byRank[uint32_t(ordered)];
         const uint64_t key = uint64_t(uint32_t(pid)) << 32 | name;
         const Sums& s = m_tally.perTaskCall.at(key);
         cTask.numbers.push_back(taskOf(pid, perTask.at(pid).first));
-        cName.texts.push_back(nameOf(name));
+        cName.numbers.push_back(name);
         cCalls.numbers.push_back(s.calls);
         cErrors.counts.push_back(errnoCounts(find(errnosOfTaskCall, key)));
         cTotal.numbers.push_back(int64_t(s.total));

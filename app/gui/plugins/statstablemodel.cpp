@@ -87,7 +87,9 @@ QVariant StatsTableModel::data(const QModelIndex& index, int role) const
     case kExact: return exact(row, column);
     case Qt::TextAlignmentRole: return isNumberColumn(c.kind) ? QVariant(Qt::AlignRight | Qt::AlignVCenter) : QVariant();
     case Qt::ForegroundRole:
-        return index.column() == m_errnoColumn && !c.texts[r].empty() ? QVariant(QColor(0xc0, 0x1c, 0x28)) : QVariant();
+        return index.column() == m_errnoColumn && !cellText(*m_table, column, r, m_context).empty()
+                   ? QVariant(QColor(0xc0, 0x1c, 0x28))
+                   : QVariant();
     case kJumpEvent: {
         // The event cell itself, else the row's first event.
         const StatsTable::Column& e =
@@ -130,6 +132,16 @@ void StatsTableModel::sort(int column, Qt::SortOrder order)
     if (c.kind == Kind::Text || c.kind == Kind::Task || c.kind == Kind::Counts) {
         texts.resize(rows);
         for (size_t r = 0; r < rows; ++r) texts[r] = cellText(*m_table, size_t(column), r, m_context);
+    } else if (c.kind == Kind::Label) {
+        // By each label's place in alphabetical order.
+        std::vector<uint32_t> byText(c.labels.size());
+        std::iota(byText.begin(), byText.end(), 0u);
+        std::sort(byText.begin(), byText.end(), [&](uint32_t a, uint32_t b) { return c.labels[a] < c.labels[b]; });
+        std::vector<double> rank(c.labels.size());
+        for (size_t i = 0; i < byText.size(); ++i) rank[byText[i]] = double(i);
+        numbers.resize(rows);
+        for (size_t r = 0; r < rows; ++r)
+            numbers[r] = c.numbers[r] >= 0 && size_t(c.numbers[r]) < rank.size() ? rank[size_t(c.numbers[r])] : -1.0;
     } else {
         numbers.resize(rows);
         for (size_t r = 0; r < rows; ++r) {
