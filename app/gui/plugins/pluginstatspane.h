@@ -16,7 +16,7 @@ namespace ringside {
 // rows comes first: the syscalls plugin marks its failed system calls so), sort by any column,
 // copy. A row that names an event goes to exactly that event on a double-click. While the
 // analyses run (a recording just opened, a capture growing) the pane says so and fills in as
-// their tables arrive, keeping the table chosen.
+// their tables arrive, keeping the table chosen. Its table is filled while it is shown.
 class PluginStatsPane : public QWidget {
     Q_OBJECT
 public:
@@ -47,6 +47,8 @@ private:
     };
     std::vector<Choice> choices() const;
     void fill();
+    void showEvent(QShowEvent* event) override;
+    bool m_stale = false; // filled while hidden: fill when shown
     const TraceSession* m_session = nullptr;
     std::vector<std::shared_ptr<const std::vector<StatsTable>>> m_tables; // per plugin, as read last
     std::vector<Choice> m_choices;
