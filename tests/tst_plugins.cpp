@@ -248,9 +248,11 @@ private slots:
                 for (size_t r = 0; r < rows->size(); ++r) flags[slices.labelText((*rows)[r].label)] = (*rows)[r].flags;
         for (uint16_t stream = 0; stream < 2; ++stream)
             if (const auto* parts = slices.anchored(StreamId(stream)))
-                for (size_t p = 0; p < parts->size(); ++p)
+                for (size_t p = 0; p < parts->size(); ++p) {
+                    AnchoredSlices::FlagWalk walk(*(*parts)[p], 0);
                     for (size_t r = 0; r < (*parts)[p]->rows(); ++r)
-                        flags[slices.labelText((*parts)[p]->label[r])] = (*parts)[p]->flags[r];
+                        flags[slices.labelText((*parts)[p]->label[r])] = walk.flags(r);
+                }
         QCOMPARE(flags["execve"], uint8_t(Slice::kError));
         QCOMPARE(flags["exit_group"], uint8_t(Slice::kOpen));
         QCOMPARE(flags["read"], uint8_t(Slice::kNoStart));

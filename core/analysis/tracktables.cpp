@@ -24,7 +24,7 @@ bool AnchoredSlices::append(uint32_t end, uint32_t back, uint32_t labelId, uint8
     bits[word] |= uint64_t(1) << (end % 64);
     startBack.push_back(uint16_t(back));
     label.push_back(uint16_t(labelId));
-    flags.push_back(flagBits);
+    if (flagBits != (back ? 0 : Slice::kNoStart)) flagged.emplace_back(uint32_t(label.size() - 1), flagBits);
     if (depthValue && depth.empty()) depth.assign(rows() - 1, 0);
     if (!depth.empty()) depth.push_back(depthValue);
     return true;
@@ -43,7 +43,7 @@ void AnchoredSlices::seal(uint32_t eventCount)
     bits.shrink_to_fit();
     startBack.shrink_to_fit();
     label.shrink_to_fit();
-    flags.shrink_to_fit();
+    flagged.shrink_to_fit();
     depth.shrink_to_fit();
 }
 
@@ -69,7 +69,21 @@ uint32_t AnchoredSlices::endOf(size_t row) const
 size_t AnchoredSlices::memoryBytes() const
 {
     return bits.capacity() * 8 + rowsBefore.capacity() * 4 + startBack.capacity() * 2 + label.capacity() * 2 +
-           flags.capacity() + depth.capacity() + sizeof *this;
+           flagged.capacity() * sizeof flagged[0] + depth.capacity() + sizeof *this;
+}
+
+AnchoredSlices::FlagWalk::FlagWalk(const AnchoredSlices& slices, size_t row)
+    : m_slices(slices),
+      m_next(size_t(std::lower_bound(slices.flagged.begin(), slices.flagged.end(), std::pair<uint32_t, uint8_t>(uint32_t(row), 0)) -
+                    slices.flagged.begin()))
+{}
+
+uint8_t AnchoredSlices::FlagWalk::flags(size_t row)
+{
+    const auto& flagged = m_slices.flagged;
+    while (m_next < flagged.size() && flagged[m_next].first < row) ++m_next;
+    if (m_next < flagged.size() && flagged[m_next].first == row) return flagged[m_next].second;
+    return m_slices.startBack[row] ? 0 : uint8_t(Slice::kNoStart);
 }
 
 // ---- Intervals, instants, counters, flows
@@ -319,6 +333,7 @@ void SliceTable::forEachAnchored(const EventStore& store, StreamId stream, uint3
         const uint32_t begin = std::max(from, part.firstEvent) - part.firstEvent;
         const uint32_t end = std::min<uint64_t>(to, uint64_t(part.firstEvent) + part.events) - part.firstEvent;
         size_t row = part.rowsEndingBefore(begin);
+        AnchoredSlices::FlagWalk flags(part, row);
         for (size_t word = begin / 64; word * 64 < end; ++word) {
             uint64_t bits = part.bits[word];
             if (word == begin / 64) bits &= ~((uint64_t(1) << (begin % 64)) - 1);
@@ -331,7 +346,7 @@ void SliceTable::forEachAnchored(const EventStore& store, StreamId stream, uint3
                 v.endEvent = {stream, at};
                 v.end = columns.timestamp[at];
                 v.label = part.label[row];
-                v.flags = part.flags[row];
+                v.flags = flags.flags(row);
                 v.depth = part.depth.empty() ? 0 : part.depth[row];
                 if (const uint16_t back = part.startBack[row]) {
                     v.startEvent = {stream, at - back};

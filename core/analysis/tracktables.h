@@ -108,7 +108,9 @@ struct AnchoredSlices {
     std::vector<uint32_t> rowsBefore; // per word of bits: slices ending before it
     std::vector<uint16_t> startBack;  // 0: the start was not recorded (kNoStart)
     std::vector<uint16_t> label;
-    std::vector<uint8_t> flags;
+    // The rows whose flags are not what startBack implies (kNoStart or none), in row order: a
+    // few failed or open ones among millions.
+    std::vector<std::pair<uint32_t, uint8_t>> flagged;
     std::vector<uint8_t> depth; // empty while every depth is 0
 
     size_t rows() const { return label.size(); }
@@ -122,6 +124,16 @@ struct AnchoredSlices {
     // by nextEnd).
     uint32_t endOf(size_t row) const;
     size_t memoryBytes() const;
+    // The flags of rows walked in order from `row`: flags(row) for each following row.
+    class FlagWalk {
+    public:
+        FlagWalk(const AnchoredSlices& slices, size_t row);
+        uint8_t flags(size_t row);
+
+    private:
+        const AnchoredSlices& m_slices;
+        size_t m_next;
+    };
 };
 
 // The base of every track table: its kind, names and the batch bookkeeping.
