@@ -66,7 +66,7 @@ size_t CallSlices::memoryBytes() const
 {
     return m_start.memoryBytes() + m_duration.memoryBytes() + m_parent.memoryBytes() + m_function.memoryBytes() +
            m_pid.memoryBytes() + m_stream.memoryBytes() + m_depth.memoryBytes() + m_flags.memoryBytes() +
-           m_retval.memoryBytes() + m_addresses.capacity() * sizeof(uint64_t) +
+           m_retval.memoryBytes() + functionAddressBytes() +
            m_wideRetvals.capacity() * sizeof(int64_t) + m_functionIds.memoryBytes() +
            (m_wideDurations.size() + m_deepDepths.size()) * 32;
 }
@@ -87,8 +87,35 @@ uint32_t CallSlices::functionId(uint64_t address)
     bool added = false;
     const uint32_t id =
         m_functionIds.findOrAdd(address == ~uint64_t(0) ? 0 : address, uint32_t(m_addresses.size()), &added);
-    if (added) m_addresses.push_back(address);
+    if (added) {
+        const std::lock_guard lock(m_addressesLock);
+        m_addresses.push_back(address);
+    }
     return id;
+}
+
+size_t CallSlices::functionAddressBytes() const
+{
+    const std::lock_guard lock(m_addressesLock);
+    return m_addresses.capacity() * sizeof(uint64_t);
+}
+
+std::vector<uint64_t> CallSlices::functionAddresses() const
+{
+    const std::lock_guard lock(m_addressesLock);
+    return m_addresses;
+}
+
+uint64_t CallSlices::functionAddress(uint32_t function) const
+{
+    const std::lock_guard lock(m_addressesLock);
+    return function < m_addresses.size() ? m_addresses[function] : 0;
+}
+
+CallPairing CallSlices::pairing() const
+{
+    const std::lock_guard lock(m_publishedLock);
+    return m_published;
 }
 
 uint32_t CallSlices::addSlice(uint64_t start, uint32_t parent, uint32_t function, int32_t pid, StreamId stream,
@@ -246,6 +273,8 @@ void CallSlices::flush()
 {
     m_pairing.openAtEnd = 0;
     for (const auto& [task, stack] : m_stacks) m_pairing.openAtEnd += stack.frames.size();
+    const std::lock_guard lock(m_publishedLock);
+    m_published = m_pairing;
 }
 
 } // namespace ringside

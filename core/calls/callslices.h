@@ -6,6 +6,7 @@
 #include "util/flatindex.h"
 
 #include <cstdint>
+#include <mutex>
 #include <string>
 #include <unordered_map>
 #include <vector>
@@ -68,7 +69,11 @@ public:
     void flush() override;
 
     // Whether the recording has funcgraph records (every recording has their formats).
-    bool available() const { return m_available && m_pairing.entries + m_pairing.exits > 0; }
+    bool available() const
+    {
+        const CallPairing p = pairing();
+        return m_available && p.entries + p.exits > 0;
+    }
     // Whether its exits carry return values (kernels with funcgraph-retval).
     bool recordsRetval() const { return m_retvalBound; }
 
@@ -90,9 +95,12 @@ public:
     // not (or ran in another one).
     bool isInterruptRoot(size_t i) const;
 
-    // Function ids index this table of kernel addresses.
-    const std::vector<uint64_t>& functionAddresses() const { return m_addresses; }
-    const CallPairing& pairing() const { return m_pairing; }
+    // Function ids index this table of kernel addresses. A capture's batches add to it while
+    // the window reads: a copy, or one address, taken under its lock.
+    std::vector<uint64_t> functionAddresses() const;
+    uint64_t functionAddress(uint32_t function) const;
+    // As of the last batch (the next one counts on meanwhile).
+    CallPairing pairing() const;
     size_t memoryBytes() const;
 
 private:
@@ -104,6 +112,7 @@ private:
 
     TaskStack& stackOf(const ConsumedRecord& record);
     uint32_t functionId(uint64_t address);
+    size_t functionAddressBytes() const;
     uint32_t addSlice(uint64_t start, uint32_t parent, uint32_t function, int32_t pid, StreamId stream, int64_t depth,
                       uint8_t flags);
     void setDuration(uint32_t slice, uint64_t duration);
@@ -133,9 +142,12 @@ private:
     std::unordered_map<uint32_t, int64_t> m_deepDepths;
     std::vector<int64_t> m_wideRetvals; // m_retval holds the index when kCallRetvalWide
 
+    mutable std::mutex m_addressesLock; // taken to add an address (rare) and by readers
     std::vector<uint64_t> m_addresses;
     FlatIndex m_functionIds;
-    CallPairing m_pairing;
+    CallPairing m_pairing; // counted by the batch running
+    mutable std::mutex m_publishedLock;
+    CallPairing m_published; // at the end of the last batch
 };
 
 } // namespace ringside

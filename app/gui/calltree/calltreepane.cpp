@@ -702,7 +702,7 @@ void CallTreePane::showContextMenu(QTreeView* view, const QPoint& at)
     QMenu menu(this);
     if (function != CallTree::kNoFunction && function < m_names->size()) {
         const QString name = QString::fromStdString((*m_names)[function]);
-        const uint64_t address = m_session->trace->callSlices().functionAddresses()[function];
+        const uint64_t address = m_session->trace->callSlices().functionAddress(function);
         menu.addAction(tr("Callers and callees of %1").arg(name), this, [this, function] {
             showCallerCallee(function);
             m_tabs->setCurrentIndex(CallerCalleeTab);
