@@ -1,7 +1,7 @@
 #!/bin/bash
 # One command for a fresh Debian 12 machine: install dependencies, build, and pass the tests,
-# in the normal build, the ASan+UBSan build and the ThreadSanitizer build (core and CLI
-# tests: the store read while it grows), with warnings as errors; then each libFuzzer target
+# in the normal build, the ASan+UBSan build and the ThreadSanitizer build (the tests of
+# threaded code, the window's included), with warnings as errors; then each libFuzzer target
 # runs briefly (the fuzz preset, clang with ASan+UBSan). When a corpus of
 # recordings sits beside the checkout (shared/traces, shared/corpus-external), the
 # differential test runs over it too.
