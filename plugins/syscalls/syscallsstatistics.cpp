@@ -1,0 +1,197 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+// The syscalls plugin's statistics tables, made from its sums and failures when asked for.
+#include "syscallsplugin.h"
+
+#include <algorithm>
+#include <map>
+#include <unordered_map>
+
+namespace ringside::syscalls {
+
+std::vector<StatsTable> SyscallsPlugin::statistics() const
+{
+    using Kind = StatsTable::Kind;
+    auto taskOf = [&](int32_t pid, uint64_t time) {
+        return m_info.taskAt ? int64_t(m_info.taskAt(pid, time)) : int64_t(pid);
+    };
+    std::vector<std::string> names;
+    {
+        const std::lock_guard lock(m_namesLock);
+        names = m_names;
+    }
+    static const std::string unnamed = "?";
+    auto nameOf = [&](uint32_t id) -> const std::string& { return id < names.size() ? names[id] : unnamed; };
+    // A few distinct return values among hundreds of thousands of failures: each named once.
+    std::unordered_map<int64_t, std::string> errnoNames;
+    auto errnoOf = [&](int64_t ret) -> const std::string& {
+        auto [it, added] = errnoNames.try_emplace(ret);
+        if (added) it->second = errnoName(ret);
+        return it->second;
+    };
+    // The errors by return value of each system call and of each task and call, from the
+    // failures. Shown most frequent first, then by name: the same however the sums were added.
+    using ByErrno = std::vector<std::pair<int64_t, int64_t>>;
+    std::unordered_map<uint32_t, ByErrno> errnosOfName;
+    std::unordered_map<uint64_t, ByErrno> errnosOfTaskCall;
+    auto count = [](ByErrno& counts, int64_t ret) {
+        auto it = std::find_if(counts.begin(), counts.end(), [&](const auto& e) { return e.first == ret; });
+        if (it == counts.end())
+            counts.emplace_back(ret, 1);
+        else
+            ++it->second;
+    };
+    auto errnoCounts = [&](const ByErrno* byErrno) {
+        StatsTable::Counts counts;
+        if (!byErrno) return counts;
+        for (const auto& [ret, n] : *byErrno) counts.emplace_back(errnoOf(ret), n);
+        std::sort(counts.begin(), counts.end(),
+                  [](const auto& a, const auto& b) { return a.second != b.second ? a.second > b.second : a.first < b.first; });
+        return counts;
+    };
+    auto find = [](const auto& map, auto key) { auto it = map.find(key); return it == map.end() ? nullptr : &it->second; };
+
+    const size_t failed = m_tally.failures.size();
+    StatsTable failures{"failures", "Failed system calls", {}, true};
+    auto& at = failures.column("at", "Time", Kind::Event);
+    auto& cpu = failures.column("cpu", "CPU", Kind::Number);
+    auto& task = failures.column("task", "Task", Kind::Task);
+    // The names and errors as labels: hundreds of thousands of rows of a few texts.
+    auto& call = failures.column("name", "System call", Kind::Label);
+    auto& ret = failures.column("ret", "Returned", Kind::Number);
+    auto& error = failures.column("errno", "Error", Kind::Label);
+    auto& duration = failures.column("duration_ns", "Duration", Kind::Duration);
+    for (auto* c : {&at, &cpu, &task, &call, &ret, &error, &duration}) c->numbers.reserve(failed);
+    call.labels = names;
+    std::unordered_map<int64_t, int64_t> errorLabels; // by return value
+    auto errorLabel = [&](int64_t value) {
+        auto [it, added] = errorLabels.try_emplace(value, int64_t(error.labels.size()));
+        if (added) error.labels.push_back(errnoOf(value));
+        return it->second;
+    };
+    // Failures by (system call, errno): count and time.
+    std::map<std::pair<uint32_t, int64_t>, std::pair<int64_t, uint64_t>> groups;
+    for (const Failure& f : m_tally.failures) {
+        at.numbers.push_back(f.exitEvent.valid() ? StatsTable::eventCell(f.exitEvent) : StatsTable::kUnknown);
+        cpu.numbers.push_back(cpuOf(f.exitEvent.stream));
+        task.numbers.push_back(taskOf(f.pid, f.exit));
+        call.numbers.push_back(f.name);
+        ret.numbers.push_back(f.ret);
+        error.numbers.push_back(errorLabel(f.ret));
+        duration.numbers.push_back(f.duration);
+        auto& group = groups[{f.name, f.ret}];
+        ++group.first;
+        if (f.duration != StatsTable::kUnknown) group.second += uint64_t(f.duration);
+        count(errnosOfName[f.name], f.ret);
+        count(errnosOfTaskCall[uint64_t(uint32_t(f.pid)) << 32 | f.name], f.ret);
+    }
+
+    StatsTable bySyscall{"syscalls", "System calls", {}, false};
+    auto& sName = bySyscall.column("name", "System call", Kind::Text);
+    auto& sCalls = bySyscall.column("calls", "Calls", Kind::Count);
+    auto& sErrors = bySyscall.column("errors", "Errors", Kind::Counts);
+    auto& sTotal = bySyscall.column("total_ns", "Total", Kind::Duration);
+    auto& sAvg = bySyscall.column("avg_ns", "Average", Kind::Duration);
+    auto& sMax = bySyscall.column("max_ns", "Max", Kind::Duration);
+    // The sums per name and per task: those per task and name added up.
+    std::vector<Sums> perName;
+    std::unordered_map<int32_t, Sums> perTask;
+    for (const auto& [key, sums] : m_tally.perTaskCall) {
+        const uint32_t name = uint32_t(key);
+        if (perName.size() <= name) perName.resize(name + 1u);
+        perName[name].add(sums);
+        perTask[int32_t(key >> 32)].add(sums);
+    }
+    std::vector<uint32_t> byName;
+    for (uint32_t id = 0; id < perName.size(); ++id)
+        if (perName[id].calls) byName.push_back(id);
+    std::sort(byName.begin(), byName.end(), [&](uint32_t a, uint32_t b) { return nameOf(a) < nameOf(b); });
+    for (uint32_t id : byName) {
+        const Sums& s = perName[id];
+        sName.texts.push_back(nameOf(id));
+        sCalls.numbers.push_back(s.calls);
+        sErrors.counts.push_back(errnoCounts(find(errnosOfName, id)));
+        sTotal.numbers.push_back(int64_t(s.total));
+        sAvg.numbers.push_back(s.timed ? int64_t(s.total / s.timed) : StatsTable::kUnknown);
+        sMax.numbers.push_back(s.timed ? int64_t(s.max) : StatsTable::kUnknown);
+    }
+
+    StatsTable byTask{"tasks", "System calls per task", {}, false};
+    auto& tTask = byTask.column("task", "Task", Kind::Task);
+    auto& tCalls = byTask.column("calls", "Calls", Kind::Count);
+    auto& tErrors = byTask.column("errors", "Errors", Kind::Count);
+    auto& tTotal = byTask.column("total_ns", "Total", Kind::Duration);
+    std::vector<int32_t> pids;
+    for (const auto& entry : perTask) pids.push_back(entry.first);
+    std::sort(pids.begin(), pids.end());
+    for (int32_t pid : pids) {
+        const Sums& s = perTask.at(pid);
+        tTask.numbers.push_back(taskOf(pid, s.first));
+        tCalls.numbers.push_back(s.calls);
+        tErrors.numbers.push_back(s.errors);
+        tTotal.numbers.push_back(int64_t(s.total));
+    }
+
+    StatsTable byTaskCall{"task_syscalls", "System calls per task and system call", {}, false};
+    auto& cTask = byTaskCall.column("task", "Task", Kind::Task);
+    auto& cName = byTaskCall.column("name", "System call", Kind::Label);
+    cName.labels = names;
+    auto& cCalls = byTaskCall.column("calls", "Calls", Kind::Count);
+    auto& cErrors = byTaskCall.column("errors", "Errors", Kind::Counts);
+    auto& cTotal = byTaskCall.column("total_ns", "Total", Kind::Duration);
+    auto& cMax = byTaskCall.column("max_ns", "Max", Kind::Duration);
+    // In pid and name order, as one number each (the pid's sign flipped, the name's rank in
+    // alphabetical order): hundreds of thousands of rows sort without comparing strings.
+    std::vector<uint32_t> byRank(names.size()), rankOf(names.size());
+    for (uint32_t id = 0; id < byRank.size(); ++id) byRank[id] = id;
+    std::sort(byRank.begin(), byRank.end(), [&](uint32_t a, uint32_t b) { return names[a] < names[b]; });
+    for (uint32_t r = 0; r < byRank.size(); ++r) rankOf[byRank[r]] = r;
+    std::vector<uint64_t> taskCalls;
+    taskCalls.reserve(m_tally.perTaskCall.size());
+    for (const auto& entry : m_tally.perTaskCall)
+        taskCalls.push_back(uint64_t(uint32_t(entry.first >> 32) ^ 0x80000000u) << 32 | rankOf[uint32_t(entry.first)]);
+    std::sort(taskCalls.begin(), taskCalls.end());
+    for (auto* c : {&cTask, &cName, &cCalls, &cTotal, &cMax}) c->numbers.reserve(taskCalls.size());
+    cErrors.counts.reserve(taskCalls.size());
+    for (const uint64_t ordered : taskCalls) {
+        const int32_t pid = int32_t(uint32_t(ordered >> 32) ^ 0x80000000u);
+        const uint32_t name = byRank[uint32_t(ordered)];
+        const uint64_t key = uint64_t(uint32_t(pid)) << 32 | name;
+        const Sums& s = m_tally.perTaskCall.at(key);
+        cTask.numbers.push_back(taskOf(pid, perTask.at(pid).first));
+        cName.numbers.push_back(name);
+        cCalls.numbers.push_back(s.calls);
+        cErrors.counts.push_back(errnoCounts(find(errnosOfTaskCall, key)));
+        cTotal.numbers.push_back(int64_t(s.total));
+        cMax.numbers.push_back(s.timed ? int64_t(s.max) : StatsTable::kUnknown);
+    }
+
+    StatsTable grouped{"failure_groups", "Failures by system call and error", {}, false};
+    auto& gName = grouped.column("name", "System call", Kind::Text);
+    auto& gError = grouped.column("errno", "Error", Kind::Text);
+    auto& gCount = grouped.column("count", "Failures", Kind::Count);
+    auto& gTotal = grouped.column("total_ns", "Total", Kind::Duration);
+    std::vector<std::pair<std::pair<uint32_t, int64_t>, std::pair<int64_t, uint64_t>>> byNames(groups.begin(), groups.end());
+    std::sort(byNames.begin(), byNames.end(), [&](const auto& a, const auto& b) {
+        const auto& [aName, aRet] = a.first;
+        const auto& [bName, bRet] = b.first;
+        const int byName = nameOf(aName).compare(nameOf(bName));
+        return byName != 0 ? byName < 0 : errnoOf(aRet) < errnoOf(bRet);
+    });
+    for (const auto& [key, value] : byNames) {
+        gName.texts.push_back(nameOf(key.first));
+        gError.texts.push_back(errnoOf(key.second));
+        gCount.numbers.push_back(value.first);
+        gTotal.numbers.push_back(int64_t(value.second));
+    }
+    // StatsTable's columns are a deque, whose move may throw: a growing vector would copy them.
+    std::vector<StatsTable> all;
+    all.reserve(5);
+    all.push_back(std::move(failures));
+    all.push_back(std::move(bySyscall));
+    all.push_back(std::move(grouped));
+    all.push_back(std::move(byTask));
+    all.push_back(std::move(byTaskCall));
+    return all;
+}
+
+} // namespace ringside::syscalls
