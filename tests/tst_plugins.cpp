@@ -289,6 +289,32 @@ private slots:
     }
 
     // A wait of more than 4.3 s and an address returned by mmap come back whole.
+    // A row for an owner no task or CPU can be (a plugin's "no task", UINT32_MAX) would take a
+    // lane for every number below it: 32 GB. It is refused and counted, and not in rows().
+    void rowsOfNoOwnerAreRefused()
+    {
+        SliceTableSpec callsSpec;
+        callsSpec.key = "calls";
+        SliceTable slices(callsSpec);
+        Slice kept, noOwner;
+        kept.start = 10, kept.end = 20, kept.owner = 3;
+        noOwner.start = 30, noOwner.end = 40, noOwner.owner = UINT32_MAX;
+        slices.add(kept);
+        slices.add(noOwner);
+        slices.stageUnanchored(noOwner); // owner resolved from its events: it has none
+        slices.publish({});
+        QCOMPARE(slices.rows(), size_t(1));
+        QCOMPARE(slices.explicitRows().refused(), size_t(2));
+        QCOMPARE(slices.explicitRows().owners(), size_t(4));
+        IntervalTableSpec statesSpec;
+        statesSpec.key = "states";
+        IntervalTable states(statesSpec);
+        states.add(1, 2, UINT32_MAX - 1, 0);
+        states.add(1, 2, 0, 0);
+        states.publish({});
+        QCOMPARE(states.rows(), size_t(1));
+    }
+
     void syscallsKeepWideValues()
     {
         SyscallsPlugin plugin;

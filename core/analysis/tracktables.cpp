@@ -247,8 +247,14 @@ void SliceTable::addExplicit(const Slice& s, bool ownerFromEvent)
         ++m_staged;
         return;
     }
-    m_explicit.stage(s.owner, {s.start, std::max(s.start, s.end), s.value, s.label, s.depth, s.flags});
-    ++m_staged;
+    stageExplicit(s.owner, s);
+}
+
+void SliceTable::stageExplicit(uint32_t owner, const Slice& s)
+{
+    const size_t refused = m_explicit.refused();
+    m_explicit.stage(owner, {s.start, std::max(s.start, s.end), s.value, s.label, s.depth, s.flags});
+    if (m_explicit.refused() == refused) ++m_staged;
 }
 
 uint32_t SliceTable::reachedOf(StreamId stream) const
@@ -300,9 +306,11 @@ void SliceTable::publish(const OwnerOfEvent& ownerOf)
     m_stagedParts.clear();
     m_anchored.publish();
     for (const Staged& s : m_unresolved) {
-        const uint32_t owner = ownerOf ? ownerOf(s.slice.endEvent) : s.slice.owner;
+        // The task of its last recorded event (an open call has only its start).
         const Slice& v = s.slice;
-        m_explicit.stage(owner, {v.start, std::max(v.start, v.end), v.value, v.label, v.depth, v.flags});
+        const EventRef at = v.endEvent.valid() ? v.endEvent : v.startEvent;
+        --m_staged; // counted when staged unresolved
+        stageExplicit(ownerOf && at.valid() ? ownerOf(at) : v.owner, v);
     }
     m_unresolved.clear();
     m_explicit.publish();

@@ -55,8 +55,16 @@ struct SliceRow {
 template <typename Row>
 class OwnerRows {
 public:
+    // More owners than tasks or CPUs any recording has: a row for one (a plugin's "no task",
+    // a pid taken for a task id) would take a lane for every number below it. Refused, counted.
+    static constexpr uint32_t kMaxOwners = uint32_t(1) << 24;
+
     void stage(uint32_t owner, const Row& row)
     {
+        if (owner >= kMaxOwners) {
+            ++m_refused;
+            return;
+        }
         while (m_lanes.staged() <= owner) m_lanes.stage();
         GrowingList<Row>* lane = m_lanes[owner].load(std::memory_order_relaxed);
         if (!lane) {
@@ -82,6 +90,8 @@ public:
         return owner < m_lanes.size() ? m_lanes[owner].load(std::memory_order_acquire) : nullptr;
     }
     size_t rows() const { return m_rows.load(std::memory_order_acquire); }
+    // Rows staged for an owner no lane can have (see kMaxOwners); the writer's count.
+    size_t refused() const { return m_refused; }
     size_t memoryBytes() const
     {
         size_t bytes = m_lanes.memoryBytes();
@@ -94,6 +104,7 @@ private:
     std::deque<GrowingList<Row>> m_owned; // the writer's; elements never move
     std::vector<uint32_t> m_touched;      // owners with staged rows
     size_t m_staged = 0;
+    size_t m_refused = 0;
     std::atomic<size_t> m_rows{0};
 };
 
@@ -310,6 +321,7 @@ private:
     };
     bool anchorable(const Slice& s) const;
     void addExplicit(const Slice& s, bool ownerFromEvent);
+    void stageExplicit(uint32_t owner, const Slice& s);
     uint32_t reachedOf(StreamId stream) const; // the first event a new part may hold
 
     SliceTableSpec m_spec;

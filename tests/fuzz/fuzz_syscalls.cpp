@@ -58,7 +58,8 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size)
     std::vector<FedPiece> stretches[2]; // per stream, in order
     // Each stretch's rows, placed once its records are fed (as the registry does).
     std::vector<std::unique_ptr<StretchRows>> rows[2];
-    uint32_t fed[2] = {0, 0}; // records of each stream so far
+    uint32_t fed[2] = {0, 0};        // records of each stream so far
+    std::vector<uint32_t> pidsOf[2]; // each record's pid, by stream and index: owners as the app finds them
     uint64_t now = 1000;
     for (size_t at = 1; at + sizeof(Step) <= size; at += sizeof(Step)) {
         Step step;
@@ -78,6 +79,8 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size)
         record.pid = step.pid % 8;
         record.values = values;
         record.valueCount = exit ? 2 : 1;
+        record.index = fed[stream];
+        pidsOf[stream].push_back(uint32_t(record.pid));
         plugin.consume(record);
         std::vector<FedPiece>& own = stretches[stream];
         if (own.empty() || (step.cpu & 0x80)) {
@@ -110,8 +113,13 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size)
     inPieces.join(std::move(pieces));
     inPieces.finish();
     (void)plugin.nothingToShow();
-    tables.publish({});
-    piecesTables.publish({});
+    // A slice's owner is found from one of its events, which must be one of those fed.
+    auto ownerOf = [&](EventRef event) {
+        if (event.stream.value >= 2 || event.index >= pidsOf[event.stream.value].size()) __builtin_trap();
+        return pidsOf[event.stream.value][event.index];
+    };
+    tables.publish(ownerOf);
+    piecesTables.publish(ownerOf);
     for (const std::vector<StatsTable>& stats : {plugin.statistics(), inPieces.statistics()})
         for (const StatsTable& table : stats) {
             (void)tableText(table);
