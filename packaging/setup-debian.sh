@@ -16,6 +16,6 @@ $SUDO apt-get install -y -qq --no-install-recommends \
   build-essential cmake ninja-build pkg-config \
   libtraceevent-dev libtracefs-dev libtracecmd-dev libzstd-dev zlib1g-dev \
   qt6-base-dev qt6-base-dev-tools qt6-svg-dev libgl-dev \
-  clang libclang-rt-14-dev \
+  clang libclang-rt-14-dev lld \
   trace-cmd xz-utils xvfb xauth imagemagick \
   file desktop-file-utils appstream shared-mime-info man-db >/dev/null
