@@ -309,6 +309,7 @@ private slots:
         QCOMPARE(calls.retval(b), int64_t(-7));
         QCOMPARE(QString::fromStdString(errnoName(calls.retval(b))), QStringLiteral("E2BIG"));
         QVERIFY(errnoName(calls.retval(a)).empty());
+        QCOMPARE(errnoName(-513), std::string("ERESTARTNOINTR")); // the kernel's own, named too
         const CallTree tree = CallTree::topDown(calls, CallSelection());
         const CallTree::Node& bNode = tree.node(tree.hottestPath().back());
         QCOMPARE(bNode.cost.errors, uint64_t(1));

@@ -197,6 +197,13 @@ private slots:
         QCOMPARE(errnoName(-2), std::string("ENOENT"));
         QCOMPARE(errnoName(0), std::string());
         QCOMPARE(errnoName(-5000), std::string()); // an address, not an error
+        // The kernel's own: a call interrupted by a signal, before it is restarted.
+        QCOMPARE(errnoName(-512), std::string("ERESTARTSYS"));
+        QCOMPARE(errnoName(-514), std::string("ERESTARTNOHAND"));
+        QCOMPARE(errnoName(-515), std::string("ENOIOCTLCMD"));
+        QCOMPARE(errnoName(-516), std::string("ERESTART_RESTARTBLOCK"));
+        QCOMPARE(errnoName(-524), std::string("ENOTSUPP"));
+        QCOMPARE(errnoName(-520), std::string("errno 520")); // unused in the kernel
     }
 
     // One call seen through both kinds of events is one call; NR -1 ends the call entered;

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 #include "calls/calltree.h"
 
+#include "util/errnonames.h"
+
 #include <algorithm>
 #include <cmath>
 #include <cstring>
@@ -405,8 +407,7 @@ std::string returnsText(const CallCost& cost)
 
 std::string errnoName(int64_t value)
 {
-    if (!isErrno(value)) return {};
-    const char* name = strerrorname_np(int(-value));
+    const char* name = kernelErrnoName(value);
     return name ? name : std::string();
 }
 

@@ -11,6 +11,7 @@ set(RINGSIDE_PLUGIN_HEADERS
     store/ids.h
     store/blocklist.h
     util/flatindex.h
+    util/errnonames.h
     analysis/guesttime.h)
 
 # ringside_plugin_interface(OUT ROOT HEADERS...): the fingerprint of the headers (paths

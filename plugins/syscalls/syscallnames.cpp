@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 #include "syscalltables.h"
 
+#include "util/errnonames.h"
+
 #include <algorithm>
 #include <cstring>
 
@@ -40,7 +42,7 @@ std::string errnoName(int64_t ret)
 {
     // The kernel returns -1 ... -4095 for errors.
     if (ret >= 0 || ret < -4095) return {};
-    const char* name = strerrorname_np(int(-ret));
+    const char* name = kernelErrnoName(ret);
     return name ? name : "errno " + std::to_string(-ret);
 }
 
