@@ -69,7 +69,11 @@ std::vector<StatsTable> SyscallsPlugin::statistics() const
         return it->second;
     };
     // Failures by (system call, errno): count and time.
-    std::map<std::pair<uint32_t, int64_t>, std::pair<int64_t, uint64_t>> groups;
+    struct Group {
+        int64_t count = 0;
+        int64_t total = StatsTable::kUnknown; // until one has a duration
+    };
+    std::map<std::pair<uint32_t, int64_t>, Group> groups;
     for (const Failure& f : m_tally.failures) {
         at.numbers.push_back(f.exitEvent.valid() ? StatsTable::eventCell(f.exitEvent) : StatsTable::kUnknown);
         cpu.numbers.push_back(cpuOf(f.exitEvent.stream));
@@ -78,9 +82,10 @@ std::vector<StatsTable> SyscallsPlugin::statistics() const
         ret.numbers.push_back(f.ret);
         error.numbers.push_back(errorLabel(f.ret));
         duration.numbers.push_back(f.duration);
-        auto& group = groups[{f.name, f.ret}];
-        ++group.first;
-        if (f.duration != StatsTable::kUnknown) group.second += uint64_t(f.duration);
+        Group& group = groups[{f.name, f.ret}];
+        ++group.count;
+        if (f.duration != StatsTable::kUnknown)
+            group.total = (group.total == StatsTable::kUnknown ? 0 : group.total) + f.duration;
         count(errnosOfName[f.name], f.ret);
         count(errnosOfTaskCall[uint64_t(uint32_t(f.pid)) << 32 | f.name], f.ret);
     }
@@ -110,7 +115,7 @@ std::vector<StatsTable> SyscallsPlugin::statistics() const
         sName.texts.push_back(nameOf(id));
         sCalls.numbers.push_back(s.calls);
         sErrors.counts.push_back(errnoCounts(find(errnosOfName, id)));
-        sTotal.numbers.push_back(int64_t(s.total));
+        sTotal.numbers.push_back(s.timed ? int64_t(s.total) : StatsTable::kUnknown); // none with both ends
         sAvg.numbers.push_back(s.timed ? int64_t(s.total / s.timed) : StatsTable::kUnknown);
         sMax.numbers.push_back(s.timed ? int64_t(s.max) : StatsTable::kUnknown);
     }
@@ -128,7 +133,7 @@ std::vector<StatsTable> SyscallsPlugin::statistics() const
         tTask.numbers.push_back(taskOf(pid, s.first));
         tCalls.numbers.push_back(s.calls);
         tErrors.numbers.push_back(s.errors);
-        tTotal.numbers.push_back(int64_t(s.total));
+        tTotal.numbers.push_back(s.timed ? int64_t(s.total) : StatsTable::kUnknown);
     }
 
     StatsTable byTaskCall{"task_syscalls", "System calls per task and system call", {}, false};
@@ -161,7 +166,7 @@ std::vector<StatsTable> SyscallsPlugin::statistics() const
         cName.numbers.push_back(name);
         cCalls.numbers.push_back(s.calls);
         cErrors.counts.push_back(errnoCounts(find(errnosOfTaskCall, key)));
-        cTotal.numbers.push_back(int64_t(s.total));
+        cTotal.numbers.push_back(s.timed ? int64_t(s.total) : StatsTable::kUnknown);
         cMax.numbers.push_back(s.timed ? int64_t(s.max) : StatsTable::kUnknown);
     }
 
@@ -170,7 +175,7 @@ std::vector<StatsTable> SyscallsPlugin::statistics() const
     auto& gError = grouped.column("errno", "Error", Kind::Text);
     auto& gCount = grouped.column("count", "Failures", Kind::Count);
     auto& gTotal = grouped.column("total_ns", "Total", Kind::Duration);
-    std::vector<std::pair<std::pair<uint32_t, int64_t>, std::pair<int64_t, uint64_t>>> byNames(groups.begin(), groups.end());
+    std::vector<std::pair<std::pair<uint32_t, int64_t>, Group>> byNames(groups.begin(), groups.end());
     std::sort(byNames.begin(), byNames.end(), [&](const auto& a, const auto& b) {
         const auto& [aName, aRet] = a.first;
         const auto& [bName, bRet] = b.first;
@@ -180,8 +185,8 @@ std::vector<StatsTable> SyscallsPlugin::statistics() const
     for (const auto& [key, value] : byNames) {
         gName.texts.push_back(nameOf(key.first));
         gError.texts.push_back(errnoOf(key.second));
-        gCount.numbers.push_back(value.first);
-        gTotal.numbers.push_back(int64_t(value.second));
+        gCount.numbers.push_back(value.count);
+        gTotal.numbers.push_back(value.total);
     }
     // StatsTable's columns are a deque, whose move may throw: a growing vector would copy them.
     std::vector<StatsTable> all;
