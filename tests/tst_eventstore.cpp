@@ -11,6 +11,7 @@
 
 #include <traceevent/event-parse.h>
 
+#include <QRegularExpression>
 #include <QTest>
 
 #include <random>
@@ -208,6 +209,37 @@ private slots:
         }
         QCOMPARE(switches, size_t(806));
         QCOMPARE(occupancy.name(19702), std::string("dpkg"));
+    }
+
+    // raw_syscalls' args (unsigned long[6]) read as six numbers in hex, as the event's print
+    // format shows them (trace-cmd report: "NR 33 (b, 1, 56204e97a9bc, 0, 7, b)"), not as
+    // the 48 bytes libtraceevent prints for an array.
+    void numberArraysReadAsNumbers()
+    {
+        auto trace = test::openOrFail(test::fixturePath("execve-e2big.dat"));
+        QVERIFY(trace);
+        tep_event* enter = tep_find_event_by_name(trace->file().tep(), "raw_syscalls", "sys_enter");
+        QVERIFY(enter);
+        EventFormatter formatter(*trace);
+        const EventStore& store = trace->store();
+        size_t enters = 0, dup2 = 0;
+        const QRegularExpression sixNumbers("^0x[0-9a-f]+(, 0x[0-9a-f]+){5}$");
+        for (size_t s = 0; s < store.streamCount(); ++s) {
+            const StreamId id(static_cast<uint16_t>(s));
+            const auto& c = store.stream(id).columns;
+            for (uint32_t i = 0; i < c.size(); ++i) {
+                if (c.eventType[i] != enter->id) continue;
+                std::string nr, args;
+                for (const FieldValue& f : formatter.fields({id, i}))
+                    if (f.name == "id") nr = f.value;
+                    else if (f.name == "args") args = f.value;
+                QVERIFY2(sixNumbers.match(QString::fromStdString(args)).hasMatch(), args.c_str());
+                ++enters;
+                if (nr == "33" && args == "0xb, 0x1, 0x56204e97a9bc, 0x0, 0x7, 0xb") ++dup2;
+            }
+        }
+        QVERIFY(enters > 100);
+        QCOMPARE(dup2, size_t(2)); // as often as in the report
     }
 
     // A Python process starting four threads and a shell, recorded with task:task_newtask.

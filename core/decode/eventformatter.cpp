@@ -5,6 +5,7 @@
 #include "decode/reportworker.h"
 #include "decode/teprecord.h"
 #include "trace.h"
+#include "util/bytereader.h"
 
 #include <traceevent/event-parse.h>
 #include <traceevent/trace-seq.h>
@@ -114,6 +115,18 @@ std::vector<FieldValue> EventFormatter::fields(EventRef e)
             tep_print_field_content(&s, record.data, record.size, f);
             v.value = seqText(s);
             trace_seq_destroy(&s);
+        } else if ((f->flags & TEP_FIELD_IS_ARRAY) && !(f->flags & TEP_FIELD_IS_DYNAMIC) && f->arraylen > 0 &&
+                   (f->elementsize == 2 || f->elementsize == 4 || f->elementsize == 8) &&
+                   f->size == int(f->arraylen) * f->elementsize) {
+            // Numbers (raw_syscalls' args, unsigned long[6]): each element in hex, as the
+            // event's print format shows them, not the bytes libtraceevent prints for an array.
+            const auto* at = static_cast<const uint8_t*>(record.data) + f->offset;
+            char text[24];
+            for (unsigned k = 0; k < f->arraylen; ++k) {
+                const uint64_t element = ByteReader::decode(at + k * unsigned(f->elementsize), f->elementsize, bigEndian);
+                std::snprintf(text, sizeof text, "%s0x%" PRIx64, k ? ", " : "", element);
+                v.value += text;
+            }
         } else if ((f->flags & (TEP_FIELD_IS_ARRAY | TEP_FIELD_IS_DYNAMIC)) || f->size > 8 || f->size <= 0) {
             trace_seq s;
             trace_seq_init(&s);
