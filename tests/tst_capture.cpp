@@ -8,6 +8,7 @@
 #include "testsupport.h"
 
 #include "capture/livecapture.h"
+#include "capture/tracefscapture.h"
 #include "decode/eventformatter.h"
 
 #include <QDir>
@@ -90,6 +91,7 @@ private:
 private slots:
     void init()
     {
+        if (QByteArray(QTest::currentTestFunction()) == "eventsAreNamedAsTraceCmdNamesThem") return; // no tracefs
         const QString why = unwritableReason();
         if (!why.isEmpty()) QSKIP(qPrintable(why));
         m_before = TopLevel::now();
@@ -97,15 +99,49 @@ private slots:
 
     void cleanup()
     {
-        if (!unwritableReason().isEmpty()) return;
+        if (!unwritableReason().isEmpty() || QByteArray(QTest::currentTestFunction()) == "eventsAreNamedAsTraceCmdNamesThem")
+            return;
         QCOMPARE(captureInstances(), QStringList());
         QVERIFY(TopLevel::now() == m_before);
+    }
+
+    // -e as trace-cmd record reads it, against a made-up events folder: "all", a system, an
+    // event of any system, system:event, globs in either part; nothing matched is an error.
+    void eventsAreNamedAsTraceCmdNamesThem()
+    {
+        QTemporaryDir events;
+        for (const char* path : {"sched/sched_switch", "sched/sched_wakeup", "sched/sched_waking", "irq/irq_handler_entry",
+                                 "irq/irq_handler_exit", "ftrace/function", "kvm/kvm_exit"})
+            QVERIFY(QDir(events.path()).mkpath(path));
+        auto resolve = [&](std::vector<CaptureConfig::Event> asked) {
+            auto r = TracefsCapture::resolveEvents(events.path().toStdString(), asked);
+            QStringList out;
+            if (!r) return QStringList{"error: " + QString::fromStdString(r.error().message)};
+            for (const auto& e : *r)
+                out << QString::fromStdString(e.system + (e.name.empty() ? "" : ":" + e.name) +
+                                              (e.filter.empty() ? "" : " if " + e.filter));
+            return out;
+        };
+        QCOMPARE(resolve({{"sched_switch", "", ""}}), QStringList{"sched:sched_switch"});
+        QCOMPARE(resolve({{"sched", "", "prev_pid == 1"}}), QStringList{"sched if prev_pid == 1"});
+        QCOMPARE(resolve({{"sched", "sched_switch", ""}}), QStringList{"sched:sched_switch"});
+        QCOMPARE(resolve({{"sched", "sched_wak*", ""}}), (QStringList{"sched:sched_wakeup", "sched:sched_waking"}));
+        QCOMPARE(resolve({{"*", "irq_handler_e*", ""}}),
+                 (QStringList{"irq:irq_handler_entry", "irq:irq_handler_exit"}));
+        QCOMPARE(resolve({{"irq_*", "", ""}}), (QStringList{"irq:irq_handler_entry", "irq:irq_handler_exit"}));
+        QCOMPARE(resolve({{"sched", "*", ""}}), QStringList{"sched"});
+        QCOMPARE(resolve({{"all", "", ""}}), (QStringList{"irq", "kvm", "sched"})); // not ftrace's records
+        QCOMPARE(resolve({{"sched", "", ""}, {"sched_switch", "", ""}}), QStringList{"sched"});
+        QCOMPARE(resolve({{"nosuch", "", ""}}), QStringList{"error: event nosuch is not in this kernel"});
+        QCOMPARE(resolve({{"sched", "nosuch", ""}}), QStringList{"error: event sched:nosuch is not in this kernel"});
+        QCOMPARE(resolve({{"function", "", ""}}), QStringList{"error: event function is not in this kernel"});
     }
 
     void recordsAroundACommand()
     {
         const QString out = m_dir.filePath("around.dat");
-        const auto run = test::runCli({"record", "-e", "sched:sched_switch", "-e", "raw_syscalls", "-o", out, "--",
+        // A bare event name and a system, as trace-cmd record takes them.
+        const auto run = test::runCli({"record", "-e", "sched_switch", "-e", "raw_syscalls", "-o", out, "--",
                                        "/bin/sh", "-c", "for i in 1 2 3; do ls / >/dev/null; done"});
         QVERIFY2(run.status == 0, run.err.constData());
         QVERIFY2(run.err.contains("recording 2 CPUs") || run.err.contains("recording "), run.err.constData());

@@ -32,7 +32,7 @@ void onSignal(int)
 
 int usage()
 {
-    std::fprintf(stderr, "usage: ringside-capture [-e SYSTEM[:EVENT] [-f FILTER]]... [-P PID]... [--fork] "
+    std::fprintf(stderr, "usage: ringside-capture [-e EVENT [-f FILTER]]... [-P PID]... [--fork] "
                          "[-b KB] [-C CLOCK] [-p TRACER] [-l FUNC]... [-n FUNC]... [-g FUNC]... "
                          "[--max-graph-depth N]\n"
                          "Streams raw ring-buffer pages to stdout; started by ringside and ringside-cli record.\n");

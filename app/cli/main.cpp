@@ -43,7 +43,7 @@ void usage(FILE* out)
                "                         every event (or those the filter shows) with each of its\n"
                "                         fields, as CSV or JSON Lines, to OUT or standard output;\n"
                "                         perfetto: a JSON trace for Perfetto UI and chrome://tracing\n"
-               "  record -e SYSTEM[:EVENT] [-f FILTER]... [-p TRACER] [-l FUNC] [-n FUNC] [-g FUNC]\n"
+               "  record -e EVENT [-f FILTER]... [-p TRACER] [-l FUNC] [-n FUNC] [-g FUNC]\n"
                "         [--max-graph-depth N] [-P PID] [-c] [-b KB] [-C CLOCK] [--file-version 6|7]\n"
                "         [--compression zstd|none] -o OUT.dat [-- CMD ARGS]\n"
                "                         record the running kernel's events into OUT.dat (a private\n"

@@ -34,7 +34,7 @@ void onSignal(int)
 int recordUsage()
 {
     std::fputs(
-        "usage: ringside-cli record [-e SYSTEM[:EVENT] [-f FILTER]]... [-p TRACER] [-l FUNC]... [-n FUNC]...\n"
+        "usage: ringside-cli record [-e EVENT [-f FILTER]]... [-p TRACER] [-l FUNC]... [-n FUNC]...\n"
         "                          [-g FUNC]... [--max-graph-depth N] [-P PID]... [-c] [-b KB] [-C CLOCK]\n"
         "                          [--file-version 6|7] [--compression zstd|none] -o OUT.dat [-- CMD ARGS...]\n",
         stderr);
@@ -100,7 +100,7 @@ int recordCommand(const std::vector<std::string>& args)
     }
     if (std::find(helperArgs.begin(), helperArgs.end(), "-e") == helperArgs.end() &&
         std::find(helperArgs.begin(), helperArgs.end(), "-p") == helperArgs.end()) {
-        std::fprintf(stderr, "ringside-cli record: name the events to record (-e SYSTEM:EVENT) or a tracer (-p)\n");
+        std::fprintf(stderr, "ringside-cli record: name the events to record (-e EVENT) or a tracer (-p)\n");
         return 2;
     }
 

@@ -29,6 +29,7 @@ int tracefs_cpu_read(struct tracefs_cpu* tcpu, void* buffer, bool nonblock);
 #include <csignal>
 #include <cstring>
 #include <dirent.h>
+#include <fnmatch.h>
 #include <fstream>
 #include <sstream>
 #include <sys/stat.h>
@@ -143,18 +144,15 @@ Result<std::unique_ptr<TracefsCapture>> TracefsCapture::start(const CaptureConfi
     auto dir = tracingDir();
     if (!dir) return dir.error();
     if (config.events.empty() && config.tracer.empty())
-        return Error{"no event to record (-e SYSTEM:EVENT) and no tracer (-p TRACER)"};
+        return Error{"no event to record (-e EVENT) and no tracer (-p TRACER)"};
     if (config.tracer.empty() && (!config.functionFilters.empty() || !config.notraceFunctions.empty() ||
                                   !config.graphFunctions.empty() || config.maxGraphDepth >= 0))
         return Error{"function filters and the graph depth apply to a tracer: name one (-p TRACER)"};
     const std::string events = *dir + "/events/";
     // The kernel's answer to each part first, before an instance exists.
-    for (const CaptureConfig::Event& e : config.events) {
-        const bool whole = e.name.empty() || e.name == "*";
-        if (!isDirectory(events + e.system + (whole ? "" : "/" + e.name)))
-            return Error{"event " + e.system + (whole ? "" : ":" + e.name) + " is not in this kernel (see " + *dir +
-                         "/available_events)"};
-    }
+    auto resolved = resolveEvents(events, config.events);
+    if (!resolved) return Error{resolved.error().message + " (see " + *dir + "/available_events)"};
+    const std::vector<CaptureConfig::Event>& enabled = *resolved;
     std::unique_ptr<TracefsCapture> capture(new TracefsCapture);
     capture->m_name = kInstancePrefix + std::to_string(::getpid());
     if (tracefs_instance_exists(capture->m_name.c_str())) {
@@ -185,8 +183,8 @@ Result<std::unique_ptr<TracefsCapture>> TracefsCapture::start(const CaptureConfi
     if (config.bufferKb && tracefs_instance_set_buffer_size(instance, config.bufferKb, -1) < 0)
         return Error{"the kernel refused a buffer of " + std::to_string(config.bufferKb) +
                      " KB per CPU: " + std::strerror(errno)};
-    for (const CaptureConfig::Event& e : config.events) {
-        const bool whole = e.name.empty() || e.name == "*";
+    for (const CaptureConfig::Event& e : enabled) {
+        const bool whole = e.name.empty();
         const std::string label = e.system + (whole ? "" : ":" + e.name);
         const std::string systemRegex = "^" + e.system + "$";
         const std::string nameRegex = "^" + e.name + "$";
@@ -262,8 +260,8 @@ Result<std::unique_ptr<TracefsCapture>> TracefsCapture::start(const CaptureConfi
     m.headerEvent = readFile(events + "header_event");
     for (const std::string& name : subdirectories(events + "ftrace"))
         m.ftraceFormats.push_back(readFile(events + "ftrace/" + name + "/format"));
-    for (const CaptureConfig::Event& e : config.events) {
-        const bool whole = e.name.empty() || e.name == "*";
+    for (const CaptureConfig::Event& e : enabled) {
+        const bool whole = e.name.empty();
         const std::vector<std::string> names = whole ? subdirectories(events + e.system) : std::vector{e.name};
         for (const std::string& name : names) {
             std::string format = readFile(events + e.system + "/" + name + "/format");
@@ -286,6 +284,50 @@ Result<std::unique_ptr<TracefsCapture>> TracefsCapture::start(const CaptureConfi
         return Error{"cannot open any CPU's trace_pipe_raw: " + std::string(std::strerror(errno))};
     if (tracefs_trace_on(instance) < 0) return Error{"cannot switch tracing on: " + std::string(std::strerror(errno))};
     return capture;
+}
+
+Result<std::vector<CaptureConfig::Event>> TracefsCapture::resolveEvents(const std::string& eventsDir,
+                                                                        const std::vector<CaptureConfig::Event>& asked)
+{
+    const std::string root = eventsDir.empty() || eventsDir.back() == '/' ? eventsDir : eventsDir + "/";
+    // ftrace's events are the tracers' records: they are not enabled.
+    std::vector<std::string> systems = subdirectories(root);
+    std::erase(systems, "ftrace");
+    auto matches = [](const std::string& pattern, const std::string& name) {
+        return ::fnmatch(pattern.c_str(), name.c_str(), 0) == 0;
+    };
+    std::vector<CaptureConfig::Event> out;
+    bool matched = false; // by the event asked for now, whether or not an earlier one had it
+    auto add = [&](const std::string& system, const std::string& name, const std::string& filter) {
+        matched = true;
+        const bool known = std::any_of(out.begin(), out.end(), [&](const CaptureConfig::Event& e) {
+            return e.system == system && (e.name.empty() || e.name == name);
+        });
+        if (!known) out.push_back({system, name, filter});
+    };
+    for (const CaptureConfig::Event& e : asked) {
+        matched = false;
+        const bool bare = e.name.empty(); // no colon: a system, or an event of any system
+        const std::string systemPattern = bare && e.system == "all" ? "*" : e.system;
+        for (const std::string& system : systems) {
+            if (!matches(systemPattern, system)) continue;
+            if (bare || e.name == "*") {
+                add(system, "", e.filter);
+                continue;
+            }
+            for (const std::string& name : subdirectories(root + system))
+                if (matches(e.name, name)) add(system, name, e.filter);
+        }
+        if (bare && !matched)
+            for (const std::string& system : systems)
+                for (const std::string& name : subdirectories(root + system))
+                    if (matches(e.system, name)) add(system, name, e.filter);
+        if (!matched) {
+            const std::string label = e.system + (bare ? "" : ":" + e.name);
+            return Error{"event " + label + " is not in this kernel"};
+        }
+    }
+    return out;
 }
 
 TracefsCapture::~TracefsCapture()

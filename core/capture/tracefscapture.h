@@ -47,6 +47,13 @@ public:
     static Result<std::unique_ptr<TracefsCapture>> start(const CaptureConfig& config);
     ~TracefsCapture();
 
+    // The events asked for, as trace-cmd reads -e, found in `eventsDir` (tracefs's events/):
+    // "all"; a system ("sched"); an event of any system ("sched_switch"); "system:event";
+    // globs in either part ("sched:sched_wak*", "*:irq_*"). Each becomes whole systems or
+    // single events, keeping its filter. One that matches nothing is an error naming it.
+    static Result<std::vector<CaptureConfig::Event>> resolveEvents(const std::string& eventsDir,
+                                                                   const std::vector<CaptureConfig::Event>& asked);
+
     const CaptureMetadata& metadata() const { return m_metadata; }
     const std::string& instanceName() const { return m_name; }
 
