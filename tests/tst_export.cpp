@@ -181,6 +181,39 @@ private slots:
         QVERIFY(enters > 1000);
     }
 
+    // JSON readers hold integers up to 2^53 exactly (as doubles): a kernel pointer is written as
+    // a string of its decimal digits, nothing is rounded. Every bare integer stays within 2^53.
+    void jsonLinesKeepWideIntegers()
+    {
+        auto trace = test::openOrFail(test::fixturePath("sched-mix.dat"));
+        QVERIFY(trace);
+        ExportOptions options;
+        options.format = ExportFormat::JsonLines;
+        const QList<QByteArray> lines = exported(*trace, options).split('\n');
+        const QRegularExpression bare(R"((?<=[:,\[])-?\d+(?=[,\]}]))");
+        const double exact = 9007199254740992.0; // 2^53
+        int works = 0;
+        for (const QByteArray& line : lines) {
+            auto it = bare.globalMatch(QString::fromUtf8(line));
+            while (it.hasNext()) {
+                const QString number = it.next().captured();
+                QVERIFY2(std::fabs(number.toDouble()) <= exact, qPrintable(number + " in " + line));
+            }
+            if (!line.contains("\"event\":\"workqueue_execute_start\"")) continue;
+            // "work struct 0xffff888627d27de8: function ...": the same number, whole.
+            const QJsonObject o = QJsonDocument::fromJson(line).object();
+            const QJsonValue work = o.value("fields").toObject().value("work");
+            QVERIFY2(work.isString(), line.constData());
+            bool ok = false;
+            const quint64 value = work.toString().toULongLong(&ok);
+            QVERIFY(ok && double(value) > exact);
+            QCOMPARE("0x" + QString::number(value, 16),
+                     o.value("info").toString().section("work struct ", 1).section(':', 0, 0));
+            ++works;
+        }
+        QCOMPARE(works, 54); // as many as trace-cmd report shows
+    }
+
     // A recording with instances says which buffer each event is from.
     void severalBuffersGetABufferColumn()
     {

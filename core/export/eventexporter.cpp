@@ -120,12 +120,16 @@ private:
         return p;
     }
 
+    // In JSON, an integer beyond 2^53 as a string of its digits (appendJsonInteger).
     void appendValue(std::string& out, const uint8_t* at, int bytes, bool isSigned)
     {
         uint64_t raw = ByteReader::decode(at, bytes, m_bigEndian);
-        if (!isSigned) return appendNumber(out, raw);
-        if (bytes < 8 && (raw >> (bytes * 8 - 1)) & 1) raw |= ~uint64_t(0) << (bytes * 8);
-        appendNumber(out, int64_t(raw));
+        if (isSigned && bytes < 8 && (raw >> (bytes * 8 - 1)) & 1) raw |= ~uint64_t(0) << (bytes * 8);
+        const bool json = m_options.format != ExportFormat::Csv;
+        if (isSigned)
+            json ? appendJsonInteger(out, int64_t(raw)) : appendNumber(out, int64_t(raw));
+        else
+            json ? appendJsonInteger(out, raw) : appendNumber(out, raw);
     }
 
     // The field's value as text; `isJson`: it is a JSON number or array as it stands.
@@ -177,8 +181,10 @@ private:
     {
         if (m_nanoseconds)
             appendSeconds(out, timestamp);
-        else
+        else if (m_options.format == ExportFormat::Csv)
             appendNumber(out, timestamp);
+        else
+            appendJsonInteger(out, timestamp); // a counter clock's ticks pass 2^53 in weeks
     }
 
     // Returns whether it wrote the event (Perfetto draws some as slices instead).
@@ -220,7 +226,7 @@ private:
         key("time");
         appendTime(out, c.timestamp[e.index]);
         key("timestamp");
-        appendNumber(out, c.timestamp[e.index]);
+        csv ? appendNumber(out, c.timestamp[e.index]) : appendJsonInteger(out, c.timestamp[e.index]);
         key("cpu");
         appendNumber(out, stream.cpu);
         text("task", m_report->comm(pid));

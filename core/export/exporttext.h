@@ -66,6 +66,19 @@ void appendNumber(std::string& out, Number value)
     out.append(text, size_t(end - text));
 }
 
+// An integer as JSON: a number when every JSON reader holds it exactly (|value| <= 2^53, what a
+// double holds), else its decimal digits as a string: pointers and counter-clock timestamps
+// would be rounded.
+template <typename Number>
+void appendJsonInteger(std::string& out, Number value)
+{
+    constexpr uint64_t kExact = uint64_t(1) << 53;
+    const bool wide = value < 0 ? uint64_t(-(value + 1)) + 1 > kExact : uint64_t(value) > kExact;
+    if (wide) out += '"';
+    appendNumber(out, value);
+    if (wide) out += '"';
+}
+
 // Nanoseconds as seconds with nine decimals, exactly ("2156.000123456").
 inline void appendSeconds(std::string& out, uint64_t ns)
 {
