@@ -131,8 +131,8 @@ void SchedPlugin::switched(const ConsumedRecord& record)
             if (m_wakeups && task.waker != kNone) m_wakeups->add(task.wokenAt, task.waker, t, next, int64_t(latency));
             task.wokenAt = 0;
         }
-        // Running elsewhere still (its switch-out there was not seen): that run ends now.
-        if (task.state == TaskState::Running && task.stream != stream) task.since = 0;
+        // Running elsewhere still (its switch-out there was not seen, nor a switch on that CPU
+        // since): a task runs on one CPU at a time, so that run ends here, at the latest.
         enter(next, TaskState::Running, t);
         m_tasks[next].stream = stream;
         if (record.valueCount > 3) named(next, record.field(3).asText(), record);
