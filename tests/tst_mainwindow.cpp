@@ -609,6 +609,45 @@ private slots:
                  QString("Time (s)"));
     }
 
+    // "Max wakeup latency at" goes to exactly the sched_switch that ran the task after its
+    // longest wait: bash (29482) on sched-mix, switched in at 1023.456018277 (trace-cmd report).
+    void wakeupLatencyGoesToItsSwitch()
+    {
+        MainWindow window;
+        window.resize(1400, 900);
+        window.show();
+        QVERIFY(load(window, test::fixture("sched-mix.dat")));
+        const TraceSession& session = *window.session();
+        auto* dock = window.findChild<QDockWidget*>("pluginStatsDock");
+        QVERIFY(dock);
+        dock->show();
+        PluginStatsPane* pane = window.pluginStats();
+        const int choice = pane->chooser()->findText("sched: Scheduling per task");
+        QVERIFY(choice >= 0);
+        pane->chooser()->setCurrentIndex(choice);
+        const QAbstractItemModel* model = pane->table()->model();
+        int at = -1, bash = -1;
+        for (int c = 0; c < model->columnCount(); ++c)
+            if (model->headerData(c, Qt::Horizontal).toString().startsWith("Max wakeup latency at")) at = c;
+        for (int r = 0; r < model->rowCount(); ++r)
+            if (model->index(r, 0).data().toString() == "bash (29482)") bash = r;
+        QVERIFY2(at >= 0 && bash >= 0, qPrintable(QString("%1 %2 %3 %4").arg(at).arg(bash).arg(model->rowCount()).arg(model->index(0, 0).data().toString())));
+        emit pane->table()->activated(model->index(bash, at));
+        QVERIFY(window.viewState()->selection());
+        const EventRef selected = *window.viewState()->selection();
+        const CpuColumns& columns = session.store().stream(selected.stream).columns;
+        QCOMPARE(columns.timestamp[selected.index], uint64_t(1023456018277));
+        QCOMPARE(session.formatter->eventName(columns.eventType[selected.index]), std::string("sched_switch"));
+        // The events table's current row is that event.
+        QCoreApplication::processEvents();
+        const int current = window.table()->currentRow();
+        QVERIFY(current >= 0);
+        QCOMPARE(window.tableModel()->eventAt(current), selected);
+        // The cell shows the time of the event it goes to.
+        QVERIFY2(model->index(bash, at).data().toString().contains("1023.456018"),
+                 qPrintable(model->index(bash, at).data().toString()));
+    }
+
     // The syscalls plugin as a user meets it: the window opens no pane by itself, the status
     // bar says how many system calls failed and shows them on a click, a row goes to exactly
     // its event, the failing execve is red on its task row with a tooltip, and the Plugins
