@@ -21,6 +21,7 @@
 #include "timeline/timelinewidget.h"
 
 #include <QApplication>
+#include <QAction>
 #include <QComboBox>
 #include <QDockWidget>
 #include <QFile>
@@ -607,6 +608,33 @@ private slots:
         QVERIFY2(!statusText(window).contains("tick"), qPrintable(statusText(window)));
         QCOMPARE(window.tableModel()->headerData(EventTableModel::Time, Qt::Horizontal).toString(),
                  QString("Time (s)"));
+    }
+
+    // What a recording cannot give is not offered: a plugin that found nothing (kvm on a
+    // recording of no KVM host) lists no tables, and without task:task_newtask the table's
+    // menu says the process's tasks are unknown instead of adding one row as "the process".
+    void nothingOfferedThatTheRecordingLacks()
+    {
+        MainWindow window;
+        window.resize(1400, 900);
+        window.show();
+        QVERIFY(load(window, test::fixture("execve-e2big.dat")));
+        bool kvmLoaded = false;
+        for (const Plugin* plugin : window.session()->trace->plugins()) kvmLoaded |= plugin->name() == "kvm";
+        QVERIFY(kvmLoaded);
+        QComboBox* chooser = window.pluginStats()->chooser();
+        QVERIFY(chooser->count() > 0);
+        for (int i = 0; i < chooser->count(); ++i)
+            QVERIFY2(!chooser->itemText(i).startsWith("kvm:"), qPrintable(chooser->itemText(i)));
+        auto* processRows = window.findChild<QAction*>("addProcessRowsAction");
+        QVERIFY(processRows);
+        emit window.table()->menuAboutToShow();
+        QVERIFY(!processRows->isEnabled());
+        QVERIFY2(processRows->text().contains("task:task_newtask"), qPrintable(processRows->text()));
+        QVERIFY(load(window, test::fixture("threads.dat")));
+        emit window.table()->menuAboutToShow();
+        QVERIFY(processRows->isEnabled());
+        QCOMPARE(processRows->text(), QString("Add Timeline Rows for This Task's Process"));
     }
 
     // "Max wakeup latency at" goes to exactly the sched_switch that ran the task after its

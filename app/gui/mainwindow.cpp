@@ -521,6 +521,14 @@ void MainWindow::buildMenus()
         m_view.addTaskRows(pids.isEmpty() ? QVector<int32_t>{pid} : pids);
     });
     m_table->addAction(processRows);
+    // Which tasks make a process is known from task:task_newtask only: say so, as the task
+    // row's menu does, rather than add one row and call it the process.
+    connect(m_table, &EventTableView::menuAboutToShow, this, [this, processRows] {
+        const bool known = m_session && m_session->trace->processes().available();
+        processRows->setEnabled(known);
+        processRows->setText(known ? tr("Add Timeline Rows for This Task's Process")
+                                   : tr("Tasks of This Process: Unknown (the recording has no task:task_newtask events)"));
+    });
 }
 
 void MainWindow::showPluginsDialog()

@@ -117,7 +117,7 @@ std::vector<FieldValue> EventFormatter::fields(EventRef e)
             trace_seq_destroy(&s);
         } else if ((f->flags & TEP_FIELD_IS_ARRAY) && !(f->flags & TEP_FIELD_IS_DYNAMIC) && f->arraylen > 0 &&
                    (f->elementsize == 2 || f->elementsize == 4 || f->elementsize == 8) &&
-                   f->size == int(f->arraylen) * f->elementsize) {
+                   f->size == int(f->arraylen * unsigned(f->elementsize))) {
             // Numbers (raw_syscalls' args, unsigned long[6]): each element in hex, as the
             // event's print format shows them, not the bytes libtraceevent prints for an array.
             const auto* at = static_cast<const uint8_t*>(record.data) + f->offset;

@@ -78,11 +78,15 @@ public:
     ~ExportWorker() { trace_seq_destroy(&m_seq); }
     ReportWorker& report() { return *m_report; }
 
-    size_t writeRows(size_t begin, size_t end, std::string& out)
+    // The rows of [begin, end) the options choose. `comms`: the names the report registers,
+    // by row, applied up to each row written: a task is named as the whole report names it
+    // there, though the events that named it (a fork's wakeup, a switch) are not written.
+    size_t writeRows(size_t begin, size_t end, const std::vector<CommRegistration>& comms, std::string& out)
     {
         size_t written = 0;
         for (MergedOrder::Cursor cursor(m_store.order(), begin); !cursor.atEnd() && cursor.row() < end; cursor.next()) {
             if (m_options.rows && !m_options.rows->contains(cursor.row())) continue;
+            m_report->applyComms(comms, cursor.row());
             written += writeRow(cursor.event(), out);
         }
         return written;
@@ -359,8 +363,7 @@ Result<ExportSummary> exportEvents(const Trace& trace, FILE* out, const std::str
         workers.push_back(std::make_unique<ExportWorker>(trace, std::move(report), columns, options));
     }
     if (workers.empty()) return Error{path + ": cannot decode the recording's events: " + error};
-    const std::vector<CommRegistration> comms =
-        workers.size() > 1 ? workers[0]->report().commRegistrations() : std::vector<CommRegistration>();
+    const std::vector<CommRegistration> comms = workers[0]->report().commRegistrations();
 
     ExportSummary summary;
     if (store.buffers().size() > 1) summary.columns.push_back("buffer");
@@ -393,9 +396,7 @@ Result<ExportSummary> exportEvents(const Trace& trace, FILE* out, const std::str
     summary.rows = makeInOrder(
         pieces, workers.size(),
         [&](size_t worker, size_t piece, std::string& text) {
-            ExportWorker& w = *workers[worker];
-            if (workers.size() > 1) w.report().applyComms(comms, piece * kPieceRows);
-            return w.writeRows(piece * kPieceRows, std::min(rows, (piece + 1) * kPieceRows), text);
+            return workers[worker]->writeRows(piece * kPieceRows, std::min(rows, (piece + 1) * kPieceRows), comms, text);
         },
         [&](size_t piece, std::string& text, size_t) {
             if (std::fwrite(text.data(), 1, text.size(), out) != text.size()) return false;

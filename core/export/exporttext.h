@@ -4,6 +4,7 @@
 #include <charconv>
 #include <cstdint>
 #include <string>
+#include <type_traits>
 #include <string_view>
 
 namespace ringside {
@@ -73,7 +74,11 @@ template <typename Number>
 void appendJsonInteger(std::string& out, Number value)
 {
     constexpr uint64_t kExact = uint64_t(1) << 53;
-    const bool wide = value < 0 ? uint64_t(-(value + 1)) + 1 > kExact : uint64_t(value) > kExact;
+    bool wide = false;
+    if constexpr (std::is_signed_v<Number>)
+        wide = value < 0 ? uint64_t(-(value + 1)) + 1 > kExact : uint64_t(value) > kExact;
+    else
+        wide = uint64_t(value) > kExact;
     if (wide) out += '"';
     appendNumber(out, value);
     if (wide) out += '"';

@@ -361,10 +361,12 @@ void CallTreePane::rebuild()
             // The function tracer: no durations, no nesting; hits per function and who called whom.
             m_functionGraph = std::make_shared<const FunctionCallGraph>(
                 FunctionCallGraph::of(m_session->trace->functionCalls(), m_session->trace->tep()));
-            m_summary->setText(tr("Function tracer: %1 records, %2 functions. It records no durations or nesting: "
+            const size_t records = m_session->trace->functionCalls().records();
+            const size_t functions = m_functionGraph->functions.size();
+            m_summary->setText(tr("Function tracer: %1, %2. It records no durations or nesting: "
                                   "hits and callers here; record with -p function_graph for call trees.")
-                                   .arg(m_session->trace->functionCalls().records())
-                                   .arg(m_functionGraph->functions.size()));
+                                   .arg(records == 1 ? tr("1 record") : tr("%1 records").arg(records))
+                                   .arg(functions == 1 ? tr("1 function") : tr("%1 functions").arg(functions)));
             m_tabs->setCurrentIndex(StatisticsTab);
             {
                 const QSignalBlocker blocker(m_statisticsCpu);

@@ -50,8 +50,14 @@ PluginStatsPane::PluginStatsPane(QWidget* parent) : QWidget(parent)
 std::vector<PluginStatsPane::Choice> PluginStatsPane::choices() const
 {
     std::vector<Choice> out;
-    for (size_t p = 0; p < m_tables.size(); ++p)
-        for (size_t t = 0; m_tables[p] && t < m_tables[p]->size(); ++t) out.push_back({p, t, (*m_tables[p])[t].key});
+    for (size_t p = 0; p < m_tables.size(); ++p) {
+        // A plugin whose every table is empty found nothing in this recording (the Plugins
+        // dialog says why) and offers none: kvm's vCPU threads on a recording of no KVM host.
+        if (!m_tables[p] || std::all_of(m_tables[p]->begin(), m_tables[p]->end(),
+                                        [](const StatsTable& t) { return t.rows() == 0; }))
+            continue;
+        for (size_t t = 0; t < m_tables[p]->size(); ++t) out.push_back({p, t, (*m_tables[p])[t].key});
+    }
     // A headline with rows first: what people open this pane for.
     std::stable_partition(out.begin(), out.end(), [&](const Choice& c) {
         const StatsTable& t = (*m_tables[c.plugin])[c.table];

@@ -207,7 +207,9 @@ void EventTableView::mouseMoveEvent(QMouseEvent* e)
 
 void EventTableView::contextMenuEvent(QContextMenuEvent* e)
 {
-    if (!actions().isEmpty()) QMenu::exec(actions(), e->globalPos(), nullptr, this);
+    if (actions().isEmpty()) return;
+    emit menuAboutToShow();
+    QMenu::exec(actions(), e->globalPos(), nullptr, this);
 }
 
 bool EventTableView::viewportEvent(QEvent* e)

@@ -36,6 +36,8 @@ public:
 
 signals:
     void currentRowChanged(int row);
+    // Before the context menu (the view's actions) shows: a last chance to set their state.
+    void menuAboutToShow();
 
 protected:
     void paintEvent(QPaintEvent*) override;
