@@ -1,0 +1,250 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+// The window's menus and the events table's context actions: what each entry does, and the
+// Plugins dialog they open.
+#include "mainwindow.h"
+
+#include "calltree/calltreepane.h"
+#include "calltree/flamegraph.h"
+#include "capture/capturecontroller.h"
+#include "details/detailspane.h"
+#include "details/healthpane.h"
+#include "exports/exportcontroller.h"
+#include "filters/filterpanel.h"
+#include "plugins/pluginsdialog.h"
+#include "plugins/pluginstatspane.h"
+#include "session/sessioncontroller.h"
+#include "table/eventtablemodel.h"
+#include "table/eventtableview.h"
+#include "table/searchbar.h"
+#include "timeline/timelinewidget.h"
+
+#include <QAction>
+#include <QApplication>
+#include <QClipboard>
+#include <QCloseEvent>
+#include <QComboBox>
+#include <QDockWidget>
+#include <QFileDialog>
+#include <QFileInfo>
+#include <QHeaderView>
+#include <QLabel>
+#include <QLineEdit>
+#include <QMenuBar>
+#include <QMessageBox>
+#include <QPainter>
+#include <QPlainTextEdit>
+#include <QProgressDialog>
+#include <QPushButton>
+#include <QSettings>
+#include <QSpinBox>
+#include <QSplitter>
+#include <QStatusBar>
+#include <QStyle>
+#include <QSvgGenerator>
+#include <QTextEdit>
+#include <QTimer>
+#include <QToolButton>
+#include <QUrl>
+#include <QVBoxLayout>
+
+namespace ringside {
+
+void MainWindow::buildMenus()
+{
+    QMenu* file = menuBar()->addMenu(tr("&File"));
+    file->setObjectName("fileMenu");
+    QAction* open = file->addAction(tr("&Open…"), QKeySequence::Open, this, [this] {
+        QSettings settings;
+        const QString dir = settings.value("files/lastDir").toString();
+        const QString path = QFileDialog::getOpenFileName(this, tr("Open recording"), dir,
+                                                          tr("trace-cmd recordings (*.dat);;All files (*)"));
+        if (path.isEmpty()) return;
+        settings.setValue("files/lastDir", QFileInfo(path).absolutePath());
+        openFile(path);
+    });
+    open->setObjectName("openAction");
+    QAction* append = file->addAction(tr("&Append Recording…"), this, [this] {
+        QSettings settings;
+        const QString dir = settings.value("files/lastDir").toString();
+        const QStringList paths = QFileDialog::getOpenFileNames(this, tr("Append recordings"), dir,
+                                                                tr("trace-cmd recordings (*.dat);;All files (*)"));
+        if (paths.isEmpty()) return;
+        settings.setValue("files/lastDir", QFileInfo(paths.first()).absolutePath());
+        m_pendingAppends << paths.mid(1);
+        appendFile(paths.first());
+    });
+    append->setObjectName("appendAction");
+    append->setEnabled(false);
+    connect(this, &MainWindow::sessionChanged, append, [this, append] { append->setEnabled(m_session != nullptr); });
+    m_recentMenu = file->addMenu(tr("Open &Recent"));
+    m_recentMenu->setObjectName("recentMenu");
+    file->addSeparator();
+    m_sessions = new SessionController(this);
+    file->addAction(tr("Open &Session…"), m_sessions, &SessionController::openWithDialog)
+        ->setObjectName("openSessionAction");
+    QAction* saveSession = file->addAction(tr("Sa&ve Session…"), QKeySequence(tr("Ctrl+Shift+S")), m_sessions,
+                                           &SessionController::saveWithDialog);
+    saveSession->setObjectName("saveSessionAction");
+    saveSession->setEnabled(false);
+    connect(this, &MainWindow::sessionChanged, saveSession,
+            [this, saveSession] { saveSession->setEnabled(m_session != nullptr); });
+    connect(m_sessions, &SessionController::restored, this, [this](const QString& path, const QStringList& problems) {
+        statusBar()->showMessage(tr("Session %1 restored").arg(QFileInfo(path).fileName()), 15000);
+        if (problems.isEmpty()) return;
+        if (!m_screenshotPath.isEmpty()) {
+            for (const QString& p : problems) qWarning("ringside: %s: %s", qPrintable(path), qPrintable(p));
+            return;
+        }
+        auto* box = new QMessageBox(QMessageBox::Information, tr("Session restored"),
+                                    tr("%1 is restored, with these notes:").arg(path), QMessageBox::Ok, this);
+        box->setInformativeText("• " + problems.join("\n• "));
+        box->setObjectName("sessionProblemsMessage");
+        box->setAttribute(Qt::WA_DeleteOnClose);
+        box->open();
+    });
+    connect(m_sessions, &SessionController::failed, this, [this](const QString& message) {
+        if (!m_screenshotPath.isEmpty()) {
+            qCritical("ringside: %s", qPrintable(message));
+            QApplication::exit(1);
+            return;
+        }
+        auto* box = new QMessageBox(QMessageBox::Warning, tr("Session"), message, QMessageBox::Ok, this);
+        box->setObjectName("sessionFailedMessage");
+        box->setAttribute(Qt::WA_DeleteOnClose);
+        box->open();
+    });
+    file->addSeparator();
+    m_exports = new ExportController(this, [this] {
+        ExportSource source;
+        source.session = m_session;
+        source.filter = m_model->sharedFilter();
+        if (m_session)
+            for (int row : m_table->selectedRows())
+                source.selectedRows.push_back(m_session->store().rowOf(m_model->eventAt(row)));
+        return source;
+    });
+    connect(m_exports, &ExportController::message, this,
+            [this](const QString& text) { statusBar()->showMessage(text, 15000); });
+    QAction* exportEvents =
+        file->addAction(tr("&Export Events…"), QKeySequence(tr("Ctrl+E")), m_exports, &ExportController::showDialog);
+    exportEvents->setObjectName("exportAction");
+    connect(this, &MainWindow::sessionChanged, exportEvents,
+            [this, exportEvents] { exportEvents->setEnabled(m_session != nullptr); });
+    exportEvents->setEnabled(false);
+    QAction* exportImage = file->addAction(tr("Export Timeline &Image…"), this, &MainWindow::exportTimelineImage);
+    exportImage->setObjectName("exportImageAction");
+    connect(this, &MainWindow::sessionChanged, exportImage,
+            [this, exportImage] { exportImage->setEnabled(m_session != nullptr); });
+    exportImage->setEnabled(false);
+    file->addSeparator();
+    QMenu* capture = menuBar()->addMenu(tr("&Capture"));
+    capture->setObjectName("captureMenu");
+    createCaptures(capture, file);
+    file->addSeparator();
+    file->addAction(tr("&Quit"), QKeySequence::Quit, this, &QWidget::close)->setObjectName("quitAction");
+
+    QMenu* view = menuBar()->addMenu(tr("&View"));
+    view->setObjectName("viewMenu");
+    m_viewMenu = view;
+    view->addAction(tr("Zoom &In"), QKeySequence(tr("Ctrl+=")), this,
+                    [this] {
+                        m_view.setVisibleRange(timeline::zoomAround(
+                            m_view.visibleRange(), m_view.visibleRange().start + m_view.visibleRange().span() / 2, 0.5,
+                            m_view.fullRange()));
+                    })
+        ->setObjectName("zoomInAction");
+    view->addAction(tr("Zoom &Out"), QKeySequence(tr("Ctrl+-")), this,
+                    [this] {
+                        m_view.setVisibleRange(timeline::zoomAround(
+                            m_view.visibleRange(), m_view.visibleRange().start + m_view.visibleRange().span() / 2, 2.0,
+                            m_view.fullRange()));
+                    })
+        ->setObjectName("zoomOutAction");
+    view->addAction(tr("Zoom to &Fit"), QKeySequence(tr("Ctrl+0")), &m_view, &ViewState::zoomToFit)
+        ->setObjectName("zoomFitAction");
+    view->addAction(tr("Zoom &Back"), QKeySequence(tr("Alt+Left")), &m_view, &ViewState::zoomBack)
+        ->setObjectName("zoomBackAction");
+    view->addAction(tr("Zoom &Forward"), QKeySequence(tr("Alt+Right")), &m_view, &ViewState::zoomForward)
+        ->setObjectName("zoomForwardAction");
+    view->addAction(tr("Zoom to Markers A–B"), QKeySequence(tr("Ctrl+M")), &m_view, &ViewState::zoomToMarkers)
+        ->setObjectName("zoomMarkersAction");
+    view->addAction(tr("Clear Markers"), &m_view, &ViewState::clearMarkers)->setObjectName("clearMarkersAction");
+    view->addSeparator();
+    QAction* wheel = view->addAction(tr("Mouse Wheel Zooms (Ctrl+Wheel Scrolls)"));
+    wheel->setObjectName("wheelZoomsAction");
+    wheel->setCheckable(true);
+    wheel->setChecked(QSettings().value("preferences/wheelZooms", false).toBool());
+    m_timeline->setWheelZooms(wheel->isChecked());
+    connect(wheel, &QAction::toggled, this, [this](bool on) {
+        m_timeline->setWheelZooms(on);
+        QSettings().setValue("preferences/wheelZooms", on);
+    });
+    view->addSeparator();
+
+    QMenu* go = menuBar()->addMenu(tr("&Go"));
+    go->setObjectName("goMenu");
+    go->addAction(tr("Previous Selection"), QKeySequence(tr("Ctrl+[")), &m_view, &ViewState::selectBack)
+        ->setObjectName("selectBackAction");
+    go->addAction(tr("Next Selection"), QKeySequence(tr("Ctrl+]")), &m_view, &ViewState::selectForward)
+        ->setObjectName("selectForwardAction");
+
+    auto* copy = new QAction(tr("Copy Rows"), this);
+    copy->setObjectName("copyRowsAction");
+    copy->setShortcut(QKeySequence::Copy);
+    copy->setShortcutContext(Qt::WidgetWithChildrenShortcut);
+    connect(copy, &QAction::triggered, this, &MainWindow::copySelectedRows);
+    m_table->addAction(copy);
+    auto* markA = new QAction(tr("Set Marker A at This Event"), this);
+    markA->setObjectName("markerAAction");
+    connect(markA, &QAction::triggered, this, [this] {
+        if (auto s = m_view.selection()) m_view.setMarkerA(m_session->store().timestamp(*s));
+    });
+    m_table->addAction(markA);
+    auto* markB = new QAction(tr("Set Marker B at This Event"), this);
+    markB->setObjectName("markerBAction");
+    connect(markB, &QAction::triggered, this, [this] {
+        if (auto s = m_view.selection()) m_view.setMarkerB(m_session->store().timestamp(*s));
+    });
+    m_table->addAction(markB);
+    auto* taskRow = new QAction(tr("Add Timeline Row for This Task"), this);
+    taskRow->setObjectName("addTaskRowAction");
+    connect(taskRow, &QAction::triggered, this, [this] {
+        auto s = m_view.selection();
+        if (!s) return;
+        m_view.addTaskRow(m_session->store().stream(s->stream).columns.pid[s->index]);
+    });
+    m_table->addAction(taskRow);
+    auto* processRows = new QAction(tr("Add Timeline Rows for This Task's Process"), this);
+    processRows->setObjectName("addProcessRowsAction");
+    connect(processRows, &QAction::triggered, this, [this] {
+        auto s = m_view.selection();
+        if (!s) return;
+        const int32_t pid = m_session->store().stream(s->stream).columns.pid[s->index];
+        QVector<int32_t> pids;
+        for (int32_t member : m_session->trace->processes().members(pid)) pids.push_back(member);
+        m_view.addTaskRows(pids.isEmpty() ? QVector<int32_t>{pid} : pids);
+    });
+    m_table->addAction(processRows);
+    // Which tasks make a process is known from task:task_newtask only: say so, as the task
+    // row's menu does, rather than add one row and call it the process.
+    connect(m_table, &EventTableView::menuAboutToShow, this, [this, processRows] {
+        const bool known = m_session && m_session->trace->processes().available();
+        processRows->setEnabled(known);
+        processRows->setText(known ? tr("Add Timeline Rows for This Task's Process")
+                                   : tr("Tasks of This Process: Unknown (the recording has no task:task_newtask events)"));
+    });
+}
+
+void MainWindow::showPluginsDialog()
+{
+    PluginsDialog dialog(m_session.get(), this);
+    if (dialog.exec() == QDialog::Accepted && dialog.apply() && m_session) {
+        // Every recording is loaded again with the plugins now chosen.
+        if (m_recordings.size() == 1) return openFile(m_session->path, m_session->isSample);
+        QStringList paths;
+        for (size_t i = 0; i < m_recordings.size(); ++i) paths << m_recordings.at(i)->path;
+        openFiles(paths);
+    }
+}
+
+} // namespace ringside
