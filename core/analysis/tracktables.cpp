@@ -252,9 +252,7 @@ void SliceTable::addExplicit(const Slice& s, bool ownerFromEvent)
 
 void SliceTable::stageExplicit(uint32_t owner, const Slice& s)
 {
-    const size_t refused = m_explicit.refused();
-    m_explicit.stage(owner, {s.start, std::max(s.start, s.end), s.value, s.label, s.depth, s.flags});
-    if (m_explicit.refused() == refused) ++m_staged;
+    if (m_explicit.stage(owner, {s.start, std::max(s.start, s.end), s.value, s.label, s.depth, s.flags})) ++m_staged;
 }
 
 uint32_t SliceTable::reachedOf(StreamId stream) const

@@ -59,11 +59,12 @@ public:
     // a pid taken for a task id) would take a lane for every number below it. Refused, counted.
     static constexpr uint32_t kMaxOwners = uint32_t(1) << 24;
 
-    void stage(uint32_t owner, const Row& row)
+    // False when the owner is refused.
+    bool stage(uint32_t owner, const Row& row)
     {
         if (owner >= kMaxOwners) {
             ++m_refused;
-            return;
+            return false;
         }
         while (m_lanes.staged() <= owner) m_lanes.stage();
         GrowingList<Row>* lane = m_lanes[owner].load(std::memory_order_relaxed);
@@ -74,6 +75,7 @@ public:
         if (lane->staged() == lane->size()) m_touched.push_back(owner);
         lane->stage(row);
         ++m_staged;
+        return true;
     }
     void publish()
     {

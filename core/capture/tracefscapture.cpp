@@ -31,6 +31,7 @@ int tracefs_cpu_read(struct tracefs_cpu* tcpu, void* buffer, bool nonblock);
 #include <dirent.h>
 #include <fnmatch.h>
 #include <fstream>
+#include <map>
 #include <sstream>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -293,6 +294,12 @@ Result<std::vector<CaptureConfig::Event>> TracefsCapture::resolveEvents(const st
     // ftrace's events are the tracers' records: they are not enabled.
     std::vector<std::string> systems = subdirectories(root);
     std::erase(systems, "ftrace");
+    std::map<std::string, std::vector<std::string>> eventsOf; // each system's, read once
+    auto events = [&](const std::string& system) -> const std::vector<std::string>& {
+        auto [it, added] = eventsOf.try_emplace(system);
+        if (added) it->second = subdirectories(root + system);
+        return it->second;
+    };
     auto matches = [](const std::string& pattern, const std::string& name) {
         return ::fnmatch(pattern.c_str(), name.c_str(), 0) == 0;
     };
@@ -315,12 +322,12 @@ Result<std::vector<CaptureConfig::Event>> TracefsCapture::resolveEvents(const st
                 add(system, "", e.filter);
                 continue;
             }
-            for (const std::string& name : subdirectories(root + system))
+            for (const std::string& name : events(system))
                 if (matches(e.name, name)) add(system, name, e.filter);
         }
         if (bare && !matched)
             for (const std::string& system : systems)
-                for (const std::string& name : subdirectories(root + system))
+                for (const std::string& name : events(system))
                     if (matches(e.system, name)) add(system, name, e.filter);
         if (!matched) {
             const std::string label = e.system + (bare ? "" : ":" + e.name);
