@@ -1,20 +1,38 @@
 #!/bin/bash
 # The window from launch until idle, with the default plugins and with every plugin off, each
-# in fresh settings, alternated ROUNDS times: shared/bench/gui_load.sh's time to idle, CPU time
-# and peak memory (RSS), and the ratios of the medians.
+# in fresh settings, alternated ROUNDS times: time to idle (its CPU time stops growing for 2 s),
+# CPU time and peak memory (VmHWM), and the ratios of the medians. Each run has its own Xvfb.
 # usage: bench/gui-load.sh FILE [ROUNDS [GUI [DISPLAY_NUM]]]
 set -euo pipefail
 file=$(realpath "$1") rounds=${2:-3}
 gui=$(realpath "${3:-build/release/app/gui/ringside}") disp=${4:-91}
-here=$(cd "$(dirname "$0")" && pwd)
-# The measuring script is the workplace's (shared/bench beside the checkout), not the project's:
-# GUI_LOAD names it elsewhere.
-measure=${GUI_LOAD:-$here/../../shared/bench/gui_load.sh}
-if [ ! -f "$measure" ]; then
-  echo "gui-load.sh: $measure not found: set GUI_LOAD to shared/bench/gui_load.sh" >&2
-  exit 2
-fi
-[ -x "$measure" ] || measure="bash $measure"
+
+# One launch: prints "cpu_s=... busy_until_s=... maxrss_kb=...".
+measure() {
+  Xvfb ":$disp" -screen 0 1600x1000x24 >/dev/null 2>&1 &
+  local xvfb=$! ticks
+  ticks=$(getconf CLK_TCK)
+  sleep 1
+  local start
+  start=$(date +%s.%N)
+  DISPLAY=":$disp" "$gui" "$file" >/dev/null 2>&1 &
+  local app=$! cpu=-1 still=0 peak=0 idle=$start now rss
+  while kill -0 "$app" 2>/dev/null && [ "$still" -lt 10 ]; do
+    sleep 0.2
+    now=$(awk '{print $14 + $15}' "/proc/$app/stat" 2>/dev/null || echo "$cpu")
+    rss=$(awk '/VmHWM/{print $2}' "/proc/$app/status" 2>/dev/null || echo 0)
+    [ "${rss:-0}" -gt "$peak" ] && peak=$rss
+    if [ "$now" = "$cpu" ]; then still=$((still + 1)); else still=0 idle=$(date +%s.%N); fi
+    cpu=$now
+  done
+  kill "$app" 2>/dev/null || true
+  wait "$app" 2>/dev/null || true
+  kill "$xvfb" 2>/dev/null || true
+  wait "$xvfb" 2>/dev/null || true
+  python3 -c "import sys; c, t, s, i, p = sys.argv[1:]; print(f'cpu_s={int(c) / int(t):.2f} busy_until_s={float(i) - float(s):.2f} maxrss_kb={p}')" \
+    "$cpu" "$ticks" "$start" "$idle" "$peak"
+}
+
 out=$(mktemp) settings=$(mktemp -d)
 trap 'rm -rf "$out" "$settings"' EXIT
 for ((r = 0; r < rounds; r++)); do
@@ -22,7 +40,7 @@ for ((r = 0; r < rounds; r++)); do
     rm -rf "$settings"/*
     mkdir -p "$settings/Ringside"
     [ $plugins = off ] && printf '[plugins]\ndisabled=kvm, sched, syscalls, workqueue\n' >"$settings/Ringside/Ringside.conf"
-    line=$(XDG_CONFIG_HOME=$settings $measure "$disp" /tmp/gui-load-$plugins.png ringside -- "$gui" "$file" | tail -1)
+    line=$(XDG_CONFIG_HOME=$settings measure)
     echo "$plugins $line" | tee -a "$out"
   done
 done
