@@ -128,6 +128,7 @@ void Trace::addAnalyses(std::vector<std::unique_ptr<RecordConsumer>> consumers,
     TaskIndex* index = m_taskIndex.get();
     auto taskOf = [index](int32_t pid, uint64_t time) { return index->lifeOf(pid, time).value; };
     m_occupancy = &static_cast<CpuOccupancy&>(m_consumers.add(std::make_unique<CpuOccupancy>(taskOf)));
+    m_taskNames = &static_cast<TaskNames&>(m_consumers.add(std::make_unique<TaskNames>()));
     m_processes = &static_cast<ProcessGroups&>(m_consumers.add(std::make_unique<ProcessGroups>(taskOf)));
     m_guestTime = &static_cast<GuestTime&>(m_consumers.add(std::make_unique<GuestTime>()));
     m_calls = &static_cast<CallSlices&>(m_consumers.add(std::make_unique<CallSlices>()));
@@ -405,15 +406,12 @@ std::shared_ptr<const std::vector<StatsTable>> Trace::statistics(const Plugin& p
 
 std::string Trace::taskName(int32_t pid) const
 {
-    std::string comm;
-    {
-        const TepAccess tep = this->tep();
-        const char* name = tep_data_comm_from_pid(tep, pid);
-        comm = name ? name : "<...>";
-    }
-    if (comm == "<...>")
-        if (std::string seen = m_occupancy->name(pid); !seen.empty()) return seen;
-    return comm;
+    if (pid == 0) return "<idle>";
+    if (std::string added = m_file->addedComm(pid); !added.empty()) return added;
+    if (std::string saved = m_store ? m_store->tasks().comm(pid) : std::string(); !saved.empty() && saved != "<...>")
+        return saved;
+    if (std::string seen = m_taskNames->name(pid); !seen.empty()) return seen;
+    return "<...>";
 }
 
 std::string Trace::taskName(TaskId task) const

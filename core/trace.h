@@ -4,6 +4,7 @@
 #include "analysis/cpuoccupancy.h"
 #include "analysis/guesttime.h"
 #include "analysis/processgroups.h"
+#include "analysis/tasknames.h"
 #include "analysis/tracktables.h"
 #include "calls/callslices.h"
 #include "calls/functioncalls.h"
@@ -129,9 +130,11 @@ public:
     const FunctionCalls& functionCalls() const { return *m_functionCalls; }
     // Each task's events and running intervals, without scanning (see TaskIndex).
     const TaskIndex& taskIndex() const { return *m_taskIndex; }
-    // A task's name: the recording's saved comm, or else the name it ran under (saved comms
-    // cover only the tasks the kernel still remembered). The one way tasks are named, in the
-    // CLI and the app.
+    // A task's name: the recording's saved comm (a capture's: the kernel's at its end, else
+    // /proc's when the task appeared), or else the first name its events gave it (TaskNames:
+    // saved comms cover only the tasks the kernel still remembered), or "<...>"; pid 0 is
+    // "<idle>". What trace-cmd report calls the task once it knows it. The one way tasks are
+    // named, in the CLI and the app; it never takes the tep handle.
     std::string taskName(int32_t pid) const;
     std::string taskName(TaskId task) const;
     // How statistics cells name tasks and events: this trace's names and times.
@@ -176,6 +179,7 @@ private:
     std::vector<std::unique_ptr<AnalysisTables>> m_tables; // per consumer of m_consumers
     std::vector<Analysis> m_analyses;
     const CpuOccupancy* m_occupancy = nullptr;
+    const TaskNames* m_taskNames = nullptr;
     const ProcessGroups* m_processes = nullptr;
     const GuestTime* m_guestTime = nullptr;
     CallSlices* m_calls = nullptr;

@@ -155,8 +155,31 @@ private slots:
         QCOMPARE(occupancy.pidAt(StreamId(2), 250), 42); // shared with the same CPU
         QVERIFY(occupancy.runs(StreamId(1)).empty());    // CPU 1 has no switch and no sibling
         QCOMPARE(occupancy.pidAt(StreamId(9), 250), -1); // unknown stream
-        QCOMPARE(occupancy.name(42), std::string("worker"));
-        QVERIFY(occupancy.name(5).empty());
+    }
+
+    // The first name an event gives a pid stays its name (trace-cmd keeps the first one it
+    // registers); the idle task and impossible pids are not named.
+    void taskNamesKeepTheFirstName()
+    {
+        TaskNames names;
+        QCOMPARE(names.requests().size(), size_t(5));
+        auto feed = [&](size_t request, std::vector<TypedValue> values) {
+            ConsumedRecord r = record(StreamId(0), 100, 1, values);
+            r.request = request;
+            names.consume(r);
+        };
+        const auto pid = [](int64_t p) { return TypedValue::number(uint64_t(p), true, 4); };
+        feed(3, {pid(40), TypedValue::text("bash")});                   // fork: the child
+        feed(0, {pid(40), TypedValue::text("find"), pid(0), TypedValue::text("swapper/1")}); // after exec
+        feed(0, {pid(0), TypedValue::text("swapper/0"), pid(41), TypedValue::text("xargs")});
+        feed(1, {pid(41), TypedValue::text("sh")});
+        feed(4, {pid(-1), TypedValue::text("nobody")});
+        feed(2, {pid(42), TypedValue::text("")});
+        QCOMPARE(names.name(40), std::string("bash"));
+        QCOMPARE(names.name(41), std::string("xargs"));
+        QVERIFY(names.name(0).empty());
+        QVERIFY(names.name(42).empty());
+        QCOMPARE(names.size(), size_t(2));
     }
 
     void processGroupsFromPlainValues()

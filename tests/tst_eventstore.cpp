@@ -12,6 +12,7 @@
 #include <traceevent/event-parse.h>
 
 #include <QRegularExpression>
+#include <QFile>
 #include <QTest>
 
 #include <random>
@@ -208,7 +209,40 @@ private slots:
             QCOMPARE(run, runs.size());
         }
         QCOMPARE(switches, size_t(806));
-        QCOMPARE(occupancy.name(19702), std::string("dpkg"));
+    }
+
+    // Every task is named as trace-cmd report names its events: the saved comm, else the first
+    // name an event gave it (a task forked during the recording, which the kernel's short
+    // saved list forgot). Expected: "PID NAME" per task, from trace-cmd report.
+    void tasksAreNamedAsTraceCmdNamesThem_data()
+    {
+        QTest::addColumn<QString>("fixture");
+        QTest::addColumn<int>("unsaved"); // tasks the saved comms lack
+        // 13 tasks named only by events; 8 of them exec'd (bash, then head, df...): trace-cmd
+        // keeps the first name.
+        QTest::newRow("langraph-perfclock") << "langraph-perfclock" << 13;
+    }
+    void tasksAreNamedAsTraceCmdNamesThem()
+    {
+        QFETCH(QString, fixture);
+        QFETCH(int, unsaved);
+        auto trace = test::openOrFail(test::fixturePath(fixture + ".dat"));
+        QVERIFY(trace);
+        QFile expected(QString::fromStdString(test::fixturePath(fixture + ".tasks.txt")));
+        QVERIFY(expected.open(QIODevice::ReadOnly));
+        int tasks = 0, unsavedSeen = 0;
+        while (!expected.atEnd()) {
+            const QString line = QString::fromUtf8(expected.readLine()).chopped(1);
+            const qsizetype space = line.indexOf(' ');
+            const int32_t pid = line.left(space).toInt();
+            QCOMPARE(QString::fromStdString(trace->taskName(pid)), line.mid(space + 1));
+            const std::string saved = trace->store().tasks().comm(pid);
+            if (pid && (saved.empty() || saved == "<...>")) ++unsavedSeen;
+            ++tasks;
+        }
+        QCOMPARE(size_t(tasks), trace->store().tasks().size());
+        QCOMPARE(unsavedSeen, unsaved);
+        QCOMPARE(trace->taskName(INT32_MAX), std::string("<...>"));
     }
 
     // raw_syscalls' args (unsigned long[6]) read as six numbers in hex, as the event's print

@@ -375,6 +375,7 @@ void MainWindow::startAnalyses(const std::shared_ptr<TraceSession>& session)
     connect(session->analyses.get(), &AnalysisJob::finished, this, [this, raw] {
         analysesUpdated(raw);
         if (raw != m_session.get()) return;
+        m_filters->refreshCounts(); // every task named by its events now
         // The call trees read the calls once they are all in; a recording with calls shows them
         // (its own kind of view).
         m_calls->setSession(m_session);
@@ -391,7 +392,11 @@ void MainWindow::analysesUpdated(const TraceSession* session)
     m_timeline->tablesGrew();
     if (session == m_session.get()) {
         m_pluginStats->refresh();
-        m_model->taskNamesChanged(); // names the switches gave tasks the saved comms lacked
+        m_model->taskNamesChanged(); // names the events gave tasks the saved comms lacked
+        if (!m_lastFilterCounts.isValid() || m_lastFilterCounts.elapsed() > 1000) {
+            m_lastFilterCounts.start();
+            m_filters->refreshCounts();
+        }
         m_details->showEvent(m_view.selection(), m_view.selectedCall());
     }
     updateAnalysisStatus();

@@ -7,7 +7,7 @@ namespace ringside {
 
 std::vector<EventRequest> CpuOccupancy::requests() const
 {
-    return {{"sched", "sched_switch", {"prev_pid", "next_pid", "next_comm"}}};
+    return {{"sched", "sched_switch", {"prev_pid", "next_pid"}}};
 }
 
 void CpuOccupancy::setTables(TableSink& tables)
@@ -51,12 +51,6 @@ void CpuOccupancy::consume(const ConsumedRecord& record)
     if (m_table && record.timestamp > ended.start)
         m_table->add(ended.start, record.timestamp, uint32_t(s), taskOf(ended.pid, ended.start));
     runs.stage({record.timestamp, nextPid});
-    const std::string_view comm = record.field(2).asText();
-    if (!comm.empty()) {
-        const std::lock_guard lock(m_namesLock);
-        std::string& known = m_names[nextPid];
-        if (known != comm) known.assign(comm);
-    }
 }
 
 void CpuOccupancy::flush()
@@ -102,13 +96,6 @@ const GrowingList<CpuOccupancy::Run>& CpuOccupancy::runs(StreamId stream) const
     if (s >= m_runs.size()) return none;
     const GrowingList<Run>* list = m_runs[s].load(std::memory_order_acquire);
     return list ? *list : none;
-}
-
-std::string CpuOccupancy::name(int32_t pid) const
-{
-    const std::lock_guard lock(m_namesLock);
-    auto it = m_names.find(pid);
-    return it == m_names.end() ? std::string() : it->second;
 }
 
 int32_t CpuOccupancy::pidAt(StreamId stream, uint64_t ts) const

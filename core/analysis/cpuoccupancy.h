@@ -7,9 +7,7 @@
 #include <cstdint>
 #include <deque>
 #include <functional>
-#include <mutex>
 #include <string>
-#include <unordered_map>
 #include <vector>
 
 namespace ringside {
@@ -17,12 +15,11 @@ namespace ringside {
 // Which task ran on each CPU when, from sched_switch: per stream, the times at which a task
 // started running. Before the first switch of a CPU its previous task is assumed to run from
 // the CPU's first event; a buffer without sched_switch shares the runs of another buffer's
-// same CPU. Also the names tasks had in those switches, which cover tasks the recording's
-// saved comms missed. Its table "cpu_tasks" holds the same runs as intervals owned by the CPU
+// same CPU. Its table "cpu_tasks" holds the same runs as intervals owned by the CPU
 // whose state is the task (the CPU rows' colours); each CPU's current run is open there.
 //
 // Threading: fed by the registry on the analysis thread; readers on any thread read the runs
-// published (they only grow) and the names (under a lock).
+// published (they only grow).
 class CpuOccupancy : public RecordConsumer {
 public:
     struct Run {
@@ -55,8 +52,6 @@ public:
 
     // The task running at `ts` on the stream, or -1 when unknown.
     int32_t pidAt(StreamId stream, uint64_t ts) const;
-    // The last name a switch gave the task, or empty.
-    std::string name(int32_t pid) const;
 
 private:
     uint32_t taskOf(int32_t pid, uint64_t time) const { return m_taskOf ? m_taskOf(pid, time) : uint32_t(pid); }
@@ -69,8 +64,6 @@ private:
     GrowingList<std::atomic<GrowingList<Run>*>> m_runs; // per stream
     std::deque<GrowingList<Run>> m_runLists;             // owned; never move
     GrowingList<std::atomic<uint32_t>> m_runsOf; // per stream: whose runs it shows (itself, or a sibling buffer's CPU)
-    mutable std::mutex m_namesLock;
-    std::unordered_map<int32_t, std::string> m_names;
 };
 
 } // namespace ringside

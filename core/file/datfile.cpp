@@ -712,6 +712,13 @@ void DatFile::addSavedComms(const std::string& cmdlines) const
     for (const auto& [pid, comm] : names) m_addedComms[pid] = comm;
 }
 
+std::string DatFile::addedComm(int32_t pid) const
+{
+    std::lock_guard<std::mutex> lock(m_addedCommsLock);
+    auto it = m_addedComms.find(pid);
+    return it == m_addedComms.end() ? std::string() : it->second;
+}
+
 TepHandle::~TepHandle()
 {
     // The plugins stay loaded (their list, a few hundred bytes, is not freed): unloading runs

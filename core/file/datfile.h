@@ -86,6 +86,9 @@ public:
     // saved_cmdlines text it brings at its end), replacing names known before: registered with
     // tep() now (by the thread that uses it) and with every handle newTep() builds from now on.
     void addSavedComms(const std::string& cmdlines) const;
+    // The last name addSavedComms gave `pid`, or empty (the tep handle's names may also come
+    // from events printed since: those are not the saved ones).
+    std::string addedComm(int32_t pid) const;
 
     // Registers the kallsyms kept by deferKallsyms with the tep handle; call once, while no
     // other thread uses the handle's function table.

@@ -138,14 +138,7 @@ std::vector<size_t> searchRows(const Trace& trace, const SearchRequest& request,
         if (wantsColumn(column, SearchColumn::Pid) && request.match(std::to_string(task.pid)))
             m.pidPids.insert(task.pid);
         if (!wantsColumn(column, SearchColumn::Task)) continue;
-        std::string name;
-        if (request.taskName) {
-            name = request.taskName(task.pid);
-        } else {
-            name = workers[0]->comm(task.pid);
-            if (name == "<...>")
-                if (std::string seen = trace.occupancy().name(task.pid); !seen.empty()) name = seen;
-        }
+        const std::string name = request.taskName ? request.taskName(task.pid) : trace.taskName(task.pid);
         if (request.match(name)) m.taskPids.insert(task.pid);
     }
     if (cancelled()) return {};

@@ -33,8 +33,7 @@ struct SearchRequest {
     // every row when null. Must outlive the search.
     const RowSet* rows = nullptr;
     // The Task column's text for a pid, as the table shows it. Called on the thread that runs
-    // search(), once per task, before the workers start. Default: the recording's saved comm,
-    // else the name seen in sched_switch, else "<...>".
+    // search(), once per task, before the workers start. Default: Trace::taskName.
     std::function<std::string(int32_t pid)> taskName;
     int threads = 0;      // 0: all cores
     size_t pieceRows = 0; // rows per piece of work; 0: a default (tests use small pieces)

@@ -40,6 +40,13 @@ public:
         auto it = m_byPid.find(pid);
         return it == m_byPid.end() ? TaskId() : it->second;
     }
+    // The name the recording saved for `pid` when it was interned, from any thread.
+    std::string comm(int32_t pid) const
+    {
+        std::lock_guard<std::mutex> lock(m_mutex);
+        auto it = m_byPid.find(pid);
+        return it == m_byPid.end() ? std::string() : m_tasks[it->second.value].comm;
+    }
     // Adds events to pids' counts (the writer, once per appended segment).
     void addEvents(const std::unordered_map<int32_t, uint64_t>& perPid)
     {

@@ -13,7 +13,6 @@
 #include <QRegularExpression>
 
 #include <algorithm>
-#include <unordered_map>
 
 namespace ringside {
 
@@ -130,16 +129,6 @@ void SearchBar::start()
     } else {
         request.match = containsText(text.toStdString(), false);
     }
-    // Task names as the table shows them, read here: they use the session's formatter.
-    auto names = std::make_shared<std::unordered_map<int32_t, std::string>>();
-    // (A capture still running owns its task table: its names come once it ends.)
-    const bool growing = m_session->live && !m_session->live->progress().ended;
-    if (!growing && (request.column == SearchColumn::All || request.column == SearchColumn::Task))
-        for (const Task& task : m_session->store().tasks().all()) (*names)[task.pid] = m_session->taskName(task.pid);
-    request.taskName = [names](int32_t pid) {
-        auto it = names->find(pid);
-        return it == names->end() ? std::string("<...>") : it->second;
-    };
     const int fromRow = m_currentRow ? m_currentRow() : -1;
 
     auto session = m_session;
