@@ -19,8 +19,11 @@ for d in "$(cd .. && pwd)/shared/traces" "$(cd .. && pwd)/shared/corpus-external
   [ -d "$d" ] && corpus="${corpus:+$corpus:}$d"
 done
 export RINGSIDE_CORPUS="${RINGSIDE_CORPUS:-$corpus}"
+# The normal build here has line tables only (-g1): a quarter less compile time than -g.
 for preset in dev asan tsan fuzz; do
-  cmake --preset "$preset" -DRINGSIDE_WERROR=ON >/dev/null
+  extra=()
+  [ "$preset" = dev ] && extra=(-DCMAKE_CXX_FLAGS_RELWITHDEBINFO="-O2 -g1 -DNDEBUG" -DCMAKE_C_FLAGS_RELWITHDEBINFO="-O2 -g1 -DNDEBUG")
+  cmake --preset "$preset" -DRINGSIDE_WERROR=ON "${extra[@]}" >/dev/null
   cmake --build --preset "$preset"
   ctest --preset "$preset" -j2
 done

@@ -61,9 +61,17 @@ private slots:
         QTest::addColumn<QString>("name");
         QTest::addColumn<bool>("filtered");
         for (const char* name : {"execve-e2big", "instances", "fgraph-openat", "threads"})
-            for (bool filtered : {false, true})
+            for (bool filtered : {false, true}) {
+#ifdef __SANITIZE_THREAD__
+                // Each search makes a tep handle per worker, 20x slower under TSan: two rows
+                // run the same threaded code as the eight.
+                if (filtered != (std::string(name) == "execve-e2big") || std::string(name) == "instances" ||
+                    std::string(name) == "fgraph-openat")
+                    continue;
+#endif
                 QTest::newRow(qPrintable(QStringLiteral("%1%2").arg(name, filtered ? " filtered" : "")))
                     << name << filtered;
+            }
     }
     void matchesBruteForce()
     {
@@ -98,18 +106,22 @@ private slots:
                               {SearchColumn::All, "0x"},
                               {SearchColumn::Info, "()"},
                               {SearchColumn::All, "no such text anywhere"}};
+        // Every row's cells, formatted once for all cases (in cells()' order).
+        const SearchColumn order[] = {SearchColumn::Cpu,     SearchColumn::Time,  SearchColumn::Task, SearchColumn::Pid,
+                                      SearchColumn::Latency, SearchColumn::Event, SearchColumn::Info};
+        const size_t tableRows = filtered ? rows.size() : store.eventCount();
+        std::vector<std::vector<std::string>> table(tableRows);
+        for (size_t k = 0; k < tableRows; ++k)
+            table[k] = cells(*trace, formatter, names, store.eventAt(filtered ? rows.select(k) : k), SearchColumn::All);
         for (const Case& c : cases) {
             const TextPredicate match = containsText(c.needle, false);
             std::vector<size_t> expected;
-            const size_t tableRows = filtered ? rows.size() : store.eventCount();
-            for (size_t k = 0; k < tableRows; ++k) {
-                const EventRef e = store.eventAt(filtered ? rows.select(k) : k);
-                for (const std::string& text : cells(*trace, formatter, names, e, c.column))
-                    if (match(text)) {
+            for (size_t k = 0; k < tableRows; ++k)
+                for (size_t i = 0; i < table[k].size(); ++i)
+                    if ((c.column == SearchColumn::All || c.column == order[i]) && match(table[k][i])) {
                         expected.push_back(k);
                         break;
                     }
-            }
             SearchRequest request;
             request.column = c.column;
             request.match = match;

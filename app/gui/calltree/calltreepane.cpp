@@ -252,6 +252,11 @@ void CallTreePane::setSession(std::shared_ptr<TraceSession> session)
     rebuild();
 }
 
+bool CallTreePane::building() const
+{
+    return m_jobs.isRunning() || m_debounce->isActive();
+}
+
 void CallTreePane::setScope(Scope scope)
 {
     if (m_scope->currentIndex() == int(scope))

@@ -55,7 +55,8 @@ public:
     // selected event; false if there is none.
     bool jumpToCall(uint32_t function, bool forward);
 
-    bool building() const { return m_jobs.isRunning(); }
+    // Trees are being built, or will be once the view stops moving.
+    bool building() const;
     const CallTree* topDownTree() const { return m_topDown.get(); }
     const std::vector<std::string>& functionNames() const { return *m_names; }
     QTabWidget* tabs() const { return m_tabs; }
