@@ -31,6 +31,7 @@ int tracefs_cpu_read(struct tracefs_cpu* tcpu, void* buffer, bool nonblock);
 #include <dirent.h>
 #include <fnmatch.h>
 #include <fstream>
+#include <iterator>
 #include <map>
 #include <sstream>
 #include <sys/stat.h>
@@ -370,12 +371,22 @@ size_t TracefsCapture::readPages(const std::function<void(int cpu, const void* d
 void TracefsCapture::ignoreTasks(std::vector<int> pids)
 {
     std::sort(pids.begin(), pids.end());
-    if (pids == m_ignored) return;
-    m_ignored = pids;
-    const std::string list = pidList(pids);
-    // Older kernels lack the file: then the capture's own events are recorded too. An empty
-    // list is written as a truncation, which clears the file.
-    tracefs_instance_file_write(m_instance, "set_event_notrace_pid", list.empty() ? "" : list.c_str());
+    std::vector<int> added;
+    std::set_difference(pids.begin(), pids.end(), m_ignored.begin(), m_ignored.end(), std::back_inserter(added));
+    if (added.empty()) return;
+    const bool first = m_ignored.empty();
+    std::vector<int> all;
+    std::merge(m_ignored.begin(), m_ignored.end(), added.begin(), added.end(), std::back_inserter(all));
+    m_ignored = std::move(all);
+    // Only ever added to: rewriting the list empties it first, and the tasks already in it
+    // would be recorded until it is written again. (Tasks gone stay listed: their pids come
+    // back only after the kernel's pids wrap.) Older kernels lack the file: then the
+    // capture's own events are recorded too.
+    const std::string list = pidList(added);
+    if (first)
+        tracefs_instance_file_write(m_instance, "set_event_notrace_pid", list.c_str());
+    else
+        tracefs_instance_file_append(m_instance, "set_event_notrace_pid", list.c_str());
 }
 
 void TracefsCapture::stop()

@@ -59,7 +59,7 @@ public:
 
     // Hands every page the CPUs have now to `page` (partial pages too); returns how many.
     size_t readPages(const std::function<void(int cpu, const void* data, size_t size)>& page);
-    // The tasks whose events are never recorded (set_event_notrace_pid), replacing those before.
+    // Tasks whose events are never recorded (set_event_notrace_pid), beside those given before.
     void ignoreTasks(std::vector<int> pids);
     // Stops tracing; what is still in the buffers is read by the next readPages().
     void stop();
