@@ -42,6 +42,8 @@
 #include <QStandardPaths>
 #include <QStatusBar>
 #include <QTemporaryDir>
+#include <QSettings>
+#include <QScreen>
 #include <QTest>
 #include <QTimer>
 #include <QToolButton>
@@ -529,6 +531,51 @@ private slots:
 
         QVERIFY(load(window, test::fixture("instances.dat")));
         QVERIFY(!button->isVisible());
+    }
+
+    // The timeline is the window: by default it has more than half its height, with the panes
+    // open (tabs of one area below it); the panes maximize and come back; Reset Layout undoes
+    // a drag of the handle. The window fits the screen.
+    void defaultLayoutGivesTheTimelineHalf()
+    {
+        QSettings().remove("window"); // no layout left by another test
+        MainWindow window;
+        window.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&window));
+        // Inside the screen (the offscreen one is narrower than the window's least width).
+        const QRect screen = window.screen()->availableGeometry();
+        QVERIFY(window.height() <= screen.height());
+        QVERIFY(window.width() <= std::max(screen.width(), window.minimumSizeHint().width()));
+        QVERIFY(load(window, test::fixture("fgraph-e2big.dat")));
+        auto* events = window.findChild<QDockWidget*>("eventsDock");
+        QVERIFY(events);
+        const QList<QDockWidget*> tabs = window.tabifiedDockWidgets(events);
+        for (const char* name : {"pluginStatsDock", "callTreeDock", "healthDock"}) {
+            auto* dock = window.findChild<QDockWidget*>(name);
+            QVERIFY2(dock && tabs.contains(dock), name);
+            QCOMPARE(window.dockWidgetArea(dock), Qt::BottomDockWidgetArea);
+        }
+        auto* plugins = window.findChild<QDockWidget*>("pluginStatsDock");
+        plugins->show();
+        plugins->raise();
+        TimelineWidget* timeline = window.timeline();
+        QTRY_VERIFY2(timeline->height() * 2 >= window.height(),
+                     qPrintable(QStringLiteral("timeline %1 of %2").arg(timeline->height()).arg(window.height())));
+        const int shown = timeline->height();
+
+        QAction* maximize = window.findChild<QAction*>("maximizePanesAction");
+        QVERIFY(maximize);
+        maximize->trigger();
+        QTRY_VERIFY(timeline->height() < 150);
+        maximize->trigger();
+        QTRY_COMPARE(timeline->height(), shown);
+
+        window.resizeDocks({plugins}, {window.height() - 150}, Qt::Vertical);
+        QTRY_VERIFY(timeline->height() * 2 < window.height());
+        window.findChild<QAction*>("resetLayoutAction")->trigger();
+        QTRY_VERIFY(timeline->height() * 2 >= window.height());
+        QVERIFY(events->isVisible()); // the events in front again
+        QVERIFY(!plugins->isVisible());
     }
 
     void healthDiagnosticsWrap()

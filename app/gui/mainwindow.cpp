@@ -51,13 +51,13 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent)
 {
     setAcceptDrops(true);
     setWindowTitle(tr("Ringside"));
-    resize(1400, 900);
 
     m_timeline = new TimelineWidget(&m_view, this);
     m_model = new EventTableModel(this);
     m_table = new EventTableView(this);
     m_table->setModel(m_model);
-    const int widths[] = {64, 44, 130, 110, 52, 52, 120};
+    // Narrow enough that the Info column shows at 1280 pixels wide, the details beside.
+    const int widths[] = {56, 36, 118, 96, 50, 50, 110};
     for (int c = 0; c < 7; ++c) m_table->header()->resizeSection(c, widths[c]);
     m_details = new DetailsPane(this);
 
@@ -99,32 +99,24 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent)
     tableLayout->addWidget(m_search);
     tableLayout->addWidget(m_table);
 
-    auto* bottom = new QSplitter(Qt::Horizontal, this);
-    bottom->addWidget(tableBox);
-    bottom->addWidget(m_details);
-    bottom->setStretchFactor(0, 3);
-    bottom->setStretchFactor(1, 2);
-    bottom->setSizes({760, 440});
-    auto* main = new QSplitter(Qt::Vertical, this);
-    main->addWidget(m_timeline);
-    main->addWidget(bottom);
-    main->setStretchFactor(0, 1);
-    main->setStretchFactor(1, 1);
-    setCentralWidget(main);
+    // The timeline is the window; the panes are tabs of one area below it (see mainwindowlayout.cpp).
+    setCentralWidget(m_timeline);
+    auto* events = new QSplitter(Qt::Horizontal, this);
+    events->setObjectName("eventsSplitter");
+    events->addWidget(tableBox);
+    events->addWidget(m_details);
+    events->setStretchFactor(0, 7);
+    events->setStretchFactor(1, 3);
+    events->setSizes({700, 300});
+    m_eventsDock = addPane(tr("Events"), "eventsDock", events);
 
     m_health = new HealthPane(this);
-    auto* healthDock = new QDockWidget(tr("Trace health"), this);
-    healthDock->setObjectName("healthDock");
-    healthDock->setWidget(m_health);
-    addDockWidget(Qt::RightDockWidgetArea, healthDock);
+    QDockWidget* healthDock = addPane(tr("Trace health"), "healthDock", m_health);
     healthDock->hide();
 
     // The plugins' statistics, shown when a plugin found failed system calls.
     m_pluginStats = new PluginStatsPane(this);
-    m_pluginDock = new QDockWidget(tr("Plugin statistics"), this);
-    m_pluginDock->setObjectName("pluginStatsDock");
-    m_pluginDock->setWidget(m_pluginStats);
-    addDockWidget(Qt::BottomDockWidgetArea, m_pluginDock);
+    m_pluginDock = addPane(tr("Plugin statistics"), "pluginStatsDock", m_pluginStats);
     m_pluginDock->hide();
     connect(m_pluginDock, &QDockWidget::visibilityChanged, this, [this] { updateAnalysisStatus(); });
     connect(m_pluginStats, &PluginStatsPane::jumpRequested, this, [this](EventRef event) {
@@ -136,10 +128,7 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent)
 
     // The function_graph call trees, shown when a recording has calls.
     m_calls = new CallTreePane(&m_view, this);
-    m_callDock = new QDockWidget(tr("Call trees"), this);
-    m_callDock->setObjectName("callTreeDock");
-    m_callDock->setWidget(m_calls);
-    addDockWidget(Qt::BottomDockWidgetArea, m_callDock);
+    m_callDock = addPane(tr("Call trees"), "callTreeDock", m_calls);
     m_callDock->hide();
     connect(m_calls, &CallTreePane::filterRequested, this, [this](const QString& expression) {
         FilterSpec spec = m_filters->spec();
@@ -153,6 +142,7 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent)
     filterDock->setObjectName("filterDock");
     filterDock->setWidget(m_filters);
     addDockWidget(Qt::LeftDockWidgetArea, filterDock);
+    m_filterDock = filterDock;
     connect(m_filters, &FilterPanel::specChanged, this, &MainWindow::onFilterPanelChanged);
     connect(&m_view, &ViewState::filterChanged, this, &MainWindow::applyFilters);
     connect(clear, &QPushButton::clicked, m_filters, &FilterPanel::clearAll);
@@ -219,6 +209,9 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent)
     });
     m_viewMenu->addAction(find);
     m_viewMenu->addAction(filterDock->toggleViewAction());
+    m_eventsDock->toggleViewAction()->setShortcut(QKeySequence(tr("Ctrl+Shift+E")));
+    m_eventsDock->toggleViewAction()->setObjectName("showEventsAction");
+    m_viewMenu->addAction(m_eventsDock->toggleViewAction());
     m_callDock->toggleViewAction()->setShortcut(QKeySequence(tr("Ctrl+Shift+T")));
     m_callDock->toggleViewAction()->setObjectName("showCallTreesAction");
     m_viewMenu->addAction(m_callDock->toggleViewAction());
@@ -229,6 +222,7 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent)
     plugins->setObjectName("pluginsAction");
     connect(plugins, &QAction::triggered, this, &MainWindow::showPluginsDialog);
     m_viewMenu->addAction(plugins);
+    addLayoutActions(m_viewMenu);
 
     connect(&m_view, &ViewState::visibleRangeChanged, this, &MainWindow::updateStatus);
     connect(&m_view, &ViewState::markersChanged, this, &MainWindow::updateStatus);
@@ -287,9 +281,7 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent)
         continueLoading(); // the other files given still open
     });
 
-    QSettings settings;
-    restoreGeometry(settings.value("window/geometry").toByteArray());
-    restoreState(settings.value("window/state").toByteArray());
+    restoreLayout();
     updateRecentMenu();
     updateStatus();
     qApp->installEventFilter(this);
@@ -699,9 +691,7 @@ void MainWindow::copySelectedRows()
 void MainWindow::closeEvent(QCloseEvent* e)
 {
     if (!m_captures->confirmDiscard()) return e->ignore();
-    QSettings settings;
-    settings.setValue("window/geometry", saveGeometry());
-    settings.setValue("window/state", saveState());
+    saveLayout();
     QMainWindow::closeEvent(e);
 }
 

@@ -35,8 +35,8 @@ class FilterPanel;
 class SearchBar;
 class TimelineWidget;
 
-// The main window: timeline on top, event table and details below, filters and trace health in
-// docks. Opens recordings through LoadJob (off the GUI thread); a failed load leaves the previous
+// The main window: the timeline in the middle, the panes (events table and details, plugin
+// statistics, call trees, trace health) as tabs of one area below it, the filters on the left. Opens recordings through LoadJob (off the GUI thread); a failed load leaves the previous
 // trace open, and the progress dialog is gone after every load, however it ends. All views
 // observe the one ViewState: the filter panel writes its filter there, the FilterJob evaluates
 // what is there, and restoreView() puts a saved snapshot back. The timeline's keys work anywhere
@@ -122,8 +122,23 @@ protected:
     void dragEnterEvent(QDragEnterEvent*) override;
     void dropEvent(QDropEvent*) override;
     void closeEvent(QCloseEvent*) override;
+    void showEvent(QShowEvent*) override;
 
 private:
+    // ---- The layout (mainwindowlayout.cpp)
+    // A pane: a dock, tabbed with the others below the timeline.
+    QDockWidget* addPane(const QString& title, const char* objectName, QWidget* widget);
+    // View > Maximize Panes, Reset Layout.
+    void addLayoutActions(QMenu* view);
+    // The layout last left (settings), else the default (sized when first shown).
+    void restoreLayout();
+    void saveLayout();
+    void applyDefaultSizes();
+    void resetLayout();
+    // The panes take the window's height but a strip of timeline, or give it back.
+    void setPanesMaximized(bool maximized);
+    QDockWidget* currentPane() const;
+
     // The capture controller, its menu items and what the window shows of its captures.
     void createCaptures(QMenu* captureMenu, QMenu* fileMenu);
     void buildMenus();
@@ -176,6 +191,12 @@ private:
     HealthPane* m_health = nullptr;
     CallTreePane* m_calls = nullptr;
     QDockWidget* m_callDock = nullptr;
+    QDockWidget* m_eventsDock = nullptr;
+    QDockWidget* m_filterDock = nullptr;
+    QByteArray m_defaultLayout;      // the docks as built, for View > Reset Layout
+    bool m_sizeOnShow = false;       // no layout remembered: the default sizes once shown
+    int m_unmaximizedPaneHeight = 0; // the panes' height before Maximize Panes
+    QAction* m_maximizePanes = nullptr;
     PluginStatsPane* m_pluginStats = nullptr;
     QDockWidget* m_pluginDock = nullptr;
     FilterPanel* m_filters = nullptr;
