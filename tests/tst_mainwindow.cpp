@@ -214,6 +214,23 @@ private slots:
         QTest::keyClick(window.table(), Qt::Key_Backspace);
         QCOMPARE(view->visibleRange(), view->fullRange());
         QTest::keyClick(window.table(), Qt::Key_W);
+        // With an event selected in view, W and S zoom around it: it stays where it was.
+        const EventRef selected = window.tableModel()->eventAt(window.tableModel()->rowCount() / 5);
+        view->setVisibleRange(view->fullRange());
+        view->select(selected);
+        const uint64_t at = window.session()->store().timestamp(selected);
+        const auto share = [&] {
+            const auto r = view->visibleRange();
+            return double(at - r.start) / double(r.span());
+        };
+        const double where = share();
+        QVERIFY(where > 0.05 && where < 0.45); // not the middle
+        QTest::keyClick(window.table(), Qt::Key_W);
+        QTest::keyClick(window.table(), Qt::Key_W);
+        QCOMPARE(view->visibleRange().span(), view->fullRange().span() / 4);
+        QVERIFY(std::abs(share() - where) < 0.01);
+        QTest::keyClick(window.table(), Qt::Key_S);
+        QVERIFY(std::abs(share() - where) < 0.01);
         // ...but the arrows still move the table's current row, not the timeline.
         window.table()->selectRow(5);
         const auto before = view->visibleRange();

@@ -145,12 +145,27 @@ bool TimelineWidget::handleKey(QKeyEvent* e)
 {
     if (!m_session || (e->modifiers() & ~(Qt::KeypadModifier | Qt::ShiftModifier))) return false;
     const int anchor = (m_hoverX >= kLabelWidth && m_hoverX < width()) ? m_hoverX : kLabelWidth + dataWidth() / 2;
+    // Around the selected event while it is in view (it stays where it is), else the pointer
+    // or the middle.
+    auto zoomKey = [&](double factor) {
+        const TimeRange visible = m_view->visibleRange();
+        if (const auto selected = m_view->selection()) {
+            const EventStore& store = m_session->store();
+            if (selected->stream.value < store.streamCount() &&
+                selected->index < store.stream(selected->stream).columns.size()) {
+                const uint64_t t = store.timestamp(*selected);
+                if (t >= visible.start && t <= visible.end)
+                    return m_view->setVisibleRange(timeline::zoomAround(visible, t, factor, m_view->fullRange()));
+            }
+        }
+        zoomBy(factor, anchor);
+    };
     switch (e->key()) {
     case Qt::Key_W:
     case Qt::Key_Plus:
-    case Qt::Key_Equal: zoomBy(0.5, anchor); break;
+    case Qt::Key_Equal: zoomKey(0.5); break;
     case Qt::Key_S:
-    case Qt::Key_Minus: zoomBy(2.0, anchor); break;
+    case Qt::Key_Minus: zoomKey(2.0); break;
     case Qt::Key_A:
     case Qt::Key_Left: panByPixels(dataWidth() / 5); break;
     case Qt::Key_D:
