@@ -44,6 +44,8 @@
 #include <QTemporaryDir>
 #include <QSettings>
 #include <QScreen>
+#include <QDialog>
+#include <QTextBrowser>
 #include <QTest>
 #include <QTimer>
 #include <QToolButton>
@@ -634,6 +636,35 @@ private slots:
              {"zoomInAction", "zoomFitAction", "zoomBackAction", "showHealthAction", "showFiltersAction", "findAction"})
             QVERIFY2(names.contains(name), name);
         QVERIFY(window.findChild<QMenu*>("fileMenu")->actions().first()->objectName() == "openAction");
+    }
+
+    // Help: the keys (the timeline's too), the manual (the README) and the versions.
+    void helpMenuShowsKeysManualAndVersions()
+    {
+        MainWindow window;
+        QVERIFY(window.findChild<QMenu*>("helpMenu"));
+        window.findChild<QAction*>("keysAction")->trigger();
+        auto* keys = window.findChild<QDialog*>("keysDialog");
+        QVERIFY(keys && keys->isVisible());
+        const QString keyText = keys->findChild<QTextBrowser*>()->toPlainText();
+        for (const char* key : {"W / S", "Ctrl+Shift+M", "Shift+click", "Backspace"})
+            QVERIFY2(keyText.contains(QString::fromUtf8(key)), key);
+        window.findChild<QAction*>("manualAction")->trigger();
+        auto* manual = window.findChild<QDialog*>("manualDialog");
+        QVERIFY(manual && manual->isVisible());
+        const QString manualText = manual->findChild<QTextBrowser*>()->toPlainText();
+        QVERIFY(manualText.contains("Maximize Panes"));
+        QVERIFY(!manualText.contains("resources/screenshots"));
+        QString about;
+        QTimer::singleShot(0, this, [&] {
+            for (QWidget* top : QApplication::topLevelWidgets())
+                if (auto* box = qobject_cast<QMessageBox*>(top); box && box->isVisible()) about = box->text();
+            closeMessageBoxes();
+        });
+        window.findChild<QAction*>("aboutAction")->trigger();
+        QVERIFY2(about.contains(QString::fromLatin1(qVersion())) && about.contains("libtraceevent 1.") &&
+                     about.contains("libtracefs 1."),
+                 qPrintable(about));
     }
 
     void counterClockShowsTicks()

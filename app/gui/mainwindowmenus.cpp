@@ -10,6 +10,7 @@
 #include "details/healthpane.h"
 #include "exports/exportcontroller.h"
 #include "filters/filterpanel.h"
+#include "help/helpmenu.h"
 #include "plugins/pluginsdialog.h"
 #include "plugins/pluginstatspane.h"
 #include "session/sessioncontroller.h"
@@ -187,6 +188,9 @@ void MainWindow::buildMenus()
         ->setObjectName("selectBackAction");
     go->addAction(tr("Next Selection"), QKeySequence(tr("Ctrl+]")), &m_view, &ViewState::selectForward)
         ->setObjectName("selectForwardAction");
+    QMenu* help = menuBar()->addMenu(tr("&Help"));
+    help->setObjectName("helpMenu");
+    addHelpActions(help, this);
 
     auto* copy = new QAction(tr("Copy Rows"), this);
     copy->setObjectName("copyRowsAction");
