@@ -292,9 +292,13 @@ MainWindow::~MainWindow()
     qApp->removeEventFilter(this);
     // The docks are hidden after this body, as the window's children go: they say so to no one.
     disconnect(m_pluginDock, nullptr, this, nullptr);
-    // The pane lets go of a live capture's analysis before the window's members go (its
-    // table's header is asked for as the window closes its children).
+    // The views let go of the recordings before the window's members (which own them) go:
+    // their workers may still read them (the timeline's call lanes, the call trees, a search),
+    // and the plugin pane's header is asked for as the window closes its children.
     m_pluginStats->setSession(nullptr);
+    m_calls->setSession(nullptr);
+    m_search->setSession(nullptr);
+    m_timeline->setSession(nullptr);
 }
 
 bool MainWindow::eventFilter(QObject* watched, QEvent* event)
