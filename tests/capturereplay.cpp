@@ -75,7 +75,7 @@ int main(int argc, char** argv)
     bool stopped = false;
     auto pause = [&stopped] {
         pollfd in{STDIN_FILENO, POLLIN, 0};
-        stopped = stopped || ::poll(&in, 1, 30) > 0;
+        stopped = stopped || ::poll(&in, 1, 3) > 0;
     };
     // A round of a page without events alone first: nothing published yet, so the other CPUs,
     // empty in it, are not taken to be past any time (a later round where a CPU with pages
