@@ -20,9 +20,11 @@ for d in "$(cd .. && pwd)/shared/traces" "$(cd .. && pwd)/shared/corpus-external
 done
 export RINGSIDE_CORPUS="${RINGSIDE_CORPUS:-$corpus}"
 # The normal build here has line tables only (-g1): a quarter less compile time than -g.
+# Unity builds (eight sources a compile) parse the Qt and standard headers once per eight
+# files: the builds take about half the time.
 for preset in dev asan tsan fuzz; do
-  extra=()
-  [ "$preset" = dev ] && extra=(-DCMAKE_CXX_FLAGS_RELWITHDEBINFO="-O2 -g1 -DNDEBUG" -DCMAKE_C_FLAGS_RELWITHDEBINFO="-O2 -g1 -DNDEBUG")
+  extra=(-DCMAKE_UNITY_BUILD=ON)
+  [ "$preset" = dev ] && extra+=(-DCMAKE_CXX_FLAGS_RELWITHDEBINFO="-O2 -g1 -DNDEBUG" -DCMAKE_C_FLAGS_RELWITHDEBINFO="-O2 -g1 -DNDEBUG")
   cmake --preset "$preset" -DRINGSIDE_WERROR=ON "${extra[@]}" >/dev/null
   cmake --build --preset "$preset"
   ctest --preset "$preset" -j2

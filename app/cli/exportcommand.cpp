@@ -18,7 +18,7 @@ namespace ringside::cli {
 
 namespace {
 
-const char* const kUsage = "usage: ringside-cli export FILE --format csv|jsonl|perfetto [--filter EXPR] [-o OUT]\n";
+const char* const kExportUsage = "usage: ringside-cli export FILE --format csv|jsonl|perfetto [--filter EXPR] [-o OUT]\n";
 
 } // namespace
 
@@ -37,9 +37,9 @@ int exportCommand(const std::vector<std::string>& args)
         else if (path.empty() && !args[i].empty() && args[i][0] != '-')
             path = args[i];
         else
-            return std::fputs(kUsage, stderr), 2;
+            return std::fputs(kExportUsage, stderr), 2;
     }
-    if (path.empty() || format.empty()) return std::fputs(kUsage, stderr), 2;
+    if (path.empty() || format.empty()) return std::fputs(kExportUsage, stderr), 2;
     ExportOptions options;
     if (format == "csv") {
         options.format = ExportFormat::Csv;

@@ -17,7 +17,7 @@ namespace ringside::cli {
 
 namespace {
 
-const char* const kUsage = "usage: ringside-cli kvm HOST.dat [GUEST.dat...] [--json]\n";
+const char* const kKvmUsage = "usage: ringside-cli kvm HOST.dat [GUEST.dat...] [--json]\n";
 
 struct GuestCpu {
     int cpu = 0;
@@ -37,9 +37,9 @@ int kvmCommand(const std::vector<std::string>& args)
         else if (!a.empty() && a[0] != '-')
             paths.push_back(a);
         else
-            return std::fputs(kUsage, stderr), 2;
+            return std::fputs(kKvmUsage, stderr), 2;
     }
-    if (paths.empty()) return std::fputs(kUsage, stderr), 2;
+    if (paths.empty()) return std::fputs(kKvmUsage, stderr), 2;
     // The host with the kvm plugin: its table is what this prints.
     PluginChoice choice;
     choice.only = {"kvm"};

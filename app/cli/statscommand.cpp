@@ -12,7 +12,7 @@ namespace ringside::cli {
 
 namespace {
 
-const char* const kUsage = "usage: ringside-cli stats FILE --plugin NAME [--json]\n";
+const char* const kStatsUsage = "usage: ringside-cli stats FILE --plugin NAME [--json]\n";
 
 } // namespace
 
@@ -30,9 +30,9 @@ int statsCommand(const std::vector<std::string>& args)
         else if (path.empty() && args[i][0] != '-')
             path = args[i];
         else
-            return std::fputs(kUsage, stderr), 2;
+            return std::fputs(kStatsUsage, stderr), 2;
     }
-    if (path.empty() || choice.only.size() != 1) return std::fputs(kUsage, stderr), 2;
+    if (path.empty() || choice.only.size() != 1) return std::fputs(kStatsUsage, stderr), 2;
     std::vector<std::unique_ptr<Plugin>> plugins;
     std::string error;
     if (!choice.instantiate(plugins, error)) {

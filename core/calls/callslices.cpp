@@ -8,7 +8,7 @@ namespace {
 enum Request : size_t { kEntry, kExit, kExitWithRetval };
 enum ExitField : size_t { kFunc, kDepth, kOverrun, kCalltime, kRettime, kRetval };
 
-uint8_t contextOf(uint8_t commonFlags)
+uint8_t interruptFlagsOf(uint8_t commonFlags)
 {
     return commonFlags & kFlagInterrupt;
 }
@@ -186,7 +186,7 @@ void CallSlices::onEntry(const ConsumedRecord& record)
     closeUnpaired(stack, keep, 0);
     const uint32_t parent = stack.frames.empty() ? kNoParent : stack.frames.back();
     const uint32_t slice = addSlice(record.timestamp, parent, functionId(record.field(kFunc).asUnsigned()), record.pid,
-                                    record.stream, depth, kCallOpen | contextOf(record.flags));
+                                    record.stream, depth, kCallOpen | interruptFlagsOf(record.flags));
     if (parent == kNoParent && depth > 0) stack.pending.push_back(slice);
     stack.frames.push_back(slice);
 }
@@ -215,14 +215,14 @@ void CallSlices::onExit(const ConsumedRecord& record, bool withRetval)
     if (!stack.frames.empty() && this->depth(stack.frames.back()) == depth) {
         slice = stack.frames.back();
         stack.frames.pop_back();
-        m_flags[slice] = uint8_t((m_flags[slice] & ~kCallOpen) | contextOf(record.flags));
+        m_flags[slice] = uint8_t((m_flags[slice] & ~kCallOpen) | interruptFlagsOf(record.flags));
     } else {
         // Its entry is not in the recording: the call began before it, or the entry was lost.
         ++m_pairing.exitsWithoutEntry;
         const uint32_t parent = stack.frames.empty() ? kNoParent : stack.frames.back();
         const uint64_t start = record.timestamp >= duration ? record.timestamp - duration : 0;
         slice =
-            addSlice(start, parent, function, record.pid, record.stream, depth, kCallNoEntry | contextOf(record.flags));
+            addSlice(start, parent, function, record.pid, record.stream, depth, kCallNoEntry | interruptFlagsOf(record.flags));
         adoptPending(stack, slice, depth);
         if (parent == kNoParent && depth > 0) stack.pending.push_back(slice);
     }

@@ -16,7 +16,7 @@ namespace {
 constexpr uint32_t kUnresolved = ~uint32_t(0);
 constexpr uint32_t kNotSelected = kUnresolved - 1;
 
-CallContext contextOf(uint8_t flags)
+CallContext callContextOf(uint8_t flags)
 {
     if (flags & kCallNmi) return CallContext::Nmi;
     if (flags & kCallHardIrq) return CallContext::HardIrq;
@@ -129,7 +129,7 @@ CallTree CallTree::topDown(const CallSlices& calls, const CallSelection& selecti
         if (!selection.contains(calls, i)) return kNotSelected;
         uint32_t base = 0;
         if (calls.isInterruptRoot(i)) {
-            base = tree.child(0, kNoFunction, contextOf(calls.flags(i)));
+            base = tree.child(0, kNoFunction, callContextOf(calls.flags(i)));
         } else {
             const uint32_t p = calls.parent(i);
             if (p != CallSlices::kNoParent && nodeOf[p] != kNotSelected) base = nodeOf[p];

@@ -16,7 +16,7 @@ namespace ringside {
 
 namespace {
 
-constexpr size_t kPieceRows = 16384; // ~1.5 MB of text: small enough to spread, big enough to amortize
+constexpr size_t kReportPieceRows = 16384; // ~1.5 MB of text: small enough to spread, big enough to amortize
 
 // Whether libtraceevent's function plugin, whose indentation depends on every earlier
 // function event of the CPU (kept in the plugin's globals), prints events of this trace.
@@ -48,7 +48,7 @@ size_t ReportPrinter::dump(FILE* out, int threads, size_t pieceRows)
     std::fprintf(out, "cpus=%d\n", cpuCount(m_trace));
 
     const size_t rows = store.eventCount();
-    if (pieceRows == 0) pieceRows = kPieceRows;
+    if (pieceRows == 0) pieceRows = kReportPieceRows;
     const size_t pieces = (rows + pieceRows - 1) / pieceRows;
     if (threads <= 0) threads = static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
     const bool oneThread = needsOneThread(m_trace);

@@ -22,7 +22,7 @@ namespace ringside {
 
 namespace {
 
-constexpr size_t kPieceRows = 16384;
+constexpr size_t kExportPieceRows = 16384;
 
 const std::vector<std::string> kFixed = {"time", "timestamp", "cpu", "task", "common_pid", "event", "latency", "info"};
 
@@ -349,7 +349,7 @@ Result<ExportSummary> exportEvents(const Trace& trace, FILE* out, const std::str
     const size_t rows = store.eventCount();
     if (options.rows && options.rows->universe() != rows)
         return Error{path + ": the rows to export do not belong to this recording"};
-    const size_t pieces = (rows + kPieceRows - 1) / kPieceRows;
+    const size_t pieces = (rows + kExportPieceRows - 1) / kExportPieceRows;
     size_t threads = options.threads > 0 ? size_t(options.threads) : std::max(1u, std::thread::hardware_concurrency());
     threads = std::min(threads, std::max<size_t>(pieces, 1));
 
@@ -396,7 +396,7 @@ Result<ExportSummary> exportEvents(const Trace& trace, FILE* out, const std::str
     summary.rows = makeInOrder(
         pieces, workers.size(),
         [&](size_t worker, size_t piece, std::string& text) {
-            return workers[worker]->writeRows(piece * kPieceRows, std::min(rows, (piece + 1) * kPieceRows), comms, text);
+            return workers[worker]->writeRows(piece * kExportPieceRows, std::min(rows, (piece + 1) * kExportPieceRows), comms, text);
         },
         [&](size_t piece, std::string& text, size_t) {
             if (std::fwrite(text.data(), 1, text.size(), out) != text.size()) return false;

@@ -18,7 +18,7 @@ namespace ringside {
 
 namespace {
 
-constexpr size_t kPieceRows = 32768;
+constexpr size_t kSearchPieceRows = 32768;
 
 char lowerAscii(char c)
 {
@@ -112,7 +112,7 @@ std::vector<size_t> searchRows(const Trace& trace, const SearchRequest& request,
     int threads =
         request.threads > 0 ? request.threads : static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
     const size_t tableRows = request.rows ? request.rows->size() : store.eventCount();
-    const size_t pieceRows = request.pieceRows ? request.pieceRows : kPieceRows;
+    const size_t pieceRows = request.pieceRows ? request.pieceRows : kSearchPieceRows;
     const size_t pieces = (tableRows + pieceRows - 1) / pieceRows;
     threads = static_cast<int>(std::clamp<size_t>(pieces, 1, size_t(threads)));
     std::vector<std::unique_ptr<ReportWorker>> workers;

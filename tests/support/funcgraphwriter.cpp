@@ -96,7 +96,7 @@ std::string writeFuncGraphRecording(const FuncGraphShape& shape)
                 task.stack.push_back({int(below(kFunctions)), now - 1000 + uint64_t(d) * 100, false});
 
     std::vector<bool> lostPending(size_t(shape.cpus), false);
-    auto emit = [&](Task& task, std::string payload) {
+    auto writeRecord = [&](Task& task, std::string payload) {
         const size_t cpu = size_t(task.cpu);
         if (lostPending[cpu] || !chance(shape.lostChance)) {
             TraceWriter::Record record{uint32_t(now - cpuTime[cpu]), std::move(payload), bool(lostPending[cpu])};
@@ -132,7 +132,7 @@ std::string writeFuncGraphRecording(const FuncGraphShape& shape)
             put<uint64_t>(fields, functionAddress(f));
             put<int32_t>(fields, depth);
             put<int32_t>(fields, 0); // padding
-            emit(task, TraceWriter::payload(kEntryId, task.pid, fields, interrupt ? 0x09 : 0x01));
+            writeRecord(task, TraceWriter::payload(kEntryId, task.pid, fields, interrupt ? 0x09 : 0x01));
             task.stack.push_back({f, now, interrupt});
         } else {
             const Call call = task.stack.back();
@@ -147,7 +147,7 @@ std::string writeFuncGraphRecording(const FuncGraphShape& shape)
             put<uint32_t>(fields, 0);
             put<uint64_t>(fields, calltime);
             put<uint64_t>(fields, rettime);
-            emit(task, TraceWriter::payload(kExitId, task.pid, fields, call.interrupt ? 0x09 : 0x01));
+            writeRecord(task, TraceWriter::payload(kExitId, task.pid, fields, call.interrupt ? 0x09 : 0x01));
         }
     }
     // A balanced recording ends with every call returned.
@@ -165,7 +165,7 @@ std::string writeFuncGraphRecording(const FuncGraphShape& shape)
                 put<uint64_t>(fields, call.calltime + 3);
                 put<uint64_t>(fields, now + 2);
                 lostPending[size_t(task.cpu)] = false;
-                emit(task, TraceWriter::payload(kExitId, task.pid, fields, call.interrupt ? 0x09 : 0x01));
+                writeRecord(task, TraceWriter::payload(kExitId, task.pid, fields, call.interrupt ? 0x09 : 0x01));
             }
     return writer.write();
 }
