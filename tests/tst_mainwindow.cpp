@@ -46,6 +46,7 @@
 #include <QScreen>
 #include <QDialog>
 #include <QTextBrowser>
+#include <QAbstractItemModelTester>
 #include <QTest>
 #include <QTimer>
 #include <QToolButton>
@@ -769,6 +770,64 @@ private slots:
         // The cell shows the time of the event it goes to.
         QVERIFY2(model->index(bash, at).data().toString().contains("1023.456018"),
                  qPrintable(model->index(bash, at).data().toString()));
+    }
+
+    // The wakeup latency histogram reads at a glance: its counts are bars (the longest, the
+    // largest bucket's), columns as wide as their content (a stretched last column put numbers
+    // a window's width from their header), and the model passes Qt's model checks.
+    void histogramIsDrawnAsBars()
+    {
+        MainWindow window;
+        window.resize(1400, 900);
+        window.show();
+        QVERIFY(load(window, test::fixture("sched-mix.dat")));
+        auto* dock = window.findChild<QDockWidget*>("pluginStatsDock");
+        QVERIFY(dock);
+        dock->show();
+        dock->raise();
+        PluginStatsPane* pane = window.pluginStats();
+        QAbstractItemModelTester tester(pane->model(), QAbstractItemModelTester::FailureReportingMode::QtTest);
+        const int choice = pane->chooser()->findText("sched: Wakeup latency histogram");
+        QStringList offered;
+        for (int i = 0; i < pane->chooser()->count(); ++i) offered << pane->chooser()->itemText(i);
+        QVERIFY2(choice >= 0, qPrintable(offered.join(", ")));
+        pane->chooser()->setCurrentIndex(choice);
+        QTreeView* table = pane->table();
+        const QAbstractItemModel* model = table->model();
+        QVERIFY(model->rowCount() > 2);
+        const int counts = pane->model()->barColumn();
+        QCOMPARE(counts, 2);
+        int largest = -1;
+        qulonglong most = 0, total = 0;
+        for (int r = 0; r < model->rowCount(); ++r) {
+            const qulonglong n = QLocale().toULongLong(model->index(r, counts).data().toString());
+            total += n;
+            if (n > most) most = n, largest = r;
+            QVERIFY(!model->index(r, 0).data(StatsTableModel::kBar).isValid());
+        }
+        QVERIFY(largest >= 0);
+        QCOMPARE(model->index(largest, counts).data(StatsTableModel::kBar).toDouble(), 1.0);
+        for (int r = 0; r < model->rowCount(); ++r) {
+            const double n = double(QLocale().toULongLong(model->index(r, counts).data().toString()));
+            QVERIFY(qAbs(model->index(r, counts).data(StatsTableModel::kBar).toDouble() - n / double(most)) < 1e-9);
+        }
+        // Drawn: the largest bucket's cell is tinted most of its width, a small one's barely.
+        QVERIFY(QTest::qWaitForWindowExposed(&window));
+        QVERIFY(!table->header()->stretchLastSection());
+        QVERIFY(table->columnWidth(counts) >= 300 && table->columnWidth(counts) <= 400);
+        table->scrollTo(model->index(largest, counts));
+        const QRect cell = table->visualRect(model->index(largest, counts));
+        const QImage image = table->viewport()->grab().toImage();
+        auto tinted = [&](int x) {
+            const QColor c = image.pixelColor(x, cell.center().y());
+            return c.blue() > c.red() + 20;
+        };
+        QVERIFY(tinted(cell.left() + 10));
+        QVERIFY(tinted(cell.left() + cell.width() * 3 / 4));
+        QVERIFY(total > most); // more than one bucket has wakeups
+        // A table without a histogram has no bars.
+        pane->chooser()->setCurrentIndex(pane->chooser()->findText("sched: Scheduling per task"));
+        QCOMPARE(pane->model()->barColumn(), -1);
     }
 
     // The syscalls plugin as a user meets it: the window opens no pane by itself, the status

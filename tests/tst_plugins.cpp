@@ -902,6 +902,15 @@ private slots:
         QVERIFY2(text.contains(QRegularExpression("\\n *\\d+ +\\d +sh \\(177\\) +execve +-7 +E2BIG +\\d+\\n")),
                  qPrintable(text));
 
+        // A histogram's counts are bars too: sched-mix's largest bucket (2-4 us, 256 wakeups)
+        // 40 characters, one of 81 wakeups 13.
+        cli.start(RINGSIDE_CLI, {"stats", test::fixture("sched-mix.dat"), "--plugin", "sched"});
+        QVERIFY(cli.waitForFinished(60000));
+        QCOMPARE(cli.exitCode(), 0);
+        const QString sched = QString::fromUtf8(cli.readAllStandardOutput());
+        QVERIFY2(sched.contains(QRegularExpression("\\n +2 +4 +256  #{40}\\n")), qPrintable(sched));
+        QVERIFY2(sched.contains(QRegularExpression("\\n +8 +16 +81  #{13}\\n")), qPrintable(sched));
+
         cli.start(RINGSIDE_CLI, {"stats", test::fixture("execve-e2big.dat"), "--plugin", "syscalls", "--json"});
         QVERIFY(cli.waitForFinished(60000));
         QCOMPARE(cli.exitCode(), 0);

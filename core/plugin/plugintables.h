@@ -193,6 +193,9 @@ struct StatsTable {
     // The table to show first, offered where the user looks when it has rows ("12 failed
     // system calls — show"): an analysis marks at most one.
     bool headline = false;
+    // A histogram's counts: the column whose cells the app draws as bars (their length to the
+    // column's largest), -1 for none.
+    int barColumn = -1;
 
     size_t rows() const { return columns.empty() ? 0 : columns.front().size(); }
     Column& column(const std::string& key, const std::string& title, Kind kind)

@@ -142,10 +142,23 @@ std::string tableText(const StatsTable& table, const StatsContext& context)
         }
         return out + "\n";
     };
+    // A histogram's counts also as bars of up to 40 characters, to their largest.
+    const StatsTable::Column* bars =
+        table.barColumn >= 0 && size_t(table.barColumn) < table.columns.size() ? &table.columns[size_t(table.barColumn)]
+                                                                                 : nullptr;
+    int64_t most = 0;
+    if (bars)
+        for (int64_t n : bars->numbers) most = std::max(most, n);
     std::vector<std::string> titles;
     for (const auto& column : table.columns) titles.push_back(column.title);
     std::string out = "# " + table.title + "\n" + line(titles);
-    for (const auto& row : cells) out += line(row);
+    for (size_t r = 0; r < cells.size(); ++r) {
+        out += line(cells[r]);
+        if (bars && most > 0 && r < bars->numbers.size() && bars->numbers[r] > 0) {
+            out.pop_back();
+            out += "  " + std::string(size_t(std::max<int64_t>(1, (bars->numbers[r] * 40 + most / 2) / most)), '#') + "\n";
+        }
+    }
     return out;
 }
 

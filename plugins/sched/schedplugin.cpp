@@ -234,6 +234,7 @@ std::vector<StatsTable> SchedPlugin::statistics() const
     auto& from = histogram.column("from_us", "From (us)", Kind::Count);
     auto& to = histogram.column("to_us", "To (us)", Kind::Count);
     auto& count = histogram.column("count", "Wakeups", Kind::Count);
+    histogram.barColumn = 2;
     for (size_t b = 0; b < m_latencyBuckets.size(); ++b)
         if (m_latencyBuckets[b]) {
             from.numbers.push_back(b ? int64_t(1) << (b - 1) : 0);

@@ -8,12 +8,33 @@
 #include <QHeaderView>
 #include <QLabel>
 #include <QLocale>
+#include <QPainter>
 #include <QPushButton>
+#include <QStyledItemDelegate>
 #include <QTreeView>
 #include <QVBoxLayout>
 #include <algorithm>
 
 namespace ringside {
+
+namespace {
+
+// A histogram's counts as bars behind their numbers.
+class BarDelegate : public QStyledItemDelegate {
+public:
+    using QStyledItemDelegate::QStyledItemDelegate;
+    void paint(QPainter* painter, const QStyleOptionViewItem& option, const QModelIndex& index) const override
+    {
+        QStyledItemDelegate::paint(painter, option, index);
+        const QVariant bar = index.data(StatsTableModel::kBar);
+        if (!bar.isValid()) return;
+        const QRect area = option.rect.adjusted(2, 3, -2, -3);
+        const int width = int(area.width() * std::clamp(bar.toDouble(), 0.0, 1.0));
+        if (width > 0) painter->fillRect(QRect(area.left(), area.top(), width, area.height()), QColor(0x35, 0x84, 0xe4, 80));
+    }
+};
+
+} // namespace
 
 PluginStatsPane::PluginStatsPane(QWidget* parent) : QWidget(parent)
 {
@@ -38,6 +59,10 @@ PluginStatsPane::PluginStatsPane(QWidget* parent) : QWidget(parent)
     m_table->setAlternatingRowColors(true);
     m_table->setSortingEnabled(true);
     m_table->setUniformRowHeights(true);
+    // Columns as wide as their content: a stretched last column put its numbers, right-aligned,
+    // a window's width from its header.
+    m_table->header()->setStretchLastSection(false);
+    m_table->setItemDelegate(new BarDelegate(m_table));
     layout->addWidget(m_table, 1);
     connect(m_chooser, &QComboBox::currentIndexChanged, this, [this] { fill(); });
     connect(copy, &QPushButton::clicked, this, [this] { QApplication::clipboard()->setText(m_model->asTsv()); });
@@ -160,6 +185,8 @@ void PluginStatsPane::fill()
         for (int r = 0; r < std::min(m_model->rowCount(), 200); ++r)
             width =
                 std::max(width, m_table->fontMetrics().horizontalAdvance(m_model->index(r, c).data().toString()) + 16);
+        // Room for a histogram's bars.
+        if (c == m_model->barColumn()) width = std::max(width, 320);
         m_table->setColumnWidth(c, std::min(width, 400));
     }
     const QString of = analysing ? tr("so far (of %1 events analysed) · ")

@@ -14,6 +14,15 @@ namespace ringside {
 
 using Kind = StatsTable::Kind;
 
+namespace {
+
+bool barKind(Kind kind)
+{
+    return kind == Kind::Count || kind == Kind::Number || kind == Kind::Duration;
+}
+
+} // namespace
+
 void StatsTableModel::setTable(std::shared_ptr<const std::vector<StatsTable>> tables, size_t index,
                                StatsContext context, bool timesInUsecs)
 {
@@ -23,8 +32,14 @@ void StatsTableModel::setTable(std::shared_ptr<const std::vector<StatsTable>> ta
     m_context = std::move(context);
     m_usecs = timesInUsecs;
     m_order.clear();
-    m_eventColumn = m_errnoColumn = -1;
+    m_eventColumn = m_errnoColumn = m_barColumn = -1;
+    m_barMax = 0;
     if (m_table) {
+        const int bars = m_table->barColumn;
+        if (bars >= 0 && size_t(bars) < m_table->columns.size() && barKind(m_table->columns[size_t(bars)].kind)) {
+            m_barColumn = bars;
+            for (int64_t n : m_table->columns[size_t(bars)].numbers) m_barMax = std::max(m_barMax, double(n));
+        }
         m_order.resize(m_table->rows());
         std::iota(m_order.begin(), m_order.end(), 0u);
         for (size_t c = 0; c < m_table->columns.size(); ++c) {
@@ -90,6 +105,9 @@ QVariant StatsTableModel::data(const QModelIndex& index, int role) const
         return index.column() == m_errnoColumn && !cellText(*m_table, column, r, m_context).empty()
                    ? QVariant(QColor(0xc0, 0x1c, 0x28))
                    : QVariant();
+    case kBar:
+        if (index.column() != m_barColumn || m_barMax <= 0) return {};
+        return std::max(0.0, double(c.numbers[r]) / m_barMax);
     case kJumpEvent: {
         // The event cell itself, else the row's first event.
         const StatsTable::Column& e =

@@ -18,7 +18,8 @@ namespace ringside {
 class StatsTableModel : public QAbstractTableModel {
     Q_OBJECT
 public:
-    enum Role { kJumpEvent = Qt::UserRole + 1, kExact = Qt::UserRole + 2 };
+    // kBar: a histogram cell's share of its column's largest value (0 to 1), drawn as a bar.
+    enum Role { kJumpEvent = Qt::UserRole + 1, kExact = Qt::UserRole + 2, kBar = Qt::UserRole + 3 };
 
     explicit StatsTableModel(QObject* parent = nullptr) : QAbstractTableModel(parent) {}
     // Shows table `index` of `tables` (kept alive here), its tasks and events named by
@@ -29,6 +30,8 @@ public:
     // The first column that names an event (a row goes there), or -1.
     int eventColumn() const { return m_eventColumn; }
     bool hasJumps() const { return m_eventColumn >= 0; }
+    // The column drawn as bars (kBar), or -1.
+    int barColumn() const { return m_barColumn; }
 
     int rowCount(const QModelIndex& parent = {}) const override;
     int columnCount(const QModelIndex& parent = {}) const override;
@@ -50,6 +53,8 @@ private:
     std::vector<uint32_t> m_order; // view row -> table row
     int m_eventColumn = -1;
     int m_errnoColumn = -1;
+    int m_barColumn = -1;
+    double m_barMax = 0;
 };
 
 } // namespace ringside
