@@ -20,6 +20,7 @@
 
 #include <traceevent/event-parse.h>
 
+#include <QAbstractItemModelTester>
 #include <QComboBox>
 #include <QDockWidget>
 #include <QLabel>
@@ -82,6 +83,11 @@ private slots:
         CallTreePane* pane = window.callTrees();
         QVERIFY(treesShown(pane));
         QTreeView* view = pane->topDownView();
+        // Both trees' models keep Qt's model rules through what follows (search, expansion,
+        // caller/callee, rebuilds).
+        QAbstractItemModelTester topDownTester(view->model(), QAbstractItemModelTester::FailureReportingMode::QtTest);
+        QAbstractItemModelTester bottomUpTester(pane->bottomUpView()->model(),
+                                                QAbstractItemModelTester::FailureReportingMode::QtTest);
         QCOMPARE(view->model()->rowCount(), 3); // do_execveat_common and two interrupt contexts
         QCOMPARE(label(pane, view, view->model()->index(0, 0)), QStringLiteral("do_execveat_common.isra.0"));
 
@@ -282,6 +288,8 @@ private slots:
 
         auto* other = static_cast<CallTreeModel*>(pane->otherSyscallView()->model());
         auto* failing = static_cast<CallTreeModel*>(pane->selectedSyscallView()->model());
+        QAbstractItemModelTester otherTester(other, QAbstractItemModelTester::FailureReportingMode::QtTest);
+        QAbstractItemModelTester failingTester(failing, QAbstractItemModelTester::FailureReportingMode::QtTest);
         const QModelIndex otherTop = other->index(0, 0);
         const QModelIndex failingTop = failing->index(0, 0);
         QCOMPARE(other->data(otherTop, Qt::DisplayRole).toString(), QStringLiteral("do_execveat_common.isra.0"));
