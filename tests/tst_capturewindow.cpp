@@ -170,10 +170,13 @@ private slots:
         const int rows = window.tableModel()->rowCount();
         QCOMPARE(size_t(rows), window.session()->store().eventCount());
         QVERIFY(!window.session()->liveSaved);
+        QVERIFY2(window.windowTitle().startsWith("Live capture "), qPrintable(window.windowTitle()));
 
         const QString out = m_dir.filePath("capture.dat");
         QVERIFY2(window.captures()->save(out, &error), qPrintable(error));
         QVERIFY(window.session()->liveSaved);
+        // Named by its file now, in the title too.
+        QVERIFY2(window.windowTitle().startsWith("capture.dat"), qPrintable(window.windowTitle()));
         QVERIFY2(window.findChild<QLabel*>("captureStatus")->text().endsWith(" · saved as capture.dat (v7, zstd)"),
                  qPrintable(window.findChild<QLabel*>("captureStatus")->text()));
         const auto dump = test::runCli({"dump", out});

@@ -27,6 +27,7 @@ void MainWindow::createCaptures(QMenu* captureMenu, QMenu* fileMenu)
     });
     connect(m_captures, &CaptureController::captureGrew, this, &MainWindow::captureGrew);
     connect(m_captures, &CaptureController::captureEnded, this, &MainWindow::captureEnded);
+    connect(m_captures, &CaptureController::captureSaved, this, &MainWindow::updateRecordingBox);
     connect(m_captures, &CaptureController::captureStatusChanged, this, &MainWindow::setCaptureStatus);
     connect(m_captures, &CaptureController::statusMessage, statusBar(), &QStatusBar::showMessage);
 }

@@ -261,6 +261,7 @@ bool CaptureController::save(const QString& path, QString* error, DatFormat form
     if (auto shown = liveSession()) session = std::move(shown);
     session->liveSaved = true;
     session->path = path; // sessions and the window name it by its file now
+    emit captureSaved();
     emit statusMessage(tr("Capture saved to %1").arg(path), 15000);
     emit captureStatusChanged(
         m_endSummary + tr(" · saved as %1 (%2)").arg(QFileInfo(path).fileName(), QString::fromStdString(format.name())));

@@ -65,6 +65,8 @@ signals:
     // The capture shown has more rows; it ended (its analyses take the last batch).
     void captureGrew();
     void captureEnded();
+    // The capture shown was saved: it is named by its file now (the title, the recordings).
+    void captureSaved();
     // The capture's line in the status bar (counts, losses, where it was saved); a passing
     // message.
     void captureStatusChanged(const QString& text);
