@@ -334,6 +334,14 @@ private slots:
         QVERIFY(!QFile::exists(jsonl + ".part"));
         QTRY_VERIFY(window.statusBar()->currentMessage().contains("Exported 402 events"));
         QCOMPARE(visibleProgressDialogs(), 0);
+        // The next export starts in that folder, in that format.
+        QTRY_COMPARE(window.findChildren<ExportDialog*>().size(), 0);
+        action->trigger();
+        auto* again = window.findChild<ExportDialog*>("exportDialog");
+        QVERIFY(again && again->isVisible());
+        QCOMPARE(again->path(), dir.filePath("execve-e2big.jsonl"));
+        QCOMPARE(again->format(), ExportFormat::JsonLines);
+        again->reject();
 
         // The selected rows, as CSV: a header and three rows, the table's.
         const QString csv = dir.filePath("selected.csv");

@@ -3,6 +3,7 @@
 
 #include <QComboBox>
 #include <QDialogButtonBox>
+#include <QDir>
 #include <QFileDialog>
 #include <QFileInfo>
 #include <QFormLayout>
@@ -10,6 +11,7 @@
 #include <QLineEdit>
 #include <QLocale>
 #include <QPushButton>
+#include <QSettings>
 #include <QRadioButton>
 #include <QVBoxLayout>
 
@@ -26,6 +28,9 @@ QString suffixOf(ExportFormat format)
     }
     return {};
 }
+
+const char* const kLastDirKey = "exports/lastDir";
+const char* const kFormatKey = "exports/format";
 
 } // namespace
 
@@ -58,8 +63,16 @@ ExportDialog::ExportDialog(const QString& recordingPath, size_t all, size_t filt
     m_path = new QLineEdit(this);
     m_path->setObjectName("exportPath");
     m_path->setMinimumWidth(fontMetrics().averageCharWidth() * 60);
+    // The folder and format of the last export, else the recording's folder (a capture not
+    // saved yet has none: the home folder), named after the recording.
+    const QSettings settings;
     const QFileInfo recording(recordingPath);
-    m_path->setText(recording.absoluteDir().filePath(recording.completeBaseName() + ".csv"));
+    QString folder = settings.value(kLastDirKey).toString();
+    if (folder.isEmpty() || !QDir(folder).exists())
+        folder = recording.exists() ? recording.absolutePath() : QDir::homePath();
+    const int lastFormat = m_format->findData(settings.value(kFormatKey, int(ExportFormat::Csv)).toInt());
+    if (lastFormat >= 0) m_format->setCurrentIndex(lastFormat);
+    m_path->setText(QDir(folder).filePath(recording.completeBaseName() + "." + suffixOf(format())));
     auto* browse = new QPushButton(tr("Browse…"), this);
     auto* pathRow = new QHBoxLayout;
     pathRow->addWidget(m_path, 1);
@@ -85,6 +98,14 @@ ExportDialog::ExportDialog(const QString& recordingPath, size_t all, size_t filt
     connect(m_path, &QLineEdit::textChanged, this, [this] { m_ok->setEnabled(!m_path->text().trimmed().isEmpty()); });
     connect(buttons, &QDialogButtonBox::accepted, this, &QDialog::accept);
     connect(buttons, &QDialogButtonBox::rejected, this, &QDialog::reject);
+}
+
+void ExportDialog::accept()
+{
+    QSettings settings;
+    settings.setValue(kLastDirKey, QFileInfo(path()).absolutePath());
+    settings.setValue(kFormatKey, int(format()));
+    QDialog::accept();
 }
 
 ExportDialog::Rows ExportDialog::rows() const

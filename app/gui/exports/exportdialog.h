@@ -26,6 +26,8 @@ public:
     ExportFormat format() const;
     QString path() const;
     void setPath(const QString& path);
+    // Remembers the folder and format for the next export.
+    void accept() override;
 
 private:
     void formatChanged();
