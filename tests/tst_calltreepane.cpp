@@ -28,6 +28,7 @@
 #include <QSignalSpy>
 #include <QTabWidget>
 #include <QTest>
+#include <QToolTip>
 #include <QTreeView>
 #include <QTreeWidget>
 
@@ -251,8 +252,13 @@ private slots:
         QCOMPARE(flame->zoomed(), node);
         // Zoomed: the call spans the width, its first callee is on the next row.
         QCOMPARE(flame->nodeAt(QPoint(flame->width() - 3, 9)), node);
+        // A tooltip of a box goes with the zoom that drew it: Backspace redraws the boxes.
+        QHelpEvent help(QEvent::ToolTip, outermost, flame->mapToGlobal(outermost));
+        QCoreApplication::sendEvent(flame, &help);
+        QVERIFY(QToolTip::isVisible());
         QTest::keyClick(flame, Qt::Key_Backspace);
         QCOMPARE(flame->zoomed(), uint32_t(0));
+        QTRY_VERIFY(!QToolTip::isVisible());
         flame->setFlame(true);
         QVERIFY(flame->nodeAt(QPoint(flame->width() / 4, flame->height() - 18 - 9)) == node);
     }

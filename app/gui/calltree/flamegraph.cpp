@@ -27,6 +27,7 @@ void FlameGraphWidget::setTree(std::shared_ptr<const CallTree> tree,
     m_zoom = 0;
     m_selected = 0;
     m_laidOutFor = {};
+    if (QToolTip::isVisible()) QToolTip::hideText();
     update();
 }
 
@@ -42,6 +43,8 @@ void FlameGraphWidget::zoomTo(uint32_t node)
     if (!m_tree || node >= m_tree->size()) return;
     m_zoom = node;
     m_laidOutFor = {};
+    // A tooltip shown describes a box of the old zoom.
+    if (QToolTip::isVisible()) QToolTip::hideText();
     update();
 }
 
