@@ -28,7 +28,9 @@ public:
         QStyledItemDelegate::paint(painter, option, index);
         const QVariant bar = index.data(StatsTableModel::kBar);
         if (!bar.isValid()) return;
-        const QRect area = option.rect.adjusted(2, 3, -2, -3);
+        // Left of the number, which stays right-aligned and clear of the bar.
+        const int text = option.fontMetrics.horizontalAdvance(index.data().toString()) + 10;
+        const QRect area = option.rect.adjusted(2, 3, -text, -3);
         const int width = int(area.width() * std::clamp(bar.toDouble(), 0.0, 1.0));
         if (width > 0) painter->fillRect(QRect(area.left(), area.top(), width, area.height()), QColor(0x35, 0x84, 0xe4, 80));
     }
