@@ -153,8 +153,18 @@ QJsonObject SessionController::layout() const
 void SessionController::restoreLayout(const QJsonObject& layout, QStringList* problems)
 {
     if (layout.isEmpty()) return;
-    if (layout.contains("window_geometry"))
+    if (layout.contains("window_geometry")) {
+        // restoreGeometry gives a window maximized already its normal size, which the window
+        // manager refuses without a word: the content was laid out at that size inside the
+        // maximized window. It keeps the size it has.
+        const bool wasMaximized = m_window->isMaximized();
+        const QSize before = m_window->size();
         m_window->restoreGeometry(QByteArray::fromBase64(layout.value("window_geometry").toString().toLatin1()));
+        if (wasMaximized && m_window->isMaximized() && m_window->size() != before) {
+            m_window->resize(before);
+            m_window->setWindowState(m_window->windowState() | Qt::WindowMaximized); // the resize dropped it
+        }
+    }
     if (layout.contains("window_state") &&
         !m_window->restoreState(QByteArray::fromBase64(layout.value("window_state").toString().toLatin1())))
         *problems << tr("the panel layout could not be restored");
