@@ -295,7 +295,12 @@ MainWindow::~MainWindow()
     // The views let go of the recordings before the window's members (which own them) go:
     // their workers may still read them (the timeline's call lanes, the call trees, a search),
     // and the plugin pane's header is asked for as the window closes its children.
+    m_model->setSession(nullptr);
+    m_details->setSession(nullptr);
+    m_health->setSession(nullptr);
     m_pluginStats->setSession(nullptr);
+    m_filterJob.cancel();
+    m_filters->setSession(nullptr);
     m_calls->setSession(nullptr);
     m_search->setSession(nullptr);
     m_timeline->setSession(nullptr);
