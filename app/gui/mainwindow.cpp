@@ -294,16 +294,21 @@ MainWindow::~MainWindow()
     disconnect(m_pluginDock, nullptr, this, nullptr);
     // The views let go of the recordings before the window's members (which own them) go:
     // their workers may still read them (the timeline's call lanes, the call trees, a search),
-    // and the plugin pane's header is asked for as the window closes its children.
+    // and the tables' headers are asked for as the window closes its children.
+    releaseSessionViews();
+    m_calls->setSession(nullptr);
+    m_search->setSession(nullptr);
+    m_timeline->setSession(nullptr);
+}
+
+void MainWindow::releaseSessionViews()
+{
     m_model->setSession(nullptr);
     m_details->setSession(nullptr);
     m_health->setSession(nullptr);
     m_pluginStats->setSession(nullptr);
     m_filterJob.cancel();
     m_filters->setSession(nullptr);
-    m_calls->setSession(nullptr);
-    m_search->setSession(nullptr);
-    m_timeline->setSession(nullptr);
 }
 
 bool MainWindow::eventFilter(QObject* watched, QEvent* event)
@@ -517,12 +522,7 @@ void MainWindow::updateRecordingBox()
 void MainWindow::activate(size_t index, bool opened)
 {
     // Views drop their pointers into the old session before it goes.
-    m_model->setSession(nullptr);
-    m_details->setSession(nullptr);
-    m_health->setSession(nullptr);
-    m_pluginStats->setSession(nullptr);
-    m_filterJob.cancel();
-    m_filters->setSession(nullptr);
+    releaseSessionViews();
     m_filterBar->hide();
     m_active = index;
     m_session = m_recordings.at(index);

@@ -148,6 +148,9 @@ private:
     // Points every pane at recording `index`, its view reset; a recording just `opened` also
     // shows the docks it has something for (calls, failed system calls).
     void activate(size_t index, bool opened);
+    // The table, details, health, plugin and filter views drop their session (and the
+    // filter job stops).
+    void releaseSessionViews();
     // After a load: the next file to append, or the screenshot asked for.
     void continueLoading();
     void startLoad(const QString& path, bool isSample);
