@@ -23,14 +23,20 @@ constexpr int kTypeRole = Qt::UserRole + 1;
 constexpr int kPidRole = Qt::UserRole + 2;
 constexpr int kStreamRole = Qt::UserRole + 3;
 
+// The name column takes the room, the others fit their content.
+void fitColumns(QTreeWidget* tree)
+{
+    tree->header()->setSectionResizeMode(QHeaderView::ResizeToContents);
+    tree->header()->setSectionResizeMode(0, QHeaderView::Stretch);
+}
+
 QTreeWidget* makeTree(const QStringList& headers, QWidget* parent)
 {
     auto* tree = new QTreeWidget(parent);
     tree->setHeaderLabels(headers);
     tree->setUniformRowHeights(true);
     tree->header()->setStretchLastSection(false);
-    tree->header()->setSectionResizeMode(QHeaderView::ResizeToContents);
-    tree->header()->setSectionResizeMode(0, QHeaderView::Stretch);
+    fitColumns(tree);
     tree->header()->setMinimumSectionSize(40);
     return tree;
 }
@@ -222,6 +228,9 @@ void FilterPanel::refreshCounts()
     }
     m_events->sortItems(1, Qt::DescendingOrder);
 
+    // Fitted columns measure their content again at each item changed: the tens of thousands
+    // of tasks the analyses name at once held the window for minutes. Measured once, after.
+    m_tasks->header()->setSectionResizeMode(QHeaderView::Interactive);
     std::map<int32_t, QTreeWidgetItem*> taskItems;
     for (int i = 0; i < m_tasks->topLevelItemCount(); ++i)
         taskItems[m_tasks->topLevelItem(i)->data(0, kPidRole).toInt()] = m_tasks->topLevelItem(i);
@@ -241,6 +250,7 @@ void FilterPanel::refreshCounts()
         item->setData(2, Qt::DisplayRole, qulonglong(task.events));
     }
     m_tasks->sortItems(2, Qt::DescendingOrder);
+    fitColumns(m_tasks);
     applySearch(m_events, m_eventSearch->text());
     applySearch(m_tasks, m_taskSearch->text());
     m_populating = false;
