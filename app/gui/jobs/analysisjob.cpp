@@ -92,8 +92,10 @@ void AnalysisJob::run()
         if (!analysed || m_stop) return;
         if (last) {
             m_trace.finishAnalyses();
-            m_finished = true;
+            // Finished once the window is told (on its thread): whoever sees isFinished() has
+            // had the last update, and a wait for it needs no more events.
             post([this] {
+                m_finished = true;
                 emit updated();
                 emit finished();
             });

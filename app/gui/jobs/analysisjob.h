@@ -38,6 +38,7 @@ public:
     void captureEnded();
     // Whether the analyses ran at normal priority (tests that wait for them on a loaded machine).
     void setIdlePriority(bool idle) { m_idle = idle; }
+    // The analyses are done and the window has had their last update.
     bool isFinished() const { return m_finished.load(); }
     // Permille of the batch being analysed (0 when none runs).
     int permille() const { return m_permille.load(); }
