@@ -3,12 +3,14 @@
 // and sends a version 6 recording's pages as a capture would, a page of each CPU a round,
 // until the recording ends or the caller says stop. With RINGSIDE_REPLAY_FILE set, that file
 // is replayed and the arguments (a capture's settings) are ignored.
-// Between rounds it waits a little, so that the reader publishes what it has, and it sends
+// Between rounds it waits a little (3 ms; longer if RINGSIDE_REPLAY_SPREAD_MS asks for the
+// rounds to last at least that long), so that the reader publishes what it has, and it sends
 // CPU 0 pages without events (the kernel hands out such pages), the first alone in a round of
 // its own: what the store is given must still match the pages it keeps, page for page.
 #include "capture/captureprotocol.h"
 #include "file/datconvert.h"
 
+#include <algorithm>
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
@@ -73,9 +75,11 @@ int main(int argc, char** argv)
 
     // Between rounds, the caller's word to stop (or its end) ends the replay early.
     bool stopped = false;
-    auto pause = [&stopped] {
+    const char* spread = std::getenv("RINGSIDE_REPLAY_SPREAD_MS");
+    const int pauseMs = std::max(3, spread ? std::atoi(spread) / int(std::max<size_t>(rounds, 1)) : 0);
+    auto pause = [&stopped, pauseMs] {
         pollfd in{STDIN_FILENO, POLLIN, 0};
-        stopped = stopped || ::poll(&in, 1, 3) > 0;
+        stopped = stopped || ::poll(&in, 1, pauseMs) > 0;
     };
     // A round of a page without events alone first: nothing published yet, so the other CPUs,
     // empty in it, are not taken to be past any time (a later round where a CPU with pages
