@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 #include "trace.h"
+#include "util/memorypolicy.h"
 
 #include "file/formatfields.h"
 #include "file/metadatacheck.h"
@@ -263,6 +264,7 @@ Result<std::unique_ptr<Trace>> Trace::openTrace(const std::string& path, const L
     auto store = loadEvents(*trace->m_file, load);
     if (!store) return store.error();
     trace->m_store = std::move(store.value());
+    returnFreedMemory();
     std::vector<std::vector<TapColumn>> collected;
     for (size_t t = 0; t < taps.size(); ++t) collected.push_back(trace->m_store->takeTap(ownTaps + t));
     trace->addTapColumns(std::move(collected));
@@ -344,8 +346,10 @@ void Trace::finishAnalyses()
     const std::lock_guard lock(m_analyseLock);
     m_consumers.finish();
     m_taskIndex->finish(*m_store, m_occupancy);
-    publishAnalyses(true);
+    for (const auto& tables : m_tables) tables->publish(ownerOf());
+    publishStatistics(true);
     m_statisticsStale = false;
+    returnFreedMemory();
     m_finished.store(true, std::memory_order_release);
     m_version.fetch_add(1, std::memory_order_acq_rel);
 }
@@ -354,32 +358,41 @@ bool Trace::refreshStatistics()
 {
     const std::lock_guard lock(m_analyseLock);
     if (!m_statisticsStale) return false;
-    publishStatistics();
+    publishStatistics(false);
     m_statisticsStale = false;
     m_version.fetch_add(1, std::memory_order_acq_rel);
     return true;
 }
 
-void Trace::publishAnalyses(bool statistics)
+TrackTable::OwnerOfEvent Trace::ownerOf() const
 {
-    const EventStore& store = *m_store;
-    const TaskIndex& index = *m_taskIndex;
-    auto ownerOf = [&](EventRef e) {
+    return [&store = *m_store, &index = *m_taskIndex](EventRef e) {
         const CpuColumns& c = store.stream(e.stream).columns;
         return index.taskAt(c.pid[e.index], c.timestamp[e.index]).value;
     };
-    for (const auto& tables : m_tables) tables->publish(ownerOf);
-    if (statistics) publishStatistics();
 }
 
-void Trace::publishStatistics()
+void Trace::publishAnalyses(bool statistics)
+{
+    for (const auto& tables : m_tables) tables->publish(ownerOf());
+    if (statistics) publishStatistics(false);
+}
+
+void Trace::publishStatistics(bool final)
 {
     m_statisticsAt = std::chrono::steady_clock::now();
     for (size_t p = 0; p < m_plugins.size(); ++p) {
         if (!m_consumers.failure(m_plugins[p]->name()).empty()) continue;
+        {
+            // Not made beside the last ones, which are as large (a view still showing those
+            // keeps them until it takes these).
+            const std::lock_guard lock(m_statsLock);
+            m_stats[p].reset();
+        }
         std::shared_ptr<const std::vector<StatsTable>> stats;
         try {
-            stats = std::make_shared<const std::vector<StatsTable>>(m_plugins[p]->statistics());
+            stats = std::make_shared<const std::vector<StatsTable>>(final ? m_plugins[p]->finalStatistics()
+                                                                          : m_plugins[p]->statistics());
         } catch (const std::exception& e) {
             stats = std::make_shared<const std::vector<StatsTable>>();
         }

@@ -165,8 +165,11 @@ private:
     static Result<std::unique_ptr<Trace>> openTrace(const std::string& path, const LoadOptions& options,
                                                     std::vector<std::unique_ptr<RecordConsumer>> consumers,
                                                     std::vector<std::unique_ptr<Plugin>> plugins);
+    // The task a table row anchored at an event belongs to.
+    TrackTable::OwnerOfEvent ownerOf() const;
     void publishAnalyses(bool statistics);
-    void publishStatistics();
+    // `final`: after the analyses' finish(), their last statistics (Plugin::finalStatistics).
+    void publishStatistics(bool final);
 
     mutable std::recursive_mutex m_tepLock;
     std::unique_ptr<FuncGraphContext> m_funcGraph;

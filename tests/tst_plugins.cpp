@@ -293,6 +293,16 @@ private slots:
                      std::string::npos,
                  readJson.c_str());
         QVERIFY(statsNamed(stats, "tasks"));
+
+        // The last statistics, made as the sums they come from are freed, are the same tables;
+        // the plugin then has nothing left to make them from (the core keeps these).
+        const std::vector<StatsTable> final = plugin.finalStatistics();
+        QCOMPARE(final.size(), stats.size());
+        for (size_t t = 0; t < stats.size(); ++t) {
+            QCOMPARE(final[t].key, stats[t].key);
+            QCOMPARE(tableJson(final[t], names), tableJson(stats[t], names));
+        }
+        QVERIFY(plugin.statistics().empty());
     }
 
     // A wait of more than 4.3 s and an address returned by mmap come back whole.

@@ -30,6 +30,19 @@ bool AnchoredSlices::append(uint32_t end, uint32_t back, uint32_t labelId, uint8
     return true;
 }
 
+namespace {
+
+// Spare capacity in the heap costs memory; a buffer of a megabyte and more has pages of its
+// own (returnLargeBuffersWhenFreed), whose untouched tail is never resident, and copying it to
+// its size would hold it twice for a moment: the peak of a load.
+template <typename T>
+void shrinkInHeap(std::vector<T>& v)
+{
+    if (v.capacity() * sizeof(T) < (size_t(1) << 20)) v.shrink_to_fit();
+}
+
+} // namespace
+
 void AnchoredSlices::seal(uint32_t eventCount)
 {
     events = eventCount;
@@ -40,11 +53,11 @@ void AnchoredSlices::seal(uint32_t eventCount)
         rowsBefore[w] = before;
         before += uint32_t(std::popcount(bits[w]));
     }
-    bits.shrink_to_fit();
-    startBack.shrink_to_fit();
-    label.shrink_to_fit();
-    flagged.shrink_to_fit();
-    depth.shrink_to_fit();
+    shrinkInHeap(bits);
+    shrinkInHeap(startBack);
+    shrinkInHeap(label);
+    shrinkInHeap(flagged);
+    shrinkInHeap(depth);
 }
 
 size_t AnchoredSlices::rowsEndingBefore(uint32_t event) const
@@ -68,8 +81,8 @@ uint32_t AnchoredSlices::endOf(size_t row) const
 
 size_t AnchoredSlices::memoryBytes() const
 {
-    return bits.capacity() * 8 + rowsBefore.capacity() * 4 + startBack.capacity() * 2 + label.capacity() * 2 +
-           flagged.capacity() * sizeof flagged[0] + depth.capacity() + sizeof *this;
+    return bits.size() * 8 + rowsBefore.size() * 4 + startBack.size() * 2 + label.size() * 2 +
+           flagged.size() * sizeof flagged[0] + depth.size() + sizeof *this;
 }
 
 AnchoredSlices::FlagWalk::FlagWalk(const AnchoredSlices& slices, size_t row)

@@ -46,6 +46,10 @@ public:
     virtual std::string nothingToShow() const = 0;
     // Statistics of the records so far, asked between batches (a capture's shown as it goes).
     virtual std::vector<StatsTable> statistics() const { return {}; }
+    // The statistics once more after finish(), the last time they are asked for: a plugin that
+    // keeps sums only to remake its tables may make them from what it frees as it goes, and
+    // need not answer statistics() after (the core keeps these).
+    virtual std::vector<StatsTable> finalStatistics() { return statistics(); }
 };
 
 } // namespace ringside

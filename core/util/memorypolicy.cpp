@@ -12,4 +12,9 @@ void returnLargeBuffersWhenFreed()
     mallopt(M_MMAP_THRESHOLD, 1 << 20);
 }
 
+void returnFreedMemory()
+{
+    malloc_trim(0);
+}
+
 } // namespace ringside

@@ -10,6 +10,20 @@ namespace ringside::syscalls {
 
 std::vector<StatsTable> SyscallsPlugin::statistics() const
 {
+    // After finalStatistics() the sums are gone, and the core holds what they came to.
+    return m_tallyHandedOver ? std::vector<StatsTable>() : tables(nullptr);
+}
+
+std::vector<StatsTable> SyscallsPlugin::finalStatistics()
+{
+    std::vector<StatsTable> made = tables(&m_tally);
+    m_tallyHandedOver = true;
+    return made;
+}
+
+std::vector<StatsTable> SyscallsPlugin::tables(Tally* consumed) const
+{
+    const Tally& tally = m_tally;
     using Kind = StatsTable::Kind;
     auto taskOf = [&](int32_t pid, uint64_t time) {
         return m_info.taskAt ? int64_t(m_info.taskAt(pid, time)) : int64_t(pid);
@@ -50,7 +64,7 @@ std::vector<StatsTable> SyscallsPlugin::statistics() const
     };
     auto find = [](const auto& map, auto key) { auto it = map.find(key); return it == map.end() ? nullptr : &it->second; };
 
-    const size_t failed = m_tally.failures.size();
+    const size_t failed = tally.failures.size();
     StatsTable failures{"failures", "Failed system calls", {}, true};
     auto& at = failures.column("at", "Time", Kind::Event);
     auto& cpu = failures.column("cpu", "CPU", Kind::Number);
@@ -74,7 +88,7 @@ std::vector<StatsTable> SyscallsPlugin::statistics() const
         int64_t total = StatsTable::kUnknown; // until one has a duration
     };
     std::map<std::pair<uint32_t, int64_t>, Group> groups;
-    for (const Failure& f : m_tally.failures) {
+    for (const Failure& f : tally.failures) {
         at.numbers.push_back(f.exitEvent.valid() ? StatsTable::eventCell(f.exitEvent) : StatsTable::kUnknown);
         cpu.numbers.push_back(cpuOf(f.exitEvent.stream));
         task.numbers.push_back(taskOf(f.pid, f.exit));
@@ -89,6 +103,7 @@ std::vector<StatsTable> SyscallsPlugin::statistics() const
         count(errnosOfName[f.name], f.ret);
         count(errnosOfTaskCall[uint64_t(uint32_t(f.pid)) << 32 | f.name], f.ret);
     }
+    if (consumed) std::vector<Failure>().swap(consumed->failures);
 
     StatsTable bySyscall{"syscalls", "System calls", {}, false};
     auto& sName = bySyscall.column("name", "System call", Kind::Text);
@@ -100,7 +115,7 @@ std::vector<StatsTable> SyscallsPlugin::statistics() const
     // The sums per name and per task: those per task and name added up.
     std::vector<Sums> perName;
     std::unordered_map<int32_t, Sums> perTask;
-    for (const auto& [key, sums] : m_tally.perTaskCall) {
+    for (const auto& [key, sums] : tally.perTaskCall) {
         const uint32_t name = uint32_t(key);
         if (perName.size() <= name) perName.resize(name + 1u);
         perName[name].add(sums);
@@ -151,8 +166,8 @@ std::vector<StatsTable> SyscallsPlugin::statistics() const
     std::sort(byRank.begin(), byRank.end(), [&](uint32_t a, uint32_t b) { return names[a] < names[b]; });
     for (uint32_t r = 0; r < byRank.size(); ++r) rankOf[byRank[r]] = r;
     std::vector<uint64_t> taskCalls;
-    taskCalls.reserve(m_tally.perTaskCall.size());
-    for (const auto& entry : m_tally.perTaskCall)
+    taskCalls.reserve(tally.perTaskCall.size());
+    for (const auto& entry : tally.perTaskCall)
         taskCalls.push_back(uint64_t(uint32_t(entry.first >> 32) ^ 0x80000000u) << 32 | rankOf[uint32_t(entry.first)]);
     std::sort(taskCalls.begin(), taskCalls.end());
     for (auto* c : {&cTask, &cName, &cCalls, &cTotal, &cMax}) c->numbers.reserve(taskCalls.size());
@@ -161,7 +176,7 @@ std::vector<StatsTable> SyscallsPlugin::statistics() const
         const int32_t pid = int32_t(uint32_t(ordered >> 32) ^ 0x80000000u);
         const uint32_t name = byRank[uint32_t(ordered)];
         const uint64_t key = uint64_t(uint32_t(pid)) << 32 | name;
-        const Sums& s = m_tally.perTaskCall.at(key);
+        const Sums& s = tally.perTaskCall.at(key);
         cTask.numbers.push_back(taskOf(pid, perTask.at(pid).first));
         cName.numbers.push_back(name);
         cCalls.numbers.push_back(s.calls);
@@ -169,6 +184,7 @@ std::vector<StatsTable> SyscallsPlugin::statistics() const
         cTotal.numbers.push_back(s.timed ? int64_t(s.total) : StatsTable::kUnknown);
         cMax.numbers.push_back(s.timed ? int64_t(s.max) : StatsTable::kUnknown);
     }
+    if (consumed) consumed->clear();
 
     StatsTable grouped{"failure_groups", "Failures by system call and error", {}, false};
     auto& gName = grouped.column("name", "System call", Kind::Text);
