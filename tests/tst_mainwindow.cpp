@@ -6,6 +6,7 @@
 #include "guisupport.h"
 #include "testsupport.h"
 
+#include "analysis/tracktables.h"
 #include "details/detailspane.h"
 #include "details/healthpane.h"
 #include "exports/exportcontroller.h"
@@ -743,6 +744,58 @@ private slots:
 
     // "Max wakeup latency at" goes to exactly the sched_switch that ran the task after its
     // longest wait: bash (29482) on sched-mix, switched in at 1023.456018277 (trace-cmd report).
+    // A click on a task row inside a long system call, away from the task's events, picks the
+    // call: its ends become the markers, the event that began it is selected (the details
+    // show it), and the status bar says what it is.
+    void clickInsideASystemCallPicksIt()
+    {
+        MainWindow window;
+        window.resize(1400, 900);
+        window.show();
+        QVERIFY(load(window, test::fixture("execve-e2big.dat")));
+        const TraceSession& session = *window.session();
+        const Trace::Analysis* syscalls = session.trace->analysis("syscalls");
+        QVERIFY(syscalls);
+        const auto* table = dynamic_cast<const SliceTable*>(syscalls->tables->find("syscalls"));
+        QVERIFY(table);
+        // The longest call with both ends recorded.
+        std::optional<SliceTable::View> longest;
+        table->forEach(session.store(), &session.trace->taskIndex(), [&](const SliceTable::View& v) {
+            if (v.startEvent.valid() && v.endEvent.valid() && !(v.flags & (Slice::kOpen | Slice::kNoStart)) &&
+                (!longest || v.end - v.start > longest->end - longest->start))
+                longest = v;
+        });
+        QVERIFY(longest);
+        const int32_t pid = session.store().stream(longest->endEvent.stream).columns.pid[longest->endEvent.index];
+        ViewState& view = *window.viewState();
+        view.addTaskRow(pid);
+        const uint64_t span = longest->end - longest->start;
+        view.setVisibleRange({longest->start - span / 2, longest->end + span / 2});
+        TimelineWidget* timeline = window.timeline();
+        QCoreApplication::processEvents();
+        int y = -1;
+        const auto& rows = timeline->rows().rows();
+        for (int i = 0; i < rows.size(); ++i)
+            if (rows[i].kind == TimelineRows::Kind::Task && rows[i].pid == pid)
+                y = TimelineWidget::kRulerHeight + timeline->rows().rowTop(i) + rows[i].height / 2;
+        QVERIFY(y > 0 && y < timeline->height());
+        view.clearMarkers();
+        view.clearSelection();
+        // Somewhere in the middle half of the call, away from the task's events (a switch
+        // while it waited is one): the markers come to the call's ends.
+        bool picked = false;
+        for (int step = 0; step <= 8 && !picked; ++step) {
+            const uint64_t t = longest->start + span / 4 + span / 2 * uint64_t(step) / 8;
+            QTest::mouseClick(timeline, Qt::LeftButton, {}, QPoint(timeline->xOfTime(t), y));
+            picked = view.markerA() == longest->start && view.markerB() == longest->end;
+        }
+        QVERIFY2(picked, "no click inside the call picked it");
+        QCOMPARE(view.selection(), std::optional<EventRef>(longest->startEvent));
+        const QString name = QString::fromStdString(table->labelText(longest->label));
+        const QString message = window.statusBar()->currentMessage();
+        QVERIFY2(message.startsWith("System calls: " + name), qPrintable(message));
+    }
+
     void wakeupLatencyGoesToItsSwitch()
     {
         MainWindow window;

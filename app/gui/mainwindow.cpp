@@ -229,6 +229,8 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent)
     connect(&m_view, &ViewState::timeOriginChanged, this, &MainWindow::updateStatus);
     connect(&m_view, &ViewState::selectionChanged, this, &MainWindow::onSelectionChanged);
     connect(m_timeline, &TimelineWidget::recordingActivated, this, &MainWindow::setActiveRecording);
+    connect(m_timeline, &TimelineWidget::spanPicked, this,
+            [this](const QString& text) { statusBar()->showMessage(text, 15000); });
     connect(m_timeline, &TimelineWidget::inactiveGroupFolded, this,
             [this](size_t recording, uint16_t buffer, bool collapsed) {
                 if (recording >= m_stashed.size() || recording == m_active) return;

@@ -104,7 +104,31 @@ void TimelineWidget::mouseReleaseEvent(QMouseEvent* e)
             m_view->select(hit->event);
         else
             emit recordingActivated(hit->recording, hit->event, 0);
+    } else if (index >= 0 && m_rows.rows()[index].kind == TimelineRows::Kind::Task)
+        pickSpan(m_rows.rows()[index], t);
+}
+
+void TimelineWidget::pickSpan(const TimelineRows::Row& row, uint64_t t)
+{
+    // Inside a long system call or sleep no event is near: the slice or state there is what
+    // the user pointed at. Its ends become the markers (the interval on the timeline, its
+    // length in the status bar), and the event that began it (else ended it) is selected, so
+    // the details show its fields.
+    const TimelineRows::TaskData* task = m_rows.task(row.pid);
+    if (!task) return;
+    const uint64_t slack = m_view->visibleRange().span() / uint64_t(std::max(dataWidth(), 1)) * 2;
+    const auto span = m_tracks.spanAt(task->task, t, slack);
+    if (!span) {
+        emit spanPicked(tr("Nothing recorded for this task here: no event, system call or state"));
+        return;
     }
+    m_view->setMarkerA(span->start);
+    m_view->setMarkerB(span->end);
+    if (span->startEvent.valid())
+        m_view->select(span->startEvent);
+    else if (span->endEvent.valid())
+        m_view->select(span->endEvent);
+    emit spanPicked(span->text);
 }
 
 void TimelineWidget::mouseDoubleClickEvent(QMouseEvent* e)

@@ -353,20 +353,44 @@ std::optional<TrackRenderer::SliceHit> TrackRenderer::sliceAt(RowOwner kind, uin
     return std::nullopt;
 }
 
+std::optional<IntervalRow> TrackRenderer::intervalAt(const IntervalTable& table, uint32_t owner, uint64_t t) const
+{
+    if (const GrowingList<IntervalRow>* rows = table.byOwner().of(owner)) {
+        const size_t k = rows->lowerBound(t + 1, 0, rows->size(), [](const IntervalRow& r) { return r.end; });
+        if (k < rows->size() && (*rows)[k].start <= t) return (*rows)[k];
+    }
+    // The state it is in now runs to the end of the data.
+    const IntervalRow open = table.openOf(owner);
+    if (open.end && open.start <= t) return IntervalRow{open.start, m_session->store().lastTimestamp(), open.state};
+    return std::nullopt;
+}
+
+std::optional<TrackRenderer::Span> TrackRenderer::spanAt(TaskId task, uint64_t t, uint64_t slack)
+{
+    if (!m_session || !task.valid()) return std::nullopt;
+    if (auto hit = sliceAt(RowOwner::Task, task.value, t, slack)) {
+        const SliceTable::View& v = hit->slice;
+        return Span{v.start, v.end, v.startEvent, v.endEvent, sliceText(*hit).section('\n', 0, 0)};
+    }
+    for (const IntervalTable* table : tables<IntervalTable>(TrackTable::Kind::Intervals, RowOwner::Task)) {
+        const std::optional<IntervalRow> at = intervalAt(*table, task.value, t);
+        if (!at || table->spec().statesAreTasks || at->state >= table->spec().states.size()) continue;
+        return Span{at->start, at->end, {}, {},
+                    QStringLiteral("%1: %2, %3")
+                        .arg(QString::fromStdString(table->spec().title),
+                             QString::fromStdString(table->spec().states[at->state].name),
+                             timeline::formatDuration(int64_t(at->end - at->start)))};
+    }
+    return std::nullopt;
+}
+
 QString TrackRenderer::describeTask(TaskId task, uint64_t t, uint64_t slack)
 {
     if (!m_session || !task.valid()) return {};
     QStringList lines;
     // Its state then.
     for (const IntervalTable* table : tables<IntervalTable>(TrackTable::Kind::Intervals, RowOwner::Task)) {
-        const GrowingList<IntervalRow>* rows = table->byOwner().of(task.value);
-        std::optional<IntervalRow> at;
-        if (rows) {
-            const size_t k = rows->lowerBound(t + 1, 0, rows->size(), [](const IntervalRow& r) { return r.end; });
-            if (k < rows->size() && (*rows)[k].start <= t) at = (*rows)[k];
-        }
-        const IntervalRow open = table->openOf(task.value);
-        if (!at && open.end && open.start <= t) at = IntervalRow{open.start, m_session->store().lastTimestamp(), open.state};
+        const std::optional<IntervalRow> at = intervalAt(*table, task.value, t);
         if (!at || table->spec().statesAreTasks || at->state >= table->spec().states.size()) continue;
         lines << QStringLiteral("%1 for %2")
                      .arg(QString::fromStdString(table->spec().states[at->state].name),
@@ -376,39 +400,42 @@ QString TrackRenderer::describeTask(TaskId task, uint64_t t, uint64_t slack)
     return lines.join('\n');
 }
 
+QString TrackRenderer::sliceText(const SliceHit& hit) const
+{
+    const SliceTable& table = *hit.table;
+    const SliceTable::View& v = hit.slice;
+    QString text = QString::fromStdString(table.spec().title + ": " + table.labelText(v.label));
+    int64_t value = v.value;
+    bool known = !(v.flags & Slice::kOpen);
+    // The value read from the slice's end event (a system call's return).
+    if (table.valueFromEvent(v)) {
+        known = false;
+        for (const FieldValue& f : m_session->formatter->fields(v.endEvent))
+            if (f.name == table.spec().valueField) value = std::stoll(f.value), known = true;
+    }
+    if (!table.spec().valueLabel.empty())
+        text += QStringLiteral(" (%1 %2 before)")
+                    .arg(QString::fromStdString(table.spec().valueLabel), timeline::formatDuration(value));
+    else if (known)
+        text += QStringLiteral(" = %1%2").arg(value).arg(
+            (v.flags & Slice::kError) ? QStringLiteral(" (%1)").arg(QString::fromStdString(errnoName(value)))
+                                      : QString());
+    if (v.flags & Slice::kNoStart) text += QStringLiteral(", began before the recording (duration unknown)");
+    if (!(v.flags & Slice::kNoStart) && !(v.flags & Slice::kOpen))
+        text += QStringLiteral(", %1").arg(timeline::formatDuration(int64_t(v.end - v.start)));
+    // The arguments are in the event that began the slice: read when asked.
+    if (v.startEvent.valid()) {
+        const uint16_t type = m_session->store().stream(v.startEvent.stream).columns.eventType[v.startEvent.index];
+        text += QStringLiteral("\n    %1: %2")
+                    .arg(QString::fromStdString(m_session->formatter->eventName(type)),
+                         QString::fromStdString(m_session->formatter->info(v.startEvent)));
+    }
+    return text;
+}
+
 void TrackRenderer::describeSlicesAndMarks(RowOwner kind, uint32_t owner, uint64_t t, uint64_t slack, QStringList& lines)
 {
-    if (auto hit = sliceAt(kind, owner, t, slack)) {
-        const SliceTable& table = *hit->table;
-        const SliceTable::View& v = hit->slice;
-        QString text = QString::fromStdString(table.spec().title + ": " + table.labelText(v.label));
-        int64_t value = v.value;
-        bool known = !(v.flags & Slice::kOpen);
-        // The value read from the slice's end event (a system call's return).
-        if (table.valueFromEvent(v)) {
-            known = false;
-            for (const FieldValue& f : m_session->formatter->fields(v.endEvent))
-                if (f.name == table.spec().valueField) value = std::stoll(f.value), known = true;
-        }
-        if (!table.spec().valueLabel.empty())
-            text += QStringLiteral(" (%1 %2 before)")
-                        .arg(QString::fromStdString(table.spec().valueLabel), timeline::formatDuration(value));
-        else if (known)
-            text += QStringLiteral(" = %1%2").arg(value).arg(
-                (v.flags & Slice::kError) ? QStringLiteral(" (%1)").arg(QString::fromStdString(errnoName(value)))
-                                          : QString());
-        if (v.flags & Slice::kNoStart) text += QStringLiteral(", began before the recording (duration unknown)");
-        if (!(v.flags & Slice::kNoStart) && !(v.flags & Slice::kOpen))
-            text += QStringLiteral(", %1").arg(timeline::formatDuration(int64_t(v.end - v.start)));
-        // The arguments are in the event that began the slice: read when asked.
-        if (v.startEvent.valid()) {
-            const uint16_t type = m_session->store().stream(v.startEvent.stream).columns.eventType[v.startEvent.index];
-            text += QStringLiteral("\n    %1: %2")
-                        .arg(QString::fromStdString(m_session->formatter->eventName(type)),
-                             QString::fromStdString(m_session->formatter->info(v.startEvent)));
-        }
-        lines << text;
-    }
+    if (auto hit = sliceAt(kind, owner, t, slack)) lines << sliceText(*hit);
     QStringList marks;
     for (const InstantTable* table : tables<InstantTable>(TrackTable::Kind::Instants, kind)) {
         const GrowingList<InstantRow>* rows = table->byOwner().of(owner);

@@ -74,6 +74,15 @@ public:
         SliceTable::View slice;
     };
     std::optional<SliceHit> sliceAt(RowOwner kind, uint32_t owner, uint64_t t, uint64_t slack);
+    // What a click on a task row between its events picks: the slice there (the deepest), or
+    // else the state the task was in; its ends, the events that began and ended it when the
+    // table knows them, and one line saying what it is.
+    struct Span {
+        uint64_t start = 0, end = 0;
+        EventRef startEvent, endEvent;
+        QString text;
+    };
+    std::optional<Span> spanAt(TaskId task, uint64_t t, uint64_t slack);
 
 private:
     // One owner's slices of one table, laid out: a lane per depth in start order, with the
@@ -91,6 +100,11 @@ private:
         int64_t lo = 0, hi = 0;
     };
     const Extent& extentOf(const CounterTable& table, uint32_t owner);
+    // The state an owner of `table` is in at t (the open one runs to the end of the data).
+    std::optional<IntervalRow> intervalAt(const IntervalTable& table, uint32_t owner, uint64_t t) const;
+    // A slice as the tooltip says it: its table, name, value or error, duration, and the
+    // event that began it on a second line.
+    QString sliceText(const SliceHit& hit) const;
     // The slice and marks lines of describeTask and describeCpu.
     void describeSlicesAndMarks(RowOwner kind, uint32_t owner, uint64_t t, uint64_t slack, QStringList& lines);
     QColor stateColor(const IntervalTable& table, uint32_t state) const;
