@@ -35,16 +35,19 @@ DetailsPane::DetailsPane(QWidget* parent) : QTreeWidget(parent)
 
 void DetailsPane::fitColumns()
 {
-    // Every column but Value gets its whole contents. Value gets what its field values need
-    // (the summary rows above them hold prose such as the report line: those elide, their
-    // tooltip has them in full), at most half the pane.
+    // Every column but Value gets its whole contents. Value gets what its values need, the
+    // summary rows' too (the event's name, the task), up to what the pane has beside Field:
+    // in a narrow pane Field and Value are what is read, Hex, Symbol and Type scroll in from
+    // the side. Longer prose (the report line) elides; its tooltip has it in full.
     for (int c = 0; c < columnCount(); ++c)
         if (c != 1) resizeColumnToContents(c);
     int value = 120;
     for (QTreeWidgetItemIterator it(this); *it; ++it)
-        if (!(*it)->text(4).isEmpty() || (*it)->parent()) // a field row (or one nested under an item)
-            value = std::max(value, QFontMetrics((*it)->font(1)).horizontalAdvance((*it)->text(1)) + 24);
-    setColumnWidth(1, std::min(value, std::max(160, viewport()->width() / 2)));
+        value = std::max(value, QFontMetrics((*it)->font(1)).horizontalAdvance((*it)->text(1)) + 24);
+    const int others = columnWidth(2) + columnWidth(3) + columnWidth(4);
+    const int room = std::max(viewport()->width() - columnWidth(0), 120);
+    // Wide enough for all: Value takes what it needs; else Value before the others.
+    setColumnWidth(1, std::min(value, std::max(room - others, std::min(room, 360))));
     int used = 0;
     for (int c = 0; c < columnCount(); ++c) used += columnWidth(c);
     const int last = columnCount() - 1;

@@ -167,10 +167,19 @@ void TimelineRows::rebuild()
         else
             fixed += r.height;
     }
+    int cpuHeight = kCpuHeight;
     if (cpuRows > 0 && m_viewportHeight > fixed) {
-        const int height = std::clamp((m_viewportHeight - fixed) / cpuRows, int(kCpuHeight), int(kCpuMaxHeight));
+        cpuHeight = std::clamp((m_viewportHeight - fixed) / cpuRows, int(kCpuHeight), int(kCpuMaxHeight));
         for (Row& r : m_rows)
-            if (r.kind == Kind::Cpu) r.height = height;
+            if (r.kind == Kind::Cpu) r.height = cpuHeight;
+    }
+    // What the CPU rows leave, the task rows share: their states and system calls readable,
+    // not a strip above empty space.
+    int taskHeight = kTaskHeight;
+    if (!m_tasks.empty()) {
+        const int spare = m_viewportHeight - fixed - cpuRows * cpuHeight;
+        if (spare > 0)
+            taskHeight = std::clamp(kTaskHeight + spare / int(m_tasks.size()), int(kTaskHeight), int(kTaskMaxHeight));
     }
     // Task rows of one process stay together, under a header when there are several.
     const ProcessGroups& processes = m_session->trace->processes();
@@ -214,7 +223,7 @@ void TimelineRows::rebuild()
                         .arg(inGroup > 1 ? QStringLiteral("  ") : QString())
                         .arg(QString::fromStdString(m_session->taskName(t.pid)))
                         .arg(t.pid);
-        row.height = kTaskHeight;
+        row.height = taskHeight;
         m_rows.push_back(row);
         if (m_callPids.contains(t.pid))
             m_rows.push_back(

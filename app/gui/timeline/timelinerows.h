@@ -54,8 +54,9 @@ public:
 
     static constexpr int kHeaderHeight = 20;
     static constexpr int kCpuHeight = 26;
-    static constexpr int kCpuMaxHeight = 56;
+    static constexpr int kCpuMaxHeight = 72;
     static constexpr int kTaskHeight = 22;
+    static constexpr int kTaskMaxHeight = 40;
     static constexpr int kLaneHeight = 15;
     static constexpr int kCallsPadding = 4;
 
@@ -70,7 +71,8 @@ public:
     {
         return row.recording < m_sessions.size() ? m_sessions[row.recording] : nullptr;
     }
-    // CPU rows grow to share the height they are shown in (up to kCpuMaxHeight).
+    // CPU rows grow to share the height they are shown in (up to kCpuMaxHeight), task rows
+    // what they leave (up to kTaskMaxHeight).
     void setViewportHeight(int height);
     // The active recording.
     const TraceSession* session() const { return m_session; }
