@@ -831,6 +831,20 @@ private slots:
         // The cell shows the time of the event it goes to.
         QVERIFY2(model->index(bash, at).data().toString().contains("1023.456018"),
                  qPrintable(model->index(bash, at).data().toString()));
+        // And the wait it ended is between the markers, in view: from the wakeup to the switch.
+        int latency = -1;
+        for (int c = 0; c < model->columnCount(); ++c)
+            if (model->headerData(c, Qt::Horizontal).toString() == "Max wakeup latency") latency = c;
+        QVERIFY(latency >= 0);
+        QString digits; // "12,345 ns" in the tooltip's exact form
+        for (QChar ch : model->index(bash, latency).data(StatsTableModel::kExact).toString())
+            if (ch.isDigit()) digits += ch;
+        const uint64_t waited = digits.toULongLong();
+        QVERIFY(waited > 0);
+        const ViewState& view = *window.viewState();
+        QCOMPARE(view.markerB(), std::optional<uint64_t>(1023456018277));
+        QCOMPARE(view.markerA(), std::optional<uint64_t>(1023456018277 - waited));
+        QVERIFY(view.visibleRange().contains(*view.markerA()) && view.visibleRange().contains(*view.markerB()));
     }
 
     // The wakeup latency histogram reads at a glance: its counts are bars (the longest, the

@@ -119,12 +119,21 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent)
     m_pluginDock = addPane(tr("Plugin statistics"), "pluginStatsDock", m_pluginStats);
     m_pluginDock->hide();
     connect(m_pluginDock, &QDockWidget::visibilityChanged, this, [this] { updateAnalysisStatus(); });
-    connect(m_pluginStats, &PluginStatsPane::jumpRequested, this, [this](EventRef event) {
-        if (!m_session || event.stream.value >= m_session->store().streamCount() ||
-            event.index >= m_session->store().stream(event.stream).columns.size())
-            return;
-        m_view.select(event);
-    });
+    connect(m_pluginStats, &PluginStatsPane::jumpRequested, this,
+            [this](EventRef event, std::optional<std::pair<quint64, quint64>> span) {
+                if (!m_session || event.stream.value >= m_session->store().streamCount() ||
+                    event.index >= m_session->store().stream(event.stream).columns.size())
+                    return;
+                if (span) {
+                    // The interval between the markers, in the middle half of the view.
+                    const auto [start, end] = *span;
+                    const uint64_t margin = std::max<uint64_t>((end - start) / 2, 1000);
+                    m_view.setMarkerA(start);
+                    m_view.setMarkerB(end);
+                    m_view.setVisibleRange({start > margin ? start - margin : 0, end + margin});
+                }
+                m_view.select(event);
+            });
 
     // The function_graph call trees, shown when a recording has calls.
     m_calls = new CallTreePane(&m_view, this);

@@ -178,6 +178,11 @@ struct StatsTable {
         std::vector<std::string> texts;
         std::vector<Counts> counts;
         std::vector<std::string> labels; // Label: the texts its numbers name (8 bytes a row, not 32)
+        // An Event column: the Duration column (by key) of the interval its event ends (a
+        // failed call's return, the switch that ended a wait) or, with spanStarts, begins. A
+        // "go to" shows that interval, not only the event.
+        std::string spanKey;
+        bool spanStarts = false;
         // How many cells it holds.
         size_t size() const
         {
@@ -200,7 +205,7 @@ struct StatsTable {
     size_t rows() const { return columns.empty() ? 0 : columns.front().size(); }
     Column& column(const std::string& key, const std::string& title, Kind kind)
     {
-        columns.push_back({key, title, kind, {}, {}, {}, {}, {}});
+        columns.push_back({key, title, kind, {}, {}, {}, {}, {}, {}, false});
         return columns.back();
     }
     // A Label cell's text ("" for an index it does not hold).

@@ -214,6 +214,7 @@ std::vector<StatsTable> SchedPlugin::statistics() const
     auto& wakeups = tasks.column("wakeups", "Wakeups", Kind::Count);
     auto& maxLatency = tasks.column("max_wakeup_latency_ns", "Max wakeup latency", Kind::Duration);
     auto& maxAt = tasks.column("max_wakeup_latency_at", "Max wakeup latency at", Kind::Event);
+    maxAt.spanKey = "max_wakeup_latency_ns"; // the switch ends the wait
     auto& avgLatency = tasks.column("avg_wakeup_latency_ns", "Avg wakeup latency", Kind::Duration);
     const std::map<uint32_t, TaskStats> sorted(m_stats.begin(), m_stats.end());
     for (const auto& [id, s] : sorted) {

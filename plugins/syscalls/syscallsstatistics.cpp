@@ -67,6 +67,7 @@ std::vector<StatsTable> SyscallsPlugin::tables(Tally* consumed) const
     const size_t failed = tally.failures.size();
     StatsTable failures{"failures", "Failed system calls", {}, true};
     auto& at = failures.column("at", "Time", Kind::Event);
+    at.spanKey = "duration_ns"; // the return ends the call
     auto& cpu = failures.column("cpu", "CPU", Kind::Number);
     auto& task = failures.column("task", "Task", Kind::Task);
     // The names and errors as labels: hundreds of thousands of rows of a few texts.

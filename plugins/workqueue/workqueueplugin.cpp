@@ -192,11 +192,13 @@ std::vector<StatsTable> WorkqueuePlugin::statistics() const
     auto& avgLatency = functions.column("avg_latency_ns", "Avg latency", Kind::Duration);
     auto& maxLatency = functions.column("max_latency_ns", "Max latency", Kind::Duration);
     auto& maxLatencyAt = functions.column("max_latency_at", "Max latency at", Kind::Event);
+    maxLatencyAt.spanKey = "max_latency_ns"; // the run's start ends the wait since queuing
     auto& maxLatencyWorker = functions.column("max_latency_worker", "Max latency worker", Kind::Task);
     auto& totalRun = functions.column("total_run_ns", "Total run", Kind::Duration);
     auto& avgRun = functions.column("avg_run_ns", "Avg run", Kind::Duration);
     auto& maxRun = functions.column("max_run_ns", "Max run", Kind::Duration);
     auto& maxRunAt = functions.column("max_run_at", "Max run at", Kind::Event);
+    maxRunAt.spanKey = "max_run_ns", maxRunAt.spanStarts = true; // the run begins there
     auto& maxRunWorker = functions.column("max_run_worker", "Max run worker", Kind::Task);
     // By name (several addresses may print alike: they stay apart, each named).
     std::vector<std::pair<std::string, const Sums*>> byName;

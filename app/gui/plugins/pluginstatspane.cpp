@@ -70,7 +70,11 @@ PluginStatsPane::PluginStatsPane(QWidget* parent) : QWidget(parent)
     connect(copy, &QPushButton::clicked, this, [this] { QApplication::clipboard()->setText(m_model->asTsv()); });
     connect(m_table, &QTreeView::activated, this, [this](const QModelIndex& index) {
         const QVariant event = index.data(StatsTableModel::kJumpEvent);
-        if (event.isValid()) emit jumpRequested(StatsTable::eventOf(event.toLongLong()));
+        if (!event.isValid()) return;
+        std::optional<std::pair<quint64, quint64>> span;
+        if (const QVariantList ends = index.data(StatsTableModel::kJumpSpan).toList(); ends.size() == 2)
+            span = std::make_pair(ends[0].toULongLong(), ends[1].toULongLong());
+        emit jumpRequested(StatsTable::eventOf(event.toLongLong()), span);
     });
 }
 

@@ -6,6 +6,9 @@
 
 #include <QWidget>
 
+#include <optional>
+#include <utility>
+
 class QComboBox;
 class QLabel;
 class QTreeView;
@@ -38,7 +41,8 @@ public:
     QComboBox* chooser() const { return m_chooser; }
 
 signals:
-    void jumpRequested(ringside::EventRef event);
+    // Go to `event`; `span` (start and end, ns) is the interval it ends or begins, when known.
+    void jumpRequested(ringside::EventRef event, std::optional<std::pair<quint64, quint64>> span);
 
 private:
     struct Choice {

@@ -115,6 +115,22 @@ QVariant StatsTableModel::data(const QModelIndex& index, int role) const
         if (e.kind != Kind::Event || e.numbers[r] == StatsTable::kUnknown) return {};
         return qlonglong(e.numbers[r]);
     }
+    case kJumpSpan: {
+        const StatsTable::Column& e =
+            c.kind == Kind::Event ? c : m_table->columns[size_t(m_eventColumn >= 0 ? m_eventColumn : 0)];
+        if (e.kind != Kind::Event || e.spanKey.empty() || e.numbers[r] == StatsTable::kUnknown || !m_context.eventTime)
+            return {};
+        for (const StatsTable::Column& d : m_table->columns) {
+            if (d.key != e.spanKey || d.kind != Kind::Duration || d.numbers[r] == StatsTable::kUnknown || d.numbers[r] < 0)
+                continue;
+            const uint64_t at = m_context.eventTime(StatsTable::eventOf(e.numbers[r]));
+            const uint64_t length = uint64_t(d.numbers[r]);
+            if (!e.spanStarts && length > at) return {};
+            return e.spanStarts ? QVariantList{qulonglong(at), qulonglong(at + length)}
+                                : QVariantList{qulonglong(at - length), qulonglong(at)};
+        }
+        return {};
+    }
     case Qt::ToolTipRole: {
         QString tip = c.kind == Kind::Duration ? exact(row, column) : text(row, column);
         if (data(index, kJumpEvent).isValid()) tip += tr("\nDouble-click to go to this event");

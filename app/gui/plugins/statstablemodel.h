@@ -19,7 +19,9 @@ class StatsTableModel : public QAbstractTableModel {
     Q_OBJECT
 public:
     // kBar: a histogram cell's share of its column's largest value (0 to 1), drawn as a bar.
-    enum Role { kJumpEvent = Qt::UserRole + 1, kExact = Qt::UserRole + 2, kBar = Qt::UserRole + 3 };
+    // kJumpSpan: the interval the jump's event ends or begins (StatsTable::Column::spanKey), as
+    // a list of two times (ns), when its duration is known.
+    enum Role { kJumpEvent = Qt::UserRole + 1, kExact = Qt::UserRole + 2, kBar = Qt::UserRole + 3, kJumpSpan = Qt::UserRole + 4 };
 
     explicit StatsTableModel(QObject* parent = nullptr) : QAbstractTableModel(parent) {}
     // Shows table `index` of `tables` (kept alive here), its tasks and events named by
