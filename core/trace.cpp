@@ -383,12 +383,6 @@ void Trace::publishStatistics(bool final)
     m_statisticsAt = std::chrono::steady_clock::now();
     for (size_t p = 0; p < m_plugins.size(); ++p) {
         if (!m_consumers.failure(m_plugins[p]->name()).empty()) continue;
-        {
-            // Not made beside the last ones, which are as large (a view still showing those
-            // keeps them until it takes these).
-            const std::lock_guard lock(m_statsLock);
-            m_stats[p].reset();
-        }
         std::shared_ptr<const std::vector<StatsTable>> stats;
         try {
             stats = std::make_shared<const std::vector<StatsTable>>(final ? m_plugins[p]->finalStatistics()
