@@ -334,7 +334,7 @@ bool Trace::analyse(const Progress& progress, const std::atomic<bool>* cancel, u
     const auto now = std::chrono::steady_clock::now();
     if (!m_statisticsAt) m_statisticsAt = now;
     const bool statistics = now - *m_statisticsAt >= std::chrono::seconds(1);
-    publishAnalyses(statistics);
+    publishAnalyses(statistics ? Statistics::Remake : Statistics::Keep);
     m_statisticsStale = !statistics;
     m_analysedRows.store(rows, std::memory_order_release);
     m_version.fetch_add(1, std::memory_order_acq_rel);
@@ -346,8 +346,7 @@ void Trace::finishAnalyses()
     const std::lock_guard lock(m_analyseLock);
     m_consumers.finish();
     m_taskIndex->finish(*m_store, m_occupancy);
-    for (const auto& tables : m_tables) tables->publish(ownerOf());
-    publishStatistics(true);
+    publishAnalyses(Statistics::Final);
     m_statisticsStale = false;
     returnFreedMemory();
     m_finished.store(true, std::memory_order_release);
@@ -364,18 +363,16 @@ bool Trace::refreshStatistics()
     return true;
 }
 
-TrackTable::OwnerOfEvent Trace::ownerOf() const
+void Trace::publishAnalyses(Statistics statistics)
 {
-    return [&store = *m_store, &index = *m_taskIndex](EventRef e) {
+    const EventStore& store = *m_store;
+    const TaskIndex& index = *m_taskIndex;
+    auto ownerOf = [&](EventRef e) {
         const CpuColumns& c = store.stream(e.stream).columns;
         return index.taskAt(c.pid[e.index], c.timestamp[e.index]).value;
     };
-}
-
-void Trace::publishAnalyses(bool statistics)
-{
-    for (const auto& tables : m_tables) tables->publish(ownerOf());
-    if (statistics) publishStatistics(false);
+    for (const auto& tables : m_tables) tables->publish(ownerOf);
+    if (statistics != Statistics::Keep) publishStatistics(statistics == Statistics::Final);
 }
 
 void Trace::publishStatistics(bool final)

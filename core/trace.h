@@ -165,9 +165,10 @@ private:
     static Result<std::unique_ptr<Trace>> openTrace(const std::string& path, const LoadOptions& options,
                                                     std::vector<std::unique_ptr<RecordConsumer>> consumers,
                                                     std::vector<std::unique_ptr<Plugin>> plugins);
-    // The task a table row anchored at an event belongs to.
-    TrackTable::OwnerOfEvent ownerOf() const;
-    void publishAnalyses(bool statistics);
+    // The plugins' statistics as the tables are published: kept as they are, made again, or
+    // made for the last time (after the analyses' finish()).
+    enum class Statistics { Keep, Remake, Final };
+    void publishAnalyses(Statistics statistics);
     // `final`: after the analyses' finish(), their last statistics (Plugin::finalStatistics).
     void publishStatistics(bool final);
 
