@@ -294,7 +294,8 @@ void Trace::addTapColumns(std::vector<std::vector<TapColumn>> columns)
     m_incoming.push_back(std::move(columns));
 }
 
-bool Trace::analyse(const Progress& progress, const std::atomic<bool>* cancel, uint64_t upToRows)
+bool Trace::analyse(const Progress& progress, const std::atomic<bool>* cancel, uint64_t upToRows,
+                    const std::function<void()>& tasksKnown)
 {
     const std::lock_guard lock(m_analyseLock);
     // The batch: what the merged order has published, so that every record comes in time order.
@@ -323,10 +324,13 @@ bool Trace::analyse(const Progress& progress, const std::atomic<bool>* cancel, u
     m_taskIndex->update(store, counts, nullptr);
     if (cancelled()) return false;
     const auto delivering = std::chrono::steady_clock::now();
-    m_consumers.deliver(store, counts, [&](uint64_t done, uint64_t total) {
-        if (progress) progress(done, total);
-        return !cancelled();
-    });
+    m_consumers.deliver(
+        store, counts,
+        [&](uint64_t done, uint64_t total) {
+            if (progress) progress(done, total);
+            return !cancelled();
+        },
+        tasksKnown); // the task names are fed in pieces while the pages are parsed
     if (cancelled()) return false;
     m_consumersSeconds += std::chrono::duration<double>(std::chrono::steady_clock::now() - delivering).count();
     // The running intervals the switches fed closed.

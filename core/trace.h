@@ -88,9 +88,11 @@ public:
     // fed, records in all) now and then; `cancel` stops it (false is returned: the trace's
     // analyses are then incomplete for good). One thread at a time. `upToRows` ends the batch
     // earlier (the rows of the merged order), as a capture's smaller batches would.
+    // `tasksKnown` is called once the batch's tasks are indexed and named (taskName), before
+    // the other analyses read it: views showing the store can name its tasks from then on.
     using Progress = std::function<void(uint64_t done, uint64_t total)>;
     bool analyse(const Progress& progress = {}, const std::atomic<bool>* cancel = nullptr,
-                 uint64_t upToRows = UINT64_MAX);
+                 uint64_t upToRows = UINT64_MAX, const std::function<void()>& tasksKnown = {});
     // After the last batch: what is still open goes into the tables (a call not returned).
     void finishAnalyses();
     // The plugins' statistics cost a pass over their sums: analyse() makes them at most once a

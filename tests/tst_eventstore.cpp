@@ -15,6 +15,7 @@
 #include <QFile>
 #include <QTest>
 
+#include <map>
 #include <random>
 #include <set>
 
@@ -228,6 +229,20 @@ private slots:
         QFETCH(int, unsaved);
         auto trace = test::openOrFail(test::fixturePath(fixture + ".dat"));
         QVERIFY(trace);
+        // The same names once the tasks are known, before the other analyses read a record (a
+        // window shows the store meanwhile, a long while on a big recording).
+        LoadOptions options;
+        options.analyse = false;
+        auto early = Trace::open(test::fixturePath(fixture + ".dat"), options);
+        QVERIFY(early);
+        std::map<int32_t, std::string> namedEarly;
+        bool told = false;
+        QVERIFY(early.value()->analyse({}, nullptr, UINT64_MAX, [&] {
+            told = true;
+            for (const Task& task : early.value()->store().tasks().all())
+                namedEarly[task.pid] = early.value()->taskName(task.pid);
+        }));
+        QVERIFY(told);
         QFile expected(QString::fromStdString(test::fixturePath(fixture + ".tasks.txt")));
         QVERIFY(expected.open(QIODevice::ReadOnly));
         int tasks = 0, unsavedSeen = 0;
@@ -236,6 +251,7 @@ private slots:
             const qsizetype space = line.indexOf(' ');
             const int32_t pid = line.left(space).toInt();
             QCOMPARE(QString::fromStdString(trace->taskName(pid)), line.mid(space + 1));
+            QCOMPARE(QString::fromStdString(namedEarly.at(pid)), line.mid(space + 1));
             const std::string saved = trace->store().tasks().comm(pid);
             if (pid && (saved.empty() || saved == "<...>")) ++unsavedSeen;
             ++tasks;

@@ -1011,7 +1011,17 @@ private slots:
         QTreeWidgetItem* item = list->findItems("syscalls", Qt::MatchExactly).value(0);
         QVERIFY(item);
         QCOMPARE(item->checkState(0), Qt::Checked);
-        QVERIFY2(item->text(2).contains("system calls"), qPrintable(item->text(2)));
+        QVERIFY2(item->text(PluginsDialog::kStatus).contains("system calls"),
+                 qPrintable(item->text(PluginsDialog::kStatus)));
+        // What the plugin made is seen without scrolling sideways.
+        dialog.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&dialog));
+        QHeaderView* header = list->header();
+        QVERIFY(header->sectionViewportPosition(PluginsDialog::kStatus) + header->sectionSize(PluginsDialog::kStatus) <=
+                list->viewport()->width());
+        QVERIFY(header->sectionSize(PluginsDialog::kStatus) >=
+                list->fontMetrics().horizontalAdvance(item->text(PluginsDialog::kStatus)));
+        dialog.hide();
         item->setCheckState(0, Qt::Unchecked);
         QVERIFY(dialog.apply());
         QVERIFY(!PluginSettings::isEnabled("syscalls"));

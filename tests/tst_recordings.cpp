@@ -10,6 +10,7 @@
 #include "state/viewstate.h"
 #include "table/eventtablemodel.h"
 #include "timeline/timelinewidget.h"
+#include "widgets/elidedlabel.h"
 
 #include <QApplication>
 #include <QComboBox>
@@ -100,8 +101,8 @@ private slots:
         const int32_t thread = guest.vcpuPids[0].second;
         QCOMPARE(vcpu, 0);
         QCOMPARE(thread, 483882);
-        auto* note = window.findChild<QLabel*>("recordingNote");
-        QVERIFY(note && note->isVisible() && note->text().contains("zlib-guest.dat is on zlib-host.dat's clock"));
+        auto* note = window.findChild<ElidedLabel*>("recordingNote");
+        QVERIFY(note && note->isVisible() && note->fullText().contains("zlib-guest.dat is on zlib-host.dat's clock"));
         QVERIFY(window.windowTitle().contains("zlib-host.dat") && window.windowTitle().contains("zlib-guest.dat"));
         // The whole range spans both recordings.
         const EventStore& hostStore = set.at(0)->store();
@@ -213,6 +214,35 @@ private slots:
         QCOMPARE(countRows(rows, TimelineRows::Kind::Task, 1), 0);
     }
 
+    // Long file names: elided where they show (the recording box, the note beside it, the
+    // group headers), whole in the tooltips, and never widening the window beyond the screen.
+    void longFileNamesLeaveTheWindowItsSize()
+    {
+        QTemporaryDir dir;
+        QVERIFY(dir.isValid());
+        const QString stem =
+            QString("host-recording-of-the-nightly-regression-run-on-the-build-farm-machine-").repeated(2);
+        const QString first = dir.filePath(stem + "sched-mix.dat"), second = dir.filePath(stem + "threads.dat");
+        QVERIFY(QFile::copy(test::fixture("sched-mix.dat"), first));
+        QVERIFY(QFile::copy(test::fixture("threads.dat"), second));
+        MainWindow window;
+        window.resize(1280, 800);
+        window.show();
+        QVERIFY(loadAll(window, {first, second}));
+        QTest::qWait(100);
+        QVERIFY2(window.width() <= 1280, qPrintable(QString::number(window.width())));
+        QVERIFY2(window.minimumSizeHint().width() <= 1280,
+                 qPrintable(QString::number(window.minimumSizeHint().width())));
+        auto* box = window.findChild<QComboBox*>("recordingBox");
+        QVERIFY(box->isVisible());
+        QVERIFY2(box->width() < 400, qPrintable(QString::number(box->width())));
+        QCOMPARE(box->itemData(1, Qt::ToolTipRole).toString(), second);
+        auto* note = window.findChild<ElidedLabel*>("recordingNote");
+        QVERIFY(note->fullText().contains(stem + "threads.dat"));
+        QVERIFY(note->text() != note->fullText() && note->text().contains(QChar(0x2026)));
+        QVERIFY(note->toolTip().contains(stem + "threads.dat"));
+    }
+
     void appendingKeepsWhatIsOpen()
     {
         MainWindow window;
@@ -242,7 +272,7 @@ private slots:
         QVERIFY2(window.recordings().notes().first().contains(
                      "do not overlap in time: threads.dat starts 4992.604 s after sched-mix.dat ends"),
                  qPrintable(window.recordings().notes().first()));
-        QVERIFY(window.findChild<QLabel*>("recordingNote")->text().contains("do not overlap"));
+        QVERIFY(window.findChild<ElidedLabel*>("recordingNote")->fullText().contains("do not overlap"));
         QVERIFY(test::load(window, test::fixture("threads.dat")));
         QCOMPARE(window.recordings().size(), size_t(1));
         QVERIFY(!window.findChild<QComboBox*>("recordingBox")->isVisible());

@@ -15,6 +15,7 @@
 #include "table/eventtableview.h"
 #include "table/searchbar.h"
 #include "timeline/timelinewidget.h"
+#include "widgets/elidedlabel.h"
 
 #include <QAction>
 #include <QApplication>
@@ -85,12 +86,14 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent)
     recordingLayout->setContentsMargins(6, 2, 6, 2);
     m_recordingBox = new QComboBox(m_recordingBar);
     m_recordingBox->setObjectName("recordingBox");
-    m_recordingBox->setSizeAdjustPolicy(QComboBox::AdjustToContents);
+    // Long file names are elided in the box (the list shows them whole), not let widen the window.
+    m_recordingBox->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
+    m_recordingBox->setMinimumContentsLength(24);
     connect(m_recordingBox, &QComboBox::activated, this,
             [this](int index) { setActiveRecording(size_t(std::max(0, index))); });
     recordingLayout->addWidget(new QLabel(tr("Events of"), m_recordingBar));
     recordingLayout->addWidget(m_recordingBox);
-    m_recordingNote = new QLabel(m_recordingBar);
+    m_recordingNote = new ElidedLabel(m_recordingBar);
     m_recordingNote->setObjectName("recordingNote");
     recordingLayout->addWidget(m_recordingNote, 1);
     m_recordingBar->hide();
@@ -167,7 +170,7 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent)
         m_filterBar->show();
     });
 
-    m_rangeLabel = new QLabel(this);
+    m_rangeLabel = new ElidedLabel(this, Qt::ElideRight); // the status bar never widens the window
     m_markerLabel = new QLabel(this);
     // A partial or damaged load says so where the eye is, not only in the health pane.
     m_warningsButton = new QToolButton(this);
@@ -389,6 +392,12 @@ void MainWindow::startAnalyses(const std::shared_ptr<TraceSession>& session)
     const TraceSession* raw = session.get();
     connect(session->analyses.get(), &AnalysisJob::updated, this, [this, raw] { analysesUpdated(raw); });
     connect(session->analyses.get(), &AnalysisJob::progress, this, [this] { updateAnalysisStatus(); });
+    connect(session->analyses.get(), &AnalysisJob::tasksKnown, this, [this, raw] {
+        if (raw != m_session.get()) return;
+        m_model->taskNamesChanged();
+        m_details->showEvent(m_view.selection(), m_view.selectedCall());
+        m_timeline->update(); // the names on the CPU rows
+    });
     connect(session->analyses.get(), &AnalysisJob::finished, this, [this, raw] {
         analysesUpdated(raw);
         if (raw != m_session.get()) return;
@@ -508,7 +517,10 @@ void MainWindow::restoreViews(std::vector<std::optional<ViewSnapshot>> views, si
 void MainWindow::updateRecordingBox()
 {
     m_recordingBox->clear();
-    for (size_t i = 0; i < m_recordings.size(); ++i) m_recordingBox->addItem(m_recordings.name(i));
+    for (size_t i = 0; i < m_recordings.size(); ++i) {
+        m_recordingBox->addItem(m_recordings.name(i));
+        m_recordingBox->setItemData(int(i), m_recordings.at(i)->path, Qt::ToolTipRole);
+    }
     m_recordingBox->setCurrentIndex(int(m_active));
     m_recordingBar->setVisible(m_recordings.size() > 1);
     m_recordingBox->setToolTip(tr("The recording the table, details, filters and task rows show; "
@@ -522,8 +534,7 @@ void MainWindow::updateRecordingBox()
                    .arg(m_recordings.name(guests.front().guest), m_recordings.name(guests.front().host));
     else if (!notes.isEmpty())
         note = notes.first();
-    m_recordingNote->setText(m_recordingNote->fontMetrics().elidedText(note, Qt::ElideRight, 600));
-    m_recordingNote->setToolTip(notes.isEmpty() ? QString() : "• " + notes.join("\n• "));
+    m_recordingNote->setFullText(note, notes.isEmpty() ? QString() : "• " + notes.join("\n• "));
     QStringList names;
     for (size_t i = 0; i < m_recordings.size(); ++i) names << m_recordings.name(i);
     setWindowTitle(m_session->isSample ? tr("%1 (sample recording) — Ringside").arg(names.join(", "))
@@ -674,7 +685,7 @@ void MainWindow::restoreView(const ViewSnapshot& snapshot)
 void MainWindow::updateStatus()
 {
     if (!m_session) {
-        m_rangeLabel->setText(tr("No recording open"));
+        m_rangeLabel->setFullText(tr("No recording open"));
         m_markerLabel->clear();
         return;
     }
@@ -687,12 +698,12 @@ void MainWindow::updateStatus()
                      : tr("%1 s").arg(timeline::formatTimestamp(t, step));
     };
     // With several recordings, the counts are the active one's: the box left of it names it.
-    m_rangeLabel->setText(tr("%1 events, %2 · showing %3 from %4%5")
-                              .arg(QLocale().toString(qulonglong(store.eventCount())))
-                              .arg(store.streamCount() == 1 ? tr("1 CPU") : tr("%1 CPUs").arg(store.streamCount()))
-                              .arg(timeline::formatDuration(int64_t(range.span()), unit))
-                              .arg(at(range.start, 1000))
-                              .arg(ticks ? tr(" (counter clock without a conversion to time)") : QString()));
+    m_rangeLabel->setFullText(tr("%1 events, %2 · showing %3 from %4%5")
+                                  .arg(QLocale().toString(qulonglong(store.eventCount())))
+                                  .arg(store.streamCount() == 1 ? tr("1 CPU") : tr("%1 CPUs").arg(store.streamCount()))
+                                  .arg(timeline::formatDuration(int64_t(range.span()), unit))
+                                  .arg(at(range.start, 1000))
+                                  .arg(ticks ? tr(" (counter clock without a conversion to time)") : QString()));
     QStringList markers;
     if (auto a = m_view.markerA()) markers << tr("A %1").arg(at(*a, 1));
     if (auto b = m_view.markerB()) markers << tr("B %1").arg(at(*b, 1));

@@ -24,6 +24,7 @@ namespace ringside {
 class CallTreePane;
 class PluginStatsPane;
 class DetailsPane;
+class ElidedLabel;
 class ExportController;
 class CaptureController;
 class SessionController;
@@ -186,7 +187,7 @@ private:
     bool m_appending = false; // the load running is an append
     QWidget* m_recordingBar = nullptr;
     QComboBox* m_recordingBox = nullptr;
-    QLabel* m_recordingNote = nullptr;
+    ElidedLabel* m_recordingNote = nullptr;
     TimelineWidget* m_timeline = nullptr;
     EventTableView* m_table = nullptr;
     EventTableModel* m_model = nullptr;
@@ -214,7 +215,7 @@ private:
     CaptureController* m_captures = nullptr;
     QMenu* m_recentMenu = nullptr;
     QMenu* m_viewMenu = nullptr;
-    QLabel* m_rangeLabel = nullptr;
+    ElidedLabel* m_rangeLabel = nullptr;
     QLabel* m_markerLabel = nullptr;
     QLabel* m_captureLabel = nullptr;
     QLabel* m_analysisLabel = nullptr; // the analyses running, quietly

@@ -17,7 +17,13 @@ namespace ringside {
 // keeps its first name here, as in trace-cmd report. Trace::taskName puts this behind the
 // saved comms.
 //
-// Threading: fed by the registry on the analysis thread; name() on any thread (under a lock).
+// Fed in pieces while the pages are parsed, so that a window showing the store names its tasks
+// as soon as the batch's pieces are joined, before the other analyses walk their records:
+// each piece keeps the first name of each pid in its stretch, and the join keeps the earliest
+// (ties in stream order, as the merged order has them).
+//
+// Threading: pieces on the parser's threads, the rest on the analysis thread; name() on any
+// thread (under a lock).
 class TaskNames : public RecordConsumer {
 public:
     static constexpr const char* kName = "task-names";
@@ -25,12 +31,16 @@ public:
     std::string name() const override { return kName; }
     std::vector<EventRequest> requests() const override;
     void consume(const ConsumedRecord& record) override;
+    bool fedInPieces() const override { return true; }
+    std::unique_ptr<StreamPiece> newPiece(StreamId stream) override;
+    void join(std::vector<FedPiece> pieces) override;
 
     // The first name an event gave `pid`, or empty.
     std::string name(int32_t pid) const;
     size_t size() const;
 
 private:
+    class Piece;
     void learn(int64_t pid, std::string_view comm);
 
     mutable std::mutex m_lock;

@@ -496,7 +496,8 @@ void ConsumerRegistry::addColumns(std::vector<std::vector<TapColumn>> columns)
     }
 }
 
-void ConsumerRegistry::deliver(const EventStore& store, const std::vector<size_t>& limits, const Progress& progress)
+void ConsumerRegistry::deliver(const EventStore& store, const std::vector<size_t>& limits, const Progress& progress,
+                               const std::function<void()>& piecesJoined)
 {
     std::vector<StreamInfo> streams(store.streamCount());
     for (size_t s = 0; s < streams.size(); ++s) {
@@ -530,6 +531,7 @@ void ConsumerRegistry::deliver(const EventStore& store, const std::vector<size_t
     // A live capture's consumers fed in pieces: from the taps, stream by stream, first.
     if (!m_piecesWhileParsing) feedPiecesFromTaps(store, walk);
     joinPieces();
+    if (piecesJoined) piecesJoined();
 
     std::vector<uint64_t> recordsOfTap(m_columns.size(), 0);
     for (size_t t = 0; t < m_columns.size(); ++t)

@@ -96,9 +96,11 @@ public:
     // goes; tells every consumer where the streams lost events; then flush(). A recording is
     // one batch; a live capture calls it after each publish. `progress` hears (records
     // delivered, records in all) about every 50 ms; when it returns false the delivery stops
-    // there (a cancelled load).
+    // there (a cancelled load). `piecesJoined` is called once the consumers fed in pieces
+    // have the batch, before the others are fed.
     using Progress = std::function<bool(uint64_t done, uint64_t total)>;
-    void deliver(const EventStore& store, const std::vector<size_t>& limits, const Progress& progress = {});
+    void deliver(const EventStore& store, const std::vector<size_t>& limits, const Progress& progress = {},
+                 const std::function<void()>& piecesJoined = {});
     // The events of each stream fed so far.
     const std::vector<size_t>& delivered() const { return m_walked; }
     // After the last batch: every consumer's finish().

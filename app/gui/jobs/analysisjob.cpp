@@ -87,7 +87,11 @@ void AnalysisJob::run()
                 if (permille / 10 != m_permille.exchange(permille) / 10)
                     QMetaObject::invokeMethod(this, [this, permille] { emit progress(permille); }, Qt::QueuedConnection);
             },
-            &m_stop);
+            &m_stop, UINT64_MAX,
+            [this, post] {
+                // A capture's batches are told of in updated(), a few times a second.
+                if (!m_live) post([this] { emit tasksKnown(); });
+            });
         m_permille = 0;
         if (!analysed || m_stop) return;
         if (last) {

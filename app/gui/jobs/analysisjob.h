@@ -49,6 +49,8 @@ signals:
     // Every batch analysed and the analyses finished (a recording's; a capture's at its end).
     void finished();
     void progress(int permille);
+    // A recording's tasks are indexed and named; its other analyses go on.
+    void tasksKnown();
 
 private:
     void run();

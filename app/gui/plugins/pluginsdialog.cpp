@@ -10,7 +10,13 @@
 #include <QTreeWidget>
 #include <QVBoxLayout>
 
+#include <algorithm>
+
 namespace ringside {
+
+namespace {
+constexpr int kDialogWidth = 900;
+}
 
 QString PluginsDialog::statusOf(const TraceSession& session, size_t index)
 {
@@ -37,7 +43,7 @@ PluginsDialog::PluginsDialog(const TraceSession* session, QWidget* parent) : QDi
 {
     setWindowTitle(tr("Plugins"));
     setObjectName("pluginsDialog");
-    resize(900, 420);
+    resize(kDialogWidth, 420);
     auto* layout = new QVBoxLayout(this);
     auto* intro = new QLabel(tr("Plugins read the records once the recording's events are in (a capture's as they "
                                 "arrive). Switching one on or off reloads the open recording."));
@@ -46,24 +52,33 @@ PluginsDialog::PluginsDialog(const TraceSession* session, QWidget* parent) : QDi
     m_list = new QTreeWidget;
     m_list->setObjectName("pluginList");
     m_list->setRootIsDecorated(false);
-    m_list->setHeaderLabels({tr("Plugin"), tr("Description"), tr("This recording"), tr("File")});
+    m_list->setHeaderLabels({tr("Plugin"), tr("This recording"), tr("Description"), tr("File")});
+    m_list->setTextElideMode(Qt::ElideRight);
     const QStringList off = PluginSettings::disabled();
     for (const PluginModule& module : PluginSettings::catalog().modules()) {
         const QString name = QString::fromStdString(module.name);
         auto* item = new QTreeWidgetItem(
-            m_list, {name, QString::fromStdString(module.description), QString(), QString::fromStdString(module.path)});
-        item->setCheckState(0, off.contains(name) ? Qt::Unchecked : Qt::Checked);
-        item->setToolTip(1, item->text(1));
-        item->setToolTip(3, item->text(3));
+            m_list, {name, QString(), QString::fromStdString(module.description), QString::fromStdString(module.path)});
+        item->setCheckState(kName, off.contains(name) ? Qt::Unchecked : Qt::Checked);
+        item->setToolTip(kDescription, item->text(kDescription));
+        item->setToolTip(kFile, item->text(kFile));
         QString status = off.contains(name) ? tr("switched off") : tr("(no recording open)");
         if (session && session->trace)
             for (size_t p = 0; p < session->trace->plugins().size(); ++p)
                 if (session->trace->plugins()[p]->name() == module.name) status = statusOf(*session, p);
-        item->setText(2, status);
-        item->setToolTip(2, status);
-        if (status.startsWith(tr("stopped"))) item->setForeground(2, QColor(0xc0, 0x1c, 0x28));
+        item->setText(kStatus, status);
+        item->setToolTip(kStatus, status);
+        if (status.startsWith(tr("stopped"))) item->setForeground(kStatus, QColor(0xc0, 0x1c, 0x28));
     }
-    for (int c = 0; c < 3; ++c) m_list->resizeColumnToContents(c);
+    // The name and the status whole (the status at most half the list); the description gets
+    // the rest of the width, so that nothing needs scrolling sideways to be seen.
+    m_list->resizeColumnToContents(kName);
+    m_list->resizeColumnToContents(kStatus);
+    const int width = kDialogWidth - 40; // less the margins and the frame
+    m_list->setColumnWidth(kStatus, std::min(m_list->columnWidth(kStatus), width / 2));
+    m_list->resizeColumnToContents(kDescription);
+    const int left = width - m_list->columnWidth(kName) - m_list->columnWidth(kStatus);
+    m_list->setColumnWidth(kDescription, std::max(120, std::min(m_list->columnWidth(kDescription), left)));
     layout->addWidget(m_list, 1);
     const auto& problems = PluginSettings::catalog().problems();
     if (!problems.empty()) {
@@ -89,7 +104,7 @@ bool PluginsDialog::apply()
 {
     QStringList off;
     for (int i = 0; i < m_list->topLevelItemCount(); ++i)
-        if (m_list->topLevelItem(i)->checkState(0) != Qt::Checked) off << m_list->topLevelItem(i)->text(0);
+        if (m_list->topLevelItem(i)->checkState(kName) != Qt::Checked) off << m_list->topLevelItem(i)->text(kName);
     QStringList before = PluginSettings::disabled();
     before.sort();
     off.sort();

@@ -18,6 +18,9 @@ class PluginsDialog : public QDialog {
     Q_OBJECT
 public:
     explicit PluginsDialog(const TraceSession* session, QWidget* parent = nullptr);
+    // The list's columns: what a plugin made of the recording comes right after its name, so
+    // that it is seen whole; the description and the file take what is left, elided.
+    enum Column { kName, kStatus, kDescription, kFile };
     QTreeWidget* list() const { return m_list; }
     // Saves the checkboxes; true when they changed.
     bool apply();

@@ -233,16 +233,19 @@ void TimelineWidget::renderRows(QPainter& p)
                     b.setBold(true);
                     p.setFont(b);
                 }
-                p.drawText(QRect(6, top, width(), row.height), Qt::AlignVCenter | Qt::AlignLeft, arrow + row.label);
+                const QRect box(6, top, width() - 12, row.height);
+                p.drawText(box, Qt::AlignVCenter | Qt::AlignLeft,
+                           p.fontMetrics().elidedText(arrow + row.label, Qt::ElideMiddle, box.width()));
                 if (bold) p.setFont(font);
             } else {
                 // CPU rows sit indented under their buffer's header (which names the buffer);
-                // a label too long for the column is elided, its tooltip has it in full.
+                // a label too long for the column is elided in the middle (a task's or vCPU
+                // thread's pid stays), its tooltip has it in full.
                 const int labelHeight = row.kind == TimelineRows::Kind::Calls ? TimelineRows::kLaneHeight : row.height;
                 const QRect box(row.indent, top, kLabelWidth - row.indent - 4, labelHeight);
                 p.setPen(palette().color(QPalette::Text));
                 p.drawText(box, Qt::AlignVCenter | Qt::AlignLeft,
-                           p.fontMetrics().elidedText(row.label, Qt::ElideRight, box.width()));
+                           p.fontMetrics().elidedText(row.label, Qt::ElideMiddle, box.width()));
                 if (row.kind == TimelineRows::Kind::Cpu)
                     paintCpuRow(p, row, top);
                 else if (row.kind == TimelineRows::Kind::Task)
