@@ -27,6 +27,7 @@
 #include <QDockWidget>
 #include <QFile>
 #include <QHeaderView>
+#include <QScrollBar>
 #include <QImage>
 #include <QLabel>
 #include <QLineEdit>
@@ -1021,6 +1022,7 @@ private slots:
                 list->viewport()->width());
         QVERIFY(header->sectionSize(PluginsDialog::kStatus) >=
                 list->fontMetrics().horizontalAdvance(item->text(PluginsDialog::kStatus)));
+        QVERIFY(!list->horizontalScrollBar()->isVisible());
         dialog.hide();
         item->setCheckState(0, Qt::Unchecked);
         QVERIFY(dialog.apply());

@@ -2,6 +2,8 @@
 // Time <-> pixel math, zoom and pan limits, tick steps and time labels.
 #include "timeline/timelinemath.h"
 
+#include <QFont>
+#include <QFontMetrics>
 #include <QTest>
 
 using namespace ringside::timeline;
@@ -11,6 +13,25 @@ Q_DECLARE_METATYPE(ringside::timeline::TimeRange)
 class TestTimelineMath : public QObject {
     Q_OBJECT
 private slots:
+    // A task's label keeps its prefix and pid and loses the end of its name.
+    void rowLabelsKeepThePid()
+    {
+        const QFontMetrics metrics(QFont(QStringLiteral("DejaVu Sans"), 9));
+        const QString vcpu = QStringLiteral("vCPU 0 · qemu-system-x86-483882");
+        const int width = metrics.horizontalAdvance(QStringLiteral("vCPU 0 · qemu-sy…-483882"));
+        const QString fitted = elideRowLabel(metrics, vcpu, width);
+        QVERIFY2(fitted.startsWith(QStringLiteral("vCPU 0 · qemu")) && fitted.endsWith(QStringLiteral("…-483882")),
+                 qPrintable(fitted));
+        QVERIFY(metrics.horizontalAdvance(fitted) <= width);
+        const QString task = elideRowLabel(metrics, QStringLiteral("kworker/u4:2-events_unbound-12345"), 90);
+        QVERIFY2(task.endsWith(QStringLiteral("…-12345")) && task.startsWith(QStringLiteral("kw")), qPrintable(task));
+        QVERIFY(metrics.horizontalAdvance(task) <= 90);
+        // What fits stays as it is; a label without a pid loses its end.
+        QCOMPARE(elideRowLabel(metrics, QStringLiteral("CPU 3"), 90), QStringLiteral("CPU 3"));
+        const QString other = elideRowLabel(metrics, QStringLiteral("guest CPU 12 of a long name"), 60);
+        QVERIFY2(other.endsWith(QChar(0x2026)) && other.startsWith(QStringLiteral("gue")), qPrintable(other));
+    }
+
     void timeToPixel_data()
     {
         QTest::addColumn<quint64>("start");
@@ -130,5 +151,5 @@ private slots:
     }
 };
 
-QTEST_GUILESS_MAIN(TestTimelineMath)
+QTEST_MAIN(TestTimelineMath) // font metrics need a GUI application
 #include "tst_timelinemath.moc"

@@ -70,15 +70,17 @@ PluginsDialog::PluginsDialog(const TraceSession* session, QWidget* parent) : QDi
         item->setToolTip(kStatus, status);
         if (status.startsWith(tr("stopped"))) item->setForeground(kStatus, QColor(0xc0, 0x1c, 0x28));
     }
-    // The name and the status whole (the status at most half the list); the description gets
-    // the rest of the width, so that nothing needs scrolling sideways to be seen.
+    // The name and the status whole (the status at most half the list); the description and
+    // the file share the rest of the width, so that nothing needs scrolling sideways to be seen.
     m_list->resizeColumnToContents(kName);
     m_list->resizeColumnToContents(kStatus);
     const int width = kDialogWidth - 40; // less the margins and the frame
     m_list->setColumnWidth(kStatus, std::min(m_list->columnWidth(kStatus), width / 2));
     m_list->resizeColumnToContents(kDescription);
-    const int left = width - m_list->columnWidth(kName) - m_list->columnWidth(kStatus);
+    constexpr int kFileWidth = 140;
+    const int left = width - m_list->columnWidth(kName) - m_list->columnWidth(kStatus) - kFileWidth;
     m_list->setColumnWidth(kDescription, std::max(120, std::min(m_list->columnWidth(kDescription), left)));
+    m_list->setColumnWidth(kFile, kFileWidth);
     layout->addWidget(m_list, 1);
     const auto& problems = PluginSettings::catalog().problems();
     if (!problems.empty()) {

@@ -1,6 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 #include "timeline/timelinemath.h"
 
+#include <QFontMetrics>
+#include <QRegularExpression>
+
 #include <algorithm>
 #include <cmath>
 
@@ -105,6 +108,20 @@ QString formatDuration(int64_t ns, ClockUnit clock)
         if (number.endsWith('.')) number.chop(1);
     }
     return number + ' ' + unit.name;
+}
+
+QString elideRowLabel(const QFontMetrics& metrics, const QString& label, int width)
+{
+    if (metrics.horizontalAdvance(label) <= width) return label;
+    static const QRegularExpression task(QStringLiteral("^(.* · )?(.+)(-\\d+)$"));
+    const QRegularExpressionMatch m = task.match(label);
+    if (!m.hasMatch()) return metrics.elidedText(label, Qt::ElideRight, width);
+    const QString head = m.captured(1), tail = m.captured(3);
+    const int room = width - metrics.horizontalAdvance(head) - metrics.horizontalAdvance(tail);
+    const QString name = metrics.elidedText(m.captured(2), Qt::ElideRight, std::max(0, room));
+    // Not even the pid fits beside the prefix: the end of the whole goes.
+    if (name.isEmpty()) return metrics.elidedText(label, Qt::ElideRight, width);
+    return head + name + tail;
 }
 
 } // namespace ringside::timeline

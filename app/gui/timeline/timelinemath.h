@@ -2,6 +2,8 @@
 #pragma once
 
 #include <QString>
+
+class QFontMetrics;
 #include <cstdint>
 
 namespace ringside::timeline {
@@ -41,5 +43,10 @@ enum class ClockUnit { Nanoseconds, Ticks };
 QString formatTimestamp(uint64_t ns, uint64_t step, ClockUnit unit = ClockUnit::Nanoseconds);
 // A duration with its unit ("12.345 ms", "-3 us", "1.5 s"; "1.25 M ticks", "640 ticks").
 QString formatDuration(int64_t ns, ClockUnit unit = ClockUnit::Nanoseconds);
+
+// A row label fitted to `width` pixels: a task's "NAME-PID" (after a "vCPU 0 · " or other
+// prefix ending in " · ") loses the end of its name, never the prefix or the pid
+// ("vCPU 0 · qemu-sy…-483882"); other labels are elided at the end.
+QString elideRowLabel(const QFontMetrics& metrics, const QString& label, int width);
 
 } // namespace ringside::timeline

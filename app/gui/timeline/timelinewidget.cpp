@@ -239,13 +239,13 @@ void TimelineWidget::renderRows(QPainter& p)
                 if (bold) p.setFont(font);
             } else {
                 // CPU rows sit indented under their buffer's header (which names the buffer);
-                // a label too long for the column is elided in the middle (a task's or vCPU
-                // thread's pid stays), its tooltip has it in full.
+                // a label too long for the column is elided (a task's or vCPU thread's pid
+                // stays), its tooltip has it in full.
                 const int labelHeight = row.kind == TimelineRows::Kind::Calls ? TimelineRows::kLaneHeight : row.height;
                 const QRect box(row.indent, top, kLabelWidth - row.indent - 4, labelHeight);
                 p.setPen(palette().color(QPalette::Text));
                 p.drawText(box, Qt::AlignVCenter | Qt::AlignLeft,
-                           p.fontMetrics().elidedText(row.label, Qt::ElideMiddle, box.width()));
+                           timeline::elideRowLabel(p.fontMetrics(), row.label, box.width()));
                 if (row.kind == TimelineRows::Kind::Cpu)
                     paintCpuRow(p, row, top);
                 else if (row.kind == TimelineRows::Kind::Task)
