@@ -8,6 +8,7 @@
 #include "load/storeappender.h"
 #include "load/storebuilder.h"
 #include "store/chunkedcolumn.h"
+#include "store/cpucolumns.h"
 
 #include <traceevent/event-parse.h>
 
@@ -333,6 +334,47 @@ private slots:
         ChunkedColumn<uint32_t, 4> c;
         c.resize(33);
         QCOMPARE(c.size(), size_t(33));
+    }
+
+    // A live capture's batch is filled, appended and filled again: it keeps its first block
+    // (no mapping per batch) and never holds more than its values need.
+    void batchColumnsAreReused()
+    {
+        // The store holds an event already, so that it copies the batches rather than adopt
+        // their blocks (which it does at a block boundary).
+        CpuColumns store, batch;
+        uint64_t next = 0;
+        store.timestamp.push_back(next), store.eventType.push_back(0), store.pid.push_back(0);
+        store.flags.push_back(0), store.preemptCount.push_back(0), store.pageFirstEvent.push_back(0);
+        store.publish();
+        ++next;
+        for (int round = 0; round < 5; ++round) {
+            const size_t events = round == 3 ? ChunkedColumn<uint64_t>::kBlockSize + 10 : 1000 + size_t(round);
+            for (size_t i = 0; i < events; ++i, ++next) {
+                batch.timestamp.push_back(next);
+                batch.eventType.push_back(uint16_t(next));
+                batch.pid.push_back(int32_t(next));
+                batch.flags.push_back(uint8_t(next));
+                batch.preemptCount.push_back(uint8_t(next));
+            }
+            batch.pageFirstEvent.push_back(0);
+            batch.publish();
+            QCOMPARE(batch.timestamp.memoryBytes(),
+                     (events + ChunkedColumn<uint64_t>::kBlockSize - 1) / ChunkedColumn<uint64_t>::kBlockSize *
+                         ChunkedColumn<uint64_t>::kBlockBytes);
+            store.appendBatch(batch);
+            QCOMPARE(batch.size(), size_t(0));
+            QCOMPARE(batch.timestamp.size(), size_t(0));
+            QCOMPARE(batch.pageFirstEvent.size(), size_t(0));
+            QCOMPARE(batch.timestamp.memoryBytes(), ChunkedColumn<uint64_t>::kBlockBytes);
+        }
+        QCOMPARE(store.size(), size_t(next));
+        QCOMPARE(store.pageFirstEvent.size(), size_t(6));
+        for (size_t i = 0; i < next; ++i) {
+            QCOMPARE(store.timestamp[i], uint64_t(i));
+            QCOMPARE(store.pid[i], int32_t(i));
+            if (store.eventType[i] != uint16_t(i)) QFAIL("event types differ");
+        }
     }
 
     void parallelMergeEqualsSingleMerge()

@@ -214,8 +214,8 @@ void LiveCapture::run()
             m_pages[cpu]->append(batchPages[cpu].data(), uint32_t(batchPages[cpu].size() / pageSize));
             batchPages[cpu].clear();
             // Also a batch of pages without events: the columns count pages as the source does.
-            m_appender->append(StreamId(uint16_t(cpu)), std::move(batch[cpu]));
-            batch[cpu] = CpuColumns();
+            // The batch is filled again: its columns keep their first blocks.
+            m_appender->appendBatch(StreamId(uint16_t(cpu)), batch[cpu]);
             for (size_t t = 0; t < state->taps.size(); ++t)
                 if (cpuTaps[cpu][t].size()) tapColumns[t][cpu].append(std::move(cpuTaps[cpu][t])), tapped = true;
         }

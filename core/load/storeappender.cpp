@@ -30,10 +30,22 @@ StreamId StoreAppender::addStream(uint16_t buffer, int cpu, std::unique_ptr<Page
 
 void StoreAppender::append(StreamId id, CpuColumns&& segment)
 {
-    Stream& stream = *m_store.m_streams[id.value];
-    CpuColumns& columns = stream.columns;
+    CpuColumns& columns = m_store.m_streams[id.value]->columns;
     const size_t from = columns.size();
     columns.append(std::move(segment));
+    counted(columns, from);
+}
+
+void StoreAppender::appendBatch(StreamId id, CpuColumns& batch)
+{
+    CpuColumns& columns = m_store.m_streams[id.value]->columns;
+    const size_t from = columns.size();
+    columns.appendBatch(batch);
+    counted(columns, from);
+}
+
+void StoreAppender::counted(const CpuColumns& columns, size_t from)
+{
     TaskTable& tasks = m_store.m_tasks;
     // Counted per segment, then handed to the task table at once (it locks for readers).
     std::unordered_map<int32_t, uint64_t> perPid;

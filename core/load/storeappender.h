@@ -29,6 +29,8 @@ public:
 
     // Appends a segment of a stream's events that follows what the stream already holds.
     void append(StreamId stream, CpuColumns&& segment);
+    // The same for a batch the caller fills again: left empty, its first blocks kept.
+    void appendBatch(StreamId stream, CpuColumns& batch);
 
     // The stream has delivered everything up to `upTo` (an idle CPU with nothing new), so it
     // no longer holds back the publishing of other streams' events before that time.
@@ -40,6 +42,9 @@ public:
     uint64_t lateEvents() const { return m_lateEvents; }
 
 private:
+    // Counts the events of a stream from `from` on for their types and tasks.
+    void counted(const CpuColumns& columns, size_t from);
+
     EventStore& m_store;
     CommLookup m_comms;
     std::vector<uint64_t> m_advanced; // per stream, 0: never advanced

@@ -56,7 +56,8 @@ public:
     void push_back(T value)
     {
         const size_t n = m_size.load(std::memory_order_relaxed);
-        if ((n & (kBlockSize - 1)) == 0) addBlock();
+        // Past the blocks held (not at every block boundary: a column cleared for reuse holds one).
+        if ((n >> BlockBits) >= m_blocks) addBlock();
         block(n >> BlockBits)[n & (kBlockSize - 1)] = value;
         m_size.store(n + 1, std::memory_order_release); // a plain store on x86
     }
@@ -68,15 +69,17 @@ public:
     size_t memoryBytes() const { return m_blocks * kBlockBytes; }
 
     // Moves `other`'s values to the end of this column (adopting its blocks when this column
-    // ends on a block boundary, copying otherwise), then publishes them all at once.
-    void append(ChunkedColumn&& other)
+    // ends on a block boundary, copying otherwise), then publishes them all at once. `other`
+    // is left empty; with `keepFirstBlock`, still holding its first block (unless adopted),
+    // so that a batch filled again and again is not mapped and populated each time.
+    void append(ChunkedColumn&& other, bool keepFirstBlock = false)
     {
         const size_t count = other.size();
         size_t n = m_size.load(std::memory_order_relaxed);
         size_t copied = 0;
         while (copied < count) {
             const size_t srcBlock = copied >> BlockBits;
-            if ((n & (kBlockSize - 1)) == 0 && (copied & (kBlockSize - 1)) == 0) {
+            if ((n >> BlockBits) >= m_blocks && (copied & (kBlockSize - 1)) == 0) {
                 // Whole blocks change hands without a copy.
                 if (m_blocks >= kMaxBlocks) throw std::length_error("column holds 2^32 values");
                 ensureDirectory();
@@ -87,7 +90,7 @@ public:
                 copied += taken;
                 continue;
             }
-            if ((n & (kBlockSize - 1)) == 0) addBlock();
+            if ((n >> BlockBits) >= m_blocks) addBlock();
             const size_t room = kBlockSize - (n & (kBlockSize - 1));
             const size_t srcOffset = copied & (kBlockSize - 1);
             const size_t k = std::min({room, kBlockSize - srcOffset, count - copied});
@@ -97,7 +100,18 @@ public:
             copied += k;
         }
         m_size.store(n, std::memory_order_release);
-        other.clear();
+        if (keepFirstBlock)
+            other.clearForReuse();
+        else
+            other.clear();
+    }
+
+    // Empties the column but keeps its first block (if any) for the values to come.
+    void clearForReuse()
+    {
+        for (size_t b = 1; b < m_blocks; ++b) unmapPopulated(block(b), kBlockBytes);
+        m_blocks = m_blocks && block(0) ? 1 : 0;
+        m_size.store(0, std::memory_order_relaxed);
     }
 
     // Makes the column hold n values (new ones unset), for the bulk build that fills it by

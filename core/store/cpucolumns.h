@@ -109,19 +109,18 @@ struct CpuColumns {
     // publishes it.
     void append(CpuColumns&& next)
     {
-        const auto offset = static_cast<uint32_t>(timestamp.size());
-        const size_t pages = next.pageFirstEvent.size(), losses = next.lost.size();
-        for (size_t p = 0; p < pages; ++p) pageFirstEvent.push_back(next.pageFirstEvent[p] + offset);
-        for (size_t l = 0; l < losses; ++l) lost.push_back({next.lost[l].beforeEvent + offset, next.lost[l].count});
-        timestamp.append(std::move(next.timestamp));
-        eventType.append(std::move(next.eventType));
-        pid.append(std::move(next.pid));
-        flags.append(std::move(next.flags));
-        preemptCount.append(std::move(next.preemptCount));
-        lostTotal += next.lostTotal;
-        unknownLostPages += next.unknownLostPages;
+        take(next, false);
         next = CpuColumns();
-        publish();
+    }
+    // The same for a batch that is filled again (a live capture's): `batch` is left empty,
+    // with the first block of each column kept for the next one.
+    void appendBatch(CpuColumns& batch)
+    {
+        take(batch, true);
+        batch.pageFirstEvent.clearForReuse();
+        batch.lost.clearForReuse();
+        batch.lostTotal = batch.unknownLostPages = 0;
+        batch.m_published.store(0, std::memory_order_relaxed);
     }
 
     size_t memoryBytes() const
@@ -131,6 +130,22 @@ struct CpuColumns {
     }
 
 private:
+    void take(CpuColumns& next, bool keepBlocks)
+    {
+        const auto offset = static_cast<uint32_t>(timestamp.size());
+        const size_t pages = next.pageFirstEvent.size(), losses = next.lost.size();
+        for (size_t p = 0; p < pages; ++p) pageFirstEvent.push_back(next.pageFirstEvent[p] + offset);
+        for (size_t l = 0; l < losses; ++l) lost.push_back({next.lost[l].beforeEvent + offset, next.lost[l].count});
+        timestamp.append(std::move(next.timestamp), keepBlocks);
+        eventType.append(std::move(next.eventType), keepBlocks);
+        pid.append(std::move(next.pid), keepBlocks);
+        flags.append(std::move(next.flags), keepBlocks);
+        preemptCount.append(std::move(next.preemptCount), keepBlocks);
+        lostTotal += next.lostTotal;
+        unknownLostPages += next.unknownLostPages;
+        publish();
+    }
+
     std::atomic<size_t> m_published{0};
 };
 

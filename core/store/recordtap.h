@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <cstddef>
 #include <cstdint>
+#include <cstdlib>
 #include <cstring>
 #include <utility>
 #include <vector>
@@ -45,10 +46,10 @@ public:
     virtual void end() {}
 };
 
-// Fixed-size records in blocks of a page, then 64 KiB, then huge pages doubling to 8 MiB (a tap
-// with few hits costs a page, one with millions costs no small pages to speak of); the small
-// blocks are populated at once, the huge ones a huge page at a time as they fill. Nothing
-// moves or is copied while it grows.
+// Fixed-size records in blocks of a page, then 64 KiB, growing by four to 8 MiB (a tap with
+// few hits costs a page, one with millions costs no small pages to speak of); the blocks below
+// 2 MiB come zeroed from the heap, the larger ones are populated a huge page at a time as they
+// fill. Nothing moves or is copied while it grows.
 class RecordBlocks {
 public:
     struct Block {
@@ -90,12 +91,12 @@ public:
     // still counted (a reader that comes later skips them).
     void release(size_t b)
     {
-        unmapPopulated(m_blocks[b].data, m_blocks[b].bytes);
+        freeBlock(m_blocks[b]);
         m_blocks[b].data = nullptr;
     }
     void clear()
     {
-        for (const Block& b : m_blocks) unmapPopulated(b.data, b.bytes);
+        for (const Block& b : m_blocks) freeBlock(b);
         m_blocks.clear();
         m_size = 0;
     }
@@ -103,21 +104,34 @@ public:
 private:
     void addBlock()
     {
+        // Growing by four from 64 KiB: a live capture's batch fills a few hundred KiB of a
+        // tap, and a huge block right after 64 KiB had 2 MiB populated for each batch.
         constexpr size_t kPage = 4096, kSecond = 65536, kMax = size_t(8) << 20;
         size_t bytes = kPage;
         if (m_blocks.size() == 1)
             bytes = kSecond;
         else if (m_blocks.size() > 1)
-            bytes = std::clamp(m_blocks.back().bytes * 2, kHugePageBytes, kMax);
+            bytes = std::min(m_blocks.back().bytes * 4, kMax);
         bytes = std::max(bytes, (m_stride + kPage - 1) / kPage * kPage);
         // A tap's last block is mostly unwritten (a few taps per stream and loader segment):
         // huge blocks are populated a huge page at a time as records reach them (faulting
         // them in on first write was a tenth slower on 29M events).
+        // The small blocks come from the heap: a live capture makes taps of a few pages by
+        // the thousand a second, and a mapping each cost two system calls and its faults.
         if (bytes < kHugePageBytes) {
-            m_blocks.push_back({static_cast<uint8_t*>(mapPopulated(bytes)), bytes, 0, bytes});
+            void* p = std::calloc(1, bytes);
+            if (!p) throw std::bad_alloc();
+            m_blocks.push_back({static_cast<uint8_t*>(p), bytes, 0, bytes});
         } else {
             m_blocks.push_back({static_cast<uint8_t*>(mapHugeOnDemand(bytes)), bytes, 0, 0});
         }
+    }
+    static void freeBlock(const Block& b)
+    {
+        if (b.bytes < kHugePageBytes)
+            std::free(b.data);
+        else
+            unmapPopulated(b.data, b.bytes);
     }
     static void populateNext(Block& b)
     {
