@@ -9,14 +9,18 @@
 #include "load/storebuilder.h"
 #include "store/chunkedcolumn.h"
 #include "store/cpucolumns.h"
+#include "file/spoolpagesource.h"
 
 #include <traceevent/event-parse.h>
 
 #include <QRegularExpression>
 #include <QFile>
+#include <QTemporaryDir>
 #include <QTest>
 
+#include <csignal>
 #include <map>
+#include <sys/resource.h>
 #include <random>
 #include <set>
 
@@ -334,6 +338,67 @@ private slots:
         ChunkedColumn<uint32_t, 4> c;
         c.resize(33);
         QCOMPARE(c.size(), size_t(33));
+    }
+
+    // A capture's pages in an unnamed file read back as they were written, also while more
+    // come; where no file can be made they stay in memory, and nothing is lost.
+    void spooledPagesReadBack()
+    {
+        constexpr uint32_t kPage = 4096;
+        QTemporaryDir dir;
+        QVERIFY(dir.isValid());
+        for (const std::string& folder : {dir.path().toStdString(), std::string("/nonexistent/ringside")}) {
+            SpoolPageSource source(kPage, folder);
+            QCOMPARE(source.spooling(), folder != "/nonexistent/ringside");
+            std::vector<uint8_t> pages;
+            uint64_t written = 0;
+            for (uint32_t run = 1; run <= 4; ++run) {
+                std::vector<uint8_t> batch(size_t(run) * kPage);
+                for (size_t b = 0; b < batch.size(); ++b) batch[b] = uint8_t((written + b) * 7 + b / kPage);
+                source.append(batch.data(), run);
+                pages.insert(pages.end(), batch.begin(), batch.end());
+                written += batch.size();
+            }
+            QCOMPARE(source.runCount(), size_t(4));
+            QCOMPARE(source.streamBytes(), uint64_t(pages.size()));
+            QCOMPARE(source.memoryBytes(), source.spooling() ? uint64_t(0) : uint64_t(pages.size()));
+            std::vector<uint8_t> out, scratch;
+            std::string reason;
+            for (size_t r = 0; r < source.runCount(); ++r) {
+                const PageRun run = source.run(r);
+                QVERIFY2(source.readRun(run, out, scratch, &reason), reason.c_str());
+                QCOMPARE(out.size(), size_t(run.pages) * kPage + PageSource::kPadding);
+                QVERIFY(std::equal(out.begin(), out.begin() + run.pages * kPage, pages.begin() + run.firstPage * kPage));
+                QVERIFY(std::all_of(out.begin() + run.pages * kPage, out.end(), [](uint8_t b) { return b == 0; }));
+            }
+            for (uint64_t page = 0; page < pages.size() / kPage; ++page) {
+                QVERIFY2(source.readPage(page, out, &reason), reason.c_str());
+                QVERIFY(std::equal(out.begin(), out.begin() + kPage, pages.begin() + page * kPage));
+            }
+            QVERIFY(!source.readPage(pages.size() / kPage, out, &reason));
+        }
+        // A disk that fills up: the runs the file could not take stay in memory.
+        struct rlimit before {};
+        QCOMPARE(getrlimit(RLIMIT_FSIZE, &before), 0);
+        const auto previous = std::signal(SIGXFSZ, SIG_IGN);
+        struct rlimit small = before;
+        small.rlim_cur = 3 * kPage;
+        QCOMPARE(setrlimit(RLIMIT_FSIZE, &small), 0);
+        SpoolPageSource source(kPage, dir.path().toStdString());
+        std::vector<uint8_t> pages(4 * kPage);
+        for (size_t b = 0; b < pages.size(); ++b) pages[b] = uint8_t(b * 13 + b / kPage);
+        source.append(pages.data(), 2);
+        source.append(pages.data() + 2 * kPage, 2); // past the limit
+        setrlimit(RLIMIT_FSIZE, &before);
+        std::signal(SIGXFSZ, previous);
+        QVERIFY(!source.spooling());
+        QCOMPARE(source.memoryBytes(), uint64_t(2 * kPage));
+        std::vector<uint8_t> out;
+        std::string reason;
+        for (uint64_t page = 0; page < 4; ++page) {
+            QVERIFY2(source.readPage(page, out, &reason), reason.c_str());
+            QVERIFY(std::equal(out.begin(), out.begin() + kPage, pages.begin() + page * kPage));
+        }
     }
 
     // A live capture's batch is filled, appended and filled again: it keeps its first block

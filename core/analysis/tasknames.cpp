@@ -5,7 +5,7 @@ namespace ringside {
 
 namespace {
 // Each request's (pid, comm) field pairs, in requests()' order.
-enum Request : size_t { Switch, Wakeup, WakeupNew, Fork, NewTask };
+enum NameRequest : size_t { Switch, Wakeup, WakeupNew, Fork, NewTask };
 } // namespace
 
 std::vector<EventRequest> TaskNames::requests() const

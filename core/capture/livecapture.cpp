@@ -3,7 +3,7 @@
 
 #include "capture/captureprotocol.h"
 #include "file/datwriter.h"
-#include "file/memorypagesource.h"
+#include "file/spoolpagesource.h"
 #include "load/pageparser.h"
 #include "load/storeappender.h"
 #include "load/storebuilder.h"
@@ -140,7 +140,7 @@ Result<std::unique_ptr<LiveCapture>> LiveCapture::start(const std::vector<std::s
     state->converter = std::make_unique<TimestampConverter>(info);
     state->taps = capture->m_traceRef->captureTaps();
     for (int cpu = 0; cpu < capture->m_metadata.cpus; ++cpu) {
-        auto pages = std::make_unique<MemoryPageSource>(info.pageSize);
+        auto pages = std::make_unique<SpoolPageSource>(info.pageSize, workDir);
         capture->m_pages.push_back(pages.get());
         capture->m_appender->addStream(0, cpu, std::move(pages));
         state->parsers.push_back(
@@ -361,14 +361,14 @@ bool LiveCapture::save(const std::string& path, DatFormat format, std::string* e
     // The pages of the CPUs as they are now (a running capture's grow on).
     std::vector<size_t> runs;
     uint64_t total = 0, done = 0;
-    for (const MemoryPageSource* pages : m_pages) {
+    for (const SpoolPageSource* pages : m_pages) {
         runs.push_back(pages->runCount());
         for (size_t r = 0; r < runs.back(); ++r) total += uint64_t(pages->run(r).pages) * pages->pageSize();
     }
     return writeDat(
         path, metadata,
         [&](size_t cpu, CpuDataSink& out, std::string* why) {
-            const MemoryPageSource& pages = *m_pages[cpu];
+            const SpoolPageSource& pages = *m_pages[cpu];
             std::vector<uint8_t> buffer, scratch;
             for (size_t r = 0; r < runs[cpu]; ++r) {
                 if (progress.cancelled()) return *why = "cancelled", false;

@@ -18,15 +18,16 @@
 
 namespace ringside {
 
-class MemoryPageSource;
+class SpoolPageSource;
 class StoreAppender;
 struct LiveCaptureState;
 
 // A capture streamed into a store that grows while the views read it: ringside-capture's pages
 // go through the same page parser as a file's and are appended with StoreAppender on a thread
 // of this object's own, which also hands the trace the records its analyses asked for (its
-// capture taps); the pages are kept (in memory) for save(). The trace's formats come from the
-// capture's metadata, written as a recording without pages in `workDir`.
+// capture taps); the pages are kept for save() and the events' fields in an unnamed file in
+// `workDir` (SpoolPageSource). The trace's formats come from the capture's metadata, written
+// as a recording without pages in `workDir`.
 class LiveCapture {
 public:
     struct Progress {
@@ -81,7 +82,7 @@ private:
     Trace* m_traceRef = nullptr;
     EventStore* m_store = nullptr;
     std::unique_ptr<StoreAppender> m_appender;
-    std::vector<MemoryPageSource*> m_pages; // per CPU, owned by the store
+    std::vector<SpoolPageSource*> m_pages; // per CPU, owned by the store
     CaptureMetadata m_metadata;             // the end's, once it came
     std::string m_metadataPath;
     std::function<void(size_t)> m_growth;
