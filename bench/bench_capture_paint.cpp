@@ -81,6 +81,10 @@ int main(int argc, char** argv)
     app.exec();
     const size_t events = window.session() ? window.session()->store().eventCount() : 0;
     std::printf("events=%zu events_per_s=%.0f\n", events, double(events) / seconds);
+    // What the store and the analyses hold, to set against the peak resident size.
+    if (window.session())
+        std::printf("store_mb=%.1f analyses_mb=%.1f\n", window.session()->store().memoryBytes() / 1048576.0,
+                    window.session()->trace->analysisMemoryBytes() / 1048576.0);
     if (auto* status = window.findChild<QLabel*>("captureStatus")) std::printf("%s\n", qPrintable(status->text()));
     if (qEnvironmentVariableIsSet("RINGSIDE_BENCH_PLUGIN_PANE"))
         if (auto* summary = window.pluginStats()->summary()) std::printf("plugins: %s\n", qPrintable(summary->text()));

@@ -101,6 +101,12 @@ private slots:
             ++depth;
         }
         QVERIFY(depth > 5);
+        // The deepest name is shown whole (its column widened as the path opened), or the
+        // column has 60% of the view.
+        const QString name = deepest.siblingAtColumn(CallTreeModel::Function).data().toString();
+        const int needed = view->visualRect(deepest).x() + view->fontMetrics().horizontalAdvance(name) + 4;
+        QVERIFY2(view->columnWidth(CallTreeModel::Function) >= std::min(needed, view->viewport()->width() * 3 / 5),
+                 qPrintable(QString("%1 < %2").arg(view->columnWidth(CallTreeModel::Function)).arg(needed)));
 
         auto* search = pane->findChild<QLineEdit*>("callTreeSearch");
         search->setText("copy_strings");

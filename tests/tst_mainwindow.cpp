@@ -28,6 +28,7 @@
 #include <QFile>
 #include <QHeaderView>
 #include <QScrollBar>
+#include <QSplitter>
 #include <QImage>
 #include <QLabel>
 #include <QLineEdit>
@@ -531,6 +532,28 @@ private slots:
         }
         QVERIFY(typeWidth > 0);
         QVERIFY(details->columnWidth(4) >= typeWidth);
+
+        // In a narrow pane a value longer than its column wraps in its row: all of it shows.
+        window.resize(1280, 800);
+        window.findChild<QSplitter*>("eventsSplitter")->setSizes({1000, 260});
+        int row = -1;
+        for (int r = 0; r < window.tableModel()->rowCount() && row < 0; ++r)
+            if (window.tableModel()->index(r, EventTableModel::Event).data().toString() == "sys_enter") row = r;
+        QVERIFY(row >= 0);
+        window.table()->selectRow(row);
+        QTest::qWait(50);
+        QTreeWidgetItem* longest = nullptr;
+        for (QTreeWidgetItemIterator it(details); *it; ++it)
+            if ((*it)->text(0) == "args") longest = *it;
+        QVERIFY(longest);
+        const int needed = details->fontMetrics().horizontalAdvance(longest->text(1));
+        QVERIFY2(needed > details->columnWidth(1),
+                 qPrintable(QString("%1 %2").arg(needed).arg(details->columnWidth(1))));
+        QTest::qWait(50);
+        const int lines = details->visualItemRect(longest).height() / details->fontMetrics().lineSpacing();
+        QVERIFY2(
+            lines * (details->columnWidth(1) - 12) >= needed,
+            qPrintable(QString("%1 lines of %2 px for %3 px").arg(lines).arg(details->columnWidth(1)).arg(needed)));
     }
 
     // Long diagnostics wrap to the pane's width, re-wrap as it changes, and keep their full text
@@ -901,6 +924,26 @@ private slots:
         QVERIFY(tinted(cell.left() + 10));
         QVERIFY(tinted(cell.left() + cell.width() * 3 / 4));
         QVERIFY(total > most); // more than one bucket has wakeups
+        // Error counts read as counts do (with separators), durations have room for their
+        // widest unit, and a list of errors last takes the rest of the width.
+        const QLocale before;
+        QLocale::setDefault(QLocale(QLocale::English, QLocale::UnitedStates));
+        pane->chooser()->setCurrentIndex(pane->chooser()->findText("syscalls: System calls"));
+        bool found = false;
+        int errors = -1, totals = -1;
+        for (int c = 0; c < model->columnCount(); ++c) {
+            if (model->headerData(c, Qt::Horizontal).toString() == "Errors") errors = c;
+            if (model->headerData(c, Qt::Horizontal).toString() == "Total") totals = c;
+        }
+        QVERIFY(errors >= 0 && totals >= 0);
+        for (int r = 0; r < model->rowCount(); ++r)
+            if (model->index(r, 0).data().toString() == "newfstatat") {
+                QCOMPARE(model->index(r, errors).data().toString(), QString("ENOENT 1,147"));
+                found = true;
+            }
+        QVERIFY(found);
+        QVERIFY(table->columnWidth(totals) >= table->fontMetrics().horizontalAdvance("999.999 ms"));
+        QLocale::setDefault(before);
         // A table without a histogram has no bars.
         pane->chooser()->setCurrentIndex(pane->chooser()->findText("sched: Scheduling per task"));
         QCOMPARE(pane->model()->barColumn(), -1);

@@ -32,6 +32,16 @@ namespace ringside {
 
 namespace {
 
+// Names indented by their depth were cut ("__rcu_rea…") beside columns of short numbers: the
+// names' column widens to what the expanded branches show, up to 60% of the view.
+void widenNames(QTreeView* view)
+{
+    const int before = view->columnWidth(CallTreeModel::Function);
+    view->resizeColumnToContents(CallTreeModel::Function);
+    const int wanted = std::min(view->columnWidth(CallTreeModel::Function) + 8, view->viewport()->width() * 3 / 5);
+    view->setColumnWidth(CallTreeModel::Function, std::max(before, wanted));
+}
+
 QTreeView* makeTreeView(CallTreeModel* model, QWidget* parent)
 {
     auto* view = new QTreeView(parent);
@@ -42,6 +52,7 @@ QTreeView* makeTreeView(CallTreeModel* model, QWidget* parent)
     view->setContextMenuPolicy(Qt::CustomContextMenu);
     view->header()->resizeSection(CallTreeModel::Function, 320);
     view->header()->setStretchLastSection(true);
+    QObject::connect(view, &QTreeView::expanded, view, [view] { widenNames(view); });
     return view;
 }
 
@@ -693,7 +704,7 @@ void CallTreePane::showSelectedSyscall()
             m_otherModel->setTree(result.otherTree, m_names);
             m_syscallModel->compareWith(result.otherTree);
             m_otherModel->compareWith(result.selectedTree);
-            for (QTreeView* view : {m_syscallView, m_otherView}) view->expandToDepth(1);
+            for (QTreeView* view : {m_syscallView, m_otherView}) view->expandToDepth(1), widenNames(view);
             if (failed) m_tabs->setCurrentIndex(SyscallTab);
             emit syscallShown();
         });

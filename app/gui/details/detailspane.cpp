@@ -11,11 +11,33 @@
 #include <QFontMetrics>
 #include <QHeaderView>
 #include <QLocale>
+#include <QStyledItemDelegate>
 #include <QTreeWidgetItemIterator>
 
 #include <algorithm>
 
 namespace ringside {
+
+namespace {
+
+// A tree view asks its delegate for row heights without the column's width, so wrapped text
+// would keep one line: the delegate measures at the column's width.
+class ColumnWidthDelegate : public QStyledItemDelegate {
+public:
+    explicit ColumnWidthDelegate(QTreeView* view) : QStyledItemDelegate(view), m_view(view) {}
+    QSize sizeHint(const QStyleOptionViewItem& option, const QModelIndex& index) const override
+    {
+        // The style wraps only within a valid rectangle: any height does.
+        QStyleOptionViewItem measured = option;
+        measured.rect = QRect(0, 0, m_view->columnWidth(index.column()), 1 << 16);
+        return QStyledItemDelegate::sizeHint(measured, index);
+    }
+
+private:
+    QTreeView* m_view;
+};
+
+} // namespace
 
 DetailsPane::DetailsPane(QWidget* parent) : QTreeWidget(parent)
 {
@@ -30,6 +52,10 @@ DetailsPane::DetailsPane(QWidget* parent) : QTreeWidget(parent)
     header()->setStretchLastSection(false);
     header()->setMinimumSectionSize(36);
     setHorizontalScrollBarPolicy(Qt::ScrollBarAsNeeded);
+    // A value longer than its column (a system call's six arguments, a long file name) wraps
+    // onto more lines of its row instead of being cut; a word too long for a line elides.
+    setWordWrap(true);
+    setItemDelegate(new ColumnWidthDelegate(this));
     setTextElideMode(Qt::ElideRight);
 }
 
@@ -38,7 +64,7 @@ void DetailsPane::fitColumns()
     // Every column but Value gets its whole contents. Value gets what its values need, the
     // summary rows' too (the event's name, the task), up to what the pane has beside Field:
     // in a narrow pane Field and Value are what is read, Hex, Symbol and Type scroll in from
-    // the side. Longer prose (the report line) elides; its tooltip has it in full.
+    // the side. Longer values wrap in their rows; tooltips have them in full.
     for (int c = 0; c < columnCount(); ++c)
         if (c != 1) resizeColumnToContents(c);
     int value = 120;
@@ -52,6 +78,8 @@ void DetailsPane::fitColumns()
     for (int c = 0; c < columnCount(); ++c) used += columnWidth(c);
     const int last = columnCount() - 1;
     if (used < viewport()->width()) setColumnWidth(last, columnWidth(last) + viewport()->width() - used);
+    // Rows wrapped for the old widths take the height the new ones need.
+    scheduleDelayedItemsLayout();
 }
 
 void DetailsPane::resizeEvent(QResizeEvent* e)

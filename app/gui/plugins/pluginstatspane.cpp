@@ -185,19 +185,29 @@ void PluginStatsPane::fill()
     m_model->setTable(m_tables[choice.plugin], choice.table, trace.statsContext(), trace.file().info().timesInUsecs);
     // In time order when the rows name events, else by the first column (name, task, bucket).
     m_table->sortByColumn(std::max(m_model->eventColumn(), 0), Qt::AscendingOrder);
-    // Widths from the first rows: measuring 400k rows would cost seconds.
-    for (int c = 0; c < m_model->columnCount(); ++c) {
-        int width = m_table->fontMetrics().horizontalAdvance(m_model->headerData(c, Qt::Horizontal).toString()) + 24;
+    // Widths from the first rows: measuring 400k rows would cost seconds. A duration gets room
+    // for the widest (a later row's "940.096 ms" was cut to "940.096 …").
+    const StatsTable& shown = (*m_tables[choice.plugin])[size_t(choice.table)];
+    const int last = m_model->columnCount() - 1;
+    for (int c = 0; c <= last; ++c) {
+        const QFontMetrics metrics = m_table->fontMetrics();
+        int width = metrics.horizontalAdvance(m_model->headerData(c, Qt::Horizontal).toString()) + 24;
         for (int r = 0; r < std::min(m_model->rowCount(), 200); ++r)
-            width =
-                std::max(width, m_table->fontMetrics().horizontalAdvance(m_model->index(r, c).data().toString()) + 16);
+            width = std::max(width, metrics.horizontalAdvance(m_model->index(r, c).data().toString()) + 16);
+        if (shown.columns[size_t(c)].kind == StatsTable::Kind::Duration)
+            width = std::max(width, metrics.horizontalAdvance(QStringLiteral("-999.999 ms")) + 16);
         // Room for a histogram's bars.
         if (c == m_model->barColumn()) width = std::max(width, 320);
         m_table->setColumnWidth(c, std::min(width, 400));
     }
-    const QString of = analysing ? tr("so far (of %1 events analysed) · ")
-                                       .arg(QLocale().toString(qulonglong(trace.analysedRows())))
-                                 : QString();
+    // A text in the last column (an explanation, a list of errors) takes the rest of the width;
+    // numbers there stay beside their header.
+    const StatsTable::Kind lastKind = last >= 0 ? shown.columns[size_t(last)].kind : StatsTable::Kind::Number;
+    m_table->header()->setStretchLastSection(lastKind == StatsTable::Kind::Text ||
+                                             lastKind == StatsTable::Kind::Counts);
+    const QString of =
+        analysing ? tr("so far (of %1 events analysed) · ").arg(QLocale().toString(qulonglong(trace.analysedRows())))
+                  : QString();
     m_summary->setText(tr("%1%2 rows%3")
                            .arg(of)
                            .arg(QLocale().toString(qulonglong(m_model->rowCount())))

@@ -75,6 +75,13 @@ QString StatsTableModel::text(size_t row, size_t column) const
     case Kind::Task:
         if (c.numbers[r] == StatsTable::kUnknown) return QStringLiteral("—");
         return QString::fromStdString(cellText(*m_table, column, r, m_context));
+    case Kind::Counts: {
+        // "ENOENT 13,599, EAGAIN 12": the counts read as the Count columns do.
+        QStringList parts;
+        for (const auto& [name, n] : c.counts[r])
+            parts << QStringLiteral("%1 %2").arg(QString::fromStdString(name), QLocale().toString(qlonglong(n)));
+        return parts.isEmpty() ? QStringLiteral("—") : parts.join(QStringLiteral(", "));
+    }
     default: return QString::fromStdString(cellText(*m_table, column, r, m_context));
     }
 }
