@@ -944,6 +944,12 @@ private slots:
         QVERIFY(found);
         QVERIFY(table->columnWidth(totals) >= table->fontMetrics().horizontalAdvance("999.999 ms"));
         QLocale::setDefault(before);
+        // One row is "1 row"; an explanation in the last column takes the rest of the width.
+        pane->chooser()->setCurrentIndex(pane->chooser()->findText("sched: Switches whose prev did not run there"));
+        QCOMPARE(model->rowCount(), 1);
+        QVERIFY2(pane->summary()->text().startsWith("1 row") && !pane->summary()->text().contains("1 rows"),
+                 qPrintable(pane->summary()->text()));
+        QVERIFY(table->header()->stretchLastSection());
         // A table without a histogram has no bars.
         pane->chooser()->setCurrentIndex(pane->chooser()->findText("sched: Scheduling per task"));
         QCOMPARE(pane->model()->barColumn(), -1);

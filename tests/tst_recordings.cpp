@@ -9,6 +9,7 @@
 #include "mainwindow.h"
 #include "state/viewstate.h"
 #include "table/eventtablemodel.h"
+#include "table/eventtableview.h"
 #include "timeline/timelinewidget.h"
 #include "widgets/elidedlabel.h"
 
@@ -16,6 +17,7 @@
 #include <QComboBox>
 #include <QFile>
 #include <QFileInfo>
+#include <QHeaderView>
 #include <QImage>
 #include <QLabel>
 #include <QMessageBox>
@@ -101,6 +103,9 @@ private slots:
         const int32_t thread = guest.vcpuPids[0].second;
         QCOMPARE(vcpu, 0);
         QCOMPARE(thread, 483882);
+        // Six-digit pids fit their column.
+        QVERIFY(window.table()->header()->sectionSize(EventTableModel::Pid) >=
+                window.table()->fontMetrics().horizontalAdvance(QString::number(thread)) + 8);
         auto* note = window.findChild<ElidedLabel*>("recordingNote");
         QVERIFY(note && note->isVisible() && note->fullText().contains("zlib-guest.dat is on zlib-host.dat's clock"));
         QVERIFY(window.windowTitle().contains("zlib-host.dat") && window.windowTitle().contains("zlib-guest.dat"));

@@ -566,6 +566,11 @@ void MainWindow::activate(size_t index, bool opened)
                                               EventTableModel::cellText(*m_session, first, EventTableModel::Cpu)));
     }
     m_table->header()->resizeSection(EventTableModel::Cpu, std::min(cpuWidth + 16, 220));
+    // The PID column fits the largest pid ("483..." was cut: a host's pids have six digits).
+    int32_t largestPid = 0;
+    for (const Task& task : store.tasks().snapshot()) largestPid = std::max(largestPid, task.pid);
+    m_table->header()->resizeSection(EventTableModel::Pid,
+                                     std::max(50, fontMetrics().horizontalAdvance(QString::number(largestPid)) + 16));
     m_details->setSession(m_session.get());
     // A store that grows: its diagnostics are the capture thread's until it ends
     // (captureEnded fills them in then); the filter lists follow what arrives (captureGrew).

@@ -208,10 +208,11 @@ void PluginStatsPane::fill()
     const QString of =
         analysing ? tr("so far (of %1 events analysed) · ").arg(QLocale().toString(qulonglong(trace.analysedRows())))
                   : QString();
-    m_summary->setText(tr("%1%2 rows%3")
-                           .arg(of)
-                           .arg(QLocale().toString(qulonglong(m_model->rowCount())))
-                           .arg(m_model->hasJumps() ? tr(" · double-click a row to go to its event") : QString()));
+    const QString rows = m_model->rowCount() == 1
+                             ? tr("1 row")
+                             : tr("%1 rows").arg(QLocale().toString(qulonglong(m_model->rowCount())));
+    m_summary->setText(
+        tr("%1%2%3").arg(of, rows, m_model->hasJumps() ? tr(" · double-click a row to go to its event") : QString()));
 }
 
 } // namespace ringside
