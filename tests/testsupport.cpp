@@ -4,7 +4,7 @@
 #include "decode/reportprinter.h"
 #include "file/datfile.h"
 #include "file/datwriter.h"
-#include "file/memorypagesource.h"
+#include "file/spoolpagesource.h"
 #include "load/pageparser.h"
 #include "load/storeappender.h"
 #include "load/storebuilder.h"
@@ -99,10 +99,10 @@ bool appendRunByRun(const DatFile& file, EventStore& store, const std::function<
     StoreAppender appender(store, [tep](int32_t pid) { return std::string(tep_data_comm_from_pid(tep, pid)); });
     // The file's pages arrive run by run into memory, as a live capture's do from the pipe.
     std::vector<std::unique_ptr<PageSource>> sources;
-    std::vector<MemoryPageSource*> live;
+    std::vector<SpoolPageSource*> live;
     for (const CpuDataInfo& cpu : file.buffers()[0].cpus) {
         sources.push_back(std::make_unique<FilePageSource>(file.mapping(), cpu, info.codec, info.pageSize));
-        auto memory = std::make_unique<MemoryPageSource>(info.pageSize);
+        auto memory = std::make_unique<SpoolPageSource>(info.pageSize);
         live.push_back(memory.get());
         appender.addStream(0, cpu.cpu, std::move(memory));
     }

@@ -22,8 +22,8 @@ struct PageRun {
 
 // The ring-buffer pages of one CPU of one buffer, numbered from 0 in the CPU's data stream and
 // read in runs (stretches of consecutive pages read in one go). A recording's pages come from
-// its file (FilePageSource); a live capture's arrive over a pipe and are kept in memory
-// (MemoryPageSource). Readers may call every method from any thread, also while a live source
+// its file (FilePageSource); a live capture's arrive over a pipe and are kept in an unnamed
+// file (SpoolPageSource). Readers may call every method from any thread, also while a live source
 // grows: runs below runCount() never change.
 class PageSource {
 public:

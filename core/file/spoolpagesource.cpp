@@ -15,6 +15,7 @@ namespace {
 // unlinked at once.
 int unnamedFile(const std::string& folder)
 {
+    if (folder.empty()) return -1;
     int fd = ::open(folder.c_str(), O_TMPFILE | O_RDWR | O_CLOEXEC, 0600);
     if (fd >= 0) return fd;
     std::string name = folder + "/ringside-pages-XXXXXX";

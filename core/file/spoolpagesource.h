@@ -14,10 +14,11 @@ namespace ringside {
 // source is) rather than in memory: they are most of a capture's bytes (a raw_syscalls event
 // takes some 60 of them, its row in the store 17), and the page cache holds them as long as
 // memory is to spare. Where no such file can be made, or a write fails (a full disk), the
-// pages stay in memory instead: nothing captured is lost. Readers as PageSource has them.
+// pages stay in memory instead: nothing captured is lost. Without a folder they all stay in
+// memory (tests that grow a store). Readers as PageSource has them.
 class SpoolPageSource : public PageSource {
 public:
-    SpoolPageSource(uint32_t pageSize, const std::string& folder);
+    explicit SpoolPageSource(uint32_t pageSize, const std::string& folder = {});
     ~SpoolPageSource() override;
     SpoolPageSource(const SpoolPageSource&) = delete;
     SpoolPageSource& operator=(const SpoolPageSource&) = delete;

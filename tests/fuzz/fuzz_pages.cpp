@@ -4,7 +4,7 @@
 // capture feeds them), decoded with a real recording's event formats.
 #include "fuzzsupport.h"
 
-#include "file/memorypagesource.h"
+#include "file/spoolpagesource.h"
 #include "load/pageparser.h"
 #include "load/storeappender.h"
 #include "load/storebuilder.h"
@@ -65,10 +65,10 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size)
     tep_handle* tep = (*trace)->file().tep();
     StoreAppender appender(*store, [tep](int32_t pid) { return std::string(tep_data_comm_from_pid(tep, pid)); });
     TimestampConverter converter(info);
-    MemoryPageSource* sources[2];
+    SpoolPageSource* sources[2];
     std::unique_ptr<PageParser> parsers[2];
     for (int cpu = 0; cpu < 2; ++cpu) {
-        auto source = std::make_unique<MemoryPageSource>(pageSize);
+        auto source = std::make_unique<SpoolPageSource>(pageSize);
         sources[cpu] = source.get();
         appender.addStream(0, cpu, std::move(source));
         parsers[cpu] =
