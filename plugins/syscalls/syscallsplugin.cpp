@@ -34,11 +34,25 @@ void SyscallsPlugin::Sums::add(const Sums& o)
     first = std::min(first, o.first);
 }
 
+SyscallsPlugin::Sums& SyscallsPlugin::Tally::of(uint64_t key)
+{
+    if (key == m_lastKey) return sums[m_last];
+    bool added = false;
+    m_last = m_index.findOrAdd(key, uint32_t(keys.size()), &added);
+    m_lastKey = key;
+    if (added) keys.push_back(key), sums.emplace_back();
+    return sums[m_last];
+}
+
+const SyscallsPlugin::Sums* SyscallsPlugin::Tally::find(uint64_t key) const
+{
+    const uint32_t* at = m_index.find(key);
+    return at ? &sums[*at] : nullptr;
+}
+
 void SyscallsPlugin::Tally::add(const Call& c, EventRef exitEvent)
 {
-    const uint64_t key = uint64_t(uint32_t(c.pid)) << 32 | c.name;
-    if (key != m_lastKey) m_last = &perTaskCall[key], m_lastKey = key;
-    m_last->add(c);
+    of(uint64_t(uint32_t(c.pid)) << 32 | c.name).add(c);
     if (c.failed())
         failures.push_back({c.exit, c.enterSeen ? int64_t(c.exit - c.enter) : StatsTable::kUnknown, c.ret, c.pid,
                             uint16_t(c.name), exitEvent});
@@ -46,8 +60,7 @@ void SyscallsPlugin::Tally::add(const Call& c, EventRef exitEvent)
 
 void SyscallsPlugin::Tally::add(Tally&& o)
 {
-    m_last = nullptr, m_lastKey = UINT64_MAX; // the map may rehash
-    for (auto& [key, sums] : o.perTaskCall) perTaskCall[key].add(sums);
+    for (size_t i = 0; i < o.keys.size(); ++i) of(o.keys[i]).add(o.sums[i]);
     failures.insert(failures.end(), o.failures.begin(), o.failures.end());
     o = Tally();
 }

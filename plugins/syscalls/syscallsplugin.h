@@ -136,12 +136,15 @@ private:
         EventRef exitEvent;
     };
     // Sums of calls added per pid and name (the sums per name and per pid are theirs added up
-    // when the statistics are asked for); the failures.
+    // when the statistics are asked for); the failures. Hundreds of thousands of pairs, met
+    // once per call: one flat index over two arrays, not a node per pair.
     struct Tally {
-        std::unordered_map<uint64_t, Sums> perTaskCall; // pid << 32 | name
+        std::vector<uint64_t> keys; // pid << 32 | name
+        std::vector<Sums> sums;     // of keys[i]
         std::vector<Failure> failures;
         void add(const Call& c, EventRef exitEvent);
         void add(Tally&& other);
+        const Sums* find(uint64_t key) const;
         Tally() = default;
         Tally(const Tally&) = delete; // a copy's remembered sums would be the original's
         Tally& operator=(const Tally&) = delete;
@@ -150,10 +153,11 @@ private:
         void clear() { *this = Tally(); }
 
     private:
-        // A task often makes the same call again: its sums without a lookup (the map's
-        // elements stay where they are).
+        Sums& of(uint64_t key);
+        FlatIndex m_index; // key -> position in keys and sums
+        // A task often makes the same call again: its sums without a lookup.
         uint64_t m_lastKey = UINT64_MAX;
-        Sums* m_last = nullptr;
+        uint32_t m_last = 0;
     };
 
     // Name ids fit 16 bits: past 65,535 names (numbers no table knows) the rest share one.

@@ -116,7 +116,9 @@ std::vector<StatsTable> SyscallsPlugin::tables(Tally* consumed) const
     // The sums per name and per task: those per task and name added up.
     std::vector<Sums> perName;
     std::unordered_map<int32_t, Sums> perTask;
-    for (const auto& [key, sums] : tally.perTaskCall) {
+    for (size_t i = 0; i < tally.keys.size(); ++i) {
+        const uint64_t key = tally.keys[i];
+        const Sums& sums = tally.sums[i];
         const uint32_t name = uint32_t(key);
         if (perName.size() <= name) perName.resize(name + 1u);
         perName[name].add(sums);
@@ -167,9 +169,9 @@ std::vector<StatsTable> SyscallsPlugin::tables(Tally* consumed) const
     std::sort(byRank.begin(), byRank.end(), [&](uint32_t a, uint32_t b) { return names[a] < names[b]; });
     for (uint32_t r = 0; r < byRank.size(); ++r) rankOf[byRank[r]] = r;
     std::vector<uint64_t> taskCalls;
-    taskCalls.reserve(tally.perTaskCall.size());
-    for (const auto& entry : tally.perTaskCall)
-        taskCalls.push_back(uint64_t(uint32_t(entry.first >> 32) ^ 0x80000000u) << 32 | rankOf[uint32_t(entry.first)]);
+    taskCalls.reserve(tally.keys.size());
+    for (const uint64_t key : tally.keys)
+        taskCalls.push_back(uint64_t(uint32_t(key >> 32) ^ 0x80000000u) << 32 | rankOf[uint32_t(key)]);
     std::sort(taskCalls.begin(), taskCalls.end());
     for (auto* c : {&cTask, &cName, &cCalls, &cTotal, &cMax}) c->numbers.reserve(taskCalls.size());
     cErrors.counts.reserve(taskCalls.size());
@@ -177,7 +179,7 @@ std::vector<StatsTable> SyscallsPlugin::tables(Tally* consumed) const
         const int32_t pid = int32_t(uint32_t(ordered >> 32) ^ 0x80000000u);
         const uint32_t name = byRank[uint32_t(ordered)];
         const uint64_t key = uint64_t(uint32_t(pid)) << 32 | name;
-        const Sums& s = tally.perTaskCall.at(key);
+        const Sums& s = *tally.find(key);
         cTask.numbers.push_back(taskOf(pid, perTask.at(pid).first));
         cName.numbers.push_back(name);
         cCalls.numbers.push_back(s.calls);
