@@ -622,6 +622,19 @@ private slots:
         QTRY_VERIFY(timeline->height() < 150);
         maximize->trigger();
         QTRY_COMPARE(timeline->height(), shown);
+        // Another tab brought to the front while maximized stays there, every pane still open.
+        maximize->trigger();
+        QTRY_VERIFY(timeline->height() < 150);
+        // A tab behind another is moved out of sight, not hidden.
+        auto inFront = [](QDockWidget* dock) { return !dock->visibleRegion().isEmpty(); };
+        QVERIFY(inFront(plugins));
+        events->raise();
+        QTRY_VERIFY(inFront(events) && !inFront(plugins));
+        maximize->trigger();
+        QTRY_COMPARE(timeline->height(), shown);
+        QTRY_VERIFY(inFront(events) && !inFront(plugins));
+        QVERIFY(plugins->toggleViewAction()->isChecked() && events->toggleViewAction()->isChecked());
+        plugins->raise();
 
         window.resizeDocks({plugins}, {window.height() - 150}, Qt::Vertical);
         QTRY_VERIFY(timeline->height() * 2 < window.height());
@@ -629,6 +642,28 @@ private slots:
         QTRY_VERIFY(timeline->height() * 2 >= window.height());
         QVERIFY(events->isVisible()); // the events in front again
         QVERIFY(!plugins->isVisible());
+    }
+
+    // On a small screen (a 1280x800 one, as the offscreen one) a window with no layout left
+    // opens maximized; at 1280 pixels wide the table's columns fit without scrolling and its
+    // Info column keeps room to be read, the details beside.
+    void smallScreenLeavesTheInfoColumnRoom()
+    {
+        QSettings().remove("window");
+        MainWindow window;
+        QVERIFY(window.screen()->availableGeometry().width() < 1600);
+        QVERIFY(window.windowState() & Qt::WindowMaximized);
+        window.setWindowState(Qt::WindowNoState);
+        window.resize(1280, 800);
+        window.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&window));
+        QVERIFY(load(window, test::fixture("execve-e2big.dat")));
+        QHeaderView* header = window.table()->header();
+        const int viewport = window.table()->viewport()->width();
+        QVERIFY2(header->length() <= viewport, qPrintable(QStringLiteral("%1 > %2").arg(header->length()).arg(viewport)));
+        QVERIFY2(header->sectionSize(EventTableModel::Info) >= 170,
+                 qPrintable(QString::number(header->sectionSize(EventTableModel::Info))));
+        QVERIFY(window.findChild<DetailsPane*>()->width() >= 260);
     }
 
     void healthDiagnosticsWrap()
@@ -980,6 +1015,15 @@ private slots:
         QVERIFY(failures > 0);
         QVERIFY2(headline->text().contains(QStringLiteral("Failed system calls: %1").arg(failures)),
                  qPrintable(headline->text()));
+        // A message that would be cut makes the headline wait; a short one leaves it.
+        window.statusBar()->showMessage(QStringLiteral("Timeline saved to /") +
+                                        QStringLiteral("a-long-folder-name/").repeated(12) + "timeline.png");
+        QVERIFY(!headline->isVisible());
+        window.statusBar()->clearMessage();
+        QVERIFY(headline->isVisible());
+        window.statusBar()->showMessage(QStringLiteral("Session restored"));
+        QVERIFY(headline->isVisible());
+        window.statusBar()->clearMessage();
         emit headline->linkActivated("show");
         QVERIFY(dock->isVisible());
         QVERIFY(!headline->isVisible());

@@ -290,6 +290,32 @@ private slots:
         QVERIFY(!m_timeline->rows().hasTask(pid));
     }
 
+    // Where a CPU is idle there is no task to add a row for: the window is told why.
+    void doubleClickOnIdleSaysWhy()
+    {
+        auto session = loadSession("threads.dat");
+        QVERIFY(session);
+        const uint64_t first = session->store().firstTimestamp(), last = session->store().lastTimestamp();
+        uint64_t idle = 0;
+        for (uint64_t t = first; t < last && !idle; t += (last - first) / 100000)
+            if (session->occupancy().pidAt(StreamId(0), t) == 0) idle = t;
+        QVERIFY(idle > 0);
+        ViewState view;
+        TimelineWidget timeline(&view);
+        timeline.resize(1150, 400);
+        timeline.setSession(session.get());
+        view.reset({first, last + 1});
+        view.setVisibleRange({idle - 500, idle + 500});
+        timeline.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&timeline));
+        QSignalSpy notices(&timeline, &TimelineWidget::notice);
+        const int y = TimelineWidget::kRulerHeight + TimelineRows::kHeaderHeight + TimelineRows::kCpuHeight / 2;
+        QTest::mouseDClick(&timeline, Qt::LeftButton, {}, QPoint(timeline.xOfTime(idle), y));
+        QVERIFY(view.taskRows().isEmpty());
+        QCOMPARE(notices.count(), 1);
+        QVERIFY2(notices.first().first().toString().contains("idle"), qPrintable(notices.first().first().toString()));
+    }
+
     void processRowsAreGroupedUnderAHeader()
     {
         auto session = loadSession("threads.dat");

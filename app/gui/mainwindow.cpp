@@ -205,6 +205,12 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent)
     statusBar()->addPermanentWidget(m_headlineLabel);
     statusBar()->addPermanentWidget(m_warningsButton);
     statusBar()->addPermanentWidget(m_markerLabel);
+    // A message takes the range's place, left of the labels above: the mouse hint, then the
+    // headline, make way while it shows, so that it reads whole.
+    connect(statusBar(), &QStatusBar::messageChanged, this, [this] {
+        updateStatus();
+        updateAnalysisStatus();
+    });
 
     buildMenus();
     healthDock->toggleViewAction()->setShortcut(QKeySequence(tr("Ctrl+H")));
@@ -241,7 +247,7 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent)
     connect(&m_view, &ViewState::timeOriginChanged, this, &MainWindow::updateStatus);
     connect(&m_view, &ViewState::selectionChanged, this, &MainWindow::onSelectionChanged);
     connect(m_timeline, &TimelineWidget::recordingActivated, this, &MainWindow::setActiveRecording);
-    connect(m_timeline, &TimelineWidget::spanPicked, this,
+    connect(m_timeline, &TimelineWidget::notice, this,
             [this](const QString& text) { statusBar()->showMessage(text, 15000); });
     connect(m_timeline, &TimelineWidget::inactiveGroupFolded, this,
             [this](size_t recording, uint16_t buffer, bool collapsed) {
@@ -441,7 +447,7 @@ void MainWindow::updateAnalysisStatus()
                                    "fill in as they are done"));
     // What the analyses found that asks for a look, said where the eye is: not a pane that opens.
     const auto headline = m_session ? m_pluginStats->headline() : std::nullopt;
-    m_headlineLabel->setVisible(headline && !m_pluginDock->isVisible());
+    m_headlineLabel->setVisible(headline && !m_pluginDock->isVisible() && !messageNeedsRoom());
     if (headline)
         m_headlineLabel->setText(tr("<a href=\"show\">%1: %2 — show</a>")
                                      .arg(headline->title, QLocale().toString(qulonglong(headline->rows))));
@@ -714,6 +720,19 @@ void MainWindow::updateStatus()
     if (auto b = m_view.markerB()) markers << tr("B %1").arg(at(*b, 1));
     if (auto d = m_view.markerDelta()) markers << tr("B−A = %1").arg(timeline::formatDuration(*d, unit));
     m_markerLabel->setText(markers.isEmpty() ? tr("Shift+click: marker A, Ctrl+click: marker B") : markers.join("   "));
+    m_markerLabel->setVisible(!markers.isEmpty() || statusBar()->currentMessage().isEmpty());
+}
+
+bool MainWindow::messageNeedsRoom() const
+{
+    const QString message = statusBar()->currentMessage();
+    if (message.isEmpty()) return false;
+    int taken = 0;
+    for (QWidget* label : {static_cast<QWidget*>(m_captureLabel), static_cast<QWidget*>(m_analysisLabel),
+                           static_cast<QWidget*>(m_warningsButton), static_cast<QWidget*>(m_markerLabel)})
+        if (label->isVisible()) taken += label->sizeHint().width() + 12;
+    const int headline = m_headlineLabel->sizeHint().width() + 12;
+    return statusBar()->fontMetrics().horizontalAdvance(message) + 24 + taken + headline > statusBar()->width();
 }
 
 void MainWindow::copySelectedRows()

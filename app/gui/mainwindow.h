@@ -159,6 +159,8 @@ private:
     void startAnalyses(const std::shared_ptr<TraceSession>& session);
     void analysesUpdated(const TraceSession* session);
     void updateAnalysisStatus();
+    // The status bar's message would not read whole beside the headline.
+    bool messageNeedsRoom() const;
     void updateRecordingBox();
     void onSelectionChanged();
     void updateStatus();
@@ -199,7 +201,7 @@ private:
     QDockWidget* m_filterDock = nullptr;
     QByteArray m_defaultLayout;      // the docks as built, for View > Reset Layout
     bool m_sizeOnShow = false;       // no layout remembered: the default sizes once shown
-    int m_unmaximizedPaneHeight = 0; // the panes' height before Maximize Panes
+    QByteArray m_unmaximizedLayout; // the docks before Maximize Panes
     QAction* m_maximizePanes = nullptr;
     PluginStatsPane* m_pluginStats = nullptr;
     QDockWidget* m_pluginDock = nullptr;

@@ -13,6 +13,7 @@
 #include <QScreen>
 #include <QSettings>
 #include <QShowEvent>
+#include <QSplitter>
 
 #include <algorithm>
 
@@ -25,6 +26,8 @@ constexpr int kLayoutVersion = 2;
 constexpr double kTimelineShare = 0.56;
 // What Maximize Panes leaves of the timeline: its ruler and a row.
 constexpr int kTimelineStrip = 90;
+// Below this width the window opens maximized.
+constexpr int kSmallScreenWidth = 1600;
 
 // The handle between the timeline and the panes, wider and drawn with a grip: the window's
 // own style only (a style sheet would restyle every pane's widgets).
@@ -94,10 +97,15 @@ void MainWindow::restoreLayout()
     const bool geometry = restoreGeometry(settings.value("window/geometry").toByteArray());
     const bool state = restoreState(settings.value("window/state").toByteArray(), kLayoutVersion);
     if (!geometry) {
-        // Most of the screen, inside it (a 1280x800 screen included).
+        // Most of the screen, inside it; a small screen (1280x800) all of it, since a tenth less
+        // leaves the table's Info column a few characters.
         const QRect screen = this->screen()->availableGeometry();
         resize(std::min(1700, int(screen.width() * 0.9)), int(screen.height() * 0.9));
         move(screen.center() - rect().center());
+        if (screen.width() < kSmallScreenWidth) {
+            setGeometry(screen);
+            setWindowState(windowState() | Qt::WindowMaximized);
+        }
     }
     m_sizeOnShow = !state;
 }
@@ -121,7 +129,15 @@ void MainWindow::applyDefaultSizes()
     // What the timeline and the panes share, tabs and handle apart.
     const int shared = centralWidget()->height() + m_eventsDock->height();
     resizeDocks({m_eventsDock}, {std::max(120, shared - int(height() * kTimelineShare))}, Qt::Vertical);
-    resizeDocks({m_filterDock}, {std::max(220, width() / 7)}, Qt::Horizontal);
+    const int filters = std::max(200, width() / 7);
+    resizeDocks({m_filterDock}, {filters}, Qt::Horizontal);
+    // The details beside the table get what their columns need, the table the rest: its Info
+    // column is what a reader reads.
+    if (auto* events = m_eventsDock->findChild<QSplitter*>("eventsSplitter")) {
+        const int across = width() - filters - 16;
+        const int details = std::clamp(across * 3 / 10, 260, 420);
+        events->setSizes({across - details, details});
+    }
     m_eventsDock->raise();
 }
 
@@ -134,20 +150,31 @@ void MainWindow::resetLayout()
 
 QDockWidget* MainWindow::currentPane() const
 {
+    // The tabs behind it are visible too, moved out of sight.
     for (QDockWidget* dock : findChildren<QDockWidget*>())
-        if (dockWidgetArea(dock) == Qt::BottomDockWidgetArea && dock->isVisible() && !dock->isFloating()) return dock;
+        if (dockWidgetArea(dock) == Qt::BottomDockWidgetArea && dock->isVisible() && !dock->isFloating() &&
+            !dock->visibleRegion().isEmpty())
+            return dock;
     return nullptr;
 }
 
 void MainWindow::setPanesMaximized(bool maximized)
 {
     QDockWidget* pane = currentPane();
-    if (!pane) return;
     if (maximized) {
-        m_unmaximizedPaneHeight = pane->height();
+        if (!pane) return;
+        m_unmaximizedLayout = saveState(kLayoutVersion);
         resizeDocks({pane}, {pane->height() + centralWidget()->height() - kTimelineStrip}, Qt::Vertical);
-    } else if (m_unmaximizedPaneHeight > 0) {
-        resizeDocks({pane}, {m_unmaximizedPaneHeight}, Qt::Vertical);
+    } else if (!m_unmaximizedLayout.isEmpty()) {
+        // The sizes as they were, exactly (resizing the tabs back can come out a few pixels
+        // off); the panes opened or closed meanwhile and the one in front stay as they are.
+        std::vector<std::pair<QDockWidget*, bool>> open;
+        for (QDockWidget* dock : findChildren<QDockWidget*>())
+            open.emplace_back(dock, dock->toggleViewAction()->isChecked());
+        restoreState(std::exchange(m_unmaximizedLayout, {}), kLayoutVersion);
+        for (const auto& [dock, shown] : open)
+            if (dock->toggleViewAction()->isChecked() != shown) dock->setVisible(shown);
+        if (pane) pane->raise();
     }
 }
 

@@ -119,7 +119,7 @@ void TimelineWidget::pickSpan(const TimelineRows::Row& row, uint64_t t)
     const uint64_t slack = m_view->visibleRange().span() / uint64_t(std::max(dataWidth(), 1)) * 2;
     const auto span = m_tracks.spanAt(task->task, t, slack);
     if (!span) {
-        emit spanPicked(tr("Nothing recorded for this task here: no event, system call or state"));
+        emit notice(tr("Nothing recorded for this task here: no event, system call or state"));
         return;
     }
     m_view->setMarkerA(span->start);
@@ -128,7 +128,7 @@ void TimelineWidget::pickSpan(const TimelineRows::Row& row, uint64_t t)
         m_view->select(span->startEvent);
     else if (span->endEvent.valid())
         m_view->select(span->endEvent);
-    emit spanPicked(span->text);
+    emit notice(span->text);
 }
 
 void TimelineWidget::mouseDoubleClickEvent(QMouseEvent* e)
@@ -158,7 +158,11 @@ void TimelineWidget::mouseDoubleClickEvent(QMouseEvent* e)
                                  : session.occupancy().pidAt(row.stream, timeAtX(std::max(e->pos().x(), kLabelWidth))))
                 : session.occupancy().pidAt(row.stream, timeAtX(e->pos().x()));
     }
-    if (pid <= 0) return;
+    if (pid <= 0) {
+        emit notice(pid == 0 ? tr("The CPU is idle here (<idle>): no task to add a row for")
+                             : tr("No task is recorded running on this CPU here: no row to add"));
+        return;
+    }
     if (isActive(row))
         m_view->addTaskRow(pid);
     else

@@ -98,9 +98,9 @@ signals:
     // A group of a recording that is not the active one was folded or unfolded: its view
     // keeps that for when it is active.
     void inactiveGroupFolded(size_t recording, uint16_t buffer, bool collapsed);
-    // A click between a task row's events picked a slice or a state (its ends are now the
-    // markers A and B): one line saying what it is, for the status bar.
-    void spanPicked(const QString& text);
+    // One line for the status bar: what a click between a task row's events picked (a slice or
+    // a state, its ends now the markers A and B), or why a click did nothing.
+    void notice(const QString& text);
 
 protected:
     void paintEvent(QPaintEvent*) override;
@@ -116,7 +116,7 @@ protected:
     bool event(QEvent*) override;
 
 private:
-    // A click between a task row's events at time t: the slice or state there (see spanPicked).
+    // A click between a task row's events at time t: the slice or state there (see notice).
     void pickSpan(const TimelineRows::Row& row, uint64_t t);
     // Everything a paint draws; straight onto `p` (an image, an SVG), or from the row cache.
     void paintView(QPainter& p, bool cached);
