@@ -141,7 +141,7 @@ private slots:
         QCOMPARE(formatTimestamp(5000000000ull, 1000000000), QString("5"));
         QCOMPARE(formatDuration(553066000), QString("553.066 ms"));
         QCOMPARE(formatDuration(1500000000), QString("1.5 s"));
-        QCOMPARE(formatDuration(-3000), QString("-3 us"));
+        QCOMPARE(formatDuration(-3000), QString::fromUtf8("-3 \u00b5s"));
         QCOMPARE(formatDuration(42), QString("42 ns"));
         // A counter clock without conversion: ticks, never seconds.
         QCOMPARE(formatTimestamp(1022903150905ull, 1000, ClockUnit::Ticks), QString("1022903150905"));

@@ -201,7 +201,7 @@ private:
     QDockWidget* m_filterDock = nullptr;
     QByteArray m_defaultLayout;      // the docks as built, for View > Reset Layout
     bool m_sizeOnShow = false;       // no layout remembered: the default sizes once shown
-    QByteArray m_unmaximizedLayout; // the docks before Maximize Panes
+    QByteArray m_unmaximizedLayout;  // the docks before Maximize Panes
     QAction* m_maximizePanes = nullptr;
     PluginStatsPane* m_pluginStats = nullptr;
     QDockWidget* m_pluginDock = nullptr;

@@ -95,7 +95,7 @@ QString formatDuration(int64_t ns, ClockUnit clock)
     };
     Unit unit = magnitude >= 1e9   ? Unit{1e9, "s"}
                 : magnitude >= 1e6 ? Unit{1e6, "ms"}
-                : magnitude >= 1e3 ? Unit{1e3, "us"}
+                : magnitude >= 1e3 ? Unit{1e3, "\u00b5s"}
                                    : Unit{1, "ns"};
     if (clock == ClockUnit::Ticks)
         unit = magnitude >= 1e9   ? Unit{1e9, "G ticks"}
