@@ -77,7 +77,7 @@ std::optional<ReceivedMessage> readCaptureMessage(int fd, std::string* error)
 
 bool CaptureStreamReader::hasMessage() const
 {
-    const size_t available = m_buffer.size() - m_start;
+    const size_t available = m_end - m_start;
     if (available < sizeof(CaptureMessageHeader)) return false;
     CaptureMessageHeader header;
     std::memcpy(&header, m_buffer.data() + m_start, sizeof header);
@@ -86,24 +86,28 @@ bool CaptureStreamReader::hasMessage() const
 
 bool CaptureStreamReader::fill()
 {
-    // Keep what is unread at the front, then read as much as the pipe has.
-    if (m_start > 0) {
-        m_buffer.erase(0, m_start);
+    // The unread part goes to the front when the room behind it is short, and the buffer grows
+    // only for a message longer than it: zeroing a megabyte before each read (a string's
+    // resize) cost more than the read, a page at a time, at a million events a second.
+    constexpr size_t kLeastRoom = 1 << 20;
+    if (m_buffer.empty()) m_buffer.resize(4 * kLeastRoom);
+    if (m_buffer.size() - m_end < kLeastRoom) {
+        std::memmove(m_buffer.data(), m_buffer.data() + m_start, m_end - m_start);
+        m_end -= m_start;
         m_start = 0;
+        if (m_buffer.size() - m_end < kLeastRoom) m_buffer.resize(m_end + kLeastRoom);
     }
-    const size_t used = m_buffer.size();
-    m_buffer.resize(used + (1 << 20));
     ssize_t n;
-    do n = ::read(m_fd, m_buffer.data() + used, 1 << 20);
+    do n = ::read(m_fd, m_buffer.data() + m_end, m_buffer.size() - m_end);
     while (n < 0 && errno == EINTR);
-    m_buffer.resize(used + size_t(std::max<ssize_t>(n, 0)));
+    if (n > 0) m_end += size_t(n);
     return n > 0;
 }
 
 std::optional<ReceivedMessage> CaptureStreamReader::next(std::string* error)
 {
     while (!hasMessage()) {
-        if (m_buffer.size() - m_start >= sizeof(CaptureMessageHeader)) {
+        if (m_end - m_start >= sizeof(CaptureMessageHeader)) {
             CaptureMessageHeader header;
             std::memcpy(&header, m_buffer.data() + m_start, sizeof header);
             if (header.type < uint32_t(CaptureMessage::Metadata) || header.type > uint32_t(CaptureMessage::Round) ||
@@ -113,7 +117,7 @@ std::optional<ReceivedMessage> CaptureStreamReader::next(std::string* error)
             }
         }
         if (!fill()) {
-            if (error && m_buffer.size() > m_start) *error = "the capture process's stream ended inside a message";
+            if (error && m_end > m_start) *error = "the capture process's stream ended inside a message";
             return std::nullopt;
         }
     }
@@ -125,7 +129,7 @@ std::optional<ReceivedMessage> CaptureStreamReader::next(std::string* error)
         return std::nullopt;
     }
     ReceivedMessage message{CaptureMessage(header.type), header.cpu,
-                            m_buffer.substr(m_start + sizeof header, header.size)};
+                            std::string(m_buffer.data() + m_start + sizeof header, header.size)};
     m_start += sizeof header + header.size;
     return message;
 }

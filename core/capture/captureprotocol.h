@@ -4,6 +4,7 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <vector>
 
 namespace ringside {
 
@@ -48,8 +49,9 @@ public:
 private:
     bool fill(); // false at the end of the stream
     int m_fd;
-    std::string m_buffer;
-    size_t m_start = 0;
+    // Read into, never cleared: [m_start, m_end) is unread.
+    std::vector<char> m_buffer;
+    size_t m_start = 0, m_end = 0;
 };
 
 } // namespace ringside
