@@ -7,6 +7,7 @@
 // cannot be written.
 #include "testsupport.h"
 
+#include "capture/captureprotocol.h"
 #include "capture/livecapture.h"
 #include "capture/tracefscapture.h"
 #include "decode/eventformatter.h"
@@ -22,8 +23,10 @@
 
 #include <algorithm>
 #include <atomic>
-#include <set>
 #include <csignal>
+#include <cstring>
+#include <future>
+#include <set>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -89,9 +92,15 @@ private:
     TopLevel m_before;
 
 private slots:
+    static bool needsTracefs()
+    {
+        const QByteArray test = QTest::currentTestFunction();
+        return test != "eventsAreNamedAsTraceCmdNamesThem" && test != "streamReaderDrainsThePipe";
+    }
+
     void init()
     {
-        if (QByteArray(QTest::currentTestFunction()) == "eventsAreNamedAsTraceCmdNamesThem") return; // no tracefs
+        if (!needsTracefs()) return;
         const QString why = unwritableReason();
         if (!why.isEmpty()) QSKIP(qPrintable(why));
         m_before = TopLevel::now();
@@ -99,10 +108,49 @@ private slots:
 
     void cleanup()
     {
-        if (!unwritableReason().isEmpty() || QByteArray(QTest::currentTestFunction()) == "eventsAreNamedAsTraceCmdNamesThem")
-            return;
+        if (!unwritableReason().isEmpty() || !needsTracefs()) return;
         QCOMPARE(captureInstances(), QStringList());
         QVERIFY(TopLevel::now() == m_before);
+    }
+
+    // The window's reader empties the helper's pipe on a thread of its own while its caller is
+    // busy: the writer never waits for it, every message arrives whole and in order, and the
+    // reader goes without waiting for the pipe to end.
+    void streamReaderDrainsThePipe()
+    {
+        std::signal(SIGPIPE, SIG_IGN);
+        int fds[2];
+        QVERIFY(::pipe(fds) == 0);
+        const int count = 2000; // 8 MB: far more than a pipe holds
+        {
+            CaptureStreamReader reader(fds[0], true);
+            auto writing = std::async(std::launch::async, [&] {
+                std::string page(4096, '\0');
+                for (int i = 0; i < count; ++i) {
+                    std::memcpy(page.data(), &i, sizeof i);
+                    if (!writeCaptureMessage(fds[1], CaptureMessage::Page, i % 4, page.data(), page.size()))
+                        return false;
+                }
+                return true;
+            });
+            // Nothing is taken from the reader meanwhile.
+            const bool drained = writing.wait_for(std::chrono::seconds(30)) == std::future_status::ready;
+            if (!drained) ::close(fds[0]); // the writer fails instead of waiting forever
+            QVERIFY(drained && writing.get());
+            QVERIFY(reader.hasMessage());
+            for (int i = 0; i < count; ++i) {
+                const auto message = reader.next(nullptr);
+                QVERIFY(message && message->type == CaptureMessage::Page);
+                QCOMPARE(message->cpu, i % 4);
+                QCOMPARE(message->body.size(), size_t(4096));
+                int n = -1;
+                std::memcpy(&n, message->body.data(), sizeof n);
+                QCOMPARE(n, i);
+            }
+            QVERIFY(!reader.hasMessage());
+        } // the write end is still open: the drain is stopped, not waited for
+        ::close(fds[0]);
+        ::close(fds[1]);
     }
 
     // -e as trace-cmd record reads it, against a made-up events folder: "all", a system, an

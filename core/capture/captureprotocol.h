@@ -2,6 +2,7 @@
 #pragma once
 
 #include <cstdint>
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
@@ -39,19 +40,32 @@ std::optional<ReceivedMessage> readCaptureMessage(int fd, std::string* error);
 // system calls count.
 class CaptureStreamReader {
 public:
-    explicit CaptureStreamReader(int fd) : m_fd(fd) {}
-    // Whether a whole message is buffered (next() returns it without blocking).
+    // With `drainOnThread`, a thread of the reader's own empties the pipe as fast as the helper
+    // fills it, whatever the caller is busy with, and what it read waits in memory: a full pipe
+    // stops the helper, and behind it the kernel's buffers overflow (a 4 MB buffer holds some 40
+    // ms at a million calls a second).
+    explicit CaptureStreamReader(int fd, bool drainOnThread = false);
+    ~CaptureStreamReader();
+    CaptureStreamReader(const CaptureStreamReader&) = delete;
+    CaptureStreamReader& operator=(const CaptureStreamReader&) = delete;
+    // Whether a whole message is buffered (next() returns it without blocking); with a drain,
+    // also whether it read anything not yet taken.
     bool hasMessage() const;
     // The next message, blocking until it is whole; nullopt at the end of the stream or on a
     // malformed one (`error` says which).
     std::optional<ReceivedMessage> next(std::string* error);
 
 private:
-    bool fill(); // false at the end of the stream
+    struct Drain;
+    bool whole() const; // a whole message is in the buffer
+    bool fill();        // false at the end of the stream
+    // Reads into `into` as ::read() would, from the pipe or from what the drain read.
+    long readSome(char* into, size_t size);
     int m_fd;
     // Read into, never cleared: [m_start, m_end) is unread.
     std::vector<char> m_buffer;
     size_t m_start = 0, m_end = 0;
+    std::unique_ptr<Drain> m_drain;
 };
 
 } // namespace ringside

@@ -91,7 +91,9 @@ Result<std::unique_ptr<LiveCapture>> LiveCapture::start(const std::vector<std::s
     std::unique_ptr<LiveCapture> capture(new LiveCapture);
     capture->m_helper = std::move(*helper);
     auto state = std::make_unique<LiveCaptureState>();
-    state->reader = std::make_unique<CaptureStreamReader>(capture->m_helper->streamFd());
+    // The pipe is emptied on a thread of its own: parsing, publishing and the views' locks may
+    // hold up the capture's thread, never the helper.
+    state->reader = std::make_unique<CaptureStreamReader>(capture->m_helper->streamFd(), true);
     // The helper's first words: notes, then the metadata or why there is none.
     std::string error;
     for (;;) {
