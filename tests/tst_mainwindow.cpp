@@ -600,6 +600,9 @@ private slots:
         QVERIFY(window.height() <= screen.height());
         QVERIFY(window.width() <= std::max(screen.width(), window.minimumSizeHint().width()));
         QVERIFY(load(window, test::fixture("fgraph-e2big.dat")));
+        // The Event column fits the recording's longest event name.
+        QVERIFY(window.table()->header()->sectionSize(EventTableModel::Event) >=
+                window.table()->fontMetrics().horizontalAdvance("sys_enter_execve") + 8);
         auto* events = window.findChild<QDockWidget*>("eventsDock");
         QVERIFY(events);
         const QList<QDockWidget*> tabs = window.tabifiedDockWidgets(events);
@@ -642,6 +645,19 @@ private slots:
         QTRY_VERIFY(timeline->height() * 2 >= window.height());
         QVERIFY(events->isVisible()); // the events in front again
         QVERIFY(!plugins->isVisible());
+    }
+
+    // The plugin pane opened before any recording says there is none, not a blank table.
+    void pluginPaneWithoutRecordingSaysSo()
+    {
+        MainWindow window;
+        window.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&window));
+        auto* dock = window.findChild<QDockWidget*>("pluginStatsDock");
+        QVERIFY(dock && !dock->isVisible());
+        dock->show();
+        dock->raise();
+        QTRY_COMPARE(window.pluginStats()->summary()->text(), QString("No recording open"));
     }
 
     // On a small screen (a 1280x800 one, as the offscreen one) a window with no layout left

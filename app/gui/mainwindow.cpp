@@ -58,7 +58,7 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent)
     m_table = new EventTableView(this);
     m_table->setModel(m_model);
     // Narrow enough that the Info column shows at 1280 pixels wide, the details beside.
-    const int widths[] = {56, 36, 118, 96, 50, 50, 110};
+    const int widths[] = {56, 36, 118, 96, 50, 44, 110};
     for (int c = 0; c < 7; ++c) m_table->header()->resizeSection(c, widths[c]);
     m_details = new DetailsPane(this);
 
@@ -207,10 +207,7 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent)
     statusBar()->addPermanentWidget(m_markerLabel);
     // A message takes the range's place, left of the labels above: the mouse hint, then the
     // headline, make way while it shows, so that it reads whole.
-    connect(statusBar(), &QStatusBar::messageChanged, this, [this] {
-        updateStatus();
-        updateAnalysisStatus();
-    });
+    connect(statusBar(), &QStatusBar::messageChanged, this, &MainWindow::arrangeStatusBar);
 
     buildMenus();
     healthDock->toggleViewAction()->setShortcut(QKeySequence(tr("Ctrl+H")));
@@ -247,8 +244,7 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent)
     connect(&m_view, &ViewState::timeOriginChanged, this, &MainWindow::updateStatus);
     connect(&m_view, &ViewState::selectionChanged, this, &MainWindow::onSelectionChanged);
     connect(m_timeline, &TimelineWidget::recordingActivated, this, &MainWindow::setActiveRecording);
-    connect(m_timeline, &TimelineWidget::notice, this,
-            [this](const QString& text) { statusBar()->showMessage(text, 15000); });
+    connect(m_timeline, &TimelineWidget::notice, this, [this](const QString& text) { say(text, 15000); });
     connect(m_timeline, &TimelineWidget::inactiveGroupFolded, this,
             [this](size_t recording, uint16_t buffer, bool collapsed) {
                 if (recording >= m_stashed.size() || recording == m_active) return;
@@ -402,7 +398,8 @@ void MainWindow::startAnalyses(const std::shared_ptr<TraceSession>& session)
         if (raw != m_session.get()) return;
         m_model->taskNamesChanged();
         m_details->showEvent(m_view.selection(), m_view.selectedCall());
-        m_timeline->update(); // the names on the CPU rows
+        m_timeline->update();       // the names on the CPU rows
+        m_filters->refreshCounts(); // ... and in the task list ("<...>" until now)
     });
     connect(session->analyses.get(), &AnalysisJob::finished, this, [this, raw] {
         analysesUpdated(raw);
@@ -447,10 +444,11 @@ void MainWindow::updateAnalysisStatus()
                                    "fill in as they are done"));
     // What the analyses found that asks for a look, said where the eye is: not a pane that opens.
     const auto headline = m_session ? m_pluginStats->headline() : std::nullopt;
-    m_headlineLabel->setVisible(headline && !m_pluginDock->isVisible() && !messageNeedsRoom());
+    m_headlineWanted = headline && !m_pluginDock->isVisible();
     if (headline)
         m_headlineLabel->setText(tr("<a href=\"show\">%1: %2 — show</a>")
                                      .arg(headline->title, QLocale().toString(qulonglong(headline->rows))));
+    arrangeStatusBar();
 }
 
 void MainWindow::appendSession(std::shared_ptr<TraceSession> session)
@@ -465,8 +463,7 @@ void MainWindow::appendSession(std::shared_ptr<TraceSession> session)
     // What the pairing did (or why the clocks cannot be compared), where the user looks.
     const QStringList notes = m_recordings.notes();
     for (const QString& note : notes) qInfo("ringside: %s", qPrintable(note));
-    statusBar()->showMessage(
-        notes.isEmpty() ? tr("%1 appended").arg(name) : tr("%1 appended: %2").arg(name, notes.join(" · ")), 30000);
+    say(notes.isEmpty() ? tr("%1 appended").arg(name) : tr("%1 appended: %2").arg(name, notes.join(" · ")), 30000);
     updateStatus();
     emit recordingsChanged();
 }
@@ -572,6 +569,16 @@ void MainWindow::activate(size_t index, bool opened)
                                               EventTableModel::cellText(*m_session, first, EventTableModel::Cpu)));
     }
     m_table->header()->resizeSection(EventTableModel::Cpu, std::min(cpuWidth + 16, 220));
+    // The Event column fits the recording's longest event name ("sys_enter_execve" was cut),
+    // within reason: Info is what is read.
+    int eventWidth =
+        fontMetrics().horizontalAdvance(m_model->headerData(EventTableModel::Event, Qt::Horizontal).toString());
+    const std::vector<uint64_t>& typeCounts = store.eventTypeCounts();
+    for (size_t type = 0; type < typeCounts.size(); ++type)
+        if (store.eventTypeCount(uint16_t(type)) && m_session->formatter)
+            eventWidth = std::max(eventWidth, fontMetrics().horizontalAdvance(QString::fromStdString(
+                                                  m_session->formatter->eventName(uint16_t(type)))));
+    m_table->header()->resizeSection(EventTableModel::Event, std::clamp(eventWidth + 12, 110, 130));
     // The PID column fits the largest pid ("483..." was cut: a host's pids have six digits).
     int32_t largestPid = 0;
     for (const Task& task : store.tasks().snapshot()) largestPid = std::max(largestPid, task.pid);
@@ -647,7 +654,7 @@ void MainWindow::exportTimelineImage()
     settings.setValue("files/imageDir", QFileInfo(path).absolutePath());
     QString error;
     if (m_timeline->saveImage(path, &error))
-        statusBar()->showMessage(tr("Timeline saved to %1").arg(path), 15000);
+        say(tr("Timeline saved to %1").arg(path), 15000);
     else
         QMessageBox::warning(this, tr("Export failed"), error);
 }
@@ -698,6 +705,8 @@ void MainWindow::updateStatus()
     if (!m_session) {
         m_rangeLabel->setFullText(tr("No recording open"));
         m_markerLabel->clear();
+        m_markersSet = false;
+        arrangeStatusBar();
         return;
     }
     const auto range = m_view.visibleRange();
@@ -720,19 +729,43 @@ void MainWindow::updateStatus()
     if (auto b = m_view.markerB()) markers << tr("B %1").arg(at(*b, 1));
     if (auto d = m_view.markerDelta()) markers << tr("B−A = %1").arg(timeline::formatDuration(*d, unit));
     m_markerLabel->setText(markers.isEmpty() ? tr("Shift+click: marker A, Ctrl+click: marker B") : markers.join("   "));
-    m_markerLabel->setVisible(!markers.isEmpty() || statusBar()->currentMessage().isEmpty());
+    m_markersSet = !markers.isEmpty();
+    arrangeStatusBar();
 }
 
-bool MainWindow::messageNeedsRoom() const
+void MainWindow::arrangeStatusBar()
 {
+    // A message takes the range's place; beside it what reads whole goes on showing: the
+    // markers first, then the headline. The mouse hint makes way for any message.
     const QString message = statusBar()->currentMessage();
-    if (message.isEmpty()) return false;
+    const int room = statusBar()->width() - messageRoomTaken();
+    const int needed = message.isEmpty() ? 0 : statusBar()->fontMetrics().horizontalAdvance(message) + 24;
+    const int markers = m_markersSet ? m_markerLabel->sizeHint().width() + 12 : 0;
+    const bool markersShown = m_markersSet ? message.isEmpty() || needed + markers <= room : message.isEmpty();
+    m_markerLabel->setVisible(markersShown);
+    const int headline = m_headlineLabel->sizeHint().width() + 12;
+    m_headlineLabel->setVisible(m_headlineWanted &&
+                                (message.isEmpty() || needed + (markersShown ? markers : 0) + headline <= room));
+    statusBar()->setToolTip(message.isEmpty() || needed <= room ? QString() : message);
+}
+
+int MainWindow::messageRoomTaken() const
+{
+    // The capture's and the analyses' progress stay whatever the message.
     int taken = 0;
     for (QWidget* label : {static_cast<QWidget*>(m_captureLabel), static_cast<QWidget*>(m_analysisLabel),
-                           static_cast<QWidget*>(m_warningsButton), static_cast<QWidget*>(m_markerLabel)})
+                           static_cast<QWidget*>(m_warningsButton)})
         if (label->isVisible()) taken += label->sizeHint().width() + 12;
-    const int headline = m_headlineLabel->sizeHint().width() + 12;
-    return statusBar()->fontMetrics().horizontalAdvance(message) + 24 + taken + headline > statusBar()->width();
+    return taken;
+}
+
+void MainWindow::say(const QString& text, int milliseconds)
+{
+    // Longer than the bar: its middle goes (a path's ends say most), whole in the tooltip.
+    const int room = statusBar()->width() - messageRoomTaken() - 24;
+    const QString shown = statusBar()->fontMetrics().elidedText(text, Qt::ElideMiddle, std::max(room, 100));
+    statusBar()->showMessage(shown, milliseconds);
+    if (shown != text) statusBar()->setToolTip(text);
 }
 
 void MainWindow::copySelectedRows()

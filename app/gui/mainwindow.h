@@ -102,6 +102,9 @@ public:
     // timeline follows the newest events unless the user looks elsewhere.
     void captureGrew();
     void setCaptureStatus(const QString& text);
+    // A message in the status bar for `milliseconds`, shortened in its middle when longer than
+    // the bar (whole in its tooltip).
+    void say(const QString& text, int milliseconds);
     // The live capture ended: the filter panel and trace health list what it holds, and its
     // analyses take the last batch and finish.
     void captureEnded();
@@ -159,8 +162,10 @@ private:
     void startAnalyses(const std::shared_ptr<TraceSession>& session);
     void analysesUpdated(const TraceSession* session);
     void updateAnalysisStatus();
-    // The status bar's message would not read whole beside the headline.
-    bool messageNeedsRoom() const;
+    // What the status bar shows beside its message: the markers and the headline while they
+    // fit, the mouse hint while there is none.
+    void arrangeStatusBar();
+    int messageRoomTaken() const;
     void updateRecordingBox();
     void onSelectionChanged();
     void updateStatus();
@@ -222,6 +227,8 @@ private:
     QLabel* m_captureLabel = nullptr;
     QLabel* m_analysisLabel = nullptr; // the analyses running, quietly
     QLabel* m_headlineLabel = nullptr; // "12 failed system calls — show"
+    bool m_headlineWanted = false;     // ... when a message leaves room
+    bool m_markersSet = false;         // the marker label shows markers, not the mouse hint
     QToolButton* m_warningsButton = nullptr;
     QString m_screenshotPath;
     bool m_syncingSelection = false;

@@ -29,7 +29,7 @@ void MainWindow::createCaptures(QMenu* captureMenu, QMenu* fileMenu)
     connect(m_captures, &CaptureController::captureEnded, this, &MainWindow::captureEnded);
     connect(m_captures, &CaptureController::captureSaved, this, &MainWindow::updateRecordingBox);
     connect(m_captures, &CaptureController::captureStatusChanged, this, &MainWindow::setCaptureStatus);
-    connect(m_captures, &CaptureController::statusMessage, statusBar(), &QStatusBar::showMessage);
+    connect(m_captures, &CaptureController::statusMessage, this, &MainWindow::say);
 }
 
 void MainWindow::showCapture(std::shared_ptr<TraceSession> session)

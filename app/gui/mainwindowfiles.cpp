@@ -30,7 +30,7 @@ void MainWindow::appendFile(const QString& path)
 {
     if (!m_session) return openFile(path);
     if (auto open = m_recordings.indexOf(path)) {
-        statusBar()->showMessage(tr("%1 is open already").arg(QFileInfo(path).fileName()), 15000);
+        say(tr("%1 is open already").arg(QFileInfo(path).fileName()), 15000);
         setActiveRecording(*open);
         return continueLoading();
     }

@@ -135,7 +135,7 @@ void MainWindow::applyDefaultSizes()
     // column is what a reader reads.
     if (auto* events = m_eventsDock->findChild<QSplitter*>("eventsSplitter")) {
         const int across = width() - filters - 16;
-        const int details = std::clamp(across * 3 / 10, 260, 420);
+        const int details = std::clamp(across * 27 / 100, 260, 420);
         events->setSizes({across - details, details});
     }
     m_eventsDock->raise();

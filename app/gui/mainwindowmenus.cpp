@@ -90,7 +90,7 @@ void MainWindow::buildMenus()
     connect(this, &MainWindow::sessionChanged, saveSession,
             [this, saveSession] { saveSession->setEnabled(m_session != nullptr); });
     connect(m_sessions, &SessionController::restored, this, [this](const QString& path, const QStringList& problems) {
-        statusBar()->showMessage(tr("Session %1 restored").arg(QFileInfo(path).fileName()), 15000);
+        say(tr("Session %1 restored").arg(QFileInfo(path).fileName()), 15000);
         if (problems.isEmpty()) return;
         if (!m_screenshotPath.isEmpty()) {
             for (const QString& p : problems) qWarning("ringside: %s: %s", qPrintable(path), qPrintable(p));
@@ -124,8 +124,7 @@ void MainWindow::buildMenus()
                 source.selectedRows.push_back(m_session->store().rowOf(m_model->eventAt(row)));
         return source;
     });
-    connect(m_exports, &ExportController::message, this,
-            [this](const QString& text) { statusBar()->showMessage(text, 15000); });
+    connect(m_exports, &ExportController::message, this, [this](const QString& text) { say(text, 15000); });
     QAction* exportEvents =
         file->addAction(tr("&Export Events…"), QKeySequence(tr("Ctrl+E")), m_exports, &ExportController::showDialog);
     exportEvents->setObjectName("exportAction");

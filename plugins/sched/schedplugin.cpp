@@ -232,8 +232,8 @@ std::vector<StatsTable> SchedPlugin::statistics() const
         avgLatency.numbers.push_back(s.latencies ? int64_t(s.latencyTotal / s.latencies) : StatsTable::kUnknown);
     }
     StatsTable histogram{"wakeup_latency", "Wakeup latency histogram", {}, false};
-    auto& from = histogram.column("from_us", "From (us)", Kind::Count);
-    auto& to = histogram.column("to_us", "To (us)", Kind::Count);
+    auto& from = histogram.column("from_us", "From (µs)", Kind::Count);
+    auto& to = histogram.column("to_us", "To (µs)", Kind::Count);
     auto& count = histogram.column("count", "Wakeups", Kind::Count);
     histogram.barColumn = 2;
     for (size_t b = 0; b < m_latencyBuckets.size(); ++b)

@@ -52,7 +52,7 @@ private:
     std::vector<Choice> choices() const;
     void fill();
     void showEvent(QShowEvent* event) override;
-    bool m_stale = false; // filled while hidden: fill when shown
+    bool m_stale = true; // filled while hidden (or never filled): fill when shown
     const TraceSession* m_session = nullptr;
     std::vector<std::shared_ptr<const std::vector<StatsTable>>> m_tables; // per plugin, as read last
     std::vector<Choice> m_choices;
