@@ -25,6 +25,7 @@
 #include <QDockWidget>
 #include <QLabel>
 #include <QLineEdit>
+#include <QScrollBar>
 #include <QSignalSpy>
 #include <QTabWidget>
 #include <QTest>
@@ -107,6 +108,14 @@ private slots:
         const int needed = view->visualRect(deepest).x() + view->fontMetrics().horizontalAdvance(name) + 4;
         QVERIFY2(view->columnWidth(CallTreeModel::Function) >= std::min(needed, view->viewport()->width() * 3 / 5),
                  qPrintable(QString("%1 < %2").arg(view->columnWidth(CallTreeModel::Function)).arg(needed)));
+        // The current cell in a column past the view's edge does not scroll the names away.
+        view->horizontalScrollBar()->setValue(0);
+        const int namesWidth = view->columnWidth(CallTreeModel::Function);
+        view->setColumnWidth(CallTreeModel::Function, view->viewport()->width()); // the last column out of view
+        view->setCurrentIndex(deepest.siblingAtColumn(view->model()->columnCount() - 1));
+        QCOMPARE(view->horizontalScrollBar()->value(), 0);
+        view->setCurrentIndex(deepest);
+        view->setColumnWidth(CallTreeModel::Function, namesWidth);
 
         auto* search = pane->findChild<QLineEdit*>("callTreeSearch");
         search->setText("copy_strings");

@@ -871,6 +871,9 @@ private slots:
         const QString name = QString::fromStdString(table->labelText(longest->label));
         const QString message = window.statusBar()->currentMessage();
         QVERIFY2(message.startsWith("System calls: " + name), qPrintable(message));
+        // Said until another selection: then it would describe what is no longer picked.
+        view.select(longest->endEvent);
+        QCOMPARE(window.statusBar()->currentMessage(), QString());
     }
 
     void wakeupLatencyGoesToItsSwitch()

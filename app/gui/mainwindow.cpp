@@ -244,7 +244,12 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent)
     connect(&m_view, &ViewState::timeOriginChanged, this, &MainWindow::updateStatus);
     connect(&m_view, &ViewState::selectionChanged, this, &MainWindow::onSelectionChanged);
     connect(m_timeline, &TimelineWidget::recordingActivated, this, &MainWindow::setActiveRecording);
-    connect(m_timeline, &TimelineWidget::notice, this, [this](const QString& text) { say(text, 15000); });
+    // What a click picked is said until the next click picks something else or adds a row.
+    connect(m_timeline, &TimelineWidget::notice, this, [this](const QString& text) {
+        say(text, 15000);
+        m_noticeShown = true;
+    });
+    connect(&m_view, &ViewState::taskRowsChanged, this, &MainWindow::dropNotice);
     connect(m_timeline, &TimelineWidget::inactiveGroupFolded, this,
             [this](size_t recording, uint16_t buffer, bool collapsed) {
                 if (recording >= m_stashed.size() || recording == m_active) return;
@@ -671,8 +676,14 @@ void MainWindow::showOnLoad(std::optional<std::pair<double, double>> seconds, lo
     if (seconds) m_view.setVisibleRange({uint64_t(seconds->first * 1e9), uint64_t(seconds->second * 1e9)});
 }
 
+void MainWindow::dropNotice()
+{
+    if (std::exchange(m_noticeShown, false)) statusBar()->clearMessage();
+}
+
 void MainWindow::onSelectionChanged()
 {
+    dropNotice();
     m_details->showEvent(m_view.selection(), m_view.selectedCall());
     auto selection = m_view.selection();
     if (!selection || !m_session) return;
@@ -764,6 +775,7 @@ void MainWindow::say(const QString& text, int milliseconds)
     // Longer than the bar: its middle goes (a path's ends say most), whole in the tooltip.
     const int room = statusBar()->width() - messageRoomTaken() - 24;
     const QString shown = statusBar()->fontMetrics().elidedText(text, Qt::ElideMiddle, std::max(room, 100));
+    m_noticeShown = false;
     statusBar()->showMessage(shown, milliseconds);
     if (shown != text) statusBar()->setToolTip(text);
 }

@@ -166,6 +166,8 @@ private:
     // fit, the mouse hint while there is none.
     void arrangeStatusBar();
     int messageRoomTaken() const;
+    // The timeline's last word on a click goes when the selection or the rows change.
+    void dropNotice();
     void updateRecordingBox();
     void onSelectionChanged();
     void updateStatus();
@@ -229,6 +231,7 @@ private:
     QLabel* m_headlineLabel = nullptr; // "12 failed system calls — show"
     bool m_headlineWanted = false;     // ... when a message leaves room
     bool m_markersSet = false;         // the marker label shows markers, not the mouse hint
+    bool m_noticeShown = false;        // the status bar's message is the timeline's notice
     QToolButton* m_warningsButton = nullptr;
     QString m_screenshotPath;
     bool m_syncingSelection = false;

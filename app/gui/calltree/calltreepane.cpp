@@ -19,6 +19,7 @@
 #include <QLineEdit>
 #include <QMenu>
 #include <QScrollArea>
+#include <QScrollBar>
 #include <QSignalBlocker>
 #include <QSplitter>
 #include <QTabWidget>
@@ -42,9 +43,22 @@ void widenNames(QTreeView* view)
     view->setColumnWidth(CallTreeModel::Function, std::max(before, wanted));
 }
 
+// Moving through a tree with the keys scrolled it sideways to the current cell (a number
+// column past the view's edge), cutting the start of every name: it scrolls up and down only.
+class UpDownScrollingTreeView : public QTreeView {
+public:
+    using QTreeView::QTreeView;
+    void scrollTo(const QModelIndex& index, ScrollHint hint) override
+    {
+        const int across = horizontalScrollBar()->value();
+        QTreeView::scrollTo(index, hint);
+        horizontalScrollBar()->setValue(across);
+    }
+};
+
 QTreeView* makeTreeView(CallTreeModel* model, QWidget* parent)
 {
-    auto* view = new QTreeView(parent);
+    auto* view = new UpDownScrollingTreeView(parent);
     view->setModel(model);
     view->setUniformRowHeights(true);
     view->setSortingEnabled(true);
