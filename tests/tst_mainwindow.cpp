@@ -740,7 +740,10 @@ private slots:
         QVERIFY(manual && manual->isVisible());
         const QString manualText = manual->findChild<QTextBrowser*>()->toPlainText();
         QVERIFY(manualText.contains("Maximize Panes"));
+        QVERIFY(manualText.contains("ringside-cli"));
         QVERIFY(!manualText.contains("resources/screenshots"));
+        // A user's manual: not how to build, test or measure the project.
+        QVERIFY(!manualText.contains("packaging/test.sh") && !manualText.contains("Fuzzing"));
         QString about;
         QTimer::singleShot(0, this, [&] {
             for (QWidget* top : QApplication::topLevelWidgets())

@@ -80,6 +80,11 @@ void addHelpActions(QMenu* help, QWidget* parent)
         QDialog* dialog = textWindow(parent, QObject::tr("Ringside manual"), "manualDialog", QSize(900, 760));
         QFile readme(QStringLiteral(":/help/README.md"));
         QString text = readme.open(QIODevice::ReadOnly) ? QString::fromUtf8(readme.readAll()) : QString();
+        // What a user reads: the application and the command line, not how to build, test or
+        // measure the project.
+        const qsizetype from = text.indexOf(QStringLiteral("\n## The desktop application"));
+        const qsizetype to = text.indexOf(QStringLiteral("\n## Layout"));
+        if (from >= 0 && to > from) text = QStringLiteral("# Ringside\n") + text.mid(from, to - from);
         // The screenshots stay in the source tree: their captions would stand alone here.
         text.remove(QRegularExpression(QStringLiteral("^\\s*!\\[[^\\n]*\\]\\([^)]*\\)\\s*$"),
                                        QRegularExpression::MultilineOption));
