@@ -92,6 +92,9 @@ private slots:
                                                 QAbstractItemModelTester::FailureReportingMode::QtTest);
         QCOMPARE(view->model()->rowCount(), 3); // do_execveat_common and two interrupt contexts
         QCOMPARE(label(pane, view, view->model()->index(0, 0)), QStringLiteral("do_execveat_common.isra.0"));
+        // Counts take the width they need, not a default 100 pixels, from the first look.
+        QTRY_VERIFY2(view->columnWidth(CallTreeModel::Calls) < 90,
+                     qPrintable(QString::number(view->columnWidth(CallTreeModel::Calls))));
 
         pane->expandHottestPath();
         const QModelIndex deepest = view->currentIndex();
@@ -108,6 +111,9 @@ private slots:
         const int needed = view->visualRect(deepest).x() + view->fontMetrics().horizontalAdvance(name) + 4;
         QVERIFY2(view->columnWidth(CallTreeModel::Function) >= std::min(needed, view->viewport()->width() * 3 / 5),
                  qPrintable(QString("%1 < %2").arg(view->columnWidth(CallTreeModel::Function)).arg(needed)));
+        // Counts take the width they need, not a default 100 pixels.
+        QVERIFY2(view->columnWidth(CallTreeModel::Calls) < 90,
+                 qPrintable(QString::number(view->columnWidth(CallTreeModel::Calls))));
         // The current cell in a column past the view's edge does not scroll the names away.
         view->horizontalScrollBar()->setValue(0);
         const int namesWidth = view->columnWidth(CallTreeModel::Function);

@@ -37,6 +37,10 @@ namespace {
 // names' column widens to what the expanded branches show, up to 60% of the view.
 void widenNames(QTreeView* view)
 {
+    // The numbers take what they show: columns of 100 pixels pushed Share and Returns out of a
+    // 1280-pixel window.
+    for (int c = 0; c < view->model()->columnCount(); ++c)
+        if (c != CallTreeModel::Function) view->resizeColumnToContents(c);
     const int before = view->columnWidth(CallTreeModel::Function);
     view->resizeColumnToContents(CallTreeModel::Function);
     const int wanted = std::min(view->columnWidth(CallTreeModel::Function) + 8, view->viewport()->width() * 3 / 5);
@@ -67,6 +71,9 @@ QTreeView* makeTreeView(CallTreeModel* model, QWidget* parent)
     view->header()->resizeSection(CallTreeModel::Function, 320);
     view->header()->setStretchLastSection(true);
     QObject::connect(view, &QTreeView::expanded, view, [view] { widenNames(view); });
+    // A new tree is measured once the view has its rows.
+    QObject::connect(model, &QAbstractItemModel::modelReset, view,
+                     [view] { QTimer::singleShot(0, view, [view] { widenNames(view); }); });
     return view;
 }
 
