@@ -681,6 +681,11 @@ private slots:
         QVERIFY2(header->sectionSize(EventTableModel::Info) >= 170,
                  qPrintable(QString::number(header->sectionSize(EventTableModel::Info))));
         QVERIFY(window.findChild<DetailsPane*>()->width() >= 260);
+        for (const int column : {int(EventTableModel::Latency), int(EventTableModel::Event)}) // headers whole
+            QVERIFY(header->sectionSize(column) >=
+                    header->fontMetrics().horizontalAdvance(
+                        window.tableModel()->headerData(column, Qt::Horizontal).toString()) +
+                        8);
     }
 
     void healthDiagnosticsWrap()

@@ -290,6 +290,29 @@ private slots:
         QVERIFY(!m_timeline->rows().hasTask(pid));
     }
 
+    // Rows taller than the view get a scroll bar beside them (the wheel alone was no sign of
+    // the rows cut at the bottom), and the data keeps clear of it.
+    void tallRowsGetAScrollBar()
+    {
+        auto* bar = m_timeline->findChild<QScrollBar*>();
+        QVERIFY(bar);
+        QVERIFY(!bar->isVisible());
+        QCOMPARE(m_timeline->dataWidth(), m_timeline->width() - TimelineWidget::kLabelWidth);
+        int added = 0;
+        for (const Task& task : m_session->store().tasks().snapshot())
+            if (task.pid > 0 && added < 30) m_view.addTaskRow(task.pid), ++added;
+        m_timeline->repaint();
+        QTRY_VERIFY(bar->isVisible());
+        QVERIFY(bar->maximum() > 0);
+        QCOMPARE(m_timeline->dataWidth(), m_timeline->width() - TimelineWidget::kLabelWidth - bar->width());
+        bar->setValue(bar->maximum());
+        QCOMPARE(bar->value(), bar->maximum());
+        for (const int32_t pid : m_view.taskRows()) m_view.removeTaskRow(pid);
+        m_timeline->repaint();
+        QTRY_VERIFY(!bar->isVisible());
+        QCOMPARE(m_timeline->dataWidth(), m_timeline->width() - TimelineWidget::kLabelWidth);
+    }
+
     // Where a CPU is idle there is no task to add a row for: the window is told why.
     void doubleClickOnIdleSaysWhy()
     {

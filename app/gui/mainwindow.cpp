@@ -60,6 +60,10 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent)
     // Narrow enough that the Info column shows at 1280 pixels wide, the details beside.
     const int widths[] = {56, 36, 118, 96, 50, 44, 110};
     for (int c = 0; c < 7; ++c) m_table->header()->resizeSection(c, widths[c]);
+    // Latency's five characters are narrower than its header.
+    m_table->header()->resizeSection(
+        EventTableModel::Latency,
+        fontMetrics().horizontalAdvance(m_model->headerData(EventTableModel::Latency, Qt::Horizontal).toString()) + 16);
     m_details = new DetailsPane(this);
 
     // Active filters, visible and clearable in one click, above the table.

@@ -10,6 +10,7 @@
 #include <QElapsedTimer>
 #include <QFileInfo>
 #include <QPainter>
+#include <QScrollBar>
 #include <QSvgGenerator>
 
 #include <algorithm>
@@ -25,6 +26,12 @@ TimelineWidget::TimelineWidget(ViewState* view, QWidget* parent) : QWidget(paren
     setFocusPolicy(Qt::StrongFocus);
     setMouseTracking(true);
     setMinimumHeight(kRulerHeight + 3 * TimelineRows::kCpuHeight);
+    m_rowScroll = new QScrollBar(Qt::Vertical, this);
+    m_rowScroll->hide();
+    connect(m_rowScroll, &QScrollBar::valueChanged, this, [this](int value) {
+        m_scrollY = value;
+        update();
+    });
     connect(view, &ViewState::visibleRangeChanged, this, qOverload<>(&QWidget::update));
     connect(view, &ViewState::selectionChanged, this, qOverload<>(&QWidget::update));
     connect(view, &ViewState::markersChanged, this, qOverload<>(&QWidget::update));
@@ -112,7 +119,22 @@ int TimelineWidget::xOfTime(uint64_t t) const
 void TimelineWidget::clampScroll()
 {
     const int visible = height() - kRulerHeight;
-    m_scrollY = std::clamp(m_scrollY, 0, std::max(0, m_rows.totalHeight() - visible));
+    const int most = std::max(0, m_rows.totalHeight() - visible);
+    m_scrollY = std::clamp(m_scrollY, 0, most);
+    // Rows cut at the bottom say so with a scroll bar beside them.
+    const bool shown = most > 0;
+    if (shown != (m_scrollBarWidth > 0)) {
+        m_scrollBarWidth = shown ? m_rowScroll->sizeHint().width() : 0;
+        m_rowScroll->setVisible(shown);
+        m_cache = QPixmap(); // the rows are narrower or wider now
+    }
+    if (!shown) return;
+    m_rowScroll->setGeometry(width() - m_scrollBarWidth, kRulerHeight, m_scrollBarWidth, visible);
+    const QSignalBlocker quiet(m_rowScroll);
+    m_rowScroll->setRange(0, most);
+    m_rowScroll->setPageStep(visible);
+    m_rowScroll->setSingleStep(TimelineRows::kTaskHeight);
+    m_rowScroll->setValue(m_scrollY);
 }
 
 // ---- painting --------------------------------------------------------------------------

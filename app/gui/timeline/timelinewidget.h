@@ -14,6 +14,7 @@
 #include <optional>
 
 class QMenu;
+class QScrollBar;
 
 namespace ringside {
 
@@ -65,7 +66,8 @@ public:
     static constexpr int kRulerHeight = 34;
     static constexpr int kLabelWidth = 150;
 
-    int dataWidth() const { return std::max(1, width() - kLabelWidth); }
+    // Left of the rows' scroll bar while it shows.
+    int dataWidth() const { return std::max(1, width() - kLabelWidth - m_scrollBarWidth); }
     // Time under a widget x (clamped to the visible range).
     uint64_t timeAtX(int x) const;
     int xOfTime(uint64_t t) const;
@@ -159,6 +161,9 @@ private:
     std::shared_ptr<const FilterResult> m_filter;
     int m_filterVersion = 0;
     int m_scrollY = 0;
+    // Shown while the rows are taller than the view (the wheel scrolls them too).
+    QScrollBar* m_rowScroll = nullptr;
+    int m_scrollBarWidth = 0; // its width while shown
 
     QPixmap m_cache;
     struct CacheKey {
