@@ -58,7 +58,7 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent)
     m_table = new EventTableView(this);
     m_table->setModel(m_model);
     // Narrow enough that the Info column shows at 1280 pixels wide, the details beside.
-    const int widths[] = {56, 36, 118, 96, 50, 44, 110};
+    const int widths[] = {56, 36, 118, 96, 50, 0, 110};
     for (int c = 0; c < 7; ++c) m_table->header()->resizeSection(c, widths[c]);
     // Latency's five characters are narrower than its header.
     m_table->header()->resizeSection(
@@ -174,44 +174,7 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent)
         m_filterBar->show();
     });
 
-    m_rangeLabel = new ElidedLabel(this, Qt::ElideRight); // the status bar never widens the window
-    m_markerLabel = new QLabel(this);
-    // A partial or damaged load says so where the eye is, not only in the health pane.
-    m_warningsButton = new QToolButton(this);
-    m_warningsButton->setObjectName("loadWarningsButton");
-    m_warningsButton->setAutoRaise(true);
-    m_warningsButton->setIcon(style()->standardIcon(QStyle::SP_MessageBoxWarning));
-    m_warningsButton->setToolButtonStyle(Qt::ToolButtonTextBesideIcon);
-    m_warningsButton->hide();
-    connect(m_warningsButton, &QToolButton::clicked, healthDock, [healthDock] {
-        healthDock->show();
-        healthDock->raise();
-    });
-    statusBar()->addWidget(m_rangeLabel, 1);
-    m_captureLabel = new QLabel(this);
-    m_captureLabel->setObjectName("captureStatus");
-    m_captureLabel->hide();
-    statusBar()->addPermanentWidget(m_captureLabel);
-    // The analyses say quietly how far they are, and what they found that asks for a look.
-    m_analysisLabel = new QLabel(this);
-    m_analysisLabel->setObjectName("analysisStatus");
-    m_analysisLabel->hide();
-    statusBar()->addPermanentWidget(m_analysisLabel);
-    m_headlineLabel = new QLabel(this);
-    m_headlineLabel->setObjectName("headlineStatus");
-    m_headlineLabel->setTextFormat(Qt::RichText);
-    m_headlineLabel->hide();
-    connect(m_headlineLabel, &QLabel::linkActivated, this, [this] {
-        m_pluginDock->show();
-        m_pluginDock->raise();
-        m_pluginStats->showHeadline();
-    });
-    statusBar()->addPermanentWidget(m_headlineLabel);
-    statusBar()->addPermanentWidget(m_warningsButton);
-    statusBar()->addPermanentWidget(m_markerLabel);
-    // A message takes the range's place, left of the labels above: the mouse hint, then the
-    // headline, make way while it shows, so that it reads whole.
-    connect(statusBar(), &QStatusBar::messageChanged, this, &MainWindow::arrangeStatusBar);
+    createStatusBar(healthDock);
 
     buildMenus();
     healthDock->toggleViewAction()->setShortcut(QKeySequence(tr("Ctrl+H")));
@@ -440,26 +403,6 @@ void MainWindow::analysesUpdated(const TraceSession* session)
     updateAnalysisStatus();
 }
 
-void MainWindow::updateAnalysisStatus()
-{
-    int running = 0, permille = 0;
-    for (size_t i = 0; i < m_recordings.size(); ++i)
-        if (const AnalysisJob* job = m_recordings.at(i)->analyses.get(); job && !job->isFinished())
-            ++running, permille = std::max(permille, job->permille());
-    const bool live = m_session && m_session->live && !m_session->live->progress().ended;
-    m_analysisLabel->setVisible(running > 0 && !live);
-    m_analysisLabel->setText(tr("Analysing: %1%").arg(permille / 10));
-    m_analysisLabel->setToolTip(tr("The plugins and the task index read the recording; their tables and tracks "
-                                   "fill in as they are done"));
-    // What the analyses found that asks for a look, said where the eye is: not a pane that opens.
-    const auto headline = m_session ? m_pluginStats->headline() : std::nullopt;
-    m_headlineWanted = headline && !m_pluginDock->isVisible();
-    if (headline)
-        m_headlineLabel->setText(tr("<a href=\"show\">%1: %2 — show</a>")
-                                     .arg(headline->title, QLocale().toString(qulonglong(headline->rows))));
-    arrangeStatusBar();
-}
-
 void MainWindow::appendSession(std::shared_ptr<TraceSession> session)
 {
     const QString name = QFileInfo(session->path).fileName();
@@ -582,11 +525,11 @@ void MainWindow::activate(size_t index, bool opened)
     // within reason: Info is what is read.
     int eventWidth =
         fontMetrics().horizontalAdvance(m_model->headerData(EventTableModel::Event, Qt::Horizontal).toString());
-    const std::vector<uint64_t>& typeCounts = store.eventTypeCounts();
-    for (size_t type = 0; type < typeCounts.size(); ++type)
-        if (store.eventTypeCount(uint16_t(type)) && m_session->formatter)
-            eventWidth = std::max(eventWidth, fontMetrics().horizontalAdvance(QString::fromStdString(
-                                                  m_session->formatter->eventName(uint16_t(type)))));
+    if (m_session->formatter)
+        for (size_t type = 0; type < store.eventTypeCounts().size(); ++type)
+            if (store.eventTypeCount(uint16_t(type)))
+                eventWidth = std::max(eventWidth, fontMetrics().horizontalAdvance(QString::fromStdString(
+                                                      m_session->formatter->eventName(uint16_t(type)))));
     m_table->header()->resizeSection(EventTableModel::Event, std::clamp(eventWidth + 12, 110, 130));
     // The PID column fits the largest pid ("483..." was cut: a host's pids have six digits).
     int32_t largestPid = 0;
@@ -618,20 +561,6 @@ void MainWindow::activate(size_t index, bool opened)
     updateRecordingBox();
     updateStatus();
     emit sessionChanged();
-}
-
-void MainWindow::showLoadWarnings(const Diagnostics& diagnostics)
-{
-    int warnings = 0;
-    QStringList lines;
-    for (const Diagnostic& d : diagnostics.items()) {
-        if (d.severity == Diagnostic::Severity::Info) continue;
-        ++warnings;
-        if (lines.size() < 10) lines << QString::fromStdString(d.message);
-    }
-    m_warningsButton->setVisible(warnings > 0);
-    m_warningsButton->setText(warnings == 1 ? tr("1 load warning") : tr("%1 load warnings").arg(warnings));
-    m_warningsButton->setToolTip(lines.join('\n') + tr("\n\nClick for the trace health pane (Ctrl+H)."));
 }
 
 bool MainWindow::saveWindowImage(const QString& path)
@@ -680,11 +609,6 @@ void MainWindow::showOnLoad(std::optional<std::pair<double, double>> seconds, lo
     if (seconds) m_view.setVisibleRange({uint64_t(seconds->first * 1e9), uint64_t(seconds->second * 1e9)});
 }
 
-void MainWindow::dropNotice()
-{
-    if (std::exchange(m_noticeShown, false)) statusBar()->clearMessage();
-}
-
 void MainWindow::onSelectionChanged()
 {
     dropNotice();
@@ -713,75 +637,6 @@ void MainWindow::restoreView(const ViewSnapshot& snapshot)
 {
     m_filters->setSpec(snapshot.filter);
     m_view.restore(snapshot);
-}
-
-void MainWindow::updateStatus()
-{
-    if (!m_session) {
-        m_rangeLabel->setFullText(tr("No recording open"));
-        m_markerLabel->clear();
-        m_markersSet = false;
-        arrangeStatusBar();
-        return;
-    }
-    const auto range = m_view.visibleRange();
-    const EventStore& store = m_session->store();
-    const timeline::ClockUnit unit = clockUnit();
-    const bool ticks = unit == timeline::ClockUnit::Ticks;
-    auto at = [&](uint64_t t, uint64_t step) {
-        return ticks ? tr("tick %1").arg(timeline::formatTimestamp(t, step, unit))
-                     : tr("%1 s").arg(timeline::formatTimestamp(t, step));
-    };
-    // With several recordings, the counts are the active one's: the box left of it names it.
-    m_rangeLabel->setFullText(tr("%1 events, %2 · showing %3 from %4%5")
-                                  .arg(QLocale().toString(qulonglong(store.eventCount())))
-                                  .arg(store.streamCount() == 1 ? tr("1 CPU") : tr("%1 CPUs").arg(store.streamCount()))
-                                  .arg(timeline::formatDuration(int64_t(range.span()), unit))
-                                  .arg(at(range.start, 1000))
-                                  .arg(ticks ? tr(" (counter clock without a conversion to time)") : QString()));
-    QStringList markers;
-    if (auto a = m_view.markerA()) markers << tr("A %1").arg(at(*a, 1));
-    if (auto b = m_view.markerB()) markers << tr("B %1").arg(at(*b, 1));
-    if (auto d = m_view.markerDelta()) markers << tr("B−A = %1").arg(timeline::formatDuration(*d, unit));
-    m_markerLabel->setText(markers.isEmpty() ? tr("Shift+click: marker A, Ctrl+click: marker B") : markers.join("   "));
-    m_markersSet = !markers.isEmpty();
-    arrangeStatusBar();
-}
-
-void MainWindow::arrangeStatusBar()
-{
-    // A message takes the range's place; beside it what reads whole goes on showing: the
-    // markers first, then the headline. The mouse hint makes way for any message.
-    const QString message = statusBar()->currentMessage();
-    const int room = statusBar()->width() - messageRoomTaken();
-    const int needed = message.isEmpty() ? 0 : statusBar()->fontMetrics().horizontalAdvance(message) + 24;
-    const int markers = m_markersSet ? m_markerLabel->sizeHint().width() + 12 : 0;
-    const bool markersShown = m_markersSet ? message.isEmpty() || needed + markers <= room : message.isEmpty();
-    m_markerLabel->setVisible(markersShown);
-    const int headline = m_headlineLabel->sizeHint().width() + 12;
-    m_headlineLabel->setVisible(m_headlineWanted &&
-                                (message.isEmpty() || needed + (markersShown ? markers : 0) + headline <= room));
-    statusBar()->setToolTip(message.isEmpty() || needed <= room ? QString() : message);
-}
-
-int MainWindow::messageRoomTaken() const
-{
-    // The capture's and the analyses' progress stay whatever the message.
-    int taken = 0;
-    for (QWidget* label : {static_cast<QWidget*>(m_captureLabel), static_cast<QWidget*>(m_analysisLabel),
-                           static_cast<QWidget*>(m_warningsButton)})
-        if (label->isVisible()) taken += label->sizeHint().width() + 12;
-    return taken;
-}
-
-void MainWindow::say(const QString& text, int milliseconds)
-{
-    // Longer than the bar: its middle goes (a path's ends say most), whole in the tooltip.
-    const int room = statusBar()->width() - messageRoomTaken() - 24;
-    const QString shown = statusBar()->fontMetrics().elidedText(text, Qt::ElideMiddle, std::max(room, 100));
-    m_noticeShown = false;
-    statusBar()->showMessage(shown, milliseconds);
-    if (shown != text) statusBar()->setToolTip(text);
 }
 
 void MainWindow::copySelectedRows()

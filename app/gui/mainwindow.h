@@ -161,6 +161,8 @@ private:
     // Runs a recording's analyses (a capture's as it grows) and shows their tables as they come.
     void startAnalyses(const std::shared_ptr<TraceSession>& session);
     void analysesUpdated(const TraceSession* session);
+    // ---- The status bar (mainwindowstatus.cpp)
+    void createStatusBar(QDockWidget* healthDock);
     void updateAnalysisStatus();
     // What the status bar shows beside its message: the markers and the headline while they
     // fit, the mouse hint while there is none.
