@@ -4,12 +4,13 @@
 
 #include "decode/eventformatter.h"
 #include "file/datfile.h"
+#include "file/spoolpagesource.h"
 #include "load/pageparser.h"
 #include "load/storeappender.h"
 #include "load/storebuilder.h"
 #include "store/chunkedcolumn.h"
 #include "store/cpucolumns.h"
-#include "file/spoolpagesource.h"
+#include "store/timestampcolumn.h"
 
 #include <traceevent/event-parse.h>
 
@@ -18,11 +19,12 @@
 #include <QTemporaryDir>
 #include <QTest>
 
+#include <algorithm>
 #include <csignal>
 #include <map>
-#include <sys/resource.h>
 #include <random>
 #include <set>
+#include <sys/resource.h>
 
 using namespace ringside;
 
@@ -401,10 +403,59 @@ private slots:
         }
     }
 
+    // Times are kept in 4 bytes and the high words where they change: every time must come
+    // back exactly, whatever the steps between them (steady, crossing 2^32 inside a block,
+    // sparse with a new high word each time, random, backwards), pushed one by one or
+    // appended in batches.
+    void timestampColumnKeepsEveryTime()
+    {
+        std::mt19937_64 random(27);
+        const size_t n = 3 * TimestampColumn::kBlockSize + 123;
+        std::vector<std::vector<uint64_t>> series(5);
+        for (size_t i = 0; i < n; ++i) {
+            series[0].push_back((uint64_t(7) << 32) - 1000 + i * 40000); // crosses 2^32 steps mid-block
+            series[1].push_back(1000000000000ull + i * 5000000000ull);   // a new high word every time
+            series[2].push_back(random());
+            series[3].push_back(~uint64_t(0) - i * 70000);
+            series[4].push_back(i < n / 2 ? 100 + i : (uint64_t(3) << 32) + i); // one jump
+        }
+        for (const auto& times : series) {
+            TimestampColumn pushed, appended, batch;
+            for (size_t i = 0; i < times.size(); ++i) {
+                pushed.push_back(times[i]);
+                batch.push_back(times[i]);
+                if (i % 7000 == 6999 || i + 1 == times.size()) appended.append(std::move(batch), true);
+            }
+            QCOMPARE(pushed.size(), times.size());
+            QCOMPARE(appended.size(), times.size());
+            QCOMPARE(batch.size(), size_t(0));
+            for (size_t i = 0; i < times.size(); ++i) {
+                if (pushed[i] != times[i] || appended[i] != times[i])
+                    QFAIL(qPrintable(QString("time %1: %2 and %3 read back, %4 stored")
+                                         .arg(i)
+                                         .arg(pushed[i])
+                                         .arg(appended[i])
+                                         .arg(times[i])));
+            }
+            QCOMPARE(pushed.back(), times.back());
+            if (std::is_sorted(times.begin(), times.end())) {
+                for (size_t i : {size_t(0), size_t(1), n / 2, n - 1}) {
+                    QCOMPARE(pushed.lowerBound(times[i], 0, n), i);
+                    QCOMPARE(pushed.lowerBound(times[i] + 1, 0, n), i + 1);
+                }
+            }
+        }
+        // Half the bytes of 64-bit times, for a steady trace.
+        TimestampColumn steady;
+        for (size_t i = 0; i < 4 * TimestampColumn::kBlockSize; ++i) steady.push_back(i * 100);
+        QVERIFY(steady.memoryBytes() < 4 * TimestampColumn::kBlockSize * 4 + 65536);
+    }
+
     // A live capture's batch is filled, appended and filled again: it keeps its first block
     // (no mapping per batch) and never holds more than its values need.
     void batchColumnsAreReused()
     {
+        const size_t kTimestampSideBlock = 1024 * sizeof(uint64_t); // its high words' blocks
         // The store holds an event already, so that it copies the batches rather than adopt
         // their blocks (which it does at a block boundary).
         CpuColumns store, batch;
@@ -414,7 +465,7 @@ private slots:
         store.publish();
         ++next;
         for (int round = 0; round < 5; ++round) {
-            const size_t events = round == 3 ? ChunkedColumn<uint64_t>::kBlockSize + 10 : 1000 + size_t(round);
+            const size_t events = round == 3 ? TimestampColumn::kBlockSize + 10 : 1000 + size_t(round);
             for (size_t i = 0; i < events; ++i, ++next) {
                 batch.timestamp.push_back(next);
                 batch.eventType.push_back(uint16_t(next));
@@ -424,14 +475,16 @@ private slots:
             }
             batch.pageFirstEvent.push_back(0);
             batch.publish();
-            QCOMPARE(batch.timestamp.memoryBytes(),
-                     (events + ChunkedColumn<uint64_t>::kBlockSize - 1) / ChunkedColumn<uint64_t>::kBlockSize *
-                         ChunkedColumn<uint64_t>::kBlockBytes);
+            QCOMPARE(batch.pid.memoryBytes(), (events + ChunkedColumn<int32_t>::kBlockSize - 1) /
+                                                  ChunkedColumn<int32_t>::kBlockSize *
+                                                  ChunkedColumn<int32_t>::kBlockBytes);
+            QCOMPARE(batch.timestamp.memoryBytes(), batch.pid.memoryBytes() + 2 * kTimestampSideBlock);
             store.appendBatch(batch);
             QCOMPARE(batch.size(), size_t(0));
             QCOMPARE(batch.timestamp.size(), size_t(0));
             QCOMPARE(batch.pageFirstEvent.size(), size_t(0));
-            QCOMPARE(batch.timestamp.memoryBytes(), ChunkedColumn<uint64_t>::kBlockBytes);
+            QCOMPARE(batch.pid.memoryBytes(), ChunkedColumn<int32_t>::kBlockBytes);
+            QCOMPARE(batch.timestamp.memoryBytes(), ChunkedColumn<int32_t>::kBlockBytes + 2 * kTimestampSideBlock);
         }
         QCOMPARE(store.size(), size_t(next));
         QCOMPARE(store.pageFirstEvent.size(), size_t(6));
@@ -445,12 +498,12 @@ private slots:
     void parallelMergeEqualsSingleMerge()
     {
         std::mt19937_64 random(7);
-        std::vector<ChunkedColumn<uint64_t>> streams(3);
+        std::vector<TimestampColumn> streams(3);
         for (auto& s : streams) {
             uint64_t ts = 0;
             for (int i = 0; i < 600000; ++i) s.push_back(ts += random() % 5); // many equal times
         }
-        std::vector<const ChunkedColumn<uint64_t>*> columns;
+        std::vector<const TimestampColumn*> columns;
         size_t total = 0;
         for (auto& s : streams) {
             columns.push_back(&s);

@@ -27,7 +27,7 @@ namespace {
 
 // Merges [begin[s], end[s]) of every stream into out starting at `at`, smallest
 // (timestamp, stream) first.
-void mergeRange(const std::vector<const ChunkedColumn<uint64_t>*>& streams, const std::vector<size_t>& begin,
+void mergeRange(const std::vector<const TimestampColumn*>& streams, const std::vector<size_t>& begin,
                 const std::vector<size_t>& end, MergedOrder& out, size_t at)
 {
     std::vector<size_t> next = begin;
@@ -46,7 +46,7 @@ void mergeRange(const std::vector<const ChunkedColumn<uint64_t>*>& streams, cons
 
 } // namespace
 
-void StoreBuilder::mergeStreams(const std::vector<const ChunkedColumn<uint64_t>*>& streams, bool sorted, int threads,
+void StoreBuilder::mergeStreams(const std::vector<const TimestampColumn*>& streams, bool sorted, int threads,
                                 MergedOrder& out)
 {
     size_t total = 0, largest = 0;
@@ -88,7 +88,7 @@ void StoreBuilder::mergeStreams(const std::vector<const ChunkedColumn<uint64_t>*
 void StoreBuilder::finalize(std::vector<uint64_t> typeCounts, bool sorted, int threads, tep_handle* tep)
 {
     EventStore& s = m_store;
-    std::vector<const ChunkedColumn<uint64_t>*> columns;
+    std::vector<const TimestampColumn*> columns;
     for (const auto& stream : s.m_streams) columns.push_back(&stream->columns.timestamp);
     mergeStreams(columns, sorted, threads, s.m_order);
     if (s.m_order.size() > 0) {

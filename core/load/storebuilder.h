@@ -30,7 +30,7 @@ public:
     // (timestamp, stream), so equal timestamps keep the stream order trace-cmd uses.
     // When every stream is sorted, the output is cut at timestamps taken from the largest
     // stream and the pieces are merged in parallel; the result is the same as one merge.
-    static void mergeStreams(const std::vector<const ChunkedColumn<uint64_t>*>& streams, bool sorted, int threads,
+    static void mergeStreams(const std::vector<const TimestampColumn*>& streams, bool sorted, int threads,
                              MergedOrder& out);
 
 private:

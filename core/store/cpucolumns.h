@@ -2,6 +2,7 @@
 #pragma once
 
 #include "store/chunkedcolumn.h"
+#include "store/timestampcolumn.h"
 
 #include <algorithm>
 #include <atomic>
@@ -44,7 +45,7 @@ inline int recordBytesInPage(int size, const void* payload, const uint8_t* page,
 // each page; append() publishes what it appends.
 struct CpuColumns {
     int cpu = 0;
-    ChunkedColumn<uint64_t> timestamp;
+    TimestampColumn timestamp;
     ChunkedColumn<uint16_t> eventType;
     ChunkedColumn<int32_t> pid;
     ChunkedColumn<uint8_t> flags;        // common_flags: irqs-off, need-resched, hardirq...
