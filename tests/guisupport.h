@@ -34,7 +34,7 @@ inline bool waitForAnalyses(const MainWindow& window, int milliseconds = 30000)
 // With `analyses`, also for the analyses, which the window runs once it shows the recording.
 inline bool load(MainWindow& window, const QString& path, bool analyses = true)
 {
-    QSignalSpy loaded(&window, &MainWindow::sessionChanged);
+    QSignalSpy loaded(window.workspace(), &Workspace::activeChanged);
     window.openFile(path);
     if (!loaded.wait(20000)) return false;
     return !analyses || waitForAnalyses(window);

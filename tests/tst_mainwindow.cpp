@@ -133,7 +133,7 @@ private slots:
     {
         MainWindow window;
         window.show();
-        QSignalSpy loaded(&window, &MainWindow::sessionChanged);
+        QSignalSpy loaded(window.workspace(), &Workspace::activeChanged);
         openWithDialogShown(window, test::fixture("instances.dat"));
         QCOMPARE(visibleProgressDialogs(), 1);
         QVERIFY(loaded.wait(20000));
@@ -148,10 +148,10 @@ private slots:
     {
         MainWindow window;
         window.show();
-        QSignalSpy failed(&window, &MainWindow::loadFailed);
+        QSignalSpy failed(window.workspace(), &Workspace::loadFailed);
         int dialogsWhenFailed = -1;
         // The error box is modal: note what is visible, then close it from inside its loop.
-        connect(&window, &MainWindow::loadFailed, this, [&] {
+        connect(window.workspace(), &Workspace::loadFailed, this, [&] {
             dialogsWhenFailed = visibleProgressDialogs();
             QTimer::singleShot(0, [] { closeMessageBoxes(); });
         });
@@ -167,9 +167,9 @@ private slots:
     {
         MainWindow window;
         window.show();
-        QSignalSpy failed(&window, &MainWindow::loadFailed);
+        QSignalSpy failed(window.workspace(), &Workspace::loadFailed);
         int dialogsWhileBoxOpen = -1;
-        connect(&window, &MainWindow::loadFailed, this, [&] {
+        connect(window.workspace(), &Workspace::loadFailed, this, [&] {
             QTimer::singleShot(800, [&] {
                 dialogsWhileBoxOpen = visibleProgressDialogs();
                 closeMessageBoxes();
@@ -186,7 +186,7 @@ private slots:
     {
         MainWindow window;
         window.show();
-        QSignalSpy loaded(&window, &MainWindow::sessionChanged);
+        QSignalSpy loaded(window.workspace(), &Workspace::activeChanged);
         openWithDialogShown(window, test::fixture("instances.dat"));
         auto* dialog = window.findChild<QProgressDialog*>("loadProgress");
         auto* cancel = dialog->findChild<QPushButton*>();

@@ -8,6 +8,7 @@
 
 #include "mainwindow.h"
 #include "state/viewstate.h"
+#include "state/workspace.h"
 #include "table/eventtablemodel.h"
 #include "table/eventtableview.h"
 #include "timeline/timelinewidget.h"
@@ -77,6 +78,64 @@ const QColor kInGuest(46, 139, 87);
 class TestRecordings : public QObject {
     Q_OBJECT
 private slots:
+    // The workspace alone: who is active, each recording's view kept while another is shown,
+    // and the order its observers hear things in (the recordings going before they go, the
+    // one left still alive while the active one changes).
+    void workspaceKeepsEachRecordingsView()
+    {
+        auto session = [](const char* fixture) {
+            auto s = std::make_shared<TraceSession>();
+            s->path = test::fixture(fixture);
+            s->trace = test::openOrFail(s->path.toStdString());
+            return s;
+        };
+        Workspace workspace;
+        QCOMPARE(workspace.session(), nullptr);
+        QVERIFY(workspace.views().empty());
+        QStringList heard;
+        std::weak_ptr<TraceSession> leaving;
+        bool leavingAliveWhenHeard = false;
+        connect(&workspace, &Workspace::recordingsAboutToGo, this, [&] { heard << "about to go"; });
+        connect(&workspace, &Workspace::activeChanged, this, [&](size_t index, bool opened) {
+            heard << QString("active %1%2").arg(index).arg(opened ? " opened" : "");
+            leavingAliveWhenHeard = !leaving.expired();
+        });
+        connect(&workspace, &Workspace::recordingsChanged, this, [&] { heard << "appended"; });
+
+        workspace.replace(session("sched-mix.dat"));
+        workspace.append(session("threads.dat"));
+        QCOMPARE(heard, QStringList({"about to go", "active 0 opened", "appended"}));
+        QCOMPARE(workspace.recordings().size(), size_t(2));
+        QCOMPARE(workspace.session(), workspace.recordings().at(0));
+
+        // The view of the one left is kept; the one shown has a fresh one (the window resets it).
+        workspace.view().reset(workspace.recordings().fullRange());
+        workspace.view().setMarkerA(1234);
+        QVERIFY(workspace.setActive(1));
+        QVERIFY(!workspace.setActive(1)); // already
+        QVERIFY(!workspace.setActive(2)); // no such recording
+        QCOMPARE(heard.size(), 4);
+        QCOMPARE(heard.last(), QString("active 1"));
+        QCOMPARE(workspace.session(), workspace.recordings().at(1));
+        QVERIFY(workspace.stashed(0));
+        QCOMPARE(workspace.stashed(0)->markerA, std::optional<uint64_t>(1234));
+        workspace.view().reset(workspace.recordings().fullRange());
+        workspace.view().setMarkerB(99);
+        const auto views = workspace.views();
+        QCOMPARE(views.size(), size_t(2));
+        QCOMPARE(views[0]->markerA, std::optional<uint64_t>(1234));
+        QCOMPARE(views[1]->markerB, std::optional<uint64_t>(99)); // the active one's as shown
+
+        // Replaced: every recording goes, the active one only after its observers heard.
+        leaving = workspace.session();
+        workspace.replace(session("lost-events.dat"));
+        QVERIFY(leavingAliveWhenHeard);
+        QVERIFY(leaving.expired());
+        QCOMPARE(heard.mid(4), QStringList({"about to go", "active 0 opened"}));
+        QCOMPARE(workspace.recordings().size(), size_t(1));
+        QVERIFY(!workspace.stashed(0));
+    }
+
     void initTestCase()
     {
         QStandardPaths::setTestModeEnabled(true);
@@ -254,7 +313,7 @@ private slots:
         window.show();
         QVERIFY(test::load(window, test::fixture("sched-mix.dat")));
         // A broken file: said, and the open recording stays.
-        QSignalSpy failed(&window, &MainWindow::loadFailed);
+        QSignalSpy failed(window.workspace(), &Workspace::loadFailed);
         QTimer::singleShot(1000, closeMessageBoxes); // the error box is modal
         window.appendFile(test::fixture("crash-format-0.dat"));
         QVERIFY(failed.wait(20000));
@@ -267,7 +326,7 @@ private slots:
         QTest::qWait(200);
         QCOMPARE(window.recordings().size(), size_t(1));
         // Another is appended beside it; opening a file alone replaces them all.
-        QSignalSpy appended(&window, &MainWindow::recordingsChanged);
+        QSignalSpy appended(window.workspace(), &Workspace::recordingsChanged);
         window.appendFile(test::fixture("threads.dat"));
         QVERIFY(appended.wait(20000));
         QCOMPARE(window.recordings().size(), size_t(2));

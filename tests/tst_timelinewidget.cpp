@@ -364,7 +364,7 @@ private slots:
             MainWindow window;
             window.resize(1400, 900);
             window.show();
-            QSignalSpy loaded(&window, &MainWindow::sessionChanged);
+            QSignalSpy loaded(window.workspace(), &Workspace::activeChanged);
             window.openFile(test::fixture("threads.dat"));
             QVERIFY(loaded.wait(20000));
             window.timeline()->rows().addProcess(17611);
@@ -389,7 +389,7 @@ private slots:
     void mainWindowSyncsTableAndTimeline()
     {
         MainWindow window;
-        QSignalSpy loaded(&window, &MainWindow::sessionChanged);
+        QSignalSpy loaded(window.workspace(), &Workspace::activeChanged);
         window.openFile(test::fixture("instances.dat"));
         QVERIFY(loaded.wait(20000));
         const EventStore& store = window.session()->store();
@@ -409,7 +409,7 @@ private slots:
         MainWindow window;
         window.resize(1400, 900);
         window.show();
-        QSignalSpy loaded(&window, &MainWindow::sessionChanged);
+        QSignalSpy loaded(window.workspace(), &Workspace::activeChanged);
         window.openFile(test::fixture("execve-e2big.dat"));
         QVERIFY(loaded.wait(20000));
         QSignalSpy applied(&window, &MainWindow::filterApplied);
@@ -462,7 +462,7 @@ private slots:
     void searchFindsRowsAndSteps()
     {
         MainWindow window;
-        QSignalSpy loaded(&window, &MainWindow::sessionChanged);
+        QSignalSpy loaded(window.workspace(), &Workspace::activeChanged);
         window.openFile(test::fixture("execve-e2big.dat"));
         QVERIFY(loaded.wait(20000));
         SearchBar* search = window.searchBar();
@@ -551,7 +551,7 @@ private slots:
         MainWindow window;
         window.resize(1200, 800);
         window.show();
-        QSignalSpy loaded(&window, &MainWindow::sessionChanged);
+        QSignalSpy loaded(window.workspace(), &Workspace::activeChanged);
         window.openFile(path);
         QVERIFY(loaded.wait(20000));
         QCOMPARE(window.session()->store().stream(StreamId(1)).columns.size(), size_t(0));
@@ -679,7 +679,7 @@ private slots:
     {
         MainWindow window;
         window.show();
-        QSignalSpy loaded(&window, &MainWindow::sessionChanged);
+        QSignalSpy loaded(window.workspace(), &Workspace::activeChanged);
         QMimeData mime;
         mime.setUrls({QUrl::fromLocalFile(test::fixture("lost-events.dat"))});
         QDragEnterEvent enter(QPoint(10, 10), Qt::CopyAction, &mime, Qt::LeftButton, Qt::NoModifier);
@@ -698,16 +698,16 @@ private slots:
     void failedLoadKeepsPreviousTrace()
     {
         MainWindow window;
-        QSignalSpy loaded(&window, &MainWindow::sessionChanged);
+        QSignalSpy loaded(window.workspace(), &Workspace::activeChanged);
         window.openFile(test::fixture("lost-events.dat"));
         QVERIFY(loaded.wait(20000));
         const TraceSession* before = window.session();
-        QSignalSpy failed(&window, &MainWindow::loadFailed);
+        QSignalSpy failed(window.workspace(), &Workspace::loadFailed);
         window.screenshotWhenLoaded(QString()); // no dialog in tests: the signal is enough
         // A file that is not a trace.
         window.openFile(QStringLiteral(RINGSIDE_CLI));
         // The error box is modal: close it from inside its own event loop.
-        connect(&window, &MainWindow::loadFailed, this, [] {
+        connect(window.workspace(), &Workspace::loadFailed, this, [] {
             QTimer::singleShot(0, [] {
                 if (QWidget* w = QApplication::activeModalWidget()) w->close();
             });

@@ -133,7 +133,7 @@ int main(int argc, char** argv)
         }
         const long long row = parser.isSet(options.select) ? parser.value(options.select).toLongLong() : -1;
         QObject::connect(
-            &window, &ringside::MainWindow::sessionChanged, &window, [&window, haveRange, start, end, row] {
+            window.workspace(), &ringside::Workspace::activeChanged, &window, [&window, haveRange, start, end, row] {
                 window.showOnLoad(haveRange ? std::optional<std::pair<double, double>>({start, end}) : std::nullopt,
                                   row);
             });

@@ -52,6 +52,12 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent)
 {
     setAcceptDrops(true);
     setWindowTitle(tr("Ringside"));
+    // The window is the workspace's first observer: its panes point at the active recording
+    // before the controllers and menus hear of it. The timeline draws every recording: it
+    // lets go of them before they go.
+    connect(&m_workspace, &Workspace::recordingsAboutToGo, this, [this] { m_timeline->setSession(nullptr); });
+    connect(&m_workspace, &Workspace::activeChanged, this, &MainWindow::activate);
+    connect(&m_workspace, &Workspace::recordingsChanged, this, &MainWindow::recordingAppended);
 
     m_timeline = new TimelineWidget(&m_view, this);
     m_model = new EventTableModel(this);
@@ -128,8 +134,8 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent)
     connect(m_pluginDock, &QDockWidget::visibilityChanged, this, [this] { updateAnalysisStatus(); });
     connect(m_pluginStats, &PluginStatsPane::jumpRequested, this,
             [this](EventRef event, std::optional<std::pair<quint64, quint64>> span) {
-                if (!m_session || event.stream.value >= m_session->store().streamCount() ||
-                    event.index >= m_session->store().stream(event.stream).columns.size())
+                if (!activeSession() || event.stream.value >= activeSession()->store().streamCount() ||
+                    event.index >= activeSession()->store().stream(event.stream).columns.size())
                     return;
                 if (span) {
                     // The interval between the markers, in the middle half of the view.
@@ -219,19 +225,19 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent)
     connect(&m_view, &ViewState::taskRowsChanged, this, &MainWindow::dropNotice);
     connect(m_timeline, &TimelineWidget::inactiveGroupFolded, this,
             [this](size_t recording, uint16_t buffer, bool collapsed) {
-                if (recording >= m_stashed.size() || recording == m_active) return;
-                auto& view = m_stashed[recording];
+                if (recording >= recordings().size() || recording == activeRecording()) return;
+                auto& view = m_workspace.stashed(recording);
                 if (!view) {
                     // Never shown yet: a view that only folds this group.
                     view = ViewSnapshot();
-                    view->full = m_recordings.fullRange();
+                    view->full = recordings().fullRange();
                     view->visible = m_view.visibleRange();
                 }
                 view->collapsedBuffers.removeAll(buffer);
                 if (collapsed) view->collapsedBuffers.push_back(buffer);
             });
     connect(m_table, &EventTableView::currentRowChanged, this, [this](int row) {
-        if (m_syncingSelection || row < 0 || !m_session) return;
+        if (m_syncingSelection || row < 0 || !activeSession()) return;
         m_view.select(m_model->eventAt(row));
     });
 
@@ -245,7 +251,7 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent)
     connect(&m_load, &LoadJob::finished, this, [this](std::shared_ptr<TraceSession> session) {
         closeProgress();
         addRecent(session->path);
-        if (std::exchange(m_appending, false) && m_session)
+        if (std::exchange(m_appending, false) && activeSession())
             appendSession(std::move(session));
         else
             setSession(std::move(session));
@@ -259,7 +265,7 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent)
     connect(&m_load, &LoadJob::failed, this, [this](const QString&, const QString& message) {
         closeProgress();
         m_appending = false;
-        emit loadFailed(message);
+        m_workspace.reportLoadFailure(message);
         if (!m_screenshotPath.isEmpty()) {
             qCritical("ringside: %s", qPrintable(message));
             QApplication::exit(1);
@@ -301,7 +307,7 @@ void MainWindow::releaseSessionViews()
 
 bool MainWindow::eventFilter(QObject* watched, QEvent* event)
 {
-    if (event->type() != QEvent::KeyPress || !m_session || watched == m_timeline) return false;
+    if (event->type() != QEvent::KeyPress || !activeSession() || watched == m_timeline) return false;
     auto* widget = qobject_cast<QWidget*>(watched);
     if (!widget || widget->window() != this) return false;
     // Text fields keep their keys; lists keep the arrows and Home they move by.
@@ -335,20 +341,15 @@ void MainWindow::closeProgress()
 
 timeline::ClockUnit MainWindow::clockUnit() const
 {
-    return m_session && !m_session->trace->file().info().timesInUsecs ? timeline::ClockUnit::Ticks
-                                                                      : timeline::ClockUnit::Nanoseconds;
+    return activeSession() && !activeSession()->trace->file().info().timesInUsecs ? timeline::ClockUnit::Ticks
+                                                                                  : timeline::ClockUnit::Nanoseconds;
 }
 
 void MainWindow::setSession(std::shared_ptr<TraceSession> session)
 {
     if (!session->isCapture) setCaptureStatus(QString());
-    // The timeline draws every recording: it lets go of them before they go.
-    m_timeline->setSession(nullptr);
-    m_recordings.clear();
     startAnalyses(session);
-    m_recordings.add(std::move(session));
-    m_stashed.assign(1, std::nullopt);
-    activate(0, true);
+    m_workspace.replace(std::move(session)); // activate(0, true)
 }
 
 void MainWindow::startAnalyses(const std::shared_ptr<TraceSession>& session)
@@ -367,7 +368,7 @@ void MainWindow::startAnalyses(const std::shared_ptr<TraceSession>& session)
     connect(session->analyses.get(), &AnalysisJob::updated, this, [this, raw] { analysesUpdated(raw); });
     connect(session->analyses.get(), &AnalysisJob::progress, this, [this] { updateAnalysisStatus(); });
     connect(session->analyses.get(), &AnalysisJob::tasksKnown, this, [this, raw] {
-        if (raw != m_session.get()) return;
+        if (raw != activeSession().get()) return;
         m_model->taskNamesChanged();
         m_details->showEvent(m_view.selection(), m_view.selectedCall());
         m_timeline->update();       // the names on the CPU rows
@@ -375,11 +376,11 @@ void MainWindow::startAnalyses(const std::shared_ptr<TraceSession>& session)
     });
     connect(session->analyses.get(), &AnalysisJob::finished, this, [this, raw] {
         analysesUpdated(raw);
-        if (raw != m_session.get()) return;
+        if (raw != activeSession().get()) return;
         m_filters->refreshCounts(); // every task named by its events now
         // The call trees read the calls once they are all in; a recording with calls shows them
         // (its own kind of view).
-        m_calls->setSession(m_session);
+        m_calls->setSession(activeSession());
         if (!raw->isCapture && (raw->trace->callSlices().available() || raw->trace->functionCalls().available())) {
             m_callDock->setVisible(true);
             m_callDock->raise();
@@ -391,7 +392,7 @@ void MainWindow::startAnalyses(const std::shared_ptr<TraceSession>& session)
 void MainWindow::analysesUpdated(const TraceSession* session)
 {
     m_timeline->tablesGrew();
-    if (session == m_session.get()) {
+    if (session == activeSession().get()) {
         m_pluginStats->refresh();
         m_model->taskNamesChanged(); // names the events gave tasks the saved comms lacked
         if (!m_lastFilterCounts.isValid() || m_lastFilterCounts.elapsed() > 1000) {
@@ -405,31 +406,32 @@ void MainWindow::analysesUpdated(const TraceSession* session)
 
 void MainWindow::appendSession(std::shared_ptr<TraceSession> session)
 {
-    const QString name = QFileInfo(session->path).fileName();
     startAnalyses(session);
-    m_recordings.add(std::move(session));
-    m_stashed.push_back(std::nullopt);
-    m_view.setFullRange(m_recordings.fullRange());
-    m_timeline->setRecordings(m_recordings, m_active);
+    m_workspace.append(std::move(session)); // recordingAppended()
+}
+
+void MainWindow::recordingAppended()
+{
+    const QString name = QFileInfo(recordings().at(recordings().size() - 1)->path).fileName();
+    m_view.setFullRange(recordings().fullRange());
+    m_timeline->setRecordings(recordings(), activeRecording());
     updateRecordingBox();
     // What the pairing did (or why the clocks cannot be compared), where the user looks.
-    const QStringList notes = m_recordings.notes();
+    const QStringList notes = recordings().notes();
     for (const QString& note : notes) qInfo("ringside: %s", qPrintable(note));
     say(notes.isEmpty() ? tr("%1 appended").arg(name) : tr("%1 appended: %2").arg(name, notes.join(" · ")), 30000);
     updateStatus();
-    emit recordingsChanged();
 }
 
 void MainWindow::setActiveRecording(size_t index, std::optional<EventRef> select, int32_t addTaskPid)
 {
-    if (index >= m_recordings.size()) return;
-    if (index != m_active) {
+    if (index >= recordings().size()) return;
+    if (index != activeRecording()) {
         const auto visible = m_view.visibleRange();
-        m_stashed[m_active] = m_view.snapshot();
-        activate(index, false);
-        if (m_stashed[index]) {
-            ViewSnapshot view = *m_stashed[index];
-            view.full = m_recordings.fullRange();
+        m_workspace.setActive(index); // activate(index, false)
+        if (const std::optional<ViewSnapshot>& stashed = m_workspace.stashed(index)) {
+            ViewSnapshot view = *stashed;
+            view.full = recordings().fullRange();
             view.visible = visible;
             // The timeline stays where it is: the recording's old selection does not pan it.
             m_switchingRecording = true;
@@ -443,27 +445,19 @@ void MainWindow::setActiveRecording(size_t index, std::optional<EventRef> select
     if (addTaskPid > 0) m_view.addTaskRow(addTaskPid);
 }
 
-std::vector<std::optional<ViewSnapshot>> MainWindow::recordingViews() const
-{
-    std::vector<std::optional<ViewSnapshot>> views = m_stashed;
-    views.resize(m_recordings.size());
-    if (m_session) views[m_active] = m_view.snapshot();
-    return views;
-}
-
 void MainWindow::restoreViews(std::vector<std::optional<ViewSnapshot>> views, size_t active)
 {
-    if (m_recordings.empty()) return;
-    views.resize(m_recordings.size());
+    if (recordings().empty()) return;
+    views.resize(recordings().size());
     for (auto& view : views)
-        if (view) view->full = m_recordings.fullRange();
-    if (active >= m_recordings.size()) active = 0;
-    if (active != m_active) activate(active, false);
-    m_stashed = views;
+        if (view) view->full = recordings().fullRange();
+    if (active >= recordings().size()) active = 0;
+    m_workspace.setActive(active);
+    m_workspace.setStashed(views);
     // The other recordings' folded groups show as their views have them.
     for (size_t r = 0; r < views.size(); ++r) {
         if (r == active || !views[r]) continue;
-        for (uint16_t b = 0; b < m_recordings.at(r)->store().buffers().size(); ++b)
+        for (uint16_t b = 0; b < recordings().at(r)->store().buffers().size(); ++b)
             m_timeline->rows().setCollapsed(r, b, views[r]->collapsedBuffers.contains(b));
     }
     if (views[active]) restoreView(*views[active]);
@@ -472,42 +466,40 @@ void MainWindow::restoreViews(std::vector<std::optional<ViewSnapshot>> views, si
 void MainWindow::updateRecordingBox()
 {
     m_recordingBox->clear();
-    for (size_t i = 0; i < m_recordings.size(); ++i) {
-        m_recordingBox->addItem(m_recordings.name(i));
-        m_recordingBox->setItemData(int(i), m_recordings.at(i)->path, Qt::ToolTipRole);
+    for (size_t i = 0; i < recordings().size(); ++i) {
+        m_recordingBox->addItem(recordings().name(i));
+        m_recordingBox->setItemData(int(i), recordings().at(i)->path, Qt::ToolTipRole);
     }
-    m_recordingBox->setCurrentIndex(int(m_active));
-    m_recordingBar->setVisible(m_recordings.size() > 1);
+    m_recordingBox->setCurrentIndex(int(activeRecording()));
+    m_recordingBar->setVisible(recordings().size() > 1);
     m_recordingBox->setToolTip(tr("The recording the table, details, filters and task rows show; "
                                   "a click on another recording's event in the timeline shows that one"));
     // How the clocks were put together, in short; in full in the tooltip.
-    const QStringList notes = m_recordings.notes();
-    const auto& guests = m_recordings.guestViews();
+    const QStringList notes = recordings().notes();
+    const auto& guests = recordings().guestViews();
     QString note;
     if (!guests.empty())
         note = tr("%1 is on %2's clock (trace-cmd's time shift)")
-                   .arg(m_recordings.name(guests.front().guest), m_recordings.name(guests.front().host));
+                   .arg(recordings().name(guests.front().guest), recordings().name(guests.front().host));
     else if (!notes.isEmpty())
         note = notes.first();
     m_recordingNote->setFullText(note, notes.isEmpty() ? QString() : "• " + notes.join("\n• "));
     QStringList names;
-    for (size_t i = 0; i < m_recordings.size(); ++i) names << m_recordings.name(i);
-    setWindowTitle(m_session->isSample ? tr("%1 (sample recording) — Ringside").arg(names.join(", "))
-                                       : tr("%1 — Ringside").arg(names.join(", ")));
+    for (size_t i = 0; i < recordings().size(); ++i) names << recordings().name(i);
+    setWindowTitle(activeSession()->isSample ? tr("%1 (sample recording) — Ringside").arg(names.join(", "))
+                                             : tr("%1 — Ringside").arg(names.join(", ")));
 }
 
-void MainWindow::activate(size_t index, bool opened)
+void MainWindow::activate(size_t, bool opened)
 {
     // Views drop their pointers into the old session before it goes.
     releaseSessionViews();
     m_filterBar->hide();
-    m_active = index;
-    m_session = m_recordings.at(index);
-    const EventStore& store = m_session->store();
+    const EventStore& store = activeSession()->store();
     // The timeline first: the reset's signals are for the recording now active.
-    m_timeline->setRecordings(m_recordings, m_active);
-    m_view.reset(m_recordings.fullRange());
-    m_model->setSession(m_session.get());
+    m_timeline->setRecordings(recordings(), activeRecording());
+    m_view.reset(recordings().fullRange());
+    m_model->setSession(activeSession().get());
     // The # column fits the largest row number.
     m_table->header()->resizeSection(EventTableModel::Index,
                                      fontMetrics().horizontalAdvance(QString::number(store.eventCount())) + 16);
@@ -517,50 +509,49 @@ void MainWindow::activate(size_t index, bool opened)
     for (size_t i = 0; i < store.streamCount(); ++i) {
         const EventRef first{StreamId(static_cast<uint16_t>(i)), 0};
         if (store.stream(first.stream).columns.size())
-            cpuWidth = std::max(cpuWidth, fontMetrics().horizontalAdvance(
-                                              EventTableModel::cellText(*m_session, first, EventTableModel::Cpu)));
+            cpuWidth = std::max(cpuWidth, fontMetrics().horizontalAdvance(EventTableModel::cellText(
+                                              *activeSession(), first, EventTableModel::Cpu)));
     }
     m_table->header()->resizeSection(EventTableModel::Cpu, std::min(cpuWidth + 16, 220));
     // The Event column fits the recording's longest event name ("sys_enter_execve" was cut),
     // within reason: Info is what is read.
     int eventWidth =
         fontMetrics().horizontalAdvance(m_model->headerData(EventTableModel::Event, Qt::Horizontal).toString());
-    if (m_session->formatter)
+    if (activeSession()->formatter)
         for (size_t type = 0; type < store.eventTypeCounts().size(); ++type)
             if (store.eventTypeCount(uint16_t(type)))
                 eventWidth = std::max(eventWidth, fontMetrics().horizontalAdvance(QString::fromStdString(
-                                                      m_session->formatter->eventName(uint16_t(type)))));
+                                                      activeSession()->formatter->eventName(uint16_t(type)))));
     m_table->header()->resizeSection(EventTableModel::Event, std::clamp(eventWidth + 12, 110, 130));
     // The PID column fits the largest pid ("483..." was cut: a host's pids have six digits).
     int32_t largestPid = 0;
     for (const Task& task : store.tasks().snapshot()) largestPid = std::max(largestPid, task.pid);
     m_table->header()->resizeSection(EventTableModel::Pid,
                                      std::max(50, fontMetrics().horizontalAdvance(QString::number(largestPid)) + 16));
-    m_details->setSession(m_session.get());
+    m_details->setSession(activeSession().get());
     // A store that grows: its diagnostics are the capture thread's until it ends
     // (captureEnded fills them in then); the filter lists follow what arrives (captureGrew).
-    const bool growing = m_session->live && !m_session->live->progress().ended;
-    m_health->setSession(growing ? nullptr : m_session.get());
+    const bool growing = activeSession()->live && !activeSession()->live->progress().ended;
+    m_health->setSession(growing ? nullptr : activeSession().get());
     if (growing)
         m_warningsButton->hide();
     else
         showLoadWarnings(store.diagnostics());
-    m_filters->setSession(m_session.get());
-    m_search->setSession(m_session);
+    m_filters->setSession(activeSession().get());
+    m_search->setSession(activeSession());
     // The analyses' tables fill in as they come (analysesUpdated); no pane opens unasked.
-    m_pluginStats->setSession(m_session.get());
-    const bool analysed = m_session->trace->analysesFinished();
-    m_calls->setSession(analysed ? m_session : nullptr);
-    const bool calls =
-        analysed && (m_session->trace->callSlices().available() || m_session->trace->functionCalls().available());
-    if (opened && !m_session->isCapture && analysed) {
+    m_pluginStats->setSession(activeSession().get());
+    const bool analysed = activeSession()->trace->analysesFinished();
+    m_calls->setSession(analysed ? activeSession() : nullptr);
+    const bool calls = analysed && (activeSession()->trace->callSlices().available() ||
+                                    activeSession()->trace->functionCalls().available());
+    if (opened && !activeSession()->isCapture && analysed) {
         m_callDock->setVisible(calls);
         if (calls) m_callDock->raise();
     }
     updateAnalysisStatus();
     updateRecordingBox();
     updateStatus();
-    emit sessionChanged();
 }
 
 bool MainWindow::saveWindowImage(const QString& path)
@@ -580,9 +571,9 @@ bool MainWindow::saveWindowImage(const QString& path)
 
 void MainWindow::exportTimelineImage()
 {
-    if (!m_session) return;
+    if (!activeSession()) return;
     QSettings settings;
-    const QFileInfo recording(m_session->path);
+    const QFileInfo recording(activeSession()->path);
     const QString dir = settings.value("files/imageDir", recording.absolutePath()).toString();
     QString filter;
     const QString path = QFileDialog::getSaveFileName(this, tr("Export timeline image"),
@@ -604,7 +595,7 @@ void MainWindow::screenshotWhenLoaded(const QString& path)
 
 void MainWindow::showOnLoad(std::optional<std::pair<double, double>> seconds, long long row)
 {
-    if (!m_session) return;
+    if (!activeSession()) return;
     if (row >= 0 && row < m_model->rowCount()) m_table->selectRow(int(row));
     if (seconds) m_view.setVisibleRange({uint64_t(seconds->first * 1e9), uint64_t(seconds->second * 1e9)});
 }
@@ -614,7 +605,7 @@ void MainWindow::onSelectionChanged()
     dropNotice();
     m_details->showEvent(m_view.selection(), m_view.selectedCall());
     auto selection = m_view.selection();
-    if (!selection || !m_session) return;
+    if (!selection || !activeSession()) return;
     // The table follows the selection (unless it made it: a Shift+click keeps its range).
     const int row = m_model->rowOf(*selection);
     if (row >= 0 && row != m_table->currentRow()) {
@@ -624,7 +615,7 @@ void MainWindow::onSelectionChanged()
     }
     // The timeline moves to an event outside the visible range, keeping the zoom.
     if (m_switchingRecording) return;
-    const uint64_t t = m_session->store().timestamp(*selection);
+    const uint64_t t = activeSession()->store().timestamp(*selection);
     const auto range = m_view.visibleRange();
     if (!range.contains(t)) {
         const uint64_t half = range.span() / 2;
@@ -641,7 +632,7 @@ void MainWindow::restoreView(const ViewSnapshot& snapshot)
 
 void MainWindow::copySelectedRows()
 {
-    if (!m_session) return;
+    if (!activeSession()) return;
     QStringList lines;
     for (int row : m_table->selectedRows()) lines << m_model->rowText(row);
     QApplication::clipboard()->setText(lines.join('\n'));

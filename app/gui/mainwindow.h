@@ -2,9 +2,7 @@
 #pragma once
 
 #include "filters/filterjob.h"
-#include "jobs/loadjob.h"
-#include "state/recordingset.h"
-#include "state/viewstate.h"
+#include "state/workspace.h"
 
 #include <QElapsedTimer>
 #include <QMainWindow>
@@ -60,14 +58,14 @@ public:
     // Which recording the table, details, filters and task rows show; a click on another's
     // event makes it active. The view of the one left is kept for when it is active again.
     void setActiveRecording(size_t index, std::optional<EventRef> select = std::nullopt, int32_t addTaskPid = 0);
-    const RecordingSet& recordings() const { return m_recordings; }
+    const RecordingSet& recordings() const { return m_workspace.recordings(); }
     // Each recording's view: the active one's as shown, the others' as last left (none for
     // one never shown).
-    std::vector<std::optional<ViewSnapshot>> recordingViews() const;
+    std::vector<std::optional<ViewSnapshot>> recordingViews() const { return m_workspace.views(); }
     // Puts saved views back, one per recording (as recordingViews() gives them), and shows
     // recording `active` with its view; the filter panel shows its filter.
     void restoreViews(std::vector<std::optional<ViewSnapshot>> views, size_t active);
-    size_t activeRecording() const { return m_active; }
+    size_t activeRecording() const { return m_workspace.active(); }
     // Renders the window to `path` once the current load has finished and quits; for
     // `ringside --screenshot`.
     void screenshotWhenLoaded(const QString& path);
@@ -81,7 +79,9 @@ public:
     // file would; the filter panel shows the restored filter.
     void restoreView(const ViewSnapshot& snapshot);
 
-    const TraceSession* session() const { return m_session.get(); }
+    const TraceSession* session() const { return m_workspace.session().get(); }
+    // The recordings, the active one and its view, the load: what the panes observe.
+    Workspace* workspace() { return &m_workspace; }
     ViewState* viewState() { return &m_view; }
     TimelineWidget* timeline() { return m_timeline; }
     EventTableView* table() { return m_table; }
@@ -114,11 +114,7 @@ public:
     void showPluginsDialog();
 
 signals:
-    // The active recording changed (sessionChanged), or one was appended (recordingsChanged).
-    void sessionChanged();
-    void recordingsChanged();
     void filterApplied();
-    void loadFailed(const QString& message);
 
 protected:
     // The timeline's keys work anywhere in the window but in text fields.
@@ -129,6 +125,8 @@ protected:
     void showEvent(QShowEvent*) override;
 
 private:
+    const std::shared_ptr<TraceSession>& activeSession() const { return m_workspace.session(); }
+
     // ---- The layout (mainwindowlayout.cpp)
     // A pane: a dock, tabbed with the others below the timeline.
     QDockWidget* addPane(const QString& title, const char* objectName, QWidget* widget);
@@ -149,9 +147,12 @@ private:
     // A recording opened alone: it replaces every one open.
     void setSession(std::shared_ptr<TraceSession> session);
     void appendSession(std::shared_ptr<TraceSession> session);
-    // Points every pane at recording `index`, its view reset; a recording just `opened` also
-    // shows the docks it has something for (calls, failed system calls).
+    // The workspace's recording `index` is active: every pane points at it, its view reset; a
+    // recording just `opened` also shows the docks it has something for (calls, failed system
+    // calls). The workspace's first observer.
     void activate(size_t index, bool opened);
+    // The workspace has one more recording: the timeline's rows and range take it in.
+    void recordingAppended();
     // The table, details, health, plugin and filter views drop their session (and the
     // filter job stops).
     void releaseSessionViews();
@@ -187,13 +188,9 @@ private:
     void closeProgress();
     timeline::ClockUnit clockUnit() const;
 
-    ViewState m_view;
-    LoadJob m_load;
-    RecordingSet m_recordings;
-    size_t m_active = 0;
-    std::shared_ptr<TraceSession> m_session; // the active one
-    // The view of each recording while another is active.
-    std::vector<std::optional<ViewSnapshot>> m_stashed;
+    Workspace m_workspace;
+    ViewState& m_view = m_workspace.view(); // the active recording's
+    LoadJob& m_load = m_workspace.load();
     QStringList m_pendingAppends;
     bool m_appending = false; // the load running is an append
     QWidget* m_recordingBar = nullptr;

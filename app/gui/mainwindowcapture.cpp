@@ -19,8 +19,8 @@ namespace ringside {
 
 void MainWindow::createCaptures(QMenu* captureMenu, QMenu* fileMenu)
 {
-    m_captures = new CaptureController(this, m_recordings, captureMenu, fileMenu);
-    connect(this, &MainWindow::sessionChanged, m_captures, &CaptureController::recordingsChanged);
+    m_captures = new CaptureController(this, recordings(), captureMenu, fileMenu);
+    connect(&m_workspace, &Workspace::activeChanged, m_captures, &CaptureController::recordingsChanged);
     connect(m_captures, &CaptureController::captureStarted, this, [this](std::shared_ptr<TraceSession> session, bool withCalls) {
         showCapture(std::move(session));
         if (withCalls) showCallTreeDock();
@@ -40,14 +40,14 @@ void MainWindow::showCapture(std::shared_ptr<TraceSession> session)
 
 void MainWindow::captureGrew()
 {
-    if (!m_session) return;
-    if (m_session->analyses) m_session->analyses->storeGrew();
+    if (!activeSession()) return;
+    if (activeSession()->analyses) activeSession()->analyses->storeGrew();
     bool named = false;
-    if (m_session->live) named = m_session->live->applySeenTaskNames();
+    if (activeSession()->live) named = activeSession()->live->applySeenTaskNames();
     m_model->storeGrew();
     if (named) m_model->taskNamesChanged(); // rows shown before their task had its name
     const auto old = m_view.fullRange(), visible = m_view.visibleRange();
-    const auto full = m_recordings.fullRange();
+    const auto full = recordings().fullRange();
     const bool whole = visible == old, following = visible.end >= old.end;
     m_view.setFullRange(full);
     // Following the newest events, at the same zoom, unless the user looks elsewhere.
@@ -69,14 +69,14 @@ void MainWindow::captureGrew()
 
 void MainWindow::captureEnded()
 {
-    if (!m_session) return;
+    if (!activeSession()) return;
     captureGrew();
-    if (m_session->analyses) m_session->analyses->captureEnded();
+    if (activeSession()->analyses) activeSession()->analyses->captureEnded();
     const FilterSpec spec = m_view.filter();
-    m_filters->setSession(m_session.get());
+    m_filters->setSession(activeSession().get());
     m_filters->setSpec(spec);
-    m_health->setSession(m_session.get());
-    showLoadWarnings(m_session->store().diagnostics());
+    m_health->setSession(activeSession().get());
+    showLoadWarnings(activeSession()->store().diagnostics());
     if (!spec.empty()) applyFilters();
 }
 

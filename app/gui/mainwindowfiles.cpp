@@ -28,13 +28,13 @@ void MainWindow::openFile(const QString& path, bool isSample)
 
 void MainWindow::appendFile(const QString& path)
 {
-    if (!m_session) return openFile(path);
-    if (auto open = m_recordings.indexOf(path)) {
+    if (!activeSession()) return openFile(path);
+    if (auto open = recordings().indexOf(path)) {
         say(tr("%1 is open already").arg(QFileInfo(path).fileName()), 15000);
         setActiveRecording(*open);
         return continueLoading();
     }
-    if (m_recordings.size() >= 255) {
+    if (recordings().size() >= 255) {
         QMessageBox::warning(this, tr("Cannot append recording"),
                              tr("%1: a window shows at most 255 recordings").arg(path));
         return;
@@ -70,10 +70,10 @@ void MainWindow::startLoad(const QString& path, bool isSample)
 void MainWindow::continueLoading()
 {
     if (!m_pendingAppends.isEmpty()) return appendFile(m_pendingAppends.takeFirst());
-    if (!m_screenshotPath.isEmpty() && m_session) {
+    if (!m_screenshotPath.isEmpty() && activeSession()) {
         // Once every recording's analyses are done: the picture shows their tables.
-        for (size_t i = 0; i < m_recordings.size(); ++i)
-            if (m_recordings.at(i)->analyses && !m_recordings.at(i)->analyses->isFinished()) {
+        for (size_t i = 0; i < recordings().size(); ++i)
+            if (recordings().at(i)->analyses && !recordings().at(i)->analyses->isFinished()) {
                 QTimer::singleShot(100, this, &MainWindow::continueLoading);
                 return;
             }

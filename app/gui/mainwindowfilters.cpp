@@ -17,7 +17,7 @@ namespace ringside {
 std::shared_ptr<FilterExpression> MainWindow::compileExpression(const std::string& text, QString* error)
 {
     if (text.empty()) return nullptr;
-    auto compiled = FilterExpression::compile(m_session->trace->tep(), text);
+    auto compiled = FilterExpression::compile(activeSession()->trace->tep(), text);
     if (compiled) return compiled.value();
     *error = QString::fromStdString(compiled.error().message);
     return nullptr;
@@ -25,7 +25,7 @@ std::shared_ptr<FilterExpression> MainWindow::compileExpression(const std::strin
 
 void MainWindow::onFilterPanelChanged()
 {
-    if (!m_session) return;
+    if (!activeSession()) return;
     FilterSpec spec = m_filters->spec();
     QString error;
     if (!spec.expression.empty() && !compileExpression(spec.expression, &error)) {
@@ -49,7 +49,7 @@ void MainWindow::onFilterPanelChanged()
 
 void MainWindow::applyFilters()
 {
-    if (!m_session) return;
+    if (!activeSession()) return;
     FilterSpec spec = m_view.filter();
     QString error;
     std::shared_ptr<FilterExpression> expression = compileExpression(spec.expression, &error);
@@ -64,7 +64,7 @@ void MainWindow::applyFilters()
         showFilterResult(nullptr, spec);
         return;
     }
-    m_filterJob.start(m_session, spec, expression);
+    m_filterJob.start(activeSession(), spec, expression);
 }
 
 void MainWindow::showFilterResult(std::shared_ptr<FilterResult> result, const FilterSpec& spec)
@@ -84,7 +84,7 @@ void MainWindow::showFilterResult(std::shared_ptr<FilterResult> result, const Fi
         if (!spec.expression.empty()) parts << tr("filter: %1").arg(QString::fromStdString(spec.expression));
         m_filterLabel->setText(tr("Showing %1 of %2 events · %3")
                                    .arg(QLocale().toString(qulonglong(result->merged.size())))
-                                   .arg(QLocale().toString(qulonglong(m_session->store().eventCount())))
+                                   .arg(QLocale().toString(qulonglong(activeSession()->store().eventCount())))
                                    .arg(parts.join(", ")));
         m_filterBar->show();
     }
@@ -94,7 +94,7 @@ void MainWindow::showFilterResult(std::shared_ptr<FilterResult> result, const Fi
         if (m_model->rowOf(*selection) >= 0) {
             onSelectionChanged();
         } else if (result && result->merged.size() > 0) {
-            const EventStore& store = m_session->store();
+            const EventStore& store = activeSession()->store();
             const uint64_t t = store.timestamp(*selection);
             const size_t after = result->merged.rank(store.rowOf(*selection)); // shown rows before it
             size_t best = std::min(after, result->merged.size() - 1);

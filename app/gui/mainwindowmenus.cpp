@@ -76,19 +76,24 @@ void MainWindow::buildMenus()
     });
     append->setObjectName("appendAction");
     append->setEnabled(false);
-    connect(this, &MainWindow::sessionChanged, append, [this, append] { append->setEnabled(m_session != nullptr); });
+    connect(&m_workspace, &Workspace::activeChanged, append,
+            [this, append] { append->setEnabled(activeSession() != nullptr); });
     m_recentMenu = file->addMenu(tr("Open &Recent"));
     m_recentMenu->setObjectName("recentMenu");
     file->addSeparator();
-    m_sessions = new SessionController(this);
+    m_sessions = new SessionController(m_workspace, this, m_table->header());
+    connect(m_sessions, &SessionController::openRequested, this, &MainWindow::openFiles);
+    connect(
+        m_sessions, &SessionController::viewsRestoreRequested, this,
+        [this](const std::vector<std::optional<ViewSnapshot>>& views, size_t active) { restoreViews(views, active); });
     file->addAction(tr("Open &Session…"), m_sessions, &SessionController::openWithDialog)
         ->setObjectName("openSessionAction");
     QAction* saveSession = file->addAction(tr("Sa&ve Session…"), QKeySequence(tr("Ctrl+Shift+S")), m_sessions,
                                            &SessionController::saveWithDialog);
     saveSession->setObjectName("saveSessionAction");
     saveSession->setEnabled(false);
-    connect(this, &MainWindow::sessionChanged, saveSession,
-            [this, saveSession] { saveSession->setEnabled(m_session != nullptr); });
+    connect(&m_workspace, &Workspace::activeChanged, saveSession,
+            [this, saveSession] { saveSession->setEnabled(activeSession() != nullptr); });
     connect(m_sessions, &SessionController::restored, this, [this](const QString& path, const QStringList& problems) {
         say(tr("Session %1 restored").arg(QFileInfo(path).fileName()), 15000);
         if (problems.isEmpty()) return;
@@ -117,24 +122,24 @@ void MainWindow::buildMenus()
     file->addSeparator();
     m_exports = new ExportController(this, [this] {
         ExportSource source;
-        source.session = m_session;
+        source.session = activeSession();
         source.filter = m_model->sharedFilter();
-        if (m_session)
+        if (activeSession())
             for (int row : m_table->selectedRows())
-                source.selectedRows.push_back(m_session->store().rowOf(m_model->eventAt(row)));
+                source.selectedRows.push_back(activeSession()->store().rowOf(m_model->eventAt(row)));
         return source;
     });
     connect(m_exports, &ExportController::message, this, [this](const QString& text) { say(text, 15000); });
     QAction* exportEvents =
         file->addAction(tr("&Export Events…"), QKeySequence(tr("Ctrl+E")), m_exports, &ExportController::showDialog);
     exportEvents->setObjectName("exportAction");
-    connect(this, &MainWindow::sessionChanged, exportEvents,
-            [this, exportEvents] { exportEvents->setEnabled(m_session != nullptr); });
+    connect(&m_workspace, &Workspace::activeChanged, exportEvents,
+            [this, exportEvents] { exportEvents->setEnabled(activeSession() != nullptr); });
     exportEvents->setEnabled(false);
     QAction* exportImage = file->addAction(tr("Export Timeline &Image…"), this, &MainWindow::exportTimelineImage);
     exportImage->setObjectName("exportImageAction");
-    connect(this, &MainWindow::sessionChanged, exportImage,
-            [this, exportImage] { exportImage->setEnabled(m_session != nullptr); });
+    connect(&m_workspace, &Workspace::activeChanged, exportImage,
+            [this, exportImage] { exportImage->setEnabled(activeSession() != nullptr); });
     exportImage->setEnabled(false);
     file->addSeparator();
     QMenu* capture = menuBar()->addMenu(tr("&Capture"));
@@ -200,13 +205,13 @@ void MainWindow::buildMenus()
     auto* markA = new QAction(tr("Set Marker A at This Event"), this);
     markA->setObjectName("markerAAction");
     connect(markA, &QAction::triggered, this, [this] {
-        if (auto s = m_view.selection()) m_view.setMarkerA(m_session->store().timestamp(*s));
+        if (auto s = m_view.selection()) m_view.setMarkerA(activeSession()->store().timestamp(*s));
     });
     m_table->addAction(markA);
     auto* markB = new QAction(tr("Set Marker B at This Event"), this);
     markB->setObjectName("markerBAction");
     connect(markB, &QAction::triggered, this, [this] {
-        if (auto s = m_view.selection()) m_view.setMarkerB(m_session->store().timestamp(*s));
+        if (auto s = m_view.selection()) m_view.setMarkerB(activeSession()->store().timestamp(*s));
     });
     m_table->addAction(markB);
     auto* taskRow = new QAction(tr("Add Timeline Row for This Task"), this);
@@ -214,7 +219,7 @@ void MainWindow::buildMenus()
     connect(taskRow, &QAction::triggered, this, [this] {
         auto s = m_view.selection();
         if (!s) return;
-        m_view.addTaskRow(m_session->store().stream(s->stream).columns.pid[s->index]);
+        m_view.addTaskRow(activeSession()->store().stream(s->stream).columns.pid[s->index]);
     });
     m_table->addAction(taskRow);
     auto* processRows = new QAction(tr("Add Timeline Rows for This Task's Process"), this);
@@ -222,16 +227,16 @@ void MainWindow::buildMenus()
     connect(processRows, &QAction::triggered, this, [this] {
         auto s = m_view.selection();
         if (!s) return;
-        const int32_t pid = m_session->store().stream(s->stream).columns.pid[s->index];
+        const int32_t pid = activeSession()->store().stream(s->stream).columns.pid[s->index];
         QVector<int32_t> pids;
-        for (int32_t member : m_session->trace->processes().members(pid)) pids.push_back(member);
+        for (int32_t member : activeSession()->trace->processes().members(pid)) pids.push_back(member);
         m_view.addTaskRows(pids.isEmpty() ? QVector<int32_t>{pid} : pids);
     });
     m_table->addAction(processRows);
     // Which tasks make a process is known from task:task_newtask only: say so, as the task
     // row's menu does, rather than add one row and call it the process.
     connect(m_table, &EventTableView::menuAboutToShow, this, [this, processRows] {
-        const bool known = m_session && m_session->trace->processes().available();
+        const bool known = activeSession() && activeSession()->trace->processes().available();
         processRows->setEnabled(known);
         processRows->setText(known ? tr("Add Timeline Rows for This Task's Process")
                                    : tr("Tasks of This Process: Unknown (the recording has no task:task_newtask events)"));
@@ -240,12 +245,12 @@ void MainWindow::buildMenus()
 
 void MainWindow::showPluginsDialog()
 {
-    PluginsDialog dialog(m_session.get(), this);
-    if (dialog.exec() == QDialog::Accepted && dialog.apply() && m_session) {
+    PluginsDialog dialog(activeSession().get(), this);
+    if (dialog.exec() == QDialog::Accepted && dialog.apply() && activeSession()) {
         // Every recording is loaded again with the plugins now chosen.
-        if (m_recordings.size() == 1) return openFile(m_session->path, m_session->isSample);
+        if (recordings().size() == 1) return openFile(activeSession()->path, activeSession()->isSample);
         QStringList paths;
-        for (size_t i = 0; i < m_recordings.size(); ++i) paths << m_recordings.at(i)->path;
+        for (size_t i = 0; i < recordings().size(); ++i) paths << recordings().at(i)->path;
         openFiles(paths);
     }
 }

@@ -66,16 +66,16 @@ void MainWindow::createStatusBar(QDockWidget* healthDock)
 void MainWindow::updateAnalysisStatus()
 {
     int running = 0, permille = 0;
-    for (size_t i = 0; i < m_recordings.size(); ++i)
-        if (const AnalysisJob* job = m_recordings.at(i)->analyses.get(); job && !job->isFinished())
+    for (size_t i = 0; i < recordings().size(); ++i)
+        if (const AnalysisJob* job = recordings().at(i)->analyses.get(); job && !job->isFinished())
             ++running, permille = std::max(permille, job->permille());
-    const bool live = m_session && m_session->live && !m_session->live->progress().ended;
+    const bool live = activeSession() && activeSession()->live && !activeSession()->live->progress().ended;
     m_analysisLabel->setVisible(running > 0 && !live);
     m_analysisLabel->setText(tr("Analysing: %1%").arg(permille / 10));
     m_analysisLabel->setToolTip(tr("The plugins and the task index read the recording; their tables and tracks "
                                    "fill in as they are done"));
     // What the analyses found that asks for a look, said where the eye is: not a pane that opens.
-    const auto headline = m_session ? m_pluginStats->headline() : std::nullopt;
+    const auto headline = activeSession() ? m_pluginStats->headline() : std::nullopt;
     m_headlineWanted = headline && !m_pluginDock->isVisible();
     if (headline)
         m_headlineLabel->setText(tr("<a href=\"show\">%1: %2 — show</a>")
@@ -104,7 +104,7 @@ void MainWindow::dropNotice()
 
 void MainWindow::updateStatus()
 {
-    if (!m_session) {
+    if (!activeSession()) {
         m_rangeLabel->setFullText(tr("No recording open"));
         m_markerLabel->clear();
         m_markersSet = false;
@@ -112,7 +112,7 @@ void MainWindow::updateStatus()
         return;
     }
     const auto range = m_view.visibleRange();
-    const EventStore& store = m_session->store();
+    const EventStore& store = activeSession()->store();
     const timeline::ClockUnit unit = clockUnit();
     const bool ticks = unit == timeline::ClockUnit::Ticks;
     auto at = [&](uint64_t t, uint64_t step) {

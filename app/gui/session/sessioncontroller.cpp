@@ -1,31 +1,32 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 #include "session/sessioncontroller.h"
 
-#include "mainwindow.h"
 #include "plugins/pluginsettings.h"
-#include "table/eventtableview.h"
+#include "state/workspace.h"
 
 #include <QDockWidget>
 #include <QFileDialog>
 #include <QFileInfo>
 #include <QHeaderView>
 #include <QJsonArray>
+#include <QMainWindow>
 #include <QSettings>
 
 namespace ringside {
 
-SessionController::SessionController(MainWindow* window) : QObject(window), m_window(window)
+SessionController::SessionController(Workspace& workspace, QMainWindow* window, QHeaderView* tableHeader)
+    : QObject(window), m_workspace(workspace), m_window(window), m_tableHeader(tableHeader)
 {
     auto maybeApply = [this] {
         if (m_pending && allLoaded()) apply();
     };
-    connect(window, &MainWindow::sessionChanged, this, maybeApply);
-    connect(window, &MainWindow::recordingsChanged, this, maybeApply);
-    // The window says why a recording did not open: the first one is the session's base, and
-    // without it the session waits for no other load; a later one is listed as not restored.
-    connect(window, &MainWindow::loadFailed, this, [this](const QString& message) {
+    connect(&workspace, &Workspace::activeChanged, this, maybeApply);
+    connect(&workspace, &Workspace::recordingsChanged, this, maybeApply);
+    // Why a recording did not open: the first one is the session's base, and without it the
+    // session waits for no other load; a later one is listed as not restored.
+    connect(&workspace, &Workspace::loadFailed, this, [this](const QString& message) {
         if (!m_pending) return;
-        const RecordingSet& set = m_window->recordings();
+        const RecordingSet& set = m_workspace.recordings();
         if (set.empty() || set.at(0)->path != m_pending->recordings.first().path) return m_pending.reset();
         for (qsizetype i = 1; i < m_pending->recordings.size(); ++i) {
             if (set.indexOf(m_pending->recordings[i].path)) continue;
@@ -40,7 +41,7 @@ SessionController::SessionController(MainWindow* window) : QObject(window), m_wi
 
 bool SessionController::allLoaded() const
 {
-    const RecordingSet& set = m_window->recordings();
+    const RecordingSet& set = m_workspace.recordings();
     if (set.size() != size_t(m_pending->recordings.size())) return false;
     for (qsizetype i = 0; i < m_pending->recordings.size(); ++i)
         if (set.at(size_t(i))->path != m_pending->recordings[i].path) return false;
@@ -49,19 +50,19 @@ bool SessionController::allLoaded() const
 
 bool SessionController::save(const QString& path, QString* error)
 {
-    const RecordingSet& set = m_window->recordings();
+    const RecordingSet& set = m_workspace.recordings();
     if (set.empty()) return *error = tr("no recording is open"), false;
     for (size_t i = 0; i < set.size(); ++i)
         if (set.at(i)->isCapture && !set.at(i)->liveSaved)
             return *error = tr("the capture is not in a file yet: File > Save Capture As first"), false;
     SessionDocument doc;
-    const std::vector<std::optional<ViewSnapshot>> views = m_window->recordingViews();
+    const std::vector<std::optional<ViewSnapshot>> views = m_workspace.views();
     for (size_t i = 0; i < set.size(); ++i) {
         doc.recordings.append(describeRecording(set.at(i)->path, path));
         doc.recordingViews.append(views[i] ? viewToJson(*views[i], *set.at(i)) : QJsonObject());
     }
     doc.view = doc.recordingViews.first();
-    doc.active = int(m_window->activeRecording());
+    doc.active = int(m_workspace.active());
     const QStringList off = PluginSettings::disabled();
     for (const PluginModule& module : PluginSettings::catalog().modules()) {
         const QString name = QString::fromStdString(module.name);
@@ -101,14 +102,14 @@ void SessionController::open(const QString& path)
     QStringList paths;
     for (const LocatedRecording& r : pending.recordings) paths << r.path;
     m_pending = std::move(pending);
-    m_window->openFiles(paths);
+    emit openRequested(paths);
 }
 
 void SessionController::apply()
 {
     Pending pending = std::move(*m_pending);
     m_pending.reset();
-    const RecordingSet& set = m_window->recordings();
+    const RecordingSet& set = m_workspace.recordings();
     std::vector<std::optional<ViewSnapshot>> views(set.size());
     size_t active = 0;
     for (qsizetype i = 0; i < pending.recordings.size(); ++i) {
@@ -124,7 +125,7 @@ void SessionController::apply()
             pending.problems << (set.size() > 1 ? QStringLiteral("%1: %2").arg(set.name(size_t(i)), p) : p);
     }
     // The views first: the table's column titles are the shown recording's (Time (s) or ticks).
-    m_window->restoreViews(std::move(views), active);
+    emit viewsRestoreRequested(views, active);
     restoreLayout(pending.document.layout, &pending.problems);
     emit restored(pending.path, pending.problems);
 }
@@ -139,7 +140,7 @@ QJsonObject SessionController::layout() const
         if (!dock->objectName().isEmpty()) docks[dock->objectName()] = dock->isVisible();
     json["panels_shown"] = docks;
     QJsonArray columns;
-    QHeaderView* header = m_window->table()->header();
+    QHeaderView* header = m_tableHeader;
     for (int visual = 0; visual < header->count(); ++visual) {
         const int logical = header->logicalIndex(visual);
         columns.append(QJsonObject{{"column", header->model()->headerData(logical, Qt::Horizontal).toString()},
@@ -171,7 +172,7 @@ void SessionController::restoreLayout(const QJsonObject& layout, QStringList* pr
     const QJsonObject docks = layout.value("panels_shown").toObject();
     for (QDockWidget* dock : m_window->findChildren<QDockWidget*>())
         if (docks.contains(dock->objectName())) dock->setVisible(docks.value(dock->objectName()).toBool());
-    QHeaderView* header = m_window->table()->header();
+    QHeaderView* header = m_tableHeader;
     int visual = 0;
     for (const QJsonValue& v : layout.value("table_columns").toArray()) {
         const QJsonObject column = v.toObject();
@@ -191,7 +192,7 @@ void SessionController::restoreLayout(const QJsonObject& layout, QStringList* pr
 
 void SessionController::saveWithDialog()
 {
-    const TraceSession* session = m_window->session();
+    const TraceSession* session = m_workspace.session().get();
     if (!session) return;
     const QFileInfo recording(session->path);
     const QString path = QFileDialog::getSaveFileName(

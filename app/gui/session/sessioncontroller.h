@@ -2,24 +2,32 @@
 #pragma once
 
 #include "session/sessionfile.h"
+#include "state/viewstate.h"
 
 #include <QObject>
 
 #include <optional>
+#include <vector>
+
+class QHeaderView;
+class QMainWindow;
 
 namespace ringside {
 
-class MainWindow;
+class Workspace;
 
 // File > Save Session / Open Session (and `ringside --session FILE`): saves the open
 // recordings with each one's view, the plugins and the layout (SessionDocument), and puts them
 // back: the plugins before the recordings load, the views and layout once all have. What could not be restored is
 // listed in restored(); a session that cannot be used at all (unreadable, its recording
-// nowhere) fails() with the file and the reason, and the recording open stays.
+// nowhere) fails() with the file and the reason, and the recording open stays. It reads the
+// recordings and their views from the Workspace and asks for what it needs done by signals
+// (openRequested, viewsRestoreRequested); the window's layout it saves and restores itself.
 class SessionController : public QObject {
     Q_OBJECT
 public:
-    explicit SessionController(MainWindow* window);
+    // `window` and `tableHeader`: whose layout a session keeps (and the dialogs' parent).
+    SessionController(Workspace& workspace, QMainWindow* window, QHeaderView* tableHeader);
 
     bool save(const QString& path, QString* error);
     void open(const QString& path);
@@ -30,6 +38,11 @@ signals:
     // The view is back; `problems` says what of it could not be.
     void restored(const QString& path, const QStringList& problems);
     void failed(const QString& message);
+    // The session's recordings to open, the first alone and the others appended.
+    void openRequested(const QStringList& paths);
+    // Once they are open: each one's view back (SessionController reads them from the
+    // document), recording `active` shown.
+    void viewsRestoreRequested(const std::vector<std::optional<ringside::ViewSnapshot>>& views, size_t active);
 
 private:
     void apply();
@@ -44,7 +57,9 @@ private:
         QStringList problems;
     };
     bool allLoaded() const;
-    MainWindow* m_window;
+    Workspace& m_workspace;
+    QMainWindow* m_window;
+    QHeaderView* m_tableHeader;
     std::optional<Pending> m_pending;
 };
 
