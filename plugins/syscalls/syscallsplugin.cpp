@@ -293,26 +293,26 @@ void SyscallsPlugin::Piece::consume(const ConsumedRecord& record)
 
 size_t SyscallsPlugin::Piece::addCall(const ConsumedRecord& record, uint16_t name, bool entered, int64_t number)
 {
-    PendingCall call;
+    size_t slot = m_calls.size();
+    if (!m_free.empty()) {
+        slot = m_free.back();
+        m_free.pop_back();
+    } else {
+        m_calls.emplace_back();
+    }
+    // Written in place: a call built aside and copied in (narrow stores read back as wide
+    // loads) stalled on every call.
+    PendingCall& call = m_calls[slot];
+    call = PendingCall();
     call.pid = record.pid;
     call.name = name;
     call.number = number;
-    const EventRef at{record.stream, record.index};
+    call.enter = record.timestamp;
     if (entered) {
         call.enterSeen = true;
-        call.enter = record.timestamp;
-        call.enterEvent = at;
-    } else {
-        call.enter = record.timestamp;
+        call.enterEvent = {record.stream, record.index};
     }
-    if (!m_free.empty()) {
-        const uint32_t slot = m_free.back();
-        m_free.pop_back();
-        m_calls[slot] = call;
-        return slot;
-    }
-    m_calls.push_back(call);
-    return m_calls.size() - 1;
+    return slot;
 }
 
 void SyscallsPlugin::Piece::settle(TaskState& task)
