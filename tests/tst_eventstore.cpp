@@ -420,21 +420,27 @@ private slots:
             series[4].push_back(i < n / 2 ? 100 + i : (uint64_t(3) << 32) + i); // one jump
         }
         for (const auto& times : series) {
-            TimestampColumn pushed, appended, batch;
+            // Batches filled again (a capture's), and segments each a column of its own (a
+            // load's), of sizes that end inside blocks and span them.
+            TimestampColumn pushed, appended, batch, joined, segment;
             for (size_t i = 0; i < times.size(); ++i) {
                 pushed.push_back(times[i]);
                 batch.push_back(times[i]);
+                segment.push_back(times[i]);
                 if (i % 7000 == 6999 || i + 1 == times.size()) appended.append(std::move(batch), true);
+                if (i % 70001 == 70000 || i + 1 == times.size()) joined.append(std::move(segment));
             }
             QCOMPARE(pushed.size(), times.size());
             QCOMPARE(appended.size(), times.size());
+            QCOMPARE(joined.size(), times.size());
             QCOMPARE(batch.size(), size_t(0));
             for (size_t i = 0; i < times.size(); ++i) {
-                if (pushed[i] != times[i] || appended[i] != times[i])
-                    QFAIL(qPrintable(QString("time %1: %2 and %3 read back, %4 stored")
+                if (pushed[i] != times[i] || appended[i] != times[i] || joined[i] != times[i])
+                    QFAIL(qPrintable(QString("time %1: %2, %3 and %4 read back, %5 stored")
                                          .arg(i)
                                          .arg(pushed[i])
                                          .arg(appended[i])
+                                         .arg(joined[i])
                                          .arg(times[i])));
             }
             QCOMPARE(pushed.back(), times.back());

@@ -29,20 +29,8 @@ public:
 
     void push_back(uint64_t ts)
     {
-        const size_t n = m_low.size();
-        const auto high = static_cast<uint32_t>(ts >> 32);
-        if ((n & (kBlockSize - 1)) == 0) {
-            if (n == 0 || high != m_high) m_changes.push_back({static_cast<uint32_t>(n), high});
-            m_blockWord.push_back(high);
-        } else if (high != m_high) {
-            m_changes.push_back({static_cast<uint32_t>(n), high});
-            std::atomic_ref<uint64_t> word(m_blockWord[n >> kBlockBits]);
-            // The change in effect at the block's start is the one before the one just added.
-            if (!(word.load(std::memory_order_relaxed) & kChanges))
-                word.store(kChanges | (m_changes.size() - 2), std::memory_order_relaxed);
-        }
-        m_high = high;
-        m_low.push_back(static_cast<uint32_t>(ts)); // publishes, after the words above
+        noteHigh(m_low.size(), static_cast<uint32_t>(ts >> 32));
+        m_low.push_back(static_cast<uint32_t>(ts)); // publishes, after the words noted
     }
 
     uint64_t operator[](size_t i) const
@@ -66,8 +54,16 @@ public:
             other = TimestampColumn();
             return;
         }
-        const size_t count = other.size();
-        for (size_t i = 0; i < count; ++i) push_back(other[i]);
+        // The high words first, run by run (a batch is mostly one), then the low words in bulk:
+        // readers read none of them before the caller publishes.
+        const size_t offset = size(), count = other.size(), changes = other.m_changes.size();
+        for (size_t c = 0; c < changes; ++c) {
+            const HighChange run = other.m_changes[c];
+            const size_t end = c + 1 < changes ? other.m_changes[c + 1].first : count;
+            for (size_t at = offset + run.first; at < offset + end; at = (at | (kBlockSize - 1)) + 1)
+                noteHigh(at, run.high);
+        }
+        m_low.append(std::move(other.m_low), keepFirstBlock);
         if (keepFirstBlock)
             other.clearForReuse();
         else
@@ -102,6 +98,23 @@ private:
         uint32_t high;
     };
     static constexpr uint64_t kChanges = uint64_t(1) << 63;
+
+    // Time n (the next one) has high word `high`: its block's word and the list of changes
+    // say so.
+    void noteHigh(size_t n, uint32_t high)
+    {
+        if ((n & (kBlockSize - 1)) == 0) {
+            if (n == 0 || high != m_high) m_changes.push_back({static_cast<uint32_t>(n), high});
+            m_blockWord.push_back(high);
+        } else if (high != m_high) {
+            m_changes.push_back({static_cast<uint32_t>(n), high});
+            std::atomic_ref<uint64_t> word(m_blockWord[n >> kBlockBits]);
+            // The change in effect at the block's start is the one before the one just added.
+            if (!(word.load(std::memory_order_relaxed) & kChanges))
+                word.store(kChanges | (m_changes.size() - 2), std::memory_order_relaxed);
+        }
+        m_high = high;
+    }
 
     // The high word of time i, from change `from` (in effect at i's block start) on.
     uint64_t highAt(size_t i, size_t from) const
