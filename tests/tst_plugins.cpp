@@ -178,6 +178,52 @@ class TestPlugins : public QObject {
     Q_OBJECT
 
 private slots:
+    // Slices anchored at their events keep the distance back and the label in a byte each:
+    // long distances and labels past a stretch's first 255 must come back all the same.
+    void anchoredSlicesKeepWideBacksAndLabels()
+    {
+        AnchoredSlices part;
+        part.firstEvent = 70000;
+        struct Row {
+            uint32_t end, back;
+            uint16_t label;
+            uint8_t flags;
+        };
+        std::vector<Row> rows;
+        const uint32_t backs[] = {1, 0, 254, 255, 256, 300, 65535, 2};
+        for (uint32_t i = 0; i < 3000; ++i) {
+            const uint32_t end = 60000 + i * 3;
+            const uint32_t back = backs[i % 8];
+            const auto label = uint16_t(i % 7 == 0 ? 40000 + i : i % 400); // 400 + many one-off labels
+            const uint8_t flags = back ? (i % 11 == 0 ? Slice::kError : 0) : Slice::kNoStart;
+            QVERIFY(part.append(end, back, label, flags, 0));
+            rows.push_back({end, back, label, flags});
+        }
+        QVERIFY(!part.append(70000, 65536, 1, 0, 0)); // too far back for the part: kept whole
+        part.seal(60000 + 3000 * 3);
+        QCOMPARE(part.rows(), rows.size());
+        QVERIFY(!part.wideBacks.empty());
+        QVERIFY(!part.wideLabels.empty());
+        AnchoredSlices::FlagWalk walk(part, 0);
+        for (size_t r = 0; r < rows.size(); ++r) {
+            if (part.labelOf(r) != rows[r].label || part.backOf(r) != rows[r].back || part.endOf(r) != rows[r].end ||
+                walk.flags(r) != rows[r].flags)
+                QFAIL(qPrintable(QString("row %1: label %2 back %3 end %4, %5 %6 %7 added")
+                                     .arg(r)
+                                     .arg(part.labelOf(r))
+                                     .arg(part.backOf(r))
+                                     .arg(part.endOf(r))
+                                     .arg(rows[r].label)
+                                     .arg(rows[r].back)
+                                     .arg(rows[r].end)));
+        }
+        // Two bytes a row beside the bits, not four.
+        const size_t perRow = part.memoryBytes() - part.bits.size() * 8 - part.rowsBefore.size() * 4 -
+                              part.palette.size() * 2 - (part.wideBacks.size() + part.wideLabels.size()) * 8 -
+                              part.flagged.size() * 8 - sizeof part;
+        QCOMPARE(perRow, rows.size() * 2);
+    }
+
     void syscallNamesAndErrnos()
     {
         QCOMPARE(syscallName(Architecture::X86_64, 0), std::string("read"));
@@ -258,7 +304,7 @@ private slots:
                 for (size_t p = 0; p < parts->size(); ++p) {
                     AnchoredSlices::FlagWalk walk(*(*parts)[p], 0);
                     for (size_t r = 0; r < (*parts)[p]->rows(); ++r)
-                        flags[slices.labelText((*parts)[p]->label[r])] = walk.flags(r);
+                        flags[slices.labelText((*parts)[p]->labelOf(r))] = walk.flags(r);
                 }
         QCOMPARE(flags["execve"], uint8_t(Slice::kError));
         QCOMPARE(flags["exit_group"], uint8_t(Slice::kOpen));

@@ -22,12 +22,38 @@ bool AnchoredSlices::append(uint32_t end, uint32_t back, uint32_t labelId, uint8
     }
     if (bits.size() <= word) bits.resize(word + 1, 0);
     bits[word] |= uint64_t(1) << (end % 64);
-    startBack.push_back(uint16_t(back));
-    label.push_back(uint16_t(labelId));
-    if (flagBits != (back ? 0 : Slice::kNoStart)) flagged.emplace_back(uint32_t(label.size() - 1), flagBits);
+    const auto row = uint32_t(rows());
+    if (back >= kAside) wideBacks.emplace_back(row, uint16_t(back));
+    startBack.push_back(uint8_t(std::min<uint32_t>(back, kAside)));
+    const uint8_t code = codeOf(uint16_t(labelId));
+    if (code == kAside) wideLabels.emplace_back(row, uint16_t(labelId));
+    labelCode.push_back(code);
+    if (flagBits != (back ? 0 : Slice::kNoStart)) flagged.emplace_back(row, flagBits);
     if (depthValue && depth.empty()) depth.assign(rows() - 1, 0);
     if (!depth.empty()) depth.push_back(depthValue);
     return true;
+}
+
+uint8_t AnchoredSlices::codeOf(uint16_t labelId)
+{
+    // A stretch of system calls repeats a few names: the last one, else a short search.
+    if (m_lastCode != kAside && m_lastLabel == labelId) return m_lastCode;
+    const auto found = std::find(palette.begin(), palette.end(), labelId);
+    uint8_t code = kAside;
+    if (found != palette.end()) {
+        code = uint8_t(found - palette.begin());
+    } else if (palette.size() < kAside) {
+        code = uint8_t(palette.size());
+        palette.push_back(labelId);
+    }
+    if (code != kAside) m_lastLabel = labelId, m_lastCode = code;
+    return code;
+}
+
+uint16_t AnchoredSlices::aside(const std::vector<std::pair<uint32_t, uint16_t>>& list, size_t row)
+{
+    const auto it = std::lower_bound(list.begin(), list.end(), std::pair<uint32_t, uint16_t>(uint32_t(row), 0));
+    return it != list.end() && it->first == row ? it->second : 0;
 }
 
 namespace {
@@ -55,7 +81,10 @@ void AnchoredSlices::seal(uint32_t eventCount)
     }
     shrinkInHeap(bits);
     shrinkInHeap(startBack);
-    shrinkInHeap(label);
+    shrinkInHeap(labelCode);
+    shrinkInHeap(palette);
+    shrinkInHeap(wideBacks);
+    shrinkInHeap(wideLabels);
     shrinkInHeap(flagged);
     shrinkInHeap(depth);
 }
@@ -81,8 +110,9 @@ uint32_t AnchoredSlices::endOf(size_t row) const
 
 size_t AnchoredSlices::memoryBytes() const
 {
-    return bits.size() * 8 + rowsBefore.size() * 4 + startBack.size() * 2 + label.size() * 2 +
-           flagged.size() * sizeof flagged[0] + depth.size() + sizeof *this;
+    return bits.size() * 8 + rowsBefore.size() * 4 + startBack.size() + labelCode.size() + palette.size() * 2 +
+           (wideBacks.size() + wideLabels.size()) * sizeof wideBacks[0] + flagged.size() * sizeof flagged[0] +
+           depth.size() + sizeof *this;
 }
 
 AnchoredSlices::FlagWalk::FlagWalk(const AnchoredSlices& slices, size_t row)
@@ -96,7 +126,7 @@ uint8_t AnchoredSlices::FlagWalk::flags(size_t row)
     const auto& flagged = m_slices.flagged;
     while (m_next < flagged.size() && flagged[m_next].first < row) ++m_next;
     if (m_next < flagged.size() && flagged[m_next].first == row) return flagged[m_next].second;
-    return m_slices.startBack[row] ? 0 : uint8_t(Slice::kNoStart);
+    return m_slices.startBack[row] ? 0 : uint8_t(Slice::kNoStart); // kAside is a start too
 }
 
 // ---- Intervals, instants, counters, flows
@@ -364,10 +394,10 @@ void SliceTable::forEachAnchored(const EventStore& store, StreamId stream, uint3
                 v.owner = owner;
                 v.endEvent = {stream, at};
                 v.end = columns.timestamp[at];
-                v.label = part.label[row];
+                v.label = part.labelOf(row);
                 v.flags = flags.flags(row);
                 v.depth = part.depth.empty() ? 0 : part.depth[row];
-                if (const uint16_t back = part.startBack[row]) {
+                if (const uint16_t back = part.backOf(row)) {
                     v.startEvent = {stream, at - back};
                     v.start = columns.timestamp[at - back];
                 } else {

@@ -114,19 +114,39 @@ private:
 // events end a slice (a bit per event), and per slice, in the order of their end events, how
 // many events before its end its start event is, its label, flags and depth. Their times and
 // owner are the store's. Built in event order, sealed, then read-only.
+//
+// The distance back and the label take a byte each (tens of millions of system calls): a
+// start up to 254 events back, a label among the stretch's first 255; the others are listed
+// aside (a long call with many events inside, a stretch of many kinds of calls).
 struct AnchoredSlices {
+    static constexpr uint8_t kAside = 255;
+
     uint32_t firstEvent = 0; // the stretch's first event in its stream
     uint32_t events = 0;     // how many events the stretch holds
     std::vector<uint64_t> bits;
     std::vector<uint32_t> rowsBefore; // per word of bits: slices ending before it
-    std::vector<uint16_t> startBack;  // 0: the start was not recorded (kNoStart)
-    std::vector<uint16_t> label;
+    std::vector<uint8_t> startBack;   // 0: the start was not recorded (kNoStart); kAside: in wideBacks
+    std::vector<uint8_t> labelCode;   // index into palette; kAside: in wideLabels
+    std::vector<uint16_t> palette;    // label ids, by code
+    std::vector<std::pair<uint32_t, uint16_t>> wideBacks;  // (row, back), in row order
+    std::vector<std::pair<uint32_t, uint16_t>> wideLabels; // (row, label), in row order
     // The rows whose flags are not what startBack implies (kNoStart or none), in row order: a
     // few failed or open ones among millions.
     std::vector<std::pair<uint32_t, uint8_t>> flagged;
     std::vector<uint8_t> depth; // empty while every depth is 0
 
-    size_t rows() const { return label.size(); }
+    size_t rows() const { return labelCode.size(); }
+    uint16_t labelOf(size_t row) const
+    {
+        const uint8_t code = labelCode[row];
+        return code != kAside ? palette[code] : aside(wideLabels, row);
+    }
+    // How many events before its end the row's start is; 0 when it was not recorded.
+    uint16_t backOf(size_t row) const
+    {
+        const uint8_t back = startBack[row];
+        return back != kAside ? back : aside(wideBacks, row);
+    }
     // Appends a slice ending at event `end` of the stretch (after the last one's); false when
     // it cannot be kept here (out of order, its start too far back, a wide label or depth).
     bool append(uint32_t end, uint32_t back, uint32_t labelId, uint8_t flagBits, uint8_t depthValue);
@@ -137,6 +157,14 @@ struct AnchoredSlices {
     // by nextEnd).
     uint32_t endOf(size_t row) const;
     size_t memoryBytes() const;
+
+private:
+    static uint16_t aside(const std::vector<std::pair<uint32_t, uint16_t>>& list, size_t row);
+    uint8_t codeOf(uint16_t labelId);
+    uint16_t m_lastLabel = 0; // the writer's: the code of the label met last
+    uint8_t m_lastCode = kAside;
+
+public:
     // The flags of rows walked in order from `row`: flags(row) for each following row.
     class FlagWalk {
     public:
