@@ -194,7 +194,9 @@ private slots:
         for (uint32_t i = 0; i < 3000; ++i) {
             const uint32_t end = 60000 + i * 3;
             const uint32_t back = backs[i % 8];
-            const auto label = uint16_t(i % 7 == 0 ? 40000 + i : i % 400); // 400 + many one-off labels
+            const auto label = uint16_t(i % 7 == 0 ? 40000 + i
+                                        : i == 5   ? 0xffff
+                                                   : i % 400); // 400 + many one-off labels
             const uint8_t flags = back ? (i % 11 == 0 ? Slice::kError : 0) : Slice::kNoStart;
             QVERIFY(part.append(end, back, label, flags, 0));
             rows.push_back({end, back, label, flags});

@@ -36,18 +36,20 @@ bool AnchoredSlices::append(uint32_t end, uint32_t back, uint32_t labelId, uint8
 
 uint8_t AnchoredSlices::codeOf(uint16_t labelId)
 {
-    // A stretch of system calls repeats a few names: the last one, else a short search.
-    if (m_lastCode != kAside && m_lastLabel == labelId) return m_lastCode;
-    const auto found = std::find(palette.begin(), palette.end(), labelId);
-    uint8_t code = kAside;
-    if (found != palette.end()) {
-        code = uint8_t(found - palette.begin());
-    } else if (palette.size() < kAside) {
-        code = uint8_t(palette.size());
-        palette.push_back(labelId);
+    if (labelId == 0xffff) return kAside; // its key would not fit
+    if (!m_codes) m_codes = std::make_unique<Codes>();
+    const auto key = uint16_t(labelId + 1);
+    // At most 255 of 512 slots are taken: a probe ends soon.
+    for (uint32_t at = (uint32_t(key) * 40503u) >> 7 & 511;; at = (at + 1) & 511) {
+        if (m_codes->keys[at] == key) return m_codes->codes[at];
+        if (m_codes->keys[at] == 0) {
+            if (palette.size() >= kAside) return kAside;
+            m_codes->keys[at] = key;
+            m_codes->codes[at] = uint8_t(palette.size());
+            palette.push_back(labelId);
+            return m_codes->codes[at];
+        }
     }
-    if (code != kAside) m_lastLabel = labelId, m_lastCode = code;
-    return code;
 }
 
 uint16_t AnchoredSlices::aside(const std::vector<std::pair<uint32_t, uint16_t>>& list, size_t row)
@@ -80,6 +82,7 @@ void AnchoredSlices::seal(uint32_t eventCount)
         before += uint32_t(std::popcount(bits[w]));
     }
     shrinkInHeap(bits);
+    m_codes.reset();
     shrinkInHeap(startBack);
     shrinkInHeap(labelCode);
     shrinkInHeap(palette);

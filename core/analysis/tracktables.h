@@ -161,8 +161,13 @@ struct AnchoredSlices {
 private:
     static uint16_t aside(const std::vector<std::pair<uint32_t, uint16_t>>& list, size_t row);
     uint8_t codeOf(uint16_t labelId);
-    uint16_t m_lastLabel = 0; // the writer's: the code of the label met last
-    uint8_t m_lastCode = kAside;
+    // The writer's, until sealed: the code of each label in the palette (open addressing,
+    // label + 1 as the key), for the call after call of a stretch.
+    struct Codes {
+        uint16_t keys[512] = {};
+        uint8_t codes[512] = {};
+    };
+    std::unique_ptr<Codes> m_codes;
 
 public:
     // The flags of rows walked in order from `row`: flags(row) for each following row.
