@@ -663,6 +663,44 @@ private slots:
     // On a small screen (a 1280x800 one, as the offscreen one) a window with no layout left
     // opens maximized; at 1280 pixels wide the table's columns fit without scrolling and its
     // Info column keeps room to be read, the details beside.
+    // An opened recording is read with the timeline's keys at once: the focus is there, not in
+    // the filters' text field.
+    void openedRecordingHasTheKeys()
+    {
+        MainWindow window;
+        window.show();
+        QApplication::setActiveWindow(&window);
+        QVERIFY(QTest::qWaitForWindowActive(&window));
+        // Where the focus was left (a new window gives it to the filters' first field).
+        auto* field = window.filterPanel()->findChild<QLineEdit*>();
+        QVERIFY(field);
+        field->setFocus();
+        QTRY_COMPARE(QApplication::focusWidget(), static_cast<QWidget*>(field));
+        QVERIFY(test::load(window, test::fixture("sched-mix.dat")));
+        QTRY_COMPARE(QApplication::focusWidget(), static_cast<QWidget*>(window.timeline()));
+        const auto before = window.viewState()->visibleRange();
+        QTest::keyClick(QApplication::focusWidget(), Qt::Key_W);
+        QVERIFY(window.viewState()->visibleRange().span() < before.span());
+    }
+
+    // A kernel stack's Info is several lines in the report: one in its table row (a second one
+    // was drawn over the first), all of them in the tooltip.
+    void multiLineInfoReadsAsOneLine()
+    {
+        MainWindow window;
+        window.show();
+        QVERIFY(test::load(window, test::fixture("syscalls-8cpu.dat")));
+        EventTableModel* model = window.tableModel();
+        int stack = -1;
+        for (int row = 0; row < model->rowCount() && stack < 0; ++row)
+            if (model->index(row, EventTableModel::Info).data(Qt::ToolTipRole).toString().contains("\n=> "))
+                stack = row;
+        QVERIFY(stack >= 0);
+        const QString shown = model->index(stack, EventTableModel::Info).data().toString();
+        QVERIFY2(!shown.contains('\n') && shown.contains(" => "), qPrintable(shown));
+        QVERIFY(!model->rowText(stack).contains('\n'));
+    }
+
     void smallScreenLeavesTheInfoColumnRoom()
     {
         QSettings().remove("window");

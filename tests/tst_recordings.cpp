@@ -278,6 +278,40 @@ private slots:
         QCOMPARE(countRows(rows, TimelineRows::Kind::Task, 1), 0);
     }
 
+    // Recordings apart in time: while the view shows one, the other's rows are blank (its
+    // CPUs' last tasks are held to its end, not to the view's edge).
+    void rowsOfARecordingOverBeforeTheViewAreBlank()
+    {
+        MainWindow window;
+        window.resize(1400, 900);
+        window.show();
+        QVERIFY(loadAll(window, {test::fixture("sched-mix.dat"), test::fixture("threads.dat")}));
+        const RecordingSet& set = window.recordings();
+        const uint64_t start = set.at(1)->store().firstTimestamp(), end = set.at(1)->store().lastTimestamp();
+        QVERIFY(set.at(0)->store().lastTimestamp() < start);
+        for (size_t r = 0; r < set.size(); ++r)
+            QTRY_VERIFY_WITH_TIMEOUT(!set.at(r)->analyses || set.at(r)->analyses->isFinished(), 20000);
+        TimelineWidget* timeline = window.timeline();
+        const TimelineRows& rows = timeline->rows();
+        const QColor background = timeline->grab().toImage().pixelColor(timeline->width() - 30, 5);
+        auto firstColumn = [&](int row) {
+            return timeline->grab().toImage().pixelColor(TimelineWidget::kLabelWidth, rowMiddle(timeline, row));
+        };
+        // The whole: sched-mix.dat's CPU 0 ran a task until its end.
+        const int cpu0 = findRow(rows, TimelineRows::Kind::Cpu, 0);
+        QVERIFY(cpu0 >= 0);
+        window.viewState()->setVisibleRange({set.at(0)->store().firstTimestamp(), set.at(0)->store().lastTimestamp()});
+        QTRY_VERIFY(firstColumn(cpu0) != timeline->palette().color(QPalette::Base));
+        window.viewState()->setVisibleRange({start, end});
+        QTest::qWait(50);
+        for (int i = 0; i < rows.rows().size(); ++i) {
+            if (rows.rows()[i].kind != TimelineRows::Kind::Cpu || rows.rows()[i].recording != 0) continue;
+            const QColor c = firstColumn(i);
+            QVERIFY2(c == timeline->palette().color(QPalette::Base) || c == background,
+                     qPrintable(QString("row %1: %2 at the view's left edge").arg(i).arg(c.name())));
+        }
+    }
+
     // Long file names: elided where they show (the recording box, the note beside it, the
     // group headers), whole in the tooltips, and never widening the window beyond the screen.
     void longFileNamesLeaveTheWindowItsSize()

@@ -545,6 +545,9 @@ void MainWindow::activate(size_t, bool opened)
     m_calls->setSession(analysed ? activeSession() : nullptr);
     const bool calls = analysed && (activeSession()->trace->callSlices().available() ||
                                     activeSession()->trace->functionCalls().available());
+    // The keys a recording is read with (W/S, A/D) go to the timeline, not to a filter field
+    // that had the focus first.
+    if (opened) m_timeline->setFocus();
     if (opened && !activeSession()->isCapture && analysed) {
         m_callDock->setVisible(calls);
         if (calls) m_callDock->raise();

@@ -96,7 +96,13 @@ QString EventTableModel::cellText(const TraceSession& session, EventRef e, int c
     case Pid: return QString::number(c.pid[e.index]);
     case Latency: return QString::fromStdString(f.latency(e));
     case Event: return QString::fromStdString(f.eventName(c.eventType[e.index]));
-    case Info: return QString::fromStdString(f.info(e));
+    case Info: {
+        // One line in a one-line row (a kernel stack's frames are lines of their own in the
+        // report; "=>" still sets them apart); whole in the tooltip.
+        QString info = QString::fromStdString(f.info(e));
+        info.replace('\n', ' ');
+        return info;
+    }
     }
     return {};
 }

@@ -83,12 +83,15 @@ void TrackRenderer::fill(QPainter& p, const IntervalTable& table, uint32_t owner
     };
     int lastX = -1;
     auto paintRow = [&](const IntervalRow& r, uint64_t end) {
-        if (skipped(r)) return;
+        // Not a pixel for what ended before the view (a recording over before it: its CPU's
+        // last task held to the recording's end).
+        if (skipped(r) || end <= range.start) return;
         const int x0 = std::max(0, int(timeline::timeToX(r.start, range, w)));
         const int x1 = std::min(w, std::max(x0 + 1, int(timeline::timeToX(end, range, w))));
         if (x1 <= lastX) return;
         const QColor c = color ? *color : stateColor(table, r.state);
-        if (c.isValid()) p.fillRect(bar.left() + std::max(x0, lastX), bar.top(), x1 - std::max(x0, lastX), bar.height(), c);
+        if (c.isValid())
+            p.fillRect(bar.left() + std::max(x0, lastX), bar.top(), x1 - std::max(x0, lastX), bar.height(), c);
         lastX = x1;
     };
     // Intervals of one owner do not overlap, so their ends are in order: once a pixel column is
