@@ -289,8 +289,7 @@ private slots:
         const RecordingSet& set = window.recordings();
         const uint64_t start = set.at(1)->store().firstTimestamp(), end = set.at(1)->store().lastTimestamp();
         QVERIFY(set.at(0)->store().lastTimestamp() < start);
-        for (size_t r = 0; r < set.size(); ++r)
-            QTRY_VERIFY_WITH_TIMEOUT(!set.at(r)->analyses || set.at(r)->analyses->isFinished(), 20000);
+        QVERIFY(test::waitForAnalyses(window));
         TimelineWidget* timeline = window.timeline();
         const TimelineRows& rows = timeline->rows();
         const QColor background = timeline->grab().toImage().pixelColor(timeline->width() - 30, 5);

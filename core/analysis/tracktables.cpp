@@ -36,11 +36,10 @@ bool AnchoredSlices::append(uint32_t end, uint32_t back, uint32_t labelId, uint8
 
 uint8_t AnchoredSlices::codeOf(uint16_t labelId)
 {
-    if (labelId == 0xffff) return kAside; // its key would not fit
     if (!m_codes) m_codes = std::make_unique<Codes>();
-    const auto key = uint16_t(labelId + 1);
+    const uint32_t key = uint32_t(labelId) + 1;
     // At most 255 of 512 slots are taken: a probe ends soon.
-    for (uint32_t at = (uint32_t(key) * 40503u) >> 7 & 511;; at = (at + 1) & 511) {
+    for (uint32_t at = (key * 40503u) >> 7 & 511;; at = (at + 1) & 511) {
         if (m_codes->keys[at] == key) return m_codes->codes[at];
         if (m_codes->keys[at] == 0) {
             if (palette.size() >= kAside) return kAside;

@@ -158,18 +158,6 @@ struct AnchoredSlices {
     uint32_t endOf(size_t row) const;
     size_t memoryBytes() const;
 
-private:
-    static uint16_t aside(const std::vector<std::pair<uint32_t, uint16_t>>& list, size_t row);
-    uint8_t codeOf(uint16_t labelId);
-    // The writer's, until sealed: the code of each label in the palette (open addressing,
-    // label + 1 as the key), for the call after call of a stretch.
-    struct Codes {
-        uint16_t keys[512] = {};
-        uint8_t codes[512] = {};
-    };
-    std::unique_ptr<Codes> m_codes;
-
-public:
     // The flags of rows walked in order from `row`: flags(row) for each following row.
     class FlagWalk {
     public:
@@ -180,6 +168,17 @@ public:
         const AnchoredSlices& m_slices;
         size_t m_next;
     };
+
+private:
+    static uint16_t aside(const std::vector<std::pair<uint32_t, uint16_t>>& list, size_t row);
+    uint8_t codeOf(uint16_t labelId);
+    // The writer's, until sealed: the code of each label in the palette (open addressing,
+    // label + 1 as the key), for the call after call of a stretch.
+    struct Codes {
+        uint32_t keys[512] = {};
+        uint8_t codes[512] = {};
+    };
+    std::unique_ptr<Codes> m_codes;
 };
 
 // The base of every track table: its kind, names and the batch bookkeeping.

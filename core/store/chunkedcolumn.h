@@ -2,6 +2,7 @@
 #pragma once
 
 #include "store/blocklist.h"
+#include "util/indexsearch.h"
 
 #include <algorithm>
 #include <atomic>
@@ -126,14 +127,7 @@ public:
     // sorted in that range.
     size_t lowerBound(const T& value, size_t begin, size_t end) const
     {
-        while (begin < end) {
-            size_t mid = begin + (end - begin) / 2;
-            if ((*this)[mid] < value)
-                begin = mid + 1;
-            else
-                end = mid;
-        }
-        return begin;
+        return firstIndexNotBefore(begin, end, [&](size_t i) { return (*this)[i] < value; });
     }
 
 private:

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 #pragma once
 
+#include "util/indexsearch.h"
+
 #include <atomic>
 #include <cstddef>
 #include <cstdint>
@@ -73,14 +75,7 @@ public:
     template <typename Key, typename KeyOf>
     size_t lowerBound(const Key& key, size_t begin, size_t end, KeyOf keyOf) const
     {
-        while (begin < end) {
-            const size_t mid = begin + (end - begin) / 2;
-            if (keyOf((*this)[mid]) < key)
-                begin = mid + 1;
-            else
-                end = mid;
-        }
-        return begin;
+        return firstIndexNotBefore(begin, end, [&](size_t i) { return keyOf((*this)[i]) < key; });
     }
 
     // Reads the values published when begin() is taken (for range-for loops of readers).

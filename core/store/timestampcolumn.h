@@ -2,6 +2,7 @@
 #pragma once
 
 #include "store/chunkedcolumn.h"
+#include "util/indexsearch.h"
 
 #include <atomic>
 #include <cstdint>
@@ -82,14 +83,7 @@ public:
     // sorted in that range.
     size_t lowerBound(uint64_t value, size_t begin, size_t end) const
     {
-        while (begin < end) {
-            const size_t mid = begin + (end - begin) / 2;
-            if ((*this)[mid] < value)
-                begin = mid + 1;
-            else
-                end = mid;
-        }
-        return begin;
+        return firstIndexNotBefore(begin, end, [&](size_t i) { return (*this)[i] < value; });
     }
 
 private:
