@@ -14,7 +14,7 @@ export DEBIAN_FRONTEND=noninteractive
 $SUDO apt-get update -qq
 $SUDO apt-get install -y -qq --no-install-recommends \
   build-essential cmake ninja-build pkg-config \
-  libtraceevent-dev libtracefs-dev libtracecmd-dev libzstd-dev zlib1g-dev \
+  libtraceevent-dev libtracefs-dev libtracecmd-dev libzstd-dev zlib1g-dev libsqlite3-dev libedit-dev \
   qt6-base-dev qt6-base-dev-tools qt6-svg-dev libgl-dev \
   clang libclang-rt-14-dev lld \
   trace-cmd xz-utils xvfb xauth imagemagick \

@@ -6,7 +6,10 @@
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QProcess>
+#include <QTemporaryDir>
 #include <QTest>
+
+#include <csignal>
 
 class TestCli : public QObject {
     Q_OBJECT
@@ -97,6 +100,67 @@ private slots:
         QVERIFY(r.out.contains("events=4668"));
         QVERIFY(r.out.contains("events_per_s="));
         QVERIFY(r.out.contains("peak_rss_kb="));
+    }
+
+    void queryFormats()
+    {
+        const QString file = ringside::test::fixture("execve-e2big.dat");
+        Run csv = run({"query", file, "SELECT name, count(*) AS n FROM ftrace_event GROUP BY 1 ORDER BY 2 DESC LIMIT 2",
+                       "--format", "csv"});
+        QCOMPARE(csv.status, 0);
+        QCOMPARE(csv.out, QByteArray("name,n\nsys_enter,1723\nsys_exit,1722\n"));
+        Run json = run({"query", file, "SELECT prev_comm, count(*) AS n FROM sched_switch WHERE prev_pid = 31458",
+                        "--format", "json"});
+        QCOMPARE(json.status, 0);
+        const QJsonArray rows = QJsonDocument::fromJson(json.out).array();
+        QCOMPARE(rows.size(), 1);
+        QCOMPARE(rows[0].toObject()["prev_comm"].toString(), QString("bash"));
+        QVERIFY(rows[0].toObject()["n"].toInt() > 0);
+        Run table = run({"query", file, ".tables"});
+        QCOMPARE(table.status, 0);
+        QVERIFY(table.out.contains("sched_switch ") && table.out.contains("syscalls_failures "));
+        // From a file, two statements, the second's table after the first's.
+        QTemporaryDir dir;
+        const QString script = dir.filePath("q.sql");
+        QVERIFY(ringside::test::writeFile(script,
+                                          QByteArray("SELECT count(*) FROM sched_switch;\n"
+                                                     "-- the calls that failed\n"
+                                                     "SELECT name FROM syscalls_failures WHERE errno = 'E2BIG';\n")));
+        Run two = run({"query", file, "--file", script});
+        QCOMPARE(two.status, 0);
+        QVERIFY2(two.out.contains("806") && two.out.contains("execve") && two.out.count("row") == 2,
+                 two.out.constData());
+    }
+
+    void queryErrorsSayWhere()
+    {
+        const QString file = ringside::test::fixture("execve-e2big.dat");
+        Run bad = run({"query", file, "SELECT count(*)\nFROM sched_switch WHER prev_pid = 1"});
+        QCOMPARE(bad.status, 1);
+        QVERIFY2(bad.err.contains("SQL error at line 2, column 24: near \"prev_pid\": syntax error"),
+                 bad.err.constData());
+        QVERIFY(bad.out.isEmpty());
+        Run missing = run({"query", file, "SELECT * FROM block_rq_issue"});
+        QCOMPARE(missing.status, 1);
+        QVERIFY2(missing.err.contains("no such table: block_rq_issue") && missing.err.contains("execve-e2big.dat"),
+                 missing.err.constData());
+        Run usage = run({"query", file, "SELECT 1", "--format", "xml"});
+        QCOMPARE(usage.status, 2);
+    }
+
+    void queryInterruptedByCtrlC()
+    {
+        // A query far too long to finish, then SIGINT: it stops, says so, and exits 130.
+        QProcess cli;
+        cli.start(RINGSIDE_CLI, {"query", ringside::test::fixture("sched-mix.dat"),
+                                 "SELECT count(*) FROM ftrace_event a, ftrace_event b WHERE a.ts + b.ts = 0"});
+        QVERIFY(cli.waitForStarted());
+        QTest::qWait(1500);
+        QCOMPARE(cli.state(), QProcess::Running);
+        ::kill(pid_t(cli.processId()), SIGINT);
+        QVERIFY(cli.waitForFinished(10000));
+        QCOMPARE(cli.exitCode(), 130);
+        QVERIFY2(cli.readAllStandardError().contains("query interrupted"), "no message");
     }
 };
 

@@ -16,5 +16,6 @@ int statsCommand(const std::vector<std::string>& args);
 int exportCommand(const std::vector<std::string>& args);
 int kvmCommand(const std::vector<std::string>& args);
 int recordCommand(const std::vector<std::string>& args);
+int queryCommand(const std::vector<std::string>& args);
 
 } // namespace ringside::cli

@@ -43,6 +43,11 @@ void usage(FILE* out)
                "                         every event (or those the filter shows) with each of its\n"
                "                         fields, as CSV or JSON Lines, to OUT or standard output;\n"
                "                         perfetto: a JSON trace for Perfetto UI and chrome://tracing\n"
+               "  query FILE [SQL | --file Q.sql] [--format table|csv|json] [--timing]\n"
+               "                         SQL over the recording: every event (ftrace_event), one table\n"
+               "                         per event type with its fields, tasks, CPU slices, task\n"
+               "                         states, calls and the plugins' tables; without SQL on a\n"
+               "                         terminal, an interactive prompt (.tables, .schema)\n"
                "  record -e EVENT [-f FILTER]... [-p TRACER] [-l FUNC] [-n FUNC] [-g FUNC]\n"
                "         [--max-graph-depth N] [-P PID] [-c] [-b KB] [-C CLOCK] [--file-version 6|7]\n"
                "         [--compression zstd|none] -o OUT.dat [-- CMD ARGS]\n"
@@ -75,6 +80,8 @@ int main(int argc, char** argv)
     int status = -1;
     if (command == "info")
         status = ringside::cli::infoCommand(args);
+    else if (command == "query")
+        status = ringside::cli::queryCommand(args);
     else if (command == "dump")
         status = ringside::cli::dumpCommand(args);
     else if (command == "bench")

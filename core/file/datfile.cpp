@@ -661,7 +661,14 @@ void DatFile::parseDeferredFormats(const std::vector<uint64_t>& typeCounts, Diag
     m_info.formatParseFailures += countUnparsedFormats(m_tep, &ids, found);
     m_diagnostics.append(found);
     diagnostics.append(found);
-    // The formats of events the recording does not have are never needed.
+    // The formats of events the recording does not have are never needed: their names are
+    // kept, to say "recorded none" to someone asking for one.
+    for (const DeferredFormat& f : m_deferredFormats) {
+        if (f.id < typeCounts.size() && typeCounts[f.id]) continue;
+        if (f.text.rfind("name: ", 0) != 0) continue; // a format's text begins "name: sched_switch"
+        const size_t end = f.text.find_first_of("\r\n", 6);
+        m_formatsWithoutEvents.push_back(f.text.substr(6, end == std::string::npos ? std::string::npos : end - 6));
+    }
     std::vector<DeferredFormat>().swap(m_deferredFormats);
 }
 

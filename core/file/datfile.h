@@ -108,6 +108,8 @@ public:
     };
     // Until parseDeferredFormats.
     const std::vector<DeferredFormat>& deferredFormats() const { return m_deferredFormats; }
+    // After it: the names of the deferred formats no event used.
+    const std::vector<std::string>& formatsWithoutEvents() const { return m_formatsWithoutEvents; }
 
 private:
     friend class DatFileParser;
@@ -128,6 +130,7 @@ private:
     // Formats left for parseDeferredFormats, and the ids of those parsed (empty: all were).
     std::vector<DeferredFormat> m_deferredFormats;
     std::vector<bool> m_parsedTypes;
+    std::vector<std::string> m_formatsWithoutEvents;
     mutable std::mutex m_addedCommsLock;
     mutable std::map<int32_t, std::string> m_addedComms; // addSavedComms: each pid's last name
 };

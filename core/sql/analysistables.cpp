@@ -1,0 +1,717 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+#include "sql/analysistables.h"
+
+#include "calls/callcontext.h"
+#include "trace.h"
+
+#include <traceevent/event-parse.h>
+
+#include <algorithm>
+#include <cctype>
+#include <map>
+#include <set>
+
+namespace ringside::sql {
+
+namespace {
+
+constexpr size_t kChunkRows = 4096;
+using T = ColumnType;
+
+Value integer(int64_t v)
+{
+    Value value;
+    value.kind = Value::Kind::Integer;
+    value.integer = v;
+    return value;
+}
+Value real(double v)
+{
+    Value value;
+    value.kind = Value::Kind::Real;
+    value.real = v;
+    return value;
+}
+Value text(std::string v)
+{
+    Value value;
+    value.kind = Value::Kind::Text;
+    value.text = std::move(v);
+    return value;
+}
+Value nullValue()
+{
+    return Value();
+}
+
+class SourceCursor : public Cursor {
+public:
+    explicit SourceCursor(const SourceTable& table) : m_table(table), m_width(table.columns().size()) {}
+    void begin(const std::vector<Bound>& bounds) override
+    {
+        m_source = m_table.source(bounds);
+        m_more = true;
+        m_row = 0;
+        refill();
+    }
+    bool atEnd() const override { return m_at >= m_cells.size(); }
+    void next() override
+    {
+        ++m_row;
+        m_at += m_width;
+        if (m_at >= m_cells.size()) refill();
+    }
+    int64_t rowId() const override { return m_row; }
+    void column(int column, Cell& out) override { out.write(m_cells[m_at + size_t(column)]); }
+
+private:
+    void refill()
+    {
+        m_cells.clear();
+        m_at = 0;
+        while (m_cells.empty() && m_more && m_source) m_more = m_source->fill(m_cells, kChunkRows);
+    }
+
+    const SourceTable& m_table;
+    size_t m_width;
+    std::unique_ptr<RowSource> m_source;
+    std::vector<Value> m_cells;
+    size_t m_at = 0;
+    int64_t m_row = 0;
+    bool m_more = false;
+};
+
+// Rows made all at once: the small tables (tasks, processes, statistics).
+class ListSource : public RowSource {
+public:
+    explicit ListSource(std::vector<Value> cells) : m_cells(std::move(cells)) {}
+    bool fill(std::vector<Value>& cells, size_t) override
+    {
+        cells = std::move(m_cells);
+        return false;
+    }
+
+private:
+    std::vector<Value> m_cells;
+};
+
+// The thread groups: each task's process, and each process's leader and lifetime.
+struct Processes {
+    struct Process {
+        int32_t pid = 0;
+        uint64_t start = UINT64_MAX, end = 0;
+    };
+    std::vector<uint32_t> upidOfTask;
+    std::vector<int32_t> leaderOfTask;
+    std::vector<Process> list;
+};
+
+Processes processesOf(const Trace& trace)
+{
+    Processes p;
+    const TaskIndex& tasks = trace.taskIndex();
+    std::map<int32_t, uint32_t> upidOfLeader;
+    for (uint32_t id = 0; id < tasks.size(); ++id) {
+        const TaskIndex::Task task = tasks.task(TaskId(id));
+        const int32_t leader = trace.processes().leader(task.pid);
+        auto [it, added] = upidOfLeader.try_emplace(leader, uint32_t(p.list.size()));
+        if (added) p.list.push_back({leader});
+        Processes::Process& process = p.list[it->second];
+        process.start = std::min(process.start, task.firstTime);
+        process.end = std::max(process.end, task.lastTime);
+        p.upidOfTask.push_back(it->second);
+        p.leaderOfTask.push_back(leader);
+    }
+    return p;
+}
+
+std::unique_ptr<Table> threadTable(SqlContext& context)
+{
+    const Trace& trace = context.trace();
+    return std::make_unique<SourceTable>(
+        "thread",
+        std::vector<Column>{{"utid", T::Integer},
+                            {"tid", T::Integer},
+                            {"name", T::Text},
+                            {"start_ts", T::Integer},
+                            {"end_ts", T::Integer},
+                            {"upid", T::Integer},
+                            {"is_main_thread", T::Integer}},
+        [&trace] { return double(trace.taskIndex().size()); },
+        [&trace](const std::vector<Bound>&) {
+            const Processes processes = processesOf(trace);
+            std::vector<Value> cells;
+            for (uint32_t id = 0; id < processes.upidOfTask.size(); ++id) {
+                const TaskIndex::Task task = trace.taskIndex().task(TaskId(id));
+                for (Value v : {integer(id), integer(task.pid), text(trace.taskName(TaskId(id))),
+                                integer(int64_t(task.firstTime)), integer(int64_t(task.lastTime)),
+                                integer(processes.upidOfTask[id]), integer(task.pid == processes.leaderOfTask[id])})
+                    cells.push_back(std::move(v));
+            }
+            return std::make_unique<ListSource>(std::move(cells));
+        });
+}
+
+std::unique_ptr<Table> processTable(SqlContext& context)
+{
+    const Trace& trace = context.trace();
+    return std::make_unique<SourceTable>(
+        "process",
+        std::vector<Column>{{"upid", T::Integer},
+                            {"pid", T::Integer},
+                            {"name", T::Text},
+                            {"start_ts", T::Integer},
+                            {"end_ts", T::Integer}},
+        [&trace] { return double(trace.taskIndex().size()); },
+        [&trace](const std::vector<Bound>&) {
+            const Processes processes = processesOf(trace);
+            std::vector<Value> cells;
+            for (uint32_t upid = 0; upid < processes.list.size(); ++upid) {
+                const Processes::Process& p = processes.list[upid];
+                for (Value v : {integer(upid), integer(p.pid), text(trace.taskName(p.pid)), integer(int64_t(p.start)),
+                                integer(int64_t(p.end))})
+                    cells.push_back(std::move(v));
+            }
+            return std::make_unique<ListSource>(std::move(cells));
+        });
+}
+
+// The owner column of a track table: a task's utid, or a CPU's number.
+Value ownerValue(const EventStore& store, RowOwner owner, uint32_t value)
+{
+    if (owner == RowOwner::Task) return TaskId(value).valid() ? integer(value) : nullValue();
+    return value < store.streamCount() ? integer(store.stream(StreamId(uint16_t(value))).columns.cpu) : nullValue();
+}
+
+// The CPU owner of a constraint on `cpu`: its streams.
+bool ownerWanted(const EventStore& store, RowOwner owner, uint32_t value, const Range& cpus)
+{
+    if (owner != RowOwner::Cpu || (cpus.low == INT64_MIN && cpus.high == INT64_MAX)) return true;
+    if (value >= store.streamCount()) return false;
+    const int cpu = store.stream(StreamId(uint16_t(value))).columns.cpu;
+    return cpu >= cpus.low && cpu <= cpus.high;
+}
+
+// Perfetto's letters for the sched plugin's states.
+std::string perfettoState(const std::string& name)
+{
+    static const std::map<std::string, std::string> letters = {{"running", "Running"}, {"runnable", "R"},
+                                                               {"sleeping", "S"},      {"blocked (D)", "D"},
+                                                               {"stopped", "T"},       {"dead", "X"}};
+    auto it = letters.find(name);
+    return it == letters.end() ? name : it->second;
+}
+
+// An interval table's rows, owner by owner; the states still open at the end last, ending at
+// the recording's last event. ts is the start: `times` narrows each owner's rows by binary search.
+class IntervalSource : public RowSource {
+public:
+    enum class Style { Generic, SchedSlice, ThreadState };
+    IntervalSource(const SqlContext& context, const IntervalTable& table, Style style, Range cpus, Range times)
+        : m_store(context.store()), m_table(table), m_style(style), m_cpus(cpus), m_times(times)
+    {}
+    bool fill(std::vector<Value>& cells, size_t rows) override
+    {
+        const auto& byOwner = m_table.byOwner();
+        const uint64_t last = m_store.lastTimestamp();
+        for (size_t made = 0; made < rows;) {
+            if (m_owner < byOwner.owners()) {
+                const GrowingList<IntervalRow>* lane = byOwner.of(m_owner);
+                if (!lane || !ownerWanted(m_store, m_table.owner(), m_owner, m_cpus)) {
+                    ++m_owner, m_row = 0;
+                    continue;
+                }
+                if (m_row == 0 && m_times.low > 0)
+                    m_row = lane->lowerBound(uint64_t(m_times.low), 0, lane->size(),
+                                             [](const IntervalRow& r) { return r.start; });
+                if (m_row >= lane->size() || int64_t((*lane)[m_row].start) > m_times.high) {
+                    ++m_owner, m_row = 0;
+                    continue;
+                }
+                add(cells, (*lane)[m_row++], m_owner, false);
+                ++made;
+            } else if (m_openOwner < m_table.openOwners()) {
+                const uint32_t owner = m_openOwner++;
+                IntervalRow open = m_table.openOf(owner);
+                if (open.end == 0 || !ownerWanted(m_store, m_table.owner(), owner, m_cpus)) continue;
+                if (int64_t(open.start) < m_times.low || int64_t(open.start) > m_times.high) continue;
+                open.end = std::max(open.start, last);
+                add(cells, open, owner, true);
+                ++made;
+            } else {
+                return false;
+            }
+        }
+        return true;
+    }
+
+private:
+    void add(std::vector<Value>& cells, const IntervalRow& r, uint32_t owner, bool open)
+    {
+        cells.push_back(integer(int64_t(r.start)));
+        cells.push_back(integer(int64_t(r.end - r.start)));
+        cells.push_back(ownerValue(m_store, m_table.owner(), owner));
+        const IntervalTableSpec& spec = m_table.spec();
+        if (spec.statesAreTasks) {
+            cells.push_back(TaskId(r.state).valid() ? integer(r.state) : nullValue());
+        } else {
+            const std::string name = r.state < spec.states.size() ? spec.states[r.state].name : std::to_string(r.state);
+            cells.push_back(text(m_style == Style::ThreadState ? perfettoState(name) : name));
+            if (m_style == Style::ThreadState) cells.push_back(text(name));
+        }
+        if (m_style == Style::Generic) cells.push_back(integer(open));
+    }
+
+    const EventStore& m_store;
+    const IntervalTable& m_table;
+    Style m_style;
+    Range m_cpus, m_times;
+    uint32_t m_owner = 0;
+    size_t m_row = 0;
+    uint32_t m_openOwner = 0;
+};
+
+std::string ownerColumn(RowOwner owner)
+{
+    return owner == RowOwner::Task ? "utid" : "cpu";
+}
+
+std::unique_ptr<Table> intervalTable(SqlContext& context, const IntervalTable& table, std::string name,
+                                     IntervalSource::Style style)
+{
+    std::vector<Column> columns = {{"ts", T::Integer}, {"dur", T::Integer}, {ownerColumn(table.owner()), T::Integer}};
+    if (table.spec().statesAreTasks)
+        columns.push_back({"utid", T::Integer});
+    else
+        columns.push_back({"state", T::Text});
+    if (style == IntervalSource::Style::ThreadState) columns.push_back({"state_name", T::Text});
+    if (style == IntervalSource::Style::Generic) columns.push_back({"open", T::Integer});
+    const int cpuColumn = table.owner() == RowOwner::Cpu ? 2 : -1;
+    return std::make_unique<SourceTable>(
+        std::move(name), std::move(columns), [&table] { return double(table.rows()); },
+        [&context, &table, style, cpuColumn](const std::vector<Bound>& bounds) {
+            return std::make_unique<IntervalSource>(
+                context, table, style, cpuColumn >= 0 ? rangeOf(bounds, cpuColumn) : Range(), rangeOf(bounds, 0));
+        },
+        cpuColumn >= 0 ? std::vector<int>{cpuColumn} : std::vector<int>{}, std::vector<int>{0});
+}
+
+// A slice table's rows, by SliceTable::forEach's order (explicit rows, then those anchored at
+// events, stream by stream), a window of events at a time.
+class SliceSource : public RowSource {
+public:
+    SliceSource(SqlContext& context, const SliceTable& table) : m_context(context), m_table(table) {}
+    bool fill(std::vector<Value>& cells, size_t rows) override
+    {
+        const EventStore& store = m_context.store();
+        const auto& explicitRows = m_table.explicitRows();
+        size_t made = 0;
+        for (; m_owner < explicitRows.owners() && made < rows; ++m_owner, m_row = 0)
+            if (const GrowingList<SliceRow>* lane = explicitRows.of(m_owner))
+                for (; m_row < lane->size() && made < rows; ++m_row, ++made) {
+                    const SliceRow& r = (*lane)[m_row];
+                    SliceTable::View v;
+                    v.start = r.start, v.end = r.end, v.value = r.value, v.owner = m_owner, v.label = r.label;
+                    v.depth = r.depth, v.flags = r.flags;
+                    add(cells, v);
+                }
+        if (made >= rows) return true;
+        // Anchored ones: a window of the stream's events per fill.
+        constexpr uint32_t kWindow = 16384;
+        TaskOfEvents tasks(m_context.trace());
+        for (; m_stream < store.streamCount(); ++m_stream, m_event = 0) {
+            const StreamId stream{uint16_t(m_stream)};
+            const CpuColumns& columns = store.stream(stream).columns;
+            const uint32_t size = uint32_t(columns.size());
+            if (!m_table.anchored(stream)) continue;
+            while (m_event < size) {
+                const uint32_t to = std::min<uint64_t>(size, uint64_t(m_event) + kWindow);
+                m_table.forEachAnchored(store, stream, m_event, to, m_stream, [&](const SliceTable::View& anchored) {
+                    SliceTable::View v = anchored;
+                    if (m_table.owner() == RowOwner::Task)
+                        v.owner = tasks(stream, columns.pid[v.endEvent.index], v.end);
+                    add(cells, v);
+                });
+                m_event = to;
+                if (cells.size() >= rows * width()) return true;
+            }
+        }
+        return false;
+    }
+
+private:
+    size_t width() const { return 8; }
+    void add(std::vector<Value>& cells, const SliceTable::View& v)
+    {
+        const EventStore& store = m_context.store();
+        cells.push_back(integer(int64_t(v.start)));
+        cells.push_back(integer(int64_t(v.end - v.start)));
+        cells.push_back(ownerValue(store, m_table.owner(), v.owner));
+        cells.push_back(integer(v.depth));
+        cells.push_back(text(m_table.labelText(v.label)));
+        if (m_table.valueFromEvent(v)) {
+            const uint16_t type = store.stream(v.endEvent.stream).columns.eventType[v.endEvent.index];
+            const tep_format_field* field = m_context.field(type, m_table.spec().valueField);
+            Value value;
+            if (field) value = readValue(v.endEvent, field);
+            cells.push_back(std::move(value));
+        } else {
+            cells.push_back(integer(v.value));
+        }
+        cells.push_back(integer((v.flags & Slice::kError) != 0));
+        cells.push_back(integer((v.flags & Slice::kOpen) != 0));
+    }
+    Value readValue(EventRef e, const tep_format_field* field)
+    {
+        ValueCell cell;
+        m_context.writeField(e, field, cell);
+        return cell.value;
+    }
+
+    SqlContext& m_context;
+    const SliceTable& m_table;
+    uint32_t m_owner = 0;
+    size_t m_row = 0;
+    size_t m_stream = 0;
+    uint32_t m_event = 0;
+};
+
+// A name as an SQL identifier: letters, digits and '_'.
+std::string identifier(const std::string& text)
+{
+    std::string out;
+    for (char c : text) out += std::isalnum(static_cast<unsigned char>(c)) ? char(std::tolower(c)) : '_';
+    return out.empty() ? "value" : out;
+}
+
+std::unique_ptr<Table> sliceTable(SqlContext& context, const SliceTable& table, std::string name)
+{
+    const SliceTableSpec& spec = table.spec();
+    const std::string value = !spec.valueField.empty()   ? spec.valueField
+                              : !spec.valueLabel.empty() ? identifier(spec.valueLabel)
+                                                         : "value";
+    return std::make_unique<SourceTable>(
+        std::move(name),
+        std::vector<Column>{{"ts", T::Integer},
+                            {"dur", T::Integer},
+                            {ownerColumn(table.owner()), T::Integer},
+                            {"depth", T::Integer},
+                            {"name", T::Text},
+                            {value, T::Integer},
+                            {"failed", T::Integer},
+                            {"open", T::Integer}},
+        [&table] { return double(table.rows()); },
+        [&context, &table](const std::vector<Bound>&) { return std::make_unique<SliceSource>(context, table); });
+}
+
+// Rows kept per owner (instants, counters): owner by owner, `make` writing one row's cells.
+template <typename Row, typename Make>
+class OwnerRowSource : public RowSource {
+public:
+    OwnerRowSource(const OwnerRows<Row>& rows, Make make) : m_rows(rows), m_make(std::move(make)) {}
+    bool fill(std::vector<Value>& cells, size_t rows) override
+    {
+        size_t made = 0;
+        for (; m_owner < m_rows.owners() && made < rows; ++m_owner, m_row = 0)
+            if (const GrowingList<Row>* lane = m_rows.of(m_owner))
+                for (; m_row < lane->size() && made < rows; ++m_row, ++made) m_make(cells, (*lane)[m_row], m_owner);
+        return m_owner < m_rows.owners();
+    }
+
+private:
+    const OwnerRows<Row>& m_rows;
+    Make m_make;
+    uint32_t m_owner = 0;
+    size_t m_row = 0;
+};
+
+template <typename Row, typename Make>
+std::unique_ptr<RowSource> ownerRowSource(const OwnerRows<Row>& rows, Make make)
+{
+    return std::make_unique<OwnerRowSource<Row, Make>>(rows, std::move(make));
+}
+
+std::unique_ptr<Table> instantTable(SqlContext& context, const InstantTable& table, std::string name)
+{
+    return std::make_unique<SourceTable>(
+        std::move(name),
+        std::vector<Column>{{"ts", T::Integer}, {ownerColumn(table.owner()), T::Integer}, {"name", T::Text}},
+        [&table] { return double(table.rows()); },
+        [&context, &table](const std::vector<Bound>&) {
+            return ownerRowSource(
+                table.byOwner(), [&context, &table](std::vector<Value>& cells, const InstantRow& r, uint32_t owner) {
+                    const auto& labels = table.spec().labels;
+                    cells.push_back(integer(int64_t(r.time)));
+                    cells.push_back(ownerValue(context.store(), table.owner(), owner));
+                    cells.push_back(text(r.label < labels.size() ? labels[r.label] : std::to_string(r.label)));
+                });
+        });
+}
+
+std::unique_ptr<Table> counterTable(SqlContext& context, const CounterTable& table, std::string name)
+{
+    return std::make_unique<SourceTable>(
+        std::move(name),
+        std::vector<Column>{{"ts", T::Integer}, {ownerColumn(table.owner()), T::Integer}, {"value", T::Integer}},
+        [&table] { return double(table.rows()); },
+        [&context, &table](const std::vector<Bound>&) {
+            return ownerRowSource(table.byOwner(),
+                                  [&context, &table](std::vector<Value>& cells, const CounterRow& r, uint32_t owner) {
+                                      cells.push_back(integer(int64_t(r.time)));
+                                      cells.push_back(ownerValue(context.store(), table.owner(), owner));
+                                      cells.push_back(integer(r.value));
+                                  });
+        });
+}
+
+class FlowSource : public RowSource {
+public:
+    FlowSource(const SqlContext& context, const FlowTable& table) : m_store(context.store()), m_table(table) {}
+    bool fill(std::vector<Value>& cells, size_t rows) override
+    {
+        const GrowingList<FlowRow>& flows = m_table.flows();
+        for (size_t made = 0; m_row < flows.size() && made < rows; ++m_row, ++made) {
+            const FlowRow& f = flows[m_row];
+            cells.push_back(integer(int64_t(f.fromTime)));
+            cells.push_back(ownerValue(m_store, m_table.owner(), f.fromOwner));
+            cells.push_back(integer(int64_t(f.toTime)));
+            cells.push_back(ownerValue(m_store, m_table.owner(), f.toOwner));
+            cells.push_back(integer(f.value));
+        }
+        return m_row < flows.size();
+    }
+
+private:
+    const EventStore& m_store;
+    const FlowTable& m_table;
+    size_t m_row = 0;
+};
+
+std::unique_ptr<Table> flowTable(SqlContext& context, const FlowTable& table, std::string name)
+{
+    const std::string owner = ownerColumn(table.owner());
+    const std::string value = table.spec().valueLabel.empty() ? "value" : identifier(table.spec().valueLabel);
+    return std::make_unique<SourceTable>(
+        std::move(name),
+        std::vector<Column>{{"ts", T::Integer},
+                            {owner, T::Integer},
+                            {"to_ts", T::Integer},
+                            {"to_" + owner, T::Integer},
+                            {value, T::Integer}},
+        [&table] { return double(table.rows()); },
+        [&context, &table](const std::vector<Bound>&) { return std::make_unique<FlowSource>(context, table); });
+}
+
+// function_graph calls: each call's id is its index, parent_id its caller's.
+class CallSource : public RowSource {
+public:
+    CallSource(SqlContext& context)
+        : m_calls(context.trace().callSlices()), m_tasks(context.trace()),
+          m_names(functionNames(context.decoder().tep(), m_calls.functionAddresses()))
+    {}
+    bool fill(std::vector<Value>& cells, size_t rows) override
+    {
+        for (size_t made = 0; m_call < m_calls.size() && made < rows; ++m_call, ++made) {
+            const size_t i = m_call;
+            const uint32_t function = m_calls.function(i);
+            const uint32_t task = m_tasks(m_calls.stream(i), m_calls.pid(i), m_calls.start(i));
+            cells.push_back(integer(int64_t(i)));
+            cells.push_back(integer(int64_t(m_calls.start(i))));
+            cells.push_back(integer(int64_t(m_calls.duration(i))));
+            cells.push_back(integer(m_calls.cpu(i)));
+            cells.push_back(TaskId(task).valid() ? integer(task) : nullValue());
+            cells.push_back(integer(m_calls.depth(i)));
+            cells.push_back(text(function < m_names.size() ? m_names[function] : std::string()));
+            const uint32_t parent = m_calls.parent(i);
+            cells.push_back(parent == CallSlices::kNoParent ? nullValue() : integer(parent));
+            cells.push_back(m_calls.hasRetval(i) ? integer(m_calls.retval(i)) : nullValue());
+        }
+        return m_call < m_calls.size();
+    }
+
+private:
+    const CallSlices& m_calls;
+    TaskOfEvents m_tasks;
+    std::vector<std::string> m_names;
+    size_t m_call = 0;
+};
+
+std::unique_ptr<Table> callTable(SqlContext& context)
+{
+    return std::make_unique<SourceTable>(
+        "slice",
+        std::vector<Column>{{"id", T::Integer},
+                            {"ts", T::Integer},
+                            {"dur", T::Integer},
+                            {"cpu", T::Integer},
+                            {"utid", T::Integer},
+                            {"depth", T::Integer},
+                            {"name", T::Text},
+                            {"parent_id", T::Integer},
+                            {"ret", T::Integer}},
+        [&context] { return double(context.trace().callSlices().size()); },
+        [&context](const std::vector<Bound>&) { return std::make_unique<CallSource>(context); });
+}
+
+// A plugin's statistics table: typed columns; a task as its utid, an event as its time and
+// id (`<key>` and `<key>_id`), counts per name as "ENOENT 3, EAGAIN 1".
+std::vector<Column> statsColumns(const StatsTable& table)
+{
+    std::vector<Column> columns;
+    for (const StatsTable::Column& c : table.columns) {
+        using K = StatsTable::Kind;
+        const bool texts = c.kind == K::Text || c.kind == K::Label || c.kind == K::Counts;
+        // A task is its utid, to join with thread.
+        const std::string name = c.kind != K::Task ? identifier(c.key)
+                                 : c.key == "task" ? "utid"
+                                                   : identifier(c.key) + "_utid";
+        columns.push_back({name, c.kind == K::Real ? T::Real : texts ? T::Text : T::Integer});
+        if (c.kind == K::Event) columns.push_back({identifier(c.key) + "_id", T::Integer});
+    }
+    return columns;
+}
+
+std::unique_ptr<Table> statsTable(SqlContext& context, const Plugin& plugin, size_t index, std::string name,
+                                  std::vector<Column> columns)
+{
+    return std::make_unique<SourceTable>(
+        std::move(name), std::move(columns),
+        [&context, &plugin, index] {
+            const auto tables = context.trace().statistics(plugin);
+            return tables && index < tables->size() ? double((*tables)[index].rows()) : 0.0;
+        },
+        [&context, &plugin, index](const std::vector<Bound>&) {
+            const auto tables = context.trace().statistics(plugin);
+            std::vector<Value> cells;
+            if (!tables || index >= tables->size()) return std::make_unique<ListSource>(std::move(cells));
+            const StatsTable& table = (*tables)[index];
+            const EventStore& store = context.store();
+            using K = StatsTable::Kind;
+            for (size_t row = 0; row < table.rows(); ++row)
+                for (const StatsTable::Column& c : table.columns) {
+                    const bool known = c.kind != K::Real && c.kind != K::Text && c.kind != K::Counts &&
+                                       row < c.numbers.size() && c.numbers[row] != StatsTable::kUnknown;
+                    switch (c.kind) {
+                    case K::Real: cells.push_back(row < c.reals.size() ? real(c.reals[row]) : nullValue()); break;
+                    case K::Text: cells.push_back(row < c.texts.size() ? text(c.texts[row]) : nullValue()); break;
+                    case K::Label: cells.push_back(known ? text(StatsTable::labelOf(c, row)) : nullValue()); break;
+                    case K::Counts: {
+                        std::string counts;
+                        if (row < c.counts.size())
+                            for (const auto& [what, n] : c.counts[row])
+                                counts += (counts.empty() ? "" : ", ") + what + " " + std::to_string(n);
+                        cells.push_back(text(counts));
+                        break;
+                    }
+                    case K::Event: {
+                        const EventRef e = known ? StatsTable::eventOf(c.numbers[row]) : EventRef();
+                        const bool stored = e.valid() && e.stream.value < store.streamCount() &&
+                                            e.index < store.stream(e.stream).columns.size();
+                        cells.push_back(stored ? integer(int64_t(store.timestamp(e))) : nullValue());
+                        cells.push_back(stored ? integer(int64_t(store.rowOf(e))) : nullValue());
+                        break;
+                    }
+                    default: cells.push_back(known ? integer(c.numbers[row]) : nullValue()); break;
+                    }
+                }
+            return std::make_unique<ListSource>(std::move(cells));
+        });
+}
+
+} // namespace
+
+SourceTable::SourceTable(std::string name, std::vector<Column> columns, std::function<double()> rows, MakeSource make,
+                         std::vector<int> pushed, std::vector<int> ranged)
+    : Table(std::move(name), std::move(columns)), m_rows(std::move(rows)), m_make(std::move(make)),
+      m_pushed(std::move(pushed)), m_ranged(std::move(ranged))
+{}
+
+Plan SourceTable::plan(const std::vector<Constraint>& offered) const
+{
+    Plan plan;
+    plan.uses.assign(offered.size(), false);
+    double fraction = 1;
+    for (size_t i = 0; i < offered.size(); ++i) {
+        const Constraint& c = offered[i];
+        const bool ranged = std::count(m_ranged.begin(), m_ranged.end(), c.column) > 0;
+        const bool pushed = std::count(m_pushed.begin(), m_pushed.end(), c.column) > 0;
+        if (ranged || (pushed && c.op == Op::Eq)) {
+            plan.uses[i] = true;
+            fraction *= c.op == Op::Eq ? 0.05 : 0.3;
+        }
+    }
+    plan.rows = std::max(1.0, rowEstimate() * fraction);
+    plan.cost = plan.rows * 2 + 10;
+    return plan;
+}
+
+std::unique_ptr<Cursor> SourceTable::open() const
+{
+    return std::make_unique<SourceCursor>(*this);
+}
+
+std::vector<NamedTable> makeAnalysisTables(SqlContext& context, std::vector<std::string> taken)
+{
+    std::set<std::string> names(taken.begin(), taken.end());
+    std::vector<NamedTable> tables;
+    auto add = [&](std::unique_ptr<Table> table, std::string kind) {
+        if (!table || !names.insert(table->name()).second) return;
+        tables.push_back({std::move(table), std::move(kind)});
+    };
+    auto unique = [&](std::string name, const char* suffix = "_table") {
+        if (names.count(name)) name += suffix;
+        while (names.count(name)) name += "_";
+        return name;
+    };
+    const Trace& trace = context.trace();
+    add(threadTable(context), "tasks (lives of a pid)");
+    add(processTable(context), "thread groups");
+    if (trace.callSlices().size()) add(callTable(context), "function_graph calls");
+    for (const Trace::Analysis& analysis : trace.analyses()) {
+        if (!analysis.tables) continue;
+        const std::string kind = analysis.plugin ? "plugin " + analysis.name : "analysis " + analysis.name;
+        for (const auto& tt : analysis.tables->tables()) {
+            const std::string base = identifier(analysis.name);
+            const std::string key = identifier(tt->key());
+            const std::string name = unique(key == base ? key : base + "_" + key);
+            switch (tt->kind()) {
+            case TrackTable::Kind::Intervals: {
+                const auto& table = static_cast<const IntervalTable&>(*tt);
+                add(intervalTable(context, table, name, IntervalSource::Style::Generic), kind);
+                if (analysis.name == CpuOccupancy::kName && tt->key() == "cpu_tasks")
+                    add(intervalTable(context, table, unique("sched_slice"), IntervalSource::Style::SchedSlice), kind);
+                if (analysis.name == "sched" && tt->key() == "task_states")
+                    add(intervalTable(context, table, unique("thread_state"), IntervalSource::Style::ThreadState),
+                        kind);
+                break;
+            }
+            case TrackTable::Kind::Slices:
+                add(sliceTable(context, static_cast<const SliceTable&>(*tt), name), kind);
+                break;
+            case TrackTable::Kind::Instants:
+                add(instantTable(context, static_cast<const InstantTable&>(*tt), name), kind);
+                break;
+            case TrackTable::Kind::Counters:
+                add(counterTable(context, static_cast<const CounterTable&>(*tt), name), kind);
+                break;
+            case TrackTable::Kind::Flows:
+                add(flowTable(context, static_cast<const FlowTable&>(*tt), name), kind);
+                break;
+            }
+        }
+        if (!analysis.plugin) continue;
+        const auto statistics = trace.statistics(*analysis.plugin);
+        if (!statistics) continue;
+        for (size_t i = 0; i < statistics->size(); ++i) {
+            const StatsTable& st = (*statistics)[i];
+            const std::string base = identifier(analysis.name);
+            const std::string key = identifier(st.key);
+            add(statsTable(context, *analysis.plugin, i, unique(key == base ? key : base + "_" + key, "_stats"),
+                           statsColumns(st)),
+                kind + " statistics");
+        }
+    }
+    return tables;
+}
+
+} // namespace ringside::sql

@@ -1,0 +1,224 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+#include "sql/recordingsql.h"
+
+#include "sql/analysistables.h"
+#include "sql/eventtables.h"
+#include "sql/sqlcontext.h"
+#include "trace.h"
+
+#include <sqlite3.h>
+#include <traceevent/event-parse.h>
+
+#include <algorithm>
+#include <set>
+
+namespace ringside::sql {
+
+namespace {
+
+std::string quotedName(const std::string& name)
+{
+    std::string out = "\"";
+    for (char c : name) out += c == '"' ? std::string("\"\"") : std::string(1, c);
+    return out + "\"";
+}
+
+// Every event format the recording's file holds, parsed or not.
+std::vector<std::string> formatNames(const Trace& trace)
+{
+    std::vector<std::string> names;
+    {
+        const TepAccess tep = trace.tep();
+        if (tep_event** events = tep.get() ? tep_list_events(tep, TEP_EVENT_SORT_ID) : nullptr)
+            for (; *events; ++events)
+                if ((*events)->name) names.emplace_back((*events)->name);
+    }
+    const auto& unused = trace.file().formatsWithoutEvents();
+    names.insert(names.end(), unused.begin(), unused.end());
+    return names;
+}
+
+} // namespace
+
+Result<std::unique_ptr<RecordingSql>> RecordingSql::open(const Trace& trace)
+{
+    const std::string& path = trace.file().path();
+    std::string error;
+    std::unique_ptr<ReportWorker> decoder = ReportWorker::create(trace, true, &error);
+    if (!decoder) return Error{path + ": cannot decode its events for SQL: " + error};
+    std::unique_ptr<RecordingSql> sql(new RecordingSql);
+    sql->m_trace = &trace;
+    sql->m_context = std::make_unique<SqlContext>(trace, std::move(decoder), sql->m_rowsRead);
+    if (sqlite3_open_v2(":memory:", &sql->m_db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE, nullptr) != SQLITE_OK)
+        return Error{path + ": cannot make an SQL database: " +
+                     (sql->m_db ? sqlite3_errmsg(sql->m_db) : std::string("out of memory"))};
+    registerModule(sql->m_db, *sql);
+    registerEventFunctions(sql->m_db, *sql->m_context);
+
+    std::vector<std::string> names;
+    for (auto& table : makeEventTables(*sql->m_context)) {
+        names.push_back(table->name());
+        const bool all = table->name() == "ftrace_event";
+        sql->addTable(std::move(table), all ? "events" : "event type");
+    }
+    for (NamedTable& named : makeAnalysisTables(*sql->m_context, names))
+        sql->addTable(std::move(named.table), std::move(named.kind));
+    for (const TableInfo& info : sql->m_info) {
+        const std::string create = "CREATE VIRTUAL TABLE " + quotedName(info.name) + " USING ringside";
+        char* message = nullptr;
+        if (sqlite3_exec(sql->m_db, create.c_str(), nullptr, nullptr, &message) != SQLITE_OK) {
+            const std::string why = message ? message : "unknown error";
+            sqlite3_free(message);
+            return Error{path + ": cannot make SQL table " + info.name + ": " + why};
+        }
+    }
+    const std::set<std::string> present(names.begin(), names.end());
+    for (std::string& name : formatNames(trace))
+        if (!present.count(name)) sql->m_emptyEventTypes.push_back(std::move(name));
+    std::sort(sql->m_emptyEventTypes.begin(), sql->m_emptyEventTypes.end());
+    return sql;
+}
+
+RecordingSql::~RecordingSql()
+{
+    sqlite3_close_v2(m_db);
+}
+
+void RecordingSql::addTable(std::unique_ptr<Table> table, std::string kind)
+{
+    m_info.push_back({table->name(), std::move(kind), table->columns()});
+    m_tables.emplace(table->name(), std::move(table));
+}
+
+const Table* RecordingSql::find(const std::string& name) const
+{
+    auto it = m_tables.find(name);
+    return it == m_tables.end() ? nullptr : it->second.get();
+}
+
+const TableInfo* RecordingSql::table(const std::string& name) const
+{
+    auto it = std::find_if(m_info.begin(), m_info.end(), [&](const TableInfo& t) { return t.name == name; });
+    return it == m_info.end() ? nullptr : &*it;
+}
+
+std::string RecordingSql::schemaOf(const TableInfo& table)
+{
+    std::string out = "CREATE TABLE " + table.name + " (";
+    for (size_t i = 0; i < table.columns.size(); ++i) {
+        const Column& c = table.columns[i];
+        out += (i ? ", " : "") + c.name +
+               (c.type == ColumnType::Integer ? " INTEGER"
+                : c.type == ColumnType::Real  ? " REAL"
+                                              : " TEXT");
+    }
+    return out + "); -- " + table.kind;
+}
+
+bool RecordingSql::complete(const std::string& sql)
+{
+    return sqlite3_complete(sql.c_str()) != 0;
+}
+
+std::string RecordingSql::explain(const std::string& message) const
+{
+    const std::string noTable = "no such table: ";
+    if (message.rfind(noTable, 0) == 0) {
+        std::string name = message.substr(noTable.size());
+        if (const size_t dot = name.rfind('.'); dot != std::string::npos) name = name.substr(dot + 1);
+        if (std::binary_search(m_emptyEventTypes.begin(), m_emptyEventTypes.end(), name))
+            return message + " (" + m_trace->file().path() + " has the format of " + name +
+                   " events but recorded none)";
+        return message + " (" + m_trace->file().path() + " has no such event type or analysis; `.tables` lists " +
+               std::to_string(m_info.size()) + " tables)";
+    }
+    return message;
+}
+
+namespace {
+
+struct ProgressState {
+    RecordingSql* sql = nullptr;
+    const RecordingSql::Progress* progress = nullptr;
+    const std::atomic<bool>* interrupt = nullptr;
+    uint64_t rowsAtStart = 0, total = 0;
+};
+
+int onProgress(void* data)
+{
+    auto* state = static_cast<ProgressState*>(data);
+    if (state->progress && *state->progress)
+        (*state->progress)(state->sql->rowsRead() - state->rowsAtStart, state->total);
+    return state->interrupt->load(std::memory_order_relaxed) ? 1 : 0;
+}
+
+Value valueOf(sqlite3_stmt* statement, int column)
+{
+    Value v;
+    switch (sqlite3_column_type(statement, column)) {
+    case SQLITE_INTEGER: v.kind = Value::Kind::Integer, v.integer = sqlite3_column_int64(statement, column); break;
+    case SQLITE_FLOAT: v.kind = Value::Kind::Real, v.real = sqlite3_column_double(statement, column); break;
+    case SQLITE_NULL: break;
+    default: {
+        v.kind = Value::Kind::Text;
+        const auto* text = reinterpret_cast<const char*>(sqlite3_column_text(statement, column));
+        v.text.assign(text ? text : "", size_t(sqlite3_column_bytes(statement, column)));
+        break;
+    }
+    }
+    return v;
+}
+
+} // namespace
+
+RunOutcome RecordingSql::run(const std::string& sql, ResultSink& sink, const Progress& progress)
+{
+    m_interrupt.store(false, std::memory_order_relaxed);
+    RunOutcome outcome;
+    ProgressState state{this, &progress, &m_interrupt, rowsRead(), m_trace->store().eventCount()};
+    sqlite3_progress_handler(m_db, 20000, onProgress, &state);
+    const char* begin = sql.c_str();
+    const char* at = begin;
+    auto fail = [&](int offsetInSql) {
+        outcome.ok = false;
+        outcome.interrupted = sqlite3_errcode(m_db) == SQLITE_INTERRUPT || m_interrupt.load();
+        outcome.message = outcome.interrupted ? "interrupted" : explain(sqlite3_errmsg(m_db));
+        outcome.offset = offsetInSql;
+    };
+    while (*at) {
+        sqlite3_stmt* statement = nullptr;
+        const char* tail = nullptr;
+        if (sqlite3_prepare_v2(m_db, at, -1, &statement, &tail) != SQLITE_OK) {
+            const int offset = sqlite3_error_offset(m_db);
+            fail(offset >= 0 ? int(at - begin) + offset : -1);
+            break;
+        }
+        const char* statementStart = at;
+        at = tail;
+        if (!statement) continue; // only whitespace or a comment was left
+        std::vector<std::string> names;
+        const int columns = sqlite3_column_count(statement);
+        for (int c = 0; c < columns; ++c) names.emplace_back(sqlite3_column_name(statement, c));
+        if (columns) sink.columns(names);
+        int rc;
+        std::vector<Value> row(static_cast<size_t>(columns));
+        while ((rc = sqlite3_step(statement)) == SQLITE_ROW) {
+            for (int c = 0; c < columns; ++c) row[size_t(c)] = valueOf(statement, c);
+            if (!sink.row(row)) {
+                rc = SQLITE_DONE;
+                break;
+            }
+        }
+        if (rc != SQLITE_DONE) {
+            fail(int(statementStart - begin));
+            sqlite3_finalize(statement);
+            break;
+        }
+        sqlite3_finalize(statement);
+        ++outcome.statements;
+    }
+    sqlite3_progress_handler(m_db, 0, nullptr, nullptr);
+    return outcome;
+}
+
+} // namespace ringside::sql

@@ -1,0 +1,70 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+#pragma once
+
+#include "decode/reportworker.h"
+#include "sql/sqltable.h"
+#include "store/eventstore.h"
+
+#include <atomic>
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+struct tep_format_field;
+
+namespace ringside {
+class Trace;
+}
+
+namespace ringside::sql {
+
+// What the tables of one RecordingSql share: the trace, a field decoder with a tep handle of
+// its own (queries never take the trace's, which the views use), and the count of rows read.
+// One thread (the one running queries) uses it.
+class SqlContext {
+public:
+    SqlContext(const Trace& trace, std::unique_ptr<ReportWorker> decoder, std::atomic<uint64_t>& rowsRead);
+
+    const Trace& trace() const { return m_trace; }
+    const EventStore& store() const { return m_store; }
+    ReportWorker& decoder() { return *m_decoder; }
+    void countRows(uint64_t rows) { m_rowsRead.fetch_add(rows, std::memory_order_relaxed); }
+
+    // The fields of an event type after the common ones, as libtraceevent parsed its format.
+    const std::vector<tep_format_field*>& fieldsOf(uint16_t type);
+    // Any field of the type by name (common ones too), or null.
+    tep_format_field* field(uint16_t type, std::string_view name);
+    // The value of `field` in event `e`'s record: a number, a text, or null when the record
+    // cannot be read or the field lies outside it.
+    void writeField(EventRef e, const tep_format_field* field, Cell& out);
+
+private:
+    const Trace& m_trace;
+    const EventStore& m_store;
+    std::unique_ptr<ReportWorker> m_decoder;
+    std::atomic<uint64_t>& m_rowsRead;
+    std::unordered_map<uint16_t, std::vector<tep_format_field*>> m_fields;
+    bool m_bigEndian = false;
+    std::string m_text;
+};
+
+// The task (TaskIndex id) of the events of one stream read in time order: one lookup per life
+// of a pid, not per event.
+class TaskOfEvents {
+public:
+    explicit TaskOfEvents(const Trace& trace) : m_trace(trace) {}
+    uint32_t operator()(StreamId stream, int32_t pid, uint64_t ts);
+
+private:
+    struct Last {
+        int32_t pid = -1;
+        uint64_t from = 0, until = 0;
+        uint32_t task = 0;
+    };
+    const Trace& m_trace;
+    std::vector<Last> m_last; // per stream
+};
+
+} // namespace ringside::sql

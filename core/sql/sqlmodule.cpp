@@ -1,0 +1,303 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+// The SQLite virtual table module that serves every Table: SQLite's C interface on one side,
+// the tables' plans and cursors on the other.
+#include "sql/sqlmodule.h"
+
+#include <sqlite3.h>
+
+#include <cmath>
+#include <cstdio>
+#include <exception>
+#include <string>
+
+namespace ringside::sql {
+
+void Cell::write(const Value& value)
+{
+    switch (value.kind) {
+    case Value::Kind::Null: return null();
+    case Value::Kind::Integer: return integer(value.integer);
+    case Value::Kind::Real: return real(value.real);
+    case Value::Kind::Text: return text(value.text);
+    }
+}
+
+void SqliteCell::integer(int64_t value)
+{
+    sqlite3_result_int64(m_context, value);
+}
+
+void SqliteCell::real(double value)
+{
+    sqlite3_result_double(m_context, value);
+}
+
+void SqliteCell::text(std::string_view value)
+{
+    sqlite3_result_text64(m_context, value.data(), value.size(), SQLITE_TRANSIENT, SQLITE_UTF8);
+}
+
+void SqliteCell::null()
+{
+    sqlite3_result_null(m_context);
+}
+
+std::string Value::toString() const
+{
+    switch (kind) {
+    case Kind::Null: return "";
+    case Kind::Integer: return std::to_string(integer);
+    case Kind::Real: {
+        char buffer[32];
+        std::snprintf(buffer, sizeof buffer, "%.15g", real);
+        return buffer;
+    }
+    case Kind::Text: return text;
+    }
+    return "";
+}
+
+int Table::columnIndex(std::string_view name) const
+{
+    for (size_t i = 0; i < m_columns.size(); ++i)
+        if (m_columns[i].name == name) return int(i);
+    return -1;
+}
+
+Plan Table::plan(const std::vector<Constraint>& offered) const
+{
+    Plan plan;
+    plan.uses.assign(offered.size(), false);
+    plan.rows = std::max(1.0, rowEstimate());
+    plan.cost = plan.rows * 2 + 10;
+    return plan;
+}
+
+Range rangeOf(const std::vector<Bound>& bounds, int column)
+{
+    Range r;
+    for (const Bound& b : bounds) {
+        if (b.column != column) continue;
+        switch (b.op) {
+        case Op::Eq: r.low = std::max(r.low, b.value), r.high = std::min(r.high, b.value); break;
+        case Op::Gt: r.low = std::max(r.low, b.value == INT64_MAX ? b.value : b.value + 1); break;
+        case Op::Ge: r.low = std::max(r.low, b.value); break;
+        case Op::Lt: r.high = std::min(r.high, b.value == INT64_MIN ? b.value : b.value - 1); break;
+        case Op::Le: r.high = std::min(r.high, b.value); break;
+        }
+    }
+    return r;
+}
+
+namespace {
+
+struct VirtualTable {
+    sqlite3_vtab base{};
+    const Table* table = nullptr;
+};
+
+struct VirtualCursor {
+    sqlite3_vtab_cursor base{};
+    std::unique_ptr<Cursor> cursor;
+};
+
+// Errors never cross into SQLite as exceptions: the statement fails with the reason.
+template <typename F>
+int guarded(sqlite3_vtab* vtab, F f)
+{
+    try {
+        f();
+        return SQLITE_OK;
+    } catch (const std::bad_alloc&) {
+        return SQLITE_NOMEM;
+    } catch (const std::exception& e) {
+        sqlite3_free(vtab->zErrMsg);
+        vtab->zErrMsg = sqlite3_mprintf("%s", e.what());
+        return SQLITE_ERROR;
+    }
+}
+
+std::string quoted(const std::string& name)
+{
+    std::string out = "\"";
+    for (char c : name) out += c == '"' ? std::string("\"\"") : std::string(1, c);
+    return out + "\"";
+}
+
+int connect(sqlite3* db, void* aux, int argc, const char* const* argv, sqlite3_vtab** out, char** error)
+{
+    const auto& tables = *static_cast<const TableRegistry*>(aux);
+    const Table* table = argc >= 3 ? tables.find(argv[2]) : nullptr;
+    if (!table) {
+        *error = sqlite3_mprintf("no table %s over this recording", argc >= 3 ? argv[2] : "?");
+        return SQLITE_ERROR;
+    }
+    std::string schema = "CREATE TABLE x(";
+    for (size_t i = 0; i < table->columns().size(); ++i) {
+        const Column& c = table->columns()[i];
+        schema += (i ? ", " : "") + quoted(c.name) +
+                  (c.type == ColumnType::Integer ? " INTEGER"
+                   : c.type == ColumnType::Real  ? " REAL"
+                                                 : " TEXT");
+    }
+    schema += ")";
+    if (const int rc = sqlite3_declare_vtab(db, schema.c_str()); rc != SQLITE_OK) return rc;
+    auto* vtab = new VirtualTable;
+    vtab->table = table;
+    *out = &vtab->base;
+    return SQLITE_OK;
+}
+
+int disconnect(sqlite3_vtab* vtab)
+{
+    delete reinterpret_cast<VirtualTable*>(vtab);
+    return SQLITE_OK;
+}
+
+bool opOf(unsigned char sqliteOp, Op& op)
+{
+    switch (sqliteOp) {
+    case SQLITE_INDEX_CONSTRAINT_EQ: op = Op::Eq; return true;
+    case SQLITE_INDEX_CONSTRAINT_LT: op = Op::Lt; return true;
+    case SQLITE_INDEX_CONSTRAINT_LE: op = Op::Le; return true;
+    case SQLITE_INDEX_CONSTRAINT_GT: op = Op::Gt; return true;
+    case SQLITE_INDEX_CONSTRAINT_GE: op = Op::Ge; return true;
+    default: return false;
+    }
+}
+
+// The plan's constraints travel to xFilter in idxStr: "column:op," each, in argv order.
+int bestIndex(sqlite3_vtab* vtab, sqlite3_index_info* info)
+{
+    const Table& table = *reinterpret_cast<VirtualTable*>(vtab)->table;
+    return guarded(vtab, [&] {
+        std::vector<Constraint> offered;
+        std::vector<int> which;
+        for (int i = 0; i < info->nConstraint; ++i) {
+            const auto& c = info->aConstraint[i];
+            Op op;
+            if (!c.usable || c.iColumn < 0 || !opOf(c.op, op)) continue;
+            offered.push_back({c.iColumn, op});
+            which.push_back(i);
+        }
+        const Plan plan = table.plan(offered);
+        std::string used;
+        int argv = 0;
+        for (size_t k = 0; k < offered.size(); ++k) {
+            if (k >= plan.uses.size() || !plan.uses[k]) continue;
+            info->aConstraintUsage[which[k]].argvIndex = ++argv;
+            info->aConstraintUsage[which[k]].omit = 0; // SQLite checks again: a table may scan more
+            used += std::to_string(offered[k].column) + ":" + std::to_string(int(offered[k].op)) + ",";
+        }
+        info->idxStr = sqlite3_mprintf("%s", used.c_str());
+        info->needToFreeIdxStr = 1;
+        info->estimatedCost = plan.cost;
+        info->estimatedRows = sqlite3_int64(plan.rows);
+    });
+}
+
+int openCursor(sqlite3_vtab* vtab, sqlite3_vtab_cursor** out)
+{
+    const Table& table = *reinterpret_cast<VirtualTable*>(vtab)->table;
+    return guarded(vtab, [&] {
+        auto* cursor = new VirtualCursor;
+        cursor->cursor = table.open();
+        *out = &cursor->base;
+    });
+}
+
+int closeCursor(sqlite3_vtab_cursor* cursor)
+{
+    delete reinterpret_cast<VirtualCursor*>(cursor);
+    return SQLITE_OK;
+}
+
+// A bound the scan may use: integers as they are; a real widened to the integers around it;
+// anything else (a text, a NULL) narrows nothing.
+bool boundOf(sqlite3_value* value, Op op, int64_t& out)
+{
+    const int type = sqlite3_value_numeric_type(value);
+    if (type == SQLITE_INTEGER) return out = sqlite3_value_int64(value), true;
+    if (type != SQLITE_FLOAT) return false;
+    const double v = sqlite3_value_double(value);
+    if (!std::isfinite(v) || std::fabs(v) > 9.0e18) return false;
+    if (op == Op::Eq) return false;
+    out = int64_t(op == Op::Lt || op == Op::Le ? std::ceil(v) : std::floor(v));
+    return true;
+}
+
+int filter(sqlite3_vtab_cursor* base, int, const char* idxStr, int argc, sqlite3_value** argv)
+{
+    auto* cursor = reinterpret_cast<VirtualCursor*>(base);
+    return guarded(base->pVtab, [&] {
+        std::vector<Bound> bounds;
+        const char* at = idxStr ? idxStr : "";
+        for (int i = 0; i < argc && *at; ++i) {
+            int column = 0, op = 0, read = 0;
+            if (std::sscanf(at, "%d:%d,%n", &column, &op, &read) != 2 || read == 0) break;
+            at += read;
+            Bound b{column, Op(op), 0};
+            // Lt/Le on a widened real keeps its integer above; Gt/Ge the one below.
+            if (b.op == Op::Lt && sqlite3_value_numeric_type(argv[i]) == SQLITE_FLOAT) b.op = Op::Le;
+            if (b.op == Op::Gt && sqlite3_value_numeric_type(argv[i]) == SQLITE_FLOAT) b.op = Op::Ge;
+            if (boundOf(argv[i], b.op, b.value)) bounds.push_back(b);
+        }
+        cursor->cursor->begin(bounds);
+    });
+}
+
+int next(sqlite3_vtab_cursor* base)
+{
+    auto* cursor = reinterpret_cast<VirtualCursor*>(base);
+    return guarded(base->pVtab, [&] { cursor->cursor->next(); });
+}
+
+int eof(sqlite3_vtab_cursor* base)
+{
+    return reinterpret_cast<VirtualCursor*>(base)->cursor->atEnd();
+}
+
+int column(sqlite3_vtab_cursor* base, sqlite3_context* context, int i)
+{
+    auto* cursor = reinterpret_cast<VirtualCursor*>(base);
+    return guarded(base->pVtab, [&] {
+        SqliteCell out(context);
+        cursor->cursor->column(i, out);
+    });
+}
+
+int rowId(sqlite3_vtab_cursor* base, sqlite3_int64* out)
+{
+    *out = reinterpret_cast<VirtualCursor*>(base)->cursor->rowId();
+    return SQLITE_OK;
+}
+
+sqlite3_module makeModule()
+{
+    sqlite3_module m{};
+    m.iVersion = 1;
+    m.xCreate = connect;
+    m.xConnect = connect;
+    m.xBestIndex = bestIndex;
+    m.xDisconnect = disconnect;
+    m.xDestroy = disconnect;
+    m.xOpen = openCursor;
+    m.xClose = closeCursor;
+    m.xFilter = filter;
+    m.xNext = next;
+    m.xEof = eof;
+    m.xColumn = column;
+    m.xRowid = rowId;
+    return m;
+}
+
+const sqlite3_module kModule = makeModule();
+
+} // namespace
+
+int registerModule(sqlite3* db, const TableRegistry& tables)
+{
+    return sqlite3_create_module_v2(db, "ringside", &kModule, const_cast<TableRegistry*>(&tables), nullptr);
+}
+
+} // namespace ringside::sql

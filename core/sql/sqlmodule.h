@@ -1,0 +1,22 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+#pragma once
+
+#include "sql/sqltable.h"
+
+#include <string>
+
+struct sqlite3;
+
+namespace ringside::sql {
+
+// The tables the module finds by name when SQLite connects to them.
+class TableRegistry {
+public:
+    virtual ~TableRegistry() = default;
+    virtual const Table* find(const std::string& name) const = 0;
+};
+
+// Registers module "ringside" (CREATE VIRTUAL TABLE name USING ringside) with `db`.
+int registerModule(sqlite3* db, const TableRegistry& tables);
+
+} // namespace ringside::sql
