@@ -10,6 +10,7 @@
 #include "filters/filterpanel.h"
 #include "plugins/pluginsdialog.h"
 #include "plugins/pluginstatspane.h"
+#include "query/querypane.h"
 #include "session/sessioncontroller.h"
 #include "table/eventtablemodel.h"
 #include "table/eventtableview.h"
@@ -132,26 +133,19 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent)
     m_pluginDock = addPane(tr("Plugin statistics"), "pluginStatsDock", m_pluginStats);
     m_pluginDock->hide();
     connect(m_pluginDock, &QDockWidget::visibilityChanged, this, [this] { updateAnalysisStatus(); });
-    connect(m_pluginStats, &PluginStatsPane::jumpRequested, this,
-            [this](EventRef event, std::optional<std::pair<quint64, quint64>> span) {
-                if (!activeSession() || event.stream.value >= activeSession()->store().streamCount() ||
-                    event.index >= activeSession()->store().stream(event.stream).columns.size())
-                    return;
-                if (span) {
-                    // The interval between the markers, in the middle half of the view.
-                    const auto [start, end] = *span;
-                    const uint64_t margin = std::max<uint64_t>((end - start) / 2, 1000);
-                    m_view.setMarkerA(start);
-                    m_view.setMarkerB(end);
-                    m_view.setVisibleRange({start > margin ? start - margin : 0, end + margin});
-                }
-                m_view.select(event);
-            });
+    connect(m_pluginStats, &PluginStatsPane::jumpRequested, this, &MainWindow::goToEvent);
 
     // The function_graph call trees, shown when a recording has calls.
     m_calls = new CallTreePane(&m_view, this);
     m_callDock = addPane(tr("Call trees"), "callTreeDock", m_calls);
     m_callDock->hide();
+
+    // SQL over the recording, its results as tracks.
+    m_query = new QueryPane(&m_view, this);
+    m_queryDock = addPane(tr("Query"), "queryDock", m_query);
+    m_queryDock->hide();
+    connect(m_query, &QueryPane::jumpRequested, this, &MainWindow::goToEvent);
+    connect(m_query, &QueryPane::tracksChanged, m_timeline, &TimelineWidget::tracksChanged);
     connect(m_calls, &CallTreePane::filterRequested, this, [this](const QString& expression) {
         FilterSpec spec = m_filters->spec();
         spec.expression = expression.toStdString();
@@ -206,6 +200,9 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent)
     m_pluginDock->toggleViewAction()->setShortcut(QKeySequence(tr("Ctrl+Shift+P")));
     m_pluginDock->toggleViewAction()->setObjectName("showPluginStatsAction");
     m_viewMenu->addAction(m_pluginDock->toggleViewAction());
+    m_queryDock->toggleViewAction()->setShortcut(QKeySequence(tr("Ctrl+Shift+Q")));
+    m_queryDock->toggleViewAction()->setObjectName("showQueryAction");
+    m_viewMenu->addAction(m_queryDock->toggleViewAction());
     auto* plugins = new QAction(tr("Plugins…"), this);
     plugins->setObjectName("pluginsAction");
     connect(plugins, &QAction::triggered, this, &MainWindow::showPluginsDialog);
@@ -291,6 +288,7 @@ MainWindow::~MainWindow()
     // and the tables' headers are asked for as the window closes its children.
     releaseSessionViews();
     m_calls->setSession(nullptr);
+    m_query->setSession(nullptr);
     m_search->setSession(nullptr);
     m_timeline->setSession(nullptr);
 }
@@ -301,6 +299,7 @@ void MainWindow::releaseSessionViews()
     m_details->setSession(nullptr);
     m_health->setSession(nullptr);
     m_pluginStats->setSession(nullptr);
+    m_query->setSession(nullptr);
     m_filterJob.cancel();
     m_filters->setSession(nullptr);
 }
@@ -381,12 +380,29 @@ void MainWindow::startAnalyses(const std::shared_ptr<TraceSession>& session)
         // The call trees read the calls once they are all in; a recording with calls shows them
         // (its own kind of view).
         m_calls->setSession(activeSession());
+        m_query->setSession(activeSession());
         if (!raw->isCapture && (raw->trace->callSlices().available() || raw->trace->functionCalls().available())) {
             m_callDock->setVisible(true);
             m_callDock->raise();
         }
     });
     updateAnalysisStatus();
+}
+
+void MainWindow::goToEvent(EventRef event, std::optional<std::pair<quint64, quint64>> span)
+{
+    if (!activeSession() || event.stream.value >= activeSession()->store().streamCount() ||
+        event.index >= activeSession()->store().stream(event.stream).columns.size())
+        return;
+    if (span) {
+        // The interval between the markers, in the middle half of the view.
+        const auto [start, end] = *span;
+        const uint64_t margin = std::max<uint64_t>((end - start) / 2, 1000);
+        m_view.setMarkerA(start);
+        m_view.setMarkerB(end);
+        m_view.setVisibleRange({start > margin ? start - margin : 0, end + margin});
+    }
+    m_view.select(event);
 }
 
 void MainWindow::analysesUpdated(const TraceSession* session)
@@ -543,6 +559,7 @@ void MainWindow::activate(size_t, bool opened)
     m_pluginStats->setSession(activeSession().get());
     const bool analysed = activeSession()->trace->analysesFinished();
     m_calls->setSession(analysed ? activeSession() : nullptr);
+    m_query->setSession(analysed ? activeSession() : nullptr);
     const bool calls = analysed && (activeSession()->trace->callSlices().available() ||
                                     activeSession()->trace->functionCalls().available());
     // The keys a recording is read with (W/S, A/D) go to the timeline, not to a filter field

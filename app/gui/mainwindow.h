@@ -21,6 +21,7 @@ namespace ringside {
 
 class CallTreePane;
 class PluginStatsPane;
+class QueryPane;
 class DetailsPane;
 class ElidedLabel;
 class ExportController;
@@ -90,6 +91,7 @@ public:
     EventTableModel* tableModel() { return m_model; }
     CallTreePane* callTrees() { return m_calls; }
     PluginStatsPane* pluginStats() { return m_pluginStats; }
+    QueryPane* queryPane() { return m_query; }
     // File > Export Events.
     ExportController* exports() { return m_exports; }
     // File > Save Session / Open Session.
@@ -130,6 +132,8 @@ private:
     // ---- The layout (mainwindowlayout.cpp)
     // A pane: a dock, tabbed with the others below the timeline.
     QDockWidget* addPane(const QString& title, const char* objectName, QWidget* widget);
+    // Selects `event` of the active recording; with `span`, marks it and shows it.
+    void goToEvent(EventRef event, std::optional<std::pair<quint64, quint64>> span);
     // View > Maximize Panes, Reset Layout.
     void addLayoutActions(QMenu* view);
     // The layout last left (settings), else the default (sized when first shown).
@@ -203,6 +207,8 @@ private:
     HealthPane* m_health = nullptr;
     CallTreePane* m_calls = nullptr;
     QDockWidget* m_callDock = nullptr;
+    QueryPane* m_query = nullptr;
+    QDockWidget* m_queryDock = nullptr;
     QDockWidget* m_eventsDock = nullptr;
     QDockWidget* m_filterDock = nullptr;
     QByteArray m_defaultLayout;      // the docks as built, for View > Reset Layout

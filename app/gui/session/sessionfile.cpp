@@ -276,6 +276,15 @@ QJsonObject viewToJson(const ViewSnapshot& view, const TraceSession& session)
     for (uint16_t b : view.collapsedBuffers) collapsed.append(QString::fromStdString(store.buffers()[b].name));
     json["cpu_rows_showing_calls"] = callCpus;
     json["collapsed_buffers"] = collapsed;
+    if (!view.queryText.isEmpty() || !view.queryHistory.isEmpty() || !view.queryTracks.isEmpty()) {
+        QJsonObject query;
+        query["text"] = view.queryText;
+        query["history"] = QJsonArray::fromStringList(view.queryHistory);
+        QJsonArray tracks;
+        for (const QueryTrackSpec& t : view.queryTracks) tracks.append(QJsonObject{{"name", t.name}, {"sql", t.sql}});
+        query["tracks"] = tracks;
+        json["query"] = query;
+    }
     return json;
 }
 
@@ -364,6 +373,16 @@ ViewSnapshot viewFromJson(const QJsonObject& json, const TraceSession& session, 
             if (QString::fromStdString(buffers[b].name) == v.toString()) view.collapsedBuffers.append(uint16_t(b));
     }
     std::sort(view.collapsedBuffers.begin(), view.collapsedBuffers.end());
+    const QJsonObject query = json.value("query").toObject();
+    view.queryText = query.value("text").toString();
+    for (const QJsonValue& v : query.value("history").toArray())
+        if (v.isString()) view.queryHistory.push_back(v.toString());
+    // A track whose query no longer fits the recording says so when it is run again.
+    for (const QJsonValue& v : query.value("tracks").toArray()) {
+        const QJsonObject t = v.toObject();
+        if (t.value("sql").isString())
+            view.queryTracks.push_back({t.value("name").toString(), t.value("sql").toString()});
+    }
     return view;
 }
 

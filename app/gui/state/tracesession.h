@@ -35,6 +35,10 @@ struct TraceSession {
     // The task's name, as the trace names tasks (the same in the CLI).
     std::string taskName(int32_t pid) const { return trace->taskName(pid); }
 
+    // Query results drawn as timeline tracks (the Query pane makes them from the view's
+    // queryTracks); GUI thread. The timeline draws them with the analyses' tables.
+    std::vector<std::unique_ptr<AnalysisTables>> queryTracks;
+
     // The analyses of the trace, run on a thread of their own (see AnalysisJob); goes before
     // the trace does.
     std::unique_ptr<AnalysisJob> analyses;

@@ -24,6 +24,9 @@ void ViewState::reset(const TimeRange& full)
     m_collapsed.clear();
     m_callTaskRows.clear();
     m_callCpuRows.clear();
+    m_queryText.clear();
+    m_queryHistory.clear();
+    m_queryTracks.clear();
     emitAll();
 }
 
@@ -48,6 +51,8 @@ void ViewState::emitAll()
     emit markersChanged();
     emit historyChanged();
     emit timeOriginChanged();
+    emit queryChanged();
+    emit queryTracksChanged();
 }
 
 bool ViewSnapshot::operator==(const ViewSnapshot& o) const
@@ -58,13 +63,15 @@ bool ViewSnapshot::operator==(const ViewSnapshot& o) const
            filter.hiddenStreams == o.filter.hiddenStreams && filter.hiddenPids == o.filter.hiddenPids &&
            filter.hiddenTypes == o.filter.hiddenTypes && filter.expression == o.filter.expression &&
            taskRows == o.taskRows && collapsedBuffers == o.collapsedBuffers && callTaskRows == o.callTaskRows &&
-           callCpuRows == o.callCpuRows;
+           callCpuRows == o.callCpuRows && queryText == o.queryText && queryHistory == o.queryHistory &&
+           queryTracks == o.queryTracks;
 }
 
 ViewSnapshot ViewState::snapshot() const
 {
-    return {m_full,    m_visible, m_zoomBack, m_zoomForward, m_selection, m_call,      m_selectBack,   m_selectForward,
-            m_markerA, m_markerB, m_origin,   m_filter,      m_taskRows,  m_collapsed, m_callTaskRows, m_callCpuRows};
+    return {m_full,          m_visible,     m_zoomBack,  m_zoomForward,  m_selection,  m_call,     m_selectBack,
+            m_selectForward, m_markerA,     m_markerB,   m_origin,       m_filter,     m_taskRows, m_collapsed,
+            m_callTaskRows,  m_callCpuRows, m_queryText, m_queryHistory, m_queryTracks};
 }
 
 void ViewState::restore(const ViewSnapshot& s)
@@ -87,6 +94,9 @@ void ViewState::restore(const ViewSnapshot& s)
     std::sort(m_collapsed.begin(), m_collapsed.end());
     m_callTaskRows = s.callTaskRows;
     m_callCpuRows = s.callCpuRows;
+    m_queryText = s.queryText;
+    m_queryHistory = s.queryHistory;
+    m_queryTracks = s.queryTracks;
     emitAll();
 }
 
@@ -261,6 +271,29 @@ void ViewState::setTimeOrigin(std::optional<uint64_t> origin)
 {
     m_origin = origin;
     emit timeOriginChanged();
+}
+
+void ViewState::addQueryToHistory(const QString& sql)
+{
+    const QString text = sql.trimmed();
+    if (text.isEmpty()) return;
+    m_queryHistory.removeAll(text);
+    m_queryHistory.push_back(text);
+    while (m_queryHistory.size() > kMaxHistory) m_queryHistory.pop_front();
+    emit queryChanged();
+}
+
+void ViewState::addQueryTrack(const QueryTrackSpec& track)
+{
+    m_queryTracks.push_back(track);
+    emit queryTracksChanged();
+}
+
+void ViewState::removeQueryTrack(int index)
+{
+    if (index < 0 || index >= m_queryTracks.size()) return;
+    m_queryTracks.removeAt(index);
+    emit queryTracksChanged();
 }
 
 } // namespace ringside

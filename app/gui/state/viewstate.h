@@ -6,11 +6,20 @@
 #include "timeline/timelinemath.h"
 
 #include <QObject>
+#include <QString>
+#include <QStringList>
 #include <QVector>
 
 #include <optional>
 
 namespace ringside {
+
+// A query's result drawn on the timeline: its name and the SQL that makes it (run again when a
+// session brings it back).
+struct QueryTrackSpec {
+    QString name, sql;
+    bool operator==(const QueryTrackSpec&) const = default;
+};
 
 // Everything ViewState holds, as a plain value: what a session file saves and restores.
 struct ViewSnapshot {
@@ -25,6 +34,9 @@ struct ViewSnapshot {
     QVector<uint16_t> collapsedBuffers; // ascending
     QVector<int32_t> callTaskRows;      // task rows that show their calls
     QVector<uint16_t> callCpuRows;      // streams whose CPU rows show the calls run there
+    QString queryText;                  // the Query pane's editor
+    QStringList queryHistory;           // the queries run, latest last
+    QVector<QueryTrackSpec> queryTracks;
 
     bool operator==(const ViewSnapshot&) const;
 };
@@ -105,6 +117,17 @@ public:
     std::optional<int64_t> markerDelta() const;
     void zoomToMarkers();
 
+    // The Query pane's text and history, and the query results shown as timeline tracks.
+    const QString& queryText() const { return m_queryText; }
+    void setQueryText(const QString& text) { m_queryText = text; }
+    const QStringList& queryHistory() const { return m_queryHistory; }
+    // Puts `sql` last (once) and keeps the latest kMaxHistory.
+    void addQueryToHistory(const QString& sql);
+    static constexpr int kMaxHistory = 50;
+    const QVector<QueryTrackSpec>& queryTracks() const { return m_queryTracks; }
+    void addQueryTrack(const QueryTrackSpec& track);
+    void removeQueryTrack(int index);
+
     // The time ruler's labels may count from a chosen origin instead of the trace clock.
     std::optional<uint64_t> timeOrigin() const { return m_origin; }
     void setTimeOrigin(std::optional<uint64_t> origin);
@@ -119,6 +142,8 @@ signals:
     void taskRowsChanged();
     void collapsedChanged();
     void callRowsChanged();
+    void queryChanged(); // text or history
+    void queryTracksChanged();
 
 private:
     void emitAll();
@@ -136,6 +161,9 @@ private:
     QVector<uint16_t> m_collapsed;
     QVector<int32_t> m_callTaskRows;
     QVector<uint16_t> m_callCpuRows;
+    QString m_queryText;
+    QStringList m_queryHistory;
+    QVector<QueryTrackSpec> m_queryTracks;
 };
 
 } // namespace ringside

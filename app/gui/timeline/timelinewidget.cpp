@@ -75,6 +75,13 @@ void TimelineWidget::tablesGrew()
     update();
 }
 
+void TimelineWidget::tracksChanged()
+{
+    m_tracks.setSession(m_session);
+    m_cacheKey = CacheKey();
+    update();
+}
+
 void TimelineWidget::setSession(const TraceSession* session)
 {
     install(session);

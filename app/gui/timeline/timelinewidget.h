@@ -57,6 +57,8 @@ public:
     TrackRenderer::RowCentre taskRowCentre() const;
     // The analyses published more: tracks of rows drawn before are drawn again.
     void tablesGrew();
+    // The active recording's query tracks changed: its tables are looked up again.
+    void tracksChanged();
     // Lays out every Calls row's lanes on this thread (the GUI does it on a worker); for tests
     // and benchmarks.
     void layOutCallsNow();

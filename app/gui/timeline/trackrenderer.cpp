@@ -38,6 +38,8 @@ void TrackRenderer::setSession(const TraceSession* session)
     if (!session || !session->trace) return;
     for (const Trace::Analysis& analysis : session->trace->analyses())
         for (const auto& table : analysis.tables->tables()) m_tables.push_back(table.get());
+    for (const auto& tables : session->queryTracks)
+        for (const auto& table : tables->tables()) m_tables.push_back(table.get());
 }
 
 void TrackRenderer::tablesGrew()

@@ -1,0 +1,85 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+#include "query/histogramview.h"
+
+#include <QLocale>
+#include <QPainter>
+
+#include <algorithm>
+#include <cmath>
+
+namespace ringside {
+
+HistogramView::HistogramView(QWidget* parent) : QWidget(parent)
+{
+    setMinimumHeight(120);
+}
+
+std::vector<HistogramView::Bin> HistogramView::binsOf(const std::vector<double>& values, bool* logarithmic)
+{
+    std::vector<Bin> bins;
+    *logarithmic = false;
+    if (values.empty()) return bins;
+    const auto [lowIt, highIt] = std::minmax_element(values.begin(), values.end());
+    const double low = *lowIt, high = *highIt;
+    if (low > 0 && high / low >= 1000) {
+        // Powers of two: [2^k, 2^(k+1)).
+        *logarithmic = true;
+        const int first = int(std::floor(std::log2(low))), last = int(std::floor(std::log2(high)));
+        for (int k = first; k <= last; ++k) bins.push_back({std::ldexp(1.0, k), std::ldexp(1.0, k + 1), 0});
+        for (double v : values)
+            ++bins[size_t(std::clamp(int(std::floor(std::log2(v))) - first, 0, last - first))].count;
+        return bins;
+    }
+    const int n = high > low ? kLinearBins : 1;
+    const double width = high > low ? (high - low) / n : 1;
+    for (int i = 0; i < n; ++i) bins.push_back({low + i * width, i + 1 == n ? high : low + (i + 1) * width, 0});
+    for (double v : values) ++bins[size_t(std::clamp(int((v - low) / width), 0, n - 1))].count;
+    return bins;
+}
+
+void HistogramView::setValues(const QString& column, const std::vector<double>& values)
+{
+    m_column = column;
+    m_values = values.size();
+    m_bins = binsOf(values, &m_log);
+    update();
+}
+
+void HistogramView::paintEvent(QPaintEvent*)
+{
+    QPainter p(this);
+    p.fillRect(rect(), palette().base());
+    const QFontMetrics fm = fontMetrics();
+    const int line = fm.height();
+    p.setPen(palette().text().color());
+    p.drawText(QRect(8, 4, width() - 16, line), Qt::AlignLeft,
+               tr("%1: %2 values%3")
+                   .arg(m_column, QLocale().toString(qulonglong(m_values)),
+                        m_log ? tr(", bins by powers of two") : QString()));
+    if (m_bins.empty()) return;
+    size_t most = 1;
+    for (const Bin& b : m_bins) most = std::max(most, b.count);
+    // One bin a line: its range, a bar as long as its share of the largest, its count.
+    const int labelWidth = fm.horizontalAdvance(QStringLiteral("000,000,000,000 – 000,000,000,000")) + 8;
+    const int countWidth = fm.horizontalAdvance(QStringLiteral("000,000,000")) + 8;
+    const int barLeft = 8 + labelWidth, barWidth = std::max(20, width() - barLeft - countWidth - 8);
+    const int rowHeight = std::max(line + 2, (height() - line - 12) / int(m_bins.size()));
+    int y = line + 8;
+    const QColor bar = palette().highlight().color();
+    for (const Bin& b : m_bins) {
+        const auto number = [](double v) {
+            return std::fabs(v) >= 1e15 || v != std::floor(v) ? QLocale().toString(v, 'g', 6)
+                                                              : QLocale().toString(qlonglong(v));
+        };
+        p.setPen(palette().text().color());
+        p.drawText(QRect(8, y, labelWidth - 8, rowHeight), Qt::AlignRight | Qt::AlignVCenter,
+                   QStringLiteral("%1 – %2").arg(number(b.low), number(b.high)));
+        const int length = int(double(barWidth) * double(b.count) / double(most));
+        p.fillRect(QRect(barLeft, y + 2, std::max(b.count ? 1 : 0, length), rowHeight - 4), bar);
+        p.drawText(QRect(barLeft + length + 4, y, countWidth, rowHeight), Qt::AlignLeft | Qt::AlignVCenter,
+                   QLocale().toString(qulonglong(b.count)));
+        y += rowHeight;
+    }
+}
+
+} // namespace ringside

@@ -1,0 +1,40 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+#pragma once
+
+#include <QString>
+#include <QWidget>
+
+#include <vector>
+
+namespace ringside {
+
+// A numeric column of a query's result as a histogram: equal bins between its smallest and
+// largest value, or powers of two when the values are positive and span three decades or more
+// (latencies), each bar labelled with its range and count.
+class HistogramView : public QWidget {
+    Q_OBJECT
+public:
+    struct Bin {
+        double low = 0, high = 0;
+        size_t count = 0;
+    };
+    static constexpr int kLinearBins = 20;
+
+    explicit HistogramView(QWidget* parent = nullptr);
+    void setValues(const QString& column, const std::vector<double>& values);
+    const std::vector<Bin>& bins() const { return m_bins; }
+    bool logarithmic() const { return m_log; }
+    // The bins of `values`, as drawn.
+    static std::vector<Bin> binsOf(const std::vector<double>& values, bool* logarithmic);
+
+protected:
+    void paintEvent(QPaintEvent* event) override;
+
+private:
+    QString m_column;
+    std::vector<Bin> m_bins;
+    bool m_log = false;
+    size_t m_values = 0;
+};
+
+} // namespace ringside

@@ -1,0 +1,185 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+// The Query pane in the window: examples run, results go to their events, become timeline
+// tracks kept in the view (and so in sessions), histograms; errors and Cancel.
+#include "guisupport.h"
+#include "query/histogramview.h"
+#include "query/querypane.h"
+#include "query/sqleditor.h"
+#include "session/sessionfile.h"
+#include "testsupport.h"
+#include "timeline/timelinewidget.h"
+
+#include <QLabel>
+#include <QPushButton>
+#include <QTableView>
+#include <QTest>
+
+using namespace ringside;
+
+namespace {
+
+bool runQuery(QueryPane& pane, const QString& sql)
+{
+    pane.editor()->setPlainText(sql);
+    pane.run();
+    return QTest::qWaitFor([&] { return !pane.running(); }, 60000);
+}
+
+QString status(const QueryPane& pane)
+{
+    return pane.status()->text();
+}
+
+} // namespace
+
+class TestQueryPane : public QObject {
+    Q_OBJECT
+private slots:
+    void examplesRunOnARecording()
+    {
+        MainWindow window;
+        QVERIFY(test::load(window, test::fixture("sched-mix.dat")));
+        QueryPane& pane = *window.queryPane();
+        QVERIFY(pane.findChild<QPushButton*>("queryRun")->isEnabled());
+        for (const QueryPane::Example& example : QueryPane::examples()) {
+            QVERIFY(runQuery(pane, example.sql));
+            QVERIFY2(status(pane).contains(" row"), qPrintable(example.title + ": " + status(pane)));
+            QVERIFY2(pane.model()->rowCount() > 0, qPrintable(example.title));
+        }
+        // Each run is in the history, the latest last, once.
+        QCOMPARE(window.viewState()->queryHistory().size(), qsizetype(QueryPane::examples().size()));
+        QVERIFY(runQuery(pane, QueryPane::examples().front().sql));
+        QCOMPARE(window.viewState()->queryHistory().size(), qsizetype(QueryPane::examples().size()));
+        QCOMPARE(window.viewState()->queryHistory().back(), QueryPane::examples().front().sql.trimmed());
+    }
+
+    void resultRowsGoToTheirEvents()
+    {
+        MainWindow window;
+        QVERIFY(test::load(window, test::fixture("sched-mix.dat")));
+        QueryPane& pane = *window.queryPane();
+        QVERIFY(runQuery(pane, "SELECT id, ts, cpu, common_pid FROM sched_switch ORDER BY ts LIMIT 20"));
+        QCOMPARE(pane.model()->rowCount(), 20);
+        for (int row : {0, 7, 19}) {
+            pane.goToRow(row);
+            const auto selected = window.viewState()->selection();
+            QVERIFY(selected);
+            const EventStore& store = window.workspace()->session()->store();
+            QCOMPARE(int64_t(store.rowOf(*selected)), pane.model()->result().rows[size_t(row)][0].integer);
+        }
+    }
+
+    void resultBecomesATrackKeptInTheView()
+    {
+        MainWindow window;
+        QVERIFY(test::load(window, test::fixture("sched-mix.dat")));
+        QueryPane& pane = *window.queryPane();
+        const QString wakeups = QueryPane::examples().front().sql;
+        QVERIFY(runQuery(pane, wakeups));
+        const size_t rows = pane.model()->result().totalRows;
+        QVERIFY(rows > 100);
+        QVERIFY(pane.trackButton()->isEnabled());
+        pane.addTrack("Wakeup latency");
+        QVERIFY(QTest::qWaitFor([&] { return !pane.makingTracks(); }, 60000));
+        const auto& tracks = window.workspace()->session()->queryTracks;
+        QCOMPARE(tracks.size(), size_t(1));
+        const TrackTable& table = *tracks[0]->tables().front();
+        QCOMPARE(table.kind(), TrackTable::Kind::Slices);
+        QCOMPARE(table.title(), std::string("Wakeup latency"));
+        QCOMPARE(table.rows(), rows);
+        // The rows of its tasks are shown, for the track to be seen.
+        QVERIFY(!window.viewState()->taskRows().isEmpty());
+        // The timeline draws it: a task row's description names the track where a slice is.
+        const auto& slices = static_cast<const SliceTable&>(table);
+        std::optional<SliceTable::View> first;
+        slices.forEach(window.workspace()->session()->store(), &window.workspace()->session()->trace->taskIndex(),
+                       [&](const SliceTable::View& v) {
+                           if (!first && v.end > v.start) first = v;
+                       });
+        QVERIFY(first);
+        const int32_t pid = window.workspace()->session()->trace->taskIndex().task(TaskId(first->owner)).pid;
+        QVERIFY(pid > 0);
+
+        // In a session file, and back from it.
+        const ViewSnapshot saved = window.viewState()->snapshot();
+        QCOMPARE(saved.queryTracks.size(), qsizetype(1));
+        const QJsonObject json = viewToJson(saved, *window.workspace()->session());
+        QStringList problems;
+        const ViewSnapshot restored = viewFromJson(json, *window.workspace()->session(), true, &problems);
+        QCOMPARE(restored.queryTracks, saved.queryTracks);
+        QCOMPARE(restored.queryHistory, saved.queryHistory);
+        QCOMPARE(restored.queryText, saved.queryText);
+        window.viewState()->removeQueryTrack(0);
+        QVERIFY(QTest::qWaitFor(
+            [&] { return !pane.makingTracks() && window.workspace()->session()->queryTracks.empty(); }, 60000));
+        window.viewState()->restore(restored);
+        QVERIFY(QTest::qWaitFor(
+            [&] { return !pane.makingTracks() && window.workspace()->session()->queryTracks.size() == 1; }, 60000));
+        QCOMPARE(window.workspace()->session()->queryTracks[0]->tables().front()->rows(), rows);
+        QCOMPARE(pane.editor()->toPlainText(), wakeups);
+    }
+
+    void counterTrackOnCpuRows()
+    {
+        MainWindow window;
+        QVERIFY(test::load(window, test::fixture("sched-mix.dat")));
+        QueryPane& pane = *window.queryPane();
+        QVERIFY(runQuery(pane, "SELECT ts, cpu, prev_prio AS value FROM sched_switch"));
+        pane.addTrack("Priority");
+        QVERIFY(QTest::qWaitFor([&] { return !pane.makingTracks(); }, 60000));
+        const auto& tracks = window.workspace()->session()->queryTracks;
+        QCOMPARE(tracks.size(), size_t(1));
+        QCOMPARE(tracks[0]->tables().front()->kind(), TrackTable::Kind::Counters);
+        QCOMPARE(tracks[0]->tables().front()->owner(), RowOwner::Cpu);
+        QCOMPARE(tracks[0]->tables().front()->rows(), size_t(1992));
+        // A result with nothing to draw on says what is missing.
+        QVERIFY(runQuery(pane, "SELECT ts, dur FROM sched_slice"));
+        QVERIFY(!pane.trackButton()->isEnabled());
+        QVERIFY(pane.trackButton()->toolTip().contains("utid, tid, pid or cpu"));
+    }
+
+    void histogramOfANumericColumn()
+    {
+        MainWindow window;
+        QVERIFY(test::load(window, test::fixture("sched-mix.dat")));
+        QueryPane& pane = *window.queryPane();
+        QVERIFY(runQuery(pane, "SELECT name, dur FROM sched_slice JOIN thread USING (utid)"));
+        QVERIFY(!pane.showHistogram(0)); // text
+        QVERIFY(pane.showHistogram(1));
+        QVERIFY(pane.histogram()->isVisible() || !window.isVisible());
+        size_t counted = 0;
+        for (const auto& bin : pane.histogram()->bins()) counted += bin.count;
+        QCOMPARE(counted, size_t(pane.model()->rowCount()));
+        QVERIFY(pane.histogram()->logarithmic()); // durations from microseconds to seconds
+    }
+
+    void errorsAndCancel()
+    {
+        MainWindow window;
+        QVERIFY(test::load(window, test::fixture("sched-mix.dat")));
+        QueryPane& pane = *window.queryPane();
+        QVERIFY(runQuery(pane, "SELECT count(*)\nFROM sched_switch WHER prev_pid = 1"));
+        QVERIFY2(status(pane).contains("Error at line 2, column 24") && status(pane).contains("syntax error"),
+                 qPrintable(status(pane)));
+        QCOMPARE(pane.editor()->textCursor().position(), 39); // the editor's cursor where SQLite stopped
+        QVERIFY(runQuery(pane, "SELECT * FROM block_rq_issue"));
+        QVERIFY2(status(pane).contains("no such table: block_rq_issue") && status(pane).contains("sched-mix.dat"),
+                 qPrintable(status(pane)));
+        QVERIFY(runQuery(pane, "SELECT prev_pidd FROM sched_switch"));
+        QVERIFY(status(pane).contains("no such column: prev_pidd"));
+        // A query far too long to finish, cancelled as it runs; the next one runs.
+        pane.editor()->setPlainText("SELECT count(*) FROM ftrace_event a, ftrace_event b WHERE a.ts + b.ts = 0");
+        pane.run();
+        QTest::qWait(300);
+        QVERIFY(pane.running());
+        pane.cancel();
+        QVERIFY(!pane.running());
+        QCOMPARE(status(pane), QString("Cancelled."));
+        QVERIFY(runQuery(pane, "SELECT count(*) FROM sched_switch"));
+        QVERIFY2(status(pane).contains("1 row"), qPrintable(status(pane)));
+        QCOMPARE(pane.model()->result().rows.at(0).at(0).integer, int64_t(1992));
+    }
+};
+
+QTEST_MAIN(TestQueryPane)
+#include "tst_querypane.moc"
