@@ -18,7 +18,7 @@ fi
 version=$(sed -n 's/^project(Ringside VERSION \([0-9.]*\).*/\1/p' "$here/../CMakeLists.txt")
 [ "$(dpkg-deb -f "$deb" Version)" = "$version" ] || fail "version $(dpkg-deb -f "$deb" Version), the project says $version"
 depends=$(dpkg-deb -f "$deb" Depends)
-for lib in libtraceevent1 libtraceevent1-plugin libqt6widgets6 libzstd1 zlib1g libc6 libstdc++6; do
+for lib in libtraceevent1 libtraceevent1-plugin libqt6widgets6 libzstd1 zlib1g libsqlite3-0 libedit2 libc6 libstdc++6; do
   grep -q "\b$lib\b" <<<"$depends" || fail "Depends lacks $lib: $depends"
 done
 echo "Depends: $depends"

@@ -42,6 +42,8 @@ void HistogramView::setValues(const QString& column, const std::vector<double>& 
     m_column = column;
     m_values = values.size();
     m_bins = binsOf(values, &m_log);
+    // A line per bin at least: the pane scrolls when they do not fit.
+    setMinimumHeight(fontMetrics().height() * (int(m_bins.size()) + 1) + 2 * int(m_bins.size()) + 16);
     update();
 }
 

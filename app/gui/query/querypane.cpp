@@ -14,6 +14,7 @@
 #include <QLocale>
 #include <QMenu>
 #include <QPushButton>
+#include <QScrollArea>
 #include <QSplitter>
 #include <QStackedWidget>
 #include <QTableView>
@@ -161,6 +162,7 @@ QueryPane::QueryPane(ViewState* view, QWidget* parent) : QWidget(parent), m_view
     m_addTrack->setObjectName("queryAddTrack");
     m_histogramColumn = new QComboBox(this);
     m_histogramColumn->setObjectName("queryHistogramColumn");
+    m_histogramColumn->setSizeAdjustPolicy(QComboBox::AdjustToContents);
     m_status = new QLabel(this);
     m_status->setObjectName("queryStatus");
     m_status->setTextInteractionFlags(Qt::TextSelectableByMouse);
@@ -180,11 +182,14 @@ QueryPane::QueryPane(ViewState* view, QWidget* parent) : QWidget(parent), m_view
     m_results->setSelectionBehavior(QAbstractItemView::SelectRows);
     m_results->setAlternatingRowColors(true);
     m_results->verticalHeader()->setDefaultSectionSize(fontMetrics().height() + 4);
-    m_results->horizontalHeader()->setStretchLastSection(true);
+    m_results->horizontalHeader()->setStretchLastSection(false);
     m_histogram = new HistogramView(this);
+    auto* histogramScroll = new QScrollArea(this);
+    histogramScroll->setWidget(m_histogram);
+    histogramScroll->setWidgetResizable(true);
     m_stack = new QStackedWidget(this);
     m_stack->addWidget(m_results);
-    m_stack->addWidget(m_histogram);
+    m_stack->addWidget(histogramScroll);
 
     auto* top = new QWidget(this);
     auto* topLayout = new QVBoxLayout(top);
@@ -205,9 +210,8 @@ QueryPane::QueryPane(ViewState* view, QWidget* parent) : QWidget(parent), m_view
     connect(m_cancel, &QPushButton::clicked, this, &QueryPane::cancel);
     connect(m_addTrack, &QPushButton::clicked, this, [this] {
         bool ok = false;
-        const QString name =
-            QInputDialog::getText(this, tr("Add as Timeline Track"), tr("Track name:"), QLineEdit::Normal,
-                                  tr("Query %1").arg(m_view->queryTracks().size() + 1), &ok);
+        const QString name = QInputDialog::getText(this, tr("Add Track"), tr("Name of the track:"), QLineEdit::Normal,
+                                                   tr("Query %1").arg(m_view->queryTracks().size() + 1), &ok);
         if (ok && !name.trimmed().isEmpty()) addTrack(name.trimmed());
     });
     connect(m_histogramColumn, qOverload<int>(&QComboBox::activated), this, [this](int index) {
@@ -396,11 +400,13 @@ void QueryPane::finished(QueryResult result, QString message, int errorOffset, d
     m_results->resizeColumnsToContents();
     for (int c = 0; c < m_model->columnCount(); ++c)
         m_results->setColumnWidth(c, std::min(m_results->columnWidth(c), 400));
-    m_status->setText(total > shown
-                          ? tr("%1 rows (the first %2 shown) in %3 s")
-                                .arg(QLocale().toString(qulonglong(total)), QLocale().toString(qulonglong(shown)))
-                                .arg(seconds, 0, 'f', 3)
-                          : tr("%n row(s) in %1 s", "", int(total)).arg(seconds, 0, 'f', 3));
+    m_status->setText(
+        total > shown
+            ? tr("%1 rows (the first %2 shown) in %3 s")
+                  .arg(QLocale().toString(qulonglong(total)), QLocale().toString(qulonglong(shown)))
+                  .arg(seconds, 0, 'f', 3)
+            : (total == 1 ? tr("1 row in %1 s").arg(seconds, 0, 'f', 3)
+                          : tr("%1 rows in %2 s").arg(QLocale().toString(qulonglong(total))).arg(seconds, 0, 'f', 3)));
     updateButtons();
 }
 
@@ -414,7 +420,7 @@ bool QueryPane::showHistogram(int column)
         if (v.kind == sql::Value::Kind::Real) values.push_back(v.real);
     }
     m_histogram->setValues(QString::fromStdString(m_model->result().columns[size_t(column)]), values);
-    m_stack->setCurrentWidget(m_histogram);
+    m_stack->setCurrentIndex(1);
     m_histogramColumn->setCurrentIndex(std::max(0, m_histogramColumn->findData(column)));
     return true;
 }

@@ -20,6 +20,14 @@ void QueryResultModel::setResult(QueryResult result)
 {
     beginResetModel();
     m_result = std::move(result);
+    m_grouped.clear();
+    for (const std::string& column : m_result.columns) {
+        QString name = QString::fromStdString(column).toLower();
+        const bool names = name == "ts" || name.endsWith("_ts") || name.endsWith("id") || name.endsWith("pid") ||
+                           name == "cpu" || name.endsWith("_cpu") || name == "irq" || name.endsWith("prio") ||
+                           name == "nr" || name == "ret" || name.startsWith("common_") || name == "depth";
+        m_grouped.push_back(!names);
+    }
     endResetModel();
 }
 
@@ -44,7 +52,10 @@ QVariant QueryResultModel::data(const QModelIndex& index, int role) const
     case Qt::DisplayRole:
         switch (v.kind) {
         case K::Null: return QStringLiteral("NULL");
-        case K::Integer: return QLocale().toString(qlonglong(v.integer));
+        case K::Integer:
+            // Times, ids and numbers that name things read as they are; amounts with separators.
+            return m_grouped[size_t(index.column())] ? QLocale().toString(qlonglong(v.integer))
+                                                     : QString::number(v.integer);
         case K::Real: return QLocale().toString(v.real, 'g', 12);
         case K::Text: {
             QString text = QString::fromStdString(v.text);

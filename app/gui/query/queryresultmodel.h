@@ -36,6 +36,7 @@ public:
 
 private:
     QueryResult m_result;
+    std::vector<bool> m_grouped; // per column: digits grouped
 };
 
 } // namespace ringside
