@@ -50,6 +50,14 @@ public:
             times.low = std::max<int64_t>(times.low, int64_t(task.firstTime));
             times.high = std::min<int64_t>(times.high, int64_t(task.lastTime));
         }
+        if (m_pid.low == m_pid.high && m_utid < 0) {
+            // A pid: from its first life's first event to its last life's last (the task index).
+            const std::vector<TaskId> lives = m_context.trace().taskIndex().tasksOf(int32_t(m_pid.low));
+            if (lives.empty()) return finish();
+            const TaskIndex& index = m_context.trace().taskIndex();
+            times.low = std::max<int64_t>(times.low, int64_t(index.task(lives.front()).firstTime));
+            times.high = std::min<int64_t>(times.high, int64_t(index.task(lives.back()).lastTime));
+        }
         if (ids.empty() || times.empty() || m_cpu.empty() || m_pid.empty() || ids.high < 0 || times.high < 0)
             return finish();
         first = std::max<int64_t>(0, ids.low);
@@ -210,8 +218,12 @@ Plan EventTable::plan(const std::vector<Constraint>& offered) const
         } else if (equal && c.column == kUtid) {
             scanned *= 0.01;
             plan.uses[i] = true;
-        } else if (equal && (c.column == kCpu || c.column == kPid)) {
-            matching *= c.column == kCpu ? 0.5 : 0.01;
+        } else if (equal && c.column == kPid) {
+            scanned *= 0.1; // its lifetimes
+            matching *= 0.1;
+            plan.uses[i] = true;
+        } else if (equal && c.column == kCpu) {
+            matching *= 0.5;
             plan.uses[i] = true;
         }
     }

@@ -24,15 +24,17 @@
 
 #include <traceevent/event-parse.h>
 
+#include <atomic>
 #include <mutex>
 
 namespace ringside {
 
 // The recording's database: one query at a time uses it (the pane's query or its tracks).
 struct QueryPane::SqlHandle {
-    std::mutex lock;
+    std::mutex lock; // held by the job using the database
     std::unique_ptr<sql::RecordingSql> sql;
     std::string error;
+    std::atomic<sql::RecordingSql*> opened{nullptr}; // for interrupt(), from the GUI thread
     // Opens it on first use (on a worker: it builds a tep handle of its own).
     sql::RecordingSql* open(const Trace& trace)
     {
@@ -42,8 +44,14 @@ struct QueryPane::SqlHandle {
                 sql = std::move(made.value());
             else
                 error = made.error().message;
+            opened.store(sql.get(), std::memory_order_release);
         }
         return sql.get();
+    }
+    // Stops the query running on it, if any; from any thread.
+    void interrupt()
+    {
+        if (sql::RecordingSql* db = opened.load(std::memory_order_acquire)) db->interrupt();
     }
 };
 
@@ -234,7 +242,7 @@ QueryPane::~QueryPane()
 {
     m_jobs.cancel();
     m_trackJobs.cancel();
-    if (m_sql && m_sql->sql) m_sql->sql->interrupt();
+    if (m_sql) m_sql->interrupt();
     m_jobs.waitForThreads();
     m_trackJobs.waitForThreads();
 }
@@ -243,7 +251,7 @@ void QueryPane::setSession(std::shared_ptr<TraceSession> session)
 {
     m_jobs.cancel();
     m_trackJobs.cancel();
-    if (m_sql && m_sql->sql) m_sql->sql->interrupt();
+    if (m_sql) m_sql->interrupt();
     m_sql.reset();
     m_session = std::move(session);
     m_model->setResult({});
@@ -374,7 +382,7 @@ void QueryPane::cancel()
 {
     if (!m_jobs.isRunning()) return;
     m_jobs.cancel(); // the job's progress sees it and interrupts the query
-    if (m_sql && m_sql->sql) m_sql->sql->interrupt();
+    if (m_sql) m_sql->interrupt();
     m_status->setText(tr("Cancelled."));
     updateButtons();
 }
