@@ -278,6 +278,8 @@ private slots:
         qputenv("XDG_CONFIG_HOME", m_dir.filePath("config").toLocal8Bit());
         const auto run =
             test::runProgram(RINGSIDE_GUI, {"--session", m_dir.filePath("b/view.ringside"), "--screenshot", shot});
+        // A session file given as the file to open is opened as a session, not as a recording.
+        const auto plain = test::runProgram(RINGSIDE_GUI, {m_dir.filePath("b/view.ringside"), "--screenshot", shot});
         if (config.isNull())
             qunsetenv("XDG_CONFIG_HOME");
         else
@@ -285,6 +287,9 @@ private slots:
         QCOMPARE(run.status, 0);
         QVERIFY2(run.err.contains("has changed since the session was saved"), run.err.constData());
         QVERIFY(QImage(shot).width() > 0);
+        QCOMPARE(plain.status, 0);
+        QVERIFY2(plain.err.contains("has changed since the session was saved") && !plain.err.contains("bad magic"),
+                 plain.err.constData());
     }
 
     void unusableSessionsAreRefused()

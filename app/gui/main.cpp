@@ -139,8 +139,10 @@ int main(int argc, char** argv)
             });
     }
     window.show();
-    if (!sessionFile.isEmpty())
-        window.sessions()->open(sessionFile);
+    // A saved session given as a file opens as one, as --session does.
+    const bool positionalSession = sessionFile.isEmpty() && files.size() == 1 && files[0].endsWith(".ringside");
+    if (!sessionFile.isEmpty() || positionalSession)
+        window.sessions()->open(positionalSession ? files[0] : sessionFile);
     else if (files.isEmpty())
         window.openFile(samplePath(), true);
     else
