@@ -69,6 +69,16 @@ private slots:
             const EventStore& store = window.workspace()->session()->store();
             QCOMPARE(int64_t(store.rowOf(*selected)), pane.model()->result().rows[size_t(row)][0].integer);
         }
+        pane.results()->selectRow(1);
+        const QStringList copied = pane.selectedRowsText().split('\n');
+        QCOMPARE(copied[0], QString("id\tts\tcpu\tcommon_pid"));
+        QCOMPARE(copied[1].split('\t')[1].toLongLong(), pane.model()->result().rows[1][1].integer);
+        // Without ts, by the event's id.
+        QVERIFY(runQuery(pane, "SELECT id, prev_comm FROM sched_switch WHERE id > 5000 ORDER BY id LIMIT 3"));
+        pane.goToRow(2);
+        QVERIFY(window.viewState()->selection());
+        QCOMPARE(int64_t(window.workspace()->session()->store().rowOf(*window.viewState()->selection())),
+                 pane.model()->result().rows[2][0].integer);
     }
 
     void resultBecomesATrackKeptInTheView()

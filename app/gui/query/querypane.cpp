@@ -5,8 +5,11 @@
 #include "query/sqleditor.h"
 #include "sql/resulttrack.h"
 
+#include <QAction>
+#include <QClipboard>
 #include <QComboBox>
 #include <QElapsedTimer>
+#include <QGuiApplication>
 #include <QHBoxLayout>
 #include <QHeaderView>
 #include <QInputDialog>
@@ -230,6 +233,13 @@ QueryPane::QueryPane(ViewState* view, QWidget* parent) : QWidget(parent), m_view
             showHistogram(column);
     });
     connect(m_results, &QTableView::doubleClicked, this, [this](const QModelIndex& index) { goToRow(index.row()); });
+    // Ctrl+C copies the selected rows as tab-separated text, the columns' names first.
+    auto* copy = new QAction(tr("Copy Rows"), m_results);
+    copy->setShortcut(QKeySequence::Copy);
+    copy->setShortcutContext(Qt::WidgetShortcut);
+    m_results->addAction(copy);
+    m_results->setContextMenuPolicy(Qt::ActionsContextMenu);
+    connect(copy, &QAction::triggered, this, [this] { QGuiApplication::clipboard()->setText(selectedRowsText()); });
     connect(m_editor, &QPlainTextEdit::textChanged, this, [this] { m_view->setQueryText(m_editor->toPlainText()); });
     connect(m_view, &ViewState::queryChanged, this, [this] {
         if (m_editor->toPlainText() != m_view->queryText()) m_editor->setPlainText(m_view->queryText());
@@ -439,12 +449,40 @@ void QueryPane::showTable()
     if (m_histogramColumn->count()) m_histogramColumn->setCurrentIndex(0);
 }
 
+QString QueryPane::selectedRowsText() const
+{
+    QStringList lines;
+    QStringList header;
+    for (const std::string& c : m_model->result().columns) header << QString::fromStdString(c);
+    lines << header.join('\t');
+    QList<int> rows;
+    for (const QModelIndex& index : m_results->selectionModel()->selectedRows()) rows << index.row();
+    std::sort(rows.begin(), rows.end());
+    for (int row : rows) {
+        QStringList cells;
+        for (const sql::Value& v : m_model->result().rows[size_t(row)])
+            cells << (v.kind == sql::Value::Kind::Null ? QString() : QString::fromStdString(v.toString()));
+        lines << cells.join('\t');
+    }
+    return lines.join('\n') + '\n';
+}
+
 void QueryPane::goToRow(int row)
 {
     const QueryResult& r = m_model->result();
     const int ts = r.column("ts");
-    if (!m_session || ts < 0 || row < 0 || size_t(row) >= r.rows.size()) return;
+    if (!m_session || row < 0 || size_t(row) >= r.rows.size()) return;
     const auto& values = r.rows[size_t(row)];
+    if (ts < 0) {
+        // Without a time, an event's id (its row, as ftrace_event and the event tables give it).
+        int id = r.column("arg_set_id");
+        if (id < 0) id = r.column("id");
+        const EventStore& store = m_session->store();
+        if (id >= 0 && values[size_t(id)].kind == sql::Value::Kind::Integer && values[size_t(id)].integer >= 0 &&
+            uint64_t(values[size_t(id)].integer) < store.eventCount())
+            emit jumpRequested(store.eventAt(size_t(values[size_t(id)].integer)), std::nullopt);
+        return;
+    }
     if (values[size_t(ts)].kind != sql::Value::Kind::Integer) return;
     const uint64_t time = uint64_t(std::max<int64_t>(0, values[size_t(ts)].integer));
     const EventStore& store = m_session->store();

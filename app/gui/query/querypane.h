@@ -55,6 +55,8 @@ public:
     void showTable();
     // Goes to the event a result row names.
     void goToRow(int row);
+    // The selected rows as Ctrl+C copies them: tab-separated, the columns' names first.
+    QString selectedRowsText() const;
 
     SqlEditor* editor() const { return m_editor; }
     QTableView* results() const { return m_results; }
