@@ -176,6 +176,28 @@ std::unique_ptr<Table> processTable(SqlContext& context)
         });
 }
 
+// The event types recorded and their counts, from the store's counts (no scan).
+std::unique_ptr<Table> eventTypeTable(SqlContext& context)
+{
+    return std::make_unique<SourceTable>(
+        "event_type",
+        std::vector<Column>{{"type", T::Integer}, {"name", T::Text}, {"system", T::Text}, {"events", T::Integer}},
+        [&context] { return 100.0; },
+        [&context](const std::vector<Bound>&) {
+            std::vector<Value> cells;
+            const std::vector<uint64_t>& counts = context.store().eventTypeCounts();
+            for (size_t type = 0; type < counts.size(); ++type) {
+                if (!counts[type]) continue;
+                tep_event* event = context.decoder().event(uint16_t(type));
+                cells.push_back(integer(int64_t(type)));
+                cells.push_back(text(event && event->name ? event->name : "unknown type " + std::to_string(type)));
+                cells.push_back(text(event && event->system ? event->system : ""));
+                cells.push_back(integer(int64_t(counts[type])));
+            }
+            return std::make_unique<ListSource>(std::move(cells));
+        });
+}
+
 // The owner column of a track table: a task's utid, or a CPU's number.
 Value ownerValue(const EventStore& store, RowOwner owner, uint32_t value)
 {
@@ -664,6 +686,7 @@ std::vector<NamedTable> makeAnalysisTables(SqlContext& context, std::vector<std:
         return name;
     };
     const Trace& trace = context.trace();
+    add(eventTypeTable(context), "event types recorded, with their counts");
     add(threadTable(context), "tasks (lives of a pid)");
     add(processTable(context), "thread groups");
     if (trace.callSlices().size()) add(callTable(context), "function_graph calls");
