@@ -182,7 +182,7 @@ std::unique_ptr<Table> eventTypeTable(SqlContext& context)
     return std::make_unique<SourceTable>(
         "event_type",
         std::vector<Column>{{"type", T::Integer}, {"name", T::Text}, {"system", T::Text}, {"events", T::Integer}},
-        [&context] { return 100.0; },
+        [] { return 100.0; },
         [&context](const std::vector<Bound>&) {
             std::vector<Value> cells;
             const std::vector<uint64_t>& counts = context.store().eventTypeCounts();
