@@ -416,11 +416,7 @@ void SliceTable::forEachOf(uint32_t owner, const EventStore& store, const TaskIn
 {
     if (const GrowingList<SliceRow>* rows = m_explicit.of(owner))
         for (size_t i = 0, n = rows->size(); i < n; ++i) {
-            const SliceRow& r = (*rows)[i];
-            View v;
-            v.start = r.start, v.end = r.end, v.value = r.value, v.owner = owner, v.label = r.label;
-            v.depth = r.depth, v.flags = r.flags;
-            visit(v);
+            visit(viewOf((*rows)[i], owner));
         }
     if (spec().owner == RowOwner::Cpu) {
         const StreamId stream{static_cast<uint16_t>(owner)};
@@ -441,11 +437,7 @@ void SliceTable::forEach(const EventStore& store, const TaskIndex* tasks,
     for (uint32_t owner = 0; owner < m_explicit.owners(); ++owner)
         if (const GrowingList<SliceRow>* rows = m_explicit.of(owner))
             for (size_t i = 0, n = rows->size(); i < n; ++i) {
-                const SliceRow& r = (*rows)[i];
-                View v;
-                v.start = r.start, v.end = r.end, v.value = r.value, v.owner = owner, v.label = r.label;
-                v.depth = r.depth, v.flags = r.flags;
-                visit(v);
+                visit(viewOf((*rows)[i], owner));
             }
     for (size_t s = 0; s < m_anchored.size() && s < store.streamCount(); ++s) {
         const StreamId stream(static_cast<uint16_t>(s));

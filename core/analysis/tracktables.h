@@ -310,6 +310,14 @@ public:
     };
 
     explicit SliceTable(SliceTableSpec spec);
+    // An explicit row of `owner` as read back.
+    static View viewOf(const SliceRow& r, uint32_t owner)
+    {
+        View v;
+        v.start = r.start, v.end = r.end, v.value = r.value, v.owner = owner, v.label = r.label;
+        v.depth = r.depth, v.flags = r.flags;
+        return v;
+    }
     uint32_t label(std::string_view text) override;
     void add(const Slice& slice) override;
     void publish(const OwnerOfEvent& ownerOf) override;

@@ -330,13 +330,8 @@ public:
         size_t made = 0;
         for (; m_owner < explicitRows.owners() && made < rows; ++m_owner, m_row = 0)
             if (const GrowingList<SliceRow>* lane = explicitRows.of(m_owner))
-                for (; m_row < lane->size() && made < rows; ++m_row, ++made) {
-                    const SliceRow& r = (*lane)[m_row];
-                    SliceTable::View v;
-                    v.start = r.start, v.end = r.end, v.value = r.value, v.owner = m_owner, v.label = r.label;
-                    v.depth = r.depth, v.flags = r.flags;
-                    add(cells, v);
-                }
+                for (; m_row < lane->size() && made < rows; ++m_row, ++made)
+                    add(cells, SliceTable::viewOf((*lane)[m_row], m_owner));
         if (made >= rows) return true;
         // Anchored ones: a window of the stream's events per fill.
         constexpr uint32_t kWindow = 16384;

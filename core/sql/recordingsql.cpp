@@ -16,13 +16,6 @@ namespace ringside::sql {
 
 namespace {
 
-std::string quotedName(const std::string& name)
-{
-    std::string out = "\"";
-    for (char c : name) out += c == '"' ? std::string("\"\"") : std::string(1, c);
-    return out + "\"";
-}
-
 // Every event format the recording's file holds, parsed or not.
 std::vector<std::string> formatNames(const Trace& trace)
 {
@@ -64,7 +57,7 @@ Result<std::unique_ptr<RecordingSql>> RecordingSql::open(const Trace& trace)
     for (NamedTable& named : makeAnalysisTables(*sql->m_context, names))
         sql->addTable(std::move(named.table), std::move(named.kind));
     for (const TableInfo& info : sql->m_info) {
-        const std::string create = "CREATE VIRTUAL TABLE " + quotedName(info.name) + " USING ringside";
+        const std::string create = "CREATE VIRTUAL TABLE " + quotedIdentifier(info.name) + " USING ringside";
         char* message = nullptr;
         if (sqlite3_exec(sql->m_db, create.c_str(), nullptr, nullptr, &message) != SQLITE_OK) {
             const std::string why = message ? message : "unknown error";

@@ -117,13 +117,6 @@ int guarded(sqlite3_vtab* vtab, F f)
     }
 }
 
-std::string quoted(const std::string& name)
-{
-    std::string out = "\"";
-    for (char c : name) out += c == '"' ? std::string("\"\"") : std::string(1, c);
-    return out + "\"";
-}
-
 int connect(sqlite3* db, void* aux, int argc, const char* const* argv, sqlite3_vtab** out, char** error)
 {
     const auto& tables = *static_cast<const TableRegistry*>(aux);
@@ -135,7 +128,7 @@ int connect(sqlite3* db, void* aux, int argc, const char* const* argv, sqlite3_v
     std::string schema = "CREATE TABLE x(";
     for (size_t i = 0; i < table->columns().size(); ++i) {
         const Column& c = table->columns()[i];
-        schema += (i ? ", " : "") + quoted(c.name) +
+        schema += (i ? ", " : "") + quotedIdentifier(c.name) +
                   (c.type == ColumnType::Integer ? " INTEGER"
                    : c.type == ColumnType::Real  ? " REAL"
                                                  : " TEXT");
@@ -294,6 +287,13 @@ sqlite3_module makeModule()
 const sqlite3_module kModule = makeModule();
 
 } // namespace
+
+std::string quotedIdentifier(const std::string& name)
+{
+    std::string out = "\"";
+    for (char c : name) out += c == '"' ? std::string("\"\"") : std::string(1, c);
+    return out + "\"";
+}
 
 int registerModule(sqlite3* db, const TableRegistry& tables)
 {

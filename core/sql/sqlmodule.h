@@ -16,6 +16,9 @@ public:
     virtual const Table* find(const std::string& name) const = 0;
 };
 
+// `name` as an SQL identifier in double quotes, quotes inside doubled.
+std::string quotedIdentifier(const std::string& name);
+
 // Registers module "ringside" (CREATE VIRTUAL TABLE name USING ringside) with `db`.
 int registerModule(sqlite3* db, const TableRegistry& tables);
 
