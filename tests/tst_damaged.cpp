@@ -277,6 +277,38 @@ private slots:
         QVERIFY2(text.contains("hello"), text.constData());
     }
 
+    // libtraceevent keeps what `__print_flags(` and `__print_symbolic(` expect of the next
+    // `REC->field` in process-wide flags. A format that never reaches a field leaves them set,
+    // and the next format parsed in the process that names a field it lacks crashed in
+    // libtraceevent, past the probe (a fresh process has the flags clear).
+    void formatLeavingParserFlagsDoesNotCrashTheNextRecording()
+    {
+        using test::TraceWriter;
+        auto recording = [&](const char* name, const std::string& print) {
+            TraceWriter writer;
+            writer.formats.push_back({"probe", std::string("name: ") + name + "\nID: 900\nformat:\n" +
+                                                   TraceWriter::commonFields() +
+                                                   "\tfield:int value;\toffset:8;\tsize:4;\tsigned:1;\n\n"
+                                                   "print fmt: " +
+                                                   print + "\n"});
+            writer.cpus.resize(1);
+            writer.cpus[0].push_back({1, TraceWriter::payload(900, 10, std::string(4, '\1'))});
+            writer.cpus[0].push_back({2, TraceWriter::payload(900, 10, std::string(4, '\2'))});
+            const QString path = m_dir.filePath(QString(name) + ".dat");
+            return test::writeFile(path, writer.write()) ? path.toStdString() : std::string();
+        };
+        const std::string leaving = recording(
+            "leaves_flags", R"("%s %s", __print_flags(1, "|", { 1, "one" }), __print_symbolic(2, { 2, "two" }))");
+        const std::string missing = recording("names_missing_fields", R"("%d %d", REC->nosuch, REC->other)");
+        QVERIFY(!leaving.empty() && !missing.empty());
+        for (const std::string& path : {leaving, missing, leaving, missing}) {
+            auto trace = test::openOrFail(path);
+            QVERIFY(trace);
+            QCOMPARE(trace->store().eventTypeCount(900), uint64_t(2));
+            QCOMPARE(test::dump(*trace).count('\n'), 3); // "cpus=1" and the two events
+        }
+    }
+
     void cliReportsSkippedFormats()
     {
         const CliResult info = runCli({"info", m_crashingWithEvents});

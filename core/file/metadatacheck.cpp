@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 #include "file/metadatacheck.h"
 
+#include "decode/parserstate.h"
 #include "util/childprobe.h"
 
 #include <traceevent/event-parse.h>
@@ -74,9 +75,12 @@ ProbeVerdict probeAndApplySteps(std::vector<size_t>& unsafe, Diagnostics& diagno
     if (request >= 0)
         probe.start = ChildProbe::spawning(program, request);
     else
-        probe.start =
-            ChildProbe::forking([&] { childTep = newMetadataTep(layout); },
-                                [&](size_t i) { applyStep(childTep, steps[i], layout.longSize); }, steps.size());
+        probe.start = ChildProbe::forking(
+            [&] {
+                clearTraceEventParserLeftovers(); // another thread's parse may have left them
+                childTep = newMetadataTep(layout);
+            },
+            [&](size_t i) { applyStepAlone(childTep, steps[i], layout.longSize); }, steps.size());
     const ChildProbe::Outcome outcome = probe.run([&](size_t i) { apply(steps[i]); });
     if (request >= 0) close(request);
     if (!outcome.probed) {

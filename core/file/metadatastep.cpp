@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 #include "file/metadatastep.h"
 
+#include "decode/parserstate.h"
 #include "util/bytereader.h"
 #include "util/childprobe.h"
 
@@ -74,18 +75,27 @@ tep_handle* newMetadataTep(const MetadataLayout& layout)
     return tep;
 }
 
-bool applyStep(tep_handle* tep, const MetadataStep& step, int longSize)
+bool applyStepAlone(tep_handle* tep, const MetadataStep& step, int longSize)
 {
     switch (step.kind) {
     case MetadataStep::Kind::HeaderPage:
         return tep_parse_header_page(tep, const_cast<char*>(step.text.data()),
                                      static_cast<unsigned long>(step.text.size()), longSize) == 0;
-    case MetadataStep::Kind::Format:
-        return tep_parse_event(tep, step.text.data(), step.text.size(), step.system.c_str()) == 0;
+    case MetadataStep::Kind::Format: {
+        const bool parsed = tep_parse_event(tep, step.text.data(), step.text.size(), step.system.c_str()) == 0;
+        clearTraceEventParserLeftovers();
+        return parsed;
+    }
     case MetadataStep::Kind::PrintkFormats: return tep_parse_printk_formats(tep, step.text.data()) == 0;
     case MetadataStep::Kind::SavedCmdlines: return tep_parse_saved_cmdlines(tep, step.text.data()) == 0;
     }
     return false;
+}
+
+bool applyStep(tep_handle* tep, const MetadataStep& step, int longSize)
+{
+    const auto lock = lockTraceEventParser();
+    return applyStepAlone(tep, step, longSize);
 }
 
 std::string encodeMetadataRequest(const MetadataLayout& layout, const std::vector<MetadataStep>& steps)
@@ -146,7 +156,7 @@ int runMetadataProbe(int argc, char** argv)
     if (!reporter.attach(ChildProbe::Channel{STDOUT_FILENO, 4})) return 2;
     for (const MetadataStep& step : steps) {
         if (std::find(skip.begin(), skip.end(), step.ordinal) != skip.end()) continue;
-        applyStep(tep, step, layout.longSize);
+        applyStepAlone(tep, step, layout.longSize);
         if (step.ordinal >= from && !reporter.stepDone()) return 3;
     }
     return 0; // the handle goes with the process

@@ -30,8 +30,11 @@ struct MetadataLayout {
 };
 
 tep_handle* newMetadataTep(const MetadataLayout& layout);
-// False where libtraceevent refused the step (without crashing).
+// False where libtraceevent refused the step (without crashing). Holds the parser lock
+// (lockTraceEventParser); applyStepAlone is for a probe, a process of one thread that must not
+// wait for a lock another thread held when it was forked.
 bool applyStep(tep_handle* tep, const MetadataStep& step, int longSize);
+bool applyStepAlone(tep_handle* tep, const MetadataStep& step, int longSize);
 
 // The steps as the probe program reads them (see runMetadataProbe), and back. `decode` keeps
 // views into `request`; false if it is not a whole request.

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 #include "query/eventfilter.h"
 
+#include "decode/parserstate.h"
 #include "decode/recordcheck.h"
 #include "decode/recordwalker.h"
 #include "query/filtersyntax.h"
@@ -46,6 +47,8 @@ Result<std::shared_ptr<FilterExpression>> FilterExpression::compile(tep_handle* 
     if (meant.size() - meant.find(':') - 1 > kMaxFilterCondition)
         return Error{"the condition is longer than " + std::to_string(kMaxFilterCondition) +
                      " characters once its signed comparisons are spelled out for libtraceevent"};
+    // Held across the probe's fork too: its child never takes it.
+    const auto lock = lockTraceEventParser();
     if (!filterParserSurvives(tep, meant)) return Error{"libtraceevent's filter parser crashes on this expression"};
 
     std::shared_ptr<FilterExpression> expression(new FilterExpression);

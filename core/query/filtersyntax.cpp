@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 #include "query/filtersyntax.h"
 
+#include "decode/parserstate.h"
+
 #include <traceevent/event-parse.h>
 
 #include <cctype>
@@ -318,6 +320,7 @@ std::string checkFilterSyntax(tep_handle* tep, const std::string& expression)
     // libtraceevent frees twice when a comparison it refuses (a field on the right, '<' on a
     // string, ...) follows another condition; alone, it refuses it cleanly. So each comparison
     // goes to it alone first.
+    const auto lock = lockTraceEventParser();
     for (const Parser::Span& span : comparisons) {
         tep_event_filter* filter = tep_filter_alloc(tep);
         if (!filter) return "out of memory";
