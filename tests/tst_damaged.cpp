@@ -309,6 +309,54 @@ private slots:
         }
     }
 
+    // libtraceevent divides in integers as it prints (SIGFPE on 0): a divisor that is 0 in a
+    // record, or always (a constant that reads as 0, a field the format lacks), shows the
+    // record's fields instead; constant divisors (as `sizeof` becomes) print as the format says.
+    void printFormatDividingByZeroShowsTheFields()
+    {
+        using test::TraceWriter;
+        TraceWriter writer;
+        auto format = [](const char* name, int id, const std::string& print) {
+            return std::string("name: ") + name + "\nID: " + std::to_string(id) + "\nformat:\n" +
+                   TraceWriter::commonFields() +
+                   "\tfield:int a;\toffset:8;\tsize:4;\tsigned:1;\n"
+                   "\tfield:int b;\toffset:12;\tsize:4;\tsigned:1;\n\n"
+                   "print fmt: " +
+                   print + "\n";
+        };
+        writer.formats.push_back(
+            {"probe", format("by_field", 901, R"("q=%d r=%d", REC->a / REC->b, REC->a % (int)REC->b)")});
+        writer.formats.push_back({"probe", format("by_atom", 902, R"("q=%d", REC->a / s)")});
+        writer.formats.push_back({"probe", format("by_missing", 903, R"("q=%d", REC->a / REC->nosuch)")});
+        writer.formats.push_back({"probe", format("by_constant", 904, R"("q=%d", REC->a / 8)")});
+        auto fields = [](int32_t a, int32_t b) {
+            std::string bytes(8, '\0');
+            std::memcpy(bytes.data(), &a, 4);
+            std::memcpy(bytes.data() + 4, &b, 4);
+            return bytes;
+        };
+        writer.cpus.resize(1);
+        writer.cpus[0].push_back({1, TraceWriter::payload(901, 10, fields(17, 5))});
+        writer.cpus[0].push_back({2, TraceWriter::payload(901, 10, fields(17, 0))});
+        writer.cpus[0].push_back(
+            {3, TraceWriter::payload(901, 10, fields(17, 256))}); // (int) keeps 256: shown as fields all the same
+        writer.cpus[0].push_back({4, TraceWriter::payload(902, 10, fields(17, 5))});
+        writer.cpus[0].push_back({5, TraceWriter::payload(903, 10, fields(17, 5))});
+        writer.cpus[0].push_back({6, TraceWriter::payload(904, 10, fields(80, 5))});
+        const QString path = m_dir.filePath("divides-by-zero.dat");
+        QVERIFY(test::writeFile(path, writer.write()));
+        auto trace = test::openOrFail(path.toStdString());
+        QVERIFY(trace);
+        const QList<QByteArray> lines = test::dump(*trace).split('\n');
+        QCOMPARE(lines.size(), 8); // "cpus=1", six events, and the empty piece after the last newline
+        QVERIFY2(lines[1].contains("q=3 r=2"), lines[1].constData());
+        for (int i : {2, 3, 4, 5}) {
+            QVERIFY2(lines[i].contains("divide by zero") && lines[i].contains("a=17"), lines[i].constData());
+            QVERIFY2(!lines[i].contains("q="), lines[i].constData());
+        }
+        QVERIFY2(lines[6].contains("q=10"), lines[6].constData());
+    }
+
     void cliReportsSkippedFormats()
     {
         const CliResult info = runCli({"info", m_crashingWithEvents});
