@@ -156,7 +156,7 @@ std::unique_ptr<ReportWorker> ReportWorker::create(const Trace& trace, bool ownH
     w->m_simple.resize(65536);
     w->m_simpleTried.assign(65536, false);
     w->m_checks.resize(65536);
-    w->m_divisors.resize(65536);
+    w->m_printChecks.resize(65536);
     w->m_comms.assign(kCommSlots, {INT32_MIN, std::string()});
     if (tep_event* e = tep_find_event_by_name(w->m_tep, "ftrace", "funcgraph_entry")) w->m_entryType = e->id;
     if (tep_event* e = tep_find_event_by_name(w->m_tep, "ftrace", "funcgraph_exit")) w->m_exitType = e->id;
@@ -300,15 +300,15 @@ void ReportWorker::appendInfo(EventRef e, const uint8_t* data, int size, std::st
         m_simpleTried[type] = true;
         m_simple[type] = SimplePrint::compile(event(type));
         m_checks[type] = std::make_unique<RecordCheck>(event(type));
-        m_divisors[type] = std::make_unique<DivisorCheck>(event(type));
+        m_printChecks[type] = std::make_unique<PrintCheck>(event(type));
     }
     if (const tep_format_field* bad = m_checks[type]->firstBadField(data, size)) {
         out += damagedRecordText(bad);
         return;
     }
     if (m_simple[type] && m_simple[type]->print(data, size, out)) return;
-    if (m_divisors[type]->mayDivideByZero(data)) {
-        out += divisionByZeroText();
+    if (m_printChecks[type]->mayCrash(data, size)) {
+        out += unprintableRecordText();
         trace_seq_reset(&m_seq);
         tep_print_fields(&m_seq, const_cast<uint8_t*>(data), size, event(type));
         appendSeq(out, m_seq, false);

@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 #pragma once
 
-#include "decode/divisorcheck.h"
 #include "decode/funcgraphhandlers.h"
+#include "decode/printcheck.h"
 #include "decode/recordcheck.h"
 #include "decode/simpleprint.h"
 #include "decode/streamreader.h"
@@ -112,7 +112,7 @@ private:
     std::vector<std::unique_ptr<SimplePrint>> m_simple; // by type, once tried
     std::vector<bool> m_simpleTried;
     std::vector<std::unique_ptr<RecordCheck>> m_checks; // by type, with m_simple
-    std::vector<std::unique_ptr<DivisorCheck>> m_divisors; // by type, with m_simple
+    std::vector<std::unique_ptr<PrintCheck>> m_printChecks; // by type, with m_simple
     // Latency text by (common_flags, common_preempt_count), when nothing else feeds it.
     bool m_latencyMemo = false;
     std::vector<std::string> m_latencies;
