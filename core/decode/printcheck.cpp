@@ -168,7 +168,7 @@ bool PrintCheck::mayCrash(const uint8_t* data, int size) const
 
 std::string unprintableRecordText()
 {
-    return "[not printed by its format, which would crash libtraceevent here; the fields:]";
+    return " [not printed by its format: it would crash libtraceevent]";
 }
 
 } // namespace ringside

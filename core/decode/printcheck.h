@@ -49,7 +49,7 @@ private:
     bool m_always = false;
 };
 
-// What a view shows, before the fields, instead of a record PrintCheck finds unsafe to print.
+// What a view shows after the fields of a record PrintCheck finds unsafe to print by its format.
 std::string unprintableRecordText();
 
 } // namespace ringside

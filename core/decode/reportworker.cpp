@@ -308,10 +308,13 @@ void ReportWorker::appendInfo(EventRef e, const uint8_t* data, int size, std::st
     }
     if (m_simple[type] && m_simple[type]->print(data, size, out)) return;
     if (m_printChecks[type]->mayCrash(data, size)) {
-        out += unprintableRecordText();
+        // The fields first: the table's column shows the start of the text.
         trace_seq_reset(&m_seq);
         tep_print_fields(&m_seq, const_cast<uint8_t*>(data), size, event(type));
+        const size_t start = out.size();
         appendSeq(out, m_seq, false);
+        out.erase(start, out.find_first_not_of(' ', start) - start);
+        out += unprintableRecordText();
         return;
     }
     tep_record record{};
