@@ -44,12 +44,6 @@ SyscallsPlugin::Sums& SyscallsPlugin::Tally::of(uint64_t key)
     return sums[m_last];
 }
 
-const SyscallsPlugin::Sums* SyscallsPlugin::Tally::find(uint64_t key) const
-{
-    const uint32_t* at = m_index.find(key);
-    return at ? &sums[*at] : nullptr;
-}
-
 void SyscallsPlugin::Tally::add(const Call& c, EventRef exitEvent)
 {
     of(uint64_t(uint32_t(c.pid)) << 32 | c.name).add(c);
@@ -566,7 +560,12 @@ void SyscallsPlugin::join(std::vector<FedPiece> fed)
         piece->finish();
         piece->place(f.firstIndex);
         m_callCount += piece->m_added;
-        m_tally.add(std::move(piece->m_tally));
+        Tally& sums = piece->m_tally;
+        m_tally.failures.insert(m_tally.failures.end(), sums.failures.begin(), sums.failures.end());
+        std::vector<Failure>().swap(sums.failures);
+        sums.seal();
+        if (!sums.keys.empty()) m_pieceTallies.push_back(std::move(sums));
+        sums.clear();
         pieces.push_back(piece);
     }
     // What may still return: the last join's unreturned entries, then the new pieces'.
@@ -635,6 +634,13 @@ void SyscallsPlugin::join(std::vector<FedPiece> fed)
         if (needed) kept.push_back(std::move(piece));
     }
     m_pieces = std::move(kept);
+    // A capture joins a batch at a time: its many small tallies repeat keys, so they are added
+    // up now and then.
+    constexpr size_t kMostTallies = 64;
+    if (m_pieceTallies.size() > kMostTallies) {
+        for (Tally& t : m_pieceTallies) m_tally.add(std::move(t));
+        std::vector<Tally>().swap(m_pieceTallies);
+    }
     std::stable_sort(m_tally.failures.begin(), m_tally.failures.end(), [](const Failure& a, const Failure& b) {
         return a.exit != b.exit ? a.exit < b.exit : a.exitEvent.stream < b.exitEvent.stream;
     });

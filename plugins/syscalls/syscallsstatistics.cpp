@@ -16,14 +16,16 @@ std::vector<StatsTable> SyscallsPlugin::statistics() const
 
 std::vector<StatsTable> SyscallsPlugin::finalStatistics()
 {
-    std::vector<StatsTable> made = tables(&m_tally);
+    std::vector<StatsTable> made = tables(this);
     m_tallyHandedOver = true;
     return made;
 }
 
-std::vector<StatsTable> SyscallsPlugin::tables(Tally* consumed) const
+std::vector<StatsTable> SyscallsPlugin::tables(SyscallsPlugin* consuming) const
 {
     const Tally& tally = m_tally;
+    std::vector<const Tally*> allSums{&m_tally};
+    for (const Tally& t : m_pieceTallies) allSums.push_back(&t);
     using Kind = StatsTable::Kind;
     auto taskOf = [&](int32_t pid, uint64_t time) {
         return m_info.taskAt ? int64_t(m_info.taskAt(pid, time)) : int64_t(pid);
@@ -104,7 +106,7 @@ std::vector<StatsTable> SyscallsPlugin::tables(Tally* consumed) const
         count(errnosOfName[f.name], f.ret);
         count(errnosOfTaskCall[uint64_t(uint32_t(f.pid)) << 32 | f.name], f.ret);
     }
-    if (consumed) std::vector<Failure>().swap(consumed->failures);
+    if (consuming) std::vector<Failure>().swap(consuming->m_tally.failures);
 
     StatsTable bySyscall{"syscalls", "System calls", {}, false};
     auto& sName = bySyscall.column("name", "System call", Kind::Text);
@@ -116,13 +118,16 @@ std::vector<StatsTable> SyscallsPlugin::tables(Tally* consumed) const
     // The sums per name and per task: those per task and name added up.
     std::vector<Sums> perName;
     std::unordered_map<int32_t, Sums> perTask;
-    for (size_t i = 0; i < tally.keys.size(); ++i) {
-        const uint64_t key = tally.keys[i];
-        const Sums& sums = tally.sums[i];
-        const uint32_t name = uint32_t(key);
-        if (perName.size() <= name) perName.resize(name + 1u);
-        perName[name].add(sums);
-        perTask[int32_t(key >> 32)].add(sums);
+    size_t entries = 0;
+    for (const Tally* t : allSums) {
+        entries += t->keys.size();
+        for (size_t i = 0; i < t->keys.size(); ++i) {
+            const uint64_t key = t->keys[i];
+            const uint32_t name = uint32_t(key);
+            if (perName.size() <= name) perName.resize(name + 1u);
+            perName[name].add(t->sums[i]);
+            perTask[int32_t(key >> 32)].add(t->sums[i]);
+        }
     }
     std::vector<uint32_t> byName;
     for (uint32_t id = 0; id < perName.size(); ++id)
@@ -168,18 +173,30 @@ std::vector<StatsTable> SyscallsPlugin::tables(Tally* consumed) const
     for (uint32_t id = 0; id < byRank.size(); ++id) byRank[id] = id;
     std::sort(byRank.begin(), byRank.end(), [&](uint32_t a, uint32_t b) { return names[a] < names[b]; });
     for (uint32_t r = 0; r < byRank.size(); ++r) rankOf[byRank[r]] = r;
-    std::vector<uint64_t> taskCalls;
-    taskCalls.reserve(tally.keys.size());
-    for (const uint64_t key : tally.keys)
-        taskCalls.push_back(uint64_t(uint32_t(key >> 32) ^ 0x80000000u) << 32 | rankOf[uint32_t(key)]);
-    std::sort(taskCalls.begin(), taskCalls.end());
+    // Each key's sums, from every tally it is in (in pid and name order, as one number each:
+    // the pid's sign flipped, the name's rank in alphabetical order).
+    struct Entry {
+        uint64_t ordered;
+        uint32_t tally, at;
+    };
+    std::vector<Entry> taskCalls;
+    taskCalls.reserve(entries);
+    for (uint32_t t = 0; t < allSums.size(); ++t)
+        for (uint32_t i = 0; i < allSums[t]->keys.size(); ++i) {
+            const uint64_t key = allSums[t]->keys[i];
+            taskCalls.push_back({uint64_t(uint32_t(key >> 32) ^ 0x80000000u) << 32 | rankOf[uint32_t(key)], t, i});
+        }
+    std::sort(taskCalls.begin(), taskCalls.end(), [](const Entry& a, const Entry& b) { return a.ordered < b.ordered; });
     for (auto* c : {&cTask, &cName, &cCalls, &cTotal, &cMax}) c->numbers.reserve(taskCalls.size());
     cErrors.counts.reserve(taskCalls.size());
-    for (const uint64_t ordered : taskCalls) {
+    for (size_t first = 0, next = 0; first < taskCalls.size(); first = next) {
+        const uint64_t ordered = taskCalls[first].ordered;
+        Sums s;
+        for (next = first; next < taskCalls.size() && taskCalls[next].ordered == ordered; ++next)
+            s.add(allSums[taskCalls[next].tally]->sums[taskCalls[next].at]);
         const int32_t pid = int32_t(uint32_t(ordered >> 32) ^ 0x80000000u);
         const uint32_t name = byRank[uint32_t(ordered)];
         const uint64_t key = uint64_t(uint32_t(pid)) << 32 | name;
-        const Sums& s = *tally.find(key);
         cTask.numbers.push_back(taskOf(pid, perTask.at(pid).first));
         cName.numbers.push_back(name);
         cCalls.numbers.push_back(s.calls);
@@ -187,7 +204,10 @@ std::vector<StatsTable> SyscallsPlugin::tables(Tally* consumed) const
         cTotal.numbers.push_back(s.timed ? int64_t(s.total) : StatsTable::kUnknown);
         cMax.numbers.push_back(s.timed ? int64_t(s.max) : StatsTable::kUnknown);
     }
-    if (consumed) consumed->clear();
+    if (consuming) {
+        consuming->m_tally.clear();
+        std::vector<Tally>().swap(consuming->m_pieceTallies);
+    }
 
     StatsTable grouped{"failure_groups", "Failures by system call and error", {}, false};
     auto& gName = grouped.column("name", "System call", Kind::Text);
