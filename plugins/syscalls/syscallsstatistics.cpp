@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <map>
+#include <optional>
 #include <unordered_map>
 
 namespace ringside::syscalls {
@@ -189,6 +190,8 @@ std::vector<StatsTable> SyscallsPlugin::tables(SyscallsPlugin* consuming) const
     std::sort(taskCalls.begin(), taskCalls.end(), [](const Entry& a, const Entry& b) { return a.ordered < b.ordered; });
     for (auto* c : {&cTask, &cName, &cCalls, &cTotal, &cMax}) c->numbers.reserve(taskCalls.size());
     cErrors.counts.reserve(taskCalls.size());
+    std::optional<int32_t> lastPid;
+    int64_t lastTask = 0;
     for (size_t first = 0, next = 0; first < taskCalls.size(); first = next) {
         const uint64_t ordered = taskCalls[first].ordered;
         Sums s;
@@ -197,7 +200,8 @@ std::vector<StatsTable> SyscallsPlugin::tables(SyscallsPlugin* consuming) const
         const int32_t pid = int32_t(uint32_t(ordered >> 32) ^ 0x80000000u);
         const uint32_t name = byRank[uint32_t(ordered)];
         const uint64_t key = uint64_t(uint32_t(pid)) << 32 | name;
-        cTask.numbers.push_back(taskOf(pid, perTask.at(pid).first));
+        if (pid != lastPid) lastPid = pid, lastTask = taskOf(pid, perTask.at(pid).first); // rows come by pid
+        cTask.numbers.push_back(lastTask);
         cName.numbers.push_back(name);
         cCalls.numbers.push_back(s.calls);
         cErrors.counts.push_back(errnoCounts(find(errnosOfTaskCall, key)));
