@@ -68,15 +68,9 @@ void PrintCheck::collect(const tep_print_arg* arg, int depth)
 
 void PrintCheck::addDivisor(const tep_print_arg* divisor)
 {
-    // A cast may keep only the low byte of what it casts: only that byte is sure to survive.
-    if (divisor && divisor->type == TEP_PRINT_TYPE) {
-        const tep_print_arg* item = divisor->typecast.item;
-        if (item && (item->type == TEP_PRINT_ATOM || item->type == TEP_PRINT_FIELD)) {
-            m_divisors.push_back(divisor);
-            return;
-        }
-    }
-    if (divisor && (divisor->type == TEP_PRINT_ATOM || divisor->type == TEP_PRINT_FIELD))
+    // A field or atom, or a cast of one (mayCrash keeps only the low byte a cast may leave).
+    const tep_print_arg* item = divisor && divisor->type == TEP_PRINT_TYPE ? divisor->typecast.item : divisor;
+    if (item && (item->type == TEP_PRINT_ATOM || item->type == TEP_PRINT_FIELD))
         m_divisors.push_back(divisor);
     else
         m_always = true;

@@ -556,8 +556,7 @@ void SyscallsPlugin::join(std::vector<FedPiece> fed)
     // The failures' room at once, with some to spare for the calls this join decides: grown
     // step by step, the vector held up to twice them at the load's peak.
     size_t failures = m_tally.failures.size();
-    for (const FedPiece& f : fed)
-        if (const auto* piece = dynamic_cast<const Piece*>(f.piece.get())) failures += piece->m_tally.failures.size();
+    for (const FedPiece& f : fed) failures += pieceOf(f.piece.get())->m_tally.failures.size();
     if (const size_t room = m_tally.failures.capacity(); failures > room)
         m_tally.failures.reserve(std::max(failures + failures / 16, room + room / 2));
     for (FedPiece& f : fed) {
