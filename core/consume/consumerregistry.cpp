@@ -170,28 +170,34 @@ public:
             guarded(c, [&] { m_pieces[c] = registry.m_consumers[c]->newPiece(stream); });
         }
     }
-    void record(size_t parserTap, const uint8_t* bytes, int recordBytes, uint32_t index, uint64_t timestamp,
-                int32_t pid, uint8_t flags) override
+    void records(const SinkRecord* records, size_t count) override
     {
-        if (parserTap < m_registry.m_tapOffset) return;
-        const size_t tap = parserTap - m_registry.m_tapOffset;
         const StretchRows::Scope scope(&m_rows);
-        const BoundTap& bound = m_registry.m_bound[tap];
-        ConsumedRecord record;
-        record.type = m_registry.m_taps[tap].eventType;
-        record.timestamp = timestamp;
-        record.stream = m_stream;
-        record.index = index;
-        record.pid = pid;
-        record.flags = flags;
-        for (const Subscriber& sub : bound.pieceSubscribers) {
-            StreamPiece* piece = m_pieces[sub.consumer].get();
-            if (!piece) continue;
-            decodeRecord(sub, bytes, recordBytes, m_registry.m_bigEndian, m_values);
-            record.request = sub.request;
-            record.values = m_values.data();
-            record.valueCount = sub.formats.size();
-            guarded(sub.consumer, [&] { piece->consume(record); });
+        const size_t tapOffset = m_registry.m_tapOffset;
+        for (const SinkRecord* r = records; r != records + count; ++r) {
+            if (r->lost) {
+                eventsLost(r->timestamp);
+                continue;
+            }
+            if (r->tap < tapOffset) continue;
+            const size_t tap = r->tap - tapOffset;
+            const BoundTap& bound = m_registry.m_bound[tap];
+            ConsumedRecord record;
+            record.type = m_registry.m_taps[tap].eventType;
+            record.timestamp = r->timestamp;
+            record.stream = m_stream;
+            record.index = r->index;
+            record.pid = r->pid;
+            record.flags = r->flags;
+            for (const Subscriber& sub : bound.pieceSubscribers) {
+                StreamPiece* piece = m_pieces[sub.consumer].get();
+                if (!piece) continue;
+                decodeRecord(sub, r->record, r->recordBytes, m_registry.m_bigEndian, m_values);
+                record.request = sub.request;
+                record.values = m_values.data();
+                record.valueCount = sub.formats.size();
+                guarded(sub.consumer, [&] { piece->consume(record); });
+            }
         }
     }
     // The same from a tap's bytes (a live capture's batch, fed after its parse).
@@ -216,11 +222,11 @@ public:
             guarded(sub.consumer, [&] { piece->consume(record); });
         }
     }
-    void lost(uint64_t timestamp) override
+    // The kernel lost events before the stretch's next record (a live capture's batch).
+    void lost(uint64_t timestamp)
     {
         const StretchRows::Scope scope(&m_rows);
-        for (size_t c = 0; c < m_pieces.size(); ++c)
-            if (m_pieces[c]) guarded(c, [&] { m_pieces[c]->eventsLost(timestamp); });
+        eventsLost(timestamp);
     }
     void end() override
     {
@@ -235,6 +241,11 @@ public:
     const std::string& failure(size_t consumer) const { return m_failures[consumer]; }
 
 private:
+    void eventsLost(uint64_t timestamp)
+    {
+        for (size_t c = 0; c < m_pieces.size(); ++c)
+            if (m_pieces[c]) guarded(c, [&] { m_pieces[c]->eventsLost(timestamp); });
+    }
     template <typename Call>
     void guarded(size_t c, Call what)
     {

@@ -94,7 +94,7 @@ void PageParser::parse(const uint8_t* page, uint32_t pageSize, CpuColumns& out, 
                 out.lostTotal += static_cast<uint64_t>(missed);
             else
                 ++out.unknownLostPages;
-            if (m_sink) m_sink->lost(ts);
+            if (m_sink) m_sinkRecords.push_back({.timestamp = ts, .lost = true});
         }
         const auto* rec = static_cast<const uint8_t*>(data);
         const int bytes = recordBytesInPage(size, data, page, pageSize);
@@ -123,8 +123,13 @@ void PageParser::parse(const uint8_t* page, uint32_t pageSize, CpuColumns& out, 
                     at += width;
                 }
             }
-            if (tap.feed && m_sink) m_sink->record(tapIndex, rec, bytes, index, ts, pid, rec[m_layout.flagsOffset]);
+            if (tap.feed && m_sink)
+                m_sinkRecords.push_back({rec, bytes, uint32_t(tapIndex), index, ts, pid, rec[m_layout.flagsOffset]});
         }
+    }
+    if (!m_sinkRecords.empty()) {
+        m_sink->records(m_sinkRecords.data(), m_sinkRecords.size());
+        m_sinkRecords.clear();
     }
     out.publish(); // the page's events, every column written
     if (out.size() == before) ++stats.emptyPages;

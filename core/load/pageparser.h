@@ -77,6 +77,7 @@ private:
     std::vector<int16_t> m_tapOfType; // event type -> tap index, or -1
     std::vector<size_t> m_tapBytes;   // per tap: bytesPerHit()
     RecordSink* m_sink = nullptr;
+    std::vector<SinkRecord> m_sinkRecords; // the page's, given to m_sink after its parse
 };
 
 } // namespace ringside

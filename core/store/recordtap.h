@@ -31,17 +31,28 @@ struct RecordTap {
     }
 };
 
+// One record of a `feed` tap as the parser found it, or a mark that the kernel lost events
+// just before the stretch's next record (`lost`: then only `timestamp` is set).
+struct SinkRecord {
+    const uint8_t* record = nullptr; // the event's `recordBytes` bytes (fields past them read as zeros)
+    int recordBytes = 0;
+    uint32_t tap = 0;
+    uint32_t index = 0; // the event's index in the stretch
+    uint64_t timestamp = 0;
+    int32_t pid = 0;
+    uint8_t flags = 0;
+    bool lost = false;
+};
+
 // Takes the records of `feed` taps while the pages are parsed, one stretch of one stream at a
 // time, on the parser's thread: what consumers fed in pieces read (RecordConsumer::newPiece).
+// A page's records come at once, after its parse: the consumers' work then runs in one loop
+// with its own data in the caches, not between kbuffer's steps record by record.
 class RecordSink {
 public:
     virtual ~RecordSink() = default;
-    // `record`: the event's `recordBytes` bytes (fields past them read as zeros); `index`: the
-    // event's index in the stretch.
-    virtual void record(size_t tap, const uint8_t* record, int recordBytes, uint32_t index, uint64_t timestamp,
-                        int32_t pid, uint8_t flags) = 0;
-    // The kernel lost events just before the stretch's next event, at `timestamp`.
-    virtual void lost(uint64_t timestamp) = 0;
+    // Records in stream order; the pointers hold until the call returns.
+    virtual void records(const SinkRecord* records, size_t count) = 0;
     // The stretch's last record was given.
     virtual void end() {}
 };

@@ -44,9 +44,19 @@ SyscallsPlugin::Sums& SyscallsPlugin::Tally::of(uint64_t key)
     return sums[m_last];
 }
 
-void SyscallsPlugin::Tally::add(const Call& c, EventRef exitEvent)
+void SyscallsPlugin::Tally::add(const Call& c, EventRef exitEvent, SumsCache* cache)
 {
-    of(uint64_t(uint32_t(c.pid)) << 32 | c.name).add(c);
+    if (cache) {
+        const size_t way = c.name % SumsCache::kWays;
+        if (cache->name[way] != c.name + 1) {
+            of(uint64_t(uint32_t(c.pid)) << 32 | c.name);
+            cache->name[way] = c.name + 1;
+            cache->at[way] = m_last;
+        }
+        sums[cache->at[way]].add(c);
+    } else {
+        of(uint64_t(uint32_t(c.pid)) << 32 | c.name).add(c);
+    }
     if (c.failed())
         failures.push_back({c.exit, c.enterSeen ? int64_t(c.exit - c.enter) : StatsTable::kUnknown, c.ret, c.pid,
                             uint16_t(c.name), exitEvent});
@@ -128,7 +138,7 @@ int SyscallsPlugin::cpuOf(StreamId stream) const
     return stream.valid() && stream.value < m_streams.size() ? m_streams[stream.value].cpu : -1;
 }
 
-void SyscallsPlugin::addToTable(const PendingCall& p, Tally& tally, uint32_t owner)
+void SyscallsPlugin::addToTable(const PendingCall& p, Tally& tally, uint32_t owner, SumsCache* cache)
 {
     Call c;
     c.enter = p.enter;
@@ -152,7 +162,7 @@ void SyscallsPlugin::addToTable(const PendingCall& p, Tally& tally, uint32_t own
         if (c.exitSeen) s.endEvent = p.exitEvent;
         m_slices->add(s);
     }
-    tally.add(c, p.exitSeen ? p.exitEvent : EventRef());
+    tally.add(c, p.exitSeen ? p.exitEvent : EventRef(), cache);
     if (m_observer) m_observer(c);
 }
 
@@ -186,6 +196,7 @@ private:
         bool seen = false;
         bool left = false;          // it left the CPU after its last entry here
         size_t deferred = SIZE_MAX; // its call whose return was left to join(), in m_unreturned
+        SumsCache sums;             // in m_tally
     };
     // Which kind of event a record is: both kinds may record one call.
     enum Kind : uint8_t { kRaw = 1, kEvent = 2 };
@@ -320,7 +331,7 @@ void SyscallsPlugin::Piece::settle(TaskState& task)
     const uint32_t owner = m_streamKey != kEveryStream ? kNoTask
                            : taskAt                    ? taskAt(call.pid, call.enter)
                                                        : uint32_t(call.pid);
-    m_plugin.addToTable(call, m_tally, owner);
+    m_plugin.addToTable(call, m_tally, owner, &task.sums);
     ++m_added;
     m_calls[size_t(task.lastExited)].joined = true; // in the table: no join emits it again
     m_free.push_back(uint32_t(task.lastExited));

@@ -138,11 +138,19 @@ private:
     // Sums of calls added per pid and name (the sums per name and per pid are theirs added up
     // when the statistics are asked for); the failures. Hundreds of thousands of pairs, met
     // once per call: one flat index over two arrays, not a node per pair.
+    // Where a task's latest calls' sums are in a Tally, by name: a task makes a few calls over
+    // and over, and the tally's index (tens of thousands of keys) missed the caches on most.
+    struct SumsCache {
+        static constexpr size_t kWays = 8;
+        uint32_t name[kWays] = {}; // name + 1, 0 for none
+        uint32_t at[kWays] = {};
+    };
     struct Tally {
         std::vector<uint64_t> keys; // pid << 32 | name
         std::vector<Sums> sums;     // of keys[i]
         std::vector<Failure> failures;
-        void add(const Call& c, EventRef exitEvent);
+        // `cache`: the call's task's, when the caller keeps one (its pid's calls only).
+        void add(const Call& c, EventRef exitEvent, SumsCache* cache = nullptr);
         void add(Tally&& other);
         // No more calls come: the index goes (the sums stay).
         void seal() { m_index.clear(), m_lastKey = UINT64_MAX; }
@@ -168,7 +176,7 @@ private:
     Piece* pieceOf(StreamPiece* piece) const;
     // Adds a final call to the table, `tally` and the observer; `owner` is its task when the
     // caller knows it.
-    void addToTable(const PendingCall& call, Tally& tally, uint32_t owner);
+    void addToTable(const PendingCall& call, Tally& tally, uint32_t owner, SumsCache* cache = nullptr);
     // The statistics tables from m_tally and m_pieceTallies; with `consuming` (this plugin, from
     // finalStatistics), freeing them as they are made.
     std::vector<StatsTable> tables(SyscallsPlugin* consuming) const;
