@@ -133,14 +133,23 @@ public:
                 return true;
             }
             if (m_next >= m_end) return false;
-            const uint32_t index = uint32_t(m_next++);
-            const uint16_t type = (*m_types)[index];
-            const int32_t tap = type < m_tapOfType->size() ? (*m_tapOfType)[type] : -1;
-            if (tap < 0 || size_t(tap) >= m_readers.size()) continue;
-            if (const uint8_t* bytes = m_readers[size_t(tap)].take()) {
-                hit = {index, uint32_t(tap), bytes};
-                return true;
+            // Up to the next marker, a block of event types at a time: most events are of
+            // types no tap of this walk takes (a lane reads a few of many).
+            const size_t stop = m_marker < m_markers.size() ? std::min<size_t>(m_end, m_markers[m_marker]) : m_end;
+            if (m_next >= stop) continue;
+            const std::span<const uint16_t> types = m_types->run(m_next, stop);
+            const size_t first = m_next;
+            for (size_t i = 0; i < types.size(); ++i) {
+                const uint16_t type = types[i];
+                const int32_t tap = type < m_tapOfType->size() ? (*m_tapOfType)[type] : -1;
+                if (tap < 0 || size_t(tap) >= m_readers.size()) continue;
+                if (const uint8_t* bytes = m_readers[size_t(tap)].take()) {
+                    m_next = first + i + 1;
+                    hit = {uint32_t(first + i), uint32_t(tap), bytes};
+                    return true;
+                }
             }
+            m_next = first + types.size();
         }
     }
 
@@ -637,10 +646,12 @@ void ConsumerRegistry::consumeTaps(const EventStore& store, const Walk& walk)
     for (size_t s = 0; s < walk.ranges.size(); ++s) {
         const auto [from, to] = walk.ranges[s];
         const CpuColumns& c = store.stream(StreamId(static_cast<uint16_t>(s))).columns;
-        for (size_t i = from; i < to; ++i) {
-            const uint16_t type = c.eventType[i];
-            if (type < tapOfType.size() && tapOfType[type] >= 0 && m_taps[size_t(tapOfType[type])].keep)
-                ++m_consumed[size_t(tapOfType[type])][s];
+        for (size_t i = from; i < to;) {
+            const std::span<const uint16_t> types = c.eventType.run(i, to);
+            for (const uint16_t type : types)
+                if (type < tapOfType.size() && tapOfType[type] >= 0 && m_taps[size_t(tapOfType[type])].keep)
+                    ++m_consumed[size_t(tapOfType[type])][s];
+            i += types.size();
         }
         // Whole pieces read: gone.
         for (size_t t = 0; t < m_columns.size(); ++t) {

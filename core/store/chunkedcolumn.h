@@ -9,6 +9,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <memory>
+#include <span>
 #include <stdexcept>
 #include <type_traits>
 #include <vector>
@@ -66,6 +67,13 @@ public:
     T& operator[](size_t i) { return block(i >> BlockBits)[i & (kBlockSize - 1)]; }
     size_t size() const { return m_size.load(std::memory_order_acquire); }
     bool empty() const { return size() == 0; }
+    // The values from `i` to the end of its block, at most up to `limit`: a scan of millions
+    // reads them without a directory lookup each.
+    std::span<const T> run(size_t i, size_t limit) const
+    {
+        const size_t end = std::min(limit, ((i >> BlockBits) + 1) << BlockBits);
+        return i < end ? std::span<const T>(&(*this)[i], end - i) : std::span<const T>();
+    }
     const T& back() const { return (*this)[size() - 1]; }
     size_t memoryBytes() const { return m_blocks * kBlockBytes; }
 
