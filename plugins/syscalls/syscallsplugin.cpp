@@ -47,13 +47,17 @@ SyscallsPlugin::Sums& SyscallsPlugin::Tally::of(uint64_t key)
 void SyscallsPlugin::Tally::add(const Call& c, EventRef exitEvent, SumsCache* cache)
 {
     if (cache) {
-        const size_t way = c.name % SumsCache::kWays;
-        if (cache->name[way] != c.name + 1) {
+        auto& slots = cache->slots;
+        size_t i = 0;
+        while (i < slots.size() && slots[i].first != c.name) ++i;
+        if (i == slots.size()) {
             of(uint64_t(uint32_t(c.pid)) << 32 | c.name);
-            cache->name[way] = c.name + 1;
-            cache->at[way] = m_last;
+            slots.emplace_back(c.name, m_last);
+        } else if (i > 0) {
+            std::swap(slots[i], slots[i - 1]);
+            --i;
         }
-        sums[cache->at[way]].add(c);
+        sums[slots[i].second].add(c);
     } else {
         of(uint64_t(uint32_t(c.pid)) << 32 | c.name).add(c);
     }

@@ -138,12 +138,11 @@ private:
     // Sums of calls added per pid and name (the sums per name and per pid are theirs added up
     // when the statistics are asked for); the failures. Hundreds of thousands of pairs, met
     // once per call: one flat index over two arrays, not a node per pair.
-    // Where a task's latest calls' sums are in a Tally, by name: a task makes a few calls over
+    // Where a task's sums are in a Tally, by name: a task makes a few dozen kinds of calls over
     // and over, and the tally's index (tens of thousands of keys) missed the caches on most.
+    // A short list searched in order, each hit moved one place towards the front.
     struct SumsCache {
-        static constexpr size_t kWays = 8;
-        uint32_t name[kWays] = {}; // name + 1, 0 for none
-        uint32_t at[kWays] = {};
+        std::vector<std::pair<uint32_t, uint32_t>> slots; // (name, position in the tally)
     };
     struct Tally {
         std::vector<uint64_t> keys; // pid << 32 | name
