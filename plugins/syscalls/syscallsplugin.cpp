@@ -47,17 +47,17 @@ SyscallsPlugin::Sums& SyscallsPlugin::Tally::of(uint64_t key)
 void SyscallsPlugin::Tally::add(const Call& c, EventRef exitEvent, SumsCache* cache)
 {
     if (cache) {
-        auto& slots = cache->slots;
+        auto& places = cache->places;
         size_t i = 0;
-        while (i < slots.size() && slots[i].first != c.name) ++i;
-        if (i == slots.size()) {
+        while (i < places.size() && places[i].first != c.name) ++i;
+        if (i == places.size()) {
             of(uint64_t(uint32_t(c.pid)) << 32 | c.name);
-            slots.emplace_back(c.name, m_last);
+            places.emplace_back(c.name, m_last);
         } else if (i > 0) {
-            std::swap(slots[i], slots[i - 1]);
+            std::swap(places[i], places[i - 1]);
             --i;
         }
-        sums[slots[i].second].add(c);
+        sums[places[i].second].add(c);
     } else {
         of(uint64_t(uint32_t(c.pid)) << 32 | c.name).add(c);
     }

@@ -142,7 +142,7 @@ private:
     // and over, and the tally's index (tens of thousands of keys) missed the caches on most.
     // A short list searched in order, each hit moved one place towards the front.
     struct SumsCache {
-        std::vector<std::pair<uint32_t, uint32_t>> slots; // (name, position in the tally)
+        std::vector<std::pair<uint32_t, uint32_t>> places; // (name, position in the tally)
     };
     struct Tally {
         std::vector<uint64_t> keys; // pid << 32 | name
