@@ -347,20 +347,35 @@ bool Trace::analyse(const Progress& progress, const std::atomic<bool>* cancel, u
 
 void Trace::finishAnalyses()
 {
+    finishTables();
+    finishStatistics();
+}
+
+void Trace::finishTables()
+{
     const std::lock_guard lock(m_analyseLock);
     m_consumers.finish();
     m_taskIndex->finish(*m_store, m_occupancy);
-    publishAnalyses(Statistics::Final);
+    publishAnalyses(Statistics::Keep);
+    m_statisticsStale = true;
+    m_finished.store(true, std::memory_order_release);
+    m_version.fetch_add(1, std::memory_order_acq_rel);
+}
+
+void Trace::finishStatistics()
+{
+    const std::lock_guard lock(m_analyseLock);
+    publishStatistics(true);
     m_statisticsStale = false;
     returnFreedMemory();
-    m_finished.store(true, std::memory_order_release);
+    m_statisticsFinished.store(true, std::memory_order_release);
     m_version.fetch_add(1, std::memory_order_acq_rel);
 }
 
 bool Trace::refreshStatistics()
 {
     const std::lock_guard lock(m_analyseLock);
-    if (!m_statisticsStale) return false;
+    if (!m_statisticsStale || m_statisticsFinished.load(std::memory_order_relaxed)) return false;
     publishStatistics(false);
     m_statisticsStale = false;
     m_version.fetch_add(1, std::memory_order_acq_rel);

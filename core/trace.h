@@ -93,13 +93,21 @@ public:
     using Progress = std::function<void(uint64_t done, uint64_t total)>;
     bool analyse(const Progress& progress = {}, const std::atomic<bool>* cancel = nullptr,
                  uint64_t upToRows = UINT64_MAX, const std::function<void()>& tasksKnown = {});
-    // After the last batch: what is still open goes into the tables (a call not returned).
+    // After the last batch: what is still open goes into the tables (a call not returned),
+    // then the plugins' final statistics: finishTables(), then finishStatistics(). The window
+    // calls the two apart, so that it takes the finished tables in while the statistics are
+    // made.
     void finishAnalyses();
+    void finishTables();
+    void finishStatistics();
     // The plugins' statistics cost a pass over their sums: analyse() makes them at most once a
     // second (a recording's only at finishAnalyses()). A capture that paused has them made
     // for what was analysed: true when they were out of date.
     bool refreshStatistics();
+    // The tables are complete (finishTables()).
     bool analysesFinished() const { return m_finished.load(std::memory_order_acquire); }
+    // ... and the plugins' statistics too (finishStatistics()).
+    bool statisticsFinished() const { return m_statisticsFinished.load(std::memory_order_acquire); }
     // Bumped after every batch analysed: views that show tables look again.
     uint64_t analysisVersion() const { return m_version.load(std::memory_order_acquire); }
     // Rows of the merged order analysed so far.
@@ -202,6 +210,7 @@ private:
     std::atomic<uint64_t> m_version{0};
     std::atomic<uint64_t> m_analysedRows{0};
     std::atomic<bool> m_finished{false};
+    std::atomic<bool> m_statisticsFinished{false};
     double m_consumersSeconds = 0;
     std::optional<std::chrono::steady_clock::time_point> m_statisticsAt; // made last (or analysis began)
     bool m_statisticsStale = false;

@@ -373,7 +373,11 @@ void MainWindow::startAnalyses(const std::shared_ptr<TraceSession>& session)
         m_timeline->update();       // the names on the CPU rows
         m_filters->refreshCounts(); // ... and in the task list ("<...>" until now)
     });
-    connect(session->analyses.get(), &AnalysisJob::finished, this, [this, raw] {
+    connect(session->analyses.get(), &AnalysisJob::statisticsUpdated, this, [this, raw] {
+        if (raw == activeSession().get()) m_pluginStats->refresh();
+        updateAnalysisStatus();
+    });
+    connect(session->analyses.get(), &AnalysisJob::tablesFinished, this, [this, raw] {
         analysesUpdated(raw);
         if (raw != activeSession().get()) return;
         m_filters->refreshCounts(); // every task named by its events now

@@ -65,13 +65,16 @@ void MainWindow::createStatusBar(QDockWidget* healthDock)
 
 void MainWindow::updateAnalysisStatus()
 {
-    int running = 0, permille = 0;
+    int running = 0, permille = 0, statistics = 0;
     for (size_t i = 0; i < recordings().size(); ++i)
-        if (const AnalysisJob* job = recordings().at(i)->analyses.get(); job && !job->isFinished())
+        if (const AnalysisJob* job = recordings().at(i)->analyses.get(); job && !job->isFinished()) {
             ++running, permille = std::max(permille, job->permille());
+            statistics += recordings().at(i)->trace->analysesFinished(); // the tables are done
+        }
     const bool live = activeSession() && activeSession()->live && !activeSession()->live->progress().ended;
     m_analysisLabel->setVisible(running > 0 && !live);
-    m_analysisLabel->setText(tr("Analysing: %1%").arg(permille / 10));
+    m_analysisLabel->setText(statistics == running ? tr("Analysing: statistics")
+                                                   : tr("Analysing: %1%").arg(permille / 10));
     m_analysisLabel->setToolTip(tr("The plugins and the task index read the recording; their tables and tracks "
                                    "fill in as they are done"));
     // What the analyses found that asks for a look, said where the eye is: not a pane that opens.

@@ -95,12 +95,19 @@ void AnalysisJob::run()
         m_permille = 0;
         if (!analysed || m_stop) return;
         if (last) {
-            m_trace.finishAnalyses();
+            // The window takes the finished tables in while the statistics are made.
+            m_trace.finishTables();
+            post([this] {
+                emit updated();
+                emit tablesFinished();
+            });
+            if (m_stop) return;
+            m_trace.finishStatistics();
             // Finished once the window is told (on its thread): whoever sees isFinished() has
             // had the last update, and a wait for it needs no more events.
             post([this] {
                 m_finished = true;
-                emit updated();
+                emit statisticsUpdated();
                 emit finished();
             });
             return;

@@ -46,7 +46,11 @@ public:
 signals:
     // Tables and statistics grew (after each batch; a capture's at most a few times a second).
     void updated();
-    // Every batch analysed and the analyses finished (a recording's; a capture's at its end).
+    // Every batch analysed and the tables complete (a recording's; a capture's at its end);
+    // the plugins' final statistics are being made.
+    void tablesFinished();
+    // The final statistics are made (statisticsUpdated()), then the job is finished.
+    void statisticsUpdated();
     void finished();
     void progress(int permille);
     // A recording's tasks are indexed and named; its other analyses go on.

@@ -34,7 +34,9 @@ QString PluginsDialog::statusOf(const TraceSession& session, size_t index)
             if (table->rows())
                 parts << tr("%1 %2").arg(locale.toString(qulonglong(table->rows()))).arg(
                     QString::fromStdString(table->title()).toLower());
-    if (const size_t statistics = trace.statistics(plugin)->size())
+    if (!trace.statisticsFinished())
+        parts << tr("making statistics…");
+    else if (const size_t statistics = trace.statistics(plugin)->size())
         parts << (statistics == 1 ? tr("1 statistics table") : tr("%1 statistics tables").arg(statistics));
     return parts.join(", ");
 }

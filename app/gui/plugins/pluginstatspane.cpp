@@ -173,10 +173,12 @@ void PluginStatsPane::fill()
     }
     m_summary->clear();
     const bool analysing = m_session && m_session->trace && !m_session->trace->analysesFinished();
+    const bool counting = m_session && m_session->trace && !m_session->trace->statisticsFinished();
     if (!m_session || m_chooser->currentIndex() < 0) {
         m_model->setTable(nullptr, 0, {}, false);
         m_summary->setText(!m_session  ? tr("No recording open")
                            : analysing ? tr("The plugins are reading the recording…")
+                           : counting  ? tr("The plugins are making their statistics…")
                                        : tr("No plugin made statistics for this recording (View > Plugins)"));
         return;
     }
@@ -206,8 +208,8 @@ void PluginStatsPane::fill()
     m_table->header()->setStretchLastSection(lastKind == StatsTable::Kind::Text ||
                                              lastKind == StatsTable::Kind::Counts);
     const QString of =
-        analysing ? tr("so far (of %1 events analysed) · ").arg(QLocale().toString(qulonglong(trace.analysedRows())))
-                  : QString();
+        counting ? tr("so far (of %1 events analysed) · ").arg(QLocale().toString(qulonglong(trace.analysedRows())))
+                 : QString();
     const QString rows = m_model->rowCount() == 1
                              ? tr("1 row")
                              : tr("%1 rows").arg(QLocale().toString(qulonglong(m_model->rowCount())));
