@@ -358,6 +358,9 @@ void Trace::finishTables()
     m_taskIndex->finish(*m_store, m_occupancy);
     publishAnalyses(Statistics::Keep);
     m_statisticsStale = true;
+    // What the analyses let go of (their pieces' state, the joins' scratch) goes back before
+    // the statistics are made: they need room for a moment, the load's peak.
+    returnFreedMemory();
     m_finished.store(true, std::memory_order_release);
     m_version.fetch_add(1, std::memory_order_acq_rel);
 }

@@ -51,8 +51,10 @@ void SyscallsPlugin::Tally::add(const Call& c, EventRef exitEvent, SumsCache* ca
         size_t i = 0;
         while (i < places.size() && places[i].first != c.name) ++i;
         if (i == places.size()) {
-            of(uint64_t(uint32_t(c.pid)) << 32 | c.name);
-            places.emplace_back(c.name, m_last);
+            // New in this tally: the cache holds every key of its pid here (see SumsCache).
+            places.emplace_back(c.name, uint32_t(keys.size()));
+            keys.push_back(uint64_t(uint32_t(c.pid)) << 32 | c.name);
+            sums.emplace_back();
         } else if (i > 0) {
             std::swap(places[i], places[i - 1]);
             --i;

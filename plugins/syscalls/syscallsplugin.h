@@ -140,7 +140,9 @@ private:
     // once per call: one flat index over two arrays, not a node per pair.
     // Where a task's sums are in a Tally, by name: a task makes a few dozen kinds of calls over
     // and over, and the tally's index (tens of thousands of keys) missed the caches on most.
-    // A short list searched in order, each hit moved one place towards the front.
+    // A short list searched in order, each hit moved one place towards the front. A tally fed
+    // through caches (a piece's, one cache per pid) has every key of the pid in its cache and
+    // needs no index: a key the cache lacks is new.
     struct SumsCache {
         std::vector<std::pair<uint32_t, uint32_t>> places; // (name, position in the tally)
     };
@@ -148,7 +150,8 @@ private:
         std::vector<uint64_t> keys; // pid << 32 | name
         std::vector<Sums> sums;     // of keys[i]
         std::vector<Failure> failures;
-        // `cache`: the call's task's, when the caller keeps one (its pid's calls only).
+        // `cache`: the call's pid's, when the caller keeps one for every pid it adds (a tally
+        // is fed with caches or without, never both).
         void add(const Call& c, EventRef exitEvent, SumsCache* cache = nullptr);
         void add(Tally&& other);
         // No more calls come: the index goes (the sums stay).
