@@ -179,6 +179,10 @@ public:
             if (!registry.m_failures[c].empty() || !registry.m_consumers[c]->fedInPieces()) continue;
             guarded(c, [&] { m_pieces[c] = registry.m_consumers[c]->newPiece(stream); });
         }
+        for (size_t t = 0; t < registry.m_bound.size(); ++t) {
+            const std::vector<Subscriber>& subs = registry.m_bound[t].pieceSubscribers;
+            m_routes.push_back({registry.m_taps[t].eventType, subs.data(), subs.data() + subs.size()});
+        }
     }
     void records(const SinkRecord* records, size_t count) override
     {
@@ -192,14 +196,14 @@ public:
                 continue;
             }
             if (r->tap < tapOffset) continue;
-            const size_t tap = r->tap - tapOffset;
-            const BoundTap& bound = m_registry.m_bound[tap];
-            record.type = m_registry.m_taps[tap].eventType;
+            const Route& route = m_routes[r->tap - tapOffset];
+            record.type = route.type;
             record.timestamp = r->timestamp;
             record.index = r->index;
             record.pid = r->pid;
             record.flags = r->flags;
-            for (const Subscriber& sub : bound.pieceSubscribers) {
+            for (const Subscriber* at = route.first; at != route.last; ++at) {
+                const Subscriber& sub = *at;
                 StreamPiece* piece = m_pieces[sub.consumer].get();
                 if (!piece) continue;
                 decodeRecord(sub, r->record, r->recordBytes, m_registry.m_bigEndian, m_values);
@@ -267,9 +271,18 @@ private:
         }
     }
 
+    // Per tap: its event type and subscribers fed in pieces, at hand (the registry's bound
+    // taps are large and far apart: their loads stalled every record).
+    struct Route {
+        uint16_t type = 0;
+        const Subscriber* first = nullptr;
+        const Subscriber* last = nullptr;
+    };
+
     ConsumerRegistry& m_registry;
     StreamId m_stream;
     StretchRows m_rows;
+    std::vector<Route> m_routes;
     std::vector<std::unique_ptr<StreamPiece>> m_pieces; // per consumer, null for the others
     std::vector<std::string> m_failures;                // per consumer
     std::vector<TypedValue> m_values;
