@@ -488,7 +488,8 @@ std::string ConsumerRegistry::failure(std::string_view name) const
     return {};
 }
 
-std::vector<ConsumerRegistry::Lane> ConsumerRegistry::planLanes(const std::vector<uint64_t>& recordsOfTap) const
+std::vector<ConsumerRegistry::Lane> ConsumerRegistry::planLanes(const std::vector<uint64_t>& recordsOfTap,
+                                                                uint64_t events) const
 {
     // Each consumer's share: the records of the taps it reads.
     std::vector<uint64_t> weight(m_consumers.size(), 0);
@@ -498,13 +499,20 @@ std::vector<ConsumerRegistry::Lane> ConsumerRegistry::planLanes(const std::vecto
         total += recordsOfTap[t];
     }
     // Lanes pay a thread each (tens of microseconds): worth it from a few thousand records.
-    // Two lanes: the load's other thread (the task index's scan) shares the CPUs.
+    // Two lanes: the load's other thread (the task index's scan) shares the CPUs. Each lane
+    // walks every event of the batch, so a second one pays only when the records are a fair
+    // share of them: among 23M events with 0.5M records (system calls, fed in pieces, are most
+    // of a recording) the second walk cost more than it saved, with the pieces' join running
+    // beside the lanes.
     constexpr uint64_t kRecordsForTwoLanes = 4096;
+    constexpr uint64_t kEventsPerRecordForTwoLanes = 16;
     std::vector<size_t> order; // the consumers fed in merged order
     for (size_t c = 0; c < m_consumers.size(); ++c)
         if (!m_consumers[c]->fedInPieces()) order.push_back(c);
-    const size_t laneCount =
-        total >= kRecordsForTwoLanes && order.size() > 1 && std::thread::hardware_concurrency() > 1 ? 2 : 1;
+    const size_t laneCount = total >= kRecordsForTwoLanes && total * kEventsPerRecordForTwoLanes >= events &&
+                                     order.size() > 1 && std::thread::hardware_concurrency() > 1
+                                 ? 2
+                                 : 1;
     std::stable_sort(order.begin(), order.end(), [&](size_t a, size_t b) { return weight[a] > weight[b]; });
     std::vector<Lane> lanes(laneCount);
     std::vector<uint64_t> load(laneCount, 0);
@@ -609,7 +617,9 @@ void ConsumerRegistry::deliver(const EventStore& store, const std::vector<size_t
 
     // Consumers are independent: they are split into lanes of about equal records, each lane
     // walking the streams on its own thread. This thread walks the first lane and reports.
-    std::vector<Lane> lanes = planLanes(recordsOfTap);
+    uint64_t events = 0;
+    for (const auto& [first, end] : walk.ranges) events += end - first;
+    std::vector<Lane> lanes = planLanes(recordsOfTap, events);
     m_lanesUsed = lanes.size();
     std::vector<std::thread> others;
     std::vector<std::exception_ptr> errors(lanes.size());

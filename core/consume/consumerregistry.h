@@ -142,7 +142,8 @@ private:
         std::atomic<uint64_t> done = 0;
         std::atomic<bool> stop = false;
     };
-    std::vector<Lane> planLanes(const std::vector<uint64_t>& recordsOfTap) const;
+    // `events`: how many events the lanes walk.
+    std::vector<Lane> planLanes(const std::vector<uint64_t>& recordsOfTap, uint64_t events) const;
     void deliverLane(Lane& lane, const EventStore& store, Walk& walk, const std::function<void()>& report = {});
     // Feeds the consumers fed in pieces the batch's records of each stream from the taps.
     void feedPiecesFromTaps(const EventStore& store, const Walk& walk);
