@@ -97,7 +97,10 @@ void SchedPlugin::switched(const ConsumedRecord& record)
     const uint64_t t = record.timestamp;
     const uint32_t stream = record.stream.value;
     if (m_running.size() <= stream) m_running.resize(stream + 1u, kNone);
-    const uint32_t prev = prevPid != 0 ? taskOf(prevPid, t) : kNone;
+    // The switch is recorded by prev itself, mostly: its task is the record's, already known.
+    const uint32_t prev = prevPid == 0                                   ? kNone
+                          : record.pid == prevPid && record.task.valid() ? record.task.value
+                                                                         : taskOf(prevPid, t);
     const uint32_t next = nextPid != 0 ? taskOf(nextPid, t) : kNone;
     // Whatever the CPU's last switch ran stops running here, whatever prev says.
     const uint32_t ran = m_running[stream];
