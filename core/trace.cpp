@@ -400,18 +400,22 @@ void Trace::publishAnalyses(Statistics statistics)
 void Trace::publishStatistics(bool final)
 {
     m_statisticsAt = std::chrono::steady_clock::now();
+    // Every plugin's at once: a view that looked while they were being made (the window takes
+    // the finished tables in meanwhile) showed some plugins' new tables and kept one chosen
+    // in place of the headline.
+    std::vector<std::shared_ptr<const std::vector<StatsTable>>> made(m_plugins.size());
     for (size_t p = 0; p < m_plugins.size(); ++p) {
         if (!m_consumers.failure(m_plugins[p]->name()).empty()) continue;
-        std::shared_ptr<const std::vector<StatsTable>> stats;
         try {
-            stats = std::make_shared<const std::vector<StatsTable>>(final ? m_plugins[p]->finalStatistics()
-                                                                          : m_plugins[p]->statistics());
+            made[p] = std::make_shared<const std::vector<StatsTable>>(final ? m_plugins[p]->finalStatistics()
+                                                                            : m_plugins[p]->statistics());
         } catch (const std::exception& e) {
-            stats = std::make_shared<const std::vector<StatsTable>>();
+            made[p] = std::make_shared<const std::vector<StatsTable>>();
         }
-        const std::lock_guard lock(m_statsLock);
-        m_stats[p] = std::move(stats);
     }
+    const std::lock_guard lock(m_statsLock);
+    for (size_t p = 0; p < made.size(); ++p)
+        if (made[p]) m_stats[p] = std::move(made[p]);
 }
 
 const Trace::Analysis* Trace::analysis(const std::string& name) const
