@@ -586,7 +586,6 @@ void SyscallsPlugin::join(std::vector<FedPiece> fed)
         Tally& sums = piece->m_tally;
         m_tally.failures.insert(m_tally.failures.end(), sums.failures.begin(), sums.failures.end());
         std::vector<Failure>().swap(sums.failures);
-        sums.seal();
         if (!sums.keys.empty()) m_pieceTallies.push_back(std::move(sums));
         sums.clear();
         pieces.push_back(piece);

@@ -135,9 +135,6 @@ private:
         uint16_t name = 0;
         EventRef exitEvent;
     };
-    // Sums of calls added per pid and name (the sums per name and per pid are theirs added up
-    // when the statistics are asked for); the failures. Hundreds of thousands of pairs, met
-    // once per call: one flat index over two arrays, not a node per pair.
     // Where a task's sums are in a Tally, by name: a task makes a few dozen kinds of calls over
     // and over, and the tally's index (tens of thousands of keys) missed the caches on most.
     // A short list searched in order, each hit moved one place towards the front. A tally fed
@@ -146,6 +143,9 @@ private:
     struct SumsCache {
         std::vector<std::pair<uint32_t, uint32_t>> places; // (name, position in the tally)
     };
+    // Sums of calls added per pid and name (the sums per name and per pid are theirs added up
+    // when the statistics are asked for); the failures. Hundreds of thousands of pairs, met
+    // once per call: one flat index over two arrays, not a node per pair.
     struct Tally {
         std::vector<uint64_t> keys; // pid << 32 | name
         std::vector<Sums> sums;     // of keys[i]
@@ -154,8 +154,6 @@ private:
         // is fed with caches or without, never both).
         void add(const Call& c, EventRef exitEvent, SumsCache* cache = nullptr);
         void add(Tally&& other);
-        // No more calls come: the index goes (the sums stay).
-        void seal() { m_index.clear(), m_lastKey = UINT64_MAX; }
         Tally() = default;
         Tally(const Tally&) = delete; // a copy's remembered sums would be the original's
         Tally& operator=(const Tally&) = delete;
@@ -204,7 +202,7 @@ private:
     std::vector<Unreturned> m_open;                      // unreturned at the end of the last join
     std::unordered_map<uint32_t, Piece*> m_lastOfStream; // the latest joined piece of a stream
     Tally m_tally; // every failure, and the sums of the calls joined across pieces
-    // The joined pieces' sums, sealed, not added into m_tally: their keys barely overlap (a
+    // The joined pieces' sums (indexed by their caches only), not added into m_tally: their keys barely overlap (a
     // task's calls stay in a few stretches: 300,704 keys in 9 pieces for 312,798 distinct on
     // 23M events), and adding them up held a second copy and its index at the load's peak.
     std::vector<Tally> m_pieceTallies;
