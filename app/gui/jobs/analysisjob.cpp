@@ -97,10 +97,7 @@ void AnalysisJob::run()
         if (last) {
             // The window takes the finished tables in while the statistics are made.
             m_trace.finishTables();
-            post([this] {
-                emit updated();
-                emit tablesFinished();
-            });
+            post([this] { emit tablesFinished(); });
             if (m_stop) return;
             m_trace.finishStatistics();
             // Finished once the window is told (on its thread): whoever sees isFinished() has

@@ -46,8 +46,8 @@ public:
 signals:
     // Tables and statistics grew (after each batch; a capture's at most a few times a second).
     void updated();
-    // Every batch analysed and the tables complete (a recording's; a capture's at its end);
-    // the plugins' final statistics are being made.
+    // Every batch analysed and the tables complete (a recording's; a capture's at its end), in
+    // place of the last batch's updated(); the plugins' final statistics are being made.
     void tablesFinished();
     // The final statistics are made (statisticsUpdated()), then the job is finished.
     void statisticsUpdated();
