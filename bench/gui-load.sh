@@ -2,7 +2,8 @@
 # The window from launch until idle, with the default plugins and with every plugin off, each
 # in fresh settings, alternated ROUNDS times: time to idle (its CPU time stops growing for 2 s),
 # CPU time and peak memory (VmHWM), and the ratios of the medians. Sampled every 50 ms. Each run has its own Xvfb.
-# usage: bench/gui-load.sh FILE [ROUNDS [GUI [DISPLAY_NUM]]]
+# With EACH_PLUGIN=1, each plugin is also run alone, to see which one the time goes to.
+# usage: [EACH_PLUGIN=1] bench/gui-load.sh FILE [ROUNDS [GUI [DISPLAY_NUM]]]
 set -euo pipefail
 file=$(realpath "$1") rounds=${2:-3}
 gui=$(realpath "${3:-build/release/app/gui/ringside}") disp=${4:-91}
@@ -38,11 +39,16 @@ measure() {
 
 out=$(mktemp) settings=$(mktemp -d)
 trap 'rm -rf "$out" "$settings"' EXIT
+all=(kvm sched syscalls workqueue)
+configs=(off on)
+[ "${EACH_PLUGIN:-0}" = 1 ] && for p in "${all[@]}"; do configs+=("$p"); done
 for ((r = 0; r < rounds; r++)); do
-  for plugins in off on; do
+  for plugins in "${configs[@]}"; do
     rm -rf "$settings"/*
     mkdir -p "$settings/Ringside"
-    [ $plugins = off ] && printf '[plugins]\ndisabled=kvm, sched, syscalls, workqueue\n' >"$settings/Ringside/Ringside.conf"
+    disabled=()
+    for p in "${all[@]}"; do [ "$plugins" = on ] || [ "$plugins" = "$p" ] || disabled+=("$p"); done
+    [ ${#disabled[@]} -gt 0 ] && printf '[plugins]\ndisabled=%s\n' "$(IFS=,; echo "${disabled[*]}" | sed 's/,/, /g')" >"$settings/Ringside/Ringside.conf"
     line=$(XDG_CONFIG_HOME=$settings measure)
     echo "$plugins $line" | tee -a "$out"
   done
@@ -56,7 +62,8 @@ for line in open(sys.argv[1]):
     runs.setdefault(words[0], []).append((float(values["busy_until_s"]), int(values["maxrss_kb"])))
 med = {k: (statistics.median(t for t, _ in v), statistics.median(m for _, m in v)) for k, v in runs.items()}
 for k, (t, m) in med.items():
-    print(f"plugins {k}: idle after {t:.2f} s (median), peak {m / 1024:.0f} MB")
+    alone = f" ({t - med['off'][0]:+.2f} s)" if k not in ("on", "off") and "off" in med else ""
+    print(f"plugins {k}: idle after {t:.2f} s (median){alone}, peak {m / 1024:.0f} MB")
 if "on" in med and "off" in med:
     print(f"on/off: time {med['on'][0] / med['off'][0]:.2f}x, memory {med['on'][1] / med['off'][1]:.2f}x")
 PY
