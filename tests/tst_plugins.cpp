@@ -226,6 +226,64 @@ private slots:
         QCOMPARE(perRow, rows.size() * 2);
     }
 
+    // A piece that adds its stretch's anchored rows straight (SliceSink::anchoredRows) keeps
+    // what adding them as slices keeps: the same rows, flags and fallbacks.
+    void anchoredRowsAddedStraightAreTheSlicesAdded()
+    {
+        Tables asSlices, straight;
+        SliceSink& a = asSlices.tables.slices({"calls", "Calls", RowOwner::Task, "", "ret", 0});
+        SliceSink& b = straight.tables.slices({"calls", "Calls", RowOwner::Task, "", "ret", 0});
+        QVERIFY(!b.anchoredRows()); // outside a piece's stretch
+        for (uint32_t l = 0; l < 300; ++l) a.label("l" + std::to_string(l)), b.label("l" + std::to_string(l));
+        StretchRows rowsA(StreamId(1)), rowsB(StreamId(1));
+        size_t fellBack = 0;
+        for (uint32_t i = 0; i < 2000; ++i) {
+            Slice s;
+            const uint32_t end = 10 + i * 4 - (i == 700 ? 8 : 0); // one out of order
+            const uint32_t back = i % 9 == 0 ? 0 : i % 13 == 0 ? 300 : 1 + i % 3;
+            s.endEvent = {StreamId(1), end};
+            if (back) s.startEvent = {StreamId(1), end - back};
+            s.start = s.end = 1000 + end;
+            s.label = i % 290;
+            s.flags = uint8_t((i % 7 == 0 ? Slice::kError : 0) | (back ? 0 : Slice::kNoStart));
+            s.owner = 7;
+            {
+                const StretchRows::Scope scope(&rowsA);
+                a.add(s);
+            }
+            const StretchRows::Scope scope(&rowsB);
+            AnchoredSliceRows* rows = b.anchoredRows();
+            QVERIFY(rows);
+            if (!rows->add(end, back, s.label, s.flags)) ++fellBack, b.add(s);
+        }
+        QCOMPARE(fellBack, size_t(6)); // out of order, and five that began before the stretch
+        rowsA.place(5000, 9000);
+        rowsB.place(5000, 9000);
+        asSlices.publish();
+        straight.publish();
+        const auto& ta = asSlices.find<SliceTable>("calls");
+        const auto& tb = straight.find<SliceTable>("calls");
+        QCOMPARE(tb.rows(), ta.rows());
+        QCOMPARE(ta.rows(), size_t(2000));
+        const auto* partsA = ta.anchored(StreamId(1));
+        const auto* partsB = tb.anchored(StreamId(1));
+        QVERIFY(partsA && partsB);
+        QCOMPARE(partsB->size(), partsA->size());
+        for (size_t p = 0; p < partsA->size(); ++p) {
+            const AnchoredSlices& pa = *(*partsA)[p];
+            const AnchoredSlices& pb = *(*partsB)[p];
+            QCOMPARE(pb.firstEvent, pa.firstEvent);
+            QCOMPARE(pb.rows(), pa.rows());
+            AnchoredSlices::FlagWalk fa(pa, 0), fb(pb, 0);
+            for (size_t r = 0; r < pa.rows(); ++r) {
+                QCOMPARE(pb.endOf(r), pa.endOf(r));
+                QCOMPARE(pb.backOf(r), pa.backOf(r));
+                QCOMPARE(pb.labelOf(r), pa.labelOf(r));
+                QCOMPARE(fb.flags(r), fa.flags(r));
+            }
+        }
+    }
+
     void syscallNamesAndErrnos()
     {
         QCOMPARE(syscallName(Architecture::X86_64, 0), std::string("read"));

@@ -257,6 +257,12 @@ bool SliceTable::anchorable(const Slice& s) const
     return !(s.flags & Slice::kOpen);
 }
 
+AnchoredSliceRows* SliceTable::anchoredRows()
+{
+    StretchRows* stretch = StretchRows::current();
+    return stretch ? &stretch->anchoredRows(*this) : nullptr;
+}
+
 void SliceTable::add(const Slice& slice)
 {
     if (StretchRows* stretch = StretchRows::current()) {
@@ -483,18 +489,28 @@ StretchRows::Scope::~Scope()
     t_stretch = m_previous;
 }
 
+StretchRows::Part& StretchRows::partOf(SliceTable& table)
+{
+    auto it = std::find_if(m_parts.begin(), m_parts.end(), [&](const auto& p) { return p.first == &table; });
+    if (it == m_parts.end()) {
+        m_parts.emplace_back(&table, std::make_unique<Part>());
+        it = m_parts.end() - 1;
+    }
+    return *it->second;
+}
+
 bool StretchRows::addAnchored(SliceTable& table, const Slice& slice)
 {
     if (slice.endEvent.stream != m_stream) return false;
-    auto it = std::find_if(m_parts.begin(), m_parts.end(), [&](const auto& p) { return p.first == &table; });
-    if (it == m_parts.end()) {
-        m_parts.emplace_back(&table, std::make_unique<AnchoredSlices>());
-        it = m_parts.end() - 1;
-    }
     const uint32_t end = slice.endEvent.index;
     const uint32_t back = slice.startEvent.valid() ? end - slice.startEvent.index : 0;
     const uint8_t flags = slice.startEvent.valid() ? slice.flags : uint8_t(slice.flags | Slice::kNoStart);
-    return it->second->append(end, back, slice.label, flags, slice.depth);
+    return partOf(table).slices->append(end, back, slice.label, flags, slice.depth);
+}
+
+AnchoredSliceRows& StretchRows::anchoredRows(SliceTable& table)
+{
+    return partOf(table);
 }
 
 void StretchRows::addUnanchored(SliceTable& table, const Slice& slice)
@@ -505,9 +521,9 @@ void StretchRows::addUnanchored(SliceTable& table, const Slice& slice)
 void StretchRows::place(uint32_t firstIndex, uint32_t events)
 {
     for (auto& [table, part] : m_parts) {
-        part->firstEvent = firstIndex;
-        part->seal(events);
-        table->stagePart(m_stream, std::move(part));
+        part->slices->firstEvent = firstIndex;
+        part->slices->seal(events);
+        table->stagePart(m_stream, std::move(part->slices));
     }
     m_parts.clear();
     for (auto& [table, slice] : m_unanchored) {

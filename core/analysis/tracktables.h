@@ -320,6 +320,7 @@ public:
     }
     uint32_t label(std::string_view text) override;
     void add(const Slice& slice) override;
+    AnchoredSliceRows* anchoredRows() override;
     void publish(const OwnerOfEvent& ownerOf) override;
     size_t rows() const override { return m_rows.load(std::memory_order_acquire); }
     size_t memoryBytes() const override;
@@ -406,12 +407,24 @@ public:
     // SliceTable::add in a piece: false when the slice cannot be anchored here.
     bool addAnchored(SliceTable& table, const Slice& slice);
     void addUnanchored(SliceTable& table, const Slice& slice);
+    // SliceTable::anchoredRows in a piece.
+    AnchoredSliceRows& anchoredRows(SliceTable& table);
     // The stretch's events were `events`, from `firstIndex` of its stream.
     void place(uint32_t firstIndex, uint32_t events);
 
 private:
+    // A table's part, and the rows handed to a piece that adds to it directly.
+    struct Part : AnchoredSliceRows {
+        std::unique_ptr<AnchoredSlices> slices = std::make_unique<AnchoredSlices>();
+        bool add(uint32_t end, uint32_t back, uint32_t label, uint8_t flags) override
+        {
+            return slices->append(end, back, label, flags, 0);
+        }
+    };
+    Part& partOf(SliceTable& table);
+
     StreamId m_stream;
-    std::vector<std::pair<SliceTable*, std::unique_ptr<AnchoredSlices>>> m_parts;
+    std::vector<std::pair<SliceTable*, std::unique_ptr<Part>>> m_parts;
     std::vector<std::pair<SliceTable*, Slice>> m_unanchored;
 };
 

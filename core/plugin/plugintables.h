@@ -111,12 +111,27 @@ public:
     virtual void open(uint64_t start, uint32_t owner, uint32_t state) = 0;
 };
 
+// A slice table's rows anchored at events of the stretch a piece is being fed (see
+// StreamPiece), for a consumer that adds millions: what add(const Slice&) would keep of such a
+// slice, without working out per row where it goes.
+class AnchoredSliceRows {
+public:
+    virtual ~AnchoredSliceRows() = default;
+    // A slice that ends at the stretch's event `end` (index as ConsumedRecord::index), began
+    // `back` events before it (0: its start was not recorded, and `flags` says kNoStart), with
+    // depth 0; after the last one's end. False when it cannot be kept so: add it as a Slice.
+    virtual bool add(uint32_t end, uint32_t back, uint32_t label, uint8_t flags) = 0;
+};
+
 class SliceSink {
 public:
     virtual ~SliceSink() = default;
     // The id of a label ("read", a function's name): the same text, the same id.
     virtual uint32_t label(std::string_view text) = 0;
     virtual void add(const Slice& slice) = 0;
+    // The rows of the stretch whose piece this thread is feeding, or nullptr (outside a piece,
+    // or a table that keeps none). Valid until the piece's end().
+    virtual AnchoredSliceRows* anchoredRows() { return nullptr; }
 };
 
 class InstantSink {

@@ -20,14 +20,6 @@ constexpr uint32_t kNoTask = UINT32_MAX;
 
 // ---- Sums
 
-void SyscallsPlugin::Sums::add(const Call& c)
-{
-    ++calls;
-    first = std::min(first, c.enter);
-    if (c.enterSeen && c.exitSeen) total += c.duration(), max = std::max(max, c.duration()), ++timed;
-    errors += c.failed();
-}
-
 void SyscallsPlugin::Sums::add(const Sums& o)
 {
     calls += o.calls, errors += o.errors, total += o.total, max = std::max(max, o.max), timed += o.timed;
@@ -144,7 +136,8 @@ int SyscallsPlugin::cpuOf(StreamId stream) const
     return stream.valid() && stream.value < m_streams.size() ? m_streams[stream.value].cpu : -1;
 }
 
-void SyscallsPlugin::addToTable(const PendingCall& p, Tally& tally, uint32_t owner, SumsCache* cache)
+void SyscallsPlugin::addToTable(const PendingCall& p, Tally& tally, uint32_t owner, SumsCache* cache,
+                                AnchoredSliceRows* anchored)
 {
     Call c;
     c.enter = p.enter;
@@ -155,7 +148,13 @@ void SyscallsPlugin::addToTable(const PendingCall& p, Tally& tally, uint32_t own
     c.stream = p.exitSeen ? p.exitEvent.stream : p.enterEvent.stream;
     c.enterSeen = p.enterSeen;
     c.exitSeen = p.exitSeen;
-    if (m_slices) {
+    // Anchored at its events, straight into its stretch's rows (11M calls on 23M events): what
+    // SliceSink::add keeps of such a slice.
+    const bool direct =
+        anchored && p.exitSeen && (!p.enterSeen || p.enterEvent.index <= p.exitEvent.index) &&
+        anchored->add(p.exitEvent.index, p.enterSeen ? p.exitEvent.index - p.enterEvent.index : 0, c.name,
+                      uint8_t((c.failed() ? Slice::kError : 0) | (p.enterSeen ? 0 : Slice::kNoStart)));
+    if (m_slices && !direct) {
         Slice s;
         s.start = c.enterSeen ? c.enter : c.exit;
         s.end = c.exit;
@@ -181,7 +180,12 @@ public:
 
     Piece(SyscallsPlugin& plugin, uint32_t streamKey) : m_plugin(plugin), m_streamKey(streamKey) {}
     void consume(const ConsumedRecord& record) override;
-    void end() override { finish(); }
+    void end() override
+    {
+        finish();
+        m_ended = true; // the stretch's rows are placed after this
+        m_anchored = nullptr;
+    }
 
     size_t size() const { return m_calls.size(); }
     PendingCall& at(size_t i) { return m_calls[i]; }
@@ -239,6 +243,8 @@ private:
     std::vector<Orphan> m_orphans;
     Tally m_tally;
     size_t m_added = 0;
+    AnchoredSliceRows* m_anchored = nullptr; // the stretch's rows of the table, while fed
+    bool m_ended = false;
     bool m_sawCall = false;
     bool m_finished = false;
     bool m_placed = false;
@@ -337,7 +343,10 @@ void SyscallsPlugin::Piece::settle(TaskState& task)
     const uint32_t owner = m_streamKey != kEveryStream ? kNoTask
                            : taskAt                    ? taskAt(call.pid, call.enter)
                                                        : uint32_t(call.pid);
-    m_plugin.addToTable(call, m_tally, owner, &task.sums);
+    // A stream's piece is fed inside its stretch: its rows go there.
+    if (m_streamKey != kEveryStream && !m_anchored && m_plugin.m_slices && !m_ended)
+        m_anchored = m_plugin.m_slices->anchoredRows();
+    m_plugin.addToTable(call, m_tally, owner, &task.sums, m_ended ? nullptr : m_anchored);
     ++m_added;
     m_calls[size_t(task.lastExited)].joined = true; // in the table: no join emits it again
     m_free.push_back(uint32_t(task.lastExited));

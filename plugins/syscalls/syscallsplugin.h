@@ -5,6 +5,7 @@
 #include "syscalltables.h"
 #include "util/flatindex.h"
 
+#include <algorithm>
 #include <atomic>
 #include <functional>
 #include <map>
@@ -51,7 +52,13 @@ public:
         int64_t calls = 0, errors = 0;
         uint64_t total = 0, max = 0, timed = 0;
         uint64_t first = UINT64_MAX; // the earliest call's time
-        void add(const Call& c);
+        void add(const Call& c)      // once per call: inline
+        {
+            ++calls;
+            first = std::min(first, c.enter);
+            if (c.enterSeen && c.exitSeen) total += c.duration(), max = std::max(max, c.duration()), ++timed;
+            errors += c.failed();
+        }
         void add(const Sums& other);
     };
 
@@ -176,7 +183,9 @@ private:
     Piece* pieceOf(StreamPiece* piece) const;
     // Adds a final call to the table, `tally` and the observer; `owner` is its task when the
     // caller knows it.
-    void addToTable(const PendingCall& call, Tally& tally, uint32_t owner, SumsCache* cache = nullptr);
+    // `anchored`: the rows of the stretch a piece is fed, for a call anchored there.
+    void addToTable(const PendingCall& call, Tally& tally, uint32_t owner, SumsCache* cache = nullptr,
+                    AnchoredSliceRows* anchored = nullptr);
     // The statistics tables from m_tally and m_pieceTallies; with `consuming` (this plugin, from
     // finalStatistics), freeing them as they are made.
     std::vector<StatsTable> tables(SyscallsPlugin* consuming) const;
