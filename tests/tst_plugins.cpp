@@ -284,6 +284,66 @@ private slots:
         }
     }
 
+    // A call left open at the end of a stretch cannot return after its task entered another
+    // call at the next stretch's start. That entry's time must be the entry's own, even once
+    // its call is in the table and its place in the piece taken by a later call.
+    void syscallsOpenAtAStretchEndEndAtTheNextEntry()
+    {
+        SyscallsPlugin plugin;
+        Tables tables;
+        CallLog log;
+        log.watch(plugin);
+        RecordingInfo info;
+        info.machine = "x86_64";
+        plugin.setRecording(info);
+        plugin.setTables(tables.tables);
+        std::vector<bool> bound(plugin.requests().size(), false);
+        bound[0] = bound[1] = true; // raw_syscalls only
+        plugin.bind(bound);
+        plugin.setStreams({{0, 0, 0}, {1, 0, 0}});
+        auto send = [](StreamPiece& piece, size_t request, uint16_t stream, uint32_t index, uint64_t ts,
+                       std::vector<int64_t> numbers) {
+            std::vector<TypedValue> values;
+            for (int64_t n : numbers) values.push_back(TypedValue::number(uint64_t(n), true, 8));
+            ConsumedRecord r;
+            r.request = request;
+            r.timestamp = ts;
+            r.stream = StreamId(stream);
+            r.index = index;
+            r.pid = 5;
+            r.values = values.data();
+            r.valueCount = values.size();
+            piece.consume(r);
+        };
+        auto first = plugin.newPiece(StreamId(0));
+        send(*first, 0, 0, 0, 100, {0}); // read, not returned in this stretch
+        first->end();
+        auto next = plugin.newPiece(StreamId(0));
+        send(*next, 0, 0, 0, 200, {1}); // write, entered first here
+        send(*next, 1, 0, 1, 210, {1, 1});
+        send(*next, 0, 0, 2, 220, {2}); // open, in the place write had
+        send(*next, 1, 0, 3, 230, {2, 3});
+        next->end();
+        auto other = plugin.newPiece(StreamId(1));
+        send(*other, 1, 1, 0, 215, {0, 7}); // a read's return on the other CPU, its entry not recorded
+        other->end();
+        std::vector<FedPiece> pieces;
+        pieces.push_back({StreamId(0), 0, std::move(first)});
+        pieces.push_back({StreamId(0), 1, std::move(next)});
+        pieces.push_back({StreamId(1), 0, std::move(other)});
+        plugin.join(std::move(pieces));
+        plugin.finish();
+        const std::vector<std::string> lines = callLines(log.sorted(), plugin);
+        const std::vector<std::string> expected = {
+            "5 100-100 read = 0 stream 0 entered", "5 200-210 write = 1 stream 0 entered returned",
+            "5 215-215 read = 7 stream 1 returned", "5 220-230 open = 3 stream 0 entered returned"};
+        QVERIFY2(lines == expected, qPrintable(QString::fromStdString([&] {
+                     std::string all;
+                     for (const std::string& l : lines) all += l + "; ";
+                     return all;
+                 }())));
+    }
+
     void syscallNamesAndErrnos()
     {
         QCOMPARE(syscallName(Architecture::X86_64, 0), std::string("read"));

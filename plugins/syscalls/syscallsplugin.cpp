@@ -201,6 +201,7 @@ private:
         uint8_t openKinds = 0, exitKinds = 0; // the kinds of events seen of them (Kind)
         uint64_t lastEnter = 0;
         int64_t firstEnter = -1; // the call the task's first record entered, if it was an entry
+        uint64_t firstEnterTime = 0; // ... and when: once in the table its place holds another call
         int64_t firstNumber = 0;
         uint8_t firstKind = 0;
         bool seen = false;
@@ -377,7 +378,9 @@ void SyscallsPlugin::Piece::enter(const ConsumedRecord& record, int64_t number, 
     task.lastExited = -1;
     task.lastClean = false;
     task.lastEnter = record.timestamp;
-    if (first) task.firstEnter = int64_t(index), task.firstKind = kind, task.firstNumber = number;
+    if (first)
+        task.firstEnter = int64_t(index), task.firstEnterTime = record.timestamp, task.firstKind = kind,
+        task.firstNumber = number;
 }
 
 void SyscallsPlugin::Piece::exit(const ConsumedRecord& record, int64_t number, int64_t ret, int64_t nameFromEvent,
@@ -533,7 +536,7 @@ void SyscallsPlugin::joinStretches(Piece& earlier, Piece& later, std::vector<Unr
                 if (u.call == entered) u.call = entry.call, u.enter = entry.enter;
             if (entry.call.piece->at(entry.call.index).exitSeen) entry.until = 0;
         } else {
-            entry.until = later.at(entered.index).enter; // it entered another call first
+            entry.until = task.firstEnterTime; // it entered another call first
         }
     }
 }
