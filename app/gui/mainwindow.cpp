@@ -378,12 +378,11 @@ void MainWindow::startAnalyses(const std::shared_ptr<TraceSession>& session)
         updateAnalysisStatus();
     });
     connect(session->analyses.get(), &AnalysisJob::tablesFinished, this, [this, raw] {
-        // The task list is counted once, below: with 13,000 tasks each count held the window
-        // for 20-40 ms, and the last batch's update came with this one.
-        if (raw == activeSession().get()) m_lastFilterCounts.start();
+        // Every task is named by its events now: analysesUpdated() counts the task list again,
+        // whenever it last did (this stands in for the last batch's update).
+        m_lastFilterCounts.invalidate();
         analysesUpdated(raw);
         if (raw != activeSession().get()) return;
-        m_filters->refreshCounts(); // every task named by its events now
         // The call trees read the calls once they are all in; a recording with calls shows them
         // (its own kind of view).
         m_calls->setSession(activeSession());

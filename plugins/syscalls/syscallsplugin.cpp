@@ -347,7 +347,7 @@ void SyscallsPlugin::Piece::settle(TaskState& task)
     // A stream's piece is fed inside its stretch: its rows go there.
     if (m_streamKey != kEveryStream && !m_anchored && m_plugin.m_slices && !m_ended)
         m_anchored = m_plugin.m_slices->anchoredRows();
-    m_plugin.addToTable(call, m_tally, owner, &task.sums, m_ended ? nullptr : m_anchored);
+    m_plugin.addToTable(call, m_tally, owner, &task.sums, m_anchored); // null once ended
     ++m_added;
     m_calls[size_t(task.lastExited)].joined = true; // in the table: no join emits it again
     m_free.push_back(uint32_t(task.lastExited));

@@ -211,9 +211,10 @@ private:
     std::vector<Unreturned> m_open;                      // unreturned at the end of the last join
     std::unordered_map<uint32_t, Piece*> m_lastOfStream; // the latest joined piece of a stream
     Tally m_tally; // every failure, and the sums of the calls joined across pieces
-    // The joined pieces' sums (indexed by their caches only), not added into m_tally: their keys barely overlap (a
-    // task's calls stay in a few stretches: 300,704 keys in 9 pieces for 312,798 distinct on
-    // 23M events), and adding them up held a second copy and its index at the load's peak.
+    // The joined pieces' sums (indexed by their caches only), not added into m_tally: their
+    // keys barely overlap (a task's calls stay in a few stretches: 300,704 keys in 9 pieces for
+    // 312,798 distinct on 23M events), and adding them up held a second copy and its index at
+    // the load's peak.
     std::vector<Tally> m_pieceTallies;
     bool m_tallyHandedOver = false; // finalStatistics() made the tables from it
     size_t m_callCount = 0;
