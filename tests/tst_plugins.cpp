@@ -344,6 +344,48 @@ private slots:
                  }())));
     }
 
+    // TaskLives answers as taskAt does, asking once per task while the answer holds, and at
+    // each question when it is not to be kept (a task named only by records).
+    void taskLivesAskOncePerTask()
+    {
+        RecordingInfo info;
+        int asked = 0;
+        constexpr uint64_t kReused = 500; // pid 7 is created again then
+        info.taskAt = [&](int32_t pid, uint64_t time) {
+            ++asked;
+            return uint32_t(pid * 10 + (pid == 7 && time >= kReused));
+        };
+        info.taskEnds = [&](int32_t pid, uint64_t time) {
+            if (pid == 9) return time; // no events of its own
+            return pid == 7 && time < kReused ? kReused : UINT64_MAX;
+        };
+        TaskLives lives(info);
+        const std::vector<std::pair<int32_t, uint64_t>> questions{{7, 100}, {7, 200}, {7, 499}, {7, 500}, {7, 900},
+                                                                  {7, 300}, {9, 100}, {9, 100}, {3, 5},   {3, 1}};
+        for (const auto& [pid, time] : questions) {
+            const int before = asked;
+            const uint32_t task = lives.at(pid, time);
+            const int askedNow = asked - before;
+            QCOMPARE(task, info.taskAt(pid, time));
+            asked -= 1; // the check's own question
+            if (askedNow > 1) QFAIL("asked twice for one question");
+        }
+        // 7: at 100, at 500 (its next life), at 300 (before what was kept); 9: each time; 3: at 5
+        // and again at 1, before it.
+        QCOMPARE(asked, 3 + 2 + 2);
+        // Without taskEnds nothing is kept.
+        RecordingInfo bare;
+        bare.taskAt = info.taskAt;
+        TaskLives each(bare);
+        asked = 0;
+        for (int i = 0; i < 3; ++i) QCOMPARE(each.at(7, 100), uint32_t(70));
+        QCOMPARE(asked, 3);
+        lives.clear();
+        asked = 0;
+        QCOMPARE(lives.at(7, 900), uint32_t(71));
+        QCOMPARE(asked, 1);
+    }
+
     void syscallNamesAndErrnos()
     {
         QCOMPARE(syscallName(Architecture::X86_64, 0), std::string("read"));

@@ -4,9 +4,11 @@
 #include "testsupport.h"
 
 #include "store/taskindex.h"
+#include "trace.h"
 
 #include <QTest>
 
+#include <limits>
 #include <map>
 
 using namespace ringside;
@@ -211,6 +213,11 @@ private slots:
         QCOMPARE(split.taskAt(whole.pid, middle - 1), lives[0]);
         QCOMPARE(split.taskAt(whole.pid, middle), lives[1]);
         QCOMPARE(split.taskAt(whole.pid, 0), lives[0]);
+        // Each life holds until the next begins; the last, for good.
+        QCOMPARE(split.lifeEnds(whole.pid, whole.firstTime), middle);
+        QCOMPARE(split.lifeEnds(whole.pid, middle - 1), middle);
+        QCOMPARE(split.lifeEnds(whole.pid, middle), std::numeric_limits<uint64_t>::max());
+        QCOMPARE(split.lifeEnds(-7, 123), uint64_t(123)); // no task yet: asking makes one
         for (EventRef e : indexed(split, lives[1])) QVERIFY(store.timestamp(e) >= middle);
         for (const auto& interval : split.running(lives[1])) QVERIFY(interval.start >= middle);
     }
@@ -242,6 +249,36 @@ private slots:
         QVERIFY(index.task(lives[1]).firstTime >= middle);
     }
 
+    // What a plugin is told of how long a task's answer holds stops at the batches analysed
+    // so far: a later batch of a capture may create the pid again.
+    void taskEndsStopAtTheAnalysedBatch()
+    {
+        LoadOptions options;
+        options.analyse = false;
+        auto opened = Trace::open(test::fixturePath("threads.dat"), options);
+        QVERIFY2(opened, opened ? "" : opened.error().message.c_str());
+        Trace& trace = **opened;
+        const EventStore& store = trace.store();
+        const RecordingInfo& info = trace.recordingInfo();
+        QVERIFY(info.taskEnds);
+        const size_t half = store.eventCount() / 2;
+        QVERIFY(trace.analyse({}, nullptr, half));
+        const TaskIndex& index = trace.taskIndex();
+        const TaskId busiestId = busiestTask(index);
+        const TaskIndex::Task busiest = index.task(busiestId);
+        uint64_t batchEnd = 0;
+        const std::vector<size_t> counts = store.order().countsAt(half, store.streamCount());
+        for (size_t s = 0; s < counts.size(); ++s)
+            if (counts[s])
+                batchEnd = std::max(batchEnd, store.stream(StreamId(uint16_t(s))).columns.timestamp[counts[s] - 1]);
+        QVERIFY(busiest.firstTime < batchEnd);
+        QCOMPARE(info.taskEnds(busiest.pid, busiest.firstTime), batchEnd);
+        QVERIFY(trace.analyse());
+        trace.finishAnalyses();
+        QCOMPARE(info.taskEnds(busiest.pid, busiest.firstTime), std::numeric_limits<uint64_t>::max());
+        QCOMPARE(info.taskAt(busiest.pid, busiest.firstTime), busiestId.value);
+    }
+
     // A task only named by records (switched in, woken; no events of its own) is timed by the
     // earliest and latest that name it, in whatever order the analyses ask; its events, once
     // they come, time it instead.
@@ -260,6 +297,8 @@ private slots:
             QCOMPARE(task.events, uint64_t(0));
         }
         QCOMPARE(forward.size(), size_t(1));
+        // Each mention may time it: its answer is not to be kept.
+        QCOMPARE(forward.lifeEnds(42, 150), uint64_t(150));
     }
 };
 

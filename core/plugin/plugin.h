@@ -11,9 +11,11 @@
 #include "consume/recordconsumer.h"
 #include "plugin/plugininterface.h"
 #include "plugin/plugintables.h"
+#include "util/flatindex.h"
 
 #include <functional>
 #include <string>
+#include <vector>
 
 namespace ringside {
 
@@ -30,8 +32,49 @@ struct RecordingInfo {
     // The task `pid` was at `time` (a TaskId's value), for records fed in pieces, whose task
     // is known only once their batch is: ask in join().
     std::function<uint32_t(int32_t pid, uint64_t time)> taskAt;
+    // Until when taskAt(pid, t) answers as for `time`, from `time` on: the pid's next task, or
+    // the end of what the batches so far tell (`time` itself: ask each time). TaskLives keeps
+    // the answers.
+    std::function<uint64_t(int32_t pid, uint64_t time)> taskEnds;
     // The first and last event's times of the recording so far.
     std::function<std::pair<uint64_t, uint64_t>()> timeRange;
+};
+
+// The task of a pid at a time, asking RecordingInfo::taskAt once per task while its answer
+// holds (taskEnds): each question takes the core's lock, and a plugin asking for every switch,
+// wakeup or failure asked hundreds of thousands of times for a few thousand tasks. Answers in
+// time order are kept; one thread at a time.
+class TaskLives {
+public:
+    explicit TaskLives(const RecordingInfo& info) : m_info(&info) {}
+    uint32_t at(int32_t pid, uint64_t time)
+    {
+        if (!m_info->taskAt) return uint32_t(pid);
+        bool added = false;
+        const uint32_t at = m_ofPid.findOrAdd(uint32_t(pid), uint32_t(m_lives.size()), &added);
+        if (added) m_lives.emplace_back();
+        Life& life = m_lives[at];
+        if (time < life.from || time >= life.until) {
+            life.task = m_info->taskAt(pid, time);
+            life.from = time;
+            life.until = m_info->taskEnds ? m_info->taskEnds(pid, time) : time;
+        }
+        return life.task;
+    }
+    void clear()
+    {
+        m_ofPid.clear();
+        std::vector<Life>().swap(m_lives);
+    }
+
+private:
+    struct Life {
+        uint32_t task = 0;
+        uint64_t from = 1, until = 0; // [from, until): none yet
+    };
+    const RecordingInfo* m_info;
+    FlatMap<uint32_t> m_ofPid; // pid -> position in m_lives
+    std::vector<Life> m_lives;
 };
 
 // Tasks in statistics are TaskIds (StatsTable::Kind::Task): the app and the CLI name them, one

@@ -268,6 +268,21 @@ uint64_t TaskIndex::nextLifeAfter(int32_t pid, uint64_t ts) const
     return next == reuses->second.end() ? std::numeric_limits<uint64_t>::max() : *next;
 }
 
+uint64_t TaskIndex::lifeEnds(int32_t pid, uint64_t ts) const
+{
+    const std::lock_guard lock(m_lock);
+    const auto lives = m_lives.find(pid);
+    size_t life = 0;
+    uint64_t next = std::numeric_limits<uint64_t>::max();
+    if (auto reuses = m_reuses.find(pid); reuses != m_reuses.end()) {
+        const auto later = std::upper_bound(reuses->second.begin(), reuses->second.end(), ts);
+        life = size_t(later - reuses->second.begin());
+        if (later != reuses->second.end()) next = *later;
+    }
+    if (lives == m_lives.end() || life >= lives->second.size() || !lives->second[life].valid()) return ts;
+    return m_tasks[lives->second[life].value]->events.load(std::memory_order_relaxed) ? next : ts;
+}
+
 std::vector<TaskId> TaskIndex::tasksOf(int32_t pid) const
 {
     const std::lock_guard lock(m_lock);

@@ -100,6 +100,9 @@ public:
     // When the life of `pid` after the one at `ts` begins (UINT64_MAX: none), so that callers
     // walking a pid's records in time order look it up once per life.
     uint64_t nextLifeAfter(int32_t pid, uint64_t ts) const;
+    // Until when lifeOf(pid, t) answers as for `ts` and changes nothing: the pid's next life
+    // (nextLifeAfter), or `ts` itself while that task has no events (each mention times it).
+    uint64_t lifeEnds(int32_t pid, uint64_t ts) const;
     // Every life of `pid`, in time order.
     std::vector<TaskId> tasksOf(int32_t pid) const;
     // The task of `pid` with the most events (the one a pid names in menus), or invalid.

@@ -193,7 +193,10 @@ void SchedPlugin::consume(const ConsumedRecord& record)
     }
 }
 
-void SchedPlugin::finish() {}
+void SchedPlugin::finish()
+{
+    m_lives.clear(); // asked no more
+}
 
 std::string SchedPlugin::nothingToShow() const
 {

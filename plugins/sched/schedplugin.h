@@ -71,7 +71,7 @@ private:
         uint32_t stream = kNone; // where it runs, while Running
         char comm[16] = {};      // the name it last ran under
     };
-    uint32_t taskOf(int32_t pid, uint64_t t) const { return m_info.taskAt ? m_info.taskAt(pid, t) : uint32_t(pid); }
+    uint32_t taskOf(int32_t pid, uint64_t t) { return m_lives.at(pid, t); }
     void enter(uint32_t task, TaskState state, uint64_t t);
     void switched(const ConsumedRecord& record);
     void woken(const ConsumedRecord& record, int32_t pid);
@@ -79,6 +79,7 @@ private:
     void named(uint32_t task, std::string_view comm, const ConsumedRecord& record);
 
     RecordingInfo m_info;
+    TaskLives m_lives{m_info}; // the switches' and wakeups' tasks
     std::vector<bool> m_bound;
     IntervalSink* m_states = nullptr;
     FlowSink* m_wakeups = nullptr;

@@ -573,8 +573,7 @@ void SyscallsPlugin::pairAcrossPieces(std::vector<Piece*>& pieces, std::vector<U
 
 void SyscallsPlugin::decided(PendingCall& call)
 {
-    addToTable(call, m_tally,
-               m_info.taskAt ? m_info.taskAt(call.pid, call.enterSeen ? call.enter : call.exit) : uint32_t(call.pid));
+    addToTable(call, m_tally, m_decidedLives.at(call.pid, call.enterSeen ? call.enter : call.exit));
     ++m_callCount;
     call.joined = true; // in the table
 }
@@ -696,6 +695,7 @@ void SyscallsPlugin::finish()
     m_pieces.clear();
     m_open.clear();
     m_lastOfStream.clear();
+    m_decidedLives.clear();
 }
 
 std::string SyscallsPlugin::nothingToShow() const

@@ -198,6 +198,7 @@ private:
 
     Architecture m_arch = Architecture::Unknown;
     RecordingInfo m_info;
+    TaskLives m_decidedLives{m_info}; // the tasks of calls decided at a join
     SliceSink* m_slices = nullptr;
     std::function<void(const Call&)> m_observer;
     std::vector<bool> m_bound;

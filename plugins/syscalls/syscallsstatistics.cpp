@@ -28,9 +28,9 @@ std::vector<StatsTable> SyscallsPlugin::tables(SyscallsPlugin* consuming) const
     std::vector<const Tally*> allSums{&m_tally};
     for (const Tally& t : m_pieceTallies) allSums.push_back(&t);
     using Kind = StatsTable::Kind;
-    auto taskOf = [&](int32_t pid, uint64_t time) {
-        return m_info.taskAt ? int64_t(m_info.taskAt(pid, time)) : int64_t(pid);
-    };
+    // Hundreds of thousands of failures of a few thousand tasks.
+    TaskLives lives(m_info);
+    auto taskOf = [&](int32_t pid, uint64_t time) { return int64_t(lives.at(pid, time)); };
     std::vector<std::string> names;
     {
         const std::lock_guard lock(m_namesLock);
@@ -48,8 +48,10 @@ std::vector<StatsTable> SyscallsPlugin::tables(SyscallsPlugin* consuming) const
     // The errors by return value of each system call and of each task and call, from the
     // failures. Shown most frequent first, then by name: the same however the sums were added.
     using ByErrno = std::vector<std::pair<int64_t, int64_t>>;
-    std::unordered_map<uint32_t, ByErrno> errnosOfName;
-    std::unordered_map<uint64_t, ByErrno> errnosOfTaskCall;
+    // Tens of thousands of tasks' calls failed: a flat index to their counts, not a node each
+    // (the index's lookups, one per failure and one per row, took most of the tables' time).
+    FlatMap<uint32_t> taskCallErrnos; // pid << 32 | name -> position in errnosOfTaskCall
+    std::vector<ByErrno> errnosOfTaskCall;
     auto count = [](ByErrno& counts, int64_t ret) {
         auto it = std::find_if(counts.begin(), counts.end(), [&](const auto& e) { return e.first == ret; });
         if (it == counts.end())
@@ -65,7 +67,6 @@ std::vector<StatsTable> SyscallsPlugin::tables(SyscallsPlugin* consuming) const
                   [](const auto& a, const auto& b) { return a.second != b.second ? a.second > b.second : a.first < b.first; });
         return counts;
     };
-    auto find = [](const auto& map, auto key) { auto it = map.find(key); return it == map.end() ? nullptr : &it->second; };
 
     const size_t failed = tally.failures.size();
     StatsTable failures{"failures", "Failed system calls", {}, true};
@@ -80,18 +81,22 @@ std::vector<StatsTable> SyscallsPlugin::tables(SyscallsPlugin* consuming) const
     auto& duration = failures.column("duration_ns", "Duration", Kind::Duration);
     for (auto* c : {&at, &cpu, &task, &call, &ret, &error, &duration}) c->numbers.reserve(failed);
     call.labels = names;
-    std::unordered_map<int64_t, int64_t> errorLabels; // by return value
+    // A failure returns -4095..-1: its error's label by -ret.
+    std::vector<int32_t> errorLabels(4096, -1);
     auto errorLabel = [&](int64_t value) {
-        auto [it, added] = errorLabels.try_emplace(value, int64_t(error.labels.size()));
-        if (added) error.labels.push_back(errnoOf(value));
-        return it->second;
+        int32_t& label = errorLabels[size_t(-value) & 4095];
+        if (label < 0) label = int32_t(error.labels.size()), error.labels.push_back(errnoOf(value));
+        return int64_t(label);
     };
-    // Failures by (system call, errno): count and time.
+    // Failures by system call and errno: count and time (a name fails with a few errors).
     struct Group {
+        int64_t ret = 0;
         int64_t count = 0;
         int64_t total = StatsTable::kUnknown; // until one has a duration
     };
-    std::map<std::pair<uint32_t, int64_t>, Group> groups;
+    std::vector<std::vector<Group>> groupsOfName(names.size());
+    uint64_t lastKey = UINT64_MAX; // a task fails one call over and over: its counts at hand
+    uint32_t lastErrnos = 0;
     for (const Failure& f : tally.failures) {
         at.numbers.push_back(f.exitEvent.valid() ? StatsTable::eventCell(f.exitEvent) : StatsTable::kUnknown);
         cpu.numbers.push_back(cpuOf(f.exitEvent.stream));
@@ -100,12 +105,21 @@ std::vector<StatsTable> SyscallsPlugin::tables(SyscallsPlugin* consuming) const
         ret.numbers.push_back(f.ret);
         error.numbers.push_back(errorLabel(f.ret));
         duration.numbers.push_back(f.duration);
-        Group& group = groups[{f.name, f.ret}];
-        ++group.count;
+        if (f.name >= groupsOfName.size()) groupsOfName.resize(f.name + 1u);
+        std::vector<Group>& groups = groupsOfName[f.name];
+        auto group = std::find_if(groups.begin(), groups.end(), [&](const Group& g) { return g.ret == f.ret; });
+        if (group == groups.end()) group = groups.insert(groups.end(), Group{f.ret});
+        ++group->count;
         if (f.duration != StatsTable::kUnknown)
-            group.total = (group.total == StatsTable::kUnknown ? 0 : group.total) + f.duration;
-        count(errnosOfName[f.name], f.ret);
-        count(errnosOfTaskCall[uint64_t(uint32_t(f.pid)) << 32 | f.name], f.ret);
+            group->total = (group->total == StatsTable::kUnknown ? 0 : group->total) + f.duration;
+        const uint64_t key = uint64_t(uint32_t(f.pid)) << 32 | f.name;
+        if (key != lastKey) {
+            bool added = false;
+            lastErrnos = taskCallErrnos.findOrAdd(key, uint32_t(errnosOfTaskCall.size()), &added);
+            if (added) errnosOfTaskCall.emplace_back();
+            lastKey = key;
+        }
+        count(errnosOfTaskCall[lastErrnos], f.ret);
     }
     if (consuming) std::vector<Failure>().swap(consuming->m_tally.failures);
 
@@ -138,7 +152,10 @@ std::vector<StatsTable> SyscallsPlugin::tables(SyscallsPlugin* consuming) const
         const Sums& s = perName[id];
         sName.texts.push_back(nameOf(id));
         sCalls.numbers.push_back(s.calls);
-        sErrors.counts.push_back(errnoCounts(find(errnosOfName, id)));
+        ByErrno byErrno;
+        if (id < groupsOfName.size())
+            for (const Group& g : groupsOfName[id]) byErrno.emplace_back(g.ret, g.count);
+        sErrors.counts.push_back(errnoCounts(&byErrno));
         sTotal.numbers.push_back(s.timed ? int64_t(s.total) : StatsTable::kUnknown); // none with both ends
         sAvg.numbers.push_back(s.timed ? int64_t(s.total / s.timed) : StatsTable::kUnknown);
         sMax.numbers.push_back(s.timed ? int64_t(s.max) : StatsTable::kUnknown);
@@ -194,6 +211,9 @@ std::vector<StatsTable> SyscallsPlugin::tables(SyscallsPlugin* consuming) const
     int64_t lastTask = 0;
     for (size_t first = 0, next = 0; first < taskCalls.size(); first = next) {
         const uint64_t ordered = taskCalls[first].ordered;
+        // The sums are far apart in their tallies: asked for a few rows ahead, their loads overlap.
+        if (const size_t ahead = first + 8; ahead < taskCalls.size())
+            __builtin_prefetch(&allSums[taskCalls[ahead].tally]->sums[taskCalls[ahead].at]);
         Sums s;
         for (next = first; next < taskCalls.size() && taskCalls[next].ordered == ordered; ++next)
             s.add(allSums[taskCalls[next].tally]->sums[taskCalls[next].at]);
@@ -204,7 +224,8 @@ std::vector<StatsTable> SyscallsPlugin::tables(SyscallsPlugin* consuming) const
         cTask.numbers.push_back(lastTask);
         cName.numbers.push_back(name);
         cCalls.numbers.push_back(s.calls);
-        cErrors.counts.push_back(errnoCounts(find(errnosOfTaskCall, key)));
+        const uint32_t* errnos = s.errors ? taskCallErrnos.find(key) : nullptr; // most never failed
+        cErrors.counts.push_back(errnoCounts(errnos ? &errnosOfTaskCall[*errnos] : nullptr));
         cTotal.numbers.push_back(s.timed ? int64_t(s.total) : StatsTable::kUnknown);
         cMax.numbers.push_back(s.timed ? int64_t(s.max) : StatsTable::kUnknown);
     }
@@ -218,18 +239,18 @@ std::vector<StatsTable> SyscallsPlugin::tables(SyscallsPlugin* consuming) const
     auto& gError = grouped.column("errno", "Error", Kind::Text);
     auto& gCount = grouped.column("count", "Failures", Kind::Count);
     auto& gTotal = grouped.column("total_ns", "Total", Kind::Duration);
-    std::vector<std::pair<std::pair<uint32_t, int64_t>, Group>> byNames(groups.begin(), groups.end());
+    std::vector<std::pair<uint32_t, const Group*>> byNames;
+    for (uint32_t id = 0; id < groupsOfName.size(); ++id)
+        for (const Group& g : groupsOfName[id]) byNames.emplace_back(id, &g);
     std::sort(byNames.begin(), byNames.end(), [&](const auto& a, const auto& b) {
-        const auto& [aName, aRet] = a.first;
-        const auto& [bName, bRet] = b.first;
-        const int byName = nameOf(aName).compare(nameOf(bName));
-        return byName != 0 ? byName < 0 : errnoOf(aRet) < errnoOf(bRet);
+        const int byName = nameOf(a.first).compare(nameOf(b.first));
+        return byName != 0 ? byName < 0 : errnoOf(a.second->ret) < errnoOf(b.second->ret);
     });
-    for (const auto& [key, value] : byNames) {
-        gName.texts.push_back(nameOf(key.first));
-        gError.texts.push_back(errnoOf(key.second));
-        gCount.numbers.push_back(value.count);
-        gTotal.numbers.push_back(value.total);
+    for (const auto& [name, group] : byNames) {
+        gName.texts.push_back(nameOf(name));
+        gError.texts.push_back(errnoOf(group->ret));
+        gCount.numbers.push_back(group->count);
+        gTotal.numbers.push_back(group->total);
     }
     // StatsTable's columns are a deque, whose move may throw: a growing vector would copy them.
     std::vector<StatsTable> all;
