@@ -21,22 +21,30 @@ bool FilterSpec::empty() const
            std::none_of(hiddenTypes.begin(), hiddenTypes.end(), [](bool b) { return b; }) && expression.empty();
 }
 
-bool filterParserSurvives(tep_handle* tep, const std::string& expression)
+// Why libtraceevent's filter parser cannot be given `expression`, or empty: it is tried in a
+// child first. A child that hung has shown no crash: forked from a process whose other
+// threads held a lock (a sanitizer's allocator, on a busy machine), it may wait for good; it
+// is tried again before the expression is refused.
+std::string filterParserProblem(tep_handle* tep, const std::string& expression)
 {
-    ChildProbe probe;
-    probe.count = 1;
-    probe.stepTimeout = std::chrono::milliseconds(3000);
-    probe.start = ChildProbe::forking(
-        nullptr,
-        [tep, &expression](size_t) {
-            tep_event_filter* scratch = tep_filter_alloc(tep);
-            tep_filter_add_filter_str(scratch, expression.c_str());
-            tep_filter_free(scratch);
-        },
-        1);
-    bool survived = false;
-    const ChildProbe::Outcome outcome = probe.run([&](size_t) { survived = true; });
-    return survived || !outcome.probed;
+    for (int attempt = 0; attempt < 3; ++attempt) {
+        ChildProbe probe;
+        probe.count = 1;
+        probe.stepTimeout = std::chrono::milliseconds(3000);
+        probe.start = ChildProbe::forking(
+            nullptr,
+            [tep, &expression](size_t) {
+                tep_event_filter* scratch = tep_filter_alloc(tep);
+                tep_filter_add_filter_str(scratch, expression.c_str());
+                tep_filter_free(scratch);
+            },
+            1);
+        bool survived = false;
+        const ChildProbe::Outcome outcome = probe.run([&](size_t) { survived = true; });
+        if (survived || !outcome.probed) return {};
+        if (!outcome.crashed.empty()) return "libtraceevent's filter parser crashes on this expression";
+    }
+    return "libtraceevent's filter parser did not finish on this expression in 3 tries of 3 s";
 }
 
 Result<std::shared_ptr<FilterExpression>> FilterExpression::compile(tep_handle* tep, const std::string& text)
@@ -49,7 +57,7 @@ Result<std::shared_ptr<FilterExpression>> FilterExpression::compile(tep_handle* 
                      " characters once its signed comparisons are spelled out for libtraceevent"};
     // Held across the probe's fork too: its child never takes it.
     const auto lock = lockTraceEventParser();
-    if (!filterParserSurvives(tep, meant)) return Error{"libtraceevent's filter parser crashes on this expression"};
+    if (std::string problem = filterParserProblem(tep, meant); !problem.empty()) return Error{problem};
 
     std::shared_ptr<FilterExpression> expression(new FilterExpression);
     expression->m_filter = tep_filter_alloc(tep);

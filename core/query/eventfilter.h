@@ -33,10 +33,10 @@ struct FilterSpec {
     bool empty() const;
 };
 
-// Whether libtraceevent's filter parser survives `expression` (it frees twice or writes past a
-// buffer on some input the syntax checker lets through): a forked copy of this process
-// compiles it first. True also when no child could be started. compile() calls it.
-bool filterParserSurvives(tep_handle* tep, const std::string& expression);
+// Why libtraceevent's filter parser cannot be given `expression` (it frees twice or writes past
+// a buffer on some input the syntax checker lets through), or empty: a forked copy of this
+// process compiles it first. Empty also when no child could be started. compile() calls it.
+std::string filterParserProblem(tep_handle* tep, const std::string& expression);
 
 // A compiled expression. Parse errors carry libtraceevent's own message.
 class FilterExpression {
