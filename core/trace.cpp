@@ -151,9 +151,7 @@ const std::vector<RecordTap>& Trace::bindAnalyses(const ConsumerRegistry::Format
     const bool bigEndian = m_file->info().bigEndian;
     TaskIndex* index = m_taskIndex.get();
     m_recordingInfo.taskAt = [index](int32_t pid, uint64_t time) { return index->lifeOf(pid, time).value; };
-    m_recordingInfo.taskEnds = [this, index](int32_t pid, uint64_t time) {
-        return std::min(index->lifeEnds(pid, time), m_livesKnownUntil.load(std::memory_order_acquire));
-    };
+    m_recordingInfo.taskEnds = [index](int32_t pid, uint64_t time) { return index->lifeEnds(pid, time); };
     m_recordingInfo.timeRange = [this] {
         return m_store ? std::pair(m_store->firstTimestamp(), m_store->lastTimestamp()) : std::pair<uint64_t, uint64_t>();
     };
@@ -324,12 +322,6 @@ bool Trace::analyse(const Progress& progress, const std::atomic<bool>* cancel, u
     std::vector<TaskIndex::Creation> creations;
     for (const auto& [pid, time] : m_creations->take()) creations.push_back({pid, time});
     m_taskIndex->addCreations(creations);
-    uint64_t batchEnd = 0;
-    for (size_t s = 0; s < counts.size() && s < store.streamCount(); ++s)
-        if (counts[s])
-            batchEnd = std::max(batchEnd, store.stream(StreamId(uint16_t(s))).columns.timestamp[counts[s] - 1]);
-    m_livesKnownUntil.store(std::max(m_livesKnownUntil.load(std::memory_order_relaxed), batchEnd),
-                            std::memory_order_release);
     m_taskIndex->update(store, counts, nullptr);
     if (cancelled()) return false;
     const auto delivering = std::chrono::steady_clock::now();
@@ -364,7 +356,6 @@ void Trace::finishTables()
 {
     const std::lock_guard lock(m_analyseLock);
     m_consumers.finish();
-    m_livesKnownUntil.store(UINT64_MAX, std::memory_order_release); // the recording has no more
     m_taskIndex->finish(*m_store, m_occupancy);
     publishAnalyses(Statistics::Keep);
     m_statisticsStale = true;

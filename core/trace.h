@@ -210,9 +210,6 @@ private:
     std::atomic<uint64_t> m_version{0};
     std::atomic<uint64_t> m_analysedRows{0};
     std::atomic<bool> m_finished{false};
-    // The pids' lives are known before this time: the creations of the batches analysed so far
-    // (a later batch may begin another life of a pid; at the batch's last time itself too).
-    std::atomic<uint64_t> m_livesKnownUntil{0};
     std::atomic<bool> m_statisticsFinished{false};
     double m_consumersSeconds = 0;
     std::optional<std::chrono::steady_clock::time_point> m_statisticsAt; // made last (or analysis began)

@@ -104,6 +104,7 @@ void TaskIndex::update(const EventStore& store, const std::vector<size_t>& count
             const CpuColumns& columns = store.stream(StreamId(uint16_t(s))).columns;
             if (const size_t to = std::min(counts[s], columns.size())) batchEnd = std::max(batchEnd, columns.timestamp[to - 1]);
         }
+        m_creationsBefore = std::max(m_creationsBefore, batchEnd); // at batchEnd itself, more may come
         std::vector<Creation> later;
         for (const Creation& c : m_pending) {
             if (c.time > batchEnd) {
@@ -127,19 +128,27 @@ void TaskIndex::update(const EventStore& store, const std::vector<size_t>& count
 
 void TaskIndex::finish(const EventStore& store, const CpuOccupancy* occupancy)
 {
+    {
+        const std::lock_guard lock(m_lock);
+        m_creationsBefore = std::numeric_limits<uint64_t>::max(); // no batch will come
+    }
     addRunning(store, occupancy, true);
+}
+
+size_t TaskIndex::lifeNumberLocked(int32_t pid, uint64_t ts, uint64_t* nextStart) const
+{
+    *nextStart = std::numeric_limits<uint64_t>::max();
+    const auto reuses = m_reuses.find(pid);
+    if (reuses == m_reuses.end()) return 0;
+    const auto& times = reuses->second;
+    const size_t life = size_t(std::upper_bound(times.begin(), times.end(), ts) - times.begin());
+    if (life < times.size()) *nextStart = times[life];
+    return life;
 }
 
 TaskId TaskIndex::lifeLocked(int32_t pid, uint64_t ts, uint64_t* nextStart)
 {
-    const auto reuses = m_reuses.find(pid);
-    size_t life = 0;
-    *nextStart = std::numeric_limits<uint64_t>::max();
-    if (reuses != m_reuses.end()) {
-        const auto& times = reuses->second;
-        life = size_t(std::upper_bound(times.begin(), times.end(), ts) - times.begin());
-        if (life < times.size()) *nextStart = times[life];
-    }
+    const size_t life = lifeNumberLocked(pid, ts, nextStart);
     std::vector<TaskId>& lives = m_lives[pid];
     if (lives.size() <= life) lives.resize(life + 1);
     if (!lives[life].valid()) {
@@ -253,34 +262,28 @@ TaskId TaskIndex::taskAt(int32_t pid, uint64_t ts) const
     const std::lock_guard lock(m_lock);
     const auto lives = m_lives.find(pid);
     if (lives == m_lives.end()) return TaskId();
-    size_t life = 0;
-    if (auto reuses = m_reuses.find(pid); reuses != m_reuses.end())
-        life = size_t(std::upper_bound(reuses->second.begin(), reuses->second.end(), ts) - reuses->second.begin());
+    uint64_t next = 0;
+    const size_t life = lifeNumberLocked(pid, ts, &next);
     return life < lives->second.size() ? lives->second[life] : TaskId();
 }
 
 uint64_t TaskIndex::nextLifeAfter(int32_t pid, uint64_t ts) const
 {
     const std::lock_guard lock(m_lock);
-    auto reuses = m_reuses.find(pid);
-    if (reuses == m_reuses.end()) return std::numeric_limits<uint64_t>::max();
-    auto next = std::upper_bound(reuses->second.begin(), reuses->second.end(), ts);
-    return next == reuses->second.end() ? std::numeric_limits<uint64_t>::max() : *next;
+    uint64_t next = 0;
+    lifeNumberLocked(pid, ts, &next);
+    return next;
 }
 
 uint64_t TaskIndex::lifeEnds(int32_t pid, uint64_t ts) const
 {
     const std::lock_guard lock(m_lock);
     const auto lives = m_lives.find(pid);
-    size_t life = 0;
-    uint64_t next = std::numeric_limits<uint64_t>::max();
-    if (auto reuses = m_reuses.find(pid); reuses != m_reuses.end()) {
-        const auto later = std::upper_bound(reuses->second.begin(), reuses->second.end(), ts);
-        life = size_t(later - reuses->second.begin());
-        if (later != reuses->second.end()) next = *later;
-    }
+    uint64_t next = 0;
+    const size_t life = lifeNumberLocked(pid, ts, &next);
     if (lives == m_lives.end() || life >= lives->second.size() || !lives->second[life].valid()) return ts;
-    return m_tasks[lives->second[life].value]->events.load(std::memory_order_relaxed) ? next : ts;
+    if (!m_tasks[lives->second[life].value]->events.load(std::memory_order_relaxed)) return ts;
+    return std::min(next, m_creationsBefore);
 }
 
 std::vector<TaskId> TaskIndex::tasksOf(int32_t pid) const

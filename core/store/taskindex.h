@@ -101,7 +101,9 @@ public:
     // walking a pid's records in time order look it up once per life.
     uint64_t nextLifeAfter(int32_t pid, uint64_t ts) const;
     // Until when lifeOf(pid, t) answers as for `ts` and changes nothing: the pid's next life
-    // (nextLifeAfter), or `ts` itself while that task has no events (each mention times it).
+    // (nextLifeAfter), within the batches indexed so far (a later one may create the pid again;
+    // all of it once finished), or `ts` itself while that task has no events (each mention
+    // times it).
     uint64_t lifeEnds(int32_t pid, uint64_t ts) const;
     // Every life of `pid`, in time order.
     std::vector<TaskId> tasksOf(int32_t pid) const;
@@ -130,6 +132,8 @@ private:
         GrowingList<Interval> running;
     };
     const Slot& slot(TaskId id) const { return *m_tasks[id.value]; }
+    // Which life of `pid` `ts` is in (under m_lock); `nextStart` is when the next one begins.
+    size_t lifeNumberLocked(int32_t pid, uint64_t ts, uint64_t* nextStart) const;
     // The life of `pid` at `ts` (the writer; under m_lock); `nextStart` is when its next life
     // begins.
     TaskId lifeLocked(int32_t pid, uint64_t ts, uint64_t* nextStart);
@@ -141,6 +145,7 @@ private:
     mutable std::mutex m_lock; // the maps below
     std::unordered_map<int32_t, std::vector<TaskId>> m_lives;    // per pid, one per life
     std::unordered_map<int32_t, std::vector<uint64_t>> m_reuses; // per pid: when lives 2, 3... start
+    uint64_t m_creationsBefore = 0;                              // the creations before this time are in m_reuses
     std::unordered_map<int32_t, uint64_t> m_firstSeen;           // per pid: its first event's time
     std::vector<Creation> m_pending;                             // creations not yet applied
     std::vector<size_t> m_indexed;                               // events indexed per stream
