@@ -64,7 +64,7 @@ void printDuration(trace_seq* s, unsigned long long duration)
 
 void printIndent(trace_seq* s, unsigned long long depth, const FuncGraphContext* ctx)
 {
-    if (ctx && depth > ctx->indentLimit) {
+    if (depth > (ctx ? ctx->indentLimit : kDumpIndentLimit)) {
         trace_seq_printf(s, "[depth %llu] ", depth);
         return;
     }

@@ -9,14 +9,19 @@ namespace ringside {
 
 class RecordPeek;
 
+// Deeper than any kernel's function_graph call stack can go (its shadow stack holds a page of
+// words): a depth past it is a damaged record, printed as "[depth N]" even in a dump.
+inline constexpr unsigned long long kDumpIndentLimit = 1024;
+
 // Where the ftrace handlers find the look-ahead of the printer currently printing; one per
 // tep handle, owned by the Trace.
 struct FuncGraphContext {
     RecordPeek* peek = nullptr;
     tep_event* exitEvent = nullptr; // ftrace/funcgraph_exit, looked up once per handle
     // Calls deeper than this print "[depth N]" instead of their indentation: a damaged
-    // record's depth can be ~2^31 (gigabytes of spaces). Views set it; a dump keeps trace-cmd's.
-    unsigned long long indentLimit = ~0ull;
+    // record's depth can be ~2^31 (gigabytes of spaces, minutes of printing). Views set a
+    // smaller one; a dump keeps trace-cmd's indentation up to kDumpIndentLimit.
+    unsigned long long indentLimit = kDumpIndentLimit;
 };
 
 // Replaces libtraceevent's function plugin handler with Ringside's (no indentation): the

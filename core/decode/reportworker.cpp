@@ -445,7 +445,7 @@ void ReportWorker::printOne(EventRef e, std::string& out, Print print)
     m_context->indentLimit = kViewIndentLimit;
     const size_t start = out.size();
     print(data, size);
-    m_context->indentLimit = ~0ull;
+    m_context->indentLimit = kDumpIndentLimit;
     m_context->peek = nullptr;
     capViewText(out, start);
 }
