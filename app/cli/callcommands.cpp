@@ -4,6 +4,7 @@
 #include "calls/functioncalls.h"
 #include "clitext.h"
 #include "commands.h"
+#include "jsonschema.h"
 #include "pluginchoice.h"
 #include "trace.h"
 
@@ -161,7 +162,9 @@ int printEach(const Trace& trace, const CallOptions& options, const std::vector<
         std::fprintf(stderr, "ringside-cli: %s: no calls of %s\n", options.path.c_str(), options.each.c_str());
         return 1;
     }
-    if (options.json) std::printf("{\"file\": %s, \"calls\": [", jsonString(options.path).c_str());
+    if (options.json)
+        std::printf("{\"schema\": \"%s\", \"file\": %s, \"calls\": [", schema::kCallTreeEach,
+                    jsonString(options.path).c_str());
     for (size_t m = 0; m < matches.size(); ++m) {
         const uint32_t i = matches[m];
         CallSelection one = options.selection;
@@ -242,8 +245,9 @@ int printFunctionTracer(const Trace& trace, const CallOptions& options)
 {
     const FunctionCallGraph graph = FunctionCallGraph::of(trace.functionCalls(), trace.tep());
     if (options.json) {
-        std::printf("{\"file\": %s, \"tracer\": \"function\", \"records\": %" PRIu64 ", \"functions\": [",
-                    jsonString(options.path).c_str(), trace.functionCalls().records());
+        std::printf("{\"schema\": \"%s\", \"file\": %s, \"tracer\": \"function\", \"records\": %" PRIu64
+                    ", \"functions\": [",
+                    schema::kFunctionHits, jsonString(options.path).c_str(), trace.functionCalls().records());
         bool first = true;
         for (const FunctionCallGraph::Function& f : graph.functions) {
             if (!f.hits) continue;
@@ -306,10 +310,10 @@ int calltreeCommand(const std::vector<std::string>& args)
     const CallCost& all = tree.root().cost;
     const CallPairing& pairing = calls.pairing();
     if (options.json) {
-        std::printf("{\"file\": %s, \"calls\": %" PRIu64 ", \"without_exit\": %" PRIu64 ", \"total_ns\": %" PRIu64
-                    ", \"exits_without_entry\": %" PRIu64 ", \"entries_without_exit\": %" PRIu64
-                    ", \"broken_by_lost_events\": %" PRIu64 ",\n \"tree\": ",
-                    jsonString(options.path).c_str(), tree.calls(), tree.openCalls(), all.total,
+        std::printf("{\"schema\": \"%s\", \"file\": %s, \"calls\": %" PRIu64 ", \"without_exit\": %" PRIu64
+                    ", \"total_ns\": %" PRIu64 ", \"exits_without_entry\": %" PRIu64
+                    ", \"entries_without_exit\": %" PRIu64 ", \"broken_by_lost_events\": %" PRIu64 ",\n \"tree\": ",
+                    schema::kCallTree, jsonString(options.path).c_str(), tree.calls(), tree.openCalls(), all.total,
                     pairing.exitsWithoutEntry, pairing.entriesWithoutExit, pairing.brokenByLoss);
         printTreeJson(tree, 0, names, 1);
         std::printf("}\n");
@@ -351,7 +355,9 @@ int funcstatsCommand(const std::vector<std::string>& args)
         for (const auto& rows : stats.cpus)
             if (!rows.empty()) tables.push_back(&rows);
 
-    if (options.json) std::printf("{\"file\": %s, \"functions\": [", jsonString(options.path).c_str());
+    if (options.json)
+        std::printf("{\"schema\": \"%s\", \"file\": %s, \"functions\": [", schema::kFuncstats,
+                    jsonString(options.path).c_str());
     bool firstRow = true;
     for (const auto* rows : tables) {
         if (!options.json) {

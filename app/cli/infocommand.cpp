@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 #include "commands.h"
+#include "jsonschema.h"
 
 #include "clitext.h"
 #include "trace.h"
@@ -91,8 +92,8 @@ void printJson(const Trace& trace)
 {
     const FileInfo& info = trace.file().info();
     const EventStore& store = trace.store();
-    std::printf("{\n  \"file\": %s,\n  \"version\": %d,\n  \"compression\": %s,\n",
-                jsonString(trace.file().path()).c_str(), info.version, jsonString(codecName(info.codec)).c_str());
+    std::printf("{\n  \"schema\": \"%s\",\n  \"file\": %s,\n  \"version\": %d,\n  \"compression\": %s,\n",
+                schema::kInfo, jsonString(trace.file().path()).c_str(), info.version, jsonString(codecName(info.codec)).c_str());
     std::printf("  \"bigEndian\": %s,\n  \"pageSize\": %u,\n  \"clock\": %s,\n  \"uname\": %s,\n",
                 info.bigEndian ? "true" : "false", info.pageSize, jsonString(info.traceClock).c_str(),
                 jsonString(info.uname).c_str());

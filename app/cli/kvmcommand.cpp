@@ -2,6 +2,7 @@
 // `ringside-cli kvm HOST.dat [GUEST.dat...] [--json]`: when each vCPU thread of a KVM host ran
 // its guest, why it came back, and how a paired guest's CPUs line up with those stays.
 #include "commands.h"
+#include "jsonschema.h"
 
 #include "decode/mergedreport.h"
 #include "plugin/statstext.h"
@@ -124,7 +125,8 @@ int kvmCommand(const std::vector<std::string>& args)
 
     const StatsContext context = host.statsContext();
     if (json) {
-        std::printf("{\"host\": %s,\n\"vcpus\": %s,\n\"guest_cpus\": %s}\n", jsonQuoted(paths.front()).c_str(),
+        std::printf("{\"schema\": \"%s\", \"host\": %s,\n\"vcpus\": %s,\n\"guest_cpus\": %s}\n", schema::kKvm,
+                    jsonQuoted(paths.front()).c_str(),
                     tableJson(*vcpus, context).c_str(), tableJson(guestCpus, context).c_str());
         return 0;
     }

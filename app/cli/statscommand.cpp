@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 // `ringside-cli stats FILE --plugin NAME [--json]`: a plugin's statistics tables.
 #include "commands.h"
+#include "jsonschema.h"
 
 #include "plugin/statstext.h"
 #include "pluginchoice.h"
@@ -57,7 +58,8 @@ int statsCommand(const std::vector<std::string>& args)
     const auto tables = t.statistics(plugin);
     const StatsContext context = t.statsContext();
     if (json) {
-        std::printf("{\"file\": %s, \"plugin\": %s", jsonQuoted(path).c_str(), jsonQuoted(plugin.name()).c_str());
+        std::printf("{\"schema\": \"%s\", \"file\": %s, \"plugin\": %s, \"plugin_schema\": %d", schema::kStats,
+                    jsonQuoted(path).c_str(), jsonQuoted(plugin.name()).c_str(), plugin.statisticsVersion());
         for (const StatsTable& table : *tables)
             std::printf(",\n%s: %s", jsonQuoted(table.key).c_str(), tableJson(table, context).c_str());
         std::printf("}\n");

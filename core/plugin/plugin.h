@@ -93,6 +93,9 @@ public:
     // keeps sums only to remake its tables may make them from what it frees as it goes, and
     // need not answer statistics() after (the core keeps these).
     virtual std::vector<StatsTable> finalStatistics() { return statistics(); }
+    // The version of the statistics' shape (their tables' keys and columns), which scripts
+    // read from `ringside-cli stats --json` ("plugin_schema"): bump it with any such change.
+    virtual int statisticsVersion() const { return 1; }
 };
 
 } // namespace ringside
