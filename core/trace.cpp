@@ -124,10 +124,9 @@ Result<std::unique_ptr<Trace>> Trace::withFile(std::unique_ptr<Trace> trace, con
 void Trace::addAnalyses(std::vector<std::unique_ptr<RecordConsumer>> consumers,
                         std::vector<std::unique_ptr<Plugin>> plugins)
 {
-    m_creations = &static_cast<TaskCreations&>(m_early.add(std::make_unique<TaskCreations>()));
     // The built-in analyses own their rows by the tasks of the index.
     TaskIndex* index = m_taskIndex.get();
-    auto taskOf = [index](int32_t pid, uint64_t time) { return index->lifeOf(pid, time).value; };
+    auto taskOf = [index](int32_t pid, uint64_t time) { return index->taskAt(pid, time).value; };
     m_occupancy = &static_cast<CpuOccupancy&>(m_consumers.add(std::make_unique<CpuOccupancy>(taskOf)));
     m_taskNames = &static_cast<TaskNames&>(m_consumers.add(std::make_unique<TaskNames>()));
     m_processes = &static_cast<ProcessGroups&>(m_consumers.add(std::make_unique<ProcessGroups>(taskOf)));
@@ -139,9 +138,21 @@ void Trace::addAnalyses(std::vector<std::unique_ptr<RecordConsumer>> consumers,
         Plugin* raw = plugin.get();
         if (&m_consumers.add(std::move(plugin)) == raw) m_plugins.push_back(raw);
     }
+    // The pids records name, those the analyses read included: the index makes their tasks
+    // before the analyses ask (a plugin that throws here declares nothing; the registry
+    // stops it when it binds).
+    std::vector<EventRequest> declared;
+    for (const std::string& name : m_consumers.names()) {
+        try {
+            for (EventRequest& request : m_consumers.find(name)->requests()) declared.push_back(std::move(request));
+        } catch (...) {
+        }
+    }
+    m_references = &static_cast<TaskReferences&>(
+        m_consumers.add(std::make_unique<TaskReferences>(declared), ConsumerRegistry::Stage::Tasks));
     m_consumers.setTaskOf([index](int32_t pid, uint64_t time, uint64_t* until) {
         *until = index->nextLifeAfter(pid, time);
-        return index->lifeOf(pid, time);
+        return index->taskAt(pid, time);
     });
 }
 
@@ -150,14 +161,15 @@ const std::vector<RecordTap>& Trace::bindAnalyses(const ConsumerRegistry::Format
 {
     const bool bigEndian = m_file->info().bigEndian;
     TaskIndex* index = m_taskIndex.get();
-    m_recordingInfo.taskAt = [index](int32_t pid, uint64_t time) { return index->lifeOf(pid, time).value; };
+    m_recordingInfo.taskAt = [index](int32_t pid, uint64_t time) { return index->taskAt(pid, time).value; };
     m_recordingInfo.taskEnds = [index](int32_t pid, uint64_t time) { return index->lifeEnds(pid, time); };
     m_recordingInfo.timeRange = [this] {
         return m_store ? std::pair(m_store->firstTimestamp(), m_store->lastTimestamp()) : std::pair<uint64_t, uint64_t>();
     };
     for (Plugin* plugin : m_plugins) plugin->setRecording(m_recordingInfo);
-    // Each analysis declares its tables before it is bound.
+    // Each analysis declares its tables before it is bound (the task creations have none).
     for (const std::string& name : m_consumers.names()) {
+        if (name == TaskReferences::kName) continue;
         m_tables.push_back(std::make_unique<AnalysisTables>());
         RecordConsumer* consumer = m_consumers.find(name);
         consumer->setTables(*m_tables.back());
@@ -167,11 +179,7 @@ const std::vector<RecordTap>& Trace::bindAnalyses(const ConsumerRegistry::Format
         m_analyses.push_back(analysis);
     }
     m_stats.assign(m_plugins.size(), nullptr);
-    m_captureTaps = m_early.bind(lookup, list, bigEndian);
-    m_earlyTaps = m_captureTaps.size();
-    const std::vector<RecordTap>& main = m_consumers.bind(lookup, list, bigEndian, piecesWhileParsing);
-    m_captureTaps.insert(m_captureTaps.end(), main.begin(), main.end());
-    return m_captureTaps;
+    return m_consumers.bind(lookup, list, bigEndian, piecesWhileParsing);
 }
 
 Result<std::unique_ptr<Trace>> Trace::growing(const std::string& path, EventStore** store, bool checkMetadata,
@@ -206,10 +214,9 @@ Result<std::unique_ptr<Trace>> Trace::openTrace(const std::string& path, const L
     // knows which events the recording has. Requests by prefix (hundreds of syscalls:* formats)
     // bind to the deferred formats' field lines instead: most of them have no events.
     std::set<std::pair<std::string, std::string>, std::less<>> requested;
-    for (const ConsumerRegistry* registry : {&trace->m_early, &trace->m_consumers})
-        for (const std::string& name : registry->names())
-            for (const EventRequest& request : registry->find(name)->requests())
-                if (!request.prefix) requested.emplace(request.system, request.event);
+    for (const std::string& name : trace->m_consumers.names())
+        for (const EventRequest& request : trace->m_consumers.find(name)->requests())
+            if (!request.prefix) requested.emplace(request.system, request.event);
     DatFile::OpenOptions fileOptions;
     fileOptions.deferFormats = true;
     fileOptions.eagerFormat = [&requested](std::string_view system, std::string_view name) {
@@ -255,7 +262,7 @@ Result<std::unique_ptr<Trace>> Trace::openTrace(const std::string& path, const L
     const size_t ownTaps = load.taps.size();
     load.taps.insert(load.taps.end(), taps.begin(), taps.end());
     ConsumerRegistry& registry = trace->m_consumers;
-    registry.setTapOffset(ownTaps + trace->m_earlyTaps);
+    registry.setTapOffset(ownTaps);
     if (registry.feedsPieces()) {
         load.sinkFor = [&registry](size_t stream) { return registry.sinkFor(StreamId(uint16_t(stream))); };
         load.sinkPlaced = [&registry](RecordSink* sink, size_t, uint32_t firstIndex, uint32_t events) {
@@ -310,20 +317,8 @@ bool Trace::analyse(const Progress& progress, const std::atomic<bool>* cancel, u
         const std::lock_guard taken(m_incomingLock);
         incoming.swap(m_incoming);
     }
-    for (auto& batch : incoming) {
-        std::vector<std::vector<TapColumn>> early, main;
-        for (size_t t = 0; t < batch.size(); ++t) (t < m_earlyTaps ? early : main).push_back(std::move(batch[t]));
-        m_early.addColumns(std::move(early));
-        m_consumers.addColumns(std::move(main));
-    }
+    for (auto& batch : incoming) m_consumers.addColumns(std::move(batch));
     auto cancelled = [cancel] { return cancel && cancel->load(std::memory_order_relaxed); };
-    // The creations first: a pid created again is a new task from then on.
-    m_early.deliver(store, counts);
-    std::vector<TaskIndex::Creation> creations;
-    for (const auto& [pid, time] : m_creations->take()) creations.push_back({pid, time});
-    m_taskIndex->addCreations(creations);
-    m_taskIndex->update(store, counts, nullptr);
-    if (cancelled()) return false;
     const auto delivering = std::chrono::steady_clock::now();
     m_consumers.deliver(
         store, counts,
@@ -331,11 +326,20 @@ bool Trace::analyse(const Progress& progress, const std::atomic<bool>* cancel, u
             if (progress) progress(done, total);
             return !cancelled();
         },
+        [&] {
+            // The creations first (a pid created again is a new task from then on), then the
+            // batch's tasks, before any analysis asks for one.
+            std::vector<TaskIndex::Creation> creations;
+            for (const auto& [pid, time] : m_references->takeCreations()) creations.push_back({pid, time});
+            m_taskIndex->addCreations(creations);
+            m_taskIndex->update(store, counts, nullptr, 0, m_references->takeMentions());
+        },
         tasksKnown); // the task names are fed in pieces while the pages are parsed
     if (cancelled()) return false;
     m_consumersSeconds += std::chrono::duration<double>(std::chrono::steady_clock::now() - delivering).count();
     // The running intervals the switches fed closed.
     m_taskIndex->update(store, counts, m_occupancy);
+    m_analysedCounts = counts;
     const auto now = std::chrono::steady_clock::now();
     if (!m_statisticsAt) m_statisticsAt = now;
     const bool statistics = now - *m_statisticsAt >= std::chrono::seconds(1);
@@ -357,6 +361,7 @@ void Trace::finishTables()
     const std::lock_guard lock(m_analyseLock);
     m_consumers.finish();
     m_taskIndex->finish(*m_store, m_occupancy);
+    m_analysedCounts.assign(m_store->streamCount(), SIZE_MAX); // every row's task is made
     publishAnalyses(Statistics::Keep);
     m_statisticsStale = true;
     // What the analyses let go of (their pieces' state, the joins' scratch) goes back before
@@ -390,7 +395,8 @@ void Trace::publishAnalyses(Statistics statistics)
 {
     const EventStore& store = *m_store;
     const TaskIndex& index = *m_taskIndex;
-    auto ownerOf = [&](EventRef e) {
+    auto ownerOf = [&](EventRef e) -> std::optional<uint32_t> {
+        if (e.stream.value >= m_analysedCounts.size() || e.index >= m_analysedCounts[e.stream.value]) return std::nullopt;
         const CpuColumns& c = store.stream(e.stream).columns;
         return index.taskAt(c.pid[e.index], c.timestamp[e.index]).value;
     };

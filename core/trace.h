@@ -4,6 +4,7 @@
 #include "analysis/cpuoccupancy.h"
 #include "analysis/guesttime.h"
 #include "analysis/processgroups.h"
+#include "analysis/taskreferences.h"
 #include "analysis/tasknames.h"
 #include "analysis/tracktables.h"
 #include "calls/callslices.h"
@@ -114,7 +115,7 @@ public:
     uint64_t analysedRows() const { return m_analysedRows.load(std::memory_order_acquire); }
     // For a growing trace: the taps its parser collects (captureTaps) from a batch of pages,
     // handed over by the thread that appends (any thread); the next analyse() feeds them.
-    const std::vector<RecordTap>& captureTaps() const { return m_captureTaps; }
+    const std::vector<RecordTap>& captureTaps() const { return m_consumers.taps(); }
     void addTapColumns(std::vector<std::vector<TapColumn>> columns);
 
     // An analysis, built-in or plugin, and its track tables.
@@ -187,8 +188,7 @@ private:
     std::unique_ptr<DatFile> m_file;
     std::unique_ptr<EventStore> m_store;
     std::unique_ptr<TaskIndex> m_taskIndex = std::make_unique<TaskIndex>();
-    ConsumerRegistry m_early; // fed first: the creations the task index needs
-    TaskCreations* m_creations = nullptr;
+    TaskReferences* m_references = nullptr; // fed first (ConsumerRegistry::Stage::Tasks)
     ConsumerRegistry m_consumers;
     std::vector<std::unique_ptr<AnalysisTables>> m_tables; // per consumer of m_consumers
     std::vector<Analysis> m_analyses;
@@ -200,8 +200,6 @@ private:
     const FunctionCalls* m_functionCalls = nullptr;
     std::vector<Plugin*> m_plugins;
     RecordingInfo m_recordingInfo;
-    std::vector<RecordTap> m_captureTaps; // both registries' taps, the early one's first
-    size_t m_earlyTaps = 0;
     std::mutex m_incomingLock;
     std::vector<std::vector<std::vector<TapColumn>>> m_incoming; // tap columns not yet handed to the registries
     std::mutex m_analyseLock;                                    // one analyse() at a time
@@ -209,6 +207,7 @@ private:
     std::vector<std::shared_ptr<const std::vector<StatsTable>>> m_stats; // per plugin
     std::atomic<uint64_t> m_version{0};
     std::atomic<uint64_t> m_analysedRows{0};
+    std::vector<size_t> m_analysedCounts; // per stream: the events analysed (their tasks made)
     std::atomic<bool> m_finished{false};
     std::atomic<bool> m_statisticsFinished{false};
     double m_consumersSeconds = 0;

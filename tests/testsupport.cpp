@@ -1,7 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 #include "testsupport.h"
 
+#include "analysis/tracktables.h"
+#include "decode/eventformatter.h"
 #include "decode/reportprinter.h"
+#include "plugin/statstext.h"
 #include "file/datfile.h"
 #include "file/datwriter.h"
 #include "file/spoolpagesource.h"
@@ -157,6 +160,107 @@ ProgramRun runProgram(const QString& program, const QStringList& args, int timeo
     r.out = p.readAllStandardOutput();
     r.err = p.readAllStandardError();
     return r;
+}
+
+std::vector<std::string> analysesText(const Trace& trace, TaskNaming naming)
+{
+    const EventStore& store = trace.store();
+    const TaskIndex& tasks = trace.taskIndex();
+    std::vector<std::string> out;
+    for (const Trace::Analysis& analysis : trace.analyses()) {
+        for (const auto& owned : analysis.tables->tables()) {
+            const TrackTable& table = *owned;
+            auto task = [&](uint32_t id) {
+                if (id >= tasks.size()) return "task" + std::to_string(id); // none (an invalid id)
+                const TaskIndex::Task t = tasks.task(TaskId(id));
+                return (naming == TaskNaming::ById ? "#" + std::to_string(id) + ":" : std::string()) +
+                       std::to_string(t.pid) + "@" + std::to_string(t.firstTime);
+            };
+            auto owner = [&](uint32_t id) { return table.owner() == RowOwner::Cpu ? "cpu" + std::to_string(id) : task(id); };
+            std::vector<std::string> lines;
+            auto line = [&](uint32_t o, std::initializer_list<std::string> cells) {
+                std::string text = owner(o);
+                for (const std::string& cell : cells) text += " " + cell;
+                lines.push_back(std::move(text));
+            };
+            using std::to_string;
+            switch (table.kind()) {
+            case TrackTable::Kind::Intervals: {
+                const auto& t = static_cast<const IntervalTable&>(table);
+                auto state = [&](uint32_t s) { return t.spec().statesAreTasks ? task(s) : to_string(s); };
+                for (uint32_t o = 0; o < std::max(t.byOwner().owners(), t.openOwners()); ++o) {
+                    if (const auto* rows = t.byOwner().of(o))
+                        for (size_t r = 0; r < rows->size(); ++r)
+                            line(o, {to_string((*rows)[r].start), to_string((*rows)[r].end), state((*rows)[r].state)});
+                    const IntervalRow open = t.openOf(o);
+                    if (open.end) line(o, {to_string(open.start), "open", state(open.state)});
+                }
+                break;
+            }
+            case TrackTable::Kind::Slices: {
+                const auto& t = static_cast<const SliceTable&>(table);
+                EventFormatter formatter(trace);
+                t.forEach(store, &tasks, [&](const SliceTable::View& v) {
+                    std::string value = to_string(v.value);
+                    if (t.valueFromEvent(v)) // kept in its end event: read as the views read it
+                        for (const FieldValue& f : formatter.fields(v.endEvent))
+                            if (f.name == t.spec().valueField) value = f.value;
+                    line(v.owner, {to_string(v.start), to_string(v.end), t.labelText(v.label), value,
+                                   to_string(v.flags), to_string(v.depth)});
+                });
+                break;
+            }
+            case TrackTable::Kind::Instants: {
+                const auto& t = static_cast<const InstantTable&>(table);
+                for (uint32_t o = 0; o < t.byOwner().owners(); ++o)
+                    if (const auto* rows = t.byOwner().of(o))
+                        for (size_t r = 0; r < rows->size(); ++r)
+                            line(o, {to_string((*rows)[r].time), to_string((*rows)[r].label)});
+                break;
+            }
+            case TrackTable::Kind::Counters: {
+                const auto& t = static_cast<const CounterTable&>(table);
+                for (uint32_t o = 0; o < t.byOwner().owners(); ++o)
+                    if (const auto* rows = t.byOwner().of(o))
+                        for (size_t r = 0; r < rows->size(); ++r)
+                            line(o, {to_string((*rows)[r].time), to_string((*rows)[r].value)});
+                break;
+            }
+            case TrackTable::Kind::Flows: {
+                const auto& t = static_cast<const FlowTable&>(table);
+                for (size_t r = 0; r < t.flows().size(); ++r) {
+                    const FlowRow& f = t.flows()[r];
+                    line(f.fromOwner, {to_string(f.fromTime), "->", owner(f.toOwner), to_string(f.toTime),
+                                       to_string(f.value)});
+                }
+                break;
+            }
+            }
+            std::sort(lines.begin(), lines.end());
+            out.push_back("== " + analysis.name + " / " + table.key() + ": " + to_string(table.rows()) + " rows");
+            out.insert(out.end(), lines.begin(), lines.end());
+        }
+    }
+    const StatsContext context = trace.statsContext();
+    for (const Plugin* plugin : trace.plugins()) {
+        for (const StatsTable& table : *trace.statistics(*plugin)) {
+            // A row a line, in an order of their own.
+            std::vector<std::string> rows;
+            const std::string json = tableJson(table, context);
+            size_t start = 0;
+            while (start < json.size()) {
+                const size_t end = std::min(json.find('\n', start), json.size());
+                std::string row = json.substr(start, end - start);
+                if (!row.empty() && row.back() == ',') row.pop_back(); // the last row has none
+                rows.push_back(std::move(row));
+                start = end + 1;
+            }
+            std::sort(rows.begin(), rows.end());
+            out.push_back("== " + plugin->name() + " / " + table.key);
+            out.insert(out.end(), rows.begin(), rows.end());
+        }
+    }
+    return out;
 }
 
 } // namespace ringside::test

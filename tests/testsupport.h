@@ -36,6 +36,13 @@ QByteArray dump(const Trace& trace);
 
 std::unique_ptr<Trace> openOrFail(const std::string& path);
 
+// Every analysis's tables as text, a line per row in an order of their own (batches may add a
+// table's rows in another order), tasks by pid and first event (ByPid: two loads that number
+// tasks apart compare equal) or also by TaskId (ById), labels by their text; then each
+// plugin's statistics.
+enum class TaskNaming { ByPid, ById };
+std::vector<std::string> analysesText(const Trace& trace, TaskNaming naming = TaskNaming::ByPid);
+
 // Grows `store` (new, empty) with the top buffer of `file` the way a live capture does: page
 // runs arrive one at a time, interleaved across CPUs, into in-memory page sources and through
 // StoreAppender, and what can be

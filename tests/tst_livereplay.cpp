@@ -44,108 +44,6 @@ std::vector<std::unique_ptr<Plugin>> everyPlugin()
     return plugins;
 }
 
-// Every analysis's tables as text, a line per row in an order of their own (batches may add a
-// table's rows in another order), tasks by pid and first event (TaskIds are numbered as the
-// index meets them), labels by their text; then each plugin's statistics.
-std::vector<std::string> analysesText(const Trace& trace)
-{
-    const EventStore& store = trace.store();
-    const TaskIndex& tasks = trace.taskIndex();
-    std::vector<std::string> out;
-    for (const Trace::Analysis& analysis : trace.analyses()) {
-        for (const auto& owned : analysis.tables->tables()) {
-            const TrackTable& table = *owned;
-            auto task = [&](uint32_t id) {
-                const TaskIndex::Task t = tasks.task(TaskId(id));
-                return std::to_string(t.pid) + "@" + std::to_string(t.firstTime);
-            };
-            auto owner = [&](uint32_t id) { return table.owner() == RowOwner::Cpu ? "cpu" + std::to_string(id) : task(id); };
-            std::vector<std::string> lines;
-            auto line = [&](uint32_t o, std::initializer_list<std::string> cells) {
-                std::string text = owner(o);
-                for (const std::string& cell : cells) text += " " + cell;
-                lines.push_back(std::move(text));
-            };
-            using std::to_string;
-            switch (table.kind()) {
-            case TrackTable::Kind::Intervals: {
-                const auto& t = static_cast<const IntervalTable&>(table);
-                auto state = [&](uint32_t s) { return t.spec().statesAreTasks ? task(s) : to_string(s); };
-                for (uint32_t o = 0; o < std::max(t.byOwner().owners(), t.openOwners()); ++o) {
-                    if (const auto* rows = t.byOwner().of(o))
-                        for (size_t r = 0; r < rows->size(); ++r)
-                            line(o, {to_string((*rows)[r].start), to_string((*rows)[r].end), state((*rows)[r].state)});
-                    const IntervalRow open = t.openOf(o);
-                    if (open.end) line(o, {to_string(open.start), "open", state(open.state)});
-                }
-                break;
-            }
-            case TrackTable::Kind::Slices: {
-                const auto& t = static_cast<const SliceTable&>(table);
-                EventFormatter formatter(trace);
-                t.forEach(store, &tasks, [&](const SliceTable::View& v) {
-                    std::string value = to_string(v.value);
-                    if (t.valueFromEvent(v)) // kept in its end event: read as the views read it
-                        for (const FieldValue& f : formatter.fields(v.endEvent))
-                            if (f.name == t.spec().valueField) value = f.value;
-                    line(v.owner, {to_string(v.start), to_string(v.end), t.labelText(v.label), value,
-                                   to_string(v.flags), to_string(v.depth)});
-                });
-                break;
-            }
-            case TrackTable::Kind::Instants: {
-                const auto& t = static_cast<const InstantTable&>(table);
-                for (uint32_t o = 0; o < t.byOwner().owners(); ++o)
-                    if (const auto* rows = t.byOwner().of(o))
-                        for (size_t r = 0; r < rows->size(); ++r)
-                            line(o, {to_string((*rows)[r].time), to_string((*rows)[r].label)});
-                break;
-            }
-            case TrackTable::Kind::Counters: {
-                const auto& t = static_cast<const CounterTable&>(table);
-                for (uint32_t o = 0; o < t.byOwner().owners(); ++o)
-                    if (const auto* rows = t.byOwner().of(o))
-                        for (size_t r = 0; r < rows->size(); ++r)
-                            line(o, {to_string((*rows)[r].time), to_string((*rows)[r].value)});
-                break;
-            }
-            case TrackTable::Kind::Flows: {
-                const auto& t = static_cast<const FlowTable&>(table);
-                for (size_t r = 0; r < t.flows().size(); ++r) {
-                    const FlowRow& f = t.flows()[r];
-                    line(f.fromOwner, {to_string(f.fromTime), "->", owner(f.toOwner), to_string(f.toTime),
-                                       to_string(f.value)});
-                }
-                break;
-            }
-            }
-            std::sort(lines.begin(), lines.end());
-            out.push_back("== " + analysis.name + " / " + table.key() + ": " + to_string(table.rows()) + " rows");
-            out.insert(out.end(), lines.begin(), lines.end());
-        }
-    }
-    const StatsContext context = trace.statsContext();
-    for (const Plugin* plugin : trace.plugins()) {
-        for (const StatsTable& table : *trace.statistics(*plugin)) {
-            // A row a line, in an order of their own.
-            std::vector<std::string> rows;
-            const std::string json = tableJson(table, context);
-            size_t start = 0;
-            while (start < json.size()) {
-                const size_t end = std::min(json.find('\n', start), json.size());
-                std::string row = json.substr(start, end - start);
-                if (!row.empty() && row.back() == ',') row.pop_back(); // the last row has none
-                rows.push_back(std::move(row));
-                start = end + 1;
-            }
-            std::sort(rows.begin(), rows.end());
-            out.push_back("== " + plugin->name() + " / " + table.key);
-            out.insert(out.end(), rows.begin(), rows.end());
-        }
-    }
-    return out;
-}
-
 // Table by table: true when both traces' analyses have the same rows; else the rows only one
 // of them has are printed.
 bool sameAnalyses(const Trace& file, const Trace& other)
@@ -160,7 +58,7 @@ bool sameAnalyses(const Trace& file, const Trace& other)
         }
         return tables;
     };
-    const auto want = byTable(analysesText(file)), got = byTable(analysesText(other));
+    const auto want = byTable(test::analysesText(file)), got = byTable(test::analysesText(other));
     if (got.size() != want.size() || want.size() <= 10) {
         qInfo("%zu tables, the file's %zu", got.size(), want.size());
         return false;

@@ -38,11 +38,11 @@ std::vector<EventRef> indexed(const TaskIndex& index, TaskId id)
     return out;
 }
 
-// The task with the most events.
+// The task with the most events, the idle task left out (it is always there).
 TaskId busiestTask(const TaskIndex& index)
 {
-    TaskId busiest(0);
-    for (size_t t = 0; t < index.size(); ++t)
+    TaskId busiest(1);
+    for (size_t t = 1; t < index.size(); ++t)
         if (index.task(TaskId(uint32_t(t))).events > index.task(busiest).events) busiest = TaskId(uint32_t(t));
     return busiest;
 }
@@ -217,7 +217,7 @@ private slots:
         QCOMPARE(split.lifeEnds(whole.pid, whole.firstTime), middle);
         QCOMPARE(split.lifeEnds(whole.pid, middle - 1), middle);
         QCOMPARE(split.lifeEnds(whole.pid, middle), std::numeric_limits<uint64_t>::max());
-        QCOMPARE(split.lifeEnds(-7, 123), uint64_t(123)); // no task yet: asking makes one
+        QCOMPARE(split.lifeEnds(-7, 123), uint64_t(123)); // no task yet: ask again
         for (EventRef e : indexed(split, lives[1])) QVERIFY(store.timestamp(e) >= middle);
         for (const auto& interval : split.running(lives[1])) QVERIFY(interval.start >= middle);
     }
@@ -280,25 +280,58 @@ private slots:
     }
 
     // A task only named by records (switched in, woken; no events of its own) is timed by the
-    // earliest and latest that name it, in whatever order the analyses ask; its events, once
-    // they come, time it instead.
-    void taskNamedOnlyIsTimedByItsMentions()
+    // earliest and latest that name it, in whatever order they are given; the ids of the
+    // batch's new tasks follow the time each first appears, then the pid; the idle task is 0.
+    void tasksNamedOnlyAreTimedAndNumberedInAFixedOrder()
     {
-        TaskIndex forward, backward;
-        forward.lifeOf(42, 100);
-        forward.lifeOf(42, 300);
-        forward.lifeOf(42, 200);
-        backward.lifeOf(42, 300);
-        backward.lifeOf(42, 100);
-        for (const TaskIndex* index : {&forward, &backward}) {
+        const EventStore empty;
+        const std::vector<TaskIndex::Mention> forward = {{42, 100, 100}, {42, 300, 300}, {7, 200, 200}, {42, 200, 200},
+                                                         {9, 200, 250}};
+        std::vector<TaskIndex::Mention> backward(forward.rbegin(), forward.rend());
+        TaskIndex a, b;
+        a.update(empty, {}, nullptr, 1, forward);
+        b.update(empty, {}, nullptr, 1, backward);
+        for (const TaskIndex* index : {&a, &b}) {
+            QCOMPARE(index->size(), size_t(4));
+            QCOMPARE(index->task(TaskId(0)).pid, 0); // idle, made before anything
+            QCOMPARE(index->task(TaskId(1)).pid, 42);
+            QCOMPARE(index->task(TaskId(2)).pid, 7); // at 200, before pid 9 at 200
+            QCOMPARE(index->task(TaskId(3)).pid, 9);
             const TaskIndex::Task task = index->task(index->taskAt(42, 150));
             QCOMPARE(task.firstTime, uint64_t(100));
             QCOMPARE(task.lastTime, uint64_t(300));
             QCOMPARE(task.events, uint64_t(0));
         }
-        QCOMPARE(forward.size(), size_t(1));
-        // Each mention may time it: its answer is not to be kept.
-        QCOMPARE(forward.lifeEnds(42, 150), uint64_t(150));
+        // Asking makes nothing: a pid never named has no task, until a batch names it.
+        QVERIFY(!a.taskAt(5, 150).valid());
+        QCOMPARE(a.lifeEnds(5, 150), uint64_t(150));
+        QCOMPARE(a.size(), size_t(4));
+        // Its answer holds like any task's, for good once the recording ended.
+        a.finish(empty, nullptr);
+        QCOMPARE(a.lifeEnds(42, 150), std::numeric_limits<uint64_t>::max());
+    }
+
+    // A recording's tasks with events: numbered by their first event's time then pid, not by
+    // the stream they came in first; the idle task is 0 however late it first runs. (Loaded,
+    // a pid a record names before its first event counts from that mention.)
+    void tasksWithEventsAreNumberedByFirstAppearance()
+    {
+        auto trace = test::openOrFail(test::fixturePath("sched-mix.dat"));
+        QVERIFY(trace);
+        const auto built = TaskIndex::build(trace->store(), {}, nullptr, 2);
+        const TaskIndex& index = *built;
+        QVERIFY(index.size() > 100);
+        QCOMPARE(index.task(TaskId(0)).pid, 0);
+        for (size_t t = 2; t < index.size(); ++t) {
+            const TaskIndex::Task before = index.task(TaskId(uint32_t(t - 1))), task = index.task(TaskId(uint32_t(t)));
+            QVERIFY2(std::pair(before.firstTime, before.pid) <= std::pair(task.firstTime, task.pid),
+                     qPrintable(QString("task %1 (pid %2 at %3) after pid %4 at %5")
+                                    .arg(t)
+                                    .arg(task.pid)
+                                    .arg(task.firstTime)
+                                    .arg(before.pid)
+                                    .arg(before.firstTime)));
+        }
     }
 };
 

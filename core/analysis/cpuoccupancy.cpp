@@ -7,7 +7,7 @@ namespace ringside {
 
 std::vector<EventRequest> CpuOccupancy::requests() const
 {
-    return {{"sched", "sched_switch", {"prev_pid", "next_pid"}}};
+    return {{"sched", "sched_switch", {"prev_pid", "next_pid"}, false, {}, {"prev_pid", "next_pid"}}};
 }
 
 void CpuOccupancy::setTables(TableSink& tables)

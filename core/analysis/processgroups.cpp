@@ -7,7 +7,7 @@ namespace ringside {
 
 std::vector<EventRequest> ProcessGroups::requests() const
 {
-    return {{"task", "task_newtask", {"pid", "clone_flags"}}};
+    return {{"task", "task_newtask", {"pid", "clone_flags"}, false, {}, {"pid"}}};
 }
 
 void ProcessGroups::setTables(TableSink& tables)

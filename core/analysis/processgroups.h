@@ -51,22 +51,4 @@ private:
     std::unordered_map<int32_t, std::vector<int32_t>> m_members; // leader -> members
 };
 
-// The pids task_newtask gave new tasks, and when: what the task index needs before a batch's
-// records are fed (a pid handed out again is a new task from then on). Fed first, alone.
-class TaskCreations : public RecordConsumer {
-public:
-    static constexpr const char* kName = "task-creations";
-    std::string name() const override { return kName; }
-    std::vector<EventRequest> requests() const override { return {{"task", "task_newtask", {"pid"}}}; }
-    void consume(const ConsumedRecord& record) override
-    {
-        m_new.emplace_back(static_cast<int32_t>(record.field(0).asSigned()), record.timestamp);
-    }
-    // The creations fed since the last call: (pid, time).
-    std::vector<std::pair<int32_t, uint64_t>> take() { return std::move(m_new); }
-
-private:
-    std::vector<std::pair<int32_t, uint64_t>> m_new;
-};
-
 } // namespace ringside

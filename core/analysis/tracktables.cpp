@@ -354,14 +354,20 @@ void SliceTable::publish(const OwnerOfEvent& ownerOf)
     }
     m_stagedParts.clear();
     m_anchored.publish();
+    std::vector<Staged> later;
     for (const Staged& s : m_unresolved) {
         // The task of its last recorded event (an open call has only its start).
         const Slice& v = s.slice;
         const EventRef at = v.endEvent.valid() ? v.endEvent : v.startEvent;
+        const std::optional<uint32_t> owner = ownerOf && at.valid() ? ownerOf(at) : std::optional<uint32_t>(v.owner);
+        if (!owner) {
+            later.push_back(s);
+            continue;
+        }
         --m_staged; // counted when staged unresolved
-        stageExplicit(ownerOf && at.valid() ? ownerOf(at) : v.owner, v);
+        stageExplicit(*owner, v);
     }
-    m_unresolved.clear();
+    m_unresolved = std::move(later);
     m_explicit.publish();
     m_rows.store(m_staged, std::memory_order_release);
 }

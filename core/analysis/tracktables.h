@@ -10,6 +10,7 @@
 #include <functional>
 #include <memory>
 #include <mutex>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <unordered_map>
@@ -186,8 +187,9 @@ class TrackTable {
 public:
     enum class Kind { Intervals, Slices, Instants, Counters, Flows };
     // The task a row belongs to, for rows staged without one (anchored at an event, in a
-    // piece): the task of the event's pid at its time.
-    using OwnerOfEvent = std::function<uint32_t(EventRef event)>;
+    // piece): the task of the event's pid at its time; nullopt while the event's batch is not
+    // analysed (its task may not be made yet): the row waits for a later publish.
+    using OwnerOfEvent = std::function<std::optional<uint32_t>(EventRef event)>;
 
     TrackTable(Kind kind, std::string key, std::string title, RowOwner owner)
         : m_kind(kind), m_key(std::move(key)), m_title(std::move(title)), m_owner(owner)

@@ -17,6 +17,7 @@
 #include <cstring>
 #include <map>
 #include <thread>
+#include <unordered_set>
 
 namespace ringside {
 
@@ -57,7 +58,7 @@ void ConsumerRegistry::placed(RecordSink* sink, uint32_t firstIndex, uint32_t ev
 {
     auto* feeder = static_cast<Feeder*>(sink);
     feeder->place(firstIndex, events);
-    m_placed.emplace_back(feeder, firstIndex);
+    m_placed.push_back({feeder, firstIndex, events});
 }
 
 bool ConsumerRegistry::feedsPieces() const
@@ -65,20 +66,27 @@ bool ConsumerRegistry::feedsPieces() const
     return std::any_of(m_bound.begin(), m_bound.end(), [](const BoundTap& t) { return !t.pieceSubscribers.empty(); });
 }
 
-void ConsumerRegistry::joinPieces()
+void ConsumerRegistry::joinPieces(const std::vector<size_t>& ends)
 {
+    auto within = [&](const Placed& p) {
+        return p.feeder->stream().value < ends.size() && p.firstIndex + size_t(p.events) <= ends[p.feeder->stream().value];
+    };
+    if (!std::all_of(m_placed.begin(), m_placed.end(), within)) return;
     for (size_t c = 0; c < m_consumers.size(); ++c) {
         if (!m_consumers[c]->fedInPieces()) continue;
         std::vector<FedPiece> pieces;
-        for (auto& [feeder, firstIndex] : m_placed) {
-            if (m_failures[c].empty() && !feeder->failure(c).empty()) m_failures[c] = feeder->failure(c);
-            if (std::unique_ptr<StreamPiece> piece = feeder->take(c))
-                pieces.push_back({feeder->stream(), firstIndex, std::move(piece)});
+        for (const Placed& p : m_placed) {
+            if (m_failures[c].empty() && !p.feeder->failure(c).empty()) m_failures[c] = p.feeder->failure(c);
+            if (std::unique_ptr<StreamPiece> piece = p.feeder->take(c))
+                pieces.push_back({p.feeder->stream(), p.firstIndex, std::move(piece)});
         }
         if (!pieces.empty()) guarded(c, [&](RecordConsumer& consumer) { consumer.join(std::move(pieces)); });
     }
+    std::unordered_set<const Feeder*> joined;
+    for (const Placed& p : m_placed) joined.insert(p.feeder);
     m_placed.clear();
-    m_feeders.clear();
+    const std::lock_guard lock(m_feedersLock);
+    std::erase_if(m_feeders, [&](const std::unique_ptr<Feeder>& f) { return joined.count(f.get()) > 0; });
 }
 
 void ConsumerRegistry::decode(const BoundTap& tap, const Subscriber& subscriber, const uint8_t* bytes, bool bigEndian,
@@ -122,10 +130,11 @@ void ConsumerRegistry::decodeRecord(const Subscriber& subscriber, const uint8_t*
     }
 }
 
-RecordConsumer& ConsumerRegistry::add(std::unique_ptr<RecordConsumer> consumer)
+RecordConsumer& ConsumerRegistry::add(std::unique_ptr<RecordConsumer> consumer, Stage stage)
 {
     if (RecordConsumer* existing = find(consumer->name())) return *existing;
     m_consumers.push_back(std::move(consumer));
+    m_stages.push_back(stage);
     return *m_consumers.back();
 }
 
@@ -191,9 +200,8 @@ const std::vector<RecordTap>& ConsumerRegistry::bind(const FormatLookup& lookup,
             }
             RecordTap& tap = m_taps[it->second];
             BoundTap& boundTap = m_bound[it->second];
-            Subscriber subscriber{c, r, {}, {}, 0};
-            for (const FieldFormat& f : fields) {
-                // Two consumers asking for one field share its bytes.
+            // Two consumers asking for one field share its bytes.
+            auto fieldIndex = [&](const FieldFormat& f) {
                 size_t index = 0;
                 while (index < boundTap.fields.size() &&
                        (boundTap.fields[index].offset != f.offset || boundTap.fields[index].size != f.size))
@@ -203,6 +211,11 @@ const std::vector<RecordTap>& ConsumerRegistry::bind(const FormatLookup& lookup,
                     boundTap.fields.push_back(f);
                     tap.fields.push_back({f.offset, f.size});
                 }
+                return index;
+            };
+            Subscriber subscriber{c, r, {}, {}, 0};
+            for (const FieldFormat& f : fields) {
+                const size_t index = fieldIndex(f);
                 subscriber.fields.push_back(index);
                 subscriber.formats.push_back(f);
                 subscriber.recordBytes = std::max(subscriber.recordBytes, f.offset + f.size);
@@ -262,7 +275,7 @@ std::vector<ConsumerRegistry::Lane> ConsumerRegistry::planLanes(const std::vecto
     constexpr uint64_t kEventsPerRecordForTwoLanes = 16;
     std::vector<size_t> order; // the consumers fed in merged order
     for (size_t c = 0; c < m_consumers.size(); ++c)
-        if (!m_consumers[c]->fedInPieces()) order.push_back(c);
+        if (m_stages[c] == Stage::Analyses && !m_consumers[c]->fedInPieces()) order.push_back(c);
     const size_t laneCount = total >= kRecordsForTwoLanes && total * kEventsPerRecordForTwoLanes >= events &&
                                      order.size() > 1 && std::thread::hardware_concurrency() > 1
                                  ? 2
@@ -285,6 +298,8 @@ std::vector<ConsumerRegistry::Lane> ConsumerRegistry::planLanes(const std::vecto
             readers[t] += !lane.subscribers[t].empty();
         }
     }
+    // A tap the tasks' stage reads too is read by it before these lanes, so they may give its
+    // memory back.
     // A tap read by two lanes is given back by neither (the columns go when the load ends),
     // and its records count in the progress of the first.
     std::vector<bool> counted(m_bound.size(), false);
@@ -300,6 +315,26 @@ std::vector<ConsumerRegistry::Lane> ConsumerRegistry::planLanes(const std::vecto
     return lanes;
 }
 
+std::unique_ptr<ConsumerRegistry::Lane> ConsumerRegistry::planTasksLane() const
+{
+    auto planned = std::make_unique<Lane>();
+    Lane& lane = *planned;
+    lane.tasks = true;
+    lane.consumers.assign(m_consumers.size(), false);
+    for (size_t c = 0; c < m_consumers.size(); ++c) lane.consumers[c] = m_stages[c] == Stage::Tasks;
+    lane.subscribers.resize(m_bound.size());
+    lane.releases.assign(m_bound.size(), false);
+    lane.counts.assign(m_bound.size(), 0);
+    bool any = false;
+    for (size_t t = 0; t < m_bound.size(); ++t) {
+        for (const Subscriber& sub : m_bound[t].subscribers)
+            if (lane.consumers[sub.consumer]) lane.subscribers[t].push_back(&sub);
+        any = any || !lane.subscribers[t].empty();
+    }
+    if (!any) return nullptr;
+    return planned;
+}
+
 void ConsumerRegistry::addColumns(std::vector<std::vector<TapColumn>> columns)
 {
     if (m_columns.size() < columns.size()) m_columns.resize(columns.size());
@@ -310,7 +345,7 @@ void ConsumerRegistry::addColumns(std::vector<std::vector<TapColumn>> columns)
 }
 
 void ConsumerRegistry::deliver(const EventStore& store, const std::vector<size_t>& limits, const Progress& progress,
-                               const std::function<void()>& piecesJoined)
+                               const std::function<void()>& tasksFed, const std::function<void()>& piecesJoined)
 {
     std::vector<StreamInfo> streams(store.streamCount());
     for (size_t s = 0; s < streams.size(); ++s) {
@@ -341,6 +376,10 @@ void ConsumerRegistry::deliver(const EventStore& store, const std::vector<size_t
         if (m_columns[t].size() < streams.size()) m_columns[t].resize(streams.size());
         m_consumed[t].resize(streams.size(), 0);
     }
+    // The tasks first: the creations and the pids the records name, for the caller to index
+    // the batch's tasks before any other consumer asks for one.
+    if (std::unique_ptr<Lane> tasksLane = planTasksLane()) deliverLane(*tasksLane, store, walk);
+    if (tasksFed) tasksFed();
     // A live capture's consumers fed in pieces: from the taps, stream by stream, first.
     if (!m_piecesWhileParsing) feedPiecesFromTaps(store, walk);
     // The pieces are joined on a thread of their own while the lanes walk: the consumers fed
@@ -349,7 +388,9 @@ void ConsumerRegistry::deliver(const EventStore& store, const std::vector<size_t
     std::exception_ptr joinError;
     std::thread joiner([&] {
         try {
-            joinPieces();
+            std::vector<size_t> ends;
+            for (const auto& range : walk.ranges) ends.push_back(range.second);
+            joinPieces(ends);
             if (piecesJoined) piecesJoined();
         } catch (...) {
             joinError = std::current_exception();
@@ -491,9 +532,10 @@ void ConsumerRegistry::deliverLane(Lane& lane, const EventStore& store, Walk& wa
         ~Finished() { flag = true; }
     } finished{lane.finished};
     if (std::find(lane.consumers.begin(), lane.consumers.end(), true) == lane.consumers.end()) return;
+    auto reads = [&](size_t t) { return !lane.subscribers[t].empty(); };
     std::vector<int32_t> tapOfType;
     for (size_t t = 0; t < m_taps.size(); ++t) {
-        if (lane.subscribers[t].empty()) continue;
+        if (!reads(t)) continue;
         const uint16_t type = m_taps[t].eventType;
         if (tapOfType.size() <= type) tapOfType.resize(type + 1u, -1);
         tapOfType[type] = int32_t(t);
@@ -503,7 +545,7 @@ void ConsumerRegistry::deliverLane(Lane& lane, const EventStore& store, Walk& wa
         const CpuColumns& c = store.stream(StreamId(static_cast<uint16_t>(s))).columns;
         cursors.emplace_back(c.eventType, walk.ranges[s].first, walk.ranges[s].second, tapOfType, walk.markers[s]);
         for (size_t t = 0; t < m_columns.size() && t < m_taps.size(); ++t)
-            if (s < m_columns[t].size() && !lane.subscribers[t].empty())
+            if (s < m_columns[t].size() && reads(t))
                 cursors[s].addTap(uint32_t(t), m_columns[t][s], lane.releases[t], m_consumed[t][s]);
     }
 
@@ -522,7 +564,7 @@ void ConsumerRegistry::deliverLane(Lane& lane, const EventStore& store, Walk& wa
     std::vector<Known> known(cursors.size());
     auto taskOf = [&](size_t stream, int32_t pid, uint64_t ts) {
         Known& k = known[stream];
-        if (!m_taskOf) return TaskId();
+        if (!m_taskOf || lane.tasks) return TaskId(); // the batch's tasks are not indexed yet
         if (k.pid != pid || ts < k.from || ts >= k.until) {
             k.task = m_taskOf(pid, ts, &k.until);
             k.pid = pid;

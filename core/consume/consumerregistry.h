@@ -26,8 +26,13 @@ class EventStore;
 // records in merged time order, batch after batch as the store grows. Consumers never see raw
 // bytes or tap positions, so a new one (the plugin interface, opened up) is a name and a
 // request list. One thread delivers (the analysis thread); the parser's threads feed pieces.
+//
+// Each batch is fed in two stages: first the consumers that tell the task index about tasks
+// (Stage::Tasks: task creations, pids records name); then, once the caller indexed the
+// batch's tasks, every other consumer, which finds each record's task made.
 class ConsumerRegistry {
 public:
+    enum class Stage { Tasks, Analyses };
     struct FieldFormat {
         int offset = 0;
         int size = 0;
@@ -54,7 +59,7 @@ public:
 
     // Names are unique: adding a second consumer of the same name replaces nothing and
     // returns the one already registered.
-    RecordConsumer& add(std::unique_ptr<RecordConsumer> consumer);
+    RecordConsumer& add(std::unique_ptr<RecordConsumer> consumer, Stage stage = Stage::Analyses);
     RecordConsumer* find(std::string_view name) const;
     template <typename T>
     T* find(std::string_view name) const
@@ -96,11 +101,12 @@ public:
     // goes; tells every consumer where the streams lost events; then flush(). A recording is
     // one batch; a live capture calls it after each publish. `progress` hears (records
     // delivered, records in all) about every 50 ms; when it returns false the delivery stops
-    // there (a cancelled load). `piecesJoined` is called once the consumers fed in pieces
-    // have the batch, before the others are fed.
+    // there (a cancelled load). `tasksFed` is called once the Stage::Tasks consumers have the
+    // batch (the caller indexes the batch's tasks there), before anything else is fed;
+    // `piecesJoined` once the consumers fed in pieces have it, before the others are fed.
     using Progress = std::function<bool(uint64_t done, uint64_t total)>;
     void deliver(const EventStore& store, const std::vector<size_t>& limits, const Progress& progress = {},
-                 const std::function<void()>& piecesJoined = {});
+                 const std::function<void()>& tasksFed = {}, const std::function<void()>& piecesJoined = {});
     // The events of each stream fed so far.
     const std::vector<size_t>& delivered() const { return m_walked; }
     // After the last batch: every consumer's finish().
@@ -128,6 +134,7 @@ private:
 
     // Consumers fed by one thread, and what they read.
     struct Lane {
+        bool tasks = false; // Stage::Tasks: the records' tasks are not indexed yet
         std::vector<bool> consumers;                             // per consumer: in this lane
         std::vector<std::vector<const Subscriber*>> subscribers; // per tap: this lane's
         std::vector<bool> releases;                              // per tap: only this lane reads it
@@ -144,11 +151,16 @@ private:
     };
     // `events`: how many events the lanes walk.
     std::vector<Lane> planLanes(const std::vector<uint64_t>& recordsOfTap, uint64_t events) const;
+    // The lane of the Stage::Tasks consumers, or none.
+    std::unique_ptr<Lane> planTasksLane() const;
     void deliverLane(Lane& lane, const EventStore& store, Walk& walk, const std::function<void()>& report = {});
     // Feeds the consumers fed in pieces the batch's records of each stream from the taps.
     void feedPiecesFromTaps(const EventStore& store, const Walk& walk);
-    // Hands the placed pieces to their consumers' join().
-    void joinPieces();
+    // Hands the placed pieces to their consumers' join() once the batch reaches the end of
+    // every one (`ends`: per stream, the events it reaches); else they wait for a later batch,
+    // whose tasks they may name. All at once: a join pairs calls across pieces by time, and
+    // takes what it was given to be everything up to its latest time.
+    void joinPieces(const std::vector<size_t>& ends);
     // After a walk: the tap records of the walked events are consumed; whole pieces go.
     void consumeTaps(const EventStore& store, const Walk& walk);
     // A subscriber's values from a record's tap bytes, or from the record itself.
@@ -162,6 +174,7 @@ private:
     void guarded(size_t c, Call what);
 
     std::vector<std::unique_ptr<RecordConsumer>> m_consumers;
+    std::vector<Stage> m_stages;         // per consumer
     std::vector<std::string> m_failures; // per consumer
     std::vector<RecordTap> m_taps;
     std::vector<BoundTap> m_bound;
@@ -176,7 +189,11 @@ private:
     TaskOf m_taskOf;
     std::mutex m_feedersLock; // sinkFor() is called from the parser's threads
     std::vector<std::unique_ptr<Feeder>> m_feeders;
-    std::vector<std::pair<Feeder*, uint32_t>> m_placed; // with the stretch's first event
+    struct Placed {
+        Feeder* feeder;
+        uint32_t firstIndex, events; // where its stretch is in its stream
+    };
+    std::vector<Placed> m_placed; // in stream order, stretches in order
 };
 
 // The formats of a libtraceevent handle, for bind().

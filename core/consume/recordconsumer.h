@@ -26,6 +26,12 @@ struct EventRequest {
     // (a system call's number in a long). Records are kept until the load ends: millions of
     // them make every byte count. 0 or absent: the whole field.
     std::vector<uint8_t> narrow = {};
+    // Fields, among `fields` or not, whose number is a pid naming a task other than the
+    // record's own (sched_switch's next_pid, a woken pid, a created child): the core gives
+    // every pid so named its task before the batch is fed, so that RecordingInfo::taskAt finds
+    // it and task ids are the same in every run. A pid read from a field not listed here has a
+    // task only when it has events of its own.
+    std::vector<std::string> tasks = {};
 };
 
 // A field's value, decoded once by the registry so that consumers read numbers and text,

@@ -30,7 +30,8 @@ struct RecordingInfo {
     // not in consume().
     std::function<std::string(uint64_t address)> functionName;
     // The task `pid` was at `time` (a TaskId's value), for records fed in pieces, whose task
-    // is known only once their batch is: ask in join().
+    // is known only once their batch is: ask in join(). A pid has a task when it has events
+    // of its own or a request's `tasks` field named it (EventRequest::tasks); else UINT32_MAX.
     std::function<uint32_t(int32_t pid, uint64_t time)> taskAt;
     // Until when taskAt(pid, t) answers as for `time`, from `time` on: the pid's next task, or
     // the end of what the batches so far tell (`time` itself: ask each time). TaskLives keeps

@@ -7,18 +7,16 @@
 #include <algorithm>
 #include <limits>
 #include <thread>
+#include <tuple>
+#include <unordered_map>
 #include <unordered_set>
 
 namespace ringside {
 
 namespace {
 
-struct PidRun {
-    uint32_t begin, end;
-    int32_t pid;
-};
-
 // The runs of equal pids in events [from, to) of one stream.
+template <typename PidRun>
 std::vector<PidRun> scanRuns(const CpuColumns& columns, size_t from, size_t to)
 {
     std::vector<PidRun> runs;
@@ -45,14 +43,21 @@ void raiseTo(std::atomic<uint64_t>& value, uint64_t to)
 
 } // namespace
 
+TaskIndex::TaskIndex()
+{
+    const std::lock_guard lock(m_lock);
+    makeTaskLocked(0, 0, 0);
+}
+
 std::unique_ptr<TaskIndex> TaskIndex::build(const EventStore& store, const std::vector<Creation>& creations,
-                                            const CpuOccupancy* occupancy, int threads)
+                                            const CpuOccupancy* occupancy, int threads,
+                                            const std::vector<Mention>& mentions)
 {
     auto index = std::make_unique<TaskIndex>();
     index->addCreations(creations);
     std::vector<size_t> counts;
     for (size_t s = 0; s < store.streamCount(); ++s) counts.push_back(store.stream(StreamId(uint16_t(s))).columns.size());
-    index->update(store, counts, occupancy, threads);
+    index->update(store, counts, occupancy, threads, mentions);
     index->finish(store, occupancy);
     return index;
 }
@@ -63,7 +68,7 @@ void TaskIndex::addCreations(const std::vector<Creation>& creations)
 }
 
 void TaskIndex::update(const EventStore& store, const std::vector<size_t>& counts, const CpuOccupancy* occupancy,
-                       int threads)
+                       int threads, const std::vector<Mention>& mentions)
 {
     const size_t streams = std::min(store.streamCount(), counts.size());
     m_indexed.resize(std::max(m_indexed.size(), streams), 0);
@@ -74,7 +79,7 @@ void TaskIndex::update(const EventStore& store, const std::vector<size_t>& count
     auto scanStream = [&](size_t s) {
         const CpuColumns& columns = store.stream(StreamId(uint16_t(s))).columns;
         const size_t to = std::min(counts[s], columns.size());
-        if (to > m_indexed[s]) runs[s] = scanRuns(columns, m_indexed[s], to);
+        if (to > m_indexed[s]) runs[s] = scanRuns<PidRun>(columns, m_indexed[s], to);
     };
     if (workers > 1) {
         std::vector<std::thread> pool;
@@ -118,6 +123,7 @@ void TaskIndex::update(const EventStore& store, const std::vector<size_t>& count
             times.erase(std::unique(times.begin(), times.end()), times.end());
         }
         m_pending = std::move(later);
+        makeBatchTasksLocked(store, runs, mentions);
     }
     for (size_t s = 0; s < streams; ++s) {
         for (const PidRun& r : runs[s]) addRun(store, StreamId(uint16_t(s)), r.begin, r.end, r.pid);
@@ -146,32 +152,77 @@ size_t TaskIndex::lifeNumberLocked(int32_t pid, uint64_t ts, uint64_t* nextStart
     return life;
 }
 
-TaskId TaskIndex::lifeLocked(int32_t pid, uint64_t ts, uint64_t* nextStart)
+TaskId TaskIndex::lifeTaskLocked(int32_t pid, size_t life) const
 {
-    const size_t life = lifeNumberLocked(pid, ts, nextStart);
+    const auto lives = m_lives.find(pid);
+    return lives != m_lives.end() && life < lives->second.size() ? lives->second[life] : TaskId();
+}
+
+TaskId TaskIndex::makeTaskLocked(int32_t pid, size_t life, uint64_t time)
+{
     std::vector<TaskId>& lives = m_lives[pid];
     if (lives.size() <= life) lives.resize(life + 1);
-    if (!lives[life].valid()) {
-        lives[life] = TaskId(uint32_t(m_tasks.size()));
-        Slot& slot = m_slots.emplace_back();
-        slot.pid = pid;
-        slot.firstTime.store(ts, std::memory_order_relaxed);
-        slot.lastTime.store(ts, std::memory_order_relaxed);
-        m_tasks.push_back(&slot);
-    } else if (Slot& slot = *m_tasks[lives[life].value]; slot.events.load(std::memory_order_relaxed) == 0) {
-        // Named by records only: timed by the earliest and latest that name it, whichever
-        // analysis asks first (batches change who does).
-        lowerTo(slot.firstTime, ts);
-        raiseTo(slot.lastTime, ts);
-    }
+    if (lives[life].valid()) return lives[life];
+    lives[life] = TaskId(uint32_t(m_tasks.size()));
+    Slot& slot = m_slots.emplace_back();
+    slot.pid = pid;
+    slot.firstTime.store(time, std::memory_order_relaxed);
+    slot.lastTime.store(time, std::memory_order_relaxed);
+    m_tasks.push_back(&slot);
     return lives[life];
 }
 
-TaskId TaskIndex::lifeOf(int32_t pid, uint64_t ts)
+void TaskIndex::makeBatchTasksLocked(const EventStore& store, const std::vector<std::vector<PidRun>>& runs,
+                                     const std::vector<Mention>& mentions)
 {
-    const std::lock_guard lock(m_lock);
+    // Every life the batch names that has no task yet, with the time it first appears.
+    struct NewLife {
+        uint64_t time;
+        int32_t pid;
+        uint32_t life;
+    };
+    std::unordered_map<uint64_t, NewLife> named; // by (pid, life)
+    auto name = [&](int32_t pid, size_t life, uint64_t time) {
+        if (lifeTaskLocked(pid, life).valid()) return;
+        const uint64_t key = (uint64_t(uint32_t(pid)) << 32) | uint32_t(life);
+        auto [it, added] = named.try_emplace(key, NewLife{time, pid, uint32_t(life)});
+        if (!added) it->second.time = std::min(it->second.time, time);
+    };
+    for (size_t s = 0; s < runs.size(); ++s) {
+        const auto& ts = store.stream(StreamId(uint16_t(s))).columns.timestamp;
+        for (const PidRun& r : runs[s]) {
+            // A run that reaches into the pid's next life names that life where it starts.
+            for (uint32_t begin = r.begin; begin < r.end;) {
+                uint64_t nextStart = 0;
+                name(r.pid, lifeNumberLocked(r.pid, ts[begin], &nextStart), ts[begin]);
+                if (nextStart > ts[r.end - 1]) break;
+                begin = uint32_t(std::max<size_t>(begin + 1, ts.lowerBound(nextStart, begin, r.end)));
+            }
+        }
+    }
     uint64_t next = 0;
-    return lifeLocked(pid, ts, &next);
+    for (const Mention& m : mentions) name(m.pid, lifeNumberLocked(m.pid, m.first, &next), m.first);
+    std::vector<NewLife> order;
+    order.reserve(named.size());
+    for (const auto& [key, life] : named) order.push_back(life);
+    std::sort(order.begin(), order.end(), [](const NewLife& a, const NewLife& b) {
+        return std::tie(a.time, a.pid, a.life) < std::tie(b.time, b.pid, b.life);
+    });
+    for (const NewLife& life : order) makeTaskLocked(life.pid, life.life, life.time);
+    // A task named only by records is timed by the earliest and latest that name it; its
+    // events, once it has some, time it instead (addRun).
+    for (const Mention& m : mentions) {
+        const TaskId id = lifeTaskLocked(m.pid, lifeNumberLocked(m.pid, m.first, &next));
+        Slot& slot = *m_tasks[id.value];
+        if (slot.events.load(std::memory_order_relaxed)) continue;
+        if (!slot.timed) {
+            slot.firstTime.store(m.first, std::memory_order_relaxed);
+            slot.lastTime.store(m.last, std::memory_order_relaxed);
+            slot.timed = true;
+        }
+        lowerTo(slot.firstTime, m.first);
+        raiseTo(slot.lastTime, m.last);
+    }
 }
 
 void TaskIndex::addRun(const EventStore& store, StreamId stream, uint32_t begin, uint32_t end, int32_t pid)
@@ -182,7 +233,10 @@ void TaskIndex::addRun(const EventStore& store, StreamId stream, uint32_t begin,
         TaskId id;
         {
             const std::lock_guard lock(m_lock);
-            id = lifeLocked(pid, ts[begin], &nextStart);
+            // Made by makeBatchTasksLocked for this batch, or by an earlier one.
+            const size_t life = lifeNumberLocked(pid, ts[begin], &nextStart);
+            id = lifeTaskLocked(pid, life);
+            if (!id.valid()) id = makeTaskLocked(pid, life, ts[begin]);
         }
         // A run that reaches into the pid's next life is cut where that life starts.
         uint32_t cut = end;
@@ -206,11 +260,12 @@ void TaskIndex::addRun(const EventStore& store, StreamId stream, uint32_t begin,
             run.end.store(cut, std::memory_order_relaxed);
             list->runs.publish();
         }
-        // A life made for a pid that a record named before its events came (lifeOf: a task
-        // switched in) is timed by its events once it has some, as when they came first.
+        // A life made for a pid that a record named before its events came (a task switched
+        // in) is timed by its events once it has some, as when they came first.
         if (slot.events.fetch_add(cut - begin, std::memory_order_relaxed) == 0) {
             slot.firstTime.store(ts[begin], std::memory_order_relaxed);
             slot.lastTime.store(ts[cut - 1], std::memory_order_relaxed);
+            slot.timed = true;
         }
         lowerTo(slot.firstTime, ts[begin]);
         raiseTo(slot.lastTime, ts[cut - 1]);
@@ -260,11 +315,8 @@ TaskIndex::Task TaskIndex::task(TaskId id) const
 TaskId TaskIndex::taskAt(int32_t pid, uint64_t ts) const
 {
     const std::lock_guard lock(m_lock);
-    const auto lives = m_lives.find(pid);
-    if (lives == m_lives.end()) return TaskId();
     uint64_t next = 0;
-    const size_t life = lifeNumberLocked(pid, ts, &next);
-    return life < lives->second.size() ? lives->second[life] : TaskId();
+    return lifeTaskLocked(pid, lifeNumberLocked(pid, ts, &next));
 }
 
 uint64_t TaskIndex::nextLifeAfter(int32_t pid, uint64_t ts) const
@@ -278,11 +330,9 @@ uint64_t TaskIndex::nextLifeAfter(int32_t pid, uint64_t ts) const
 uint64_t TaskIndex::lifeEnds(int32_t pid, uint64_t ts) const
 {
     const std::lock_guard lock(m_lock);
-    const auto lives = m_lives.find(pid);
     uint64_t next = 0;
     const size_t life = lifeNumberLocked(pid, ts, &next);
-    if (lives == m_lives.end() || life >= lives->second.size() || !lives->second[life].valid()) return ts;
-    if (!m_tasks[lives->second[life].value]->events.load(std::memory_order_relaxed)) return ts;
+    if (!lifeTaskLocked(pid, life).valid()) return ts;
     return std::min(next, m_creationsBefore);
 }
 

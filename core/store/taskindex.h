@@ -26,6 +26,13 @@ class EventStore;
 // from the creation on. TaskIds index this table (they are not pids), so two recordings, each
 // with its own index, never share a task; tables of analyses own their rows by TaskId.
 //
+// TaskIds are fixed by the recording, the same in every run on any number of threads: 0 is
+// the idle task (pid 0, as Perfetto's utid 0), always there; then each batch's new tasks, those
+// with events and those only named by records (a pid switched to or woken: Mention), numbered
+// by the time each first appears in the batch, then pid, then life. Only update() makes tasks,
+// before the batch's records are fed, so that an analysis asking (taskAt) never makes one and
+// the order in which analyses on several threads ask changes nothing.
+//
 // Per task and stream the index keeps the runs of consecutive events with the task's pid
 // (tasks come in runs between context switches, so this is far smaller than an entry per
 // event) and the number of the task's events before each run; counts and lookups by time are
@@ -69,8 +76,15 @@ public:
         int32_t pid = 0;
         uint64_t time = 0;
     };
+    // A pid records name (sched_switch's next_pid, a woken pid) from `first` to `last`, all
+    // within one of its lives: the task it is then, made when it has none, even without
+    // events of its own.
+    struct Mention {
+        int32_t pid = 0;
+        uint64_t first = 0, last = 0;
+    };
 
-    TaskIndex() = default;
+    TaskIndex(); // with the idle task
     TaskIndex(const TaskIndex&) = delete;
     TaskIndex& operator=(const TaskIndex&) = delete;
 
@@ -78,32 +92,30 @@ public:
     // pid that already had events starts its next life.
     void addCreations(const std::vector<Creation>& creations);
     // Indexes the events of each stream below `counts` (per stream: what the merged order has
-    // published) not indexed yet, on up to `threads` threads, and the running intervals
-    // `occupancy` (may be null) closed since.
+    // published) not indexed yet, on up to `threads` threads, makes the tasks they and the
+    // batch's `mentions` name that have none yet (numbered in the fixed order above), and the
+    // running intervals `occupancy` (may be null) closed since.
     void update(const EventStore& store, const std::vector<size_t>& counts, const CpuOccupancy* occupancy,
-                int threads = 0);
+                int threads = 0, const std::vector<Mention>& mentions = {});
     // The recording ended: each CPU's last run ends with the store.
     void finish(const EventStore& store, const CpuOccupancy* occupancy);
-    // The life of `pid` at `ts`, made when the pid has none yet (a pid a record names without
-    // having events of its own).
-    TaskId lifeOf(int32_t pid, uint64_t ts);
 
     // Everything at once: the index of a whole store (tests, benchmarks).
     static std::unique_ptr<TaskIndex> build(const EventStore& store, const std::vector<Creation>& creations,
-                                            const CpuOccupancy* occupancy, int threads = 0);
+                                            const CpuOccupancy* occupancy, int threads = 0,
+                                            const std::vector<Mention>& mentions = {});
 
     size_t size() const { return m_tasks.size(); }
     Task task(TaskId id) const;
     // The task `pid` was at time `ts` (its first life before its first event); invalid when the
-    // pid has no task.
+    // pid has no task there (no events, never mentioned).
     TaskId taskAt(int32_t pid, uint64_t ts) const;
     // When the life of `pid` after the one at `ts` begins (UINT64_MAX: none), so that callers
     // walking a pid's records in time order look it up once per life.
     uint64_t nextLifeAfter(int32_t pid, uint64_t ts) const;
-    // Until when lifeOf(pid, t) answers as for `ts` and changes nothing: the pid's next life
-    // (nextLifeAfter), within the batches indexed so far (a later one may create the pid again;
-    // all of it once finished), or `ts` itself while that task has no events (each mention
-    // times it).
+    // Until when taskAt(pid, t) answers as for `ts`: the pid's next life (nextLifeAfter),
+    // within the batches indexed so far (a later one may create the pid again; all of it once
+    // finished), or `ts` itself while the pid has no task there (a later batch may make it).
     uint64_t lifeEnds(int32_t pid, uint64_t ts) const;
     // Every life of `pid`, in time order.
     std::vector<TaskId> tasksOf(int32_t pid) const;
@@ -125,18 +137,29 @@ public:
     size_t memoryBytes() const;
 
 private:
+    // Consecutive events of one pid in a stream: [begin, end).
+    struct PidRun {
+        uint32_t begin, end;
+        int32_t pid;
+    };
     struct Slot {
         int32_t pid = 0;
         std::atomic<uint64_t> firstTime{0}, lastTime{0}, events{0};
+        bool timed = false; // by an event or a mention (the idle task is made before either); the writer's
         GrowingList<StreamRuns> streams;
         GrowingList<Interval> running;
     };
     const Slot& slot(TaskId id) const { return *m_tasks[id.value]; }
     // Which life of `pid` `ts` is in (under m_lock); `nextStart` is when the next one begins.
     size_t lifeNumberLocked(int32_t pid, uint64_t ts, uint64_t* nextStart) const;
-    // The life of `pid` at `ts` (the writer; under m_lock); `nextStart` is when its next life
-    // begins.
-    TaskId lifeLocked(int32_t pid, uint64_t ts, uint64_t* nextStart);
+    // The task of life `life` of `pid`, or invalid (under m_lock).
+    TaskId lifeTaskLocked(int32_t pid, size_t life) const;
+    // Makes the task of life `life` of `pid`, first seen at `time` (the writer, under m_lock).
+    TaskId makeTaskLocked(int32_t pid, size_t life, uint64_t time);
+    // Makes the tasks the batch's runs and mentions name that have none, in the fixed order
+    // (the writer, under m_lock); times the mentioned tasks that have no events.
+    void makeBatchTasksLocked(const EventStore& store, const std::vector<std::vector<PidRun>>& runs,
+                              const std::vector<Mention>& mentions);
     void addRun(const EventStore& store, StreamId stream, uint32_t begin, uint32_t end, int32_t pid);
     void addRunning(const EventStore& store, const CpuOccupancy* occupancy, bool final);
 

@@ -25,7 +25,8 @@ public:
     std::string description() const override { return "Busy stretches and runs per CPU (an example)"; }
     std::vector<EventRequest> requests() const override
     {
-        return {{"sched", "sched_switch", {"prev_pid", "next_pid", "next_prio", "next_comm"}},
+        // next_pid names a task (taskAt below): the core makes it before the batch is fed.
+        return {{"sched", "sched_switch", {"prev_pid", "next_pid", "next_prio", "next_comm"}, false, {}, {"next_pid"}},
                 {"sched", "sched_wakeup", {"pid"}}};
     }
     void setRecording(const RecordingInfo& info) override { m_info = info; }

@@ -23,14 +23,15 @@ std::string SchedPlugin::description() const
 std::vector<EventRequest> SchedPlugin::requests() const
 {
     return {
-        {"sched", "sched_switch", {"prev_pid", "prev_state", "next_pid", "next_comm"}, false},
-        {"sched", "sched_wakeup", {"pid"}, false},
-        {"sched", "sched_waking", {"pid"}, false},
-        {"sched", "sched_wakeup_new", {"pid"}, false},
-        {"sched", "sched_migrate_task", {"pid"}, false},
-        {"sched", "sched_process_fork", {"child_pid"}, false},
-        {"sched", "sched_process_exec", {"pid"}, false},
-        {"sched", "sched_process_exit", {"pid"}, false},
+        // Every pid read names a task (EventRequest::tasks): the core makes it beforehand.
+        {"sched", "sched_switch", {"prev_pid", "prev_state", "next_pid", "next_comm"}, false, {}, {"prev_pid", "next_pid"}},
+        {"sched", "sched_wakeup", {"pid"}, false, {}, {"pid"}},
+        {"sched", "sched_waking", {"pid"}, false, {}, {"pid"}},
+        {"sched", "sched_wakeup_new", {"pid"}, false, {}, {"pid"}},
+        {"sched", "sched_migrate_task", {"pid"}, false, {}, {"pid"}},
+        {"sched", "sched_process_fork", {"child_pid"}, false, {}, {"child_pid"}},
+        {"sched", "sched_process_exec", {"pid"}, false, {}, {"pid"}},
+        {"sched", "sched_process_exit", {"pid"}, false, {}, {"pid"}},
     };
 }
 
@@ -159,6 +160,7 @@ void SchedPlugin::woken(const ConsumedRecord& record, int32_t pid)
 {
     if (pid == 0) return;
     const uint32_t id = taskOf(pid, record.timestamp);
+    if (id == kNone) return;
     Task& task = m_tasks[id];
     if (task.state == TaskState::Running) return; // a wakeup of a running task changes nothing
     ++m_stats[id].wakeups;
@@ -169,7 +171,7 @@ void SchedPlugin::woken(const ConsumedRecord& record, int32_t pid)
 
 void SchedPlugin::mark(uint64_t t, uint32_t task, uint32_t label)
 {
-    if (m_marks) m_marks->add(t, task, label);
+    if (m_marks && task != kNone) m_marks->add(t, task, label);
 }
 
 void SchedPlugin::consume(const ConsumedRecord& record)
