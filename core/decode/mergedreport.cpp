@@ -123,24 +123,42 @@ size_t printMergedReport(const std::vector<const Trace*>& traces, const std::vec
 
     std::vector<MergedOrder::Cursor> cursors;
     for (const Trace* trace : traces) cursors.emplace_back(trace->store().order(), 0);
+    auto nextTime = [&](size_t i) { return traces[i]->store().timestamp(cursors[i].event()); };
     size_t events = 0;
     std::string text;
+    std::vector<size_t> rowEnds;
     for (;;) {
         size_t pick = traces.size();
         uint64_t earliest = 0;
         for (size_t i = 0; i < traces.size(); ++i) {
             if (cursors[i].atEnd()) continue;
-            const uint64_t t = traces[i]->store().timestamp(cursors[i].event());
+            const uint64_t t = nextTime(i);
             if (pick == traces.size() || t < earliest) pick = i, earliest = t;
         }
         if (pick == traces.size()) break;
-        text.clear();
+        // The run of the recording's rows before any other's next event (on equal times the
+        // earlier file's first), formatted at once: a call per row cost a scan of the merged
+        // order's checkpoint each (minutes on millions of events).
+        size_t other = traces.size();
+        for (size_t i = 0; i < traces.size(); ++i)
+            if (i != pick && !cursors[i].atEnd() && (other == traces.size() || nextTime(i) < nextTime(other))) other = i;
         const size_t row = cursors[pick].row();
-        events += workers[pick]->dumpRows(row, row + 1, text);
-        cursors[pick].next();
-        if (text.empty()) continue; // a leaf's exit, folded into its entry's line
-        std::fprintf(out, "%*s: ", int(width), names[pick].c_str());
-        std::fwrite(text.data(), 1, text.size(), out);
+        auto first = [&] {
+            return other == traces.size() || nextTime(pick) < nextTime(other) ||
+                   (nextTime(pick) == nextTime(other) && pick < other);
+        };
+        constexpr size_t kRunRows = 16384; // the text of a run is held at once
+        do
+            cursors[pick].next();
+        while (!cursors[pick].atEnd() && cursors[pick].row() - row < kRunRows && first());
+        text.clear();
+        rowEnds.clear();
+        events += workers[pick]->dumpRows(row, cursors[pick].row(), text, &rowEnds);
+        for (size_t r = 0, from = 0; r < rowEnds.size(); from = rowEnds[r++]) {
+            if (rowEnds[r] == from) continue; // a leaf's exit, folded into its entry's line
+            std::fprintf(out, "%*s: ", int(width), names[pick].c_str());
+            std::fwrite(text.data() + from, 1, rowEnds[r] - from, out);
+        }
     }
     for (const RecordingPairing::Guest& pair : pairing.guests) clearGuestResolver(workers[pair.host]->tep());
     return events;

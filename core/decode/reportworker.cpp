@@ -379,7 +379,7 @@ bool ReportWorker::foldedAcrossBoundary(size_t begin, EventRef e, uint16_t buffe
     return funcGraphFolds(m_tep, &entry, &next);
 }
 
-size_t ReportWorker::dumpRows(size_t begin, size_t end, std::string& out)
+size_t ReportWorker::dumpRows(size_t begin, size_t end, std::string& out, std::vector<size_t>* rowEnds)
 {
     const EventStore& store = *m_store;
     std::vector<int64_t> last(store.streamCount(), -1);
@@ -390,6 +390,7 @@ size_t ReportWorker::dumpRows(size_t begin, size_t end, std::string& out)
     size_t lines = 0;
     std::string reason;
     for (MergedOrder::Cursor cursor(store.order(), begin); !cursor.atEnd() && cursor.row() < end; cursor.next()) {
+        if (rowEnds && cursor.row() > begin) rowEnds->push_back(out.size()); // the row before ends here
         const EventRef e = cursor.event();
         last[e.stream.value] = e.index;
         const Stream& stream = store.stream(e.stream);
@@ -425,6 +426,7 @@ size_t ReportWorker::dumpRows(size_t begin, size_t end, std::string& out)
         out += '\n';
         ++lines;
     }
+    if (rowEnds && end > begin) rowEnds->push_back(out.size());
     m_context->peek = nullptr;
     return lines;
 }

@@ -59,7 +59,9 @@ public:
     // Appends the report lines of merged rows [begin, end) to `out` (drop notices and the
     // instance prefix included), folding function_graph leaves exactly as a whole-file
     // report does even across `begin` and `end`. Returns the number of event lines.
-    size_t dumpRows(size_t begin, size_t end, std::string& out);
+    // `rowEnds`, when given, gets where each row's text ends in `out` (a folded exit's text is
+    // empty).
+    size_t dumpRows(size_t begin, size_t end, std::string& out, std::vector<size_t>* rowEnds = nullptr);
 
     // One event's report line, and its text alone, for views: capped (kMaxViewText,
     // kViewIndentLimit); function_graph entries look ahead in their own CPU only (what a
