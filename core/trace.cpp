@@ -2,6 +2,7 @@
 #include "trace.h"
 #include "util/memorypolicy.h"
 
+#include "consume/consumerfailure.h"
 #include "file/formatfields.h"
 #include "file/metadatacheck.h"
 
@@ -166,7 +167,13 @@ const std::vector<RecordTap>& Trace::bindAnalyses(const ConsumerRegistry::Format
     m_recordingInfo.timeRange = [this] {
         return m_store ? std::pair(m_store->firstTimestamp(), m_store->lastTimestamp()) : std::pair<uint64_t, uint64_t>();
     };
-    for (Plugin* plugin : m_plugins) plugin->setRecording(m_recordingInfo);
+    for (Plugin* plugin : m_plugins) {
+        try {
+            plugin->setRecording(m_recordingInfo);
+        } catch (...) {
+            m_consumers.markFailed(plugin->name(), "taking the recording: " + failureOfCurrentException());
+        }
+    }
     // Each analysis declares its tables before it is bound (the task creations have none).
     for (const std::string& name : m_consumers.names()) {
         if (name == TaskReferences::kName) continue;
@@ -289,7 +296,9 @@ Result<std::unique_ptr<Trace>> Trace::openTrace(const std::string& path, const L
             options.progress(p);
         };
         report(0, 1);
-        if (!trace->analyse(report, options.cancel)) return Error{path + ": loading was cancelled"};
+        // Analyses that failed as a whole leave the recording readable: failures() says why.
+        if (!trace->analyse(report, options.cancel) && trace->analysisFailure().empty())
+            return Error{path + ": loading was cancelled"};
         report(1, 1);
         trace->finishAnalyses();
     }
@@ -306,6 +315,20 @@ bool Trace::analyse(const Progress& progress, const std::atomic<bool>* cancel, u
                     const std::function<void()>& tasksKnown)
 {
     const std::lock_guard lock(m_analyseLock);
+    if (!analysisFailure().empty()) return false;
+    try {
+        return analyseBatch(progress, cancel, upToRows, tasksKnown);
+    } catch (...) {
+        // Not any one analysis's (the registry stops those and goes on): the core's own work,
+        // out of memory most likely. The store and what was published stay.
+        analysesFailed(failureOfCurrentException());
+        return false;
+    }
+}
+
+bool Trace::analyseBatch(const Progress& progress, const std::atomic<bool>* cancel, uint64_t upToRows,
+                         const std::function<void()>& tasksKnown)
+{
     // The batch: what the merged order has published, so that every record comes in time order.
     // Counted before the records are taken: a capture hands a batch's records in before it
     // publishes its rows, so every row counted has its records here.
@@ -359,10 +382,16 @@ void Trace::finishAnalyses()
 void Trace::finishTables()
 {
     const std::lock_guard lock(m_analyseLock);
-    m_consumers.finish();
-    m_taskIndex->finish(*m_store, m_occupancy);
-    m_analysedCounts.assign(m_store->streamCount(), SIZE_MAX); // every row's task is made
-    publishAnalyses(Statistics::Keep);
+    if (analysisFailure().empty()) {
+        try {
+            m_consumers.finish();
+            m_taskIndex->finish(*m_store, m_occupancy);
+            m_analysedCounts.assign(m_store->streamCount(), SIZE_MAX); // every row's task is made
+            publishAnalyses(Statistics::Keep);
+        } catch (...) {
+            analysesFailed(failureOfCurrentException());
+        }
+    }
     m_statisticsStale = true;
     // What the analyses let go of (their pieces' state, the joins' scratch) goes back before
     // the statistics are made: they need room for a moment, the load's peak.
@@ -374,7 +403,13 @@ void Trace::finishTables()
 void Trace::finishStatistics()
 {
     const std::lock_guard lock(m_analyseLock);
-    publishStatistics(true);
+    if (analysisFailure().empty()) {
+        try {
+            publishStatistics(true);
+        } catch (...) {
+            analysesFailed(failureOfCurrentException());
+        }
+    }
     m_statisticsStale = false;
     returnFreedMemory();
     m_statisticsFinished.store(true, std::memory_order_release);
@@ -384,8 +419,13 @@ void Trace::finishStatistics()
 bool Trace::refreshStatistics()
 {
     const std::lock_guard lock(m_analyseLock);
-    if (!m_statisticsStale || m_statisticsFinished.load(std::memory_order_relaxed)) return false;
-    publishStatistics(false);
+    if (!m_statisticsStale || m_statisticsFinished.load(std::memory_order_relaxed) || !analysisFailure().empty())
+        return false;
+    try {
+        publishStatistics(false);
+    } catch (...) {
+        analysesFailed(failureOfCurrentException());
+    }
     m_statisticsStale = false;
     m_version.fetch_add(1, std::memory_order_acq_rel);
     return true;
@@ -401,7 +441,55 @@ void Trace::publishAnalyses(Statistics statistics)
         return index.taskAt(c.pid[e.index], c.timestamp[e.index]).value;
     };
     for (const auto& tables : m_tables) tables->publish(ownerOf);
+    noteFailures();
     if (statistics != Statistics::Keep) publishStatistics(statistics == Statistics::Final);
+}
+
+void Trace::noteFailures()
+{
+    std::vector<Failure> failures;
+    for (const std::string& name : m_consumers.names())
+        if (std::string why = m_consumers.failure(name); !why.empty()) failures.push_back({name, std::move(why)});
+    const std::lock_guard lock(m_statsLock);
+    m_failures = std::move(failures);
+}
+
+void Trace::analysesFailed(const std::string& why)
+{
+    noteFailures();
+    const std::lock_guard lock(m_statsLock);
+    m_analysisFailure = why.empty() ? "failed" : why;
+}
+
+std::vector<Trace::Failure> Trace::failures() const
+{
+    const std::lock_guard lock(m_statsLock);
+    std::vector<Failure> out = m_failures;
+    if (!m_analysisFailure.empty()) out.push_back({std::string(), m_analysisFailure});
+    return out;
+}
+
+std::string Trace::analysisFailure() const
+{
+    const std::lock_guard lock(m_statsLock);
+    return m_analysisFailure;
+}
+
+std::string Trace::nothingToShow(const Plugin& plugin) const
+{
+    try {
+        return plugin.nothingToShow();
+    } catch (...) {
+        return "it failed to say: " + failureOfCurrentException();
+    }
+}
+
+std::string Trace::pluginFailure(const Plugin& plugin) const
+{
+    const std::lock_guard lock(m_statsLock);
+    for (const Failure& f : m_failures)
+        if (f.who == plugin.name()) return f.what;
+    return {};
 }
 
 void Trace::publishStatistics(bool final)
@@ -411,15 +499,21 @@ void Trace::publishStatistics(bool final)
     // the finished tables in meanwhile) showed some plugins' new tables and kept one chosen
     // in place of the headline.
     std::vector<std::shared_ptr<const std::vector<StatsTable>>> made(m_plugins.size());
+    bool failed = false;
     for (size_t p = 0; p < m_plugins.size(); ++p) {
         if (!m_consumers.failure(m_plugins[p]->name()).empty()) continue;
         try {
             made[p] = std::make_shared<const std::vector<StatsTable>>(final ? m_plugins[p]->finalStatistics()
                                                                             : m_plugins[p]->statistics());
-        } catch (const std::exception& e) {
+        } catch (...) {
+            // Stopped like a plugin that throws on a record, and said so: its tables stay as
+            // they were, its statistics are none.
+            m_consumers.markFailed(m_plugins[p]->name(), "making its statistics: " + failureOfCurrentException());
             made[p] = std::make_shared<const std::vector<StatsTable>>();
+            failed = true;
         }
     }
+    if (failed) noteFailures();
     const std::lock_guard lock(m_statsLock);
     for (size_t p = 0; p < made.size(); ++p)
         if (made[p]) m_stats[p] = std::move(made[p]);

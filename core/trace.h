@@ -87,7 +87,8 @@ public:
     // Analyses what the store published since the last call: indexes its tasks, feeds every
     // analysis its records, publishes their tables and statistics. `progress` hears (records
     // fed, records in all) now and then; `cancel` stops it (false is returned: the trace's
-    // analyses are then incomplete for good). One thread at a time. `upToRows` ends the batch
+    // analyses are then incomplete for good), and so does an error outside any one analysis
+    // (false, analysisFailure() says why). One thread at a time. `upToRows` ends the batch
     // earlier (the rows of the merged order), as a capture's smaller batches would.
     // `tasksKnown` is called once the batch's tasks are indexed and named (taskName), before
     // the other analyses read it: views showing the store can name its tasks from then on.
@@ -154,8 +155,23 @@ public:
     const ConsumerRegistry& consumers() const { return m_consumers; }
     // The plugins fed, in the order given.
     const std::vector<Plugin*>& plugins() const { return m_plugins; }
-    // Why a plugin stopped (it threw), or empty.
-    std::string pluginFailure(const Plugin& plugin) const { return m_consumers.failure(plugin.name()); }
+    // Why a plugin stopped (it threw: in consume, join, finish, its statistics...), or empty.
+    // Any thread.
+    std::string pluginFailure(const Plugin& plugin) const;
+    // What failed, in words, from any thread: each analysis or plugin that threw (it was
+    // stopped and the others went on; `who` is its name), and the analyses as a whole when an
+    // error outside any one of them stopped them (`who` empty: out of memory in the core's own
+    // work). The store, the timeline and the tables published so far stay as they are.
+    struct Failure {
+        std::string who;
+        std::string what;
+    };
+    std::vector<Failure> failures() const;
+    // Why `plugin` has nothing to show (Plugin::nothingToShow), or empty; a plugin that throws
+    // there says so instead.
+    std::string nothingToShow(const Plugin& plugin) const;
+    // Why the analyses as a whole stopped, or empty (see failures()).
+    std::string analysisFailure() const;
     // What plugins were told about the recording.
     const RecordingInfo& recordingInfo() const { return m_recordingInfo; }
     // How long feeding the consumers their records took (seconds), for benchmarks.
@@ -182,6 +198,12 @@ private:
     void publishAnalyses(Statistics statistics);
     // `final`: after the analyses' finish(), their last statistics (Plugin::finalStatistics).
     void publishStatistics(bool final);
+    // The registry's failures, copied for readers on other threads (after each batch).
+    void noteFailures();
+    // An error escaped the analyses' own work: they stop for good, saying why.
+    void analysesFailed(const std::string& why);
+    bool analyseBatch(const Progress& progress, const std::atomic<bool>* cancel, uint64_t upToRows,
+                      const std::function<void()>& tasksKnown);
 
     mutable std::recursive_mutex m_tepLock;
     std::unique_ptr<FuncGraphContext> m_funcGraph;
@@ -203,7 +225,9 @@ private:
     std::mutex m_incomingLock;
     std::vector<std::vector<std::vector<TapColumn>>> m_incoming; // tap columns not yet handed to the registries
     std::mutex m_analyseLock;                                    // one analyse() at a time
-    mutable std::mutex m_statsLock;
+    mutable std::mutex m_statsLock; // and the failures
+    std::vector<Failure> m_failures; // copied from the registry by noteFailures()
+    std::string m_analysisFailure;
     std::vector<std::shared_ptr<const std::vector<StatsTable>>> m_stats; // per plugin
     std::atomic<uint64_t> m_version{0};
     std::atomic<uint64_t> m_analysedRows{0};

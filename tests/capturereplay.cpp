@@ -7,6 +7,8 @@
 // rounds to last at least that long), so that the reader publishes what it has, and it sends
 // CPU 0 pages without events (the kernel hands out such pages), the first alone in a round of
 // its own: what the store is given must still match the pages it keeps, page for page.
+// With RINGSIDE_REPLAY_REFUSED set it also sends what a reader must refuse and count: a page of
+// a CPU the capture does not have, a page longer than a page, and metadata that does not parse.
 #include "capture/captureprotocol.h"
 #include "file/datconvert.h"
 
@@ -97,6 +99,11 @@ int main(int argc, char** argv)
         }
         if (!send(CaptureMessage::Round, -1, {})) return 1;
         pause();
+    }
+    if (std::getenv("RINGSIDE_REPLAY_REFUSED")) {
+        send(CaptureMessage::Page, int(pages.size()) + 7, std::string(pageSize, '\0'));
+        send(CaptureMessage::Page, 0, std::string(pageSize + 1, '\0'));
+        send(CaptureMessage::Metadata, -1, "not metadata");
     }
     for (size_t cpu = 0; cpu < parts->metadata.cpuStats.size(); ++cpu)
         send(CaptureMessage::Stats, int(cpu), parts->metadata.cpuStats[cpu]);

@@ -245,6 +245,33 @@ private slots:
     }
 
 
+    // What the helper sends that cannot be taken (a page of a CPU it never named, a page longer
+    // than a page, metadata that does not parse) is left out, counted, and said in the store's
+    // diagnostics; every page that could be taken is there.
+    void refusedPagesAreCountedAndSaid()
+    {
+        const QString file = m_dir.filePath("refused.dat");
+        QVERIFY(test::writeFile(file, test::readXz(test::fixture("execve-e2big-v6.dat.xz")).toStdString()));
+        ::setenv("RINGSIDE_REPLAY_REFUSED", "1", 1);
+        auto started = LiveCapture::start({file.toStdString()}, m_dir.path().toStdString());
+        ::unsetenv("RINGSIDE_REPLAY_REFUSED");
+        QVERIFY2(started, started ? "" : started.error().message.c_str());
+        LiveCapture& capture = **started;
+        capture.waitUntilEnded();
+        const LiveCapture::Progress p = capture.progress();
+        QCOMPARE(p.refusedPages, uint64_t(2));
+        QCOMPARE(p.refusedMetadata, uint64_t(1));
+        QCOMPARE(capture.store().eventCount(), size_t(4668));
+        bool pagesSaid = false, metadataSaid = false;
+        for (const Diagnostic& d : capture.store().diagnostics().items()) {
+            pagesSaid = pagesSaid || (d.code == "capture-refused-pages" && d.count == 2 &&
+                                      d.message.find("a page of CPU 9") != std::string::npos);
+            metadataSaid = metadataSaid || d.code == "capture-refused-metadata";
+        }
+        QVERIFY(pagesSaid);
+        QVERIFY(metadataSaid);
+    }
+
     // A capture of this machine names a task the kernel did not keep in its saved names by
     // what /proc said while it lived, in the window and in the file saved: both read the same.
     void namesSeenAreSaved()

@@ -1091,9 +1091,25 @@ private slots:
         QVERIFY(problem("garbage.so", "cannot be loaded"));
     }
 
-    // A plugin that throws is stopped with its message; the load and the other analyses go on.
+    // A plugin that throws, in any of its calls and with anything, is stopped with its message;
+    // the load and the other analyses go on, and the trace says what failed.
+    void throwingPluginIsStopped_data()
+    {
+        QTest::addColumn<QString>("how");
+        QTest::addColumn<QString>("message");
+        QTest::newRow("consume") << "consume" << "third record refused";
+        QTest::newRow("std::bad_alloc") << "bad_alloc" << "std::bad_alloc";
+        QTest::newRow("not a std::exception") << "other" << "an exception that is not a std::exception";
+        QTest::newRow("statistics") << "statistics" << "making its statistics: no statistics today";
+        QTest::newRow("statistics, not a std::exception")
+            << "statistics-other" << "making its statistics: an exception that is not a std::exception";
+        QTest::newRow("setRecording") << "recording" << "taking the recording: recording refused";
+    }
     void throwingPluginIsStopped()
     {
+        QFETCH(QString, how);
+        QFETCH(QString, message);
+        qputenv("RINGSIDE_TEST_THROW", how.toUtf8());
         const PluginCatalog catalog = PluginCatalog::discover({RINGSIDE_TEST_PLUGIN_DIR});
         const PluginModule* module = catalog.find("throwing");
         QVERIFY(module);
@@ -1101,13 +1117,96 @@ private slots:
         plugins.push_back(module->instantiate());
         plugins.push_back(std::make_unique<SyscallsPlugin>());
         auto trace = Trace::open(test::fixturePath("execve-e2big.dat"), LoadOptions(), {}, std::move(plugins));
+        qunsetenv("RINGSIDE_TEST_THROW");
         QVERIFY(trace);
         const Trace& t = **trace;
         QCOMPARE(t.plugins().size(), size_t(2));
-        QCOMPARE(t.pluginFailure(*t.plugins()[0]), std::string("third record refused"));
+        QCOMPARE(QString::fromStdString(t.pluginFailure(*t.plugins()[0])), message);
         QCOMPARE(t.pluginFailure(*t.plugins()[1]), std::string());
+        const std::vector<Trace::Failure> failures = t.failures();
+        QCOMPARE(failures.size(), size_t(1));
+        QCOMPARE(failures[0].who, std::string("throwing"));
+        QVERIFY(t.analysisFailure().empty());
+        QVERIFY(t.statistics(*t.plugins()[0])->empty());
+        QVERIFY(t.analysesFinished() && t.statisticsFinished());
         QVERIFY(t.occupancy().available());
         QVERIFY(static_cast<const SyscallsPlugin&>(*t.plugins()[1]).callCount() > 0);
+        QVERIFY(!t.statistics(*t.plugins()[1])->empty());
+    }
+
+    // A plugin that throws while it is made is a problem of the catalog, naming its file.
+    void pluginThatCannotBeMadeIsAProblem()
+    {
+        qputenv("RINGSIDE_TEST_THROW", "make");
+        const PluginCatalog catalog = PluginCatalog::discover({RINGSIDE_TEST_PLUGIN_DIR});
+        qunsetenv("RINGSIDE_TEST_THROW");
+        QVERIFY(!catalog.find("throwing"));
+        bool said = false;
+        for (const std::string& p : catalog.problems())
+            said = said || (p.find("throwing.so") != std::string::npos && p.find("refused to be made") != std::string::npos);
+        QVERIFY(said);
+    }
+
+    // An error outside any one analysis (here the caller's own callback, as memory that cannot
+    // be had in the core's work would be) stops the analyses for good, says why, and leaves the
+    // store and what was published as they were.
+    void analysesThatFailAsAWholeSaySo()
+    {
+        LoadOptions options;
+        options.analyse = false;
+        auto opened = Trace::open(test::fixturePath("execve-e2big.dat"), options);
+        QVERIFY(opened);
+        Trace& trace = **opened;
+        QVERIFY(!trace.analyse({}, nullptr, UINT64_MAX, [] { throw std::bad_alloc(); }));
+        QCOMPARE(trace.analysisFailure(), std::string("std::bad_alloc"));
+        QVERIFY(!trace.analyse()); // for good
+        trace.finishAnalyses();
+        QVERIFY(trace.analysesFinished() && trace.statisticsFinished());
+        const std::vector<Trace::Failure> failures = trace.failures();
+        QCOMPARE(failures.size(), size_t(1));
+        QVERIFY(failures[0].who.empty());
+        QCOMPARE(trace.store().eventCount(), size_t(4668));
+    }
+
+    // The command line says which plugin failed, on which file, and exits non-zero, after
+    // printing what did not fail.
+    void cliNamesTheFailedPlugin_data()
+    {
+        QTest::addColumn<QString>("how");
+        QTest::addColumn<QStringList>("args");
+        QTest::addColumn<QString>("says");
+        const QString file = test::fixture("execve-e2big.dat");
+        QTest::newRow("stats, in consume") << "consume" << QStringList{"stats", file, "--plugin", "throwing"}
+                                           << "plugin throwing failed on " + file + " and was stopped: third record refused";
+        QTest::newRow("stats, in statistics")
+            << "statistics" << QStringList{"stats", file, "--plugin", "throwing"}
+            << "plugin throwing failed on " + file + " and was stopped: making its statistics: no statistics today";
+        QTest::newRow("query, std::bad_alloc")
+            << "bad_alloc" << QStringList{"query", file, "SELECT count(*) AS n FROM sched_switch", "--format", "csv"}
+            << "plugin throwing failed on " + file + " and was stopped: std::bad_alloc";
+        QTest::newRow("bench, not a std::exception")
+            << "other" << QStringList{"bench", file, "--plugin", "throwing"}
+            << "plugin throwing failed on " + file + " and was stopped: an exception that is not a std::exception";
+    }
+    void cliNamesTheFailedPlugin()
+    {
+        QFETCH(QString, how);
+        QFETCH(QStringList, args);
+        QFETCH(QString, says);
+        QProcess cli;
+        QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+        env.insert("RINGSIDE_PLUGIN_PATH", RINGSIDE_TEST_PLUGIN_DIR);
+        env.insert("RINGSIDE_TEST_THROW", how);
+        cli.setProcessEnvironment(env);
+        cli.start(RINGSIDE_CLI, args);
+        QVERIFY(cli.waitForFinished(120000));
+        QCOMPARE(cli.exitStatus(), QProcess::NormalExit);
+        QCOMPARE(cli.exitCode(), 1);
+        const QString err = QString::fromUtf8(cli.readAllStandardError());
+        QVERIFY2(err.contains(says), qPrintable(err));
+        const QByteArray out = cli.readAllStandardOutput();
+        if (args.front() == "query") QCOMPARE(out, QByteArray("n\n806\n"));
+        if (args.front() == "bench") QVERIFY(out.contains("events=4668"));
     }
 
     void statsCommand()

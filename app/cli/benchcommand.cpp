@@ -62,6 +62,7 @@ int benchCommand(const std::vector<std::string>& args)
         const auto analysing = std::chrono::steady_clock::now();
         t.analyse();
         t.finishAnalyses();
+        if (r == 0) noteFailures(t, path);
         const auto done = std::chrono::steady_clock::now();
         const double analysisSeconds = std::chrono::duration<double>(done - analysing).count();
         const double seconds = std::chrono::duration<double>(done - start).count();

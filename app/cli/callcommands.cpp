@@ -231,6 +231,7 @@ Result<std::unique_ptr<Trace>> openWithCalls(const std::string& path, bool funct
 {
     auto trace = Trace::open(path, LoadOptions(), {}, std::move(plugins));
     if (!trace) return trace.error();
+    noteFailures(**trace, path);
     if ((*trace)->callSlices().available()) return trace;
     if ((*trace)->functionCalls().available()) {
         if (functionTracer) return trace;

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 #include "commands.h"
+#include "pluginchoice.h"
 
 #include "decode/mergedreport.h"
 #include "decode/reportprinter.h"
@@ -25,6 +26,7 @@ int dumpCommand(const std::vector<std::string>& args)
             std::fprintf(stderr, "ringside-cli: %s\n", trace.error().message.c_str());
             return 1;
         }
+        noteFailures(**trace, path);
         traces.push_back(std::move(*trace));
     }
     static char buffer[1 << 20];

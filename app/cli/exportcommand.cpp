@@ -2,6 +2,7 @@
 // `ringside-cli export FILE --format csv|jsonl|perfetto [--filter EXPR] [-o OUT]`: events out to other
 // tools, streamed.
 #include "commands.h"
+#include "pluginchoice.h"
 
 #include "export/eventexporter.h"
 #include "query/eventfilter.h"
@@ -58,6 +59,7 @@ int exportCommand(const std::vector<std::string>& args)
         return 1;
     }
     const Trace& t = **trace;
+    noteFailures(t, path);
     std::shared_ptr<FilterResult> shown;
     if (hasFilter) {
         auto expression = FilterExpression::compile(t.tep(), filter);

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 #include "commands.h"
+#include "pluginchoice.h"
 #include "jsonschema.h"
 
 #include "clitext.h"
@@ -153,6 +154,7 @@ int infoCommand(const std::vector<std::string>& args)
         std::fprintf(stderr, "ringside-cli: %s\n", trace.error().message.c_str());
         return 1;
     }
+    noteFailures(**trace, path);
     if (json)
         printJson(**trace);
     else

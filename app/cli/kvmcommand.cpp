@@ -57,6 +57,7 @@ int kvmCommand(const std::vector<std::string>& args)
             std::fprintf(stderr, "ringside-cli: %s\n", trace.error().message.c_str());
             return 1;
         }
+        noteFailures(**trace, paths[i]);
         traces.push_back(std::move(*trace));
     }
     const Trace& host = *traces.front();
@@ -67,11 +68,7 @@ int kvmCommand(const std::vector<std::string>& args)
         return 1;
     }
     const Plugin& kvm = *host.plugins().front();
-    if (const std::string failure = host.pluginFailure(kvm); !failure.empty()) {
-        std::fprintf(stderr, "ringside-cli: plugin kvm failed on %s and was stopped: %s\n", paths.front().c_str(),
-                     failure.c_str());
-        return 1;
-    }
+    if (!host.pluginFailure(kvm).empty()) return 1; // said with the other failures
     const auto tables = host.statistics(kvm);
     const StatsTable* vcpus = nullptr;
     for (const StatsTable& t : *tables)

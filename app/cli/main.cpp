@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 #include "commands.h"
+#include "pluginchoice.h"
 #include "util/memorypolicy.h"
 
 #include <cstdio>
@@ -102,6 +103,11 @@ int main(int argc, char** argv)
         // The trace is not torn down block by block: the process ends and the kernel takes the
         // memory back at once (on a 27M-event trace teardown took as long as a third of the load).
         if (std::fflush(stdout) != 0) status = 1;
+        // A plugin or analysis that failed: said after the output, and the exit status says so.
+        for (const std::string& failure : ringside::cli::notedFailures()) {
+            std::fprintf(stderr, "ringside-cli: %s\n", failure.c_str());
+            if (status == 0) status = 1;
+        }
         std::fflush(stderr);
         std::_Exit(status);
     }

@@ -2,6 +2,7 @@
 #pragma once
 
 #include "plugin/pluginloader.h"
+#include "trace.h"
 
 #include <string>
 #include <vector>
@@ -22,5 +23,12 @@ struct PluginChoice {
     // no module has.
     bool instantiate(std::vector<std::unique_ptr<Plugin>>& plugins, std::string& error) const;
 };
+
+// What failed in `trace`'s analyses (a plugin or analysis that threw and was stopped, or the
+// analyses as a whole), noted once they ran, for main() to say on stderr, naming `path`, after
+// the command's output (what did not fail is still right): the command then exits 1.
+void noteFailures(const Trace& trace, const std::string& path);
+// The failures noted, as lines to print; the exit status a command's `status` becomes.
+std::vector<std::string> notedFailures();
 
 } // namespace ringside::cli

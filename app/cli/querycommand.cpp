@@ -276,6 +276,7 @@ int queryCommand(const std::vector<std::string>& args)
     const auto start = std::chrono::steady_clock::now();
     auto trace = Trace::open(path, LoadOptions(), {}, std::move(plugins));
     if (!trace) return std::fprintf(stderr, "ringside-cli: %s\n", trace.error().message.c_str()), 1;
+    noteFailures(**trace, path);
     auto sql = sql::RecordingSql::open(**trace);
     if (!sql) return std::fprintf(stderr, "ringside-cli: %s\n", sql.error().message.c_str()), 1;
     if (timing)

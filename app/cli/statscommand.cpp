@@ -46,13 +46,10 @@ int statsCommand(const std::vector<std::string>& args)
         return 1;
     }
     const Trace& t = **trace;
+    noteFailures(t, path);
     const Plugin& plugin = *t.plugins().front();
-    if (const std::string failure = t.pluginFailure(plugin); !failure.empty()) {
-        std::fprintf(stderr, "ringside-cli: plugin %s failed on %s and was stopped: %s\n", plugin.name().c_str(),
-                     path.c_str(), failure.c_str());
-        return 1;
-    }
-    if (const std::string nothing = plugin.nothingToShow(); !nothing.empty())
+    if (!t.pluginFailure(plugin).empty()) return 1; // said with the other failures
+    if (const std::string nothing = t.nothingToShow(plugin); !nothing.empty())
         std::fprintf(stderr, "ringside-cli: plugin %s has nothing to show for %s: %s\n", plugin.name().c_str(),
                      path.c_str(), nothing.c_str());
     const auto tables = t.statistics(plugin);

@@ -234,6 +234,7 @@ private:
     QLabel* m_captureLabel = nullptr;
     QLabel* m_analysisLabel = nullptr; // the analyses running, quietly
     QLabel* m_headlineLabel = nullptr; // "12 failed system calls — show"
+    class FailureLabel* m_failureLabel = nullptr; // "syscalls stopped — details"
     bool m_headlineWanted = false;     // ... when a message leaves room
     bool m_markersSet = false;         // the marker label shows markers, not the mouse hint
     bool m_noticeShown = false;        // the status bar's message is the timeline's notice

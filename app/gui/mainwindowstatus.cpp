@@ -5,6 +5,8 @@
 #include "mainwindow.h"
 
 #include "details/healthpane.h"
+#include "jobs/analysisjob.h"
+#include "plugins/failurelabel.h"
 #include "plugins/pluginstatspane.h"
 #include "timeline/timelinewidget.h"
 #include "widgets/elidedlabel.h"
@@ -56,6 +58,13 @@ void MainWindow::createStatusBar(QDockWidget* healthDock)
         m_pluginStats->showHeadline();
     });
     statusBar()->addPermanentWidget(m_headlineLabel);
+    // An analysis that failed says so, and where the details are; the rest goes on.
+    m_failureLabel = new FailureLabel(this);
+    connect(m_failureLabel, &FailureLabel::detailsRequested, this, [this] {
+        m_pluginDock->show();
+        m_pluginDock->raise();
+    });
+    statusBar()->addPermanentWidget(m_failureLabel);
     statusBar()->addPermanentWidget(m_warningsButton);
     statusBar()->addPermanentWidget(m_markerLabel);
     // A message takes the range's place, left of the labels above: the mouse hint, then the
@@ -83,6 +92,9 @@ void MainWindow::updateAnalysisStatus()
     if (headline)
         m_headlineLabel->setText(tr("<a href=\"show\">%1: %2 — show</a>")
                                      .arg(headline->title, QLocale().toString(qulonglong(headline->rows))));
+    const TraceSession* session = activeSession().get();
+    m_failureLabel->setFailures(session ? session->trace->failures() : std::vector<Trace::Failure>(),
+                                session && session->analyses ? session->analyses->failure() : QString());
     arrangeStatusBar();
 }
 
@@ -159,7 +171,7 @@ int MainWindow::messageRoomTaken() const
     // The capture's and the analyses' progress stay whatever the message.
     int taken = 0;
     for (QWidget* label : {static_cast<QWidget*>(m_captureLabel), static_cast<QWidget*>(m_analysisLabel),
-                           static_cast<QWidget*>(m_warningsButton)})
+                           static_cast<QWidget*>(m_failureLabel), static_cast<QWidget*>(m_warningsButton)})
         if (label->isVisible()) taken += label->sizeHint().width() + 12;
     return taken;
 }

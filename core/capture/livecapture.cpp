@@ -253,7 +253,17 @@ void LiveCapture::run()
         switch (message->type) {
         case CaptureMessage::Page: {
             const size_t cpu = size_t(message->cpu);
-            if (message->cpu < 0 || cpu >= m_pages.size() || message->body.size() > pageSize) break;
+            if (message->cpu < 0 || cpu >= m_pages.size() || message->body.size() > pageSize) {
+                std::lock_guard<std::mutex> lock(m_lock);
+                if (!m_progress.refusedPages++)
+                    m_progress.refusedPage = message->cpu < 0 || cpu >= m_pages.size()
+                                                 ? "a page of CPU " + std::to_string(message->cpu) + ", of " +
+                                                       std::to_string(m_pages.size()) + " CPUs"
+                                                 : "a page of " + std::to_string(message->body.size()) +
+                                                       " bytes, longer than the " + std::to_string(pageSize) +
+                                                       "-byte pages";
+                break;
+            }
             // Pages are parsed into the CPU's batch and handed in together (before each
             // publish): one segment per page cost an allocation of every column each time.
             std::vector<uint8_t>& pages = batchPages[cpu];
@@ -304,6 +314,10 @@ void LiveCapture::run()
             if (auto metadata = CaptureMetadata::parse(message->body)) {
                 std::lock_guard<std::mutex> lock(m_lock);
                 m_metadata = std::move(*metadata);
+            } else {
+                // The start's metadata stays; the task names and counters of the end are lost.
+                std::lock_guard<std::mutex> lock(m_lock);
+                if (!m_progress.refusedMetadata++) m_progress.refusedMetadataWhy = metadata.error().message;
             }
             break;
         case CaptureMessage::Error: {
@@ -320,6 +334,21 @@ void LiveCapture::run()
         if (m_progress.error.empty()) m_progress.error = error;
     }
 ended:
+    {
+        // Said where a recording's damage is said (the trace health pane, `info`).
+        const Progress p = progress();
+        Diagnostics& diagnostics = m_appender->diagnostics();
+        if (p.refusedPages)
+            diagnostics.warn("capture-refused-pages",
+                             std::to_string(p.refusedPages) + " pages the capture helper sent were left out (" +
+                                 p.refusedPage + ")",
+                             p.refusedPages);
+        if (p.refusedMetadata)
+            diagnostics.warn("capture-refused-metadata",
+                             "the capture's metadata at its end did not parse (" + p.refusedMetadataWhy +
+                                 "): the task names and counters of its start are kept",
+                             p.refusedMetadata);
+    }
     publish(true);
     m_helper->wait();
     std::lock_guard<std::mutex> lock(m_lock);

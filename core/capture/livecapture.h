@@ -33,6 +33,11 @@ public:
     struct Progress {
         uint64_t events = 0;               // published in the store
         uint64_t overrun = 0, dropped = 0; // the kernel's counters: events lost
+        // What the helper sent that could not be taken (a page of a CPU it never named, or
+        // longer than a page; metadata that does not parse), kept out and counted; the first
+        // reason of each. Also in the store's diagnostics once the capture ended.
+        uint64_t refusedPages = 0, refusedMetadata = 0;
+        std::string refusedPage, refusedMetadataWhy;
         bool ended = false;                // the helper sent everything, or is gone
         std::string error;                 // why it ended early, if it did
     };

@@ -159,7 +159,7 @@ const std::vector<RecordTap>& ConsumerRegistry::bind(const FormatLookup& lookup,
     m_bound.clear();
     m_bigEndian = bigEndian;
     m_piecesWhileParsing = piecesWhileParsing;
-    m_failures.assign(m_consumers.size(), std::string());
+    m_failures.resize(m_consumers.size()); // a consumer may have failed before (setRecording)
     std::map<uint16_t, size_t> tapOfType;
     for (size_t c = 0; c < m_consumers.size(); ++c) {
         std::vector<EventRequest> requests;
@@ -246,6 +246,13 @@ void ConsumerRegistry::guarded(size_t c, Call what)
     } catch (...) {
         m_failures[c] = failureOfCurrentException();
     }
+}
+
+void ConsumerRegistry::markFailed(std::string_view name, const std::string& why)
+{
+    m_failures.resize(m_consumers.size());
+    for (size_t c = 0; c < m_consumers.size(); ++c)
+        if (m_consumers[c]->name() == name && m_failures[c].empty()) m_failures[c] = why.empty() ? "failed" : why;
 }
 
 std::string ConsumerRegistry::failure(std::string_view name) const

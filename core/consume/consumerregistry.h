@@ -80,6 +80,8 @@ public:
     void setTaskOf(TaskOf taskOf) { m_taskOf = std::move(taskOf); }
     // Why a consumer stopped being fed (it threw: the message), or empty. The others go on.
     std::string failure(std::string_view name) const;
+    // Stops a consumer that failed outside the registry's calls (its statistics threw).
+    void markFailed(std::string_view name, const std::string& why);
     const std::vector<RecordTap>& taps() const { return m_taps; }
 
     // For the page parser: the sink that feeds the consumers fed in pieces one stretch of

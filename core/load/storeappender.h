@@ -40,6 +40,8 @@ public:
     size_t publish(bool final);
 
     uint64_t lateEvents() const { return m_lateEvents; }
+    // The store's diagnostics, for the writer to add to (readers see them once it stopped).
+    Diagnostics& diagnostics() { return m_store.m_diagnostics; }
 
 private:
     // Counts the events of a stream from `from` on for their types and tasks.

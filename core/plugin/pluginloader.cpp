@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 #include "plugin/pluginloader.h"
 
+#include "consume/consumerfailure.h"
+
 #include <dlfcn.h>
 
 #include <algorithm>
@@ -70,17 +72,18 @@ void PluginCatalog::load(const std::string& path)
     }
     // Kept loaded for the life of the process: its plugins' code and vtables live in it.
     std::unique_ptr<Plugin> plugin;
+    PluginModule module{{}, {}, path, create};
     try {
         plugin.reset(create());
-    } catch (const std::exception& e) {
-        m_problems.push_back("plugin module " + path + " failed to make its plugin: " + e.what());
+        if (plugin) module.name = plugin->name(), module.description = plugin->description();
+    } catch (...) {
+        m_problems.push_back("plugin module " + path + " failed to make its plugin: " + failureOfCurrentException());
         return;
     }
     if (!plugin) {
         m_problems.push_back("plugin module " + path + " made no plugin");
         return;
     }
-    PluginModule module{plugin->name(), plugin->description(), path, create};
     if (const PluginModule* first = find(module.name)) {
         m_problems.push_back("plugin module " + path + " is another \"" + module.name + "\"; the one in " +
                              first->path + " is used");
@@ -97,11 +100,21 @@ const PluginModule* PluginCatalog::find(const std::string& name) const
 }
 
 std::vector<std::unique_ptr<Plugin>>
-PluginCatalog::instantiate(const std::function<bool(const std::string&)>& wanted) const
+PluginCatalog::instantiate(const std::function<bool(const std::string&)>& wanted,
+                           std::vector<std::string>* failures) const
 {
     std::vector<std::unique_ptr<Plugin>> plugins;
-    for (const PluginModule& module : m_modules)
-        if (wanted(module.name)) plugins.push_back(module.instantiate());
+    for (const PluginModule& module : m_modules) {
+        if (!wanted(module.name)) continue;
+        try {
+            if (std::unique_ptr<Plugin> plugin = module.instantiate()) plugins.push_back(std::move(plugin));
+        } catch (...) {
+            // Made once when the catalog was read, it fails now: left out, and said so.
+            if (failures)
+                failures->push_back("plugin " + module.name + " failed to make its plugin: " +
+                                    failureOfCurrentException());
+        }
+    }
     return plugins;
 }
 

@@ -35,8 +35,10 @@ public:
     const std::vector<PluginModule>& modules() const { return m_modules; }
     const std::vector<std::string>& problems() const { return m_problems; }
     const PluginModule* find(const std::string& name) const;
-    // A fresh instance of each plugin `wanted` names, in catalog order, for one load.
-    std::vector<std::unique_ptr<Plugin>> instantiate(const std::function<bool(const std::string&)>& wanted) const;
+    // A fresh instance of each plugin `wanted` names, in catalog order, for one load; one that
+    // throws while it is made is left out and `failures` (if given) says so.
+    std::vector<std::unique_ptr<Plugin>> instantiate(const std::function<bool(const std::string&)>& wanted,
+                                                     std::vector<std::string>* failures = nullptr) const;
 
 private:
     void load(const std::string& path);

@@ -172,18 +172,24 @@ void CaptureController::onTick()
     const double seconds = m_timer->interval() / 1000.0;
     const QString rate = QLocale().toString(qulonglong(double(p.events - std::min(p.events, m_lastEvents)) / seconds));
     m_lastEvents = p.events;
-    QString text = tr("Capturing: %1 events (%2/s), lost: %3 overwritten, %4 dropped")
+    // What the helper sent that was left out: said beside the kernel's losses.
+    const QString refused =
+        p.refusedPages || p.refusedMetadata
+            ? tr(", %1 refused (Trace health says why)")
+                  .arg(QLocale().toString(qulonglong(p.refusedPages + p.refusedMetadata)))
+            : QString();
+    QString text = tr("Capturing: %1 events (%2/s), lost: %3 overwritten, %4 dropped%5")
                        .arg(QLocale().toString(qulonglong(p.events)), rate, QLocale().toString(qulonglong(p.overrun)),
-                            QLocale().toString(qulonglong(p.dropped)));
+                            QLocale().toString(qulonglong(p.dropped)), refused);
     if (p.ended) {
         m_timer->stop();
         m_ended = true;
         session->live->applyTaskNames();
         // Its analyses take what arrived last and finish: no file is written or read again.
         emit captureEnded();
-        m_endSummary = tr("Capture stopped: %1 events, lost: %2 overwritten, %3 dropped%4")
+        m_endSummary = tr("Capture stopped: %1 events, lost: %2 overwritten, %3 dropped%4%5")
                            .arg(QLocale().toString(qulonglong(p.events)), QLocale().toString(qulonglong(p.overrun)),
-                                QLocale().toString(qulonglong(p.dropped)),
+                                QLocale().toString(qulonglong(p.dropped)), refused,
                                 p.error.empty() ? QString() : tr(" (%1)").arg(QString::fromStdString(p.error)));
         text = m_endSummary + tr(" · File > Save Capture As keeps it");
         m_stop->setEnabled(false);

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 #include "jobs/analysisjob.h"
 
+#include "consume/consumerfailure.h"
 #include "trace.h"
 
 #include <QMetaObject>
@@ -51,6 +52,25 @@ void AnalysisJob::captureEnded()
 
 void AnalysisJob::run()
 {
+    // Nothing escapes: an exception here would end the process with the user's work. The
+    // trace keeps what failed (Trace::failures), and the window shows it.
+    try {
+        analyseBatches();
+    } catch (...) {
+        m_failure = QString::fromStdString(failureOfCurrentException());
+        QMetaObject::invokeMethod(
+            this,
+            [this] {
+                m_finished = true;
+                emit statisticsUpdated();
+                emit finished();
+            },
+            Qt::QueuedConnection);
+    }
+}
+
+void AnalysisJob::analyseBatches()
+{
     using Clock = std::chrono::steady_clock;
     auto post = [this](auto what) { QMetaObject::invokeMethod(this, what, Qt::QueuedConnection); };
     // A capture's batches every quarter second at most: a batch per publish would spend the
@@ -93,8 +113,12 @@ void AnalysisJob::run()
                 if (!m_live) post([this] { emit tasksKnown(); });
             });
         m_permille = 0;
-        if (!analysed || m_stop) return;
-        if (last) {
+        if (m_stop) return;
+        // Not analysed and no failure: cancelled. A failure ends the analyses as a last batch
+        // would: the tables published so far are finished, the window told.
+        const bool failed = !analysed && !m_trace.analysisFailure().empty();
+        if (!analysed && !failed) return;
+        if (last || failed) {
             // The window takes the finished tables in while the statistics are made.
             m_trace.finishTables();
             post([this] { emit tablesFinished(); });

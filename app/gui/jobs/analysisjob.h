@@ -42,6 +42,8 @@ public:
     bool isFinished() const { return m_finished.load(); }
     // Permille of the batch being analysed (0 when none runs).
     int permille() const { return m_permille.load(); }
+    // An error of the job itself (not an analysis's: see Trace::failures), once finished.
+    QString failure() const { return m_failure; }
 
 signals:
     // Tables and statistics grew (after each batch; a capture's at most a few times a second).
@@ -58,6 +60,7 @@ signals:
 
 private:
     void run();
+    void analyseBatches();
 
     Trace& m_trace;
     const bool m_live;
@@ -71,6 +74,7 @@ private:
     std::atomic<int> m_permille{0};
     std::atomic<bool> m_idle{true};
     std::atomic<pid_t> m_tid{0}; // the thread's, to lift its priority when the capture ends
+    QString m_failure;           // written before finished() is posted
     std::thread m_thread; // last: started once the rest is set
 };
 

@@ -25,7 +25,7 @@ QString PluginsDialog::statusOf(const TraceSession& session, size_t index)
     if (const std::string failure = trace.pluginFailure(plugin); !failure.empty())
         return tr("stopped: it threw \"%1\"").arg(QString::fromStdString(failure));
     if (!trace.analysesFinished()) return tr("reading the recording…");
-    if (const std::string nothing = plugin.nothingToShow(); !nothing.empty())
+    if (const std::string nothing = trace.nothingToShow(plugin); !nothing.empty())
         return tr("nothing to show: %1").arg(QString::fromStdString(nothing));
     QStringList parts;
     const QLocale locale;
@@ -84,7 +84,7 @@ PluginsDialog::PluginsDialog(const TraceSession* session, QWidget* parent) : QDi
     m_list->setColumnWidth(kDescription, std::max(120, std::min(m_list->columnWidth(kDescription), left)));
     m_list->setColumnWidth(kFile, kFileWidth);
     layout->addWidget(m_list, 1);
-    const auto& problems = PluginSettings::catalog().problems();
+    const std::vector<std::string> problems = PluginSettings::problems();
     if (!problems.empty()) {
         QStringList lines;
         for (const std::string& p : problems) lines << QString::fromStdString(p);

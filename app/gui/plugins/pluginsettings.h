@@ -18,8 +18,11 @@ public:
     static QStringList disabled();
     static void setDisabled(const QStringList& names);
     static bool isEnabled(const std::string& name);
-    // A fresh instance of each enabled plugin, for one load.
+    // A fresh instance of each enabled plugin, for one load; one that throws while it is made
+    // is left out and added to problems() (any thread).
     static std::vector<std::unique_ptr<Plugin>> instantiateEnabled();
+    // The catalog's problems, then those of plugins that failed to be made for a load.
+    static std::vector<std::string> problems();
 };
 
 } // namespace ringside

@@ -1,6 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 #include "plugins/pluginstatspane.h"
 
+#include "jobs/analysisjob.h"
+#include "plugins/failurelabel.h"
+
 #include <QApplication>
 #include <QClipboard>
 #include <QComboBox>
@@ -42,6 +45,13 @@ PluginStatsPane::PluginStatsPane(QWidget* parent) : QWidget(parent)
 {
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(4, 4, 4, 4);
+    m_failures = new QLabel;
+    m_failures->setObjectName("pluginFailures");
+    m_failures->setWordWrap(true);
+    m_failures->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    m_failures->setStyleSheet("color: #c01c28");
+    m_failures->hide();
+    layout->addWidget(m_failures);
     auto* top = new QHBoxLayout;
     m_chooser = new QComboBox;
     m_chooser->setObjectName("pluginTableChooser");
@@ -119,6 +129,13 @@ void PluginStatsPane::refresh()
     m_tables.clear();
     if (m_session && m_session->trace)
         for (const Plugin* plugin : m_session->trace->plugins()) m_tables.push_back(m_session->trace->statistics(*plugin));
+    const QStringList failures =
+        m_session && m_session->trace
+            ? FailureLabel::lines(m_session->trace->failures(),
+                                  m_session->analyses ? m_session->analyses->failure() : QString())
+            : QStringList();
+    m_failures->setText(failures.join('\n'));
+    m_failures->setVisible(!failures.isEmpty());
     m_choices = choices();
     {
         const QSignalBlocker block(m_chooser);

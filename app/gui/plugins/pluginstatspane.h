@@ -58,6 +58,7 @@ private:
     std::vector<Choice> m_choices;
     QComboBox* m_chooser;
     QLabel* m_summary;
+    QLabel* m_failures; // what failed in the analyses, above the tables
     QTreeView* m_table;
     StatsTableModel* m_model;
 };
