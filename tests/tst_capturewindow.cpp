@@ -83,6 +83,18 @@ struct ReplayedCaptures {
     }
 };
 
+// Saves the window's capture as File > Save Capture As does, waiting for the worker's end (the
+// window's event loop goes on meanwhile); false with the reason.
+bool saveCapture(ringside::MainWindow& window, const QString& path, QString* error,
+                 ringside::DatFormat format = ringside::DatFormat())
+{
+    QSignalSpy finished(window.captures(), &ringside::CaptureController::saveFinished);
+    window.captures()->saveAs(path, format);
+    if (finished.isEmpty() && !finished.wait(120000)) return *error = "the save did not end", false;
+    *error = finished.front().at(1).toString();
+    return finished.front().at(0).toBool();
+}
+
 } // namespace
 
 class TestCaptureWindow : public QObject {
@@ -173,7 +185,7 @@ private slots:
         QVERIFY2(window.windowTitle().startsWith("Live capture "), qPrintable(window.windowTitle()));
 
         const QString out = m_dir.filePath("capture.dat");
-        QVERIFY2(window.captures()->save(out, &error), qPrintable(error));
+        QVERIFY2(saveCapture(window, out, &error), qPrintable(error));
         QVERIFY(window.session()->liveSaved);
         // Named by its file now, in the title too.
         QVERIFY2(window.windowTitle().startsWith("capture.dat"), qPrintable(window.windowTitle()));
@@ -187,7 +199,7 @@ private slots:
         QCOMPARE(test::datFormatOf(out), std::string("v7, zstd"));
         // Format 6 on request, for older tools: the same events.
         const QString outV6 = m_dir.filePath("capture-v6.dat");
-        QVERIFY2(window.captures()->save(outV6, &error, DatFormat::v6()), qPrintable(error));
+        QVERIFY2(saveCapture(window, outV6, &error, DatFormat::v6()), qPrintable(error));
         QCOMPARE(test::datFormatOf(outV6), std::string("v6"));
         QCOMPARE(test::runCli({"dump", outV6}).out, dump.out);
         // Reopened, the file shows what the capture showed.
@@ -311,8 +323,39 @@ private slots:
         QVERIFY(pluginDock->isVisible());
         // Nothing is lost: it saves as it arrived.
         const QString out = m_dir.filePath("replayed.dat");
-        QVERIFY2(window.captures()->save(out, &error), qPrintable(error));
+        QVERIFY2(saveCapture(window, out, &error), qPrintable(error));
         QCOMPARE(test::runCli({"dump", out}).out, test::runCli({"dump", ticks}).out);
+    }
+
+    // A recording appended while a capture runs is shown; the capture's analyses go on being
+    // fed and finish when it ends, though it is not the recording shown.
+    void captureAnalysedWhileAnotherRecordingIsShown()
+    {
+        const QString ticks = m_dir.filePath("ticks-appended.dat");
+        QVERIFY(test::writeFile(ticks, test::tickRecording()));
+        ReplayedCaptures replayed(ticks);
+        ::setenv("RINGSIDE_REPLAY_SPREAD_MS", "60000", 1); // running until stopped
+        MainWindow window;
+        window.show();
+        window.captures()->setAnalysisAtIdlePriority(false);
+        QString error;
+        const bool started = window.captures()->start({"-e", "test:tick"}, {}, &error);
+        ::unsetenv("RINGSIDE_REPLAY_SPREAD_MS");
+        QVERIFY2(started, qPrintable(error));
+        const auto capture = window.session();
+        QVERIFY(capture && capture->live);
+        QTRY_VERIFY_WITH_TIMEOUT(capture->store().eventCount() > 0, 10000);
+        QSignalSpy appended(window.workspace(), &Workspace::recordingsChanged);
+        window.appendFile(test::fixture("sched-mix.dat"));
+        QVERIFY(appended.wait(20000));
+        window.setActiveRecording(1); // the appended recording's events are shown
+        QVERIFY(window.session() != capture);
+        QVERIFY(window.captures()->running());
+        window.captures()->stop();
+        QTRY_VERIFY_WITH_TIMEOUT(!window.captures()->running(), 20000);
+        QTRY_VERIFY_WITH_TIMEOUT(capture->analyses && capture->analyses->isFinished(), 30000);
+        QVERIFY(capture->trace->analysesFinished());
+        QCOMPARE(capture->trace->analysedRows(), uint64_t(capture->store().eventCount()));
     }
 
     void refusalIsSaid()

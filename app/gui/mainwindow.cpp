@@ -666,7 +666,7 @@ void MainWindow::copySelectedRows()
 
 void MainWindow::closeEvent(QCloseEvent* e)
 {
-    if (!m_captures->confirmDiscard()) return e->ignore();
+    if (!m_captures->confirmDiscard([this] { close(); })) return e->ignore();
     saveLayout();
     QMainWindow::closeEvent(e);
 }

@@ -40,10 +40,14 @@ void MainWindow::showCapture(std::shared_ptr<TraceSession> session)
 
 void MainWindow::captureGrew()
 {
-    if (!activeSession()) return;
-    if (activeSession()->analyses) activeSession()->analyses->storeGrew();
+    // The capture's analyses follow it, whichever recording is shown (one appended meanwhile);
+    // the views, when it is the one shown.
+    const std::shared_ptr<TraceSession> capture = m_captures->liveSession();
+    if (!capture) return;
+    if (capture->analyses) capture->analyses->storeGrew();
     bool named = false;
-    if (activeSession()->live) named = activeSession()->live->applySeenTaskNames();
+    if (capture->live) named = capture->live->applySeenTaskNames();
+    if (capture != activeSession()) return;
     m_model->storeGrew();
     if (named) m_model->taskNamesChanged(); // rows shown before their task had its name
     const auto old = m_view.fullRange(), visible = m_view.visibleRange();
@@ -69,9 +73,11 @@ void MainWindow::captureGrew()
 
 void MainWindow::captureEnded()
 {
-    if (!activeSession()) return;
+    const std::shared_ptr<TraceSession> capture = m_captures->liveSession();
+    if (!capture) return;
     captureGrew();
-    if (activeSession()->analyses) activeSession()->analyses->captureEnded();
+    if (capture->analyses) capture->analyses->captureEnded();
+    if (capture != activeSession()) return; // shown as a whole when it is chosen
     const FilterSpec spec = m_view.filter();
     m_filters->setSession(activeSession().get());
     m_filters->setSpec(spec);

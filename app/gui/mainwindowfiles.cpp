@@ -20,7 +20,7 @@ namespace ringside {
 
 void MainWindow::openFile(const QString& path, bool isSample)
 {
-    if (m_captures && !m_captures->confirmDiscard()) return;
+    if (m_captures && !m_captures->confirmDiscard([this, path, isSample] { openFile(path, isSample); })) return;
     m_pendingAppends.clear();
     m_appending = false;
     startLoad(path, isSample);

@@ -13,7 +13,6 @@
 #include <QApplication>
 #include <QDateTime>
 #include <QDir>
-#include <QEventLoop>
 #include <QFile>
 #include <QFileDialog>
 #include <QFileInfo>
@@ -43,7 +42,7 @@ CaptureController::CaptureController(QWidget* dialogParent, const RecordingSet& 
     m_stop = captureMenu->addAction(tr("&Stop Capture"), QKeySequence(tr("Ctrl+.")), this, &CaptureController::stop);
     m_stop->setObjectName("stopCaptureAction");
     m_stop->setEnabled(false);
-    m_save = fileMenu->addAction(tr("Save &Capture As…"), this, &CaptureController::saveWithDialog);
+    m_save = fileMenu->addAction(tr("Save &Capture As…"), this, [this] { saveWithDialog(); });
     m_save->setObjectName("saveCaptureAction");
     m_save->setEnabled(false);
     m_timer = new QTimer(this);
@@ -54,7 +53,7 @@ CaptureController::CaptureController(QWidget* dialogParent, const RecordingSet& 
 void CaptureController::recordingsChanged()
 {
     auto session = liveSession();
-    m_save->setEnabled(session && m_ended);
+    m_save->setEnabled(session && m_ended && !saving());
     m_stop->setEnabled(session && !m_ended);
 }
 
@@ -206,13 +205,19 @@ void CaptureController::stop()
     if (auto session = liveSession(); session && session->live) session->live->stop();
 }
 
-bool CaptureController::save(const QString& path, QString* error, DatFormat format)
+void CaptureController::saveAs(const QString& path, DatFormat format, std::function<void(bool saved)> then)
 {
+    auto finished = [this, then](bool saved, const QString& message) {
+        m_lastSaveError = message;
+        if (then) then(saved);
+        emit saveFinished(saved, message);
+    };
     auto session = liveSession();
-    if (!session) return *error = tr("no capture is open"), false;
-    if (running()) return *error = tr("stop the capture first"), false;
-    if (m_saving.isRunning()) return *error = tr("the capture is being saved already"), false;
-    // Gigabytes, for a long capture: written on a worker while the window says how far it is.
+    if (!session) return finished(false, tr("no capture is open"));
+    if (running()) return finished(false, tr("stop the capture first"));
+    if (saving()) return finished(false, tr("the capture is being saved already"));
+    // Gigabytes, for a long capture: written on a worker while the window says how far it is,
+    // and goes on meanwhile (no event loop of its own: what the window does comes in its turn).
     struct Outcome {
         bool saved = false;
         QString why;
@@ -220,26 +225,44 @@ bool CaptureController::save(const QString& path, QString* error, DatFormat form
     // What the write did, kept by the job itself: a Cancel that comes once it is done (the
     // file is there) must not say otherwise.
     auto done = std::make_shared<std::optional<Outcome>>();
-    bool ended = false;
-    QProgressDialog progress(tr("Saving the capture to %1…").arg(QFileInfo(path).fileName()), tr("Cancel"), 0, 1000,
-                             m_window);
-    progress.setObjectName("saveProgress");
-    progress.setWindowModality(Qt::WindowModal);
-    progress.setMinimumDuration(300);
-    progress.setAutoClose(false);
-    progress.setAutoReset(false);
-    QEventLoop loop;
-    auto finish = [&] {
-        ended = true;
-        loop.quit();
-    };
+    auto* progress = new QProgressDialog(tr("Saving the capture to %1…").arg(QFileInfo(path).fileName()), tr("Cancel"),
+                                         0, 1000, m_window);
+    progress->setObjectName("saveProgress");
+    progress->setWindowModality(Qt::WindowModal);
+    progress->setMinimumDuration(300);
+    progress->setAutoClose(false);
+    progress->setAutoReset(false);
+    progress->setAttribute(Qt::WA_DeleteOnClose);
     m_saveCancelled = false;
-    connect(&progress, &QProgressDialog::canceled, &loop, [&] {
-        if (ended) return;
-        m_saving.cancel();
+    connect(progress, &QProgressDialog::canceled, this, [this] {
         m_saveCancelled = true;
-        finish();
+        m_saving.cancel();
     });
+    m_saveProgress = progress;
+    emit stateChanged();
+    auto ended = [this, session, path, format, done, finished] {
+        if (m_saveProgress) {
+            m_saveProgress->reset(); // its show-delay timer, which would show it again
+            m_saveProgress->close();
+        }
+        m_saveProgress = nullptr;
+        emit stateChanged();
+        if (!done->has_value() || (!(*done)->saved && m_saveCancelled))
+            return finished(false, tr("%1: the save was cancelled, nothing was written").arg(path));
+        if (!(*done)->saved) return finished(false, (*done)->why);
+        m_saveCancelled = false; // too late: the file was whole
+        std::shared_ptr<TraceSession> saved = session;
+        // The capture shown now (its analysis may have replaced the session meanwhile).
+        if (auto shown = liveSession()) saved = std::move(shown);
+        saved->liveSaved = true;
+        saved->path = path; // sessions and the window name it by its file now
+        emit captureSaved();
+        emit statusMessage(tr("Capture saved to %1").arg(path), 15000);
+        emit captureStatusChanged(m_endSummary + tr(" · saved as %1 (%2)")
+                                                     .arg(QFileInfo(path).fileName(),
+                                                          QString::fromStdString(format.name())));
+        finished(true, QString());
+    };
     const std::string to = path.toStdString();
     m_saving.start(
         [session, to, format, done](JobTracker::Context& context) {
@@ -250,31 +273,22 @@ bool CaptureController::save(const QString& path, QString* error, DatFormat form
             const bool saved = session->live && session->live->save(to, format, &why, report);
             *done = Outcome{saved, QString::fromStdString(why)};
         },
-        finish,
-        [&, done](const QString& message) {
+        ended,
+        [done, ended](const QString& message) {
             *done = Outcome{false, message};
-            finish();
+            ended();
         },
-        [&progress](int permille) { progress.setValue(permille); });
-    if (!ended) loop.exec(); // also left when the application quits
-    if (!ended) m_saving.cancel(), m_saveCancelled = true;
-    m_saving.waitForThreads(); // a cancelled write ends (its part file gone) before another may start
-    if (!done->has_value() || (!(*done)->saved && m_saveCancelled))
-        return *error = tr("%1: the save was cancelled, nothing was written").arg(path), false;
-    if (!(*done)->saved) return *error = (*done)->why, false;
-    m_saveCancelled = false; // too late: the file was whole
-    // The capture shown now (its analysis may have replaced the session meanwhile).
-    if (auto shown = liveSession()) session = std::move(shown);
-    session->liveSaved = true;
-    session->path = path; // sessions and the window name it by its file now
-    emit captureSaved();
-    emit statusMessage(tr("Capture saved to %1").arg(path), 15000);
-    emit captureStatusChanged(
-        m_endSummary + tr(" · saved as %1 (%2)").arg(QFileInfo(path).fileName(), QString::fromStdString(format.name())));
-    return true;
+        [this](int permille) {
+            if (m_saveProgress) m_saveProgress->setValue(permille);
+        });
 }
 
-void CaptureController::saveWithDialog()
+bool CaptureController::saving() const
+{
+    return m_saveProgress != nullptr;
+}
+
+void CaptureController::saveWithDialog(std::function<void(bool saved)> then)
 {
     QSettings settings;
     const QString dir = settings.value("files/lastDir", QDir::homePath()).toString();
@@ -286,19 +300,28 @@ void CaptureController::saveWithDialog()
         QDir(dir).filePath("capture-" + QDateTime::currentDateTime().toString("yyyyMMdd-HHmmss") + ".dat"),
         v7 + ";;" + v6, &chosen);
     if (path.isEmpty()) return;
-    QString error;
-    if (!save(path, &error, chosen == v6 ? DatFormat::v6() : DatFormat())) {
-        if (m_saveCancelled) // the user's own word: said where it does not need an answer
-            emit statusMessage(error, 15000);
-        else
-            QMessageBox::warning(m_window, tr("Capture not saved"), error);
-    } else
-        settings.setValue("files/lastDir", QFileInfo(path).absolutePath()); // File > Open looks there next
+    saveAs(path, chosen == v6 ? DatFormat::v6() : DatFormat(), [this, path, then](bool saved) {
+        if (saved) {
+            QSettings().setValue("files/lastDir", QFileInfo(path).absolutePath()); // File > Open looks there next
+        } else if (!m_saveCancelled) {
+            auto* box = new QMessageBox(QMessageBox::Warning, tr("Capture not saved"), m_lastSaveError,
+                                        QMessageBox::Ok, m_window);
+            box->setAttribute(Qt::WA_DeleteOnClose);
+            box->open();
+        } else {
+            emit statusMessage(m_lastSaveError, 15000); // the user's own word: no answer needed
+        }
+        if (then) then(saved);
+    });
 }
 
-bool CaptureController::confirmDiscard()
+bool CaptureController::confirmDiscard(std::function<void()> proceed)
 {
     auto session = liveSession();
+    if (saving()) {
+        emit statusMessage(tr("The capture is being saved: wait for it, or cancel the save"), 10000);
+        return false;
+    }
     if (!session || session->liveSaved) return true;
     const auto answer =
         QMessageBox::question(m_window, tr("Unsaved capture"), tr("The capture is not saved. Save it first?"),
@@ -310,8 +333,11 @@ bool CaptureController::confirmDiscard()
         session->live->waitUntilEnded();
         onTick();
     }
-    saveWithDialog();
-    return session->liveSaved;
+    // What was asked for goes on once the capture is in a file; not now.
+    saveWithDialog([proceed](bool saved) {
+        if (saved && proceed) proceed();
+    });
+    return false;
 }
 
 } // namespace ringside
