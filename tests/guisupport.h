@@ -11,7 +11,7 @@
 namespace ringside::test {
 
 // Waits until every open recording's analyses are done (their tables complete).
-inline bool waitForAnalyses(const MainWindow& window, int milliseconds = 30000)
+inline bool waitForAnalyses(const MainWindow& window, int milliseconds = 120000)
 {
     QElapsedTimer waited;
     waited.start();
@@ -36,7 +36,7 @@ inline bool load(MainWindow& window, const QString& path, bool analyses = true)
 {
     QSignalSpy loaded(window.workspace(), &Workspace::activeChanged);
     window.openFile(path);
-    if (!loaded.wait(20000)) return false;
+    if (!loaded.wait(60000)) return false;
     return !analyses || waitForAnalyses(window);
 }
 

@@ -5,7 +5,6 @@
 
 #include "load/pageparser.h"
 
-#include <QElapsedTimer>
 #include <QFile>
 #include <QTemporaryDir>
 #include <QTest>
@@ -126,8 +125,6 @@ private slots:
         for (int step = 1; step < 40; ++step) {
             const qsizetype cut = bytes.size() * step / 40;
             const QString path = write("cut.dat", bytes.left(cut));
-            QElapsedTimer timer;
-            timer.start();
             auto trace = Trace::open(path.toStdString());
             if (trace) {
                 ++opened;
@@ -142,7 +139,6 @@ private slots:
                 QVERIFY2(opened == 0, qPrintable(QString("cut at %1 refused after a shorter cut opened").arg(cut)));
                 QVERIFY(QString::fromStdString(trace.error().message).contains(path));
             }
-            QVERIFY2(timer.elapsed() < 20000, "open took too long");
         }
         if (eventsLast) {
             QVERIFY2(opened >= 10, qPrintable(QString::number(opened)));

@@ -121,7 +121,7 @@ private slots:
 
     void cleanup()
     {
-        if (unwritableReason().isEmpty()) QTRY_COMPARE_WITH_TIMEOUT(captureInstances(), QStringList(), 10000);
+        if (unwritableReason().isEmpty()) QTRY_COMPARE_WITH_TIMEOUT(captureInstances(), QStringList(), 60000);
     }
 
     void captureGrowsSavesAndReopens()
@@ -137,7 +137,7 @@ private slots:
         QVERIFY(window.session() && window.session()->live && window.session()->isCapture);
         QVERIFY(window.captures()->running());
         // Rows arrive while it runs.
-        QTRY_VERIFY_WITH_TIMEOUT(window.tableModel()->rowCount() > 0, 10000);
+        QTRY_VERIFY_WITH_TIMEOUT(window.tableModel()->rowCount() > 0, 60000);
         QVERIFY(window.captures()->running());
         // Tasks are named as they appear (this process sees the kernel's pids): the Task cells
         // of rows shown before are read again.
@@ -148,7 +148,7 @@ private slots:
                     if (args.at(0).toModelIndex().column() == EventTableModel::Task) return true;
                 return false;
             };
-            QTRY_VERIFY_WITH_TIMEOUT(taskCellsChanged(), 10000);
+            QTRY_VERIFY_WITH_TIMEOUT(taskCellsChanged(), 60000);
         }
         // The filter lists fill in with what arrives, counts growing, while it runs.
         auto* filters = window.findChild<FilterPanel*>();
@@ -158,9 +158,9 @@ private slots:
                 if ((*it)->text(0) == name) return (*it)->data(1, Qt::DisplayRole).toULongLong();
             return 0;
         };
-        QTRY_VERIFY_WITH_TIMEOUT(countOf(filters->eventTree(), "sys_enter") > 0, 10000);
+        QTRY_VERIFY_WITH_TIMEOUT(countOf(filters->eventTree(), "sys_enter") > 0, 60000);
         const qulonglong enters = countOf(filters->eventTree(), "sys_enter");
-        QTRY_VERIFY_WITH_TIMEOUT(countOf(filters->eventTree(), "sys_enter") > enters, 10000);
+        QTRY_VERIFY_WITH_TIMEOUT(countOf(filters->eventTree(), "sys_enter") > enters, 60000);
         QVERIFY(window.captures()->running());
         QVERIFY(filters->taskTree()->topLevelItemCount() > 0);
         QVERIFY(countOf(filters->cpuTree(), "CPU 0") + countOf(filters->cpuTree(), "CPU 1") > 0);
@@ -168,11 +168,11 @@ private slots:
         ViewState& view = *window.viewState();
         const auto full = view.fullRange();
         view.setVisibleRange({full.end - full.span() / 2, full.end});
-        QTRY_VERIFY_WITH_TIMEOUT(view.fullRange().end > full.end, 10000);
+        QTRY_VERIFY_WITH_TIMEOUT(view.fullRange().end > full.end, 60000);
         QCOMPARE(view.visibleRange().end, view.fullRange().end);
         QCOMPARE(view.visibleRange().span(), full.span() / 2);
         // The command's end stops the capture.
-        QTRY_VERIFY_WITH_TIMEOUT(!window.captures()->running(), 20000);
+        QTRY_VERIFY_WITH_TIMEOUT(!window.captures()->running(), 60000);
         QVERIFY(window.findChild<QLabel*>("captureStatus")->text().contains("Capture stopped"));
         // Its analyses finish with it: who ran on each CPU, the tasks' rows, the plugins.
         QVERIFY(test::waitForAnalyses(window));
@@ -250,11 +250,11 @@ private slots:
         const int row = enoentRow();
         QVERIFY(row >= 0);
         emit pane->table()->activated(model->index(row, 3));
-        QTRY_VERIFY(window.viewState()->selection().has_value());
+        QTRY_VERIFY_WITH_TIMEOUT(window.viewState()->selection().has_value(), 60000);
         const EventRef selected = *window.viewState()->selection();
         QCOMPARE(StatsTable::eventOf(model->index(row, 3).data(StatsTableModel::kJumpEvent).toLongLong()), selected);
         window.captures()->stop();
-        QTRY_VERIFY_WITH_TIMEOUT(!window.captures()->running(), 20000);
+        QTRY_VERIFY_WITH_TIMEOUT(!window.captures()->running(), 60000);
         // The same session, its analyses finished.
         QVERIFY(test::waitForAnalyses(window));
         QCOMPARE(window.session(), session);
@@ -275,7 +275,7 @@ private slots:
         QTRY_VERIFY_WITH_TIMEOUT(window->session()->trace->analysedRows() > 0, 60000);
         QVERIFY(window->captures()->running());
         window.reset();
-        QTRY_COMPARE_WITH_TIMEOUT(captureInstances(), QStringList(), 10000);
+        QTRY_COMPARE_WITH_TIMEOUT(captureInstances(), QStringList(), 60000);
     }
 
     void unsavedCaptureAsksBeforeClosing()
@@ -284,7 +284,7 @@ private slots:
         window.show();
         QString error;
         QVERIFY2(window.captures()->start({"-e", "sched:sched_switch"}, "sleep 0.2", &error), qPrintable(error));
-        QTRY_VERIFY_WITH_TIMEOUT(!window.captures()->running(), 20000);
+        QTRY_VERIFY_WITH_TIMEOUT(!window.captures()->running(), 60000);
         answerNextMessageBox(QMessageBox::Cancel);
         window.close();
         QVERIFY(window.isVisible()); // kept
@@ -311,8 +311,8 @@ private slots:
         const auto session = window.session();
         QVERIFY(session && session->live);
         QVERIFY(pluginDock->isVisible());
-        QTRY_VERIFY_WITH_TIMEOUT(window.tableModel()->rowCount() > 0, 10000);
-        QTRY_VERIFY_WITH_TIMEOUT(!window.captures()->running(), 20000);
+        QTRY_VERIFY_WITH_TIMEOUT(window.tableModel()->rowCount() > 0, 60000);
+        QTRY_VERIFY_WITH_TIMEOUT(!window.captures()->running(), 60000);
         QVERIFY(test::waitForAnalyses(window));
         QCOMPARE(window.session(), session); // the capture itself, not a copy loaded again
         QVERIFY(session->isCapture && !session->liveSaved && session->live);
@@ -344,16 +344,16 @@ private slots:
         QVERIFY2(started, qPrintable(error));
         const auto capture = window.session();
         QVERIFY(capture && capture->live);
-        QTRY_VERIFY_WITH_TIMEOUT(capture->store().eventCount() > 0, 10000);
+        QTRY_VERIFY_WITH_TIMEOUT(capture->store().eventCount() > 0, 60000);
         QSignalSpy appended(window.workspace(), &Workspace::recordingsChanged);
         window.appendFile(test::fixture("sched-mix.dat"));
-        QVERIFY(appended.wait(20000));
+        QVERIFY(appended.wait(60000));
         window.setActiveRecording(1); // the appended recording's events are shown
         QVERIFY(window.session() != capture);
         QVERIFY(window.captures()->running());
         window.captures()->stop();
-        QTRY_VERIFY_WITH_TIMEOUT(!window.captures()->running(), 20000);
-        QTRY_VERIFY_WITH_TIMEOUT(capture->analyses && capture->analyses->isFinished(), 30000);
+        QTRY_VERIFY_WITH_TIMEOUT(!window.captures()->running(), 60000);
+        QTRY_VERIFY_WITH_TIMEOUT(capture->analyses && capture->analyses->isFinished(), 60000);
         QVERIFY(capture->trace->analysesFinished());
         QCOMPARE(capture->trace->analysedRows(), uint64_t(capture->store().eventCount()));
     }

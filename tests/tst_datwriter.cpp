@@ -139,8 +139,12 @@ private slots:
         const QString out = m_dir.filePath("reported.dat");
         QVERIFY2(convertDatV6(made().toStdString(), out.toStdString(), DatFormat(), "t", &error, progress),
                  error.c_str());
-        QCOMPARE(reports.size(), size_t(2)); // a CPU each (less than a slice)
-        QVERIFY(reports.front().first < reports.back().first);
+        // What it reports, not how often: growing to the whole, of the same whole.
+        QVERIFY(!reports.empty());
+        for (size_t r = 1; r < reports.size(); ++r) {
+            QVERIFY(reports[r - 1].first < reports[r].first);
+            QCOMPARE(reports[r].second, reports.front().second);
+        }
         QCOMPARE(reports.back().first, reports.back().second);
         auto parts = readDatV6Parts(made().toStdString());
         QCOMPARE(reports.back().second, parts->cpuData[0].size + parts->cpuData[1].size);

@@ -39,7 +39,7 @@ namespace {
 bool loadAll(MainWindow& window, const QStringList& paths)
 {
     window.openFiles(paths);
-    return QTest::qWaitFor([&] { return window.recordings().size() == size_t(paths.size()); }, 30000);
+    return QTest::qWaitFor([&] { return window.recordings().size() == size_t(paths.size()); }, 120000);
 }
 
 int findRow(const TimelineRows& rows, TimelineRows::Kind kind, int recording, int32_t pid = -1)
@@ -300,15 +300,20 @@ private slots:
         const int cpu0 = findRow(rows, TimelineRows::Kind::Cpu, 0);
         QVERIFY(cpu0 >= 0);
         window.viewState()->setVisibleRange({set.at(0)->store().firstTimestamp(), set.at(0)->store().lastTimestamp()});
-        QTRY_VERIFY(firstColumn(cpu0) != timeline->palette().color(QPalette::Base));
+        QTRY_VERIFY_WITH_TIMEOUT(firstColumn(cpu0) != timeline->palette().color(QPalette::Base), 60000);
         window.viewState()->setVisibleRange({start, end});
-        QTest::qWait(50);
-        for (int i = 0; i < rows.rows().size(); ++i) {
-            if (rows.rows()[i].kind != TimelineRows::Kind::Cpu || rows.rows()[i].recording != 0) continue;
-            const QColor c = firstColumn(i);
-            QVERIFY2(c == timeline->palette().color(QPalette::Base) || c == background,
-                     qPrintable(QString("row %1: %2 at the view's left edge").arg(i).arg(c.name())));
-        }
+        // Once the timeline has drawn the new range (waited for, not timed).
+        auto blankAtTheLeft = [&](QString* which) {
+            for (int i = 0; i < rows.rows().size(); ++i) {
+                if (rows.rows()[i].kind != TimelineRows::Kind::Cpu || rows.rows()[i].recording != 0) continue;
+                const QColor c = firstColumn(i);
+                if (c != timeline->palette().color(QPalette::Base) && c != background)
+                    return *which = QString("row %1: %2 at the view's left edge").arg(i).arg(c.name()), false;
+            }
+            return true;
+        };
+        QString which;
+        QTRY_VERIFY2_WITH_TIMEOUT(blankAtTheLeft(&which), qPrintable(which), 60000);
     }
 
     // Long file names: elided where they show (the recording box, the note beside it, the
@@ -349,7 +354,7 @@ private slots:
         QSignalSpy failed(window.workspace(), &Workspace::loadFailed);
         QTimer::singleShot(1000, closeMessageBoxes); // the error box is modal
         window.appendFile(test::fixture("crash-format-0.dat"));
-        QVERIFY(failed.wait(20000));
+        QVERIFY(failed.wait(60000));
         QVERIFY(failed.first().first().toString().contains("crash-format-0.dat"));
         closeMessageBoxes();
         QCOMPARE(window.recordings().size(), size_t(1));
@@ -361,7 +366,7 @@ private slots:
         // Another is appended beside it; opening a file alone replaces them all.
         QSignalSpy appended(window.workspace(), &Workspace::recordingsChanged);
         window.appendFile(test::fixture("threads.dat"));
-        QVERIFY(appended.wait(20000));
+        QVERIFY(appended.wait(60000));
         QCOMPARE(window.recordings().size(), size_t(2));
         QCOMPARE(window.activeRecording(), size_t(0));
         // Same clock, other boots: said, since each shows as a sliver of the whole.
@@ -440,7 +445,7 @@ private slots:
         QVERIFY(enter.isAccepted());
         QDropEvent drop(QPointF(100, 100), Qt::CopyAction, &mime, Qt::LeftButton, Qt::NoModifier);
         QApplication::sendEvent(&window, &drop);
-        QVERIFY(QTest::qWaitFor([&] { return window.recordings().size() == 2; }, 30000));
+        QVERIFY(QTest::qWaitFor([&] { return window.recordings().size() == 2; }, 120000));
         QCOMPARE(window.recordings().guestViews().size(), size_t(1));
     }
 };

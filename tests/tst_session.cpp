@@ -46,7 +46,7 @@ Restored restore(const QString& session)
     QSignalSpy restored(r.window->sessions(), &SessionController::restored);
     QSignalSpy failed(r.window->sessions(), &SessionController::failed);
     r.window->sessions()->open(session);
-    if (failed.count() || (!restored.wait(20000) && failed.count())) {
+    if (failed.count() || (!restored.wait(60000) && failed.count())) {
         r.failure = failed.first().first().toString();
         return r;
     }
@@ -183,7 +183,7 @@ private slots:
             window.show();
             window.openFiles(
                 {m_dir.filePath("kvm/host.dat"), m_dir.filePath("kvm/guest.dat"), m_dir.filePath("kvm/other.dat")});
-            QVERIFY(QTest::qWaitFor([&] { return window.recordings().size() == 3; }, 30000));
+            QVERIFY(QTest::qWaitFor([&] { return window.recordings().size() == 3; }, 120000));
             window.viewState()->setCollapsed(0, true); // the host's CPUs
             const EventStore& guest = window.recordings().at(1)->store();
             window.setActiveRecording(1, guest.eventAt(guest.eventCount() / 2));
@@ -224,7 +224,7 @@ private slots:
             MainWindow window;
             window.show();
             window.openFiles({test::fixture("sched-mix.dat"), test::fixture("tsc-clock.dat")});
-            QVERIFY(QTest::qWaitFor([&] { return window.recordings().size() == 2; }, 30000));
+            QVERIFY(QTest::qWaitFor([&] { return window.recordings().size() == 2; }, 120000));
             window.setActiveRecording(1);
             window.table()->header()->resizeSection(2, 181);
             QString error;

@@ -302,14 +302,14 @@ private slots:
         for (const Task& task : m_session->store().tasks().snapshot())
             if (task.pid > 0 && added < 30) m_view.addTaskRow(task.pid), ++added;
         m_timeline->repaint();
-        QTRY_VERIFY(bar->isVisible());
+        QTRY_VERIFY_WITH_TIMEOUT(bar->isVisible(), 60000);
         QVERIFY(bar->maximum() > 0);
         QCOMPARE(m_timeline->dataWidth(), m_timeline->width() - TimelineWidget::kLabelWidth - bar->width());
         bar->setValue(bar->maximum());
         QCOMPARE(bar->value(), bar->maximum());
         for (const int32_t pid : m_view.taskRows()) m_view.removeTaskRow(pid);
         m_timeline->repaint();
-        QTRY_VERIFY(!bar->isVisible());
+        QTRY_VERIFY_WITH_TIMEOUT(!bar->isVisible(), 60000);
         QCOMPARE(m_timeline->dataWidth(), m_timeline->width() - TimelineWidget::kLabelWidth);
     }
 
@@ -366,7 +366,7 @@ private slots:
             window.show();
             QSignalSpy loaded(window.workspace(), &Workspace::activeChanged);
             window.openFile(test::fixture("threads.dat"));
-            QVERIFY(loaded.wait(20000));
+            QVERIFY(loaded.wait(60000));
             window.timeline()->rows().addProcess(17611);
             window.table()->selectRow(300);
             window.grab().save(qEnvironmentVariable("RINGSIDE_SCREENSHOTS") + "/process.png");
@@ -391,7 +391,7 @@ private slots:
         MainWindow window;
         QSignalSpy loaded(window.workspace(), &Workspace::activeChanged);
         window.openFile(test::fixture("instances.dat"));
-        QVERIFY(loaded.wait(20000));
+        QVERIFY(loaded.wait(60000));
         const EventStore& store = window.session()->store();
         // Selecting a table row selects that event and brings it into the visible range.
         window.viewState()->setVisibleRange({store.firstTimestamp(), store.firstTimestamp() + 1000});
@@ -411,10 +411,10 @@ private slots:
         window.show();
         QSignalSpy loaded(window.workspace(), &Workspace::activeChanged);
         window.openFile(test::fixture("execve-e2big.dat"));
-        QVERIFY(loaded.wait(20000));
+        QVERIFY(loaded.wait(60000));
         QSignalSpy applied(&window, &MainWindow::filterApplied);
         // Filters without an expression may apply at once, others when their job finishes.
-        auto appliedAfter = [&](qsizetype before) { return applied.count() > before || applied.wait(20000); };
+        auto appliedAfter = [&](qsizetype before) { return applied.count() > before || applied.wait(60000); };
 
         // An expression, as trace-cmd report -F takes it.
         window.filterPanel()->expressionEdit()->setText("sched/sched_switch: prev_state != 0");
@@ -423,7 +423,7 @@ private slots:
         QVERIFY(appliedAfter(before));
         // Another application may have been said first (the load's own, on a slow build): the
         // rows are what the expression leaves once its job is done.
-        QTRY_COMPARE_WITH_TIMEOUT(window.tableModel()->rowCount(), 402, 20000);
+        QTRY_COMPARE_WITH_TIMEOUT(window.tableModel()->rowCount(), 402, 60000);
         QCOMPARE(window.tableModel()->data(window.tableModel()->index(0, EventTableModel::Event)).toString(),
                  QString("sched_switch"));
         QVERIFY(window.timeline()->rows().rows().size() > 0);
@@ -437,7 +437,7 @@ private slots:
         QVERIFY(appliedAfter(before));
         // Another application may have been said first (the load's own, on a slow build): the
         // rows are what the expression leaves once its job is done.
-        QTRY_COMPARE_WITH_TIMEOUT(window.tableModel()->rowCount(), 402, 20000);
+        QTRY_COMPARE_WITH_TIMEOUT(window.tableModel()->rowCount(), 402, 60000);
         QCOMPARE(window.viewState()->filter().expression, std::string("sched/sched_switch: prev_state != 0"));
         bool errorShown = false;
         for (QLabel* label : window.filterPanel()->findChildren<QLabel*>())
@@ -452,7 +452,7 @@ private slots:
         before = applied.count();
         window.filterPanel()->cpuTree()->topLevelItem(1)->setCheckState(0, Qt::Unchecked);
         QVERIFY(appliedAfter(before));
-        QTRY_COMPARE_WITH_TIMEOUT(window.tableModel()->rowCount(), 4231, 20000);
+        QTRY_COMPARE_WITH_TIMEOUT(window.tableModel()->rowCount(), 4231, 60000);
         int cpuRows = 0;
         for (const auto& row : window.timeline()->rows().rows()) cpuRows += row.kind == TimelineRows::Kind::Cpu;
         QCOMPARE(cpuRows, 1);
@@ -464,13 +464,13 @@ private slots:
         MainWindow window;
         QSignalSpy loaded(window.workspace(), &Workspace::activeChanged);
         window.openFile(test::fixture("execve-e2big.dat"));
-        QVERIFY(loaded.wait(20000));
+        QVERIFY(loaded.wait(60000));
         SearchBar* search = window.searchBar();
         QSignalSpy done(search, &SearchBar::searchFinished);
         QSignalSpy found(search, &SearchBar::rowFound);
         search->edit()->setText("sys_exit_execve");
         search->start();
-        QVERIFY(done.wait(20000));
+        QVERIFY(done.wait(60000));
         QCOMPARE(search->matchCount(), 4); // the report has 4 sys_exit_execve lines
         QCOMPARE(found.count(), 1);
         const int first = found.last().first().toInt();
@@ -482,7 +482,7 @@ private slots:
         // A regular expression on the Info column: the failing execve returns -7 (E2BIG).
         search->edit()->setText("0xfffffffffffffff9");
         search->start();
-        QVERIFY(done.wait(20000));
+        QVERIFY(done.wait(60000));
         QCOMPARE(search->matchCount(), 1);
     }
 
@@ -553,7 +553,7 @@ private slots:
         window.show();
         QSignalSpy loaded(window.workspace(), &Workspace::activeChanged);
         window.openFile(path);
-        QVERIFY(loaded.wait(20000));
+        QVERIFY(loaded.wait(60000));
         QCOMPARE(window.session()->store().stream(StreamId(1)).columns.size(), size_t(0));
         QVERIFY(window.session()->store().stream(StreamId(0)).columns.size() > 0);
 
@@ -670,7 +670,7 @@ private slots:
         // A later load goes through, and it alone: the cancelled one never delivers (see
         // tst_jobtracker for the stale-result rule without a race).
         job.start(test::fixture("lost-events.dat"));
-        QVERIFY(finished.wait(20000));
+        QVERIFY(finished.wait(60000));
         QCOMPARE(finished.count(), 1);
         QCOMPARE(finished.first().first().value<std::shared_ptr<TraceSession>>()->store().eventCount(), size_t(2808));
     }
@@ -687,7 +687,7 @@ private slots:
         QVERIFY(enter.isAccepted());
         QDropEvent drop(QPointF(10, 10), Qt::CopyAction, &mime, Qt::LeftButton, Qt::NoModifier);
         QApplication::sendEvent(&window, &drop);
-        QVERIFY(loaded.wait(20000));
+        QVERIFY(loaded.wait(60000));
         QVERIFY(window.session()->path.endsWith("lost-events.dat"));
         QVERIFY(window.windowTitle().startsWith("lost-events.dat"));
         const QStringList recent = QSettings().value("files/recent").toStringList();
@@ -700,7 +700,7 @@ private slots:
         MainWindow window;
         QSignalSpy loaded(window.workspace(), &Workspace::activeChanged);
         window.openFile(test::fixture("lost-events.dat"));
-        QVERIFY(loaded.wait(20000));
+        QVERIFY(loaded.wait(60000));
         const TraceSession* before = window.session();
         QSignalSpy failed(window.workspace(), &Workspace::loadFailed);
         window.screenshotWhenLoaded(QString()); // no dialog in tests: the signal is enough
@@ -712,7 +712,7 @@ private slots:
                 if (QWidget* w = QApplication::activeModalWidget()) w->close();
             });
         });
-        QVERIFY(failed.wait(20000));
+        QVERIFY(failed.wait(60000));
         QVERIFY2(failed.first().first().toString().contains("not a trace-cmd data file"),
                  qPrintable(failed.first().first().toString()));
         QCOMPARE(window.session(), before);

@@ -92,7 +92,11 @@ bool runQuery(Session& s, const std::string& text)
         if (FILE* refs = std::fopen("/proc/self/clear_refs", "w")) std::fputs("5", refs), std::fclose(refs);
     const long before = statusKb("VmRSS:");
     g_running = &s.sql;
-    const sql::RunOutcome outcome = s.sql.run(text, printer);
+    // A Ctrl+C that came before the query began (its interrupt is cleared as it starts) stops
+    // it at its first steps: the handler is asked now and then.
+    const sql::RunOutcome outcome = s.sql.run(text, printer, [&s](uint64_t, uint64_t) {
+        if (g_interrupts) s.sql.interrupt();
+    });
     g_running = nullptr;
     printer.finish();
     const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
@@ -279,11 +283,12 @@ int queryCommand(const std::vector<std::string>& args)
     noteFailures(**trace, path);
     auto sql = sql::RecordingSql::open(**trace);
     if (!sql) return std::fprintf(stderr, "ringside-cli: %s\n", sql.error().message.c_str()), 1;
+    // Before the load's figures: who reads them (a test) knows Ctrl+C is the query's from then.
+    catchInterrupts();
     if (timing)
         std::fprintf(stderr, "load_s=%.3f events=%zu peak_rss_kb=%ld\n",
                      std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count(),
                      (*trace)->store().eventCount(), statusKb("VmHWM:"));
-    catchInterrupts();
     Session session{**trace, **sql, format, timing};
     if (!haveText) return interactive(session);
     if (!runScript(session, text)) return g_interrupts ? 130 : 1;
