@@ -2,6 +2,7 @@
 #include "trace.h"
 #include "util/memorypolicy.h"
 
+#include "calls/callcontext.h"
 #include "consume/consumerfailure.h"
 #include "file/formatfields.h"
 #include "file/metadatacheck.h"
@@ -276,7 +277,7 @@ Result<std::unique_ptr<Trace>> Trace::openTrace(const std::string& path, const L
             registry.placed(sink, firstIndex, events);
         };
     }
-    auto store = loadEvents(*trace->m_file, load);
+    auto store = loadEvents(*trace->m_file, trace->m_file->tep(), load);
     if (!store) return store.error();
     trace->m_store = std::move(store.value());
     returnFreedMemory();
@@ -473,6 +474,59 @@ std::string Trace::analysisFailure() const
 {
     const std::lock_guard lock(m_statsLock);
     return m_analysisFailure;
+}
+
+Result<std::unique_ptr<TepHandle>> Trace::newHandle(const std::function<void(tep_handle*)>& beforePlugins) const
+{
+    // Only the formats of events the recording holds: parsing all of them costs ~100 ms.
+    std::vector<bool> types(65536, false);
+    for (size_t t = 0; t < types.size(); ++t) types[t] = m_store && m_store->eventTypeCount(uint16_t(t)) > 0;
+    return m_file->newTep(beforePlugins, &types);
+}
+
+Result<std::shared_ptr<Trace::SharedHandle>> Trace::filterHandle() const
+{
+    const std::lock_guard lock(m_filterHandleLock);
+    if (!m_filterHandle) {
+        auto made = newHandle();
+        if (!made) return made.error();
+        m_filterHandle = std::make_shared<SharedHandle>();
+        m_filterHandle->handle = std::move(*made);
+    }
+    return m_filterHandle;
+}
+
+std::vector<std::string> Trace::functionNames(const std::vector<uint64_t>& addresses) const
+{
+    constexpr size_t kAtOnce = 512;
+    std::vector<std::string> names;
+    names.reserve(addresses.size());
+    for (size_t from = 0; from < addresses.size(); from += kAtOnce) {
+        const std::vector<uint64_t> some(addresses.begin() + long(from),
+                                         addresses.begin() + long(std::min(addresses.size(), from + kAtOnce)));
+        std::vector<std::string> named;
+        {
+            const TepAccess handle = tep();
+            named = ringside::functionNames(handle, some);
+        }
+        for (std::string& n : named) names.push_back(std::move(n));
+    }
+    return names;
+}
+
+std::vector<Trace::EventFormatNames> Trace::recordedFormats() const
+{
+    std::vector<EventFormatNames> out;
+    const TepAccess handle = tep();
+    for (size_t type = 0; type < 65536; ++type) {
+        if (!m_store || !m_store->eventTypeCount(uint16_t(type))) continue;
+        tep_event* e = tep_find_event(handle, int(type));
+        if (!e) continue;
+        EventFormatNames f{uint16_t(type), e->system ? e->system : "", e->name ? e->name : "", {}};
+        for (tep_format_field* field = e->format.fields; field; field = field->next) f.fields.push_back(field->name);
+        out.push_back(std::move(f));
+    }
+    return out;
 }
 
 std::string Trace::nothingToShow(const Plugin& plugin) const

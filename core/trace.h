@@ -77,8 +77,30 @@ public:
                                                   std::vector<std::unique_ptr<Plugin>> plugins = {});
 
     const DatFile& file() const { return *m_file; }
-    // The libtraceevent handle, locked: every use after open() goes through this.
+    // The trace's libtraceevent handle, locked: the one way to it (the views' decoding, a
+    // record's fields, a lookup). Held briefly: lanes of the analyses wait meanwhile.
     TepAccess tep() const { return TepAccess(m_tepLock, m_file->tep()); }
+    // A handle of the caller's own, built from the file's metadata with the formats of the
+    // events recorded (`beforePlugins` as DatFile::newTep): what filtering, searching, SQL and
+    // a dump's workers decode with, taking no lock, on a thread of their own.
+    Result<std::unique_ptr<TepHandle>> newHandle(const std::function<void(tep_handle*)>& beforePlugins = {}) const;
+    // One such handle shared by the filters of this trace (made once), used under its own
+    // lock: a filter's check in a child process and its matching wait for no view.
+    struct SharedHandle {
+        std::unique_ptr<TepHandle> handle;
+        std::mutex lock;
+    };
+    Result<std::shared_ptr<SharedHandle>> filterHandle() const;
+    // Kernel function names of addresses (functionNames), looked up a few hundred at a time
+    // under the handle's lock, never a whole trace's worth at once.
+    std::vector<std::string> functionNames(const std::vector<uint64_t>& addresses) const;
+    // The formats of the event types recorded: system, name and field names.
+    struct EventFormatNames {
+        uint16_t type = 0;
+        std::string system, name;
+        std::vector<std::string> fields;
+    };
+    std::vector<EventFormatNames> recordedFormats() const;
     const EventStore& store() const { return *m_store; }
     FuncGraphContext& funcGraphContext() const { return *m_funcGraph; }
 
@@ -180,6 +202,8 @@ public:
     size_t analysisMemoryBytes() const;
 
 private:
+    friend class ReportWorker; // a worker that shares the trace's handle, under its lock
+    tep_handle* sharedHandle() const { return m_file->tep(); }
     Trace() = default;
     // Opens the file for `trace`, whose built-in consumers are added.
     static Result<std::unique_ptr<Trace>> withFile(std::unique_ptr<Trace> trace, const std::string& path,
@@ -206,6 +230,8 @@ private:
                       const std::function<void()>& tasksKnown);
 
     mutable std::recursive_mutex m_tepLock;
+    mutable std::mutex m_filterHandleLock;
+    mutable std::shared_ptr<SharedHandle> m_filterHandle;
     std::unique_ptr<FuncGraphContext> m_funcGraph;
     std::unique_ptr<DatFile> m_file;
     std::unique_ptr<EventStore> m_store;

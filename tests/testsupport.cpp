@@ -98,7 +98,9 @@ bool appendRunByRun(const DatFile& file, EventStore& store, const std::function<
     StoreBuilder builder(store);
     builder.addBuffer({"", info.traceClock, info.pageSize, {}, {}});
     builder.setLayout({info.kernelLongSize, info.bigEndian, 8});
-    tep_handle* tep = file.tep();
+    auto names = file.newTep({}); // the file's saved comms, in a handle of this function's own
+    if (!names) return false;
+    tep_handle* tep = (*names)->get();
     StoreAppender appender(store, [tep](int32_t pid) { return std::string(tep_data_comm_from_pid(tep, pid)); });
     // The file's pages arrive run by run into memory, as a live capture's do from the pipe.
     std::vector<std::unique_ptr<PageSource>> sources;

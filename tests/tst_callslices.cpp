@@ -87,7 +87,7 @@ int sliceOf(const CallSlices& calls, uint64_t f, uint64_t start)
 QStringList callsOf(const Trace& trace)
 {
     const CallSlices& calls = trace.callSlices();
-    const std::vector<std::string> names = functionNames(trace.file().tep(), calls.functionAddresses());
+    const std::vector<std::string> names = functionNames(trace.tep(), calls.functionAddresses());
     QStringList lines;
     for (size_t i = 0; i < calls.size(); ++i)
         if (!(calls.flags(i) & kCallOpen))
@@ -456,7 +456,7 @@ private slots:
         QVERIFY(trace);
         const CallSlices& calls = trace->callSlices();
         QVERIFY(calls.available());
-        const std::vector<std::string> names = functionNames(trace->file().tep(), calls.functionAddresses());
+        const std::vector<std::string> names = functionNames(trace->tep(), calls.functionAddresses());
         // trace-cmd -R prints an address where it has no symbol: either spelling matches.
         std::map<std::string, int> byName, byAddress;
         size_t returned = 0;
@@ -531,7 +531,7 @@ private slots:
             QVERIFY(pairing.brokenByLoss > 0);
         }
         // Return values: the err_ functions return -7, -8 or -9, named.
-        const std::vector<std::string> names = functionNames(trace->file().tep(), calls.functionAddresses());
+        const std::vector<std::string> names = functionNames(trace->tep(), calls.functionAddresses());
         size_t errors = 0;
         for (size_t i = 0; i < calls.size(); ++i) {
             if (!calls.hasRetval(i)) continue;
@@ -561,7 +561,7 @@ private slots:
         QVERIFY(trace);
         QVERIFY(!trace->callSlices().available());
         QVERIFY(trace->functionCalls().available());
-        const FunctionCallGraph graph = FunctionCallGraph::of(trace->functionCalls(), trace->file().tep());
+        const FunctionCallGraph graph = FunctionCallGraph::of(trace->functionCalls(), *trace);
         QStringList ours;
         for (const FunctionCallGraph::Function& f : graph.functions)
             for (const FunctionCallGraph::Link& caller : f.callers)
@@ -729,7 +729,7 @@ private slots:
         const std::unique_ptr<Trace>& trace = *opened;
         QVERIFY(hasSyscallTable(*trace));
         const CallSlices& calls = trace->callSlices();
-        const std::vector<std::string> names = functionNames(trace->file().tep(), calls.functionAddresses());
+        const std::vector<std::string> names = functionNames(trace->tep(), calls.functionAddresses());
         std::vector<size_t> execs;
         for (size_t i = 0; i < calls.size(); ++i)
             if (names[calls.function(i)] == "do_execveat_common.isra.0") execs.push_back(i);

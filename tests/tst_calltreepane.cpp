@@ -295,7 +295,7 @@ private slots:
         QVERIFY(treesShown(pane));
         const Trace& trace = *window.session()->trace;
         const EventStore& store = trace.store();
-        tep_event* exitExecve = tep_find_event_by_name(trace.file().tep(), "syscalls", "sys_exit_execve");
+        tep_event* exitExecve = tep_find_event_by_name(trace.tep(), "syscalls", "sys_exit_execve");
         QVERIFY(exitExecve);
         std::vector<EventRef> exits;
         for (size_t row = 0; row < store.eventCount(); ++row) {

@@ -153,7 +153,7 @@ private slots:
         EventStore& store = *grown;
         std::vector<bool> enterTypes(65536, false);
         for (size_t type = 0; type < bulk.eventTypeCounts().size(); ++type) {
-            tep_event* event = bulk.eventTypeCounts()[type] ? tep_find_event(trace.file().tep(), int(type)) : nullptr;
+            tep_event* event = bulk.eventTypeCounts()[type] ? tep_find_event(trace.tep(), int(type)) : nullptr;
             enterTypes[type] = event && std::string(event->name).find("sys_enter") != std::string::npos;
         }
         EventFormatter formatter(trace);

@@ -347,7 +347,7 @@ private slots:
         QCOMPARE(trace.consumers().lanesUsed(), size_t(2));
         const auto counts = store.eventTypeCounts();
         auto countOf = [&](const char* system, const char* name) {
-            tep_event* event = tep_find_event_by_name(trace.file().tep(), system, name);
+            tep_event* event = tep_find_event_by_name(trace.tep(), system, name);
             return event ? counts[size_t(event->id)] : uint64_t(0);
         };
         const uint64_t calls = countOf("raw_syscalls", "sys_enter") + countOf("raw_syscalls", "sys_exit");
@@ -393,8 +393,8 @@ private slots:
         QVERIFY(recorder);
         QCOMPARE(recorder->bound, (std::vector<bool>{true, true}));
         QCOMPARE(recorder->flushes, 1);
-        tep_event* wakeup = tep_find_event_by_name(trace.file().tep(), "sched", "sched_wakeup");
-        tep_event* sw = tep_find_event_by_name(trace.file().tep(), "sched", "sched_switch");
+        tep_event* wakeup = tep_find_event_by_name(trace.tep(), "sched", "sched_wakeup");
+        tep_event* sw = tep_find_event_by_name(trace.tep(), "sched", "sched_switch");
         QVERIFY(wakeup && sw);
         const uint64_t expected = store.eventTypeCounts()[size_t(wakeup->id)] + store.eventTypeCounts()[size_t(sw->id)];
         QVERIFY(expected > 100);

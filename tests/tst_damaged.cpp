@@ -542,7 +542,7 @@ private slots:
             if (v.name == "value") QCOMPARE(v.value, std::string("8"));
         }
         QVERIFY(sawName);
-        auto expression = FilterExpression::compile(trace->file().tep(), "test/named: value > 0");
+        auto expression = FilterExpression::compile(*trace, "test/named: value > 0");
         QVERIFY(expression);
         FilterSpec spec;
         spec.expression = "test/named: value > 0";

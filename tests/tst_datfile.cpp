@@ -102,15 +102,16 @@ private slots:
     void formatFieldsAgreeWithLibtraceevent()
     {
         QFETCH(QString, name);
-        auto parsed = DatFile::open(test::fixturePath(name));
-        QVERIFY(parsed);
+        auto file = DatFile::open(test::fixturePath(name));
+        QVERIFY(file);
+        auto parsed = (*file)->newTep({}); // every format parsed
         DatFile::OpenOptions options;
         options.deferFormats = true;
         auto deferred = DatFile::open(test::fixturePath(name), options);
         QVERIFY(deferred);
         size_t compared = 0;
         for (const DatFile::DeferredFormat& format : (*deferred)->deferredFormats()) {
-            tep_event* event = tep_find_event((*parsed)->tep(), int(format.id));
+            tep_event* event = tep_find_event((*parsed)->get(), int(format.id));
             if (!event || (event->flags & TEP_EVENT_FL_FAILED)) continue;
             const std::vector<FormatField> fields = formatFields(format.text);
             std::vector<tep_format_field*> expected;

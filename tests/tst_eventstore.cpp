@@ -65,7 +65,7 @@ private slots:
         const EventStore& store = trace->store();
         QCOMPARE(store.stream(StreamId(0)).columns.size(), size_t(4231));
         QCOMPARE(store.stream(StreamId(1)).columns.size(), size_t(437));
-        tep_event* exitExecve = tep_find_event_by_name(trace->file().tep(), "syscalls", "sys_exit_execve");
+        tep_event* exitExecve = tep_find_event_by_name(trace->tep(), "syscalls", "sys_exit_execve");
         QVERIFY(exitExecve);
         QCOMPARE(store.eventTypeCounts()[static_cast<size_t>(exitExecve->id)], uint64_t(4));
     }
@@ -105,7 +105,7 @@ private slots:
         auto trace = test::openOrFail(test::fixturePath("fgraph-openat.dat"));
         QVERIFY(trace);
         const EventStore& store = trace->store();
-        tep_handle* tep = trace->file().tep();
+        const TepAccess tep = trace->tep();
         RawRecord raw;
         for (size_t row = 0; row < store.eventCount(); row += 97) {
             EventRef e = store.eventAt(row);
@@ -193,7 +193,7 @@ private slots:
         const CpuOccupancy& occupancy = trace->occupancy();
         QVERIFY(occupancy.available());
         const EventStore& store = trace->store();
-        tep_event* sw = tep_find_event_by_name(trace->file().tep(), "sched", "sched_switch");
+        tep_event* sw = tep_find_event_by_name(trace->tep(), "sched", "sched_switch");
         EventFormatter formatter(*trace);
         size_t switches = 0;
         for (size_t s = 0; s < store.streamCount(); ++s) {
@@ -275,7 +275,7 @@ private slots:
     {
         auto trace = test::openOrFail(test::fixturePath("execve-e2big.dat"));
         QVERIFY(trace);
-        tep_event* enter = tep_find_event_by_name(trace->file().tep(), "raw_syscalls", "sys_enter");
+        tep_event* enter = tep_find_event_by_name(trace->tep(), "raw_syscalls", "sys_enter");
         QVERIFY(enter);
         EventFormatter formatter(*trace);
         const EventStore& store = trace->store();

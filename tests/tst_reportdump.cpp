@@ -154,7 +154,7 @@ private slots:
             auto trace = test::openOrFail(test::fixturePath(QString::fromLatin1(name) + ".dat"));
             QVERIFY(trace);
             const EventStore& store = trace->store();
-            tep_handle* tep = trace->file().tep();
+            const TepAccess tep = trace->tep();
             std::map<int, std::unique_ptr<SimplePrint>> compiled;
             for (size_t row = 0; row < store.eventCount(); ++row) {
                 const EventRef e = store.eventAt(row);

@@ -62,7 +62,7 @@ int exportCommand(const std::vector<std::string>& args)
     noteFailures(t, path);
     std::shared_ptr<FilterResult> shown;
     if (hasFilter) {
-        auto expression = FilterExpression::compile(t.tep(), filter);
+        auto expression = FilterExpression::compile(t, filter);
         if (!expression) {
             std::fprintf(stderr, "ringside-cli: filter '%s': %s\n", filter.c_str(), expression.error().message.c_str());
             return 2;

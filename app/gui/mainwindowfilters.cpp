@@ -17,7 +17,7 @@ namespace ringside {
 std::shared_ptr<FilterExpression> MainWindow::compileExpression(const std::string& text, QString* error)
 {
     if (text.empty()) return nullptr;
-    auto compiled = FilterExpression::compile(activeSession()->trace->tep(), text);
+    auto compiled = FilterExpression::compile(*activeSession()->trace, text);
     if (compiled) return compiled.value();
     *error = QString::fromStdString(compiled.error().message);
     return nullptr;

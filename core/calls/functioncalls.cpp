@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 #include "calls/functioncalls.h"
 
-#include <traceevent/event-parse.h>
+#include "trace.h"
 
 #include <algorithm>
 #include <map>
@@ -31,14 +31,15 @@ void FunctionCalls::consume(const ConsumedRecord& record)
     }
 }
 
-FunctionCallGraph FunctionCallGraph::of(const FunctionCalls& calls, tep_handle* tep)
+FunctionCallGraph FunctionCallGraph::of(const FunctionCalls& calls, const Trace& trace)
 {
-    auto nameOf = [tep](uint64_t address) {
-        const char* name = tep ? tep_find_function(tep, address) : nullptr;
-        if (name) return std::string(name);
-        char hex[32];
-        std::snprintf(hex, sizeof hex, "0x%llx", static_cast<unsigned long long>(address));
-        return std::string(hex);
+    std::vector<uint64_t> addresses;
+    for (const FunctionCalls::Edge& e : calls.edges()) addresses.push_back(e.ip), addresses.push_back(e.parentIp);
+    std::sort(addresses.begin(), addresses.end());
+    addresses.erase(std::unique(addresses.begin(), addresses.end()), addresses.end());
+    const std::vector<std::string> names = trace.functionNames(addresses);
+    auto nameOf = [&](uint64_t address) {
+        return names[size_t(std::lower_bound(addresses.begin(), addresses.end(), address) - addresses.begin())];
     };
     std::unordered_map<std::string, size_t> index;
     FunctionCallGraph graph;

@@ -40,7 +40,8 @@ private:
 };
 
 // The function tracer's counts by function name: hits, and who called whom (a caller is the
-// function its return address lies in). Uses the tep handle: one thread.
+// function its return address lies in). The names are looked up first (Trace::functionNames,
+// a few hundred at a time under the handle's lock), the graph built after, without it.
 struct FunctionCallGraph {
     struct Link {
         std::string function;
@@ -54,7 +55,7 @@ struct FunctionCallGraph {
     };
     std::vector<Function> functions; // most hits first; callers that were not traced included, with 0 hits
 
-    static FunctionCallGraph of(const FunctionCalls& calls, tep_handle* tep);
+    static FunctionCallGraph of(const FunctionCalls& calls, const class Trace& trace);
     const Function* find(const std::string& name) const;
 };
 

@@ -22,7 +22,7 @@ constexpr size_t kReportPieceRows = 16384; // ~1.5 MB of text: small enough to s
 // function event of the CPU (kept in the plugin's globals), prints events of this trace.
 bool needsOneThread(const Trace& trace)
 {
-    tep_event* function = tep_find_event_by_name(trace.file().tep(), "ftrace", "function");
+    tep_event* function = tep_find_event_by_name(trace.tep(), "ftrace", "function");
     return function && function->id >= 0 && function->id < 65536 &&
            trace.store().eventTypeCount(uint16_t(function->id)) > 0;
 }

@@ -127,10 +127,7 @@ std::unique_ptr<ReportWorker> ReportWorker::create(const Trace& trace, bool ownH
     if (ownHandle) {
         w->m_ownContext = std::make_unique<FuncGraphContext>();
         FuncGraphContext* context = w->m_ownContext.get();
-        // Only the formats of events the recording holds: parsing all of them costs ~100 ms.
-        std::vector<bool> types(65536, false);
-        for (size_t t = 0; t < types.size(); ++t) types[t] = trace.store().eventTypeCount(uint16_t(t)) > 0;
-        auto tep = trace.file().newTep([context](tep_handle* t) { registerFuncGraphHandlers(t, context); }, &types);
+        auto tep = trace.newHandle([context](tep_handle* t) { registerFuncGraphHandlers(t, context); });
         if (!tep) {
             if (error) *error = tep.error().message;
             return nullptr;
@@ -140,7 +137,7 @@ std::unique_ptr<ReportWorker> ReportWorker::create(const Trace& trace, bool ownH
         if (!pluginFunctions) useOwnFunctionHandler(w->m_tep);
         w->m_context = context;
     } else {
-        w->m_tep = trace.file().tep();
+        w->m_tep = trace.sharedHandle(); // used under the trace's lock, which the caller holds
         w->m_context = &trace.funcGraphContext();
     }
     trace_seq_init(&w->m_seq);

@@ -20,7 +20,7 @@ struct tep_plugin_list;
 namespace ringside {
 
 // A libtraceevent handle of its own (formats, functions, printk formats, comms and plugins
-// as DatFile::tep()), for one thread that decodes in parallel with others: libtraceevent
+// as the file's own), for one thread that decodes in parallel with others: libtraceevent
 // caches lookups inside the handle, so a handle is never shared between threads.
 class TepHandle {
 public:
@@ -72,7 +72,6 @@ public:
     const FileInfo& info() const { return m_info; }
     const std::vector<BufferInfo>& buffers() const { return m_buffers; }
     const Diagnostics& diagnostics() const { return m_diagnostics; }
-    tep_handle* tep() const { return m_tep; }
     const std::shared_ptr<MappedFile>& mapping() const { return m_file; }
 
     // Builds another tep handle from the file's metadata (not its CPU data); `beforePlugins`
@@ -84,7 +83,8 @@ public:
 
     // Task names learned after the open (a live capture's tasks as they appear, and the
     // saved_cmdlines text it brings at its end), replacing names known before: registered with
-    // tep() now (by the thread that uses it) and with every handle newTep() builds from now on.
+    // the file's handle now (by the thread that holds it) and with every handle newTep() builds
+    // from now on.
     void addSavedComms(const std::string& cmdlines) const;
     // The last name addSavedComms gave `pid`, or empty (the tep handle's names may also come
     // from events printed since: those are not the saved ones).
@@ -113,6 +113,9 @@ public:
 
 private:
     friend class DatFileParser;
+    // The file's own handle is the trace's, reached through Trace::tep() alone (its lock).
+    friend class Trace;
+    tep_handle* tep() const { return m_tep; }
     DatFile() = default;
 
     std::shared_ptr<MappedFile> m_file;

@@ -164,14 +164,14 @@ void reportStreamStats(StoreBuilder& builder, const BufferSummary& buffer, const
 
 namespace {
 
-Result<std::unique_ptr<EventStore>> loadAll(const DatFile& file, const LoadOptions& options);
+Result<std::unique_ptr<EventStore>> loadAll(const DatFile& file, tep_handle* tep, const LoadOptions& options);
 
 } // namespace
 
-Result<std::unique_ptr<EventStore>> loadEvents(const DatFile& file, const LoadOptions& options)
+Result<std::unique_ptr<EventStore>> loadEvents(const DatFile& file, tep_handle* tep, const LoadOptions& options)
 {
     try {
-        return loadAll(file, options);
+        return loadAll(file, tep, options);
     } catch (...) {
         return errorFromException(file.path(), std::current_exception());
     }
@@ -179,7 +179,7 @@ Result<std::unique_ptr<EventStore>> loadEvents(const DatFile& file, const LoadOp
 
 namespace {
 
-Result<std::unique_ptr<EventStore>> loadAll(const DatFile& file, const LoadOptions& options)
+Result<std::unique_ptr<EventStore>> loadAll(const DatFile& file, tep_handle* tep, const LoadOptions& options)
 {
     auto store = std::make_unique<EventStore>();
     StoreBuilder builder(*store);
@@ -209,7 +209,7 @@ Result<std::unique_ptr<EventStore>> loadAll(const DatFile& file, const LoadOptio
         builder.addBuffer(std::move(summary));
     }
 
-    const CommonLayout layout = commonLayout(file.tep());
+    const CommonLayout layout = commonLayout(tep);
     builder.setLayout({info.kernelLongSize, info.bigEndian, layout.minSize});
     const TimestampConverter converter(info);
     auto& streams = builder.streams();
@@ -287,7 +287,7 @@ Result<std::unique_ptr<EventStore>> loadAll(const DatFile& file, const LoadOptio
     bool sorted =
         std::all_of(stats.begin(), stats.end(), [](const CpuLoadStats& st) { return st.backwardsTimestamps == 0; });
     if (options.typesKnown) options.typesKnown(typeCounts, builder.diagnostics());
-    builder.finalize(std::move(typeCounts), sorted, threads, file.tep());
+    builder.finalize(std::move(typeCounts), sorted, threads, tep);
     builder.setTaps(std::move(taps));
     return store;
 }

@@ -10,6 +10,8 @@
 #include <functional>
 #include <memory>
 
+struct tep_handle;
+
 namespace ringside {
 
 class DatFile;
@@ -60,6 +62,7 @@ struct LoadOptions {
 // worker (streams are independent until merged), then the merged order is built. A failure
 // anywhere (a worker that throws, memory that cannot be had) is an error naming the file and
 // the problem: a store that misses part of the file is never returned as a success.
-Result<std::unique_ptr<EventStore>> loadEvents(const DatFile& file, const LoadOptions& options);
+// `tep`: the file's handle (its event layout, its saved comms), the caller's meanwhile.
+Result<std::unique_ptr<EventStore>> loadEvents(const DatFile& file, tep_handle* tep, const LoadOptions& options);
 
 } // namespace ringside

@@ -47,8 +47,12 @@ std::string filterParserProblem(tep_handle* tep, const std::string& expression)
     return "libtraceevent's filter parser did not finish on this expression in 3 tries of 3 s";
 }
 
-Result<std::shared_ptr<FilterExpression>> FilterExpression::compile(tep_handle* tep, const std::string& text)
+Result<std::shared_ptr<FilterExpression>> FilterExpression::compile(const Trace& trace, const std::string& text)
 {
+    auto shared = trace.filterHandle();
+    if (!shared) return shared.error();
+    const std::lock_guard handleLock((*shared)->lock);
+    tep_handle* tep = (*shared)->handle->get();
     const std::string problem = checkFilterSyntax(tep, text);
     if (!problem.empty()) return Error{problem};
     const std::string meant = withSignedComparisons(tep, text);
@@ -60,6 +64,7 @@ Result<std::shared_ptr<FilterExpression>> FilterExpression::compile(tep_handle* 
     if (std::string problem = filterParserProblem(tep, meant); !problem.empty()) return Error{problem};
 
     std::shared_ptr<FilterExpression> expression(new FilterExpression);
+    expression->m_handle = *shared;
     expression->m_filter = tep_filter_alloc(tep);
     const tep_errno rc = tep_filter_add_filter_str(expression->m_filter, meant.c_str());
     if (rc < 0) {
@@ -72,7 +77,9 @@ Result<std::shared_ptr<FilterExpression>> FilterExpression::compile(tep_handle* 
 
 FilterExpression::~FilterExpression()
 {
-    if (m_filter) tep_filter_free(m_filter);
+    if (!m_filter) return;
+    const std::lock_guard lock(m_handle->lock);
+    tep_filter_free(m_filter);
 }
 
 bool FilterExpression::hasFilterFor(int eventId) const
@@ -80,9 +87,22 @@ bool FilterExpression::hasFilterFor(int eventId) const
     return tep_event_filtered(m_filter, eventId) != 0;
 }
 
+bool FilterExpression::matches(const tep_record& record, int eventId) const
+{
+    if (eventId < 0 || eventId > 0xffff) return false;
+    const std::lock_guard lock(m_handle->lock);
+    auto& checks = const_cast<std::vector<std::unique_ptr<RecordCheck>>&>(m_checks);
+    if (checks.empty()) checks.resize(65536);
+    std::unique_ptr<RecordCheck>& check = checks[size_t(eventId)];
+    if (!check) check = std::make_unique<RecordCheck>(tep_find_event(m_filter->tep, eventId));
+    // libtraceevent reads wherever a damaged record points: such a record matches nothing.
+    if (check->firstBadField(static_cast<const uint8_t*>(record.data), record.size)) return false;
+    return tep_filter_match(m_filter, const_cast<tep_record*>(&record)) == TEP_ERRNO__FILTER_MATCH;
+}
+
 namespace {
 
-Result<std::shared_ptr<FilterResult>> evaluate(const EventStore& store, const Trace* trace, const FilterSpec& spec,
+Result<std::shared_ptr<FilterResult>> evaluate(const EventStore& store, const FilterSpec& spec,
                                                const FilterExpression* expression, const std::atomic<bool>* cancel,
                                                const std::function<void(double)>& progress)
 {
@@ -95,15 +115,6 @@ Result<std::shared_ptr<FilterResult>> evaluate(const EventStore& store, const Tr
     if (expression)
         for (size_t type = 0; type < decided.size(); ++type)
             if (store.eventTypeCount(uint16_t(type))) decided[type] = expression->hasFilterFor(static_cast<int>(type));
-    // libtraceevent reads wherever a damaged record points: such a record matches nothing.
-    std::vector<std::unique_ptr<RecordCheck>> checks(expression ? decided.size() : 0);
-    if (expression) {
-        std::optional<TepAccess> tep;
-        if (trace) tep.emplace(trace->tep());
-        for (size_t type = 0; type < decided.size(); ++type)
-            if (decided[type])
-                checks[type] = std::make_unique<RecordCheck>(tep_find_event(expression->get()->tep, int(type)));
-    }
 
     for (size_t s = 0; s < streams; ++s) {
         const StreamId id(static_cast<uint16_t>(s));
@@ -124,18 +135,12 @@ Result<std::shared_ptr<FilterResult>> evaluate(const EventStore& store, const Tr
                 // Drop the candidates the expression rejects, decoding them page by page.
                 walkRecords(store, id, decided, [&](uint32_t index, const uint8_t* data, int size) {
                     if (index >= events || !set.contains(index)) return;
-                    if (checks[c.eventType[index]]->firstBadField(data, size)) {
-                        set.reset(index);
-                        return;
-                    }
                     tep_record record{};
                     record.data = const_cast<uint8_t*>(data);
                     record.size = size;
                     record.ts = c.timestamp[index];
                     record.cpu = store.stream(id).cpu;
-                    std::optional<TepAccess> tep;
-                    if (trace) tep.emplace(trace->tep());
-                    if (tep_filter_match(expression->get(), &record) != TEP_ERRNO__FILTER_MATCH) set.reset(index);
+                    if (!expression->matches(record, c.eventType[index])) set.reset(index);
                 });
             }
         }
@@ -168,14 +173,14 @@ Result<std::shared_ptr<FilterResult>> applyFilter(const Trace& trace, const Filt
                                                   const FilterExpression* expression, const std::atomic<bool>* cancel,
                                                   const std::function<void(double)>& progress)
 {
-    return evaluate(trace.store(), &trace, spec, expression, cancel, progress);
+    return evaluate(trace.store(), spec, expression, cancel, progress);
 }
 
 Result<std::shared_ptr<FilterResult>> applyFilter(const EventStore& store, const FilterSpec& spec,
                                                   const FilterExpression* expression, const std::atomic<bool>* cancel,
                                                   const std::function<void(double)>& progress)
 {
-    return evaluate(store, nullptr, spec, expression, cancel, progress);
+    return evaluate(store, spec, expression, cancel, progress);
 }
 
 } // namespace ringside

@@ -28,7 +28,7 @@ extern "C" int LLVMFuzzerInitialize(int*, char***)
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size)
 {
     const std::string text(reinterpret_cast<const char*>(data), size);
-    auto expression = FilterExpression::compile(g_trace->file().tep(), text);
+    auto expression = FilterExpression::compile(*g_trace, text);
     if (!expression) return 0;
     FilterSpec spec;
     spec.expression = text;

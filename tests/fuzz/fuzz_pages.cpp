@@ -62,8 +62,8 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size)
     StoreBuilder builder(*store);
     builder.addBuffer({"", info.traceClock, pageSize, {}, {}});
     builder.setLayout({info.kernelLongSize, info.bigEndian, 8});
-    tep_handle* tep = (*trace)->file().tep();
-    StoreAppender appender(*store, [tep](int32_t pid) { return std::string(tep_data_comm_from_pid(tep, pid)); });
+    const Trace* t = trace->get();
+    StoreAppender appender(*store, [t](int32_t pid) { return std::string(tep_data_comm_from_pid(t->tep(), pid)); });
     TimestampConverter converter(info);
     SpoolPageSource* sources[2];
     std::unique_ptr<PageParser> parsers[2];

@@ -397,7 +397,7 @@ void CallTreePane::rebuild()
         if (tracer) {
             // The function tracer: no durations, no nesting; hits per function and who called whom.
             m_functionGraph = std::make_shared<const FunctionCallGraph>(
-                FunctionCallGraph::of(m_session->trace->functionCalls(), m_session->trace->tep()));
+                FunctionCallGraph::of(m_session->trace->functionCalls(), *m_session->trace));
             const size_t records = m_session->trace->functionCalls().records();
             const size_t functions = m_functionGraph->functions.size();
             m_summary->setText(tr("Function tracer: %1, %2. It records no durations or nesting: "

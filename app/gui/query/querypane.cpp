@@ -292,14 +292,10 @@ void QueryPane::setSession(std::shared_ptr<TraceSession> session)
         for (const char* k : {"SELECT", "FROM", "WHERE", "GROUP", "ORDER", "LIMIT", "JOIN", "USING", "COUNT",
                               "DISTINCT", "BETWEEN", "PARTITION", "OVER"})
             words << k;
-        const TepAccess tep = m_session->trace->tep();
-        const auto& counts = m_session->store().eventTypeCounts();
-        for (size_t type = 0; type < counts.size(); ++type)
-            if (counts[type])
-                if (tep_event* e = tep_find_event(tep, int(type))) {
-                    words << e->name;
-                    for (tep_format_field* f = e->format.fields; f; f = f->next) words << f->name;
-                }
+        for (const Trace::EventFormatNames& format : m_session->trace->recordedFormats()) {
+            words << QString::fromStdString(format.name);
+            for (const std::string& field : format.fields) words << QString::fromStdString(field);
+        }
         for (const Trace::Analysis& a : m_session->trace->analyses())
             for (const auto& t : a.tables->tables()) words << QString::fromStdString(t->key());
     } else {

@@ -50,7 +50,7 @@ struct TraceSession {
         const auto& addresses = trace->callSlices().functionAddresses();
         if (!m_callNames || m_callNames->size() != addresses.size())
             m_callNames =
-                std::make_shared<const std::vector<std::string>>(ringside::functionNames(trace->tep(), addresses));
+                std::make_shared<const std::vector<std::string>>(trace->functionNames(addresses));
         return m_callNames;
     }
 
