@@ -277,12 +277,12 @@ Result<std::unique_ptr<Trace>> Trace::openTrace(const std::string& path, const L
             registry.placed(sink, firstIndex, events);
         };
     }
-    auto store = loadEvents(*trace->m_file, trace->m_file->tep(), load);
+    std::vector<std::vector<TapColumn>> collected;
+    auto store = loadEvents(*trace->m_file, trace->m_file->tep(), load, &collected);
     if (!store) return store.error();
     trace->m_store = std::move(store.value());
     returnFreedMemory();
-    std::vector<std::vector<TapColumn>> collected;
-    for (size_t t = 0; t < taps.size(); ++t) collected.push_back(trace->m_store->takeTap(ownTaps + t));
+    collected.erase(collected.begin(), collected.begin() + long(ownTaps)); // the caller's own, if any
     trace->addTapColumns(std::move(collected));
     if (options.analyse) {
         const uint64_t events = trace->m_store->eventCount();

@@ -10,7 +10,6 @@
 #include "file/spoolpagesource.h"
 #include "load/pageparser.h"
 #include "load/storeappender.h"
-#include "load/storebuilder.h"
 
 #include <traceevent/event-parse.h>
 
@@ -95,13 +94,12 @@ bool appendRunByRun(const DatFile& file, EventStore& store, const std::function<
                     uint64_t* lateEvents)
 {
     const FileInfo& info = file.info();
-    StoreBuilder builder(store);
-    builder.addBuffer({"", info.traceClock, info.pageSize, {}, {}});
-    builder.setLayout({info.kernelLongSize, info.bigEndian, 8});
     auto names = file.newTep({}); // the file's saved comms, in a handle of this function's own
     if (!names) return false;
     tep_handle* tep = (*names)->get();
     StoreAppender appender(store, [tep](int32_t pid) { return std::string(tep_data_comm_from_pid(tep, pid)); });
+    appender.addBuffer({"", info.traceClock, info.pageSize, {}, {}});
+    appender.setLayout({info.kernelLongSize, info.bigEndian, 8});
     // The file's pages arrive run by run into memory, as a live capture's do from the pipe.
     std::vector<std::unique_ptr<PageSource>> sources;
     std::vector<SpoolPageSource*> live;

@@ -8,7 +8,6 @@
 #include "decode/eventformatter.h"
 #include "load/pageparser.h"
 #include "load/storeappender.h"
-#include "load/storebuilder.h"
 #include "query/eventfilter.h"
 #include "query/search.h"
 
@@ -203,10 +202,9 @@ private slots:
         QVERIFY(file);
         const FileInfo& info = (*file)->info();
         EventStore store;
-        StoreBuilder builder(store);
-        builder.addBuffer({"", info.traceClock, info.pageSize, {}, {}});
-        builder.setLayout({info.kernelLongSize, info.bigEndian, 8});
         StoreAppender appender(store, {});
+        appender.addBuffer({"", info.traceClock, info.pageSize, {}, {}});
+        appender.setLayout({info.kernelLongSize, info.bigEndian, 8});
         const auto& cpus = (*file)->buffers()[0].cpus;
         QVERIFY(cpus.size() >= 2);
         auto source = [&](size_t c) {

@@ -7,7 +7,6 @@
 #include "file/spoolpagesource.h"
 #include "load/pageparser.h"
 #include "load/storeappender.h"
-#include "load/storebuilder.h"
 #include "store/chunkedcolumn.h"
 #include "store/cpucolumns.h"
 #include "store/timestampcolumn.h"
@@ -516,8 +515,8 @@ private slots:
             total += s.size();
         }
         MergedOrder one, four;
-        StoreBuilder::mergeStreams(columns, true, 1, one);
-        StoreBuilder::mergeStreams(columns, true, 4, four);
+        MergedOrder::mergeStreams(columns, true, 1, one);
+        MergedOrder::mergeStreams(columns, true, 4, four);
         QCOMPARE(one.size(), total);
         QCOMPARE(four.size(), total);
         for (size_t i = 0; i < one.size(); ++i)

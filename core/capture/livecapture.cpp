@@ -6,7 +6,6 @@
 #include "file/spoolpagesource.h"
 #include "load/pageparser.h"
 #include "load/storeappender.h"
-#include "load/storebuilder.h"
 #include "load/timestampconverter.h"
 
 #include <traceevent/event-parse.h>
@@ -123,9 +122,7 @@ Result<std::unique_ptr<LiveCapture>> LiveCapture::start(const std::vector<std::s
     capture->m_trace = std::move(*trace);
     capture->m_traceRef = capture->m_trace.get();
     const FileInfo& info = capture->m_traceRef->file().info();
-    StoreBuilder builder(*capture->m_store);
-    builder.addBuffer({"", info.traceClock, info.pageSize, {}, {}});
-    builder.setLayout({info.kernelLongSize, info.bigEndian, 8});
+
     // Task names come with the end's metadata; until then /proc names the tasks that still
     // live as they appear (read on the capture's thread, applied on the views' own).
     const bool namedByProc = procNamesCapturedPids(capture->m_metadata);
@@ -139,6 +136,8 @@ Result<std::unique_ptr<LiveCapture>> LiveCapture::start(const std::vector<std::s
             }
             return comm;
         });
+    capture->m_appender->addBuffer({"", info.traceClock, info.pageSize, {}, {}});
+    capture->m_appender->setLayout({info.kernelLongSize, info.bigEndian, 8});
     state->converter = std::make_unique<TimestampConverter>(info);
     state->taps = capture->m_traceRef->captureTaps();
     for (int cpu = 0; cpu < capture->m_metadata.cpus; ++cpu) {

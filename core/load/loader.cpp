@@ -3,7 +3,7 @@
 
 #include "file/datfile.h"
 #include "load/pageparser.h"
-#include "load/storebuilder.h"
+#include "load/storeappender.h"
 
 #include <traceevent/event-parse.h>
 
@@ -59,8 +59,7 @@ struct Segment {
     RecordSink* sink = nullptr; // of the consumers fed in pieces
 };
 
-std::vector<Segment> planSegments(const std::vector<std::unique_ptr<Stream>>& streams, int threads,
-                                  uint64_t segmentBytes)
+std::vector<Segment> planSegments(const std::vector<const Stream*>& streams, int threads, uint64_t segmentBytes)
 {
     uint64_t total = 0;
     for (const auto& s : streams) total += s->pages->streamBytes();
@@ -124,9 +123,10 @@ std::string streamLabel(const BufferSummary& buffer, int cpu)
     return (buffer.name.empty() ? std::string() : "buffer '" + buffer.name + "' ") + "CPU " + std::to_string(cpu);
 }
 
-void reportStreamStats(StoreBuilder& builder, const BufferSummary& buffer, const Stream& stream, const CpuLoadStats& st)
+void reportStreamStats(StoreAppender& appender, const BufferSummary& buffer, const Stream& stream,
+                       const CpuLoadStats& st)
 {
-    Diagnostics& d = builder.diagnostics();
+    Diagnostics& d = appender.diagnostics();
     const std::string where = streamLabel(buffer, stream.cpu);
     if (st.corruptPages)
         d.warn("corrupt-page",
@@ -164,14 +164,16 @@ void reportStreamStats(StoreBuilder& builder, const BufferSummary& buffer, const
 
 namespace {
 
-Result<std::unique_ptr<EventStore>> loadAll(const DatFile& file, tep_handle* tep, const LoadOptions& options);
+Result<std::unique_ptr<EventStore>> loadAll(const DatFile& file, tep_handle* tep, const LoadOptions& options,
+                                            std::vector<std::vector<TapColumn>>* tapsOut);
 
 } // namespace
 
-Result<std::unique_ptr<EventStore>> loadEvents(const DatFile& file, tep_handle* tep, const LoadOptions& options)
+Result<std::unique_ptr<EventStore>> loadEvents(const DatFile& file, tep_handle* tep, const LoadOptions& options,
+                                               std::vector<std::vector<TapColumn>>* taps)
 {
     try {
-        return loadAll(file, tep, options);
+        return loadAll(file, tep, options, taps);
     } catch (...) {
         return errorFromException(file.path(), std::current_exception());
     }
@@ -179,40 +181,46 @@ Result<std::unique_ptr<EventStore>> loadEvents(const DatFile& file, tep_handle* 
 
 namespace {
 
-Result<std::unique_ptr<EventStore>> loadAll(const DatFile& file, tep_handle* tep, const LoadOptions& options)
+Result<std::unique_ptr<EventStore>> loadAll(const DatFile& file, tep_handle* tep, const LoadOptions& options,
+                                            std::vector<std::vector<TapColumn>>* tapsOut)
 {
     auto store = std::make_unique<EventStore>();
-    StoreBuilder builder(*store);
+    // The saved comms of the file name its tasks as their first events come.
+    StoreAppender appender(*store, [tep](int32_t pid) {
+        const char* comm = tep ? tep_data_comm_from_pid(tep, pid) : nullptr;
+        return std::string(comm ? comm : "<...>");
+    });
     const FileInfo& info = file.info();
-    builder.diagnostics().append(file.diagnostics());
+    appender.diagnostics().append(file.diagnostics());
 
     uint64_t totalBytes = 0;
+    std::vector<StreamId> ids;
     for (size_t b = 0; b < file.buffers().size(); ++b) {
         const BufferInfo& buffer = file.buffers()[b];
-        BufferSummary summary{buffer.name, buffer.clock, buffer.pageSize, {}, buffer.stats};
+        appender.addBuffer({buffer.name, buffer.clock, buffer.pageSize, {}, buffer.stats});
         if (buffer.latency)
-            builder.diagnostics().add(Diagnostic::Severity::Info, "latency-buffer",
-                                      "buffer '" + buffer.name + "' holds latency text, not events");
+            appender.diagnostics().add(Diagnostic::Severity::Info, "latency-buffer",
+                                       "buffer '" + buffer.name + "' holds latency text, not events");
         if (buffer.pageSize > 65536) {
-            builder.diagnostics().warn("page-size", "buffer '" + buffer.name + "': page size " +
-                                                        std::to_string(buffer.pageSize) + " is not supported");
+            appender.diagnostics().warn("page-size", "buffer '" + buffer.name + "': page size " +
+                                                         std::to_string(buffer.pageSize) + " is not supported");
         } else if (!buffer.latency) {
             for (const CpuDataInfo& cpu : buffer.cpus) {
                 auto pages = std::make_unique<FilePageSource>(file.mapping(), cpu, info.codec, buffer.pageSize);
                 totalBytes += pages->streamBytes();
-                Stream& s = builder.addStream(static_cast<uint16_t>(b), cpu.cpu, std::move(pages));
+                const StreamId id = appender.addStream(static_cast<uint16_t>(b), cpu.cpu, std::move(pages));
                 for (const CpuStats& st : buffer.stats)
-                    if (st.cpu == cpu.cpu) s.statsOverrun = st.overrun;
-                summary.streams.push_back(StreamId(static_cast<uint16_t>(builder.streams().size() - 1)));
+                    if (st.cpu == cpu.cpu) appender.stream(id).statsOverrun = st.overrun;
+                ids.push_back(id);
             }
         }
-        builder.addBuffer(std::move(summary));
     }
 
     const CommonLayout layout = commonLayout(tep);
-    builder.setLayout({info.kernelLongSize, info.bigEndian, layout.minSize});
+    appender.setLayout({info.kernelLongSize, info.bigEndian, layout.minSize});
     const TimestampConverter converter(info);
-    auto& streams = builder.streams();
+    std::vector<const Stream*> streams;
+    for (const StreamId id : ids) streams.push_back(&store->stream(id));
     Shared shared;
     shared.cancel = options.cancel;
 
@@ -263,32 +271,33 @@ Result<std::unique_ptr<EventStore>> loadAll(const DatFile& file, tep_handle* tep
     if (failure) std::rethrow_exception(failure);
     if (shared.cancelled()) return Error{file.path() + ": loading was cancelled"};
 
-    // Each stream's segments, in order, become its columns.
+    // Each stream's segments, in order, are appended as a capture's batches are.
     std::vector<CpuLoadStats> stats(streams.size());
     std::vector<std::vector<TapColumn>> taps(options.taps.size());
     for (auto& perStream : taps) perStream.resize(streams.size());
     for (Segment& seg : segments) {
-        CpuColumns& columns = streams[seg.stream]->columns;
+        const CpuColumns& columns = streams[seg.stream]->columns;
         if (columns.size() && seg.columns.size() && seg.columns.timestamp[0] < columns.timestamp.back())
             ++stats[seg.stream].backwardsTimestamps;
         for (size_t t = 0; t < seg.taps.size(); ++t) taps[t][seg.stream].append(std::move(seg.taps[t]));
         if (seg.sink && options.sinkPlaced)
             options.sinkPlaced(seg.sink, seg.stream, uint32_t(columns.size()), uint32_t(seg.columns.size()));
-        columns.append(std::move(seg.columns));
+        appender.appendCounted(ids[seg.stream], std::move(seg.columns));
         stats[seg.stream].add(seg.stats);
     }
     segments.clear();
     std::vector<uint64_t> typeCounts(65536, 0);
     for (const auto& counts : perType)
         for (size_t t = 0; t < counts.size(); ++t) typeCounts[t] += counts[t];
+    appender.addTypeCounts(typeCounts);
 
     for (size_t i = 0; i < streams.size(); ++i)
-        reportStreamStats(builder, store->buffers()[streams[i]->buffer], *streams[i], stats[i]);
-    bool sorted =
+        reportStreamStats(appender, store->buffers()[streams[i]->buffer], *streams[i], stats[i]);
+    const bool sorted =
         std::all_of(stats.begin(), stats.end(), [](const CpuLoadStats& st) { return st.backwardsTimestamps == 0; });
-    if (options.typesKnown) options.typesKnown(typeCounts, builder.diagnostics());
-    builder.finalize(std::move(typeCounts), sorted, threads, tep);
-    builder.setTaps(std::move(taps));
+    if (options.typesKnown) options.typesKnown(typeCounts, appender.diagnostics());
+    appender.publish(true, threads, sorted); // a recording is a capture that ends at once
+    if (tapsOut) *tapsOut = std::move(taps);
     return store;
 }
 

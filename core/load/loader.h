@@ -63,6 +63,10 @@ struct LoadOptions {
 // anywhere (a worker that throws, memory that cannot be had) is an error naming the file and
 // the problem: a store that misses part of the file is never returned as a success.
 // `tep`: the file's handle (its event layout, its saved comms), the caller's meanwhile.
-Result<std::unique_ptr<EventStore>> loadEvents(const DatFile& file, tep_handle* tep, const LoadOptions& options);
+// The pages go through the one writer a live capture's take (StoreAppender), every stream's
+// segments appended in order, then published at once. `taps` gets what LoadOptions::taps
+// collected: [tap][stream], records in stream order.
+Result<std::unique_ptr<EventStore>> loadEvents(const DatFile& file, tep_handle* tep, const LoadOptions& options,
+                                               std::vector<std::vector<TapColumn>>* taps = nullptr);
 
 } // namespace ringside

@@ -1,7 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 #include "load/storeappender.h"
 
-#include "load/storebuilder.h"
 #include "store/timemerge.h"
 
 #include <algorithm>
@@ -19,8 +18,13 @@ StoreAppender::StoreAppender(EventStore& store, CommLookup comms) : m_store(stor
 
 StreamId StoreAppender::addStream(uint16_t buffer, int cpu, std::unique_ptr<PageSource> pages)
 {
-    StoreBuilder builder(m_store);
-    builder.addStream(buffer, cpu, std::move(pages));
+    auto stream = std::make_unique<Stream>();
+    stream->buffer = buffer;
+    stream->cpu = cpu;
+    stream->columns.cpu = cpu;
+    stream->pages = std::move(pages);
+    m_store.m_streams.push_back(std::move(stream));
+    m_store.m_streamTable.push_back(m_store.m_streams.back().get());
     const StreamId id(static_cast<uint16_t>(m_store.m_streams.size() - 1));
     if (buffer < m_store.m_buffers.size()) m_store.m_buffers[buffer].streams.push_back(id);
     m_store.m_order.addStream();
@@ -33,7 +37,7 @@ void StoreAppender::append(StreamId id, CpuColumns&& segment)
     CpuColumns& columns = m_store.m_streams[id.value]->columns;
     const size_t from = columns.size();
     columns.append(std::move(segment));
-    counted(columns, from);
+    counted(columns, from, true);
 }
 
 void StoreAppender::appendBatch(StreamId id, CpuColumns& batch)
@@ -41,19 +45,35 @@ void StoreAppender::appendBatch(StreamId id, CpuColumns& batch)
     CpuColumns& columns = m_store.m_streams[id.value]->columns;
     const size_t from = columns.size();
     columns.appendBatch(batch);
-    counted(columns, from);
+    counted(columns, from, true);
 }
 
-void StoreAppender::counted(const CpuColumns& columns, size_t from)
+void StoreAppender::appendCounted(StreamId id, CpuColumns&& segment)
+{
+    CpuColumns& columns = m_store.m_streams[id.value]->columns;
+    const size_t from = columns.size();
+    columns.append(std::move(segment));
+    counted(columns, from, false);
+}
+
+void StoreAppender::addTypeCounts(const std::vector<uint64_t>& perType)
+{
+    for (size_t t = 0; t < perType.size() && t < m_store.m_typeCounts.size(); ++t)
+        if (perType[t])
+            std::atomic_ref<uint64_t>(m_store.m_typeCounts[t]).fetch_add(perType[t], std::memory_order_relaxed);
+}
+
+void StoreAppender::counted(const CpuColumns& columns, size_t from, bool types)
 {
     TaskTable& tasks = m_store.m_tasks;
     // Counted per segment, then handed to the task table at once (it locks for readers).
     std::unordered_map<int32_t, uint64_t> perPid;
-    std::vector<int32_t> firstSeen; // pids in order of first appearance: ids stay deterministic
+    std::vector<int32_t> firstSeen; // pids in order of first appearance
     int32_t lastPid = 0;
     uint64_t* slot = nullptr;
     for (size_t i = from; i < columns.size(); ++i) {
-        std::atomic_ref<uint64_t>(m_store.m_typeCounts[columns.eventType[i]]).fetch_add(1, std::memory_order_relaxed);
+        if (types)
+            std::atomic_ref<uint64_t>(m_store.m_typeCounts[columns.eventType[i]]).fetch_add(1, std::memory_order_relaxed);
         const int32_t pid = columns.pid[i];
         if (!slot || pid != lastPid) {
             auto [it, added] = perPid.try_emplace(pid, 0);
@@ -73,11 +93,25 @@ void StoreAppender::advance(StreamId stream, uint64_t upTo)
     if (stream.value < m_advanced.size()) m_advanced[stream.value] = std::max(m_advanced[stream.value], upTo);
 }
 
-size_t StoreAppender::publish(bool final)
+size_t StoreAppender::publish(bool final, int threads, bool sorted)
 {
     MergedOrder& order = m_store.m_order;
     const size_t before = order.size();
     const size_t streams = m_store.m_streams.size();
+    if (final && before == 0 && threads > 1) {
+        // Everything at once into an empty order, before anyone reads it (a recording): merged
+        // in pieces.
+        std::vector<const TimestampColumn*> columns;
+        for (const auto& stream : m_store.m_streams) columns.push_back(&stream->columns.timestamp);
+        MergedOrder::mergeStreams(columns, sorted, threads, order);
+        const size_t rows = order.size();
+        if (rows) {
+            m_store.m_first.store(m_store.timestamp(order.eventAt(0)), std::memory_order_release);
+            m_store.m_last.store(m_store.timestamp(order.eventAt(rows - 1)), std::memory_order_release);
+            if (m_store.m_growth) m_store.m_growth(rows);
+        }
+        return rows;
+    }
     // The time every stream has reached; a stream that never had data nor was advanced does
     // not hold the others back.
     uint64_t watermark = std::numeric_limits<uint64_t>::max();

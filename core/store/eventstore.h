@@ -56,8 +56,8 @@ struct RawRecord {
 // time order as a separate index (MergedOrder), built by a k-way merge of the already
 // time-ordered streams. Event fields are decoded on demand from the raw record.
 //
-// Threading: built by the loader, after which any thread may read it without locks; or grown
-// by one writer (StoreAppender, live capture) while any number of threads read. While it
+// Threading: grown by one writer (StoreAppender: a recording's pages all at once, a live
+// capture's as they arrive) while any number of threads read. While it
 // grows, readers on any thread may use streamCount(), stream(), the columns below their
 // size(), the page sources, eventCount() and the merged order below it, first/last
 // timestamps, readRecord, rowOf and firstRowAtOrAfter: every row they see was complete when
@@ -96,10 +96,6 @@ public:
     const FileLayout& layout() const { return m_layout; }
     size_t memoryBytes() const;
 
-    // Hands what load-time tap `tap` collected from each stream (LoadOptions::taps) to its
-    // consumer; for the owner, before the store is shared.
-    std::vector<TapColumn> takeTap(size_t tap) { return std::move(m_taps[tap]); }
-
     // The merged-order row of an event (from the order's checkpoints, no scan of the trace).
     size_t rowOf(EventRef e) const;
     // The first row whose time is not before `ts`.
@@ -115,8 +111,7 @@ public:
     static uint64_t key(EventRef e) { return (uint64_t(e.stream.value) << 32) | e.index; }
 
 private:
-    friend class StoreBuilder;
-    friend class StoreAppender;
+    friend class StoreAppender; // the one writer
     std::vector<std::unique_ptr<Stream>> m_streams; // owns them; the writer's
     ChunkedColumn<Stream*, 10> m_streamTable;       // what readers index: never moves
     std::vector<BufferSummary> m_buffers;
@@ -128,7 +123,6 @@ private:
     std::atomic<uint64_t> m_last{0};
     std::function<void(size_t)> m_growth;
     FileLayout m_layout;
-    std::vector<std::vector<TapColumn>> m_taps;
 };
 
 } // namespace ringside

@@ -1,7 +1,11 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 #include "store/mergedorder.h"
 
+#include "store/timemerge.h"
+#include "store/timestampcolumn.h"
+
 #include <algorithm>
+#include <thread>
 
 namespace ringside {
 
@@ -88,6 +92,68 @@ MergedOrder::Cursor::Cursor(const MergedOrder& order, size_t row) : m_order(orde
     m_next.assign(std::max<size_t>(streams, 1), 0);
     for (uint32_t s = 0; s < c.streams; ++s) m_next[s] = order.m_checkpoints[c.offset + s];
     for (size_t r = checkpoint * kCheckpointRows; r < m_row; ++r) ++m_next[order.m_streams[r]];
+}
+
+namespace {
+
+// Merges [begin[s], end[s]) of every stream into out starting at `at`, smallest
+// (timestamp, stream) first.
+void mergeRange(const std::vector<const TimestampColumn*>& streams, const std::vector<size_t>& begin,
+                const std::vector<size_t>& end, MergedOrder& out, size_t at)
+{
+    std::vector<size_t> next = begin;
+    mergeByTime(
+        streams.size(),
+        [&](uint32_t s, uint64_t& ts) {
+            if (next[s] >= end[s]) return false;
+            ts = (*streams[s])[next[s]++];
+            return true;
+        },
+        [&](uint32_t s, uint64_t) {
+            out.set(at++, StreamId(static_cast<uint16_t>(s)));
+            return true;
+        });
+}
+
+} // namespace
+
+void MergedOrder::mergeStreams(const std::vector<const TimestampColumn*>& streams, bool sorted, int threads,
+                               MergedOrder& out)
+{
+    size_t total = 0, largest = 0;
+    for (size_t s = 0; s < streams.size(); ++s) {
+        total += streams[s]->size();
+        if (streams[s]->size() > streams[largest]->size()) largest = s;
+    }
+    out.setStreamCount(streams.size());
+    out.resize(total);
+    const size_t zero = 0;
+    std::vector<size_t> starts(streams.size(), zero), ends(streams.size());
+    for (size_t s = 0; s < streams.size(); ++s) ends[s] = streams[s]->size();
+    const int pieces = (sorted && total >= (1u << 20)) ? std::max(1, threads) : 1;
+    if (pieces == 1) {
+        mergeRange(streams, starts, ends, out, 0);
+        out.rebuildCheckpoints();
+        return;
+    }
+    // Cut points: every piece takes the events with cut[k-1] <= ts < cut[k].
+    std::vector<std::vector<size_t>> bounds(static_cast<size_t>(pieces) + 1, starts);
+    bounds.back() = ends;
+    const auto& big = *streams[largest];
+    for (int k = 1; k < pieces; ++k) {
+        const uint64_t cut = big[big.size() * static_cast<size_t>(k) / static_cast<size_t>(pieces)];
+        for (size_t s = 0; s < streams.size(); ++s)
+            bounds[static_cast<size_t>(k)][s] = streams[s]->lowerBound(cut, 0, streams[s]->size());
+    }
+    std::vector<std::thread> workers;
+    for (int k = 0; k < pieces; ++k) {
+        size_t at = 0;
+        for (size_t s = 0; s < streams.size(); ++s) at += bounds[static_cast<size_t>(k)][s];
+        workers.emplace_back(mergeRange, std::cref(streams), std::cref(bounds[static_cast<size_t>(k)]),
+                             std::cref(bounds[static_cast<size_t>(k) + 1]), std::ref(out), at);
+    }
+    for (auto& w : workers) w.join();
+    out.rebuildCheckpoints();
 }
 
 } // namespace ringside

@@ -49,6 +49,13 @@ public:
     void set(size_t row, StreamId stream) { m_streams[row] = stream.value; }
     void rebuildCheckpoints();
 
+    // Merges time-ordered streams into `out` (empty, no reader yet): a binary heap keyed on
+    // (timestamp, stream), so equal timestamps keep the stream order trace-cmd uses. When
+    // every stream is sorted, the output is cut at timestamps taken from the largest stream and
+    // the pieces are merged on `threads` threads; the result is the same as one merge.
+    static void mergeStreams(const std::vector<const class TimestampColumn*>& streams, bool sorted, int threads,
+                             MergedOrder& out);
+
     // Events of each stream already in the order (the writer's).
     const std::vector<uint32_t>& countsPerStream() const { return m_counts; }
     // Events of each of `streams` in the first `rows` rows (rows <= size()), from the

@@ -7,7 +7,6 @@
 #include "file/spoolpagesource.h"
 #include "load/pageparser.h"
 #include "load/storeappender.h"
-#include "load/storebuilder.h"
 #include "load/timestampconverter.h"
 
 #include <traceevent/event-parse.h>
@@ -59,11 +58,10 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size)
     if (!trace) std::abort(); // the metadata recording is part of the setup, not the input
     const FileInfo& info = (*trace)->file().info();
     const uint32_t pageSize = info.pageSize;
-    StoreBuilder builder(*store);
-    builder.addBuffer({"", info.traceClock, pageSize, {}, {}});
-    builder.setLayout({info.kernelLongSize, info.bigEndian, 8});
     const Trace* t = trace->get();
     StoreAppender appender(*store, [t](int32_t pid) { return std::string(tep_data_comm_from_pid(t->tep(), pid)); });
+    appender.addBuffer({"", info.traceClock, pageSize, {}, {}});
+    appender.setLayout({info.kernelLongSize, info.bigEndian, 8});
     TimestampConverter converter(info);
     SpoolPageSource* sources[2];
     std::unique_ptr<PageParser> parsers[2];
