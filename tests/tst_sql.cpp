@@ -11,6 +11,7 @@
 #include <QRegularExpression>
 #include <QTest>
 
+#include <algorithm>
 #include <map>
 #include <thread>
 
@@ -262,6 +263,15 @@ private slots:
                                "WHERE c.depth != p.depth + 1 OR c.ts < p.ts OR c.ts > p.ts + p.dur")
                      .rows[0][0],
                  std::string("0"));
+        // The parent is read by its id (column 0, Eq), not by scanning the table for each child.
+        const Rows plan = query(*o.sql, "EXPLAIN QUERY PLAN SELECT count(*) FROM slice c JOIN slice p "
+                                        "ON c.parent_id = p.id WHERE c.depth != p.depth + 1");
+        QVERIFY(std::any_of(plan.rows.begin(), plan.rows.end(), [](const std::vector<std::string>& row) {
+            return row.back().find("VIRTUAL TABLE INDEX 0:0:0,") != std::string::npos;
+        }));
+        QCOMPARE(query(*o.sql, "SELECT count(*) FROM slice WHERE id BETWEEN 10 AND 19").rows[0][0], std::string("10"));
+        QCOMPARE(query(*o.sql, "SELECT name FROM slice WHERE id = 5").rows[0][0],
+                 query(*o.sql, "SELECT name FROM slice LIMIT 1 OFFSET 5").rows[0][0]);
         const Rows openat = query(*o.sql, "SELECT count(*) FROM slice WHERE name LIKE '%openat%'");
         QVERIFY(std::stoll(openat.rows[0][0]) > 0);
     }

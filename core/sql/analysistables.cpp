@@ -522,13 +522,16 @@ std::unique_ptr<Table> flowTable(SqlContext& context, const FlowTable& table, st
 // function_graph calls: each call's id is its index, parent_id its caller's.
 class CallSource : public RowSource {
 public:
-    CallSource(SqlContext& context)
-        : m_calls(context.trace().callSlices()), m_tasks(context.trace()),
-          m_names(functionNames(context.decoder().tep(), m_calls.functionAddresses()))
-    {}
+    CallSource(SqlContext& context, Range ids)
+        : m_calls(context.trace().callSlices()), m_tasks(context.trace()), m_names(context.callNames())
+    {
+        m_call = size_t(std::clamp<int64_t>(ids.low, 0, int64_t(m_calls.size())));
+        m_end = ids.empty() ? m_call : size_t(std::clamp<int64_t>(ids.high, -1, int64_t(m_calls.size()) - 1) + 1);
+        m_end = std::max(m_end, m_call);
+    }
     bool fill(std::vector<Value>& cells, size_t rows) override
     {
-        for (size_t made = 0; m_call < m_calls.size() && made < rows; ++m_call, ++made) {
+        for (size_t made = 0; m_call < m_end && made < rows; ++m_call, ++made) {
             const size_t i = m_call;
             const uint32_t function = m_calls.function(i);
             const uint32_t task = m_tasks(m_calls.stream(i), m_calls.pid(i), m_calls.start(i));
@@ -543,16 +546,17 @@ public:
             cells.push_back(parent == CallSlices::kNoParent ? nullValue() : integer(parent));
             cells.push_back(m_calls.hasRetval(i) ? integer(m_calls.retval(i)) : nullValue());
         }
-        return m_call < m_calls.size();
+        return m_call < m_end;
     }
 
 private:
     const CallSlices& m_calls;
     TaskOfEvents m_tasks;
-    std::vector<std::string> m_names;
-    size_t m_call = 0;
+    const std::vector<std::string>& m_names;
+    size_t m_call = 0, m_end = 0;
 };
 
+// `id` is the call's index: a join on it (c.parent_id = p.id) reads one row, not the table.
 std::unique_ptr<Table> callTable(SqlContext& context)
 {
     return std::make_unique<SourceTable>(
@@ -567,7 +571,10 @@ std::unique_ptr<Table> callTable(SqlContext& context)
                             {"parent_id", T::Integer},
                             {"ret", T::Integer}},
         [&context] { return double(context.trace().callSlices().size()); },
-        [&context](const std::vector<Bound>&) { return std::make_unique<CallSource>(context); });
+        [&context](const std::vector<Bound>& bounds) {
+            return std::make_unique<CallSource>(context, rangeOf(bounds, 0));
+        },
+        std::vector<int>{0}, std::vector<int>{0}, /*key=*/0);
 }
 
 // A plugin's statistics table: typed columns; a task as its utid, an event as its time and
@@ -638,9 +645,9 @@ std::unique_ptr<Table> statsTable(SqlContext& context, const Plugin& plugin, siz
 } // namespace
 
 SourceTable::SourceTable(std::string name, std::vector<Column> columns, std::function<double()> rows, MakeSource make,
-                         std::vector<int> pushed, std::vector<int> ranged)
+                         std::vector<int> pushed, std::vector<int> ranged, int key)
     : Table(std::move(name), std::move(columns)), m_rows(std::move(rows)), m_make(std::move(make)),
-      m_pushed(std::move(pushed)), m_ranged(std::move(ranged))
+      m_pushed(std::move(pushed)), m_ranged(std::move(ranged)), m_key(key)
 {}
 
 Plan SourceTable::plan(const std::vector<Constraint>& offered) const
@@ -654,7 +661,9 @@ Plan SourceTable::plan(const std::vector<Constraint>& offered) const
         const bool pushed = std::count(m_pushed.begin(), m_pushed.end(), c.column) > 0;
         if (ranged || (pushed && c.op == Op::Eq)) {
             plan.uses[i] = true;
-            fraction *= c.op == Op::Eq ? 0.05 : 0.3;
+            // A key's value names one row.
+            const bool unique = c.op == Op::Eq && c.column == m_key;
+            fraction *= unique ? 0.0 : c.op == Op::Eq ? 0.05 : 0.3;
         }
     }
     plan.rows = std::max(1.0, rowEstimate() * fraction);

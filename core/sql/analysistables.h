@@ -37,9 +37,9 @@ class SourceTable : public Table {
 public:
     using MakeSource = std::function<std::unique_ptr<RowSource>(const std::vector<Bound>& bounds)>;
     // `pushed`: the columns whose equality (and, for `ranged`, range) constraints the source
-    // narrows its rows by.
+    // narrows its rows by; `key`: a column no two rows share a value of (an id).
     SourceTable(std::string name, std::vector<Column> columns, std::function<double()> rows, MakeSource make,
-                std::vector<int> pushed = {}, std::vector<int> ranged = {});
+                std::vector<int> pushed = {}, std::vector<int> ranged = {}, int key = -1);
     Plan plan(const std::vector<Constraint>& offered) const override;
     double rowEstimate() const override { return m_rows(); }
     std::unique_ptr<Cursor> open() const override;
@@ -49,6 +49,7 @@ private:
     std::function<double()> m_rows;
     MakeSource m_make;
     std::vector<int> m_pushed, m_ranged;
+    int m_key = -1;
 };
 
 // A table and what `.tables` says it comes from.

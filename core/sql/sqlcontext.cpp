@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 #include "sql/sqlcontext.h"
 
+#include "calls/callcontext.h"
 #include "decode/recordcheck.h"
 #include "trace.h"
 #include "util/bytereader.h"
@@ -37,6 +38,15 @@ tep_format_field* SqlContext::field(uint16_t type, std::string_view name)
     for (tep_format_field* f : fieldsOf(type))
         if (name == f->name) return f;
     return nullptr;
+}
+
+const std::vector<std::string>& SqlContext::callNames()
+{
+    const std::vector<uint64_t>& addresses = m_trace.callSlices().functionAddresses();
+    // A capture's calls may have grown since: their new functions are named then.
+    if (!m_callNames || m_callNames->size() != addresses.size())
+        m_callNames = std::make_unique<std::vector<std::string>>(functionNames(m_decoder->tep(), addresses));
+    return *m_callNames;
 }
 
 void SqlContext::writeField(EventRef e, const tep_format_field* f, Cell& out)
