@@ -1,7 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 #pragma once
 
-#include "filters/filterjob.h"
 #include "state/workspace.h"
 
 #include <QElapsedTimer>
@@ -10,39 +9,38 @@
 #include <memory>
 #include <optional>
 
-class QComboBox;
-class QLabel;
 class QMenu;
 class QDockWidget;
 class QProgressDialog;
-class QToolButton;
 
 namespace ringside {
 
 class CallTreePane;
 class PluginStatsPane;
 class QueryPane;
-class DetailsPane;
-class ElidedLabel;
+class EventsPane;
 class ExportController;
 class CaptureController;
 class SessionController;
 class Diagnostics;
 class EventTableView;
 class EventTableModel;
+class FilterController;
 class HealthPane;
 class FilterPanel;
+class PaneLayout;
 class SearchBar;
 class TimelineWidget;
+class WindowStatus;
 
 // The main window: the timeline in the middle, the panes (events table and details, plugin
-// statistics, call trees, trace health) as tabs of one area below it, the filters on the left. Opens recordings through LoadJob (off the GUI thread); a failed load leaves the previous
-// trace open, and the progress dialog is gone after every load, however it ends. All views
-// observe the one ViewState: the filter panel writes its filter there, the FilterJob evaluates
-// what is there, and restoreView() puts a saved snapshot back. The timeline's keys work anywhere
-// in the window but in text fields (an application event filter). Menus and their main actions
-// carry object names ("fileMenu", "viewMenu", "goMenu", "openAction", ...) for tests and
-// scripts to find them by.
+// statistics, call trees, query, trace health) as tabs of one area below it (PaneLayout), the
+// filters on the left (FilterController), the status bar (WindowStatus). The workspace loads
+// and analyses the recordings; the window shows them: a failed load leaves the previous
+// recording open, and the progress dialog is gone after every load, however it ends. All views
+// observe the one ViewState. The timeline's keys work anywhere in the window but in text
+// fields (an application event filter). Menus and their main actions carry object names
+// ("fileMenu", "viewMenu", "goMenu", "openAction", ...) for tests and scripts to find them by.
 class MainWindow : public QMainWindow {
     Q_OBJECT
 public:
@@ -81,7 +79,7 @@ public:
     void restoreView(const ViewSnapshot& snapshot);
 
     const TraceSession* session() const { return m_workspace.session().get(); }
-    // The recordings, the active one and its view, the load: what the panes observe.
+    // The recordings, the active one and its view, the loads and analyses: what the panes observe.
     Workspace* workspace() { return &m_workspace; }
     ViewState* viewState() { return &m_view; }
     TimelineWidget* timeline() { return m_timeline; }
@@ -98,20 +96,6 @@ public:
     SessionController* sessions() { return m_sessions; }
     // Capture > New Capture, Stop Capture; File > Save Capture As.
     CaptureController* captures() { return m_captures; }
-    // A live capture's session, shown as a recording opened alone.
-    void showCapture(std::shared_ptr<TraceSession> session);
-    // The live capture published rows: the table gains them, the ranges grow, and the
-    // timeline follows the newest events unless the user looks elsewhere.
-    void captureGrew();
-    void setCaptureStatus(const QString& text);
-    // A message in the status bar for `milliseconds`, shortened in its middle when longer than
-    // the bar (whole in its tooltip).
-    void say(const QString& text, int milliseconds);
-    // The live capture ended: the filter panel and trace health list what it holds, and its
-    // analyses take the last batch and finish.
-    void captureEnded();
-    // A capture of a function tracer: its call trees are what its user looks for.
-    void showCallTreeDock();
     // View > Plugins: the dialog; a change of plugins reloads the open recording.
     void showPluginsDialog();
 
@@ -124,33 +108,29 @@ protected:
     void dragEnterEvent(QDragEnterEvent*) override;
     void dropEvent(QDropEvent*) override;
     void closeEvent(QCloseEvent*) override;
-    void showEvent(QShowEvent*) override;
 
 private:
     const std::shared_ptr<TraceSession>& activeSession() const { return m_workspace.session(); }
 
-    // ---- The layout (mainwindowlayout.cpp)
-    // A pane: a dock, tabbed with the others below the timeline.
-    QDockWidget* addPane(const QString& title, const char* objectName, QWidget* widget);
     // Selects `event` of the active recording; with `span`, marks it and shows it.
     void goToEvent(EventRef event, std::optional<std::pair<quint64, quint64>> span);
-    // View > Maximize Panes, Reset Layout.
-    void addLayoutActions(QMenu* view);
-    // The layout last left (settings), else the default (sized when first shown).
-    void restoreLayout();
-    void saveLayout();
-    void applyDefaultSizes();
-    void resetLayout();
-    // The panes take the window's height but a strip of timeline, or give it back.
-    void setPanesMaximized(bool maximized);
-    QDockWidget* currentPane() const;
-
-    // The capture controller, its menu items and what the window shows of its captures.
+    // The panes, each a tab of the area below the timeline, and their View menu entries.
+    void createPanes();
+    void addPaneActions();
+    // The loads' progress dialog, their ends, the recent files (mainwindowfiles.cpp).
+    void connectLoads();
+    void showLoadProgress(const QString& path);
+    void closeProgress();
+    void addRecent(const QString& path);
+    void updateRecentMenu();
+    // Once every recording's analyses are done, the screenshot asked for.
+    void takeScreenshotWhenAnalysed();
+    // The capture controller, its menu items and what the window shows of its captures
+    // (mainwindowcapture.cpp).
     void createCaptures(QMenu* captureMenu, QMenu* fileMenu);
+    void captureGrew();
+    void captureEnded();
     void buildMenus();
-    // A recording opened alone: it replaces every one open.
-    void setSession(std::shared_ptr<TraceSession> session);
-    void appendSession(std::shared_ptr<TraceSession> session);
     // The workspace's recording `index` is active: every pane points at it, its view reset; a
     // recording just `opened` also shows the docks it has something for (calls, failed system
     // calls). The workspace's first observer.
@@ -160,89 +140,42 @@ private:
     // The table, details, health, plugin and filter views drop their session (and the
     // filter job stops).
     void releaseSessionViews();
-    // After a load: the next file to append, or the screenshot asked for.
-    void continueLoading();
-    void startLoad(const QString& path, bool isSample);
-    // Runs a recording's analyses (a capture's as it grows) and shows their tables as they come.
-    void startAnalyses(const std::shared_ptr<TraceSession>& session);
+    // A recording's analyses made more of its tables, named its tasks, finished.
     void analysesUpdated(const TraceSession* session);
-    // ---- The status bar (mainwindowstatus.cpp)
-    void createStatusBar(QDockWidget* healthDock);
-    void updateAnalysisStatus();
-    // What the status bar shows beside its message: the markers and the headline while they
-    // fit, the mouse hint while there is none.
-    void arrangeStatusBar();
-    int messageRoomTaken() const;
-    // The timeline's last word on a click goes when the selection or the rows change.
-    void dropNotice();
+    void tasksKnown(const TraceSession* session);
+    void tablesFinished(const TraceSession* session);
     void updateRecordingBox();
     void onSelectionChanged();
-    void updateStatus();
-    void showLoadWarnings(const Diagnostics& diagnostics);
-    void updateRecentMenu();
-    void addRecent(const QString& path);
-    void copySelectedRows();
-    // The filter panel changed: a valid filter replaces the applied one; an expression that does
-    // not compile leaves the applied expression in place and shows its error.
-    void onFilterPanelChanged();
-    // The ViewState's filter changed: evaluate it (FilterJob) and show the result.
-    void applyFilters();
-    void showFilterResult(std::shared_ptr<FilterResult> result, const FilterSpec& spec);
-    std::shared_ptr<FilterExpression> compileExpression(const std::string& text, QString* error);
-    void closeProgress();
-    timeline::ClockUnit clockUnit() const;
 
     Workspace m_workspace;
     ViewState& m_view = m_workspace.view(); // the active recording's
-    LoadJob& m_load = m_workspace.load();
-    QStringList m_pendingAppends;
-    bool m_appending = false; // the load running is an append
-    QWidget* m_recordingBar = nullptr;
-    QComboBox* m_recordingBox = nullptr;
-    ElidedLabel* m_recordingNote = nullptr;
+    PaneLayout* m_layout = nullptr;
+    WindowStatus* m_status = nullptr;
+    FilterController* m_filtering = nullptr;
     TimelineWidget* m_timeline = nullptr;
+    EventsPane* m_events = nullptr;
     EventTableView* m_table = nullptr;
     EventTableModel* m_model = nullptr;
-    DetailsPane* m_details = nullptr;
     HealthPane* m_health = nullptr;
+    QDockWidget* m_healthDock = nullptr;
     CallTreePane* m_calls = nullptr;
     QDockWidget* m_callDock = nullptr;
     QueryPane* m_query = nullptr;
     QDockWidget* m_queryDock = nullptr;
     QDockWidget* m_eventsDock = nullptr;
     QDockWidget* m_filterDock = nullptr;
-    QByteArray m_defaultLayout;      // the docks as built, for View > Reset Layout
-    bool m_sizeOnShow = false;       // no layout remembered: the default sizes once shown
-    QByteArray m_unmaximizedLayout;  // the docks before Maximize Panes
-    QAction* m_maximizePanes = nullptr;
     PluginStatsPane* m_pluginStats = nullptr;
     QDockWidget* m_pluginDock = nullptr;
     FilterPanel* m_filters = nullptr;
     SearchBar* m_search = nullptr;
-    FilterJob m_filterJob;
-    FilterSpec m_pendingSpec;
-    QWidget* m_filterBar = nullptr;
-    QLabel* m_filterLabel = nullptr;
     QProgressDialog* m_progress = nullptr;
     ExportController* m_exports = nullptr;
     SessionController* m_sessions = nullptr;
     CaptureController* m_captures = nullptr;
     QMenu* m_recentMenu = nullptr;
     QMenu* m_viewMenu = nullptr;
-    ElidedLabel* m_rangeLabel = nullptr;
-    QLabel* m_markerLabel = nullptr;
-    QLabel* m_captureLabel = nullptr;
-    QLabel* m_analysisLabel = nullptr; // the analyses running, quietly
-    QLabel* m_headlineLabel = nullptr; // "12 failed system calls — show"
-    class FailureLabel* m_failureLabel = nullptr; // "syscalls stopped — details"
-    bool m_headlineWanted = false;     // ... when a message leaves room
-    bool m_markersSet = false;         // the marker label shows markers, not the mouse hint
-    bool m_noticeShown = false;        // the status bar's message is the timeline's notice
-    QToolButton* m_warningsButton = nullptr;
     QString m_screenshotPath;
-    bool m_syncingSelection = false;
     bool m_switchingRecording = false; // another recording's view is being put back
-    QElapsedTimer m_lastLiveFilter; // a filter over a growing capture is applied again now and then
     QElapsedTimer m_lastFilterCounts; // the filter lists of a growing capture are brought up to date now and then
 };
 

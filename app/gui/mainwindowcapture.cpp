@@ -1,19 +1,17 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
-// The window's side of a live capture: showing it as it grows, its end, its analyses.
+// The window's side of a live capture: showing it as it grows, its end.
 #include "mainwindow.h"
 
-#include "calltree/calltreepane.h"
 #include "capture/capturecontroller.h"
 #include "capture/livecapture.h"
 #include "details/healthpane.h"
+#include "filters/filtercontroller.h"
 #include "filters/filterpanel.h"
-#include "plugins/pluginstatspane.h"
+#include "status/windowstatus.h"
 #include "table/eventtablemodel.h"
 #include "timeline/timelinewidget.h"
 
 #include <QDockWidget>
-#include <QLabel>
-#include <QStatusBar>
 
 namespace ringside {
 
@@ -22,20 +20,17 @@ void MainWindow::createCaptures(QMenu* captureMenu, QMenu* fileMenu)
     m_captures = new CaptureController(this, recordings(), captureMenu, fileMenu);
     connect(&m_workspace, &Workspace::activeChanged, m_captures, &CaptureController::recordingsChanged);
     connect(m_captures, &CaptureController::captureStarted, this, [this](std::shared_ptr<TraceSession> session, bool withCalls) {
-        showCapture(std::move(session));
-        if (withCalls) showCallTreeDock();
+        m_workspace.showCapture(std::move(session), m_captures->analysisAtIdlePriority());
+        if (withCalls) {
+            m_callDock->show();
+            m_callDock->raise();
+        }
     });
     connect(m_captures, &CaptureController::captureGrew, this, &MainWindow::captureGrew);
     connect(m_captures, &CaptureController::captureEnded, this, &MainWindow::captureEnded);
     connect(m_captures, &CaptureController::captureSaved, this, &MainWindow::updateRecordingBox);
-    connect(m_captures, &CaptureController::captureStatusChanged, this, &MainWindow::setCaptureStatus);
-    connect(m_captures, &CaptureController::statusMessage, this, &MainWindow::say);
-}
-
-void MainWindow::showCapture(std::shared_ptr<TraceSession> session)
-{
-    m_pendingAppends.clear();
-    setSession(std::move(session));
+    connect(m_captures, &CaptureController::captureStatusChanged, m_status, &WindowStatus::setCaptureStatus);
+    connect(m_captures, &CaptureController::statusMessage, m_status, &WindowStatus::say);
 }
 
 void MainWindow::captureGrew()
@@ -44,9 +39,7 @@ void MainWindow::captureGrew()
     // the views, when it is the one shown.
     const std::shared_ptr<TraceSession> capture = m_captures->liveSession();
     if (!capture) return;
-    if (capture->analyses) capture->analyses->storeGrew();
-    bool named = false;
-    if (capture->live) named = capture->live->applySeenTaskNames();
+    const bool named = m_workspace.captureGrew(*capture);
     if (capture != activeSession()) return;
     m_model->storeGrew();
     if (named) m_model->taskNamesChanged(); // rows shown before their task had its name
@@ -58,17 +51,12 @@ void MainWindow::captureGrew()
     if (following && !whole && full.end > visible.span())
         m_view.setVisibleRange({full.end - visible.span(), full.end}, false);
     m_timeline->update();
-    updateStatus();
+    m_status->updateRange();
     if (!m_lastFilterCounts.isValid() || m_lastFilterCounts.elapsed() > 1000) {
         m_lastFilterCounts.start();
         m_filters->refreshCounts();
     }
-    // A filter shows what had arrived when it ran: it runs again, at most once a second.
-    if (!m_view.filter().empty() && !m_filterJob.running() &&
-        (!m_lastLiveFilter.isValid() || m_lastLiveFilter.elapsed() > 1000)) {
-        m_lastLiveFilter.start();
-        applyFilters();
-    }
+    m_filtering->captureGrew();
 }
 
 void MainWindow::captureEnded()
@@ -76,26 +64,14 @@ void MainWindow::captureEnded()
     const std::shared_ptr<TraceSession> capture = m_captures->liveSession();
     if (!capture) return;
     captureGrew();
-    if (capture->analyses) capture->analyses->captureEnded();
+    m_workspace.captureEnded(*capture);
     if (capture != activeSession()) return; // shown as a whole when it is chosen
     const FilterSpec spec = m_view.filter();
     m_filters->setSession(activeSession().get());
     m_filters->setSpec(spec);
     m_health->setSession(activeSession().get());
-    showLoadWarnings(activeSession()->store().diagnostics());
-    if (!spec.empty()) applyFilters();
-}
-
-void MainWindow::showCallTreeDock()
-{
-    m_callDock->show();
-    m_callDock->raise();
-}
-
-void MainWindow::setCaptureStatus(const QString& text)
-{
-    m_captureLabel->setText(text);
-    m_captureLabel->setVisible(!text.isEmpty());
+    m_status->showLoadWarnings(&activeSession()->store().diagnostics());
+    if (!spec.empty()) m_filtering->apply();
 }
 
 } // namespace ringside

@@ -3,50 +3,23 @@
 // Plugins dialog they open.
 #include "mainwindow.h"
 
-#include "calltree/calltreepane.h"
-#include "calltree/flamegraph.h"
 #include "capture/capturecontroller.h"
-#include "details/detailspane.h"
-#include "details/healthpane.h"
 #include "exports/exportcontroller.h"
-#include "filters/filterpanel.h"
 #include "help/helpmenu.h"
 #include "plugins/pluginsdialog.h"
-#include "plugins/pluginstatspane.h"
 #include "session/sessioncontroller.h"
+#include "status/windowstatus.h"
 #include "table/eventtablemodel.h"
 #include "table/eventtableview.h"
-#include "table/searchbar.h"
 #include "timeline/timelinewidget.h"
 
 #include <QAction>
-#include <QApplication>
-#include <QClipboard>
-#include <QCloseEvent>
-#include <QComboBox>
-#include <QDockWidget>
 #include <QFileDialog>
 #include <QFileInfo>
 #include <QHeaderView>
-#include <QLabel>
-#include <QLineEdit>
 #include <QMenuBar>
 #include <QMessageBox>
-#include <QPainter>
-#include <QPlainTextEdit>
-#include <QProgressDialog>
-#include <QPushButton>
 #include <QSettings>
-#include <QSpinBox>
-#include <QSplitter>
-#include <QStatusBar>
-#include <QStyle>
-#include <QSvgGenerator>
-#include <QTextEdit>
-#include <QTimer>
-#include <QToolButton>
-#include <QUrl>
-#include <QVBoxLayout>
 
 namespace ringside {
 
@@ -71,7 +44,7 @@ void MainWindow::buildMenus()
                                                                 tr("trace-cmd recordings (*.dat);;All files (*)"));
         if (paths.isEmpty()) return;
         settings.setValue("files/lastDir", QFileInfo(paths.first()).absolutePath());
-        m_pendingAppends << paths.mid(1);
+        m_workspace.queueAppends(paths.mid(1));
         appendFile(paths.first());
     });
     append->setObjectName("appendAction");
@@ -95,7 +68,7 @@ void MainWindow::buildMenus()
     connect(&m_workspace, &Workspace::activeChanged, saveSession,
             [this, saveSession] { saveSession->setEnabled(activeSession() != nullptr); });
     connect(m_sessions, &SessionController::restored, this, [this](const QString& path, const QStringList& problems) {
-        say(tr("Session %1 restored").arg(QFileInfo(path).fileName()), 15000);
+        m_status->say(tr("Session %1 restored").arg(QFileInfo(path).fileName()), 15000);
         if (problems.isEmpty()) return;
         if (!m_screenshotPath.isEmpty()) {
             for (const QString& p : problems) qWarning("ringside: %s: %s", qPrintable(path), qPrintable(p));
@@ -129,7 +102,7 @@ void MainWindow::buildMenus()
                 source.selectedRows.push_back(activeSession()->store().rowOf(m_model->eventAt(row)));
         return source;
     });
-    connect(m_exports, &ExportController::message, this, [this](const QString& text) { say(text, 15000); });
+    connect(m_exports, &ExportController::message, this, [this](const QString& text) { m_status->say(text, 15000); });
     QAction* exportEvents =
         file->addAction(tr("&Export Events…"), QKeySequence(tr("Ctrl+E")), m_exports, &ExportController::showDialog);
     exportEvents->setObjectName("exportAction");
@@ -195,52 +168,6 @@ void MainWindow::buildMenus()
     QMenu* help = menuBar()->addMenu(tr("&Help"));
     help->setObjectName("helpMenu");
     addHelpActions(help, this);
-
-    auto* copy = new QAction(tr("Copy Rows"), this);
-    copy->setObjectName("copyRowsAction");
-    copy->setShortcut(QKeySequence::Copy);
-    copy->setShortcutContext(Qt::WidgetWithChildrenShortcut);
-    connect(copy, &QAction::triggered, this, &MainWindow::copySelectedRows);
-    m_table->addAction(copy);
-    auto* markA = new QAction(tr("Set Marker A at This Event"), this);
-    markA->setObjectName("markerAAction");
-    connect(markA, &QAction::triggered, this, [this] {
-        if (auto s = m_view.selection()) m_view.setMarkerA(activeSession()->store().timestamp(*s));
-    });
-    m_table->addAction(markA);
-    auto* markB = new QAction(tr("Set Marker B at This Event"), this);
-    markB->setObjectName("markerBAction");
-    connect(markB, &QAction::triggered, this, [this] {
-        if (auto s = m_view.selection()) m_view.setMarkerB(activeSession()->store().timestamp(*s));
-    });
-    m_table->addAction(markB);
-    auto* taskRow = new QAction(tr("Add Timeline Row for This Task"), this);
-    taskRow->setObjectName("addTaskRowAction");
-    connect(taskRow, &QAction::triggered, this, [this] {
-        auto s = m_view.selection();
-        if (!s) return;
-        m_view.addTaskRow(activeSession()->store().stream(s->stream).columns.pid[s->index]);
-    });
-    m_table->addAction(taskRow);
-    auto* processRows = new QAction(tr("Add Timeline Rows for This Task's Process"), this);
-    processRows->setObjectName("addProcessRowsAction");
-    connect(processRows, &QAction::triggered, this, [this] {
-        auto s = m_view.selection();
-        if (!s) return;
-        const int32_t pid = activeSession()->store().stream(s->stream).columns.pid[s->index];
-        QVector<int32_t> pids;
-        for (int32_t member : activeSession()->trace->processes().members(pid)) pids.push_back(member);
-        m_view.addTaskRows(pids.isEmpty() ? QVector<int32_t>{pid} : pids);
-    });
-    m_table->addAction(processRows);
-    // Which tasks make a process is known from task:task_newtask only: say so, as the task
-    // row's menu does, rather than add one row and call it the process.
-    connect(m_table, &EventTableView::menuAboutToShow, this, [this, processRows] {
-        const bool known = activeSession() && activeSession()->trace->processes().available();
-        processRows->setEnabled(known);
-        processRows->setText(known ? tr("Add Timeline Rows for This Task's Process")
-                                   : tr("Tasks of This Process: Unknown (the recording has no task:task_newtask events)"));
-    });
 }
 
 void MainWindow::showPluginsDialog()

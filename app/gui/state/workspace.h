@@ -6,6 +6,7 @@
 #include "state/viewstate.h"
 
 #include <QObject>
+#include <QStringList>
 
 #include <memory>
 #include <optional>
@@ -15,9 +16,10 @@ namespace ringside {
 
 // What the window shows, with one owner: the recordings open, the active one (whose view the
 // table, details, filters and task rows show: view()), the view each other one was left in,
-// and the load under way. Panes and controllers observe its signals, as they observe
-// ViewState; the window changes it (opening, appending, switching) and is its first observer,
-// so that its panes point at the active recording before anyone else hears of it.
+// the loads (one at a time, the files to append after it queued) and each recording's
+// analyses. Panes and controllers observe its signals, as they observe ViewState; the window
+// asks it to open, append and switch, and is its first observer, so that its panes point at
+// the active recording before anyone else hears of it.
 class Workspace : public QObject {
     Q_OBJECT
 public:
@@ -45,8 +47,24 @@ public:
     std::optional<ViewSnapshot>& stashed(size_t index) { return m_stashed[index]; }
     // Views put back (a session file's), one per recording; the active one's is not used.
     void setStashed(std::vector<std::optional<ViewSnapshot>> views);
-    // The load ended without a recording, the window done with it (its progress closed).
-    void reportLoadFailure(const QString& message) { emit loadFailed(message); }
+
+    // ---- Loads and analyses
+    // Loads `path` to replace every recording open; the appends queued are dropped.
+    void open(const QString& path, bool isSample = false);
+    // The first of `paths` replaces what is open, the others are appended after it in turn.
+    void openAll(const QStringList& paths);
+    // Loads `path` to join those open (opens it when none is); one open already is made
+    // active instead (alreadyOpen).
+    void appendPath(const QString& path);
+    // Appended, in turn, once the loads before them are done.
+    void queueAppends(const QStringList& paths);
+    // A live capture, shown as a recording opened alone; its analyses follow it (captureGrew,
+    // captureEnded), at idle priority when asked.
+    void showCapture(std::shared_ptr<TraceSession> session, bool idleAnalyses);
+    // The capture's analyses take what arrived, whichever recording is active; true when the
+    // tasks seen got their names.
+    bool captureGrew(TraceSession& capture);
+    void captureEnded(TraceSession& capture);
 
 signals:
     // Before recordings go (replace): views drawing them let go now.
@@ -55,16 +73,42 @@ signals:
     void activeChanged(size_t index, bool opened);
     // One was appended.
     void recordingsChanged();
+    // A load began (its progress is load().progress), and ended in any way: before its
+    // recording shows, or why not (loadFailed).
+    void loadStarted(const QString& path);
+    void loadEnded();
     // A load ended without a recording: why, for those who asked for one.
     void loadFailed(const QString& message);
+    // A recording was loaded from `path` (the recent files).
+    void loaded(const QString& path);
+    // An append of a recording open already (it is made active), or one refused (why).
+    void alreadyOpen(size_t index);
+    void appendRefused(const QString& message);
+    // Nothing left to load.
+    void loadsDone();
+    // A recording's analyses: tables grew; how far they are; its tasks are named; the
+    // plugins' statistics are made; every table is complete.
+    void analysesUpdated(const ringside::TraceSession* session);
+    void analysesProgress();
+    void tasksKnown(const ringside::TraceSession* session);
+    void statisticsUpdated(const ringside::TraceSession* session);
+    void tablesFinished(const ringside::TraceSession* session);
 
 private:
+    void startLoad(const QString& path, bool isSample, bool appending);
+    void continueLoading();
+    // Runs a recording's analyses (a capture's as it grows); their signals become the
+    // workspace's.
+    void startAnalyses(TraceSession& session, bool idlePriority);
+
     ViewState m_view;
     LoadJob m_load;
     RecordingSet m_recordings;
     size_t m_active = 0;
     std::shared_ptr<TraceSession> m_session;
     std::vector<std::optional<ViewSnapshot>> m_stashed;
+    QStringList m_pendingAppends;
+    bool m_appending = false; // the load running is an append
 };
 
 } // namespace ringside

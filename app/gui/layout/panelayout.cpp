@@ -1,12 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
-// The window's layout: the timeline takes the middle, the panes share one tabbed area below
-// it that the user resizes (a visible handle), maximizes and restores; the layout is
-// remembered, and View > Reset Layout puts the default back.
-#include "mainwindow.h"
+#include "layout/panelayout.h"
 
 #include <QAction>
 #include <QApplication>
 #include <QDockWidget>
+#include <QMainWindow>
 #include <QMenu>
 #include <QPainter>
 #include <QProxyStyle>
@@ -58,13 +56,27 @@ public:
 };
 } // namespace
 
-QDockWidget* MainWindow::addPane(const QString& title, const char* objectName, QWidget* widget)
+PaneLayout::PaneLayout(QMainWindow* window) : QObject(window), m_window(window)
 {
-    auto* dock = new QDockWidget(title, this);
+    m_window->setTabPosition(Qt::BottomDockWidgetArea, QTabWidget::North);
+    // The filters run the window's whole height, beside the timeline and the panes.
+    m_window->setCorner(Qt::BottomLeftCorner, Qt::LeftDockWidgetArea);
+    auto* handles = new PaneHandleStyle;
+    handles->setParent(m_window);
+    m_window->setStyle(handles);
+    m_window->installEventFilter(this);
+}
+
+QDockWidget* PaneLayout::addPane(const QString& title, const char* objectName, QWidget* widget)
+{
+    auto* dock = new QDockWidget(title, m_window);
     dock->setObjectName(QString::fromLatin1(objectName));
     dock->setWidget(widget);
-    addDockWidget(Qt::BottomDockWidgetArea, dock);
-    if (m_eventsDock && dock != m_eventsDock) tabifyDockWidget(m_eventsDock, dock);
+    m_window->addDockWidget(Qt::BottomDockWidgetArea, dock);
+    if (m_firstPane)
+        m_window->tabifyDockWidget(m_firstPane, dock);
+    else
+        m_firstPane = dock;
     // Asked for from the View menu or its key: in front of the other tabs.
     connect(dock->toggleViewAction(), &QAction::triggered, dock, [dock](bool shown) {
         if (shown) dock->raise();
@@ -72,106 +84,114 @@ QDockWidget* MainWindow::addPane(const QString& title, const char* objectName, Q
     return dock;
 }
 
-void MainWindow::addLayoutActions(QMenu* view)
+QDockWidget* PaneLayout::addSidePane(const QString& title, const char* objectName, QWidget* widget)
 {
-    setTabPosition(Qt::BottomDockWidgetArea, QTabWidget::North);
-    // The filters run the window's whole height, beside the timeline and the panes.
-    setCorner(Qt::BottomLeftCorner, Qt::LeftDockWidgetArea);
-    auto* handles = new PaneHandleStyle;
-    handles->setParent(this);
-    setStyle(handles);
+    m_sidePane = new QDockWidget(title, m_window);
+    m_sidePane->setObjectName(QString::fromLatin1(objectName));
+    m_sidePane->setWidget(widget);
+    m_window->addDockWidget(Qt::LeftDockWidgetArea, m_sidePane);
+    return m_sidePane;
+}
+
+void PaneLayout::addActions(QMenu* view)
+{
     view->addSeparator();
     m_maximizePanes = view->addAction(tr("Maximize Panes"));
     m_maximizePanes->setObjectName("maximizePanesAction");
     m_maximizePanes->setCheckable(true);
     m_maximizePanes->setShortcut(QKeySequence(tr("Ctrl+Shift+M")));
-    connect(m_maximizePanes, &QAction::toggled, this, &MainWindow::setPanesMaximized);
-    QAction* reset = view->addAction(tr("Reset Layout"), this, &MainWindow::resetLayout);
+    connect(m_maximizePanes, &QAction::toggled, this, &PaneLayout::setPanesMaximized);
+    QAction* reset = view->addAction(tr("Reset Layout"), this, &PaneLayout::reset);
     reset->setObjectName("resetLayoutAction");
 }
 
-void MainWindow::restoreLayout()
+void PaneLayout::restore()
 {
-    m_defaultLayout = saveState(kLayoutVersion);
+    m_defaultLayout = m_window->saveState(kLayoutVersion);
     QSettings settings;
-    const bool geometry = restoreGeometry(settings.value("window/geometry").toByteArray());
-    const bool state = restoreState(settings.value("window/state").toByteArray(), kLayoutVersion);
+    const bool geometry = m_window->restoreGeometry(settings.value("window/geometry").toByteArray());
+    const bool state = m_window->restoreState(settings.value("window/state").toByteArray(), kLayoutVersion);
     if (!geometry) {
         // Most of the screen, inside it; a small screen (1280x800) all of it, since a tenth less
         // leaves the table's Info column a few characters.
-        const QRect screen = this->screen()->availableGeometry();
-        resize(std::min(1700, int(screen.width() * 0.9)), int(screen.height() * 0.9));
-        move(screen.center() - rect().center());
+        const QRect screen = m_window->screen()->availableGeometry();
+        m_window->resize(std::min(1700, int(screen.width() * 0.9)), int(screen.height() * 0.9));
+        m_window->move(screen.center() - m_window->rect().center());
         if (screen.width() < kSmallScreenWidth) {
-            setGeometry(screen);
-            setWindowState(windowState() | Qt::WindowMaximized);
+            m_window->setGeometry(screen);
+            m_window->setWindowState(m_window->windowState() | Qt::WindowMaximized);
         }
     }
     m_sizeOnShow = !state;
 }
 
-void MainWindow::saveLayout()
+void PaneLayout::save()
 {
     if (m_maximizePanes && m_maximizePanes->isChecked()) m_maximizePanes->setChecked(false);
     QSettings settings;
-    settings.setValue("window/geometry", saveGeometry());
-    settings.setValue("window/state", saveState(kLayoutVersion));
+    settings.setValue("window/geometry", m_window->saveGeometry());
+    settings.setValue("window/state", m_window->saveState(kLayoutVersion));
 }
 
-void MainWindow::showEvent(QShowEvent* event)
+bool PaneLayout::eventFilter(QObject* watched, QEvent* event)
 {
-    QMainWindow::showEvent(event);
-    if (std::exchange(m_sizeOnShow, false)) applyDefaultSizes();
+    // Once shown (the sizes are known then).
+    if (watched == m_window && event->type() == QEvent::Show && std::exchange(m_sizeOnShow, false))
+        applyDefaultSizes();
+    return false;
 }
 
-void MainWindow::applyDefaultSizes()
+void PaneLayout::applyDefaultSizes()
 {
-    // What the timeline and the panes share, tabs and handle apart.
-    const int shared = centralWidget()->height() + m_eventsDock->height();
-    resizeDocks({m_eventsDock}, {std::max(120, shared - int(height() * kTimelineShare))}, Qt::Vertical);
-    const int filters = std::max(200, width() / 7);
-    resizeDocks({m_filterDock}, {filters}, Qt::Horizontal);
+    if (!m_firstPane) return;
+    // What the central widget and the panes share, tabs and handle apart.
+    const int shared = m_window->centralWidget()->height() + m_firstPane->height();
+    m_window->resizeDocks({m_firstPane}, {std::max(120, shared - int(m_window->height() * kTimelineShare))},
+                          Qt::Vertical);
+    const int side = std::max(200, m_window->width() / 7);
+    if (m_sidePane) m_window->resizeDocks({m_sidePane}, {side}, Qt::Horizontal);
     // The details beside the table get what their columns need, the table the rest: its Info
     // column is what a reader reads.
-    if (auto* events = m_eventsDock->findChild<QSplitter*>("eventsSplitter")) {
-        const int across = width() - filters - 16;
+    if (auto* events = m_firstPane->findChild<QSplitter*>("eventsSplitter")) {
+        const int across = m_window->width() - side - 16;
         const int details = std::clamp(across * 27 / 100, 260, 420);
         events->setSizes({across - details, details});
     }
-    m_eventsDock->raise();
+    m_firstPane->raise();
 }
 
-void MainWindow::resetLayout()
+void PaneLayout::reset()
 {
-    if (m_maximizePanes->isChecked()) m_maximizePanes->setChecked(false);
-    restoreState(m_defaultLayout, kLayoutVersion);
+    if (m_maximizePanes && m_maximizePanes->isChecked()) m_maximizePanes->setChecked(false);
+    m_window->restoreState(m_defaultLayout, kLayoutVersion);
     applyDefaultSizes();
 }
 
-QDockWidget* MainWindow::currentPane() const
+QDockWidget* PaneLayout::currentPane() const
 {
     // The tabs behind it are visible too, moved out of sight.
-    for (QDockWidget* dock : findChildren<QDockWidget*>())
-        if (dockWidgetArea(dock) == Qt::BottomDockWidgetArea && dock->isVisible() && !dock->isFloating() &&
+    for (QDockWidget* dock : m_window->findChildren<QDockWidget*>())
+        if (m_window->dockWidgetArea(dock) == Qt::BottomDockWidgetArea && dock->isVisible() && !dock->isFloating() &&
             !dock->visibleRegion().isEmpty())
             return dock;
     return nullptr;
 }
 
-void MainWindow::setPanesMaximized(bool maximized)
+void PaneLayout::setPanesMaximized(bool maximized)
 {
     QDockWidget* pane = currentPane();
     if (maximized) {
         if (!pane) return;
-        m_unmaximizedLayout = saveState(kLayoutVersion);
-        resizeDocks({pane}, {pane->height() + centralWidget()->height() - kTimelineStrip}, Qt::Vertical);
+        m_unmaximizedLayout = m_window->saveState(kLayoutVersion);
+        m_window->resizeDocks({pane}, {pane->height() + m_window->centralWidget()->height() - kTimelineStrip},
+                              Qt::Vertical);
     } else if (!m_unmaximizedLayout.isEmpty()) {
         // The sizes as they were, exactly (resizing the tabs back can come out a few pixels
         // off); the panes opened or closed meanwhile and the one in front stay as they are.
         std::vector<std::pair<QDockWidget*, bool>> open;
-        for (QDockWidget* dock : findChildren<QDockWidget*>())
+        for (QDockWidget* dock : m_window->findChildren<QDockWidget*>())
             open.emplace_back(dock, dock->toggleViewAction()->isChecked());
-        restoreState(std::exchange(m_unmaximizedLayout, {}), kLayoutVersion);
+        m_window->restoreState(std::exchange(m_unmaximizedLayout, {}), kLayoutVersion);
         for (const auto& [dock, shown] : open)
             if (dock->toggleViewAction()->isChecked() != shown) dock->setVisible(shown);
         if (pane) pane->raise();

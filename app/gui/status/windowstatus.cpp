@@ -1,14 +1,11 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
-// The window's status bar: the range shown and the markers, the capture's and the analyses'
-// progress, what the analyses found ("Failed system calls: N — show"), load warnings, and the
-// messages said there, each made to read whole.
-#include "mainwindow.h"
+#include "status/windowstatus.h"
 
-#include "details/healthpane.h"
 #include "jobs/analysisjob.h"
 #include "plugins/failurelabel.h"
 #include "plugins/pluginstatspane.h"
-#include "timeline/timelinewidget.h"
+#include "state/workspace.h"
+#include "timeline/timelinemath.h"
 #include "widgets/elidedlabel.h"
 
 #include <QDockWidget>
@@ -23,86 +20,95 @@
 
 namespace ringside {
 
-void MainWindow::createStatusBar(QDockWidget* healthDock)
+WindowStatus::WindowStatus(QStatusBar* bar, Workspace& workspace, PluginStatsPane* stats, QDockWidget* statsDock,
+                           QDockWidget* healthDock)
+    : QObject(bar), m_bar(bar), m_workspace(workspace), m_stats(stats), m_statsDock(statsDock)
 {
-    m_rangeLabel = new ElidedLabel(this, Qt::ElideRight); // the status bar never widens the window
-    m_markerLabel = new QLabel(this);
+    m_rangeLabel = new ElidedLabel(bar, Qt::ElideRight); // the status bar never widens the window
+    m_markerLabel = new QLabel(bar);
     // A partial or damaged load says so where the eye is, not only in the health pane.
-    m_warningsButton = new QToolButton(this);
+    m_warningsButton = new QToolButton(bar);
     m_warningsButton->setObjectName("loadWarningsButton");
     m_warningsButton->setAutoRaise(true);
-    m_warningsButton->setIcon(style()->standardIcon(QStyle::SP_MessageBoxWarning));
+    m_warningsButton->setIcon(bar->style()->standardIcon(QStyle::SP_MessageBoxWarning));
     m_warningsButton->setToolButtonStyle(Qt::ToolButtonTextBesideIcon);
     m_warningsButton->hide();
     connect(m_warningsButton, &QToolButton::clicked, healthDock, [healthDock] {
         healthDock->show();
         healthDock->raise();
     });
-    statusBar()->addWidget(m_rangeLabel, 1);
-    m_captureLabel = new QLabel(this);
+    bar->addWidget(m_rangeLabel, 1);
+    m_captureLabel = new QLabel(bar);
     m_captureLabel->setObjectName("captureStatus");
     m_captureLabel->hide();
-    statusBar()->addPermanentWidget(m_captureLabel);
+    bar->addPermanentWidget(m_captureLabel);
     // The analyses say quietly how far they are, and what they found that asks for a look.
-    m_analysisLabel = new QLabel(this);
+    m_analysisLabel = new QLabel(bar);
     m_analysisLabel->setObjectName("analysisStatus");
     m_analysisLabel->hide();
-    statusBar()->addPermanentWidget(m_analysisLabel);
-    m_headlineLabel = new QLabel(this);
+    bar->addPermanentWidget(m_analysisLabel);
+    m_headlineLabel = new QLabel(bar);
     m_headlineLabel->setObjectName("headlineStatus");
     m_headlineLabel->setTextFormat(Qt::RichText);
     m_headlineLabel->hide();
     connect(m_headlineLabel, &QLabel::linkActivated, this, [this] {
-        m_pluginDock->show();
-        m_pluginDock->raise();
-        m_pluginStats->showHeadline();
+        m_statsDock->show();
+        m_statsDock->raise();
+        m_stats->showHeadline();
     });
-    statusBar()->addPermanentWidget(m_headlineLabel);
+    bar->addPermanentWidget(m_headlineLabel);
     // An analysis that failed says so, and where the details are; the rest goes on.
-    m_failureLabel = new FailureLabel(this);
+    m_failureLabel = new FailureLabel(bar);
     connect(m_failureLabel, &FailureLabel::detailsRequested, this, [this] {
-        m_pluginDock->show();
-        m_pluginDock->raise();
+        m_statsDock->show();
+        m_statsDock->raise();
     });
-    statusBar()->addPermanentWidget(m_failureLabel);
-    statusBar()->addPermanentWidget(m_warningsButton);
-    statusBar()->addPermanentWidget(m_markerLabel);
+    bar->addPermanentWidget(m_failureLabel);
+    bar->addPermanentWidget(m_warningsButton);
+    bar->addPermanentWidget(m_markerLabel);
     // A message takes the range's place, left of the labels above: the mouse hint, then the
     // headline, make way while it shows, so that it reads whole.
-    connect(statusBar(), &QStatusBar::messageChanged, this, &MainWindow::arrangeStatusBar);
+    connect(bar, &QStatusBar::messageChanged, this, &WindowStatus::arrange);
+    connect(statsDock, &QDockWidget::visibilityChanged, this, &WindowStatus::updateAnalyses);
+    ViewState* view = &workspace.view();
+    connect(view, &ViewState::visibleRangeChanged, this, &WindowStatus::updateRange);
+    connect(view, &ViewState::markersChanged, this, &WindowStatus::updateRange);
+    connect(view, &ViewState::timeOriginChanged, this, &WindowStatus::updateRange);
+    connect(view, &ViewState::taskRowsChanged, this, &WindowStatus::dropNotice);
 }
 
-void MainWindow::updateAnalysisStatus()
+void WindowStatus::updateAnalyses()
 {
     int running = 0, permille = 0, statistics = 0;
-    for (size_t i = 0; i < recordings().size(); ++i)
-        if (const AnalysisJob* job = recordings().at(i)->analyses.get(); job && !job->isFinished()) {
+    for (size_t i = 0; i < m_workspace.recordings().size(); ++i)
+        if (const AnalysisJob* job = m_workspace.recordings().at(i)->analyses.get(); job && !job->isFinished()) {
             ++running, permille = std::max(permille, job->permille());
-            statistics += recordings().at(i)->trace->analysesFinished(); // the tables are done
+            statistics += m_workspace.recordings().at(i)->trace->analysesFinished(); // the tables are done
         }
-    const bool live = activeSession() && activeSession()->live && !activeSession()->live->progress().ended;
+    const bool live = m_workspace.session() && m_workspace.session()->live && !m_workspace.session()->live->progress().ended;
     m_analysisLabel->setVisible(running > 0 && !live);
     m_analysisLabel->setText(statistics == running ? tr("Analysing: statistics")
                                                    : tr("Analysing: %1%").arg(permille / 10));
     m_analysisLabel->setToolTip(tr("The plugins and the task index read the recording; their tables and tracks "
                                    "fill in as they are done"));
     // What the analyses found that asks for a look, said where the eye is: not a pane that opens.
-    const auto headline = activeSession() ? m_pluginStats->headline() : std::nullopt;
-    m_headlineWanted = headline && !m_pluginDock->isVisible();
+    const auto headline = m_workspace.session() ? m_stats->headline() : std::nullopt;
+    m_headlineWanted = headline && !m_statsDock->isVisible();
     if (headline)
         m_headlineLabel->setText(tr("<a href=\"show\">%1: %2 — show</a>")
                                      .arg(headline->title, QLocale().toString(qulonglong(headline->rows))));
-    const TraceSession* session = activeSession().get();
+    const TraceSession* session = m_workspace.session().get();
     m_failureLabel->setFailures(session ? session->trace->failures() : std::vector<Trace::Failure>(),
                                 session && session->analyses ? session->analyses->failure() : QString());
-    arrangeStatusBar();
+    arrange();
 }
 
-void MainWindow::showLoadWarnings(const Diagnostics& diagnostics)
+void WindowStatus::showLoadWarnings(const Diagnostics* diagnostics)
 {
+    if (!diagnostics) return m_warningsButton->hide();
     int warnings = 0;
     QStringList lines;
-    for (const Diagnostic& d : diagnostics.items()) {
+    for (const Diagnostic& d : diagnostics->items()) {
         if (d.severity == Diagnostic::Severity::Info) continue;
         ++warnings;
         if (lines.size() < 10) lines << QString::fromStdString(d.message);
@@ -112,23 +118,37 @@ void MainWindow::showLoadWarnings(const Diagnostics& diagnostics)
     m_warningsButton->setToolTip(lines.join('\n') + tr("\n\nClick for the trace health pane (Ctrl+H)."));
 }
 
-void MainWindow::dropNotice()
+void WindowStatus::dropNotice()
 {
-    if (std::exchange(m_noticeShown, false)) statusBar()->clearMessage();
+    if (std::exchange(m_noticeShown, false)) m_bar->clearMessage();
 }
 
-void MainWindow::updateStatus()
+void WindowStatus::sayNotice(const QString& text)
 {
-    if (!activeSession()) {
+    say(text, 15000);
+    m_noticeShown = true;
+}
+
+void WindowStatus::setCaptureStatus(const QString& text)
+{
+    m_captureLabel->setText(text);
+    m_captureLabel->setVisible(!text.isEmpty());
+}
+
+void WindowStatus::updateRange()
+{
+    if (!m_workspace.session()) {
         m_rangeLabel->setFullText(tr("No recording open"));
         m_markerLabel->clear();
         m_markersSet = false;
-        arrangeStatusBar();
+        arrange();
         return;
     }
-    const auto range = m_view.visibleRange();
-    const EventStore& store = activeSession()->store();
-    const timeline::ClockUnit unit = clockUnit();
+    const auto range = m_workspace.view().visibleRange();
+    const EventStore& store = m_workspace.session()->store();
+    const timeline::ClockUnit unit = m_workspace.session()->trace->file().info().timesInUsecs
+                                         ? timeline::ClockUnit::Nanoseconds
+                                         : timeline::ClockUnit::Ticks;
     const bool ticks = unit == timeline::ClockUnit::Ticks;
     auto at = [&](uint64_t t, uint64_t step) {
         return ticks ? tr("tick %1").arg(timeline::formatTimestamp(t, step, unit))
@@ -142,31 +162,31 @@ void MainWindow::updateStatus()
                                   .arg(at(range.start, 1000))
                                   .arg(ticks ? tr(" (counter clock without a conversion to time)") : QString()));
     QStringList markers;
-    if (auto a = m_view.markerA()) markers << tr("A %1").arg(at(*a, 1));
-    if (auto b = m_view.markerB()) markers << tr("B %1").arg(at(*b, 1));
-    if (auto d = m_view.markerDelta()) markers << tr("B−A = %1").arg(timeline::formatDuration(*d, unit));
+    if (auto a = m_workspace.view().markerA()) markers << tr("A %1").arg(at(*a, 1));
+    if (auto b = m_workspace.view().markerB()) markers << tr("B %1").arg(at(*b, 1));
+    if (auto d = m_workspace.view().markerDelta()) markers << tr("B−A = %1").arg(timeline::formatDuration(*d, unit));
     m_markerLabel->setText(markers.isEmpty() ? tr("Shift+click: marker A, Ctrl+click: marker B") : markers.join("   "));
     m_markersSet = !markers.isEmpty();
-    arrangeStatusBar();
+    arrange();
 }
 
-void MainWindow::arrangeStatusBar()
+void WindowStatus::arrange()
 {
     // A message takes the range's place; beside it what reads whole goes on showing: the
     // markers first, then the headline. The mouse hint makes way for any message.
-    const QString message = statusBar()->currentMessage();
-    const int room = statusBar()->width() - messageRoomTaken();
-    const int needed = message.isEmpty() ? 0 : statusBar()->fontMetrics().horizontalAdvance(message) + 24;
+    const QString message = m_bar->currentMessage();
+    const int room = m_bar->width() - messageRoomTaken();
+    const int needed = message.isEmpty() ? 0 : m_bar->fontMetrics().horizontalAdvance(message) + 24;
     const int markers = m_markersSet ? m_markerLabel->sizeHint().width() + 12 : 0;
     const bool markersShown = m_markersSet ? message.isEmpty() || needed + markers <= room : message.isEmpty();
     m_markerLabel->setVisible(markersShown);
     const int headline = m_headlineLabel->sizeHint().width() + 12;
     m_headlineLabel->setVisible(m_headlineWanted &&
                                 (message.isEmpty() || needed + (markersShown ? markers : 0) + headline <= room));
-    statusBar()->setToolTip(message.isEmpty() || needed <= room ? QString() : message);
+    m_bar->setToolTip(message.isEmpty() || needed <= room ? QString() : message);
 }
 
-int MainWindow::messageRoomTaken() const
+int WindowStatus::messageRoomTaken() const
 {
     // The capture's and the analyses' progress stay whatever the message.
     int taken = 0;
@@ -176,14 +196,14 @@ int MainWindow::messageRoomTaken() const
     return taken;
 }
 
-void MainWindow::say(const QString& text, int milliseconds)
+void WindowStatus::say(const QString& text, int milliseconds)
 {
     // Longer than the bar: its middle goes (a path's ends say most), whole in the tooltip.
-    const int room = statusBar()->width() - messageRoomTaken() - 24;
-    const QString shown = statusBar()->fontMetrics().elidedText(text, Qt::ElideMiddle, std::max(room, 100));
+    const int room = m_bar->width() - messageRoomTaken() - 24;
+    const QString shown = m_bar->fontMetrics().elidedText(text, Qt::ElideMiddle, std::max(room, 100));
     m_noticeShown = false;
-    statusBar()->showMessage(shown, milliseconds);
-    if (shown != text) statusBar()->setToolTip(text);
+    m_bar->showMessage(shown, milliseconds);
+    if (shown != text) m_bar->setToolTip(text);
 }
 
 } // namespace ringside
