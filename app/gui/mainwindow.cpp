@@ -2,7 +2,6 @@
 #include "mainwindow.h"
 
 #include "calltree/calltreepane.h"
-#include "calltree/flamegraph.h"
 #include "capture/capturecontroller.h"
 #include "capture/livecapture.h"
 #include "details/healthpane.h"
@@ -13,32 +12,20 @@
 #include "query/querypane.h"
 #include "status/windowstatus.h"
 #include "table/eventtablemodel.h"
-#include "table/eventtableview.h"
 #include "table/eventspane.h"
+#include "table/eventtableview.h"
 #include "table/searchbar.h"
+#include "timeline/timelinekeys.h"
 #include "timeline/timelinewidget.h"
 
 #include <QAction>
-#include <QApplication>
-#include <QClipboard>
 #include <QCloseEvent>
-#include <QComboBox>
 #include <QDockWidget>
-#include <QFileDialog>
 #include <QFileInfo>
-#include <QHeaderView>
-#include <QLabel>
 #include <QLineEdit>
-#include <QMessageBox>
+#include <QMenu>
 #include <QPainter>
-#include <QPlainTextEdit>
-#include <QSettings>
-#include <QSpinBox>
-#include <QSplitter>
-#include <QStatusBar>
 #include <QSvgGenerator>
-#include <QTextEdit>
-#include <QVBoxLayout>
 
 namespace ringside {
 
@@ -75,34 +62,31 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent)
 
     connect(&m_view, &ViewState::selectionChanged, this, &MainWindow::onSelectionChanged);
     connect(m_timeline, &TimelineWidget::recordingActivated, this, &MainWindow::setActiveRecording);
-    connect(m_timeline, &TimelineWidget::inactiveGroupFolded, this,
-            [this](size_t recording, uint16_t buffer, bool collapsed) {
-                if (recording >= recordings().size() || recording == activeRecording()) return;
-                auto& view = m_workspace.stashed(recording);
-                if (!view) {
-                    // Never shown yet: a view that only folds this group.
-                    view = ViewSnapshot();
-                    view->full = recordings().fullRange();
-                    view->visible = m_view.visibleRange();
-                }
-                view->collapsedBuffers.removeAll(buffer);
-                if (collapsed) view->collapsedBuffers.push_back(buffer);
-            });
+    connect(m_timeline, &TimelineWidget::inactiveGroupFolded, &m_workspace, &Workspace::foldInactiveGroup);
     m_layout->restore();
-    updateRecentMenu();
     m_status->updateRange();
-    qApp->installEventFilter(this);
+    new TimelineKeys(this, m_timeline, [this] { return activeSession() != nullptr; });
+}
+
+EventTableView* MainWindow::table()
+{
+    return m_events->table();
+}
+SearchBar* MainWindow::searchBar()
+{
+    return m_events->search();
+}
+EventTableModel* MainWindow::tableModel()
+{
+    return m_events->model();
 }
 
 void MainWindow::createPanes()
 {
     m_events = new EventsPane(&m_view, this);
-    m_table = m_events->table();
-    m_model = m_events->model();
-    m_search = m_events->search();
     connect(m_events, &EventsPane::recordingChosen, this, [this](size_t index) { setActiveRecording(index); });
     m_filters = new FilterPanel(this);
-    m_filtering = new FilterController(m_workspace, m_filters, m_model, m_timeline, this);
+    m_filtering = new FilterController(m_workspace, m_filters, m_events->model(), m_timeline, this);
     m_events->setFilterBar(m_filtering->bar());
     connect(m_filtering, &FilterController::applied, this, &MainWindow::filterApplied);
     connect(m_filtering, &FilterController::selectionKept, this, &MainWindow::onSelectionChanged);
@@ -116,7 +100,7 @@ void MainWindow::createPanes()
     m_pluginStats = new PluginStatsPane(this);
     m_pluginDock = m_layout->addPane(tr("Plugin statistics"), "pluginStatsDock", m_pluginStats);
     m_pluginDock->hide();
-    connect(m_pluginStats, &PluginStatsPane::jumpRequested, this, &MainWindow::goToEvent);
+    connect(m_pluginStats, &PluginStatsPane::jumpRequested, &m_workspace, &Workspace::goToEvent);
 
     // The function_graph call trees, shown when a recording has calls.
     m_calls = new CallTreePane(&m_view, this);
@@ -128,7 +112,7 @@ void MainWindow::createPanes()
     m_query = new QueryPane(&m_view, this);
     m_queryDock = m_layout->addPane(tr("Query"), "queryDock", m_query);
     m_queryDock->hide();
-    connect(m_query, &QueryPane::jumpRequested, this, &MainWindow::goToEvent);
+    connect(m_query, &QueryPane::jumpRequested, &m_workspace, &Workspace::goToEvent);
     connect(m_query, &QueryPane::tracksChanged, m_timeline, &TimelineWidget::tracksChanged);
 
     m_filterDock = m_layout->addSidePane(tr("Filters"), "filterDock", m_filters);
@@ -136,29 +120,26 @@ void MainWindow::createPanes()
 
 void MainWindow::addPaneActions()
 {
-    m_healthDock->toggleViewAction()->setShortcut(QKeySequence(tr("Ctrl+H")));
-    m_healthDock->toggleViewAction()->setObjectName("showHealthAction");
-    m_viewMenu->addAction(m_healthDock->toggleViewAction());
-    m_filterDock->toggleViewAction()->setShortcut(QKeySequence(tr("Ctrl+Shift+F")));
-    m_filterDock->toggleViewAction()->setObjectName("showFiltersAction");
     auto* find = new QAction(tr("Find in Table"), this);
     find->setObjectName("findAction");
     find->setShortcut(QKeySequence::Find);
     connect(find, &QAction::triggered, this, [this] {
-        m_search->edit()->setFocus();
-        m_search->edit()->selectAll();
+        m_events->search()->edit()->setFocus();
+        m_events->search()->edit()->selectAll();
     });
-    m_viewMenu->addAction(find);
-    m_viewMenu->addAction(m_filterDock->toggleViewAction());
-    const std::pair<QDockWidget*, const char*> panes[] = {{m_eventsDock, "Ctrl+Shift+E"},
-                                                          {m_callDock, "Ctrl+Shift+T"},
-                                                          {m_pluginDock, "Ctrl+Shift+P"},
-                                                          {m_queryDock, "Ctrl+Shift+Q"}};
-    const char* names[] = {"showEventsAction", "showCallTreesAction", "showPluginStatsAction", "showQueryAction"};
-    for (size_t i = 0; i < std::size(panes); ++i) {
-        panes[i].first->toggleViewAction()->setShortcut(QKeySequence(tr(panes[i].second)));
-        panes[i].first->toggleViewAction()->setObjectName(names[i]);
-        m_viewMenu->addAction(panes[i].first->toggleViewAction());
+    const std::tuple<QDockWidget*, const char*, const char*> panes[] = {
+        {m_healthDock, "Ctrl+H", "showHealthAction"},         {nullptr, nullptr, nullptr}, // Find
+        {m_filterDock, "Ctrl+Shift+F", "showFiltersAction"},  {m_eventsDock, "Ctrl+Shift+E", "showEventsAction"},
+        {m_callDock, "Ctrl+Shift+T", "showCallTreesAction"},  {m_pluginDock, "Ctrl+Shift+P", "showPluginStatsAction"},
+        {m_queryDock, "Ctrl+Shift+Q", "showQueryAction"}};
+    for (const auto& [dock, key, name] : panes) {
+        if (!dock) {
+            m_viewMenu->addAction(find);
+            continue;
+        }
+        dock->toggleViewAction()->setShortcut(QKeySequence(tr(key)));
+        dock->toggleViewAction()->setObjectName(name);
+        m_viewMenu->addAction(dock->toggleViewAction());
     }
     auto* plugins = new QAction(tr("Plugins…"), this);
     plugins->setObjectName("pluginsAction");
@@ -169,7 +150,6 @@ void MainWindow::addPaneActions()
 
 MainWindow::~MainWindow()
 {
-    qApp->removeEventFilter(this);
     // The docks are hidden after this body, as the window's children go: they say so to no one.
     disconnect(m_pluginDock, nullptr, m_status, nullptr);
     // The views let go of the recordings before the window's members (which own them) go:
@@ -191,53 +171,13 @@ void MainWindow::releaseSessionViews()
     m_filters->setSession(nullptr);
 }
 
-bool MainWindow::eventFilter(QObject* watched, QEvent* event)
-{
-    if (event->type() != QEvent::KeyPress || !activeSession() || watched == m_timeline) return false;
-    auto* widget = qobject_cast<QWidget*>(watched);
-    if (!widget || widget->window() != this) return false;
-    // Text fields keep their keys; lists keep the arrows and Home they move by.
-    QWidget* focus = QApplication::focusWidget();
-    auto isText = [](QObject* w) {
-        return qobject_cast<QLineEdit*>(w) || qobject_cast<QAbstractSpinBox*>(w) || qobject_cast<QTextEdit*>(w) ||
-               qobject_cast<QPlainTextEdit*>(w);
-    };
-    if (isText(widget) || isText(focus)) return false;
-    // The flame graph zooms out with Backspace and Escape, as the timeline does.
-    if (qobject_cast<FlameGraphWidget*>(widget) || qobject_cast<FlameGraphWidget*>(focus)) return false;
-    auto* key = static_cast<QKeyEvent*>(event);
-    const bool navigation = key->key() == Qt::Key_Left || key->key() == Qt::Key_Right || key->key() == Qt::Key_Home;
-    auto isList = [this](QObject* w) { return qobject_cast<QAbstractItemView*>(w) || w == m_table; };
-    if (navigation && (isList(widget) || isList(focus))) return false;
-    return m_timeline->handleKey(key);
-}
-
-void MainWindow::goToEvent(EventRef event, std::optional<std::pair<quint64, quint64>> span)
-{
-    if (!activeSession() || event.stream.value >= activeSession()->store().streamCount() ||
-        event.index >= activeSession()->store().stream(event.stream).columns.size())
-        return;
-    if (span) {
-        // The interval between the markers, in the middle half of the view.
-        const auto [start, end] = *span;
-        const uint64_t margin = std::max<uint64_t>((end - start) / 2, 1000);
-        m_view.setMarkerA(start);
-        m_view.setMarkerB(end);
-        m_view.setVisibleRange({start > margin ? start - margin : 0, end + margin});
-    }
-    m_view.select(event);
-}
-
 void MainWindow::analysesUpdated(const TraceSession* session)
 {
     m_timeline->tablesGrew();
     if (session == activeSession().get()) {
         m_pluginStats->refresh();
-        m_model->taskNamesChanged(); // names the events gave tasks the saved comms lacked
-        if (!m_lastFilterCounts.isValid() || m_lastFilterCounts.elapsed() > 1000) {
-            m_lastFilterCounts.start();
-            m_filters->refreshCounts();
-        }
+        m_events->model()->taskNamesChanged(); // names the events gave tasks the saved comms lacked
+        m_filtering->refreshCounts();
         m_events->refreshDetails();
     }
     m_status->updateAnalyses();
@@ -246,7 +186,7 @@ void MainWindow::analysesUpdated(const TraceSession* session)
 void MainWindow::tasksKnown(const TraceSession* session)
 {
     if (session != activeSession().get()) return;
-    m_model->taskNamesChanged();
+    m_events->model()->taskNamesChanged();
     m_events->refreshDetails();
     m_timeline->update();       // the names on the CPU rows
     m_filters->refreshCounts(); // ... and in the task list ("<...>" until now)
@@ -254,9 +194,9 @@ void MainWindow::tasksKnown(const TraceSession* session)
 
 void MainWindow::tablesFinished(const TraceSession* session)
 {
-    // Every task is named by its events now: analysesUpdated() counts the task list again,
-    // whenever it last did (this stands in for the last batch's update).
-    m_lastFilterCounts.invalidate();
+    // Every task is named by its events now: the task list is counted again, whenever it last
+    // was (this stands in for the last batch's update).
+    m_filtering->refreshCounts(true);
     analysesUpdated(session);
     if (session != activeSession().get()) return;
     // The call trees read the calls once they are all in; a recording with calls shows them
@@ -383,29 +323,10 @@ bool MainWindow::saveWindowImage(const QString& path)
     return p.end();
 }
 
-void MainWindow::exportTimelineImage()
-{
-    if (!activeSession()) return;
-    QSettings settings;
-    const QFileInfo recording(activeSession()->path);
-    const QString dir = settings.value("files/imageDir", recording.absolutePath()).toString();
-    QString filter;
-    const QString path = QFileDialog::getSaveFileName(this, tr("Export timeline image"),
-                                                      QDir(dir).filePath(recording.completeBaseName() + ".png"),
-                                                      tr("PNG image (*.png);;SVG image (*.svg)"), &filter);
-    if (path.isEmpty()) return;
-    settings.setValue("files/imageDir", QFileInfo(path).absolutePath());
-    QString error;
-    if (m_timeline->saveImage(path, &error))
-        m_status->say(tr("Timeline saved to %1").arg(path), 15000);
-    else
-        QMessageBox::warning(this, tr("Export failed"), error);
-}
-
 void MainWindow::showOnLoad(std::optional<std::pair<double, double>> seconds, long long row)
 {
     if (!activeSession()) return;
-    if (row >= 0 && row < m_model->rowCount()) m_table->selectRow(int(row));
+    if (row >= 0 && row < m_events->model()->rowCount()) m_events->table()->selectRow(int(row));
     if (seconds) m_view.setVisibleRange({uint64_t(seconds->first * 1e9), uint64_t(seconds->second * 1e9)});
 }
 

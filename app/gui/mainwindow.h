@@ -3,7 +3,6 @@
 
 #include "state/workspace.h"
 
-#include <QElapsedTimer>
 #include <QMainWindow>
 
 #include <memory>
@@ -11,7 +10,6 @@
 
 class QMenu;
 class QDockWidget;
-class QProgressDialog;
 
 namespace ringside {
 
@@ -31,6 +29,7 @@ class FilterPanel;
 class PaneLayout;
 class SearchBar;
 class TimelineWidget;
+class WindowScreenshot;
 class WindowStatus;
 
 // The main window: the timeline in the middle, the panes (events table and details, plugin
@@ -70,8 +69,6 @@ public:
     void screenshotWhenLoaded(const QString& path);
     // The window as a PNG (pixels) or an SVG (shapes and text, the timeline's rows too).
     bool saveWindowImage(const QString& path);
-    // File > Export Timeline Image: the timeline as shown, to a PNG or SVG the user names.
-    void exportTimelineImage();
     // Shows a time range (seconds) and/or selects a table row; for scripted views.
     void showOnLoad(std::optional<std::pair<double, double>> seconds, long long row);
     // Puts a saved view back (filters, task rows, range, selection, markers, ...), as a session
@@ -83,10 +80,10 @@ public:
     Workspace* workspace() { return &m_workspace; }
     ViewState* viewState() { return &m_view; }
     TimelineWidget* timeline() { return m_timeline; }
-    EventTableView* table() { return m_table; }
+    EventTableView* table();
     FilterPanel* filterPanel() { return m_filters; }
-    SearchBar* searchBar() { return m_search; }
-    EventTableModel* tableModel() { return m_model; }
+    SearchBar* searchBar();
+    EventTableModel* tableModel();
     CallTreePane* callTrees() { return m_calls; }
     PluginStatsPane* pluginStats() { return m_pluginStats; }
     QueryPane* queryPane() { return m_query; }
@@ -103,8 +100,6 @@ signals:
     void filterApplied();
 
 protected:
-    // The timeline's keys work anywhere in the window but in text fields.
-    bool eventFilter(QObject* watched, QEvent* event) override;
     void dragEnterEvent(QDragEnterEvent*) override;
     void dropEvent(QDropEvent*) override;
     void closeEvent(QCloseEvent*) override;
@@ -112,19 +107,11 @@ protected:
 private:
     const std::shared_ptr<TraceSession>& activeSession() const { return m_workspace.session(); }
 
-    // Selects `event` of the active recording; with `span`, marks it and shows it.
-    void goToEvent(EventRef event, std::optional<std::pair<quint64, quint64>> span);
     // The panes, each a tab of the area below the timeline, and their View menu entries.
     void createPanes();
     void addPaneActions();
-    // The loads' progress dialog, their ends, the recent files (mainwindowfiles.cpp).
+    // What the window shows of the loads: their progress and errors (mainwindowfiles.cpp).
     void connectLoads();
-    void showLoadProgress(const QString& path);
-    void closeProgress();
-    void addRecent(const QString& path);
-    void updateRecentMenu();
-    // Once every recording's analyses are done, the screenshot asked for.
-    void takeScreenshotWhenAnalysed();
     // The capture controller, its menu items and what the window shows of its captures
     // (mainwindowcapture.cpp).
     void createCaptures(QMenu* captureMenu, QMenu* fileMenu);
@@ -154,8 +141,6 @@ private:
     FilterController* m_filtering = nullptr;
     TimelineWidget* m_timeline = nullptr;
     EventsPane* m_events = nullptr;
-    EventTableView* m_table = nullptr;
-    EventTableModel* m_model = nullptr;
     HealthPane* m_health = nullptr;
     QDockWidget* m_healthDock = nullptr;
     CallTreePane* m_calls = nullptr;
@@ -167,16 +152,12 @@ private:
     PluginStatsPane* m_pluginStats = nullptr;
     QDockWidget* m_pluginDock = nullptr;
     FilterPanel* m_filters = nullptr;
-    SearchBar* m_search = nullptr;
-    QProgressDialog* m_progress = nullptr;
     ExportController* m_exports = nullptr;
     SessionController* m_sessions = nullptr;
     CaptureController* m_captures = nullptr;
-    QMenu* m_recentMenu = nullptr;
     QMenu* m_viewMenu = nullptr;
-    QString m_screenshotPath;
+    WindowScreenshot* m_screenshot = nullptr;
     bool m_switchingRecording = false; // another recording's view is being put back
-    QElapsedTimer m_lastFilterCounts; // the filter lists of a growing capture are brought up to date now and then
 };
 
 } // namespace ringside

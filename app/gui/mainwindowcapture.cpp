@@ -8,6 +8,7 @@
 #include "filters/filtercontroller.h"
 #include "filters/filterpanel.h"
 #include "status/windowstatus.h"
+#include "table/eventspane.h"
 #include "table/eventtablemodel.h"
 #include "timeline/timelinewidget.h"
 
@@ -41,8 +42,8 @@ void MainWindow::captureGrew()
     if (!capture) return;
     const bool named = m_workspace.captureGrew(*capture);
     if (capture != activeSession()) return;
-    m_model->storeGrew();
-    if (named) m_model->taskNamesChanged(); // rows shown before their task had its name
+    m_events->model()->storeGrew();
+    if (named) m_events->model()->taskNamesChanged(); // rows shown before their task had its name
     const auto old = m_view.fullRange(), visible = m_view.visibleRange();
     const auto full = recordings().fullRange();
     const bool whole = visible == old, following = visible.end >= old.end;
@@ -52,10 +53,7 @@ void MainWindow::captureGrew()
         m_view.setVisibleRange({full.end - visible.span(), full.end}, false);
     m_timeline->update();
     m_status->updateRange();
-    if (!m_lastFilterCounts.isValid() || m_lastFilterCounts.elapsed() > 1000) {
-        m_lastFilterCounts.start();
-        m_filters->refreshCounts();
-    }
+    m_filtering->refreshCounts();
     m_filtering->captureGrew();
 }
 

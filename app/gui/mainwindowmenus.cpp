@@ -7,18 +7,19 @@
 #include "exports/exportcontroller.h"
 #include "help/helpmenu.h"
 #include "plugins/pluginsdialog.h"
+#include "session/recentfiles.h"
 #include "session/sessioncontroller.h"
 #include "status/windowstatus.h"
+#include "table/eventspane.h"
 #include "table/eventtablemodel.h"
 #include "table/eventtableview.h"
+#include "timeline/timelineactions.h"
 #include "timeline/timelinewidget.h"
 
 #include <QAction>
 #include <QFileDialog>
 #include <QFileInfo>
-#include <QHeaderView>
 #include <QMenuBar>
-#include <QMessageBox>
 #include <QSettings>
 
 namespace ringside {
@@ -48,13 +49,13 @@ void MainWindow::buildMenus()
         appendFile(paths.first());
     });
     append->setObjectName("appendAction");
-    append->setEnabled(false);
-    connect(&m_workspace, &Workspace::activeChanged, append,
-            [this, append] { append->setEnabled(activeSession() != nullptr); });
-    m_recentMenu = file->addMenu(tr("Open &Recent"));
-    m_recentMenu->setObjectName("recentMenu");
+    QMenu* recentMenu = file->addMenu(tr("Open &Recent"));
+    recentMenu->setObjectName("recentMenu");
+    auto* recent = new RecentFiles(recentMenu);
+    connect(recent, &RecentFiles::openRequested, this, [this](const QString& path) { openFile(path); });
+    connect(&m_workspace, &Workspace::loaded, recent, &RecentFiles::add);
     file->addSeparator();
-    m_sessions = new SessionController(m_workspace, this, m_table->header());
+    m_sessions = new SessionController(m_workspace, this, m_events->table()->header());
     connect(m_sessions, &SessionController::openRequested, this, &MainWindow::openFiles);
     connect(
         m_sessions, &SessionController::viewsRestoreRequested, this,
@@ -64,56 +65,31 @@ void MainWindow::buildMenus()
     QAction* saveSession = file->addAction(tr("Sa&ve Session…"), QKeySequence(tr("Ctrl+Shift+S")), m_sessions,
                                            &SessionController::saveWithDialog);
     saveSession->setObjectName("saveSessionAction");
-    saveSession->setEnabled(false);
-    connect(&m_workspace, &Workspace::activeChanged, saveSession,
-            [this, saveSession] { saveSession->setEnabled(activeSession() != nullptr); });
-    connect(m_sessions, &SessionController::restored, this, [this](const QString& path, const QStringList& problems) {
+    connect(m_sessions, &SessionController::restored, this, [this](const QString& path) {
         m_status->say(tr("Session %1 restored").arg(QFileInfo(path).fileName()), 15000);
-        if (problems.isEmpty()) return;
-        if (!m_screenshotPath.isEmpty()) {
-            for (const QString& p : problems) qWarning("ringside: %s: %s", qPrintable(path), qPrintable(p));
-            return;
-        }
-        auto* box = new QMessageBox(QMessageBox::Information, tr("Session restored"),
-                                    tr("%1 is restored, with these notes:").arg(path), QMessageBox::Ok, this);
-        box->setInformativeText("• " + problems.join("\n• "));
-        box->setObjectName("sessionProblemsMessage");
-        box->setAttribute(Qt::WA_DeleteOnClose);
-        box->open();
-    });
-    connect(m_sessions, &SessionController::failed, this, [this](const QString& message) {
-        if (!m_screenshotPath.isEmpty()) {
-            qCritical("ringside: %s", qPrintable(message));
-            QApplication::exit(1);
-            return;
-        }
-        auto* box = new QMessageBox(QMessageBox::Warning, tr("Session"), message, QMessageBox::Ok, this);
-        box->setObjectName("sessionFailedMessage");
-        box->setAttribute(Qt::WA_DeleteOnClose);
-        box->open();
     });
     file->addSeparator();
     m_exports = new ExportController(this, [this] {
         ExportSource source;
         source.session = activeSession();
-        source.filter = m_model->sharedFilter();
+        source.filter = m_events->model()->sharedFilter();
         if (activeSession())
-            for (int row : m_table->selectedRows())
-                source.selectedRows.push_back(activeSession()->store().rowOf(m_model->eventAt(row)));
+            for (int row : m_events->table()->selectedRows())
+                source.selectedRows.push_back(activeSession()->store().rowOf(m_events->model()->eventAt(row)));
         return source;
     });
     connect(m_exports, &ExportController::message, this, [this](const QString& text) { m_status->say(text, 15000); });
     QAction* exportEvents =
         file->addAction(tr("&Export Events…"), QKeySequence(tr("Ctrl+E")), m_exports, &ExportController::showDialog);
     exportEvents->setObjectName("exportAction");
-    connect(&m_workspace, &Workspace::activeChanged, exportEvents,
-            [this, exportEvents] { exportEvents->setEnabled(activeSession() != nullptr); });
-    exportEvents->setEnabled(false);
-    QAction* exportImage = file->addAction(tr("Export Timeline &Image…"), this, &MainWindow::exportTimelineImage);
+    QAction* exportImage = file->addAction(tr("Export Timeline &Image…"), m_exports,
+                                          [this] { m_exports->exportTimelineImage(m_timeline); });
     exportImage->setObjectName("exportImageAction");
-    connect(&m_workspace, &Workspace::activeChanged, exportImage,
-            [this, exportImage] { exportImage->setEnabled(activeSession() != nullptr); });
-    exportImage->setEnabled(false);
+    // What needs a recording waits for one.
+    for (QAction* action : {append, saveSession, exportEvents, exportImage}) {
+        action->setEnabled(false);
+        connect(&m_workspace, &Workspace::activeChanged, action, [action] { action->setEnabled(true); });
+    }
     file->addSeparator();
     QMenu* capture = menuBar()->addMenu(tr("&Capture"));
     capture->setObjectName("captureMenu");
@@ -124,47 +100,9 @@ void MainWindow::buildMenus()
     QMenu* view = menuBar()->addMenu(tr("&View"));
     view->setObjectName("viewMenu");
     m_viewMenu = view;
-    view->addAction(tr("Zoom &In"), QKeySequence(tr("Ctrl+=")), this,
-                    [this] {
-                        m_view.setVisibleRange(timeline::zoomAround(
-                            m_view.visibleRange(), m_view.visibleRange().start + m_view.visibleRange().span() / 2, 0.5,
-                            m_view.fullRange()));
-                    })
-        ->setObjectName("zoomInAction");
-    view->addAction(tr("Zoom &Out"), QKeySequence(tr("Ctrl+-")), this,
-                    [this] {
-                        m_view.setVisibleRange(timeline::zoomAround(
-                            m_view.visibleRange(), m_view.visibleRange().start + m_view.visibleRange().span() / 2, 2.0,
-                            m_view.fullRange()));
-                    })
-        ->setObjectName("zoomOutAction");
-    view->addAction(tr("Zoom to &Fit"), QKeySequence(tr("Ctrl+0")), &m_view, &ViewState::zoomToFit)
-        ->setObjectName("zoomFitAction");
-    view->addAction(tr("Zoom &Back"), QKeySequence(tr("Alt+Left")), &m_view, &ViewState::zoomBack)
-        ->setObjectName("zoomBackAction");
-    view->addAction(tr("Zoom &Forward"), QKeySequence(tr("Alt+Right")), &m_view, &ViewState::zoomForward)
-        ->setObjectName("zoomForwardAction");
-    view->addAction(tr("Zoom to Markers A–B"), QKeySequence(tr("Ctrl+M")), &m_view, &ViewState::zoomToMarkers)
-        ->setObjectName("zoomMarkersAction");
-    view->addAction(tr("Clear Markers"), &m_view, &ViewState::clearMarkers)->setObjectName("clearMarkersAction");
-    view->addSeparator();
-    QAction* wheel = view->addAction(tr("Mouse Wheel Zooms (Ctrl+Wheel Scrolls)"));
-    wheel->setObjectName("wheelZoomsAction");
-    wheel->setCheckable(true);
-    wheel->setChecked(QSettings().value("preferences/wheelZooms", false).toBool());
-    m_timeline->setWheelZooms(wheel->isChecked());
-    connect(wheel, &QAction::toggled, this, [this](bool on) {
-        m_timeline->setWheelZooms(on);
-        QSettings().setValue("preferences/wheelZooms", on);
-    });
-    view->addSeparator();
-
     QMenu* go = menuBar()->addMenu(tr("&Go"));
     go->setObjectName("goMenu");
-    go->addAction(tr("Previous Selection"), QKeySequence(tr("Ctrl+[")), &m_view, &ViewState::selectBack)
-        ->setObjectName("selectBackAction");
-    go->addAction(tr("Next Selection"), QKeySequence(tr("Ctrl+]")), &m_view, &ViewState::selectForward)
-        ->setObjectName("selectForwardAction");
+    addTimelineActions(view, go, m_view, m_timeline);
     QMenu* help = menuBar()->addMenu(tr("&Help"));
     help->setObjectName("helpMenu");
     addHelpActions(help, this);
@@ -173,13 +111,10 @@ void MainWindow::buildMenus()
 void MainWindow::showPluginsDialog()
 {
     PluginsDialog dialog(activeSession().get(), this);
-    if (dialog.exec() == QDialog::Accepted && dialog.apply() && activeSession()) {
-        // Every recording is loaded again with the plugins now chosen.
-        if (recordings().size() == 1) return openFile(activeSession()->path, activeSession()->isSample);
-        QStringList paths;
-        for (size_t i = 0; i < recordings().size(); ++i) paths << recordings().at(i)->path;
-        openFiles(paths);
-    }
+    // Every recording is loaded again with the plugins now chosen.
+    if (dialog.exec() == QDialog::Accepted && dialog.apply() && activeSession() &&
+        m_captures->confirmDiscard([this] { m_workspace.reloadAll(); }))
+        m_workspace.reloadAll();
 }
 
 } // namespace ringside

@@ -3,6 +3,7 @@
 
 #include "calltree/calltreemodel.h"
 #include "calltree/functioncolors.h"
+#include "timeline/timelinekeys.h"
 
 #include <QHelpEvent>
 #include <QKeyEvent>
@@ -14,6 +15,9 @@ namespace ringside {
 
 FlameGraphWidget::FlameGraphWidget(QWidget* parent) : QWidget(parent)
 {
+    // It zooms out with Backspace and Escape, as the timeline does: the timeline's keys are not
+    // taken from it (TimelineKeys).
+    setProperty(TimelineKeys::kKeepsKeys, true);
     setMouseTracking(true);
     setFocusPolicy(Qt::ClickFocus);
     setMinimumHeight(kRowHeight * 4);

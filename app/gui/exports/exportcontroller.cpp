@@ -1,9 +1,15 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 #include "exports/exportcontroller.h"
 
+#include "timeline/timelinewidget.h"
+
+#include <QDir>
+#include <QFileDialog>
+#include <QFileInfo>
 #include <QLocale>
 #include <QMessageBox>
 #include <QProgressDialog>
+#include <QSettings>
 
 namespace ringside {
 
@@ -75,6 +81,25 @@ void ExportController::closeProgress()
     m_progress->hide();
     m_progress->deleteLater();
     m_progress = nullptr;
+}
+
+void ExportController::exportTimelineImage(TimelineWidget* timeline)
+{
+    const ExportSource source = m_source();
+    if (!source.session) return;
+    QSettings settings;
+    const QFileInfo recording(source.session->path);
+    const QString dir = settings.value("files/imageDir", recording.absolutePath()).toString();
+    const QString path = QFileDialog::getSaveFileName(m_window, tr("Export timeline image"),
+                                                      QDir(dir).filePath(recording.completeBaseName() + ".png"),
+                                                      tr("PNG image (*.png);;SVG image (*.svg)"));
+    if (path.isEmpty()) return;
+    settings.setValue("files/imageDir", QFileInfo(path).absolutePath());
+    QString error;
+    if (timeline->saveImage(path, &error))
+        emit message(tr("Timeline saved to %1").arg(path));
+    else
+        QMessageBox::warning(m_window, tr("Export failed"), error);
 }
 
 } // namespace ringside

@@ -16,6 +16,8 @@ class QWidget;
 
 namespace ringside {
 
+class TimelineWidget;
+
 // What an export can draw from when the user asks: the open recording, the applied filter and
 // the selected rows (merged order).
 struct ExportSource {
@@ -34,6 +36,8 @@ public:
 
     // The dialog, not blocking: the export starts when it is accepted.
     void showDialog();
+    // File > Export Timeline Image: the timeline as shown, to a PNG or SVG the user names.
+    void exportTimelineImage(TimelineWidget* timeline);
     // Starts an export without asking; for the dialog and for scripts and tests.
     void exportTo(const QString& path, ExportFormat format, ExportDialog::Rows rows);
     bool running() const { return m_job.running(); }

@@ -59,6 +59,14 @@ void FilterController::release()
     m_bar->hide();
 }
 
+void FilterController::refreshCounts(bool now)
+{
+    if (now || !m_lastCounts.isValid() || m_lastCounts.elapsed() > 1000) {
+        m_lastCounts.start();
+        m_panel->refreshCounts();
+    }
+}
+
 void FilterController::captureGrew()
 {
     if (!m_workspace.view().filter().empty() && !m_job.running() &&

@@ -42,6 +42,9 @@ public:
     // A growing capture: a filter shows what had arrived when it ran, so it runs again, at
     // most once a second.
     void captureGrew();
+    // The filter panel's lists counted again as a recording grows or its analyses name its
+    // tasks: at most once a second, unless `now`.
+    void refreshCounts(bool now = false);
 
 signals:
     // A filter's result is shown (or the answer is an error).
@@ -62,6 +65,7 @@ private:
     FilterJob m_job;
     FilterSpec m_pending;
     QElapsedTimer m_lastLiveFilter;
+    QElapsedTimer m_lastCounts;
 };
 
 } // namespace ringside

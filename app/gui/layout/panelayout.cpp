@@ -12,6 +12,7 @@
 #include <QSettings>
 #include <QShowEvent>
 #include <QSplitter>
+#include <QStyleOption>
 
 #include <algorithm>
 

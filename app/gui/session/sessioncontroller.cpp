@@ -10,6 +10,7 @@
 #include <QHeaderView>
 #include <QJsonArray>
 #include <QMainWindow>
+#include <QMessageBox>
 #include <QSettings>
 
 namespace ringside {
@@ -17,6 +18,8 @@ namespace ringside {
 SessionController::SessionController(Workspace& workspace, QMainWindow* window, QHeaderView* tableHeader)
     : QObject(window), m_workspace(workspace), m_window(window), m_tableHeader(tableHeader)
 {
+    connect(this, &SessionController::restored, this, &SessionController::showRestored);
+    connect(this, &SessionController::failed, this, &SessionController::showFailure);
     auto maybeApply = [this] {
         if (m_pending && allLoaded()) apply();
     };
@@ -210,6 +213,30 @@ void SessionController::openWithDialog()
         QFileDialog::getOpenFileName(m_window, tr("Open session"), settings.value("files/lastDir").toString(),
                                      tr("Ringside sessions (*.ringside);;All files (*)"));
     if (!path.isEmpty()) open(path);
+}
+
+void SessionController::showRestored(const QString& path, const QStringList& problems)
+{
+    if (problems.isEmpty()) return;
+    if (m_headless) {
+        for (const QString& p : problems) qWarning("ringside: %s: %s", qPrintable(path), qPrintable(p));
+        return;
+    }
+    auto* box = new QMessageBox(QMessageBox::Information, tr("Session restored"),
+                                tr("%1 is restored, with these notes:").arg(path), QMessageBox::Ok, m_window);
+    box->setInformativeText("• " + problems.join("\n• "));
+    box->setObjectName("sessionProblemsMessage");
+    box->setAttribute(Qt::WA_DeleteOnClose);
+    box->open();
+}
+
+void SessionController::showFailure(const QString& message)
+{
+    if (m_headless) return qCritical("ringside: %s", qPrintable(message));
+    auto* box = new QMessageBox(QMessageBox::Warning, tr("Session"), message, QMessageBox::Ok, m_window);
+    box->setObjectName("sessionFailedMessage");
+    box->setAttribute(Qt::WA_DeleteOnClose);
+    box->open();
 }
 
 } // namespace ringside

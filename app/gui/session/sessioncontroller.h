@@ -33,6 +33,9 @@ public:
     void open(const QString& path);
     void saveWithDialog();
     void openWithDialog();
+    // Says what could not be restored and why a session failed in the log, not in message
+    // boxes (a window that takes a screenshot and quits).
+    void setHeadless(bool headless) { m_headless = headless; }
 
 signals:
     // The view is back; `problems` says what of it could not be.
@@ -46,6 +49,9 @@ signals:
 
 private:
     void apply();
+    // The notes of a restore, a failure: in a box over the window, or the log.
+    void showRestored(const QString& path, const QStringList& problems);
+    void showFailure(const QString& message);
     QJsonObject layout() const;
     void restoreLayout(const QJsonObject& layout, QStringList* problems);
 
@@ -61,6 +67,7 @@ private:
     QMainWindow* m_window;
     QHeaderView* m_tableHeader;
     std::optional<Pending> m_pending;
+    bool m_headless = false;
 };
 
 } // namespace ringside

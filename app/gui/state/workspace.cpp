@@ -6,6 +6,7 @@
 
 #include <QFileInfo>
 
+#include <algorithm>
 #include <utility>
 
 namespace ringside {
@@ -51,6 +52,15 @@ void Workspace::openAll(const QStringList& paths)
     if (paths.isEmpty()) return;
     open(paths.first());
     m_pendingAppends = paths.mid(1);
+}
+
+void Workspace::reloadAll()
+{
+    if (m_recordings.empty()) return;
+    QStringList paths;
+    for (size_t i = 1; i < m_recordings.size(); ++i) paths << m_recordings.at(i)->path;
+    open(m_recordings.at(0)->path, m_recordings.at(0)->isSample);
+    m_pendingAppends = paths;
 }
 
 void Workspace::appendPath(const QString& path)
@@ -162,6 +172,34 @@ std::vector<std::optional<ViewSnapshot>> Workspace::views() const
     views.resize(m_recordings.size());
     if (m_session) views[m_active] = m_view.snapshot();
     return views;
+}
+
+void Workspace::foldInactiveGroup(size_t recording, uint16_t buffer, bool collapsed)
+{
+    if (recording >= m_recordings.size() || recording == m_active) return;
+    std::optional<ViewSnapshot>& view = m_stashed[recording];
+    if (!view) {
+        view = ViewSnapshot();
+        view->full = m_recordings.fullRange();
+        view->visible = m_view.visibleRange();
+    }
+    view->collapsedBuffers.removeAll(buffer);
+    if (collapsed) view->collapsedBuffers.push_back(buffer);
+}
+
+void Workspace::goToEvent(EventRef event, std::optional<std::pair<quint64, quint64>> span)
+{
+    if (!m_session || event.stream.value >= m_session->store().streamCount() ||
+        event.index >= m_session->store().stream(event.stream).columns.size())
+        return;
+    if (span) {
+        const auto [start, end] = *span;
+        const uint64_t margin = std::max<uint64_t>((end - start) / 2, 1000);
+        m_view.setMarkerA(start);
+        m_view.setMarkerB(end);
+        m_view.setVisibleRange({start > margin ? start - margin : 0, end + margin});
+    }
+    m_view.select(event);
 }
 
 void Workspace::setStashed(std::vector<std::optional<ViewSnapshot>> views)

@@ -47,6 +47,12 @@ public:
     std::optional<ViewSnapshot>& stashed(size_t index) { return m_stashed[index]; }
     // Views put back (a session file's), one per recording; the active one's is not used.
     void setStashed(std::vector<std::optional<ViewSnapshot>> views);
+    // A group of rows (a buffer's) of a recording not active folded or unfolded: its view keeps
+    // it so (a view is made for one never shown).
+    void foldInactiveGroup(size_t recording, uint16_t buffer, bool collapsed);
+    // Selects `event` of the active recording; with `span`, marks it and shows it (in the
+    // middle half of the view).
+    void goToEvent(EventRef event, std::optional<std::pair<quint64, quint64>> span);
 
     // ---- Loads and analyses
     // Loads `path` to replace every recording open; the appends queued are dropped.
@@ -56,6 +62,8 @@ public:
     // Loads `path` to join those open (opens it when none is); one open already is made
     // active instead (alreadyOpen).
     void appendPath(const QString& path);
+    // Every recording open loaded again (with the plugins now chosen), the first alone.
+    void reloadAll();
     // Appended, in turn, once the loads before them are done.
     void queueAppends(const QStringList& paths);
     // A live capture, shown as a recording opened alone; its analyses follow it (captureGrew,

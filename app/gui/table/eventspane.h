@@ -6,6 +6,7 @@
 #include <memory>
 
 class QComboBox;
+class QVBoxLayout;
 
 namespace ringside {
 
@@ -60,7 +61,7 @@ private:
     QWidget* m_recordingBar = nullptr;
     QComboBox* m_recordingBox = nullptr;
     ElidedLabel* m_recordingNote = nullptr;
-    class QVBoxLayout* m_tableLayout = nullptr;
+    QVBoxLayout* m_tableLayout = nullptr;
     bool m_syncingSelection = false;
 };
 

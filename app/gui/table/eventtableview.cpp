@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 #include "table/eventtableview.h"
 
+#include "timeline/timelinekeys.h"
+
 #include <QAbstractItemModel>
 #include <QContextMenuEvent>
 #include <QHeaderView>
@@ -17,6 +19,8 @@ namespace ringside {
 
 EventTableView::EventTableView(QWidget* parent) : QAbstractScrollArea(parent)
 {
+    // Its rows move by the arrows and Home (TimelineKeys).
+    setProperty(TimelineKeys::kKeepsArrows, true);
     m_header = new QHeaderView(Qt::Horizontal, this);
     m_header->setSectionsMovable(false);
     m_header->setStretchLastSection(true);
