@@ -12,6 +12,7 @@
 
 #include <algorithm>
 #include <optional>
+#include <utility>
 
 namespace ringside {
 
@@ -70,6 +71,8 @@ Result<std::shared_ptr<FilterExpression>> FilterExpression::compile(const Trace&
     if (rc < 0) {
         char message[256] = {0};
         tep_filter_strerror(expression->m_filter, rc, message, sizeof message);
+        // Freed here, under the lock held: the destructor would take it again.
+        tep_filter_free(std::exchange(expression->m_filter, nullptr));
         return Error{message[0] ? message : "invalid filter expression"};
     }
     return expression;
