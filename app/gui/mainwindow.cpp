@@ -127,20 +127,18 @@ void MainWindow::addPaneActions()
         m_events->search()->edit()->setFocus();
         m_events->search()->edit()->selectAll();
     });
-    const std::tuple<QDockWidget*, const char*, const char*> panes[] = {
-        {m_healthDock, "Ctrl+H", "showHealthAction"},         {nullptr, nullptr, nullptr}, // Find
-        {m_filterDock, "Ctrl+Shift+F", "showFiltersAction"},  {m_eventsDock, "Ctrl+Shift+E", "showEventsAction"},
-        {m_callDock, "Ctrl+Shift+T", "showCallTreesAction"},  {m_pluginDock, "Ctrl+Shift+P", "showPluginStatsAction"},
-        {m_queryDock, "Ctrl+Shift+Q", "showQueryAction"}};
-    for (const auto& [dock, key, name] : panes) {
-        if (!dock) {
-            m_viewMenu->addAction(find);
-            continue;
-        }
+    auto addPane = [this](QDockWidget* dock, const char* key, const char* name) {
         dock->toggleViewAction()->setShortcut(QKeySequence(tr(key)));
         dock->toggleViewAction()->setObjectName(name);
         m_viewMenu->addAction(dock->toggleViewAction());
-    }
+    };
+    addPane(m_healthDock, "Ctrl+H", "showHealthAction");
+    m_viewMenu->addAction(find);
+    addPane(m_filterDock, "Ctrl+Shift+F", "showFiltersAction");
+    addPane(m_eventsDock, "Ctrl+Shift+E", "showEventsAction");
+    addPane(m_callDock, "Ctrl+Shift+T", "showCallTreesAction");
+    addPane(m_pluginDock, "Ctrl+Shift+P", "showPluginStatsAction");
+    addPane(m_queryDock, "Ctrl+Shift+Q", "showQueryAction");
     auto* plugins = new QAction(tr("Plugins…"), this);
     plugins->setObjectName("pluginsAction");
     connect(plugins, &QAction::triggered, this, &MainWindow::showPluginsDialog);
@@ -189,7 +187,7 @@ void MainWindow::tasksKnown(const TraceSession* session)
     m_events->model()->taskNamesChanged();
     m_events->refreshDetails();
     m_timeline->update();       // the names on the CPU rows
-    m_filters->refreshCounts(); // ... and in the task list ("<...>" until now)
+    m_filtering->refreshCounts(true); // ... and in the task list ("<...>" until now)
 }
 
 void MainWindow::tablesFinished(const TraceSession* session)

@@ -4,8 +4,6 @@
 #include "capture/livecapture.h"
 #include "jobs/analysisjob.h"
 
-#include <QFileInfo>
-
 #include <algorithm>
 #include <utility>
 
