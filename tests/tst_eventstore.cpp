@@ -406,6 +406,56 @@ private slots:
     // back exactly, whatever the steps between them (steady, crossing 2^32 inside a block,
     // sparse with a new high word each time, random, backwards), pushed one by one or
     // appended in batches.
+    // Values coded per block: every value comes back after pushes and after appends at a
+    // block boundary (blocks adopted) and off it (re-coded), also where one block holds 2^16
+    // distinct values; a column of few distinct values costs 2 bytes a value.
+    void dictionaryColumnKeepsEveryValue()
+    {
+        constexpr size_t kBlock = DictionaryColumn<int32_t>::kBlockSize;
+        std::mt19937 random(11);
+        auto valueAt = [&](size_t i, int kind) -> int32_t {
+            switch (kind) {
+            case 0: return int32_t(random() % 7);              // few values
+            case 1: return int32_t(i);                         // every value distinct
+            case 2: return int32_t(random()) - (1 << 30);      // anything, negatives too
+            default: return int32_t(i / 1000 % 3 == 0 ? 5 : i); // runs and distinct values
+            }
+        };
+        for (const size_t firstSize : {size_t(0), size_t(3), kBlock, kBlock + 17}) {
+            DictionaryColumn<int32_t> column;
+            std::vector<int32_t> expected;
+            for (size_t i = 0; i < firstSize; ++i) {
+                expected.push_back(valueAt(i, int(i % 4)));
+                column.push_back(expected.back());
+            }
+            DictionaryColumn<int32_t> batch;
+            for (int round = 0; round < 4; ++round) {
+                const size_t events = round == 1 ? 2 * kBlock + 5 : 777 + size_t(round) * 1000;
+                for (size_t i = 0; i < events; ++i) {
+                    expected.push_back(valueAt(expected.size(), round));
+                    batch.push_back(expected.back());
+                }
+                column.append(std::move(batch), round % 2 == 0);
+                QCOMPARE(batch.size(), size_t(0));
+                QCOMPARE(column.size(), expected.size());
+            }
+            for (size_t i = 0; i < 10; ++i) { // goes on after the appends
+                expected.push_back(int32_t(i % 2));
+                column.push_back(expected.back());
+            }
+            for (size_t i = 0; i < expected.size(); ++i)
+                if (column[i] != expected[i])
+                    QFAIL(qPrintable(QStringLiteral("first %1: value %2 is %3, not %4")
+                                         .arg(firstSize)
+                                         .arg(i)
+                                         .arg(column[i])
+                                         .arg(expected[i])));
+        }
+        DictionaryColumn<int32_t> few;
+        for (size_t i = 0; i < 8 * kBlock; ++i) few.push_back(int32_t(i % 300) * 1000);
+        QVERIFY(few.memoryBytes() < 8 * kBlock * 2 + 8 * 300 * 4 + 65536);
+    }
+
     void timestampColumnKeepsEveryTime()
     {
         std::mt19937_64 random(27);
@@ -465,38 +515,36 @@ private slots:
         // their blocks (which it does at a block boundary).
         CpuColumns store, batch;
         uint64_t next = 0;
-        store.timestamp.push_back(next), store.eventType.push_back(0), store.pid.push_back(0);
-        store.flags.push_back(0), store.preemptCount.push_back(0), store.pageFirstEvent.push_back(0);
+        store.push_back(next, 0, 0, 0, 0), store.pageFirstEvent.push_back(0);
         store.publish();
         ++next;
+        size_t keptPidBytes = 0;
         for (int round = 0; round < 5; ++round) {
             const size_t events = round == 3 ? TimestampColumn::kBlockSize + 10 : 1000 + size_t(round);
-            for (size_t i = 0; i < events; ++i, ++next) {
-                batch.timestamp.push_back(next);
-                batch.eventType.push_back(uint16_t(next));
-                batch.pid.push_back(int32_t(next));
-                batch.flags.push_back(uint8_t(next));
-                batch.preemptCount.push_back(uint8_t(next));
-            }
+            for (size_t i = 0; i < events; ++i, ++next)
+                batch.push_back(next, uint16_t(next), int32_t(next), uint8_t(next), uint8_t(next >> 3));
             batch.pageFirstEvent.push_back(0);
             batch.publish();
-            QCOMPARE(batch.pid.memoryBytes(), (events + ChunkedColumn<int32_t>::kBlockSize - 1) /
-                                                  ChunkedColumn<int32_t>::kBlockSize *
-                                                  ChunkedColumn<int32_t>::kBlockBytes);
-            QCOMPARE(batch.timestamp.memoryBytes(), batch.pid.memoryBytes() + 2 * kTimestampSideBlock);
+            const size_t blocks = (events + TimestampColumn::kBlockSize - 1) / TimestampColumn::kBlockSize;
+            QCOMPARE(batch.timestamp.memoryBytes(), blocks * ChunkedColumn<uint32_t>::kBlockBytes + 2 * kTimestampSideBlock);
             store.appendBatch(batch);
             QCOMPARE(batch.size(), size_t(0));
             QCOMPARE(batch.timestamp.size(), size_t(0));
+            QCOMPARE(batch.pid.size(), size_t(0));
+            QCOMPARE(batch.eventType.size(), size_t(0));
             QCOMPARE(batch.pageFirstEvent.size(), size_t(0));
-            QCOMPARE(batch.pid.memoryBytes(), ChunkedColumn<int32_t>::kBlockBytes);
-            QCOMPARE(batch.timestamp.memoryBytes(), ChunkedColumn<int32_t>::kBlockBytes + 2 * kTimestampSideBlock);
+            QCOMPARE(batch.timestamp.memoryBytes(), ChunkedColumn<uint32_t>::kBlockBytes + 2 * kTimestampSideBlock);
+            if (round == 0) keptPidBytes = batch.pid.memoryBytes();
+            QCOMPARE(batch.pid.memoryBytes(), keptPidBytes); // its first blocks, no more
+            QCOMPARE(batch.shapes.memoryBytes(), keptPidBytes);
         }
         QCOMPARE(store.size(), size_t(next));
         QCOMPARE(store.pageFirstEvent.size(), size_t(6));
         for (size_t i = 0; i < next; ++i) {
             QCOMPARE(store.timestamp[i], uint64_t(i));
             QCOMPARE(store.pid[i], int32_t(i));
-            if (store.eventType[i] != uint16_t(i)) QFAIL("event types differ");
+            if (store.eventType[i] != uint16_t(i) || store.flags[i] != uint8_t(i) || store.preemptCount[i] != uint8_t(i >> 3))
+                QFAIL("event shapes differ");
         }
     }
 

@@ -478,7 +478,7 @@ void ConsumerRegistry::feedPiecesFromTaps(const EventStore& store, const Walk& w
         if (from >= to) continue;
         const StreamId id(static_cast<uint16_t>(s));
         const CpuColumns& c = store.stream(id).columns;
-        StreamWalk cursor(c.eventType, from, to, tapOfType, walk.markers[s]);
+        StreamWalk cursor(c, from, to, tapOfType, walk.markers[s]);
         for (size_t t = 0; t < m_taps.size(); ++t)
             if (!m_bound[t].pieceSubscribers.empty()) cursor.addTap(uint32_t(t), m_columns[t][s], false, m_consumed[t][s]);
         // The batch's events of the stream are one stretch.
@@ -508,12 +508,25 @@ void ConsumerRegistry::consumeTaps(const EventStore& store, const Walk& walk)
     for (size_t s = 0; s < walk.ranges.size(); ++s) {
         const auto [from, to] = walk.ranges[s];
         const CpuColumns& c = store.stream(StreamId(static_cast<uint16_t>(s))).columns;
+        // Block by block: the tap of each code of the block's shapes, then the codes counted.
+        std::vector<int32_t> tapOfCode;
         for (size_t i = from; i < to;) {
-            const std::span<const uint16_t> types = c.eventType.run(i, to);
-            for (const uint16_t type : types)
-                if (type < tapOfType.size() && tapOfType[type] >= 0 && m_taps[size_t(tapOfType[type])].keep)
-                    ++m_consumed[size_t(tapOfType[type])][s];
-            i += types.size();
+            const std::span<const uint16_t> codes = c.shapes.codes(i, to);
+            const size_t block = i >> DictionaryColumn<uint32_t>::kBlockBits;
+            tapOfCode.clear();
+            for (const uint16_t code : codes) {
+                if (code >= tapOfCode.size()) {
+                    const size_t mapped = tapOfCode.size();
+                    tapOfCode.resize(code + size_t(1));
+                    for (size_t k = mapped; k < tapOfCode.size(); ++k) {
+                        const auto type = static_cast<uint16_t>(c.shapes.valueOf(block, uint16_t(k)));
+                        const int32_t tap = type < tapOfType.size() ? tapOfType[type] : -1;
+                        tapOfCode[k] = tap >= 0 && m_taps[size_t(tap)].keep ? tap : -1;
+                    }
+                }
+                if (tapOfCode[code] >= 0) ++m_consumed[size_t(tapOfCode[code])][s];
+            }
+            i += codes.size();
         }
         // Whole pieces read: gone.
         for (size_t t = 0; t < m_columns.size(); ++t) {
@@ -550,7 +563,7 @@ void ConsumerRegistry::deliverLane(Lane& lane, const EventStore& store, Walk& wa
     std::vector<StreamWalk> cursors;
     for (size_t s = 0; s < walk.ranges.size(); ++s) {
         const CpuColumns& c = store.stream(StreamId(static_cast<uint16_t>(s))).columns;
-        cursors.emplace_back(c.eventType, walk.ranges[s].first, walk.ranges[s].second, tapOfType, walk.markers[s]);
+        cursors.emplace_back(c, walk.ranges[s].first, walk.ranges[s].second, tapOfType, walk.markers[s]);
         for (size_t t = 0; t < m_columns.size() && t < m_taps.size(); ++t)
             if (s < m_columns[t].size() && reads(t))
                 cursors[s].addTap(uint32_t(t), m_columns[t][s], lane.releases[t], m_consumed[t][s]);

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 #pragma once
 
-#include "store/chunkedcolumn.h"
+#include "store/cpucolumns.h"
 #include "store/recordtap.h"
 
 #include <cstddef>
@@ -78,10 +78,10 @@ public:
         const uint8_t* bytes = nullptr;
     };
 
-    // Events [from, to) of `types`; markers are the indexes of the events lost events precede.
-    StreamWalk(const ChunkedColumn<uint16_t>& types, size_t from, size_t to, const std::vector<int32_t>& tapOfType,
+    // Events [from, to) of `columns`; markers are the indexes of the events lost events precede.
+    StreamWalk(const CpuColumns& columns, size_t from, size_t to, const std::vector<int32_t>& tapOfType,
                std::vector<uint32_t> markers)
-        : m_types(&types), m_next(from), m_end(to), m_tapOfType(&tapOfType), m_markers(std::move(markers))
+        : m_shapes(&columns.shapes), m_next(from), m_end(to), m_tapOfType(&tapOfType), m_markers(std::move(markers))
     {}
     void addTap(uint32_t tap, TapColumn& column, bool release, size_t skip)
     {
@@ -101,11 +101,17 @@ public:
             // types no tap of this walk takes (a lane reads a few of many).
             const size_t stop = m_marker < m_markers.size() ? std::min<size_t>(m_end, m_markers[m_marker]) : m_end;
             if (m_next >= stop) continue;
-            const std::span<const uint16_t> types = m_types->run(m_next, stop);
+            // The events' shapes are codes of their block's dictionary: a code's tap is worked
+            // out once per block.
+            const std::span<const uint16_t> codes = m_shapes->codes(m_next, stop);
             const size_t first = m_next;
-            for (size_t i = 0; i < types.size(); ++i) {
-                const uint16_t type = types[i];
-                const int32_t tap = type < m_tapOfType->size() ? (*m_tapOfType)[type] : -1;
+            const size_t block = first >> DictionaryColumn<uint32_t>::kBlockBits;
+            if (block != m_mappedBlock) {
+                m_tapOfCode.clear();
+                m_mappedBlock = block;
+            }
+            for (size_t i = 0; i < codes.size(); ++i) {
+                const int32_t tap = tapOfCode(block, codes[i]);
                 if (tap < 0 || size_t(tap) >= m_readers.size()) continue;
                 if (const uint8_t* bytes = m_readers[size_t(tap)].take()) {
                     m_next = first + i + 1;
@@ -113,12 +119,26 @@ public:
                     return true;
                 }
             }
-            m_next = first + types.size();
+            m_next = first + codes.size();
         }
     }
 
 private:
-    const ChunkedColumn<uint16_t>* m_types;
+    static constexpr int32_t kNotMapped = -2;
+    int32_t tapOfCode(size_t block, uint16_t code)
+    {
+        if (code >= m_tapOfCode.size()) m_tapOfCode.resize(code + size_t(1), kNotMapped);
+        int32_t& tap = m_tapOfCode[code];
+        if (tap == kNotMapped) {
+            const auto type = static_cast<uint16_t>(m_shapes->valueOf(block, code));
+            tap = type < m_tapOfType->size() ? (*m_tapOfType)[type] : -1;
+        }
+        return tap;
+    }
+
+    const DictionaryColumn<uint32_t>* m_shapes;
+    size_t m_mappedBlock = SIZE_MAX;
+    std::vector<int32_t> m_tapOfCode; // of m_mappedBlock's codes
     size_t m_next, m_end;
     const std::vector<int32_t>* m_tapOfType;
     std::vector<uint32_t> m_markers;

@@ -105,11 +105,7 @@ void PageParser::parse(const uint8_t* page, uint32_t pageSize, CpuColumns& out, 
         const auto index = static_cast<uint32_t>(out.timestamp.size());
         const auto pid =
             static_cast<int32_t>(ByteReader::decode(rec + m_layout.pidOffset, m_layout.pidSize, m_bigEndian));
-        out.timestamp.push_back(ts);
-        out.eventType.push_back(type);
-        out.pid.push_back(pid);
-        out.flags.push_back(rec[m_layout.flagsOffset]);
-        out.preemptCount.push_back(rec[m_layout.preemptOffset]);
+        out.push_back(ts, type, pid, rec[m_layout.flagsOffset], rec[m_layout.preemptOffset]);
         ++perType[type];
         if (m_taps && m_tapOfType[type] >= 0) {
             const size_t tapIndex = static_cast<size_t>(m_tapOfType[type]);

@@ -5,7 +5,9 @@
 
 #include <algorithm>
 #include <limits>
+#include <span>
 #include <unordered_map>
+#include <utility>
 
 namespace ringside {
 
@@ -66,22 +68,41 @@ void StoreAppender::addTypeCounts(const std::vector<uint64_t>& perType)
 void StoreAppender::counted(const CpuColumns& columns, size_t from, bool types)
 {
     TaskTable& tasks = m_store.m_tasks;
-    // Counted per segment, then handed to the task table at once (it locks for readers).
+    // Counted per segment, then handed to the task table at once (it locks for readers). The
+    // columns are codes of each block's distinct values: counted by code, then by value.
     std::unordered_map<int32_t, uint64_t> perPid;
     std::vector<int32_t> firstSeen; // pids in order of first appearance
-    int32_t lastPid = 0;
-    uint64_t* slot = nullptr;
-    for (size_t i = from; i < columns.size(); ++i) {
-        if (types)
-            std::atomic_ref<uint64_t>(m_store.m_typeCounts[columns.eventType[i]]).fetch_add(1, std::memory_order_relaxed);
-        const int32_t pid = columns.pid[i];
-        if (!slot || pid != lastPid) {
+    std::vector<uint64_t> perCode;
+    std::vector<uint16_t> codesSeen; // in order of first appearance in the run
+    const size_t end = columns.size();
+    for (size_t i = from; i < end;) {
+        const size_t block = i >> DictionaryColumn<int32_t>::kBlockBits;
+        const std::span<const uint16_t> codes = columns.pid.codes(i, end);
+        for (const uint16_t code : codes) {
+            if (code >= perCode.size()) perCode.resize(code + size_t(1), 0);
+            if (perCode[code]++ == 0) codesSeen.push_back(code);
+        }
+        for (const uint16_t code : codesSeen) {
+            const int32_t pid = columns.pid.valueOf(block, code);
             auto [it, added] = perPid.try_emplace(pid, 0);
             if (added) firstSeen.push_back(pid);
-            slot = &it->second;
-            lastPid = pid;
+            it->second += std::exchange(perCode[code], 0);
         }
-        ++*slot;
+        codesSeen.clear();
+        if (types) {
+            const std::span<const uint16_t> shapes = columns.shapes.codes(i, i + codes.size());
+            for (const uint16_t code : shapes) {
+                if (code >= perCode.size()) perCode.resize(code + size_t(1), 0);
+                if (perCode[code]++ == 0) codesSeen.push_back(code);
+            }
+            for (const uint16_t code : codesSeen) {
+                const auto type = static_cast<uint16_t>(columns.shapes.valueOf(block, code));
+                std::atomic_ref<uint64_t>(m_store.m_typeCounts[type])
+                    .fetch_add(std::exchange(perCode[code], 0), std::memory_order_relaxed);
+            }
+            codesSeen.clear();
+        }
+        i += codes.size();
     }
     for (int32_t pid : firstSeen)
         if (!tasks.find(pid).valid()) tasks.intern(pid, m_comms ? m_comms(pid) : std::string("<...>"));

@@ -2,6 +2,7 @@
 #pragma once
 
 #include "store/chunkedcolumn.h"
+#include "store/dictionarycolumn.h"
 #include "store/timestampcolumn.h"
 
 #include <algorithm>
@@ -43,13 +44,35 @@ inline int recordBytesInPage(int size, const void* payload, const uint8_t* page,
 // readers, set by publish() after every column of those events is written (release), so a
 // reader that takes size() (acquire) may read any column below it. The page parser publishes
 // each page; append() publishes what it appends.
+//
+// Memory: an event is 10 bytes here, its time 4 and its pid and shape (type, flags and preempt
+// count) 2 each, as codes of the distinct values of their block (DictionaryColumn).
 struct CpuColumns {
+    // One part of the events' shapes, read as if it were a column of its own.
+    template <typename Part, int Shift>
+    class ShapePart {
+    public:
+        explicit ShapePart(const DictionaryColumn<uint32_t>& shapes) : m_shapes(&shapes) {}
+        ShapePart(const ShapePart&) = delete;
+        ShapePart& operator=(const ShapePart&) = delete;
+        Part operator[](size_t i) const { return static_cast<Part>((*m_shapes)[i] >> Shift); }
+        size_t size() const { return m_shapes->size(); }
+
+    private:
+        const DictionaryColumn<uint32_t>* m_shapes;
+    };
+    static uint32_t shapeOf(uint16_t type, uint8_t flags, uint8_t preemptCount)
+    {
+        return uint32_t(type) | uint32_t(flags) << 16 | uint32_t(preemptCount) << 24;
+    }
+
     int cpu = 0;
     TimestampColumn timestamp;
-    ChunkedColumn<uint16_t> eventType;
-    ChunkedColumn<int32_t> pid;
-    ChunkedColumn<uint8_t> flags;        // common_flags: irqs-off, need-resched, hardirq...
-    ChunkedColumn<uint8_t> preemptCount; // common_preempt_count
+    DictionaryColumn<uint32_t> shapes; // shapeOf() each event
+    ShapePart<uint16_t, 0> eventType{shapes};
+    ShapePart<uint8_t, 16> flags{shapes};        // common_flags: irqs-off, need-resched, hardirq...
+    ShapePart<uint8_t, 24> preemptCount{shapes}; // common_preempt_count
+    DictionaryColumn<int32_t> pid;
     ChunkedColumn<uint32_t, 14> pageFirstEvent;
     ChunkedColumn<LostEvents, 12> lost;
     uint64_t lostTotal = 0; // writer's bookkeeping, read once loading is done
@@ -61,10 +84,8 @@ struct CpuColumns {
     {
         cpu = o.cpu;
         timestamp = std::move(o.timestamp);
-        eventType = std::move(o.eventType);
+        shapes = std::move(o.shapes);
         pid = std::move(o.pid);
-        flags = std::move(o.flags);
-        preemptCount = std::move(o.preemptCount);
         pageFirstEvent = std::move(o.pageFirstEvent);
         lost = std::move(o.lost);
         lostTotal = o.lostTotal;
@@ -75,6 +96,13 @@ struct CpuColumns {
     }
 
     size_t size() const { return m_published.load(std::memory_order_acquire); }
+    // Writes one event's columns (publish() makes it visible).
+    void push_back(uint64_t time, uint16_t type, int32_t eventPid, uint8_t eventFlags, uint8_t eventPreemptCount)
+    {
+        timestamp.push_back(time);
+        shapes.push_back(shapeOf(type, eventFlags, eventPreemptCount));
+        pid.push_back(eventPid);
+    }
     // Makes every event written so far visible to readers.
     void publish() { m_published.store(timestamp.size(), std::memory_order_release); }
 
@@ -126,8 +154,8 @@ struct CpuColumns {
 
     size_t memoryBytes() const
     {
-        return timestamp.memoryBytes() + eventType.memoryBytes() + pid.memoryBytes() + flags.memoryBytes() +
-               preemptCount.memoryBytes() + pageFirstEvent.memoryBytes() + lost.memoryBytes();
+        return timestamp.memoryBytes() + shapes.memoryBytes() + pid.memoryBytes() + pageFirstEvent.memoryBytes() +
+               lost.memoryBytes();
     }
 
 private:
@@ -138,10 +166,8 @@ private:
         for (size_t p = 0; p < pages; ++p) pageFirstEvent.push_back(next.pageFirstEvent[p] + offset);
         for (size_t l = 0; l < losses; ++l) lost.push_back({next.lost[l].beforeEvent + offset, next.lost[l].count});
         timestamp.append(std::move(next.timestamp), keepBlocks);
-        eventType.append(std::move(next.eventType), keepBlocks);
+        shapes.append(std::move(next.shapes), keepBlocks);
         pid.append(std::move(next.pid), keepBlocks);
-        flags.append(std::move(next.flags), keepBlocks);
-        preemptCount.append(std::move(next.preemptCount), keepBlocks);
         lostTotal += next.lostTotal;
         unknownLostPages += next.unknownLostPages;
         publish();
