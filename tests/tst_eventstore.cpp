@@ -9,6 +9,7 @@
 #include "load/storeappender.h"
 #include "store/chunkedcolumn.h"
 #include "store/cpucolumns.h"
+#include "store/mergedorder.h"
 #include "store/timestampcolumn.h"
 
 #include <traceevent/event-parse.h>
@@ -546,6 +547,42 @@ private slots:
             if (store.eventType[i] != uint16_t(i) || store.flags[i] != uint8_t(i) || store.preemptCount[i] != uint8_t(i >> 3))
                 QFAIL("event shapes differ");
         }
+    }
+
+    // Rows name their stream in one byte up to 256 streams; a capture that gains more widens
+    // them, and every row keeps its stream and its event; a merge of more is wide at once.
+    void mergedOrderWidensPast256Streams()
+    {
+        MergedOrder order(3);
+        std::vector<uint16_t> expected;
+        for (size_t r = 0; r < 5000; ++r) {
+            expected.push_back(uint16_t(r % 3));
+            order.append(StreamId(expected.back()));
+        }
+        const size_t narrowBytes = order.memoryBytes();
+        while (order.streamCount() < 300) order.addStream();
+        for (size_t r = 0; r < 3000; ++r) {
+            expected.push_back(uint16_t(r % 300));
+            order.append(StreamId(expected.back()));
+        }
+        QVERIFY(order.memoryBytes() > narrowBytes);
+        std::vector<uint32_t> next(300, 0);
+        for (size_t r = 0; r < expected.size(); ++r) {
+            if (order.streamAt(r).value != expected[r]) QFAIL(qPrintable(QStringLiteral("row %1").arg(r)));
+            const EventRef event = order.eventAt(r);
+            if (event.stream.value != expected[r] || event.index != next[expected[r]]++)
+                QFAIL(qPrintable(QStringLiteral("event of row %1").arg(r)));
+        }
+        std::vector<TimestampColumn> times(300);
+        std::vector<const TimestampColumn*> columns;
+        for (size_t s = 0; s < times.size(); ++s) {
+            times[s].push_back(1000 - s);
+            columns.push_back(&times[s]);
+        }
+        MergedOrder merged;
+        MergedOrder::mergeStreams(columns, true, 2, merged);
+        QCOMPARE(merged.size(), size_t(300));
+        for (size_t r = 0; r < 300; ++r) QCOMPARE(merged.streamAt(r).value, uint16_t(299 - r));
     }
 
     void parallelMergeEqualsSingleMerge()

@@ -4,6 +4,7 @@
 #include "store/chunkedcolumn.h"
 #include "store/ids.h"
 
+#include <atomic>
 #include <cstdint>
 #include <vector>
 
@@ -19,6 +20,52 @@ namespace ringside {
 // checkpoint is written before the row that needs it is published. A checkpoint holds the
 // counts of the streams that existed when it was taken (a stream added later has no earlier
 // rows), so adding a stream copies nothing. countsPerStream() is the writer's.
+// The stream of each row: one byte while no stream id needs more (up to 256 streams, every
+// recording of a machine of up to 256 CPUs), two after. Widening copies the rows into the
+// wide column and keeps the narrow one, so a reader that still reads it reads right.
+class StreamColumn {
+public:
+    uint16_t operator[](size_t row) const { return isWide() ? m_wide[row] : m_narrow[row]; }
+    size_t size() const { return isWide() ? m_wide.size() : m_narrow.size(); }
+    void push_back(uint16_t stream)
+    {
+        if (stream > UINT8_MAX && !isWide()) widen();
+        if (isWide())
+            m_wide.push_back(stream);
+        else
+            m_narrow.push_back(static_cast<uint8_t>(stream));
+    }
+    // The bulk build's, before anyone reads: `streams` says how wide the ids are.
+    void resize(size_t rows, size_t streams)
+    {
+        if (streams > size_t(UINT8_MAX) + 1 && !isWide()) widen();
+        if (isWide())
+            m_wide.resize(rows);
+        else
+            m_narrow.resize(rows);
+    }
+    void set(size_t row, uint16_t stream)
+    {
+        if (isWide())
+            m_wide[row] = stream;
+        else
+            m_narrow[row] = static_cast<uint8_t>(stream);
+    }
+    size_t memoryBytes() const { return m_narrow.memoryBytes() + m_wide.memoryBytes(); }
+
+private:
+    bool isWide() const { return m_isWide.load(std::memory_order_acquire); }
+    void widen()
+    {
+        for (size_t r = 0; r < m_narrow.size(); ++r) m_wide.push_back(m_narrow[r]);
+        m_isWide.store(true, std::memory_order_release);
+    }
+
+    ChunkedColumn<uint8_t> m_narrow;
+    ChunkedColumn<uint16_t> m_wide;
+    std::atomic<bool> m_isWide = false;
+};
+
 class MergedOrder {
 public:
     static constexpr size_t kCheckpointRows = 1024;
@@ -45,8 +92,8 @@ public:
 
     // For writers that fill rows by index (the parallel merge): size the rows, write them
     // with set(), then rebuild the checkpoints once; before anyone reads.
-    void resize(size_t rows) { m_streams.resize(rows); }
-    void set(size_t row, StreamId stream) { m_streams[row] = stream.value; }
+    void resize(size_t rows) { m_streams.resize(rows, m_counts.size()); }
+    void set(size_t row, StreamId stream) { m_streams.set(row, stream.value); }
     void rebuildCheckpoints();
 
     // Merges time-ordered streams into `out` (empty, no reader yet): a binary heap keyed on
@@ -105,7 +152,7 @@ private:
         return stream < c.streams ? m_checkpoints[c.offset + stream] : 0;
     }
 
-    ChunkedColumn<uint16_t> m_streams;
+    StreamColumn m_streams;
     ChunkedColumn<uint32_t> m_checkpoints;        // the counts, checkpoint after checkpoint
     ChunkedColumn<Checkpoint, 12> m_checkpointAt; // one per kCheckpointRows rows
     std::vector<uint32_t> m_counts;
