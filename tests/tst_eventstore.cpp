@@ -418,7 +418,7 @@ private slots:
             switch (kind) {
             case 0: return int32_t(random() % 7);              // few values
             case 1: return int32_t(i);                         // every value distinct
-            case 2: return int32_t(random()) - (1 << 30);      // anything, negatives too
+            case 2: return int32_t(random() >> 1) - (1 << 30); // anything, negatives too
             default: return int32_t(i / 1000 % 3 == 0 ? 5 : i); // runs and distinct values
             }
         };
