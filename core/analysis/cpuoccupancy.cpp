@@ -17,6 +17,7 @@ void CpuOccupancy::setTables(TableSink& tables)
     spec.title = "Tasks running";
     spec.owner = RowOwner::Cpu;
     spec.statesAreTasks = true;
+    spec.perfettoTable = "sched_slice";
     m_table = &tables.intervals(spec);
 }
 

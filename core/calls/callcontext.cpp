@@ -39,9 +39,14 @@ namespace {
 
 const SliceTable* syscallTable(const Trace& trace)
 {
-    const Trace::Analysis* analysis = trace.analysis("syscalls");
-    const TrackTable* table = analysis && analysis->tables ? analysis->tables->find("syscalls") : nullptr;
-    return table && table->kind() == TrackTable::Kind::Slices ? static_cast<const SliceTable*>(table) : nullptr;
+    // The first table an analysis declares as system calls.
+    for (const Trace::Analysis& analysis : trace.analyses()) {
+        if (!analysis.tables) continue;
+        for (const auto& table : analysis.tables->tables())
+            if (table->kind() == TrackTable::Kind::Slices && static_cast<const SliceTable&>(*table).spec().systemCalls)
+                return static_cast<const SliceTable*>(table.get());
+    }
+    return nullptr;
 }
 
 // A number field of a record, sign-extended from 4 bytes (ret is a long of the kernel).

@@ -24,8 +24,9 @@ class CallSlices;
 // recorded (the first event of its task at that time); nullopt when the store has none.
 std::optional<EventRef> callRecord(const Trace& trace, const CallSlices& calls, size_t call);
 
-// System calls as the syscalls analysis paired them (its "syscalls" table): the one pairing
-// of entries and returns, named as it names them. Without that analysis (the plugin off) or
+// System calls as an analysis paired them (the slice table it declares as system calls,
+// SliceTableSpec::systemCalls: the syscalls plugin's): the one pairing of entries and
+// returns, named as it names them. Without that analysis (the plugin off) or
 // before it reached a call, these find nothing.
 
 // Whether the trace has the syscalls analysis's table to look in.

@@ -42,6 +42,10 @@ struct IntervalTableSpec {
     // The state is a task (a TaskId's value), named and coloured as the task is everywhere:
     // which task ran on a CPU.
     bool statesAreTasks = false;
+    // The Perfetto table these rows also are in SQL, with Perfetto's columns, or empty:
+    // "thread_state" (a task's scheduling states, named as sched_switch's prev_state reads)
+    // or "sched_slice" (the tasks that ran on each CPU: states are tasks, owners CPUs).
+    std::string perfettoTable = {};
 };
 
 // Named spans that may nest (depth 0 outermost): a system call, a work item's run.
@@ -55,6 +59,9 @@ struct SliceTableSpec {
     // not stored, read from the event when shown.
     std::string valueField;
     uint32_t rgb = 0x3a6ea5; // the slices' colour (0xRRGGBB); failed ones are red
+    // The slices are system calls, each ending at its exit event: what a function_graph
+    // call's context pairs with (the call that ran it, its return value).
+    bool systemCalls = false;
 };
 
 // Moments: a fork, an exec, a migration.

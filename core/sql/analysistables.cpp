@@ -705,9 +705,11 @@ std::vector<NamedTable> makeAnalysisTables(SqlContext& context, std::vector<std:
             case TrackTable::Kind::Intervals: {
                 const auto& table = static_cast<const IntervalTable&>(*tt);
                 add(intervalTable(context, table, name, IntervalSource::Style::Generic), kind);
-                if (analysis.name == CpuOccupancy::kName && tt->key() == "cpu_tasks")
+                // Perfetto's tables, where an analysis says its rows are one (and they fit).
+                const IntervalTableSpec& spec = table.spec();
+                if (spec.perfettoTable == "sched_slice" && spec.statesAreTasks && spec.owner == RowOwner::Cpu)
                     add(intervalTable(context, table, unique("sched_slice"), IntervalSource::Style::SchedSlice), kind);
-                if (analysis.name == "sched" && tt->key() == "task_states")
+                if (spec.perfettoTable == "thread_state" && !spec.statesAreTasks && spec.owner == RowOwner::Task)
                     add(intervalTable(context, table, unique("thread_state"), IntervalSource::Style::ThreadState),
                         kind);
                 break;

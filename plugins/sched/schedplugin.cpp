@@ -46,7 +46,8 @@ void SchedPlugin::setTables(TableSink& tables)
                                    {"blocked (D)", 0xd01c28},
                                    {"stopped", 0x8c5ac8},
                                    {"dead", 0x303030}},
-                                  false});
+                                  false,
+                                  "thread_state"});
     m_wakeups = &tables.flows({"wakeups", "Wakeups", RowOwner::Task, "latency"});
     m_marks = &tables.instants({"task_events", "Task events", RowOwner::Task,
                                 {"migrated", "forked", "exec", "exited", "renamed"}});

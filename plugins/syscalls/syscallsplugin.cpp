@@ -99,7 +99,7 @@ void SyscallsPlugin::setRecording(const RecordingInfo& info)
 void SyscallsPlugin::setTables(TableSink& tables)
 {
     // Both kinds of exit events name the return value `ret`: read from the event when shown.
-    m_slices = &tables.slices({"syscalls", "System calls", RowOwner::Task, "", "ret", 0x555566});
+    m_slices = &tables.slices({"syscalls", "System calls", RowOwner::Task, "", "ret", 0x555566, true});
 }
 
 void SyscallsPlugin::bind(const std::vector<bool>& bound)
