@@ -508,24 +508,17 @@ void ConsumerRegistry::consumeTaps(const EventStore& store, const Walk& walk)
     for (size_t s = 0; s < walk.ranges.size(); ++s) {
         const auto [from, to] = walk.ranges[s];
         const CpuColumns& c = store.stream(StreamId(static_cast<uint16_t>(s))).columns;
-        // Block by block: the tap of each code of the block's shapes, then the codes counted.
-        std::vector<int32_t> tapOfCode;
+        // The codes of the events' shapes, each code's tap worked out once per block.
+        BlockCodeMap tapOfCode(c.shapes, [&](uint32_t shape) {
+            const auto type = static_cast<uint16_t>(shape);
+            const int32_t tap = type < tapOfType.size() ? tapOfType[type] : -1;
+            return tap >= 0 && m_taps[size_t(tap)].keep ? tap : -1;
+        });
         for (size_t i = from; i < to;) {
             const std::span<const uint16_t> codes = c.shapes.codes(i, to);
             const size_t block = i >> DictionaryColumn<uint32_t>::kBlockBits;
-            tapOfCode.clear();
-            for (const uint16_t code : codes) {
-                if (code >= tapOfCode.size()) {
-                    const size_t mapped = tapOfCode.size();
-                    tapOfCode.resize(code + size_t(1));
-                    for (size_t k = mapped; k < tapOfCode.size(); ++k) {
-                        const auto type = static_cast<uint16_t>(c.shapes.valueOf(block, uint16_t(k)));
-                        const int32_t tap = type < tapOfType.size() ? tapOfType[type] : -1;
-                        tapOfCode[k] = tap >= 0 && m_taps[size_t(tap)].keep ? tap : -1;
-                    }
-                }
-                if (tapOfCode[code] >= 0) ++m_consumed[size_t(tapOfCode[code])][s];
-            }
+            for (const uint16_t code : codes)
+                if (const int32_t tap = tapOfCode(block, code); tap >= 0) ++m_consumed[size_t(tap)][s];
             i += codes.size();
         }
         // Whole pieces read: gone.

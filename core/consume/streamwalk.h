@@ -81,7 +81,8 @@ public:
     // Events [from, to) of `columns`; markers are the indexes of the events lost events precede.
     StreamWalk(const CpuColumns& columns, size_t from, size_t to, const std::vector<int32_t>& tapOfType,
                std::vector<uint32_t> markers)
-        : m_shapes(&columns.shapes), m_next(from), m_end(to), m_tapOfType(&tapOfType), m_markers(std::move(markers))
+        : m_shapes(&columns.shapes), m_tapOfCode(columns.shapes, TapOfShape{&tapOfType}), m_next(from), m_end(to),
+          m_markers(std::move(markers))
     {}
     void addTap(uint32_t tap, TapColumn& column, bool release, size_t skip)
     {
@@ -106,12 +107,8 @@ public:
             const std::span<const uint16_t> codes = m_shapes->codes(m_next, stop);
             const size_t first = m_next;
             const size_t block = first >> DictionaryColumn<uint32_t>::kBlockBits;
-            if (block != m_mappedBlock) {
-                m_tapOfCode.clear();
-                m_mappedBlock = block;
-            }
             for (size_t i = 0; i < codes.size(); ++i) {
-                const int32_t tap = tapOfCode(block, codes[i]);
+                const int32_t tap = m_tapOfCode(block, codes[i]);
                 if (tap < 0 || size_t(tap) >= m_readers.size()) continue;
                 if (const uint8_t* bytes = m_readers[size_t(tap)].take()) {
                     m_next = first + i + 1;
@@ -124,23 +121,18 @@ public:
     }
 
 private:
-    static constexpr int32_t kNotMapped = -2;
-    int32_t tapOfCode(size_t block, uint16_t code)
-    {
-        if (code >= m_tapOfCode.size()) m_tapOfCode.resize(code + size_t(1), kNotMapped);
-        int32_t& tap = m_tapOfCode[code];
-        if (tap == kNotMapped) {
-            const auto type = static_cast<uint16_t>(m_shapes->valueOf(block, code));
-            tap = type < m_tapOfType->size() ? (*m_tapOfType)[type] : -1;
+    struct TapOfShape {
+        const std::vector<int32_t>* tapOfType;
+        int32_t operator()(uint32_t shape) const
+        {
+            const auto type = static_cast<uint16_t>(shape);
+            return type < tapOfType->size() ? (*tapOfType)[type] : -1;
         }
-        return tap;
-    }
+    };
 
     const DictionaryColumn<uint32_t>* m_shapes;
-    size_t m_mappedBlock = SIZE_MAX;
-    std::vector<int32_t> m_tapOfCode; // of m_mappedBlock's codes
+    BlockCodeMap<uint32_t, TapOfShape> m_tapOfCode;
     size_t m_next, m_end;
-    const std::vector<int32_t>* m_tapOfType;
     std::vector<uint32_t> m_markers;
     size_t m_marker = 0;
     std::vector<TapReader> m_readers; // per tap

@@ -72,36 +72,32 @@ void StoreAppender::counted(const CpuColumns& columns, size_t from, bool types)
     // columns are codes of each block's distinct values: counted by code, then by value.
     std::unordered_map<int32_t, uint64_t> perPid;
     std::vector<int32_t> firstSeen; // pids in order of first appearance
+    // A run's codes counted, then `each(code, count)` in order of first appearance.
     std::vector<uint64_t> perCode;
-    std::vector<uint16_t> codesSeen; // in order of first appearance in the run
-    const size_t end = columns.size();
-    for (size_t i = from; i < end;) {
-        const size_t block = i >> DictionaryColumn<int32_t>::kBlockBits;
-        const std::span<const uint16_t> codes = columns.pid.codes(i, end);
+    std::vector<uint16_t> codesSeen;
+    auto countCodes = [&](std::span<const uint16_t> codes, auto&& each) {
         for (const uint16_t code : codes) {
             if (code >= perCode.size()) perCode.resize(code + size_t(1), 0);
             if (perCode[code]++ == 0) codesSeen.push_back(code);
         }
-        for (const uint16_t code : codesSeen) {
+        for (const uint16_t code : codesSeen) each(code, std::exchange(perCode[code], 0));
+        codesSeen.clear();
+    };
+    const size_t end = columns.size();
+    for (size_t i = from; i < end;) {
+        const size_t block = i >> DictionaryColumn<int32_t>::kBlockBits;
+        const std::span<const uint16_t> codes = columns.pid.codes(i, end);
+        countCodes(codes, [&](uint16_t code, uint64_t count) {
             const int32_t pid = columns.pid.valueOf(block, code);
             auto [it, added] = perPid.try_emplace(pid, 0);
             if (added) firstSeen.push_back(pid);
-            it->second += std::exchange(perCode[code], 0);
-        }
-        codesSeen.clear();
-        if (types) {
-            const std::span<const uint16_t> shapes = columns.shapes.codes(i, i + codes.size());
-            for (const uint16_t code : shapes) {
-                if (code >= perCode.size()) perCode.resize(code + size_t(1), 0);
-                if (perCode[code]++ == 0) codesSeen.push_back(code);
-            }
-            for (const uint16_t code : codesSeen) {
+            it->second += count;
+        });
+        if (types)
+            countCodes(columns.shapes.codes(i, i + codes.size()), [&](uint16_t code, uint64_t count) {
                 const auto type = static_cast<uint16_t>(columns.shapes.valueOf(block, code));
-                std::atomic_ref<uint64_t>(m_store.m_typeCounts[type])
-                    .fetch_add(std::exchange(perCode[code], 0), std::memory_order_relaxed);
-            }
-            codesSeen.clear();
-        }
+                std::atomic_ref<uint64_t>(m_store.m_typeCounts[type]).fetch_add(count, std::memory_order_relaxed);
+            });
         i += codes.size();
     }
     for (int32_t pid : firstSeen)

@@ -5,9 +5,9 @@
 
 #include <algorithm>
 #include <cstdint>
-#include <memory>
 #include <span>
 #include <type_traits>
+#include <utility>
 #include <vector>
 
 namespace ringside {
@@ -138,9 +138,8 @@ private:
     }
     static uint32_t hashOf(T value)
     {
-        return static_cast<uint32_t>((static_cast<uint64_t>(static_cast<std::make_unsigned_t<T>>(value)) *
-                                      0x9E3779B97F4A7C15ull) >>
-                                     32);
+        return static_cast<uint32_t>(
+            (static_cast<uint64_t>(static_cast<std::make_unsigned_t<T>>(value)) * 0x9E3779B97F4A7C15ull) >> 32);
     }
     Slot* find(T value)
     {
@@ -182,13 +181,40 @@ private:
     }
 
     ChunkedColumn<uint16_t> m_codes;
-    ChunkedColumn<T, kValueBlockBits> m_values;  // each block's distinct values, block after block
+    ChunkedColumn<T, kValueBlockBits> m_values;     // each block's distinct values, block after block
     ChunkedColumn<uint32_t, kBaseBlockBits> m_base; // per block: where its values start
     // The writer's: the current block's values and their codes.
     std::vector<Slot> m_slots;
     size_t m_inBlock = 0;
     uint32_t m_block = 0;
     Slot m_last{};
+};
+
+// What each code of a column's block stands for, worked out once per code: a scan of millions
+// of codes maps a block's few distinct values, not every value. `Map` takes a value and gives
+// an int32_t (a tap, -1 for none).
+template <typename T, typename Map>
+class BlockCodeMap {
+public:
+    BlockCodeMap(const DictionaryColumn<T>& column, Map map) : m_column(&column), m_map(std::move(map)) {}
+    int32_t operator()(size_t block, uint16_t code)
+    {
+        if (block != m_block) {
+            m_mapped.clear();
+            m_block = block;
+        }
+        if (code >= m_mapped.size()) m_mapped.resize(code + size_t(1), kNotMapped);
+        int32_t& mapped = m_mapped[code];
+        if (mapped == kNotMapped) mapped = m_map(m_column->valueOf(block, code));
+        return mapped;
+    }
+
+private:
+    static constexpr int32_t kNotMapped = INT32_MIN;
+    const DictionaryColumn<T>* m_column;
+    Map m_map;
+    size_t m_block = SIZE_MAX;
+    std::vector<int32_t> m_mapped; // of m_block's codes
 };
 
 } // namespace ringside

@@ -10,16 +10,6 @@
 
 namespace ringside {
 
-// The merged time order of all streams, kept apart from the per-CPU columns. Row r stores only
-// the stream its event comes from (2 bytes); the event's index in that stream is the number
-// of earlier rows of the same stream, found from a checkpoint of per-stream counts taken every
-// kCheckpointRows rows plus a short scan. Rows never move, so appending (live capture) keeps
-// every row valid, and the index costs half of a 32-bit id per event.
-//
-// Threading: one writer appends while readers read the rows below size() (acquire). A
-// checkpoint is written before the row that needs it is published. A checkpoint holds the
-// counts of the streams that existed when it was taken (a stream added later has no earlier
-// rows), so adding a stream copies nothing. countsPerStream() is the writer's.
 // The stream of each row: one byte while no stream id needs more (up to 256 streams, every
 // recording of a machine of up to 256 CPUs), two after. Widening copies the rows into the
 // wide column and keeps the narrow one, so a reader that still reads it reads right.
@@ -66,6 +56,16 @@ private:
     std::atomic<bool> m_isWide = false;
 };
 
+// The merged time order of all streams, kept apart from the per-CPU columns. Row r stores only
+// the stream its event comes from (StreamColumn: 1 byte); the event's index in that stream is the number
+// of earlier rows of the same stream, found from a checkpoint of per-stream counts taken every
+// kCheckpointRows rows plus a short scan. Rows never move, so appending (live capture) keeps
+// every row valid, and the index costs a quarter of a 32-bit id per event.
+//
+// Threading: one writer appends while readers read the rows below size() (acquire). A
+// checkpoint is written before the row that needs it is published. A checkpoint holds the
+// counts of the streams that existed when it was taken (a stream added later has no earlier
+// rows), so adding a stream copies nothing. countsPerStream() is the writer's.
 class MergedOrder {
 public:
     static constexpr size_t kCheckpointRows = 1024;
