@@ -226,7 +226,7 @@ private:
         return nameFromEvent >= 0 ? uint16_t(nameFromEvent) : numberName(number);
     }
     int64_t nameOfEvent(uint16_t type, const char* prefix);
-    size_t unreturned(const TaskState& task, int32_t pid, uint64_t until = UINT64_MAX);
+    size_t unreturned(const TaskState& task, uint64_t until = UINT64_MAX);
     // The end of the stretch: calls still open become unreturned.
     void finish();
     // Its events' indexes, counted from the stretch's start, placed in the stream.
@@ -325,7 +325,7 @@ size_t SyscallsPlugin::Piece::addCall(const ConsumedRecord& record, uint16_t nam
     call = PendingCall();
     call.pid = record.pid;
     call.name = name;
-    call.number = number;
+    call.number = int32_t(number);
     call.enter = record.timestamp;
     if (entered) {
         call.enterSeen = true;
@@ -369,7 +369,7 @@ void SyscallsPlugin::Piece::enter(const ConsumedRecord& record, int64_t number, 
     }
     settle(task); // the call before can no longer take another event
     // A call that never returned (exit_group, or its exit was lost) stays open.
-    if (task.open >= 0) unreturned(task, record.pid, record.timestamp);
+    if (task.open >= 0) unreturned(task, record.timestamp);
     if (task.deferred != SIZE_MAX) m_unreturned[task.deferred].until = record.timestamp, task.deferred = SIZE_MAX;
     const size_t index = addCall(record, nameOf(number, nameFromEvent), true, number);
     task.left = false;
@@ -407,16 +407,16 @@ void SyscallsPlugin::Piece::exit(const ConsumedRecord& record, int64_t number, i
             // The task left this CPU inside the call: this may be the return of a call it
             // entered elsewhere meanwhile, and the call entered here may have returned there.
             // join() decides, by time.
-            task.deferred = unreturned(task, record.pid);
-            lastEnter = m_unreturned[task.deferred].enter - 1; // the entry here may still be the one
+            task.deferred = unreturned(task);
+            lastEnter = at(size_t(task.open)).enter - 1; // the entry here may still be the one
         } else if (task.open >= 0) {
-            unreturned(task, record.pid, record.timestamp);
+            unreturned(task, record.timestamp);
         }
         // Entered before the stretch began (before the recording, or in another piece), or
         // deferred as above.
         task.open = int64_t(addCall(record, nameOf(number, nameFromEvent), false, number));
         task.openNumber = number;
-        m_orphans.push_back({uint32_t(task.open), record.pid, number, record.timestamp, lastEnter, kind, first});
+        m_orphans.push_back({lastEnter, uint32_t(task.open), kind, first});
     }
     PendingCall& call = at(size_t(task.open));
     call.exitSeen = true;
@@ -431,10 +431,10 @@ void SyscallsPlugin::Piece::exit(const ConsumedRecord& record, int64_t number, i
     task.open = -1;
 }
 
-size_t SyscallsPlugin::Piece::unreturned(const TaskState& task, int32_t pid, uint64_t until)
+size_t SyscallsPlugin::Piece::unreturned(const TaskState& task, uint64_t until)
 {
     const size_t call = size_t(task.open);
-    m_unreturned.push_back({{this, uint32_t(call)}, pid, task.openNumber, at(call).enter, until});
+    m_unreturned.push_back({{this, uint32_t(call)}, until});
     return m_unreturned.size() - 1;
 }
 
@@ -443,7 +443,7 @@ void SyscallsPlugin::Piece::finish()
     if (m_finished) return;
     m_finished = true;
     for (auto& [pid, task] : m_tasks) {
-        if (task.open >= 0) unreturned(task, pid);
+        if (task.open >= 0) unreturned(task);
         // Its last call can meet no other kind of its exit event at the next stretch's start
         // when only one kind is recorded: into the table now.
         if (!m_plugin.m_bothKinds && task.open < 0) settle(task);
@@ -463,6 +463,11 @@ void SyscallsPlugin::Piece::place(uint32_t firstIndex)
 }
 
 // ---- Joining pieces
+
+const SyscallsPlugin::PendingCall& SyscallsPlugin::Unreturned::pending() const
+{
+    return call.piece->at(call.index);
+}
 
 std::unique_ptr<StreamPiece> SyscallsPlugin::newPiece(StreamId stream)
 {
@@ -512,10 +517,11 @@ void SyscallsPlugin::joinStretches(Piece& earlier, Piece& later, std::vector<Unr
     // with? (Else pairAcrossPieces() pairs it with an entry.)
     for (const Orphan& orphan : later.m_orphans) {
         if (!orphan.first) continue;
-        auto found = earlier.m_tasks.find(orphan.pid);
+        const PendingCall& returned = later.at(orphan.call);
+        auto found = earlier.m_tasks.find(returned.pid);
         if (found == earlier.m_tasks.end()) continue;
         const Piece::TaskState& before = found->second;
-        if (before.open < 0 && before.lastExited >= 0 && before.lastExitedNumber == orphan.number &&
+        if (before.open < 0 && before.lastExited >= 0 && before.lastExitedNumber == returned.number &&
             !(before.exitKinds & orphan.kind))
             merge({&earlier, uint32_t(before.lastExited)}, {&later, orphan.call}, orphan.kind == Piece::kEvent);
     }
@@ -523,18 +529,18 @@ void SyscallsPlugin::joinStretches(Piece& earlier, Piece& later, std::vector<Unr
     // with, or the end of that call's chances to return later.
     std::unordered_map<int32_t, size_t> openAtEnd;
     for (size_t u = ofEarlier.first; u < ofEarlier.second; ++u)
-        if (open[u].call.piece == &earlier && open[u].until == UINT64_MAX) openAtEnd[open[u].pid] = u;
+        if (open[u].call.piece == &earlier && open[u].until == UINT64_MAX) openAtEnd[open[u].pending().pid] = u;
     for (auto& [pid, task] : later.m_tasks) {
         auto found = earlier.m_tasks.find(pid);
         auto atEnd = openAtEnd.find(pid);
         if (task.firstEnter < 0 || found == earlier.m_tasks.end() || atEnd == openAtEnd.end()) continue;
         Unreturned& entry = open[atEnd->second];
         const CallRef entered{&later, uint32_t(task.firstEnter)};
-        if (entry.number == task.firstNumber && !(found->second.openKinds & task.firstKind)) {
+        if (entry.pending().number == task.firstNumber && !(found->second.openKinds & task.firstKind)) {
             // The entry's other event, split from it by the stretch's start: one call.
             merge(entry.call, entered, task.firstKind == Piece::kEvent);
             for (Unreturned& u : open)
-                if (u.call == entered) u.call = entry.call, u.enter = entry.enter;
+                if (u.call == entered) u.call = entry.call;
             if (entry.call.piece->at(entry.call.index).exitSeen) entry.until = 0;
         } else {
             entry.until = task.firstEnterTime; // it entered another call first
@@ -554,17 +560,18 @@ void SyscallsPlugin::pairAcrossPieces(std::vector<Piece*>& pieces, std::vector<U
     };
     std::vector<Key> keys;
     keys.reserve(open.size());
-    for (size_t u = 0; u < open.size(); ++u) keys.push_back({open[u].pid, open[u].enter, u});
+    for (size_t u = 0; u < open.size(); ++u) keys.push_back({open[u].pending().pid, open[u].pending().enter, u});
     std::sort(keys.begin(), keys.end());
     for (Piece* piece : pieces) {
         for (const Orphan& orphan : piece->m_orphans) {
-            if (piece->at(orphan.call).joined) continue;
-            auto after = std::lower_bound(keys.begin(), keys.end(), Key{orphan.pid, orphan.exit, 0});
-            if (after == keys.begin() || (after - 1)->pid != orphan.pid) continue;
+            const PendingCall& returned = piece->at(orphan.call);
+            if (returned.joined) continue;
+            auto after = std::lower_bound(keys.begin(), keys.end(), Key{returned.pid, returned.exit, 0});
+            if (after == keys.begin() || (after - 1)->pid != returned.pid) continue;
             Unreturned& entry = open[(after - 1)->entry];
-            const PendingCall& entered = entry.call.piece->at(entry.call.index);
-            if (entered.exitSeen || entered.joined || orphan.exit >= entry.until || entry.enter <= orphan.lastEnter ||
-                (entry.number != orphan.number && orphan.number >= 0))
+            const PendingCall& entered = entry.pending();
+            if (entered.exitSeen || entered.joined || returned.exit >= entry.until ||
+                entered.enter <= orphan.lastEnter || (entered.number != returned.number && returned.number >= 0))
                 continue;
             merge(entry.call, {piece, orphan.call}, orphan.kind == Piece::kEvent);
             entry.until = 0;

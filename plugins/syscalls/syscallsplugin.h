@@ -99,14 +99,16 @@ public:
 private:
     // A call not yet in the table. In a piece its events' indexes count from the stretch's
     // start (placed at join).
+    // Blocking calls wait in their piece until the load's join: tens of millions on a large
+    // recording, so each of these is packed (numbers are 4 bytes in every event that has one).
     struct PendingCall {
         uint64_t enter = 0, exit = 0;
         int64_t ret = 0;
+        EventRef enterEvent, exitEvent;
         int32_t pid = 0;
+        int32_t number = 0;
         uint16_t name = 0;
         bool enterSeen = false, exitSeen = false, joined = false;
-        EventRef enterEvent, exitEvent;
-        int64_t number = 0;
     };
     class Piece;
     // A call in a piece.
@@ -115,21 +117,18 @@ private:
         uint32_t index = 0;
         bool operator==(const CallRef&) const = default;
     };
-    // A call entered and not returned in its piece: the exit may be in another one.
+    // A call entered and not returned in its piece: the exit may be in another one. Its task,
+    // number and entry time are the call's.
     struct Unreturned {
         CallRef call;
-        int32_t pid = 0;
-        int64_t number = 0;
-        uint64_t enter = 0;
         uint64_t until = UINT64_MAX; // the task entered another call then
+        const PendingCall& pending() const;
     };
-    // A call returned without an entry in its piece.
+    // A call returned without an entry in its piece (its task, number and exit time are the
+    // call's: a returned call's never change).
     struct Orphan {
-        uint32_t call = 0;
-        int32_t pid = 0;
-        int64_t number = 0;
-        uint64_t exit = 0;
         uint64_t lastEnter = 0; // the task's latest entry before it in the piece, 0 if none
+        uint32_t call = 0;
         uint8_t kind = 0;
         bool first = false; // the task's first record in the piece
     };
