@@ -27,9 +27,9 @@ export RINGSIDE_CORPUS="${RINGSIDE_CORPUS:-$corpus}"
 # the tests share one precompiled header. Four tests at a time on two cores: many wait on a
 # subprocess or an event loop; the fuzzers take a core each.
 for preset in asan tsan fuzz; do
-  cmake --preset "$preset" -DRINGSIDE_WERROR=ON -DCMAKE_UNITY_BUILD=ON -DRINGSIDE_FUZZ_SECONDS=20 >/dev/null
+  extra=(-DCMAKE_UNITY_BUILD=ON) jobs=4
+  [ "$preset" = fuzz ] && extra+=(-DRINGSIDE_FUZZ_SECONDS=20) jobs=2
+  cmake --preset "$preset" -DRINGSIDE_WERROR=ON "${extra[@]}" >/dev/null
   cmake --build --preset "$preset"
-  jobs=4
-  [ "$preset" = fuzz ] && jobs=2
   ctest --preset "$preset" -j"$jobs"
 done
