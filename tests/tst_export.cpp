@@ -5,8 +5,12 @@
 #include "export/eventexporter.h"
 #include "export/exporttext.h"
 #include "export/perfettotracks.h"
+#include "analysis/tracktables.h"
 #include "query/eventfilter.h"
+#include "schedplugin.h"
+#include "syscallsplugin.h"
 #include "testsupport.h"
+#include "workqueueplugin.h"
 #include "util/orderedpieces.h"
 
 #include <QJsonArray>
@@ -298,6 +302,7 @@ private slots:
             }
             QVERIFY(e.value("ts").isDouble() && e.value("ts").toDouble() >= 0);
             usedThreads.insert(thread);
+            if (e.value("cat").toString().contains('.')) continue; // an analysis's table: perfettoAnalysisTables
             if (ph == "X") {
                 const double start = e.value("ts").toDouble(), duration = e.value("dur").toDouble();
                 QVERIFY(e.value("dur").isDouble() && duration >= 0);
@@ -394,6 +399,98 @@ private slots:
         }
         QCOMPARE(size_t(calls), trace->callSlices().size());
         QVERIFY(execve);
+    }
+
+    // Every analysis's and plugin's table goes into the trace: each row once, on a thread named
+    // for its owner and table, slices nested, a system call's return read from its exit event,
+    // flows in pairs. Checked against the tables themselves.
+    void perfettoAnalysisTables()
+    {
+        std::vector<std::unique_ptr<Plugin>> plugins;
+        plugins.push_back(std::make_unique<sched::SchedPlugin>());
+        plugins.push_back(std::make_unique<syscalls::SyscallsPlugin>());
+        plugins.push_back(std::make_unique<workqueue::WorkqueuePlugin>());
+        auto opened = Trace::open(test::fixture("execve-e2big.dat").toStdString(), {}, {}, std::move(plugins));
+        QVERIFY2(opened, opened ? "" : opened.error().message.c_str());
+        const Trace& trace = **opened;
+        ExportOptions options;
+        options.format = ExportFormat::Perfetto;
+        const QJsonArray events =
+            QJsonDocument::fromJson(exported(trace, options)).object().value("traceEvents").toArray();
+
+        // What each table holds, by the category its rows get.
+        QHash<QString, qsizetype> expected;
+        qsizetype failedCalls = 0;
+        for (const Trace::Analysis& analysis : trace.analyses()) {
+            if (!analysis.tables) continue;
+            for (const auto& tt : analysis.tables->tables()) {
+                const QString category = QString::fromStdString(analysis.name + "." + tt->key());
+                qsizetype rows = qsizetype(tt->rows());
+                if (tt->kind() == TrackTable::Kind::Intervals) {
+                    const auto& table = static_cast<const IntervalTable&>(*tt);
+                    if (table.spec().perfettoTable == "sched_slice") continue; // the CPU threads
+                    for (uint32_t owner = 0; owner < table.openOwners(); ++owner) rows += table.openOf(owner).end != 0;
+                } else if (tt->kind() == TrackTable::Kind::Flows) {
+                    rows *= 2;
+                } else if (tt->kind() == TrackTable::Kind::Slices && analysis.name == "syscalls") {
+                    static_cast<const SliceTable&>(*tt).forEach(
+                        trace.store(), &trace.taskIndex(),
+                        [&](const SliceTable::View& v) { failedCalls += (v.flags & Slice::kError) != 0; });
+                }
+                if (rows) expected[category] = rows;
+            }
+        }
+        QVERIFY(expected.value("syscalls.syscalls") > 100);
+        QVERIFY(expected.value("sched.task_states") > 100);
+        QVERIFY(failedCalls > 0);
+
+        QHash<QString, qsizetype> written;
+        QSet<QPair<int, int>> namedThreads;
+        QHash<QPair<int, int>, QList<QPair<double, double>>> slices;
+        QHash<int, QString> flowPhases; // per flow id: its phases in order
+        qsizetype failed = 0;
+        bool e2big = false;
+        for (const QJsonValue& value : events) {
+            const QJsonObject e = value.toObject();
+            const QString ph = e.value("ph").toString(), category = e.value("cat").toString();
+            const QPair<int, int> thread(e.value("pid").toInt(), e.value("tid").toInt());
+            if (ph == "M" && e.value("name").toString() == "thread_name") namedThreads.insert(thread);
+            if (!expected.contains(category)) continue;
+            ++written[category];
+            QVERIFY2(namedThreads.contains(thread), qPrintable(QJsonDocument(e).toJson()));
+            if (ph == "X") {
+                QVERIFY(e.value("dur").toDouble() >= 0);
+                slices[thread].append({e.value("ts").toDouble(), e.value("ts").toDouble() + e.value("dur").toDouble()});
+                QVERIFY(thread.second >= kTableTrackBase);
+            }
+            if (ph == "s" || ph == "f") flowPhases[e.value("id").toInt()] += ph;
+            if (category == "syscalls.syscalls" && e.value("args").toObject().value("failed").toBool()) {
+                ++failed;
+                const int ret = e.value("args").toObject().value("ret").toInt();
+                QVERIFY2(ret < 0 && ret >= -4095, qPrintable(QJsonDocument(e).toJson()));
+                e2big |= e.value("name").toString() == "execve" && ret == -7;
+            }
+        }
+        for (auto it = expected.begin(); it != expected.end(); ++it)
+            QVERIFY2(written.value(it.key()) == it.value(), qPrintable(QString("%1: %2 written, the table has %3")
+                                                                           .arg(it.key())
+                                                                           .arg(written.value(it.key()))
+                                                                           .arg(it.value())));
+        QCOMPARE(failed, failedCalls);
+        QVERIFY(e2big);
+        for (const QString& phases : flowPhases) QCOMPARE(phases, QString("sf"));
+        for (auto it = slices.begin(); it != slices.end(); ++it) {
+            auto list = it.value();
+            std::sort(list.begin(), list.end(), [](const auto& a, const auto& b) {
+                return a.first != b.first ? a.first < b.first : a.second > b.second;
+            });
+            std::vector<double> open;
+            for (const auto& [start, end] : list) {
+                while (!open.empty() && open.back() <= start + 1e-4) open.pop_back();
+                QVERIFY2(open.empty() || end <= open.back() + 1e-4, "a slice overlaps its parent's end");
+                open.push_back(end);
+            }
+        }
     }
 
     void cancelStopsWithAnError()

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
-// `ringside-cli export FILE --format csv|jsonl|perfetto [--filter EXPR] [-o OUT]`: events out to other
-// tools, streamed.
+// `ringside-cli export FILE --format csv|jsonl|perfetto [--filter EXPR] [-o OUT] [--plugin NAME]...
+// [--no-plugin NAME]...`: events out to other tools, streamed; a Perfetto trace also carries the
+// plugins' tables (every plugin found unless chosen).
 #include "commands.h"
 #include "pluginchoice.h"
 
@@ -19,7 +20,8 @@ namespace ringside::cli {
 
 namespace {
 
-const char* const kExportUsage = "usage: ringside-cli export FILE --format csv|jsonl|perfetto [--filter EXPR] [-o OUT]\n";
+const char* const kExportUsage = "usage: ringside-cli export FILE --format csv|jsonl|perfetto [--filter EXPR] [-o OUT]\n"
+                                  "                          [--plugin NAME]... [--no-plugin NAME]... (perfetto)\n";
 
 } // namespace
 
@@ -27,6 +29,7 @@ int exportCommand(const std::vector<std::string>& args)
 {
     std::string path, format, filter, output;
     bool hasFilter = false;
+    PluginChoice choice;
     for (size_t i = 0; i < args.size(); ++i) {
         const bool hasValue = i + 1 < args.size();
         if (args[i] == "--format" && hasValue)
@@ -35,6 +38,8 @@ int exportCommand(const std::vector<std::string>& args)
             filter = args[++i], hasFilter = true;
         else if ((args[i] == "-o" || args[i] == "--output") && hasValue)
             output = args[++i];
+        else if (choice.parse(args, i))
+            continue;
         else if (path.empty() && !args[i].empty() && args[i][0] != '-')
             path = args[i];
         else
@@ -53,7 +58,16 @@ int exportCommand(const std::vector<std::string>& args)
         return 2;
     }
 
-    auto trace = Trace::open(path);
+    // The plugins' tables are tracks of a Perfetto trace; the other formats hold events alone.
+    std::vector<std::unique_ptr<Plugin>> plugins;
+    if (options.format == ExportFormat::Perfetto) {
+        std::string error;
+        if (!choice.instantiate(plugins, error)) {
+            std::fprintf(stderr, "ringside-cli: %s\n", error.c_str());
+            return 2;
+        }
+    }
+    auto trace = Trace::open(path, LoadOptions(), {}, std::move(plugins));
     if (!trace) {
         std::fprintf(stderr, "ringside-cli: %s\n", trace.error().message.c_str());
         return 1;

@@ -2,11 +2,15 @@
 #include "export/perfettotracks.h"
 
 #include "calls/callcontext.h"
+#include "analysis/tracktables.h"
 #include "decode/reportworker.h"
 #include "export/exporttext.h"
 #include "trace.h"
 
 #include <algorithm>
+#include <traceevent/event-parse.h>
+#include <map>
+#include <optional>
 #include <tuple>
 #include <unordered_map>
 #include <unordered_set>
@@ -136,15 +140,10 @@ public:
         };
         std::vector<Ran> ran;
         for (size_t s = 0; s < m_store.streamCount(); ++s) {
-            const CpuColumns& columns = m_store.stream(StreamId(uint16_t(s))).columns;
-            if (columns.size() == 0) continue;
-            const uint64_t last = columns.timestamp[columns.size() - 1];
-            const auto& runs = m_trace.occupancy().runs(StreamId(uint16_t(s)));
-            for (size_t r = 0; r < runs.size(); ++r) {
-                const uint64_t end = r + 1 < runs.size() ? runs[r + 1].start : last;
-                if (runs[r].pid != 0 && end > runs[r].start)
-                    ran.push_back({runs[r].start, end, runs[r].pid, columns.cpu});
-            }
+            const StreamId stream(static_cast<uint16_t>(s));
+            forEachRun(stream, [&](uint64_t start, uint64_t end, int32_t pid) {
+                if (pid != 0) ran.push_back({start, end, pid, m_store.stream(stream).cpu});
+            });
         }
         // Buffers without context switches of their own share another buffer's CPU runs.
         std::sort(ran.begin(), ran.end());
@@ -210,23 +209,286 @@ public:
         }
     }
 
-private:
-    void cpuRuns(StreamId stream, int32_t process, int32_t tid)
+    // Every analysis's and plugin's track tables, each owner's rows on a thread of their own
+    // ("bash System calls", "CPU 2 Hard interrupts") in the owner's process. The CPUs' tasks
+    // (sched_slice) are the CPU threads already.
+    void analysisTables()
     {
-        const CpuColumns& columns = m_store.stream(stream).columns;
-        if (columns.size() == 0) return;
-        const uint64_t last = columns.timestamp[columns.size() - 1];
-        const auto& runs = m_trace.occupancy().runs(stream);
-        for (size_t r = 0; r < runs.size(); ++r) {
-            const uint64_t end = r + 1 < runs.size() ? runs[r + 1].start : last;
-            if (runs[r].pid == 0 || end <= runs[r].start) continue;
-            std::string& out = m_events.slice(taskName(runs[r].pid), process, tid, runs[r].start, end - runs[r].start);
-            out += ",\"cat\":\"sched\",\"args\":{\"pid\":";
-            appendNumber(out, runs[r].pid);
-            out += '}';
-            m_events.end();
+        int32_t table = 0;
+        for (const Trace::Analysis& analysis : m_trace.analyses()) {
+            if (!analysis.tables) continue;
+            for (const auto& tt : analysis.tables->tables()) {
+                if (table >= kMostTableTracks) return;
+                const int32_t base = kTableTrackBase + table++ * kTableTrackStride;
+                m_category = analysis.name + "." + tt->key();
+                switch (tt->kind()) {
+                case TrackTable::Kind::Intervals: intervals(static_cast<const IntervalTable&>(*tt), base); break;
+                case TrackTable::Kind::Slices: slices(static_cast<const SliceTable&>(*tt), base); break;
+                case TrackTable::Kind::Instants: instants(static_cast<const InstantTable&>(*tt), base); break;
+                case TrackTable::Kind::Counters: counters(static_cast<const CounterTable&>(*tt), base); break;
+                case TrackTable::Kind::Flows: flows(static_cast<const FlowTable&>(*tt)); break;
+                }
+                if (m_events.stopped()) return;
+            }
+        }
+    }
+
+private:
+    struct Thread {
+        int32_t pid = 0, tid = 0;
+        std::string owner; // "bash", "CPU 2"
+        bool valid = false;
+    };
+
+    // The owner's thread for a table, named the first time it is used.
+    Thread threadOf(const TrackTable& table, int32_t base, uint32_t owner)
+    {
+        Thread t;
+        if (table.owner() == RowOwner::Cpu) {
+            if (owner >= m_store.streamCount()) return t;
+            const Stream& stream = m_store.stream(StreamId(uint16_t(owner)));
+            t.pid = kCpuTrackBase + int32_t(stream.buffer) * 4096;
+            t.tid = base + int32_t(owner);
+            t.owner = "CPU " + std::to_string(stream.cpu);
+        } else {
+            const TaskIndex& tasks = m_trace.taskIndex();
+            if (owner >= tasks.size()) return t;
+            const int32_t pid = tasks.task(TaskId(owner)).pid;
+            if (pid < 0 || pid >= kTableTrackStride) return t; // above any pid the kernel gives
+            t.pid = leader(pid);
+            t.tid = base + pid;
+            t.owner = taskName(pid);
+        }
+        t.valid = true;
+        if (m_namedTables.insert(t.tid).second) m_events.name("thread_name", t.pid, t.tid, t.owner + " " + table.title());
+        return t;
+    }
+    size_t ownersOf(const TrackTable& table, size_t withRows) const
+    {
+        return std::max(withRows, table.owner() == RowOwner::Cpu ? m_store.streamCount() : m_trace.taskIndex().size());
+    }
+
+    void intervals(const IntervalTable& table, int32_t base)
+    {
+        const IntervalTableSpec& spec = table.spec();
+        if (spec.perfettoTable == "sched_slice") return;
+        auto stateName = [&](uint32_t state) {
+            if (spec.statesAreTasks) {
+                const TaskIndex& tasks = m_trace.taskIndex();
+                return state < tasks.size() ? taskName(tasks.task(TaskId(state)).pid) : std::string("?");
+            }
+            return state < spec.states.size() ? spec.states[state].name : std::to_string(state);
+        };
+        const size_t owners = std::max(ownersOf(table, table.byOwner().owners()), table.openOwners());
+        for (uint32_t owner = 0; owner < owners; ++owner) {
+            const GrowingList<IntervalRow>* rows = table.byOwner().of(owner);
+            const IntervalRow open = table.openOf(owner);
+            if (!rows && open.end == 0) continue;
+            const Thread thread = threadOf(table, base, owner);
+            if (!thread.valid) continue;
+            auto write = [&](const IntervalRow& r, bool isOpen) {
+                const uint64_t end = std::max(r.start, isOpen ? m_store.lastTimestamp() : r.end);
+                std::string& out = m_events.slice(stateName(r.state), thread.pid, thread.tid, r.start,
+                                                  m_nesting.end(thread.tid, r.start, end) - r.start);
+                out += ",\"cat\":";
+                appendJsonString(out, m_category);
+                if (isOpen) out += ",\"args\":{\"open\":true}";
+                m_events.end();
+            };
+            for (size_t i = 0, n = rows ? rows->size() : 0; i < n && !m_events.stopped(); ++i) write((*rows)[i], false);
+            if (open.end != 0 && !m_events.stopped()) write(open, true);
             if (m_events.stopped()) return;
         }
+    }
+
+    void slices(const SliceTable& table, int32_t base)
+    {
+        const size_t owners = ownersOf(table, table.explicitRows().owners());
+        std::vector<SliceTable::View> views;
+        for (uint32_t owner = 0; owner < owners; ++owner) {
+            views.clear();
+            table.forEachOf(owner, m_store, &m_trace.taskIndex(), [&](const SliceTable::View& v) { views.push_back(v); });
+            if (views.empty()) continue;
+            const Thread thread = threadOf(table, base, owner);
+            if (!thread.valid) continue;
+            // In start order, a slice before the ones it holds.
+            std::sort(views.begin(), views.end(), [](const SliceTable::View& a, const SliceTable::View& b) {
+                if (a.start != b.start) return a.start < b.start;
+                if (a.end != b.end) return a.end > b.end;
+                return a.depth < b.depth;
+            });
+            for (const SliceTable::View& v : views) {
+                const uint64_t end = m_nesting.end(thread.tid, v.start, std::max(v.start, v.end));
+                std::string& out =
+                    m_events.slice(table.labelText(v.label), thread.pid, thread.tid, v.start, end - v.start);
+                out += ",\"cat\":";
+                appendJsonString(out, m_category);
+                out += ",\"args\":{\"depth\":";
+                appendNumber(out, v.depth);
+                if (std::optional<int64_t> value = sliceValue(table, v)) {
+                    out += ',';
+                    appendJsonString(out, table.spec().valueField.empty()
+                                              ? (table.spec().valueLabel.empty() ? "value" : table.spec().valueLabel + "_ns")
+                                              : table.spec().valueField);
+                    out += ':';
+                    appendNumber(out, *value);
+                }
+                if (v.flags & Slice::kError) out += ",\"failed\":true";
+                if (v.flags & Slice::kOpen) out += ",\"no_end\":true";
+                if (v.flags & Slice::kNoStart) out += ",\"no_start\":true";
+                out += '}';
+                m_events.end();
+                if (m_events.stopped()) return;
+            }
+        }
+    }
+
+    // A slice's value: stored, or read from its end event (a system call's `ret`).
+    std::optional<int64_t> sliceValue(const SliceTable& table, const SliceTable::View& v)
+    {
+        if (!table.valueFromEvent(v)) return v.flags & Slice::kOpen ? std::nullopt : std::optional<int64_t>(v.value);
+        const uint16_t type = m_store.stream(v.endEvent.stream).columns.eventType[v.endEvent.index];
+        auto [at, added] = m_valueFields.try_emplace(std::make_pair(&table, type), nullptr);
+        if (added)
+            if (tep_event* event = m_worker.event(type)) at->second = tep_find_field(event, table.spec().valueField.c_str());
+        const uint8_t* data = nullptr;
+        int size = 0;
+        unsigned long long value = 0;
+        if (!at->second || !m_worker.record(v.endEvent, &data, &size) ||
+            at->second->offset + at->second->size > size || tep_read_number_field(at->second, data, &value) != 0)
+            return std::nullopt;
+        // A kernel long read as the field's size says; 4 bytes sign-extended (a 32-bit kernel's).
+        return at->second->size == 4 ? int64_t(int32_t(uint32_t(value))) : int64_t(value);
+    }
+
+    void instants(const InstantTable& table, int32_t base)
+    {
+        const std::vector<std::string>& labels = table.spec().labels;
+        const size_t owners = ownersOf(table, table.byOwner().owners());
+        for (uint32_t owner = 0; owner < owners; ++owner) {
+            const GrowingList<InstantRow>* rows = table.byOwner().of(owner);
+            if (!rows || rows->size() == 0) continue;
+            const Thread thread = threadOf(table, base, owner);
+            if (!thread.valid) continue;
+            for (size_t i = 0, n = rows->size(); i < n; ++i) {
+                const InstantRow& r = (*rows)[i];
+                std::string& out = m_events.begin("i", r.label < labels.size() ? labels[r.label] : table.title(),
+                                                  thread.pid, thread.tid);
+                out += ",\"s\":\"t\",\"cat\":";
+                appendJsonString(out, m_category);
+                out += ",\"ts\":";
+                appendMicros(out, r.time);
+                m_events.end();
+                if (m_events.stopped()) return;
+            }
+        }
+    }
+
+    // A counter per owner, in the owner's process, named by the table and the owner.
+    void counters(const CounterTable& table, int32_t base)
+    {
+        const size_t owners = ownersOf(table, table.byOwner().owners());
+        for (uint32_t owner = 0; owner < owners; ++owner) {
+            const GrowingList<CounterRow>* rows = table.byOwner().of(owner);
+            if (!rows || rows->size() == 0) continue;
+            const Thread thread = threadOf(table, base, owner);
+            if (!thread.valid) continue;
+            const std::string name = table.title() + " (" + thread.owner + ")";
+            for (size_t i = 0, n = rows->size(); i < n; ++i) {
+                std::string& out = m_events.begin("C", name, thread.pid, thread.tid);
+                out += ",\"cat\":";
+                appendJsonString(out, m_category);
+                out += ",\"ts\":";
+                appendMicros(out, (*rows)[i].time);
+                out += ",\"args\":{\"value\":";
+                appendNumber(out, (*rows)[i].value);
+                out += '}';
+                m_events.end();
+                if (m_events.stopped()) return;
+            }
+        }
+    }
+
+    // Arrows from one task's running slice to another's (a wakeup to the switch that ran the
+    // woken task): flow events bound to the slices around their times on the tasks' threads.
+    void flows(const FlowTable& table)
+    {
+        if (table.owner() != RowOwner::Task) return;
+        const TaskIndex& tasks = m_trace.taskIndex();
+        const GrowingList<FlowRow>& rows = table.flows();
+        for (size_t i = 0, n = rows.size(); i < n; ++i) {
+            const FlowRow& r = rows[i];
+            if (r.fromOwner >= tasks.size() || r.toOwner >= tasks.size()) continue;
+            const int32_t from = tasks.task(TaskId(r.fromOwner)).pid, to = tasks.task(TaskId(r.toOwner)).pid;
+            const uint64_t id = ++m_flowIds;
+            for (const auto& [ph, pid, time] : {std::tuple("s", from, r.fromTime), std::tuple("f", to, r.toTime)}) {
+                std::string& out = m_events.begin(ph, table.title(), leader(pid), pid);
+                out += ",\"cat\":";
+                appendJsonString(out, m_category);
+                out += ",\"id\":";
+                appendNumber(out, id);
+                if (*ph == 'f') out += ",\"bp\":\"e\"";
+                out += ",\"ts\":";
+                appendMicros(out, time);
+                if (*ph == 's' && !table.spec().valueLabel.empty()) {
+                    out += ",\"args\":{";
+                    appendJsonString(out, table.spec().valueLabel + "_ns");
+                    out += ':';
+                    appendNumber(out, r.value);
+                    out += '}';
+                }
+                m_events.end();
+            }
+            if (m_events.stopped()) return;
+        }
+    }
+
+    void cpuRuns(StreamId stream, int32_t process, int32_t tid)
+    {
+        forEachRun(stream, [&](uint64_t start, uint64_t end, int32_t pid) {
+            if (pid == 0 || m_events.stopped()) return;
+            std::string& out = m_events.slice(taskName(pid), process, tid, start, end - start);
+            out += ",\"cat\":\"sched\",\"args\":{\"pid\":";
+            appendNumber(out, pid);
+            out += '}';
+            m_events.end();
+        });
+    }
+
+    // The tasks that ran on a CPU, from the table an analysis declares as Perfetto's
+    // sched_slice (states are tasks, owners CPUs), in time order; the current one until the
+    // CPU's last event.
+    template <typename Visit>
+    void forEachRun(StreamId stream, Visit visit)
+    {
+        const IntervalTable* table = cpuTasks();
+        const CpuColumns& columns = m_store.stream(stream).columns;
+        if (!table || columns.size() == 0) return;
+        const TaskIndex& tasks = m_trace.taskIndex();
+        auto pidOf = [&](uint32_t state) { return state < tasks.size() ? tasks.task(TaskId(state)).pid : -1; };
+        if (const GrowingList<IntervalRow>* rows = table->byOwner().of(stream.value))
+            for (size_t i = 0, n = rows->size(); i < n; ++i)
+                if ((*rows)[i].end > (*rows)[i].start) visit((*rows)[i].start, (*rows)[i].end, pidOf((*rows)[i].state));
+        const IntervalRow open = table->openOf(stream.value);
+        const uint64_t last = columns.timestamp[columns.size() - 1];
+        if (open.end != 0 && last > open.start) visit(open.start, last, pidOf(open.state));
+    }
+    const IntervalTable* cpuTasks()
+    {
+        if (!m_cpuTasksLooked) {
+            m_cpuTasksLooked = true;
+            for (const Trace::Analysis& analysis : m_trace.analyses()) {
+                if (!analysis.tables) continue;
+                for (const auto& tt : analysis.tables->tables()) {
+                    if (m_cpuTasks || tt->kind() != TrackTable::Kind::Intervals) continue;
+                    const auto& table = static_cast<const IntervalTable&>(*tt);
+                    if (table.spec().perfettoTable == "sched_slice" && table.spec().statesAreTasks &&
+                        table.owner() == RowOwner::Cpu)
+                        m_cpuTasks = &table;
+                }
+            }
+        }
+        return m_cpuTasks;
     }
 
     int32_t leader(int32_t pid) const { return processOf(m_trace, pid); }
@@ -238,6 +500,12 @@ private:
     ReportWorker& m_worker;
     EventWriter& m_events;
     Nesting m_nesting;
+    std::unordered_set<int32_t> m_namedTables; // table threads named so far
+    std::string m_category;                    // the table's rows': "<analysis>.<table key>"
+    std::map<std::pair<const SliceTable*, uint16_t>, tep_format_field*> m_valueFields;
+    uint64_t m_flowIds = 0;
+    const IntervalTable* m_cpuTasks = nullptr;
+    bool m_cpuTasksLooked = false;
 };
 
 } // namespace
@@ -251,6 +519,7 @@ size_t writePerfettoTracks(const Trace& trace, ReportWorker& worker, std::string
     tracks.cpus();
     if (!events.stopped()) tracks.tasks();
     if (!events.stopped()) tracks.calls();
+    if (!events.stopped()) tracks.analysisTables();
     return events.written();
 }
 
