@@ -448,7 +448,7 @@ private slots:
         QSet<QPair<int, int>> namedThreads;
         QHash<QPair<int, int>, QList<QPair<double, double>>> slices;
         QHash<int, QString> flowPhases; // per flow id: its phases in order
-        qsizetype failed = 0;
+        qsizetype failed = 0, openCalls = 0;
         bool e2big = false;
         for (const QJsonValue& value : events) {
             const QJsonObject e = value.toObject();
@@ -464,6 +464,12 @@ private slots:
                 QVERIFY(thread.second >= kTableTrackBase);
             }
             if (ph == "s" || ph == "f") flowPhases[e.value("id").toInt()] += ph;
+            // A call not returned runs to the end of the recording, as on the timeline.
+            if (category == "syscalls.syscalls" && e.value("args").toObject().value("no_end").toBool()) {
+                ++openCalls;
+                QVERIFY(std::abs(e.value("ts").toDouble() + e.value("dur").toDouble() -
+                                 double(trace.store().lastTimestamp()) / 1000) < 2e-3);
+            }
             if (category == "syscalls.syscalls" && e.value("args").toObject().value("failed").toBool()) {
                 ++failed;
                 const int ret = e.value("args").toObject().value("ret").toInt();
@@ -477,6 +483,7 @@ private slots:
                                                                            .arg(written.value(it.key()))
                                                                            .arg(it.value())));
         QCOMPARE(failed, failedCalls);
+        QVERIFY(openCalls > 0);
         QVERIFY(e2big);
         for (const QString& phases : flowPhases) QCOMPARE(phases, QString("sf"));
         for (auto it = slices.begin(); it != slices.end(); ++it) {

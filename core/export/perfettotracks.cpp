@@ -318,7 +318,9 @@ private:
                 return a.depth < b.depth;
             });
             for (const SliceTable::View& v : views) {
-                const uint64_t end = m_nesting.end(thread.tid, v.start, std::max(v.start, v.end));
+                // One not returned runs to the end of the recording, as the timeline draws it.
+                const uint64_t end = m_nesting.end(
+                    thread.tid, v.start, std::max(v.start, v.flags & Slice::kOpen ? m_store.lastTimestamp() : v.end));
                 std::string& out =
                     m_events.slice(table.labelText(v.label), thread.pid, thread.tid, v.start, end - v.start);
                 out += ",\"cat\":";

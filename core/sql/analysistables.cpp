@@ -328,11 +328,13 @@ public:
         const EventStore& store = m_context.store();
         const auto& explicitRows = m_table.explicitRows();
         size_t made = 0;
-        for (; m_owner < explicitRows.owners() && made < rows; ++m_owner, m_row = 0)
+        // An owner is left only once its rows are all made: a fill may end inside its lane.
+        for (; m_owner < explicitRows.owners(); ++m_owner, m_row = 0)
             if (const GrowingList<SliceRow>* lane = explicitRows.of(m_owner))
-                for (; m_row < lane->size() && made < rows; ++m_row, ++made)
+                for (; m_row < lane->size(); ++m_row, ++made) {
+                    if (made == rows) return true;
                     add(cells, SliceTable::viewOf((*lane)[m_row], m_owner));
-        if (made >= rows) return true;
+                }
         // Anchored ones: a window of the stream's events per fill.
         constexpr uint32_t kWindow = 16384;
         TaskOfEvents tasks(m_context.trace());
@@ -429,10 +431,14 @@ public:
     bool fill(std::vector<Value>& cells, size_t rows) override
     {
         size_t made = 0;
-        for (; m_owner < m_rows.owners() && made < rows; ++m_owner, m_row = 0)
+        // An owner is left only once its rows are all made: a fill may end inside its lane.
+        for (; m_owner < m_rows.owners(); ++m_owner, m_row = 0)
             if (const GrowingList<Row>* lane = m_rows.of(m_owner))
-                for (; m_row < lane->size() && made < rows; ++m_row, ++made) m_make(cells, (*lane)[m_row], m_owner);
-        return m_owner < m_rows.owners();
+                for (; m_row < lane->size(); ++m_row, ++made) {
+                    if (made == rows) return true;
+                    m_make(cells, (*lane)[m_row], m_owner);
+                }
+        return false;
     }
 
 private:
