@@ -410,7 +410,37 @@ private slots:
         plugins.push_back(std::make_unique<sched::SchedPlugin>());
         plugins.push_back(std::make_unique<syscalls::SyscallsPlugin>());
         plugins.push_back(std::make_unique<workqueue::WorkqueuePlugin>());
-        auto opened = Trace::open(test::fixture("execve-e2big.dat").toStdString(), {}, {}, std::move(plugins));
+        // Tables of the kinds no plugin here makes: a counter per task, slices per CPU.
+        class Probe : public RecordConsumer {
+        public:
+            std::string name() const override { return "probe"; }
+            std::vector<EventRequest> requests() const override { return {{"sched", "sched_switch", {}}}; }
+            void setTables(TableSink& tables) override
+            {
+                m_counter = &tables.counters({"switches", "Switches", RowOwner::Task, ""});
+                m_slices = &tables.slices({"cpu_marks", "Marks", RowOwner::Cpu, "", "", 0x808080, false});
+                m_label = m_slices->label("switch");
+            }
+            void consume(const ConsumedRecord& r) override
+            {
+                m_counter->add(r.timestamp, r.task.value, int64_t(++m_count));
+                Slice s;
+                s.start = s.end = r.timestamp;
+                s.owner = r.stream.value;
+                s.label = m_label;
+                m_slices->add(s);
+            }
+
+        private:
+            CounterSink* m_counter = nullptr;
+            SliceSink* m_slices = nullptr;
+            uint32_t m_label = 0;
+            int64_t m_count = 0;
+        };
+        std::vector<std::unique_ptr<RecordConsumer>> consumers;
+        consumers.push_back(std::make_unique<Probe>());
+        auto opened = Trace::open(test::fixture("execve-e2big.dat").toStdString(), {}, std::move(consumers),
+                                  std::move(plugins));
         QVERIFY2(opened, opened ? "" : opened.error().message.c_str());
         const Trace& trace = **opened;
         ExportOptions options;
@@ -442,6 +472,8 @@ private slots:
         }
         QVERIFY(expected.value("syscalls.syscalls") > 100);
         QVERIFY(expected.value("sched.task_states") > 100);
+        QVERIFY(expected.value("probe.switches") > 10);
+        QCOMPARE(expected.value("probe.cpu_marks"), expected.value("probe.switches"));
         QVERIFY(failedCalls > 0);
 
         QHash<QString, qsizetype> written;
@@ -464,6 +496,8 @@ private slots:
                 QVERIFY(thread.second >= kTableTrackBase);
             }
             if (ph == "s" || ph == "f") flowPhases[e.value("id").toInt()] += ph;
+            if (ph == "C") QVERIFY(e.value("args").toObject().value("value").toDouble() > 0);
+            if (category == "probe.cpu_marks") QVERIFY(e.value("pid").toInt() >= kCpuTrackBase);
             // A call not returned runs to the end of the recording, as on the timeline.
             if (category == "syscalls.syscalls" && e.value("args").toObject().value("no_end").toBool()) {
                 ++openCalls;

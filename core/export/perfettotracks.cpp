@@ -363,52 +363,51 @@ private:
         return at->second->size == 4 ? int64_t(int32_t(uint32_t(value))) : int64_t(value);
     }
 
-    void instants(const InstantTable& table, int32_t base)
+    // Each owner's rows, with the owner's thread (instants, counters).
+    template <typename Row, typename Visit>
+    void forEachOwned(const TrackTable& table, const OwnerRows<Row>& byOwner, int32_t base, Visit visit)
     {
-        const std::vector<std::string>& labels = table.spec().labels;
-        const size_t owners = ownersOf(table, table.byOwner().owners());
+        const size_t owners = ownersOf(table, byOwner.owners());
         for (uint32_t owner = 0; owner < owners; ++owner) {
-            const GrowingList<InstantRow>* rows = table.byOwner().of(owner);
+            const GrowingList<Row>* rows = byOwner.of(owner);
             if (!rows || rows->size() == 0) continue;
             const Thread thread = threadOf(table, base, owner);
             if (!thread.valid) continue;
             for (size_t i = 0, n = rows->size(); i < n; ++i) {
-                const InstantRow& r = (*rows)[i];
-                std::string& out = m_events.begin("i", r.label < labels.size() ? labels[r.label] : table.title(),
-                                                  thread.pid, thread.tid);
-                out += ",\"s\":\"t\",\"cat\":";
-                appendJsonString(out, m_category);
-                out += ",\"ts\":";
-                appendMicros(out, r.time);
-                m_events.end();
+                visit(thread, (*rows)[i]);
                 if (m_events.stopped()) return;
             }
         }
     }
 
+    void instants(const InstantTable& table, int32_t base)
+    {
+        const std::vector<std::string>& labels = table.spec().labels;
+        forEachOwned(table, table.byOwner(), base, [&](const Thread& thread, const InstantRow& r) {
+            std::string& out =
+                m_events.begin("i", r.label < labels.size() ? labels[r.label] : table.title(), thread.pid, thread.tid);
+            out += ",\"s\":\"t\",\"cat\":";
+            appendJsonString(out, m_category);
+            out += ",\"ts\":";
+            appendMicros(out, r.time);
+            m_events.end();
+        });
+    }
+
     // A counter per owner, in the owner's process, named by the table and the owner.
     void counters(const CounterTable& table, int32_t base)
     {
-        const size_t owners = ownersOf(table, table.byOwner().owners());
-        for (uint32_t owner = 0; owner < owners; ++owner) {
-            const GrowingList<CounterRow>* rows = table.byOwner().of(owner);
-            if (!rows || rows->size() == 0) continue;
-            const Thread thread = threadOf(table, base, owner);
-            if (!thread.valid) continue;
-            const std::string name = table.title() + " (" + thread.owner + ")";
-            for (size_t i = 0, n = rows->size(); i < n; ++i) {
-                std::string& out = m_events.begin("C", name, thread.pid, thread.tid);
-                out += ",\"cat\":";
-                appendJsonString(out, m_category);
-                out += ",\"ts\":";
-                appendMicros(out, (*rows)[i].time);
-                out += ",\"args\":{\"value\":";
-                appendNumber(out, (*rows)[i].value);
-                out += '}';
-                m_events.end();
-                if (m_events.stopped()) return;
-            }
-        }
+        forEachOwned(table, table.byOwner(), base, [&](const Thread& thread, const CounterRow& r) {
+            std::string& out = m_events.begin("C", table.title() + " (" + thread.owner + ")", thread.pid, thread.tid);
+            out += ",\"cat\":";
+            appendJsonString(out, m_category);
+            out += ",\"ts\":";
+            appendMicros(out, r.time);
+            out += ",\"args\":{\"value\":";
+            appendNumber(out, r.value);
+            out += '}';
+            m_events.end();
+        });
     }
 
     // Arrows from one task's running slice to another's (a wakeup to the switch that ran the
