@@ -17,7 +17,9 @@ ExportController::ExportController(QWidget* window, std::function<ExportSource()
     : QObject(window), m_window(window), m_source(std::move(source))
 {
     connect(&m_job, &ExportJob::progress, this, [this](int percent) {
-        if (m_progress) m_progress->setValue(percent);
+        if (!m_progress) return;
+        if (m_progress->maximum() == 0) m_progress->setRange(0, 100); // the events began
+        m_progress->setValue(percent);
     });
     connect(&m_job, &ExportJob::finished, this, [this](const QString& path, qulonglong rows, double seconds) {
         closeProgress();
@@ -65,6 +67,10 @@ void ExportController::exportTo(const QString& path, ExportFormat format, Export
     m_progress->setMinimumDuration(300);
     m_progress->setAutoClose(false);
     m_progress->setAutoReset(false);
+    // A Perfetto trace's tracks and tables are written first, without a count to show (8 s on
+    // 24M events): the bar moves as busy until the events' progress comes.
+    if (format == ExportFormat::Perfetto) m_progress->setRange(0, 0);
+    m_progress->setValue(0); // counts the minimum duration from now, not from Qt's 4 s default
     connect(m_progress, &QProgressDialog::canceled, this, [this] {
         m_job.cancel();
         closeProgress();
