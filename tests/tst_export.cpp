@@ -63,6 +63,22 @@ QList<QStringList> parseCsv(const QByteArray& bytes)
     return records;
 }
 
+// Whether one thread's slices (start, end in us) nest or follow each other, as the Trace
+// Event Format draws them.
+bool slicesNest(QList<QPair<double, double>> list)
+{
+    std::sort(list.begin(), list.end(), [](const auto& a, const auto& b) {
+        return a.first != b.first ? a.first < b.first : a.second > b.second;
+    });
+    std::vector<double> open;
+    for (const auto& [start, end] : list) {
+        while (!open.empty() && open.back() <= start + 1e-4) open.pop_back();
+        if (!open.empty() && end > open.back() + 1e-4) return false;
+        open.push_back(end);
+    }
+    return true;
+}
+
 QByteArray exported(const Trace& trace, const ExportOptions& options, ExportSummary* summary = nullptr)
 {
     char* data = nullptr;
@@ -317,18 +333,8 @@ private slots:
         }
         for (const auto& thread : usedThreads)
             QVERIFY2(namedThreads.contains(thread), qPrintable(QString::number(thread.second)));
-        for (auto it = slices.begin(); it != slices.end(); ++it) {
-            auto list = it.value();
-            std::sort(list.begin(), list.end(), [](const auto& a, const auto& b) {
-                return a.first != b.first ? a.first < b.first : a.second > b.second;
-            });
-            std::vector<double> open;
-            for (const auto& [start, end] : list) {
-                while (!open.empty() && open.back() <= start + 1e-4) open.pop_back();
-                QVERIFY2(open.empty() || end <= open.back() + 1e-4, "a slice overlaps its parent's end");
-                open.push_back(end);
-            }
-        }
+        for (auto it = slices.begin(); it != slices.end(); ++it)
+            QVERIFY2(slicesNest(it.value()), "a slice overlaps its parent's end");
 
         // Every event but the context switches (drawn as slices) is an instant.
         const QList<QByteArray> report = test::dump(*trace).split('\n').mid(1);
@@ -458,7 +464,7 @@ private slots:
                 qsizetype rows = qsizetype(tt->rows());
                 if (tt->kind() == TrackTable::Kind::Intervals) {
                     const auto& table = static_cast<const IntervalTable&>(*tt);
-                    if (table.spec().perfettoTable == "sched_slice") continue; // the CPU threads
+                    if (isSchedSlice(table.spec())) continue; // the CPU threads
                     for (uint32_t owner = 0; owner < table.openOwners(); ++owner) rows += table.openOf(owner).end != 0;
                 } else if (tt->kind() == TrackTable::Kind::Flows) {
                     rows *= 2;
@@ -520,18 +526,8 @@ private slots:
         QVERIFY(openCalls > 0);
         QVERIFY(e2big);
         for (const QString& phases : flowPhases) QCOMPARE(phases, QString("sf"));
-        for (auto it = slices.begin(); it != slices.end(); ++it) {
-            auto list = it.value();
-            std::sort(list.begin(), list.end(), [](const auto& a, const auto& b) {
-                return a.first != b.first ? a.first < b.first : a.second > b.second;
-            });
-            std::vector<double> open;
-            for (const auto& [start, end] : list) {
-                while (!open.empty() && open.back() <= start + 1e-4) open.pop_back();
-                QVERIFY2(open.empty() || end <= open.back() + 1e-4, "a slice overlaps its parent's end");
-                open.push_back(end);
-            }
-        }
+        for (auto it = slices.begin(); it != slices.end(); ++it)
+            QVERIFY2(slicesNest(it.value()), "a slice overlaps its parent's end");
     }
 
     void cancelStopsWithAnError()

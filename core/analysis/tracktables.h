@@ -212,6 +212,18 @@ private:
     RowOwner m_owner;
 };
 
+// What an interval table declares itself to be (IntervalTableSpec::perfettoTable), where its
+// rows fit that table: which task ran on each CPU (sched_slice), a task's scheduling states
+// (thread_state). SQL and the Perfetto export find them so, not by the analysis's name.
+inline bool isSchedSlice(const IntervalTableSpec& spec)
+{
+    return spec.perfettoTable == "sched_slice" && spec.statesAreTasks && spec.owner == RowOwner::Cpu;
+}
+inline bool isThreadState(const IntervalTableSpec& spec)
+{
+    return spec.perfettoTable == "thread_state" && !spec.statesAreTasks && spec.owner == RowOwner::Task;
+}
+
 class IntervalTable : public TrackTable, public IntervalSink {
 public:
     static constexpr uint64_t kOpenEnd = UINT64_MAX;

@@ -271,7 +271,7 @@ private:
     void intervals(const IntervalTable& table, int32_t base)
     {
         const IntervalTableSpec& spec = table.spec();
-        if (spec.perfettoTable == "sched_slice") return;
+        if (isSchedSlice(spec)) return; // the CPU threads
         auto stateName = [&](uint32_t state) {
             if (spec.statesAreTasks) {
                 const TaskIndex& tasks = m_trace.taskIndex();
@@ -483,9 +483,7 @@ private:
                 for (const auto& tt : analysis.tables->tables()) {
                     if (m_cpuTasks || tt->kind() != TrackTable::Kind::Intervals) continue;
                     const auto& table = static_cast<const IntervalTable&>(*tt);
-                    if (table.spec().perfettoTable == "sched_slice" && table.spec().statesAreTasks &&
-                        table.owner() == RowOwner::Cpu)
-                        m_cpuTasks = &table;
+                    if (isSchedSlice(table.spec())) m_cpuTasks = &table;
                 }
             }
         }

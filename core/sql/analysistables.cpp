@@ -713,9 +713,9 @@ std::vector<NamedTable> makeAnalysisTables(SqlContext& context, std::vector<std:
                 add(intervalTable(context, table, name, IntervalSource::Style::Generic), kind);
                 // Perfetto's tables, where an analysis says its rows are one (and they fit).
                 const IntervalTableSpec& spec = table.spec();
-                if (spec.perfettoTable == "sched_slice" && spec.statesAreTasks && spec.owner == RowOwner::Cpu)
+                if (isSchedSlice(spec))
                     add(intervalTable(context, table, unique("sched_slice"), IntervalSource::Style::SchedSlice), kind);
-                if (spec.perfettoTable == "thread_state" && !spec.statesAreTasks && spec.owner == RowOwner::Task)
+                if (isThreadState(spec))
                     add(intervalTable(context, table, unique("thread_state"), IntervalSource::Style::ThreadState),
                         kind);
                 break;
