@@ -296,6 +296,8 @@ private slots:
         QVERIFY2(error.error == QJsonParseError::NoError, qPrintable(error.errorString()));
         QVERIFY(document.isObject());
         QCOMPARE(document.object().value("displayTimeUnit").toString(), QString("ns"));
+        QCOMPARE(document.object().value("otherData").toObject().value("schema").toString(),
+                 QString("ringside.perfetto/2"));
         const QJsonArray events = document.object().value("traceEvents").toArray();
         QCOMPARE(size_t(events.size()), summary.rows + summary.slices);
 

@@ -380,7 +380,9 @@ Result<ExportSummary> exportEvents(const Trace& trace, FILE* out, const std::str
     } else if (options.format == ExportFormat::JsonLines) {
         summary.columns.push_back("fields");
     } else {
-        std::string tracks = "{\"displayTimeUnit\":\"ns\",\"otherData\":{\"recording\":";
+        // Its shape's version: 2 added the analyses' and plugins' tables (1 had no key).
+        std::string tracks =
+            "{\"displayTimeUnit\":\"ns\",\"otherData\":{\"schema\":\"ringside.perfetto/2\",\"recording\":";
         appendJsonString(tracks, trace.file().path());
         tracks += "},\"traceEvents\":[\n";
         auto write = [&](std::string& text) {
