@@ -159,7 +159,7 @@ void Trace::addAnalyses(std::vector<std::unique_ptr<RecordConsumer>> consumers,
 }
 
 const std::vector<RecordTap>& Trace::bindAnalyses(const ConsumerRegistry::FormatLookup& lookup,
-                                                  const ConsumerRegistry::EventLister& list, bool piecesWhileParsing)
+                                                  const ConsumerRegistry::EventLister& list)
 {
     const bool bigEndian = m_file->info().bigEndian;
     TaskIndex* index = m_taskIndex.get();
@@ -187,7 +187,7 @@ const std::vector<RecordTap>& Trace::bindAnalyses(const ConsumerRegistry::Format
         m_analyses.push_back(analysis);
     }
     m_stats.assign(m_plugins.size(), nullptr);
-    return m_consumers.bind(lookup, list, bigEndian, piecesWhileParsing);
+    return m_consumers.bind(lookup, list, bigEndian);
 }
 
 Result<std::unique_ptr<Trace>> Trace::growing(const std::string& path, EventStore** store, bool checkMetadata,
@@ -205,7 +205,7 @@ Result<std::unique_ptr<Trace>> Trace::growing(const std::string& path, EventStor
     const DeferredFormats none(*trace->m_file);
     trace->m_recordingInfo = recordingInfoOf(*trace, *trace->m_file, none);
     tep_handle* tep = trace->m_file->tep();
-    trace->bindAnalyses(formatsOf(tep), eventsOf(tep), false);
+    trace->bindAnalyses(formatsOf(tep), eventsOf(tep));
     trace->m_store = std::make_unique<EventStore>();
     *store = trace->m_store.get();
     return trace;
@@ -265,8 +265,7 @@ Result<std::unique_ptr<Trace>> Trace::openTrace(const std::string& path, const L
             const std::vector<std::string>& later = deferred.names(system);
             names.insert(names.end(), later.begin(), later.end());
             return names;
-        },
-        true);
+        });
     const size_t ownTaps = load.taps.size();
     load.taps.insert(load.taps.end(), taps.begin(), taps.end());
     ConsumerRegistry& registry = trace->m_consumers;
@@ -304,6 +303,17 @@ Result<std::unique_ptr<Trace>> Trace::openTrace(const std::string& path, const L
         trace->finishAnalyses();
     }
     return trace;
+}
+
+RecordSink* Trace::captureSink(StreamId stream)
+{
+    return m_consumers.feedsPieces() ? m_consumers.sinkFor(stream) : nullptr;
+}
+
+void Trace::capturePlaced(RecordSink* sink, uint32_t firstIndex, uint32_t events)
+{
+    sink->end();
+    m_consumers.placed(sink, firstIndex, events);
 }
 
 void Trace::addTapColumns(std::vector<std::vector<TapColumn>> columns)

@@ -140,6 +140,12 @@ public:
     // handed over by the thread that appends (any thread); the next analyse() feeds them.
     const std::vector<RecordTap>& captureTaps() const { return m_consumers.taps(); }
     void addTapColumns(std::vector<std::vector<TapColumn>> columns);
+    // ... and the sink its parser gives the records of the analyses fed in pieces, a stretch of
+    // `stream` at a time (null when none is), as a recording's parser does: once the stretch's
+    // events are appended, the appending thread says where they landed; the analyses join it
+    // when their batch reaches it.
+    RecordSink* captureSink(StreamId stream);
+    void capturePlaced(RecordSink* sink, uint32_t firstIndex, uint32_t events);
 
     // An analysis, built-in or plugin, and its track tables.
     struct Analysis {
@@ -212,7 +218,7 @@ private:
                      std::vector<std::unique_ptr<Plugin>> plugins);
     // Binds the analyses to the formats; returns the taps the parser collects.
     const std::vector<RecordTap>& bindAnalyses(const ConsumerRegistry::FormatLookup& lookup,
-                                               const ConsumerRegistry::EventLister& list, bool piecesWhileParsing);
+                                               const ConsumerRegistry::EventLister& list);
     static Result<std::unique_ptr<Trace>> openTrace(const std::string& path, const LoadOptions& options,
                                                     std::vector<std::unique_ptr<RecordConsumer>> consumers,
                                                     std::vector<std::unique_ptr<Plugin>> plugins);

@@ -203,9 +203,13 @@ void LiveCapture::run()
     };
     std::vector<std::vector<TapColumn>> tapColumns = newTapColumns();
     std::vector<std::vector<TapColumn>> cpuTaps(m_pages.size()); // per cpu: its parser's columns
+    // Per cpu: what feeds the analyses fed in pieces the stretch being parsed, as a recording's
+    // parser does; a stretch ends with each batch handed in.
+    std::vector<RecordSink*> sinks(m_pages.size(), nullptr);
     for (size_t cpu = 0; cpu < m_pages.size(); ++cpu) {
         cpuTaps[cpu].resize(state->taps.size());
-        if (!state->taps.empty()) state->parsers[cpu]->setTaps(&state->taps, &cpuTaps[cpu], nullptr);
+        sinks[cpu] = m_traceRef->captureSink(StreamId(uint16_t(cpu)));
+        if (!state->taps.empty()) state->parsers[cpu]->setTaps(&state->taps, &cpuTaps[cpu], sinks[cpu]);
     }
     // The batches into the store: pages first, so that published rows can read them.
     auto handIn = [&] {
@@ -216,9 +220,17 @@ void LiveCapture::run()
             batchPages[cpu].clear();
             // Also a batch of pages without events: the columns count pages as the source does.
             // The batch is filled again: its columns keep their first blocks.
-            m_appender->appendBatch(StreamId(uint16_t(cpu)), batch[cpu]);
+            const StreamId stream(static_cast<uint16_t>(cpu));
+            const size_t first = m_appender->stream(stream).columns.size();
+            m_appender->appendBatch(stream, batch[cpu]);
             for (size_t t = 0; t < state->taps.size(); ++t)
                 if (cpuTaps[cpu][t].size()) tapColumns[t][cpu].append(std::move(cpuTaps[cpu][t])), tapped = true;
+            if (sinks[cpu]) {
+                m_traceRef->capturePlaced(sinks[cpu], uint32_t(first),
+                                          uint32_t(m_appender->stream(stream).columns.size() - first));
+                sinks[cpu] = m_traceRef->captureSink(stream);
+                state->parsers[cpu]->setSink(sinks[cpu]);
+            }
         }
         // Before the rows are published: an analysis that sees the rows finds their records.
         if (tapped) {

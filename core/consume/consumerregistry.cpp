@@ -57,7 +57,7 @@ RecordSink* ConsumerRegistry::sinkFor(StreamId stream)
 void ConsumerRegistry::placed(RecordSink* sink, uint32_t firstIndex, uint32_t events)
 {
     auto* feeder = static_cast<Feeder*>(sink);
-    feeder->place(firstIndex, events);
+    const std::lock_guard lock(m_feedersLock);
     m_placed.push_back({feeder, firstIndex, events});
 }
 
@@ -66,16 +66,70 @@ bool ConsumerRegistry::feedsPieces() const
     return std::any_of(m_bound.begin(), m_bound.end(), [](const BoundTap& t) { return !t.pieceSubscribers.empty(); });
 }
 
-void ConsumerRegistry::joinPieces(const std::vector<size_t>& ends)
+std::vector<ConsumerRegistry::Placed> ConsumerRegistry::completeUpToATime(const EventStore& store,
+                                                                          const std::vector<size_t>& ends)
 {
-    auto within = [&](const Placed& p) {
-        return p.feeder->stream().value < ends.size() && p.firstIndex + size_t(p.events) <= ends[p.feeder->stream().value];
+    std::vector<Placed> placed;
+    {
+        const std::lock_guard lock(m_feedersLock);
+        placed = m_placed;
+    }
+    // Each stream's stretches in order (a capture places them CPU after CPU as they fill).
+    std::stable_sort(placed.begin(), placed.end(), [](const Placed& a, const Placed& b) {
+        return a.feeder->stream().value != b.feeder->stream().value
+                   ? a.feeder->stream().value < b.feeder->stream().value
+                   : a.firstIndex < b.firstIndex;
+    });
+    const size_t streams = store.streamCount();
+    auto timeAt = [&](const Placed& p, uint32_t index) {
+        return store.stream(p.feeder->stream()).columns.timestamp[index];
     };
-    if (!std::all_of(m_placed.begin(), m_placed.end(), within)) return;
+    // Per stream, how many of its stretches (from its first) go now: at first those the batch
+    // reaches the end of. A join takes what it is given as everything up to its latest time
+    // (a call entered on one CPU returns on another), so the stretches handed over must hold
+    // every event before some time T and none after it: T is the earliest event of a stretch
+    // kept back, and a stretch reaching T or past it is kept back too, until nothing changes.
+    std::vector<size_t> first(streams + 1, placed.size()), handed(streams, 0);
+    for (size_t i = placed.size(); i-- > 0;) first[placed[i].feeder->stream().value] = i;
+    for (size_t s = streams; s-- > 0;) first[s] = std::min(first[s], first[s + 1]);
+    auto within = [&](const Placed& p) {
+        const size_t s = p.feeder->stream().value;
+        return s < ends.size() && p.firstIndex + size_t(p.events) <= ends[s];
+    };
+    for (size_t s = 0; s < streams; ++s)
+        while (first[s] + handed[s] < first[s + 1] && within(placed[first[s] + handed[s]])) ++handed[s];
+    auto lastTime = [&](const Placed& p) { return timeAt(p, p.firstIndex + p.events - 1); };
+    for (bool changed = true; changed;) {
+        changed = false;
+        uint64_t cut = UINT64_MAX;
+        for (size_t s = 0; s < streams; ++s)
+            for (size_t i = first[s] + handed[s]; i < first[s + 1]; ++i)
+                if (placed[i].events) {
+                    cut = std::min(cut, timeAt(placed[i], placed[i].firstIndex));
+                    break;
+                }
+        for (size_t s = 0; s < streams; ++s) {
+            size_t keep = 0;
+            while (keep < handed[s] && (!placed[first[s] + keep].events || lastTime(placed[first[s] + keep]) < cut))
+                ++keep;
+            if (keep < handed[s]) handed[s] = keep, changed = true;
+        }
+    }
+    std::vector<Placed> now;
+    for (size_t s = 0; s < streams; ++s)
+        now.insert(now.end(), placed.begin() + long(first[s]), placed.begin() + long(first[s] + handed[s]));
+    return now;
+}
+
+void ConsumerRegistry::joinPieces(const EventStore& store, const std::vector<size_t>& ends)
+{
+    const std::vector<Placed> now = completeUpToATime(store, ends);
+    if (now.empty()) return;
+    for (const Placed& p : now) p.feeder->place(p.firstIndex, p.events);
     for (size_t c = 0; c < m_consumers.size(); ++c) {
         if (!m_consumers[c]->fedInPieces()) continue;
         std::vector<FedPiece> pieces;
-        for (const Placed& p : m_placed) {
+        for (const Placed& p : now) {
             if (m_failures[c].empty() && !p.feeder->failure(c).empty()) m_failures[c] = p.feeder->failure(c);
             if (std::unique_ptr<StreamPiece> piece = p.feeder->take(c))
                 pieces.push_back({p.feeder->stream(), p.firstIndex, std::move(piece)});
@@ -83,9 +137,9 @@ void ConsumerRegistry::joinPieces(const std::vector<size_t>& ends)
         if (!pieces.empty()) guarded(c, [&](RecordConsumer& consumer) { consumer.join(std::move(pieces)); });
     }
     std::unordered_set<const Feeder*> joined;
-    for (const Placed& p : m_placed) joined.insert(p.feeder);
-    m_placed.clear();
+    for (const Placed& p : now) joined.insert(p.feeder);
     const std::lock_guard lock(m_feedersLock);
+    std::erase_if(m_placed, [&](const Placed& p) { return joined.count(p.feeder) > 0; });
     std::erase_if(m_feeders, [&](const std::unique_ptr<Feeder>& f) { return joined.count(f.get()) > 0; });
 }
 
@@ -153,12 +207,11 @@ std::vector<std::string> ConsumerRegistry::names() const
 }
 
 const std::vector<RecordTap>& ConsumerRegistry::bind(const FormatLookup& lookup, const EventLister& list,
-                                                     bool bigEndian, bool piecesWhileParsing)
+                                                     bool bigEndian)
 {
     m_taps.clear();
     m_bound.clear();
     m_bigEndian = bigEndian;
-    m_piecesWhileParsing = piecesWhileParsing;
     m_failures.resize(m_consumers.size()); // a consumer may have failed before (setRecording)
     std::map<uint16_t, size_t> tapOfType;
     for (size_t c = 0; c < m_consumers.size(); ++c) {
@@ -226,9 +279,8 @@ const std::vector<RecordTap>& ConsumerRegistry::bind(const FormatLookup& lookup,
         guarded(c, [&](RecordConsumer& consumer) { consumer.bind(bound); });
     }
     for (size_t t = 0; t < m_taps.size(); ++t) {
-        const bool pieces = !m_bound[t].pieceSubscribers.empty();
-        m_taps[t].keep = !m_bound[t].subscribers.empty() || (pieces && !piecesWhileParsing);
-        m_taps[t].feed = pieces && piecesWhileParsing;
+        m_taps[t].keep = !m_bound[t].subscribers.empty();
+        m_taps[t].feed = !m_bound[t].pieceSubscribers.empty();
     }
     m_columns.clear();
     m_columns.resize(m_taps.size());
@@ -387,8 +439,6 @@ void ConsumerRegistry::deliver(const EventStore& store, const std::vector<size_t
     // the batch's tasks before any other consumer asks for one.
     if (std::unique_ptr<Lane> tasksLane = planTasksLane()) deliverLane(*tasksLane, store, walk);
     if (tasksFed) tasksFed();
-    // A live capture's consumers fed in pieces: from the taps, stream by stream, first.
-    if (!m_piecesWhileParsing) feedPiecesFromTaps(store, walk);
     // The pieces are joined on a thread of their own while the lanes walk: the consumers fed
     // in pieces are none of the lanes' (join() pairs what the parser's threads left apart: on
     // 23M events a tenth of a second the lanes need not wait for).
@@ -397,7 +447,7 @@ void ConsumerRegistry::deliver(const EventStore& store, const std::vector<size_t
         try {
             std::vector<size_t> ends;
             for (const auto& range : walk.ranges) ends.push_back(range.second);
-            joinPieces(ends);
+            joinPieces(store, ends);
             if (piecesJoined) piecesJoined();
         } catch (...) {
             joinError = std::current_exception();
@@ -461,39 +511,6 @@ void ConsumerRegistry::deliver(const EventStore& store, const std::vector<size_t
     consumeTaps(store, walk);
     for (size_t s = 0; s < streams.size(); ++s) m_walked[s] = walk.ranges[s].second;
     for (size_t c = 0; c < m_consumers.size(); ++c) guarded(c, [](RecordConsumer& consumer) { consumer.flush(); });
-}
-
-void ConsumerRegistry::feedPiecesFromTaps(const EventStore& store, const Walk& walk)
-{
-    std::vector<int32_t> tapOfType;
-    for (size_t t = 0; t < m_taps.size(); ++t) {
-        if (m_bound[t].pieceSubscribers.empty()) continue;
-        const uint16_t type = m_taps[t].eventType;
-        if (tapOfType.size() <= type) tapOfType.resize(type + 1u, -1);
-        tapOfType[type] = int32_t(t);
-    }
-    if (tapOfType.empty()) return;
-    for (size_t s = 0; s < walk.ranges.size(); ++s) {
-        const auto [from, to] = walk.ranges[s];
-        if (from >= to) continue;
-        const StreamId id(static_cast<uint16_t>(s));
-        const CpuColumns& c = store.stream(id).columns;
-        StreamWalk cursor(c, from, to, tapOfType, walk.markers[s]);
-        for (size_t t = 0; t < m_taps.size(); ++t)
-            if (!m_bound[t].pieceSubscribers.empty()) cursor.addTap(uint32_t(t), m_columns[t][s], false, m_consumed[t][s]);
-        // The batch's events of the stream are one stretch.
-        auto* feeder = static_cast<Feeder*>(sinkFor(id));
-        StreamWalk::Hit hit;
-        while (cursor.next(hit)) {
-            if (hit.tap == StreamWalk::kLostMarker)
-                feeder->lost(c.timestamp[hit.index]);
-            else
-                feeder->tapped(hit.tap, hit.bytes, uint32_t(hit.index - from), c.timestamp[hit.index], c.pid[hit.index],
-                               c.flags[hit.index]);
-        }
-        feeder->end();
-        placed(feeder, uint32_t(from), uint32_t(to - from));
-    }
 }
 
 void ConsumerRegistry::consumeTaps(const EventStore& store, const Walk& walk)

@@ -69,11 +69,10 @@ public:
     std::vector<std::string> names() const;
 
     // Binds every consumer (call once, after the last add()); returns the taps to capture.
-    // `bigEndian`: the recording's byte order, for fields a request narrows. Unless
-    // `piecesWhileParsing`, consumers fed in pieces are fed from the taps by deliver() (a live
-    // capture's parser does no analysis work), so their taps are kept too.
+    // `bigEndian`: the recording's byte order, for fields a request narrows. The records of
+    // consumers fed in pieces are fed by the parser (RecordTap::feed), never kept.
     const std::vector<RecordTap>& bind(const FormatLookup& lookup, const EventLister& list = {},
-                                       bool bigEndian = false, bool piecesWhileParsing = true);
+                                       bool bigEndian = false);
     // The task of a pid at a time, for ConsumedRecord::task (the trace's task index), and when
     // the pid's next life begins (`until`), so that it is asked once per run of records.
     using TaskOf = std::function<TaskId(int32_t pid, uint64_t time, uint64_t* until)>;
@@ -84,10 +83,11 @@ public:
     void markFailed(std::string_view name, const std::string& why);
     const std::vector<RecordTap>& taps() const { return m_taps; }
 
-    // For the page parser: the sink that feeds the consumers fed in pieces one stretch of
-    // `stream` (any thread), and where the stretch landed in its stream and how many events it
-    // holds (the loading thread, in stream order and stretches in order). deliver() joins the
-    // pieces placed.
+    // For the page parser, a recording's or a capture's alike: the sink that feeds the
+    // consumers fed in pieces one stretch of `stream` (any thread), and where the stretch
+    // landed in its stream and how many events it holds (the appending thread, once the
+    // stretch's events are in the store; each stream's stretches in order). deliver() joins
+    // the pieces placed, while it runs too.
     RecordSink* sinkFor(StreamId stream);
     // Where this registry's taps start in the list the parser collects (other taps before them).
     void setTapOffset(size_t offset) { m_tapOffset = offset; }
@@ -156,13 +156,19 @@ private:
     // The lane of the Stage::Tasks consumers, or none.
     std::unique_ptr<Lane> planTasksLane() const;
     void deliverLane(Lane& lane, const EventStore& store, Walk& walk, const std::function<void()>& report = {});
-    // Feeds the consumers fed in pieces the batch's records of each stream from the taps.
-    void feedPiecesFromTaps(const EventStore& store, const Walk& walk);
-    // Hands the placed pieces to their consumers' join() once the batch reaches the end of
-    // every one (`ends`: per stream, the events it reaches); else they wait for a later batch,
-    // whose tasks they may name. All at once: a join pairs calls across pieces by time, and
-    // takes what it was given to be everything up to its latest time.
-    void joinPieces(const std::vector<size_t>& ends);
+    struct Placed {
+        Feeder* feeder;
+        uint32_t firstIndex, events; // where its stretch is in its stream
+    };
+    // Hands placed pieces to their consumers' join(): those the batch reaches the end of
+    // (`ends`: per stream, the events it reaches) and that complete the streams up to a time
+    // (completeUpToATime); the others wait for a later batch, whose tasks they may name.
+    void joinPieces(const EventStore& store, const std::vector<size_t>& ends);
+    // The placed pieces to join now, by stream and in order: every stretch holding an event
+    // before a time T, and none holding one at or after it (a join pairs calls across pieces by
+    // time, and takes what it was given to be everything up to its latest time). A recording's
+    // pieces all go at once; a capture's as its streams pass each other.
+    std::vector<Placed> completeUpToATime(const EventStore& store, const std::vector<size_t>& ends);
     // After a walk: the tap records of the walked events are consumed; whole pieces go.
     void consumeTaps(const EventStore& store, const Walk& walk);
     // A subscriber's values from a record's tap bytes, or from the record itself.
@@ -186,16 +192,13 @@ private:
     std::vector<size_t> m_walked;                  // per stream: events already delivered
     size_t m_lanesUsed = 0;
     bool m_bigEndian = false;
-    bool m_piecesWhileParsing = true;
     size_t m_tapOffset = 0;
     TaskOf m_taskOf;
-    std::mutex m_feedersLock; // sinkFor() is called from the parser's threads
+    // sinkFor() is called from the parser's threads, placed() from a capture's while deliver()
+    // joins.
+    std::mutex m_feedersLock;
     std::vector<std::unique_ptr<Feeder>> m_feeders;
-    struct Placed {
-        Feeder* feeder;
-        uint32_t firstIndex, events; // where its stretch is in its stream
-    };
-    std::vector<Placed> m_placed; // in stream order, stretches in order
+    std::vector<Placed> m_placed; // each stream's stretches in order
 };
 
 // The formats of a libtraceevent handle, for bind().

@@ -23,7 +23,9 @@ public:
         m_pieces.resize(consumers);
         m_failures.resize(consumers);
         for (size_t c = 0; c < consumers; ++c) {
-            if (!registry.m_failures[c].empty() || !registry.m_consumers[c]->fedInPieces()) continue;
+            // Not asked whether it failed: a capture's stretches start while a batch is delivered
+            // (which writes the failures). A failed consumer's pieces are never joined.
+            if (!registry.m_consumers[c]->fedInPieces()) continue;
             guarded(c, [&] { m_pieces[c] = registry.m_consumers[c]->newPiece(stream); });
         }
         for (size_t t = 0; t < registry.m_bound.size(); ++t) {
@@ -52,27 +54,6 @@ public:
                 return sub.formats.size();
             });
         }
-    }
-    // The same from a tap's bytes (a live capture's batch, fed after its parse).
-    void tapped(size_t tap, const uint8_t* bytes, uint32_t index, uint64_t timestamp, int32_t pid, uint8_t flags)
-    {
-        const StretchRows::Scope scope(&m_rows);
-        ConsumedRecord record;
-        record.timestamp = timestamp;
-        record.stream = m_stream;
-        record.index = index;
-        record.pid = pid;
-        record.flags = flags;
-        feed(m_routes[tap], record, [&](const Subscriber& sub) {
-            decode(m_registry.m_bound[tap], sub, bytes, m_registry.m_bigEndian, m_values);
-            return sub.fields.size();
-        });
-    }
-    // The kernel lost events before the stretch's next record (a live capture's batch).
-    void lost(uint64_t timestamp)
-    {
-        const StretchRows::Scope scope(&m_rows);
-        eventsLost(timestamp);
     }
     void end() override
     {

@@ -60,6 +60,8 @@ public:
     // Copies the tapped fields of matching records into `out` (one column per tap) from now on,
     // and gives those of `feed` taps to `sink`.
     void setTaps(const std::vector<RecordTap>* taps, std::vector<TapColumn>* out, RecordSink* sink = nullptr);
+    // The sink of the next stretch (a capture's pages come stretch after stretch).
+    void setSink(RecordSink* sink) { m_sink = sink; }
 
     // Checks a page header before kbuffer trusts it; false if its sizes are impossible.
     static bool headerIsSane(const uint8_t* page, uint32_t pageSize, int kernelLongSize, bool bigEndian);
