@@ -2,6 +2,7 @@
 #include "trace.h"
 #include "util/memorypolicy.h"
 
+#include "analysis/cpuoccupancy.h"
 #include "calls/callcontext.h"
 #include "consume/consumerfailure.h"
 #include "file/formatfields.h"
@@ -129,7 +130,7 @@ void Trace::addAnalyses(std::vector<std::unique_ptr<RecordConsumer>> consumers,
     // The built-in analyses own their rows by the tasks of the index.
     TaskIndex* index = m_taskIndex.get();
     auto taskOf = [index](int32_t pid, uint64_t time) { return index->taskAt(pid, time).value; };
-    m_occupancy = &static_cast<CpuOccupancy&>(m_consumers.add(std::make_unique<CpuOccupancy>(taskOf)));
+    m_consumers.add(std::make_unique<CpuOccupancy>(taskOf));
     m_taskNames = &static_cast<TaskNames&>(m_consumers.add(std::make_unique<TaskNames>()));
     m_processes = &static_cast<ProcessGroups&>(m_consumers.add(std::make_unique<ProcessGroups>(taskOf)));
     m_guestTime = &static_cast<GuestTime&>(m_consumers.add(std::make_unique<GuestTime>()));
@@ -366,13 +367,11 @@ bool Trace::analyseBatch(const Progress& progress, const std::atomic<bool>* canc
             std::vector<TaskIndex::Creation> creations;
             for (const auto& [pid, time] : m_references->takeCreations()) creations.push_back({pid, time});
             m_taskIndex->addCreations(creations);
-            m_taskIndex->update(store, counts, nullptr, 0, m_references->takeMentions());
+            m_taskIndex->update(store, counts, 0, m_references->takeMentions());
         },
         tasksKnown); // the task names are fed in pieces while the pages are parsed
     if (cancelled()) return false;
     m_consumersSeconds += std::chrono::duration<double>(std::chrono::steady_clock::now() - delivering).count();
-    // The running intervals the switches fed closed.
-    m_taskIndex->update(store, counts, m_occupancy);
     m_analysedCounts = counts;
     const auto now = std::chrono::steady_clock::now();
     if (!m_statisticsAt) m_statisticsAt = now;
@@ -396,9 +395,9 @@ void Trace::finishTables()
     if (analysisFailure().empty()) {
         try {
             m_consumers.finish();
-            m_taskIndex->finish(*m_store, m_occupancy);
+            m_taskIndex->finish();
             m_analysedCounts.assign(m_store->streamCount(), SIZE_MAX); // every row's task is made
-            publishAnalyses(Statistics::Keep);
+            publishAnalyses(Statistics::Keep, true);
         } catch (...) {
             analysesFailed(failureOfCurrentException());
         }
@@ -442,7 +441,7 @@ bool Trace::refreshStatistics()
     return true;
 }
 
-void Trace::publishAnalyses(Statistics statistics)
+void Trace::publishAnalyses(Statistics statistics, bool ended)
 {
     const EventStore& store = *m_store;
     const TaskIndex& index = *m_taskIndex;
@@ -452,6 +451,8 @@ void Trace::publishAnalyses(Statistics statistics)
         return index.taskAt(c.pid[e.index], c.timestamp[e.index]).value;
     };
     for (const auto& tables : m_tables) tables->publish(ownerOf);
+    // The tasks' running intervals, from the runs the batch closed (the last ones once ended).
+    m_taskIndex->addRunning(store, runningTasks().table(), ended);
     noteFailures();
     if (statistics != Statistics::Keep) publishStatistics(statistics == Statistics::Final);
 }
@@ -581,6 +582,16 @@ void Trace::publishStatistics(bool final)
     const std::lock_guard lock(m_statsLock);
     for (size_t p = 0; p < made.size(); ++p)
         if (made[p]) m_stats[p] = std::move(made[p]);
+}
+
+RunningTasks Trace::runningTasks() const
+{
+    for (const Analysis& a : m_analyses)
+        for (const auto& table : a.tables->tables())
+            if (table->kind() == TrackTable::Kind::Intervals &&
+                isSchedSlice(static_cast<const IntervalTable&>(*table).spec()))
+                return RunningTasks(static_cast<const IntervalTable*>(table.get()), m_store.get());
+    return RunningTasks(nullptr, m_store.get());
 }
 
 const Trace::Analysis* Trace::analysis(const std::string& name) const

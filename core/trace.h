@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 #pragma once
 
-#include "analysis/cpuoccupancy.h"
+#include "analysis/runningtasks.h"
 #include "analysis/guesttime.h"
 #include "analysis/processgroups.h"
 #include "analysis/taskreferences.h"
@@ -158,8 +158,9 @@ public:
     // A plugin's statistics as last made (see refreshStatistics; empty before).
     std::shared_ptr<const std::vector<StatsTable>> statistics(const Plugin& plugin) const;
 
-    // Which task ran on each CPU when (empty when the recording has no sched_switch).
-    const CpuOccupancy& occupancy() const { return *m_occupancy; }
+    // Which task ran on each CPU when: the table declared as sched_slice (not available when
+    // the recording has no sched_switch).
+    RunningTasks runningTasks() const;
     // Which tasks share a process (empty unless the recording has task_newtask).
     const ProcessGroups& processes() const { return *m_processes; }
     // When a KVM host's vCPU threads ran their guests (empty unless it has kvm_entry/exit).
@@ -225,7 +226,8 @@ private:
     // The plugins' statistics as the tables are published: kept as they are, made again, or
     // made for the last time (after the analyses' finish()).
     enum class Statistics { Keep, Remake, Final };
-    void publishAnalyses(Statistics statistics);
+    // `ended`: the last batch's tables (after the analyses' finish()).
+    void publishAnalyses(Statistics statistics, bool ended = false);
     // `final`: after the analyses' finish(), their last statistics (Plugin::finalStatistics).
     void publishStatistics(bool final);
     // The registry's failures, copied for readers on other threads (after each batch).
@@ -246,7 +248,6 @@ private:
     ConsumerRegistry m_consumers;
     std::vector<std::unique_ptr<AnalysisTables>> m_tables; // per consumer of m_consumers
     std::vector<Analysis> m_analyses;
-    const CpuOccupancy* m_occupancy = nullptr;
     const TaskNames* m_taskNames = nullptr;
     const ProcessGroups* m_processes = nullptr;
     const GuestTime* m_guestTime = nullptr;

@@ -176,7 +176,7 @@ private slots:
         QVERIFY(window.findChild<QLabel*>("captureStatus")->text().contains("Capture stopped"));
         // Its analyses finish with it: who ran on each CPU, the tasks' rows, the plugins.
         QVERIFY(test::waitForAnalyses(window));
-        QVERIFY(window.session()->trace->occupancy().available());
+        QVERIFY(window.session()->trace->runningTasks().available());
         QVERIFY(window.session()->isCapture && !window.session()->liveSaved);
         QVERIFY(!window.session()->trace->plugins().empty());
         const int rows = window.tableModel()->rowCount();

@@ -3,6 +3,9 @@
 // with plain values (no recording needed).
 #include "testsupport.h"
 
+#include "analysis/cpuoccupancy.h"
+#include "analysis/runningtasks.h"
+#include "analysis/tracktables.h"
 #include "consume/consumerregistry.h"
 #include "decode/eventformatter.h"
 
@@ -134,7 +137,9 @@ private slots:
 
     void occupancyFromPlainValues()
     {
-        CpuOccupancy occupancy;
+        CpuOccupancy occupancy; // states are pids
+        AnalysisTables tables;
+        occupancy.setTables(tables);
         occupancy.bind({true});
         // Stream 0 and 1: CPUs 0 and 1 of the top buffer; stream 2: CPU 0 of an instance
         // without sched_switch, which shares CPU 0's runs.
@@ -146,15 +151,20 @@ private slots:
                                         TypedValue::text("swapper/0")};
         occupancy.consume(record(StreamId(0), 300, 42, b));
         occupancy.flush();
-        QVERIFY(occupancy.available());
-        QCOMPARE(occupancy.runs(StreamId(0)).size(), size_t(3));
-        QCOMPARE(occupancy.pidAt(StreamId(0), 99), -1);
-        QCOMPARE(occupancy.pidAt(StreamId(0), 100), 7); // before the first switch: its prev task, from the first event
-        QCOMPARE(occupancy.pidAt(StreamId(0), 250), 42);
-        QCOMPARE(occupancy.pidAt(StreamId(0), 300), 0);
-        QCOMPARE(occupancy.pidAt(StreamId(2), 250), 42); // shared with the same CPU
-        QVERIFY(occupancy.runs(StreamId(1)).empty());    // CPU 1 has no switch and no sibling
-        QCOMPARE(occupancy.pidAt(StreamId(9), 250), -1); // unknown stream
+        tables.publish({});
+        const auto& table = static_cast<const IntervalTable&>(*tables.tables().at(0));
+        QVERIFY(isSchedSlice(table.spec()));
+        const RunningTasks running(&table, nullptr);
+        QVERIFY(running.available());
+        QCOMPARE(table.byOwner().of(0)->size(), size_t(2)); // the runs each switch ended; the last is open
+        QCOMPARE(table.openOf(0).start, uint64_t(300));
+        QVERIFY(!running.taskAt(StreamId(0), 99).valid());
+        QCOMPARE(running.taskAt(StreamId(0), 100), TaskId(7)); // before the first switch: its prev task, from the first event
+        QCOMPARE(running.taskAt(StreamId(0), 250), TaskId(42));
+        QCOMPARE(running.taskAt(StreamId(0), 300), TaskId(0));
+        QCOMPARE(running.taskAt(StreamId(0), 1u << 30), TaskId(0)); // the last runs on
+        QVERIFY(!running.taskAt(StreamId(1), 250).valid()); // CPU 1 has no switch
+        QVERIFY(!running.taskAt(StreamId(9), 250).valid()); // unknown stream
     }
 
     // The first name an event gives a pid stays its name (trace-cmd keeps the first one it

@@ -190,8 +190,8 @@ private slots:
     {
         auto trace = test::openOrFail(test::fixturePath("execve-e2big.dat"));
         QVERIFY(trace);
-        const CpuOccupancy& occupancy = trace->occupancy();
-        QVERIFY(occupancy.available());
+        const RunningTasks running = trace->runningTasks();
+        QVERIFY(running.available());
         const EventStore& store = trace->store();
         tep_event* sw = tep_find_event_by_name(trace->tep(), "sched", "sched_switch");
         EventFormatter formatter(*trace);
@@ -199,22 +199,25 @@ private slots:
         for (size_t s = 0; s < store.streamCount(); ++s) {
             const StreamId id(static_cast<uint16_t>(s));
             const auto& c = store.stream(id).columns;
-            const auto& runs = occupancy.runs(id);
-            size_t run = 1; // runs[0] is the task before the first switch
+            const auto* rows = running.table()->byOwner().of(id.value);
+            size_t row = 1; // rows[0] is the task before the first switch
             for (uint32_t i = 0; i < c.size(); ++i) {
                 if (c.eventType[i] != sw->id) continue;
                 ++switches;
-                QVERIFY(run < runs.size());
-                QCOMPARE(runs[run].start, c.timestamp[i]);
-                // The run's task is the switch's next_pid, as libtraceevent decodes it.
+                // Each switch ends a run and begins the next: its task is the switch's
+                // next_pid, as libtraceevent decodes it; the last one runs on, open.
+                QVERIFY(rows && row <= rows->size());
+                QCOMPARE(row < rows->size() ? (*rows)[row].start : running.table()->openOf(id.value).start,
+                         c.timestamp[i]);
                 std::string nextPid;
                 for (const FieldValue& f : formatter.fields({id, i}))
                     if (f.name == "next_pid") nextPid = f.value;
-                QCOMPARE(QString::number(runs[run].pid), QString::fromStdString(nextPid));
-                QCOMPARE(occupancy.pidAt(id, c.timestamp[i]), runs[run].pid);
-                ++run;
+                const TaskId task = running.taskAt(id, c.timestamp[i]);
+                QVERIFY(task.valid());
+                QCOMPARE(QString::number(trace->taskIndex().task(task).pid), QString::fromStdString(nextPid));
+                ++row;
             }
-            QCOMPARE(run, runs.size());
+            if (rows) QCOMPARE(row, rows->size() + 1);
         }
         QCOMPARE(switches, size_t(806));
     }
@@ -322,9 +325,15 @@ private slots:
         auto trace = test::openOrFail(test::fixturePath("instances.dat"));
         QVERIFY(trace);
         // Streams 2 and 3 ("second", irq and timer events only) share CPU 0 and 1's runs.
-        QVERIFY(!trace->occupancy().runs(StreamId(2)).empty());
-        QCOMPARE(trace->occupancy().runs(StreamId(2)).size(), trace->occupancy().runs(StreamId(0)).size());
-        QCOMPARE(trace->occupancy().runs(StreamId(3)).size(), trace->occupancy().runs(StreamId(1)).size());
+        const RunningTasks running = trace->runningTasks();
+        QCOMPARE(running.shownStream(StreamId(0)).value, uint16_t(0));
+        QCOMPARE(running.shownStream(StreamId(2)).value, uint16_t(0));
+        QCOMPARE(running.shownStream(StreamId(3)).value, uint16_t(1));
+        const EventStore& store = trace->store();
+        const uint64_t middle = store.firstTimestamp() + (store.lastTimestamp() - store.firstTimestamp()) / 2;
+        QVERIFY(running.taskAt(StreamId(2), middle).valid());
+        QCOMPARE(running.taskAt(StreamId(2), middle), running.taskAt(StreamId(0), middle));
+        QCOMPARE(running.taskAt(StreamId(3), middle), running.taskAt(StreamId(1), middle));
     }
 
     void chunkedColumnAppendAndResize()

@@ -493,7 +493,7 @@ private slots:
         // Double-click on the label: a row for the task running on that CPU mid-view.
         const auto range = window.viewState()->visibleRange();
         const int32_t expected =
-            window.session()->occupancy().pidAt(rows.rows()[cpuRow].stream, range.start + range.span() / 2);
+            window.session()->pidRunningAt(rows.rows()[cpuRow].stream, range.start + range.span() / 2);
         doubleClick(timeline, QPoint(40, y));
         if (expected > 0)
             QCOMPARE(window.viewState()->taskRows(), QVector<int32_t>{expected});

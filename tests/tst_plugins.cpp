@@ -1129,7 +1129,7 @@ private slots:
         QVERIFY(t.analysisFailure().empty());
         QVERIFY(t.statistics(*t.plugins()[0])->empty());
         QVERIFY(t.analysesFinished() && t.statisticsFinished());
-        QVERIFY(t.occupancy().available());
+        QVERIFY(t.runningTasks().available());
         QVERIFY(static_cast<const SyscallsPlugin&>(*t.plugins()[1]).callCount() > 0);
         QVERIFY(!t.statistics(*t.plugins()[1])->empty());
     }

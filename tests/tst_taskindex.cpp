@@ -128,19 +128,22 @@ private slots:
         auto trace = test::openOrFail(test::fixturePath("threads.dat"));
         QVERIFY(trace);
         const EventStore& store = trace->store();
-        const CpuOccupancy& occupancy = trace->occupancy();
-        QVERIFY(occupancy.available());
+        const RunningTasks running = trace->runningTasks();
+        QVERIFY(running.available());
         const TaskIndex& index = trace->taskIndex();
         size_t intervals = 0, runs = 0;
-        for (size_t s = 0; s < store.streamCount(); ++s) runs += occupancy.runs(StreamId(uint16_t(s))).size();
+        for (size_t s = 0; s < store.streamCount(); ++s) {
+            const auto* rows = running.table()->byOwner().of(uint32_t(s));
+            runs += (rows ? rows->size() : 0) + (running.table()->openOf(uint32_t(s)).end ? 1 : 0);
+        }
         for (size_t t = 0; t < index.size(); ++t) {
             const auto& running = index.running(TaskId(uint32_t(t)));
             intervals += running.size();
             for (size_t i = 0; i < running.size(); ++i) {
                 if (i) QVERIFY(running[i - 1].start <= running[i].start);
-                // The occupancy says this task ran there, from the interval's start to its end.
+                // The CPU's runs say this task ran there, from the interval's start to its end.
                 const uint64_t mid = running[i].start + (running[i].end - running[i].start) / 2;
-                QCOMPARE(occupancy.pidAt(running[i].stream, mid), index.task(TaskId(uint32_t(t))).pid);
+                QCOMPARE(trace->runningTasks().taskAt(running[i].stream, mid), TaskId(uint32_t(t)));
             }
         }
         QVERIFY(intervals > 100);
@@ -156,11 +159,11 @@ private slots:
         TaskIndex grown;
         size_t rounds = 0;
         QVERIFY(test::appendRunByRun(**file, store, [&](size_t published) {
-            grown.update(store, store.order().countsAt(published, store.streamCount()), nullptr, 1);
+            grown.update(store, store.order().countsAt(published, store.streamCount()), 1);
             ++rounds;
         }));
         QVERIFY(rounds > 2);
-        const auto built = TaskIndex::build(store, {}, nullptr, 2);
+        const auto built = TaskIndex::build(store, {}, 2);
         const TaskIndex& once = *built;
         QCOMPARE(grown.size(), once.size());
         for (size_t t = 0; t < once.size(); ++t) {
@@ -195,7 +198,8 @@ private slots:
         const TaskIndex::Task whole = plain.task(busiestTask(plain));
         const uint64_t middle = whole.firstTime + (whole.lastTime - whole.firstTime) / 2;
         const auto built =
-            TaskIndex::build(store, {{whole.pid, whole.firstTime - 1}, {whole.pid, middle}}, &trace->occupancy());
+            TaskIndex::build(store, {{whole.pid, whole.firstTime - 1}, {whole.pid, middle}});
+        built->addRunning(store, trace->runningTasks().table(), true);
         const TaskIndex& split = *built;
         const std::vector<TaskId> lives = split.tasksOf(whole.pid);
         QCOMPARE(lives.size(), size_t(2));
@@ -240,9 +244,9 @@ private slots:
         }
         TaskIndex index;
         index.addCreations({{whole.pid, middle}});
-        index.update(store, before, nullptr);
+        index.update(store, before);
         QVERIFY(index.tasksOf(whole.pid).empty());
-        index.update(store, all, nullptr);
+        index.update(store, all);
         const std::vector<TaskId> lives = index.tasksOf(whole.pid);
         QCOMPARE(lives.size(), size_t(2));
         QCOMPARE(index.task(lives[0]).events + index.task(lives[1]).events, whole.events);
@@ -289,8 +293,8 @@ private slots:
                                                          {9, 200, 250}};
         std::vector<TaskIndex::Mention> backward(forward.rbegin(), forward.rend());
         TaskIndex a, b;
-        a.update(empty, {}, nullptr, 1, forward);
-        b.update(empty, {}, nullptr, 1, backward);
+        a.update(empty, {}, 1, forward);
+        b.update(empty, {}, 1, backward);
         for (const TaskIndex* index : {&a, &b}) {
             QCOMPARE(index->size(), size_t(4));
             QCOMPARE(index->task(TaskId(0)).pid, 0); // idle, made before anything
@@ -307,7 +311,7 @@ private slots:
         QCOMPARE(a.lifeEnds(5, 150), uint64_t(150));
         QCOMPARE(a.size(), size_t(4));
         // Its answer holds like any task's, for good once the recording ended.
-        a.finish(empty, nullptr);
+        a.finish();
         QCOMPARE(a.lifeEnds(42, 150), std::numeric_limits<uint64_t>::max());
     }
 
@@ -318,7 +322,7 @@ private slots:
     {
         auto trace = test::openOrFail(test::fixturePath("sched-mix.dat"));
         QVERIFY(trace);
-        const auto built = TaskIndex::build(trace->store(), {}, nullptr, 2);
+        const auto built = TaskIndex::build(trace->store(), {}, 2);
         const TaskIndex& index = *built;
         QVERIFY(index.size() > 100);
         QCOMPARE(index.task(TaskId(0)).pid, 0);

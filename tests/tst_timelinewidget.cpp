@@ -74,7 +74,7 @@ private slots:
         QCoreApplication::setOrganizationName("RingsideTests");
         m_session = loadSession("execve-e2big.dat");
         QVERIFY(m_session);
-        QVERIFY(m_session->occupancy().available());
+        QVERIFY(m_session->trace->runningTasks().available());
         m_timeline = std::make_unique<TimelineWidget>(&m_view);
         m_timeline->resize(1150, 400);
         m_timeline->setSession(m_session.get());
@@ -271,7 +271,7 @@ private slots:
         // Find a pixel of CPU 0 where a task (not idle) runs.
         int x = -1;
         for (int px = TimelineWidget::kLabelWidth; px < m_timeline->width(); ++px)
-            if (m_session->occupancy().pidAt(StreamId(0), m_timeline->timeAtX(px)) > 0) {
+            if (m_session->pidRunningAt(StreamId(0), m_timeline->timeAtX(px)) > 0) {
                 x = px;
                 break;
             }
@@ -321,7 +321,7 @@ private slots:
         const uint64_t first = session->store().firstTimestamp(), last = session->store().lastTimestamp();
         uint64_t idle = 0;
         for (uint64_t t = first; t < last && !idle; t += (last - first) / 100000)
-            if (session->occupancy().pidAt(StreamId(0), t) == 0) idle = t;
+            if (session->pidRunningAt(StreamId(0), t) == 0) idle = t;
         QVERIFY(idle > 0);
         ViewState view;
         TimelineWidget timeline(&view);

@@ -103,7 +103,7 @@ private:
         p.system = event && event->system ? event->system : "";
         if (m_options.format == ExportFormat::Perfetto)
             p.isSlice =
-                (p.name == "sched_switch" && m_trace.occupancy().available()) ||
+                (p.name == "sched_switch" && m_trace.runningTasks().available()) ||
                 ((p.name == "funcgraph_entry" || p.name == "funcgraph_exit") && m_trace.callSlices().available());
         for (tep_format_field* f : eventFields(event)) {
             auto column = m_columns.index.find(f->name);

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 #include "store/taskindex.h"
 
-#include "analysis/cpuoccupancy.h"
+#include "analysis/tracktables.h"
 #include "store/eventstore.h"
 
 #include <algorithm>
@@ -9,7 +9,6 @@
 #include <thread>
 #include <tuple>
 #include <unordered_map>
-#include <unordered_set>
 
 namespace ringside {
 
@@ -50,15 +49,14 @@ TaskIndex::TaskIndex()
 }
 
 std::unique_ptr<TaskIndex> TaskIndex::build(const EventStore& store, const std::vector<Creation>& creations,
-                                            const CpuOccupancy* occupancy, int threads,
-                                            const std::vector<Mention>& mentions)
+                                            int threads, const std::vector<Mention>& mentions)
 {
     auto index = std::make_unique<TaskIndex>();
     index->addCreations(creations);
     std::vector<size_t> counts;
     for (size_t s = 0; s < store.streamCount(); ++s) counts.push_back(store.stream(StreamId(uint16_t(s))).columns.size());
-    index->update(store, counts, occupancy, threads, mentions);
-    index->finish(store, occupancy);
+    index->update(store, counts, threads, mentions);
+    index->finish();
     return index;
 }
 
@@ -67,7 +65,7 @@ void TaskIndex::addCreations(const std::vector<Creation>& creations)
     m_pending.insert(m_pending.end(), creations.begin(), creations.end());
 }
 
-void TaskIndex::update(const EventStore& store, const std::vector<size_t>& counts, const CpuOccupancy* occupancy,
+void TaskIndex::update(const EventStore& store, const std::vector<size_t>& counts,
                        int threads, const std::vector<Mention>& mentions)
 {
     const size_t streams = std::min(store.streamCount(), counts.size());
@@ -129,16 +127,12 @@ void TaskIndex::update(const EventStore& store, const std::vector<size_t>& count
         for (const PidRun& r : runs[s]) addRun(store, StreamId(uint16_t(s)), r.begin, r.end, r.pid);
         if (!runs[s].empty()) m_indexed[s] = runs[s].back().end;
     }
-    addRunning(store, occupancy, false);
 }
 
-void TaskIndex::finish(const EventStore& store, const CpuOccupancy* occupancy)
+void TaskIndex::finish()
 {
-    {
-        const std::lock_guard lock(m_lock);
-        m_creationsBefore = std::numeric_limits<uint64_t>::max(); // no batch will come
-    }
-    addRunning(store, occupancy, true);
+    const std::lock_guard lock(m_lock);
+    m_creationsBefore = std::numeric_limits<uint64_t>::max(); // no batch will come
 }
 
 size_t TaskIndex::lifeNumberLocked(int32_t pid, uint64_t ts, uint64_t* nextStart) const
@@ -273,36 +267,31 @@ void TaskIndex::addRun(const EventStore& store, StreamId stream, uint32_t begin,
     }
 }
 
-void TaskIndex::addRunning(const EventStore& store, const CpuOccupancy* occupancy, bool final)
+void TaskIndex::addRunning(const EventStore& store, const IntervalTable* running, bool final)
 {
-    if (!occupancy || !occupancy->available()) return;
-    // The runs each CPU closed since (a run ends where the CPU's next one starts; its last at
-    // the end of the recording), in time order, so that each task's intervals are.
+    if (!running || m_runningEnded) return;
+    // The rows each CPU closed since, then (at the end) its current run, in time order, so
+    // that each task's intervals are.
     struct Closed {
         Interval interval;
-        int32_t pid;
+        TaskId task;
     };
     std::vector<Closed> closed;
-    std::unordered_set<const void*> seen; // a buffer without sched_switch shows another's runs
     m_closedRuns.resize(std::max(m_closedRuns.size(), store.streamCount()), 0);
     for (size_t s = 0; s < store.streamCount(); ++s) {
         const StreamId stream{static_cast<uint16_t>(s)};
-        const auto& runs = occupancy->runs(stream);
-        if (runs.empty() || !seen.insert(&runs).second) continue;
-        size_t& done = m_closedRuns[s];
-        for (; done < runs.size(); ++done) {
-            const bool last = done + 1 == runs.size();
-            if (last && !final) break;
-            const uint64_t end = last ? store.lastTimestamp() : runs[done + 1].start;
-            if (end > runs[done].start) closed.push_back({{runs[done].start, end, stream}, runs[done].pid});
-        }
+        if (const GrowingList<IntervalRow>* rows = running->byOwner().of(stream.value))
+            for (size_t& done = m_closedRuns[s]; done < rows->size(); ++done)
+                closed.push_back({{(*rows)[done].start, (*rows)[done].end, stream}, TaskId((*rows)[done].state)});
+        const IntervalRow open = running->openOf(stream.value);
+        if (final && open.end && store.lastTimestamp() > open.start)
+            closed.push_back({{open.start, store.lastTimestamp(), stream}, TaskId(open.state)});
     }
+    m_runningEnded = final;
     std::stable_sort(closed.begin(), closed.end(),
                      [](const Closed& a, const Closed& b) { return a.interval.start < b.interval.start; });
-    for (const Closed& c : closed) {
-        const TaskId id = taskAt(c.pid, c.interval.start);
-        if (id.valid()) m_tasks[id.value]->running.push_back(c.interval);
-    }
+    for (const Closed& c : closed)
+        if (c.task.valid() && c.task.value < m_tasks.size()) m_tasks[c.task.value]->running.push_back(c.interval);
 }
 
 TaskIndex::Task TaskIndex::task(TaskId id) const

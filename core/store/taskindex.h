@@ -17,7 +17,7 @@
 
 namespace ringside {
 
-class CpuOccupancy;
+class IntervalTable;
 class EventStore;
 
 // Where each task's events are, so that a task's row, its event count or its k-th event need
@@ -93,17 +93,19 @@ public:
     void addCreations(const std::vector<Creation>& creations);
     // Indexes the events of each stream below `counts` (per stream: what the merged order has
     // published) not indexed yet, on up to `threads` threads, makes the tasks they and the
-    // batch's `mentions` name that have none yet (numbered in the fixed order above), and the
-    // running intervals `occupancy` (may be null) closed since.
-    void update(const EventStore& store, const std::vector<size_t>& counts, const CpuOccupancy* occupancy,
-                int threads = 0, const std::vector<Mention>& mentions = {});
-    // The recording ended: each CPU's last run ends with the store.
-    void finish(const EventStore& store, const CpuOccupancy* occupancy);
+    // batch's `mentions` name that have none yet (numbered in the fixed order above).
+    void update(const EventStore& store, const std::vector<size_t>& counts, int threads = 0,
+                const std::vector<Mention>& mentions = {});
+    // Each task's running intervals from the rows of `running` (RunningTasks::table(), may be
+    // null) published since the last call; `final`: the recording ended, each CPU's current
+    // run ends with the store (once).
+    void addRunning(const EventStore& store, const IntervalTable* running, bool final);
+    // The recording ended: no batch will create a pid again.
+    void finish();
 
     // Everything at once: the index of a whole store (tests, benchmarks).
     static std::unique_ptr<TaskIndex> build(const EventStore& store, const std::vector<Creation>& creations,
-                                            const CpuOccupancy* occupancy, int threads = 0,
-                                            const std::vector<Mention>& mentions = {});
+                                            int threads = 0, const std::vector<Mention>& mentions = {});
 
     size_t size() const { return m_tasks.size(); }
     Task task(TaskId id) const;
@@ -161,7 +163,6 @@ private:
     void makeBatchTasksLocked(const EventStore& store, const std::vector<std::vector<PidRun>>& runs,
                               const std::vector<Mention>& mentions);
     void addRun(const EventStore& store, StreamId stream, uint32_t begin, uint32_t end, int32_t pid);
-    void addRunning(const EventStore& store, const CpuOccupancy* occupancy, bool final);
 
     GrowingList<Slot*> m_tasks;
     std::deque<Slot> m_slots; // the writer's; never move
@@ -172,7 +173,8 @@ private:
     std::unordered_map<int32_t, uint64_t> m_firstSeen;           // per pid: its first event's time
     std::vector<Creation> m_pending;                             // creations not yet applied
     std::vector<size_t> m_indexed;                               // events indexed per stream
-    std::vector<size_t> m_closedRuns;                            // occupancy runs made intervals, per stream
+    std::vector<size_t> m_closedRuns;                            // running rows made intervals, per stream
+    bool m_runningEnded = false;                                 // each CPU's last run added
 };
 
 } // namespace ringside

@@ -30,7 +30,12 @@ struct TraceSession {
     bool isCapture = false;
     bool liveSaved = false;
     const EventStore& store() const { return trace->store(); }
-    const CpuOccupancy& occupancy() const { return trace->occupancy(); }
+    // The pid of the task running on the stream's CPU at `t` (0: idle), or -1 when not known.
+    int32_t pidRunningAt(StreamId stream, uint64_t t) const
+    {
+        const TaskId task = trace->runningTasks().taskAt(stream, t);
+        return task.valid() && task.value < trace->taskIndex().size() ? trace->taskIndex().task(task).pid : -1;
+    }
 
     // The task's name, as the trace names tasks (the same in the CLI).
     std::string taskName(int32_t pid) const { return trace->taskName(pid); }

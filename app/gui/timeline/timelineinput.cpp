@@ -155,8 +155,8 @@ void TimelineWidget::mouseDoubleClickEvent(QMouseEvent* e)
         pid =
             e->pos().x() < kLabelWidth || !isActive(row)
                 ? (isActive(row) ? taskForLabel(row).first
-                                 : session.occupancy().pidAt(row.stream, timeAtX(std::max(e->pos().x(), kLabelWidth))))
-                : session.occupancy().pidAt(row.stream, timeAtX(e->pos().x()));
+                                 : session.pidRunningAt(row.stream, timeAtX(std::max(e->pos().x(), kLabelWidth))))
+                : session.pidRunningAt(row.stream, timeAtX(e->pos().x()));
     }
     if (pid <= 0) {
         emit notice(pid == 0 ? tr("The CPU is idle here (<idle>): no task to add a row for")

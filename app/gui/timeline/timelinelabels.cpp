@@ -77,7 +77,7 @@ std::pair<int32_t, uint64_t> TimelineWidget::taskForLabel(const TimelineRows::Ro
     uint64_t t = range.start + range.span() / 2;
     if (auto sel = m_view->selection(); isActive(row) && sel && range.contains(session.store().timestamp(*sel)))
         t = session.store().timestamp(*sel);
-    return {session.occupancy().available() ? session.occupancy().pidAt(row.stream, t) : -1, t};
+    return {session.pidRunningAt(row.stream, t), t};
 }
 
 QString TimelineWidget::labelToolTip(const TimelineRows::Row& row) const
@@ -152,7 +152,7 @@ void TimelineWidget::contextMenuEvent(QContextMenuEvent* e)
     }
     int32_t taskPid = row.kind == TimelineRows::Kind::Task ? row.pid : -1;
     if (row.kind == TimelineRows::Kind::Cpu)
-        taskPid = e->pos().x() >= kLabelWidth ? m_session->occupancy().pidAt(row.stream, timeAtX(e->pos().x()))
+        taskPid = e->pos().x() >= kLabelWidth ? m_session->pidRunningAt(row.stream, timeAtX(e->pos().x()))
                                               : taskForLabel(row).first;
     if (row.kind == TimelineRows::Kind::Cpu && taskPid > 0 && !m_view->hasTaskRow(taskPid))
         menu.addAction(

@@ -119,7 +119,7 @@ void TrackRenderer::paintCpu(QPainter& p, StreamId stream, const QRect& bar, con
 {
     if (!m_session) return;
     // A buffer without sched_switch (an instance) shows who ran on its CPU in another buffer.
-    const StreamId shown = m_session->occupancy().sharedStream(stream);
+    const StreamId shown = m_session->trace->runningTasks().shownStream(stream);
     int band = 0;
     for (const IntervalTable* t : tables<IntervalTable>(TrackTable::Kind::Intervals, RowOwner::Cpu))
         fill(p, *t, t->spec().statesAreTasks ? shown.value : stream.value, bandOf(bar, band++), range, std::nullopt);
@@ -468,7 +468,7 @@ QString TrackRenderer::describeCpu(StreamId stream, uint64_t t, uint64_t slack)
     QStringList lines;
     for (const IntervalTable* table : tables<IntervalTable>(TrackTable::Kind::Intervals, RowOwner::Cpu)) {
         const uint32_t owner =
-            table->spec().statesAreTasks ? m_session->occupancy().sharedStream(stream).value : stream.value;
+            table->spec().statesAreTasks ? m_session->trace->runningTasks().shownStream(stream).value : stream.value;
         const GrowingList<IntervalRow>* rows = table->byOwner().of(owner);
         std::optional<IntervalRow> at;
         if (rows) {
