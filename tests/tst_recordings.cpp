@@ -23,7 +23,9 @@
 #include <QLabel>
 #include <QMessageBox>
 #include <QMimeData>
+#include <QHelpEvent>
 #include <QSignalSpy>
+#include <QToolTip>
 #include <QStandardPaths>
 #include <QTemporaryDir>
 #include <QTest>
@@ -221,8 +223,21 @@ private slots:
         };
         window.viewState()->setCollapsed(0, true); // the host's CPUs, for the guest rows to be in view
         threadRow = findRow(rows, TimelineRows::Kind::GuestTask, 0, thread);
+        // ... and its tooltip says so, with the exit that ended the stay (from the table that
+        // declares the stays, the kvm_exit event at its end).
+        auto toolTipAtMiddle = [&] {
+            const QPoint at(middleX, rowMiddle(timeline, threadRow));
+            QHelpEvent help(QEvent::ToolTip, at, timeline->mapToGlobal(at));
+            QCoreApplication::sendEvent(timeline, &help);
+            return QToolTip::text();
+        };
         QCOMPARE(colourAtMiddle(stays[longest].entry, stays[longest].exit), kInGuest);
+        QString tip = toolTipAtMiddle();
+        QVERIFY2(tip.contains("In the guest for") && tip.contains("until kvm_exit: ") && tip.contains("reason"),
+                 qPrintable(tip));
         QVERIFY(colourAtMiddle(stays[widestGap - 1].exit, stays[widestGap].entry) != kInGuest);
+        tip = toolTipAtMiddle();
+        QVERIFY2(tip.contains("In the host"), qPrintable(tip));
 
         // A click on a guest event shows the guest in the panes, with that event selected.
         window.viewState()->zoomToFit();

@@ -47,7 +47,9 @@ public:
     }
     void setTables(TableSink& tables) override
     {
-        m_table = &tables.intervals({"guest_time", "In the guest", RowOwner::Task, {{"in the guest", 0x2e8b57}}, false});
+        IntervalTableSpec spec{"guest_time", "In the guest", RowOwner::Task, {{"in the guest", 0x2e8b57}}, false};
+        spec.guestStays = true;
+        m_table = &tables.intervals(spec);
     }
     void bind(const std::vector<bool>& bound) override { m_bound = bound.size() >= 2 && bound[0] && bound[1]; }
     void consume(const ConsumedRecord& record) override

@@ -223,6 +223,10 @@ inline bool isThreadState(const IntervalTableSpec& spec)
 {
     return spec.perfettoTable == "thread_state" && !spec.statesAreTasks && spec.owner == RowOwner::Task;
 }
+inline bool isGuestStays(const IntervalTableSpec& spec)
+{
+    return spec.guestStays && spec.owner == RowOwner::Task;
+}
 
 class IntervalTable : public TrackTable, public IntervalSink {
 public:

@@ -46,6 +46,10 @@ struct IntervalTableSpec {
     // "thread_state" (a task's scheduling states, named as sched_switch's prev_state reads)
     // or "sched_slice" (the tasks that ran on each CPU: states are tasks, owners CPUs).
     std::string perfettoTable = {};
+    // The rows are a task's stays in a KVM guest, each from a kvm_entry to the kvm_exit that
+    // ends it (an event of the task at the row's end): what the host–guest view draws on a
+    // vCPU thread's row, and says the exit of.
+    bool guestStays = false;
 };
 
 // Named spans that may nest (depth 0 outermost): a system call, a work item's run.

@@ -329,18 +329,22 @@ bool TimelineWidget::event(QEvent* e)
                 const uint64_t t = timeAtX(help->pos().x());
                 const timeline::ClockUnit unit = clockUnit();
                 const TraceSession& host = sessionOf(row);
-                const GuestTime::Stay* stay =
-                    host.trace->analysesFinished() ? host.trace->guestTime().stayAt(row.pid, t) : nullptr;
-                if (stay)
+                const std::optional<IntervalRow> stay =
+                    row.task.valid() ? tracksOf(row).guestStayAt(row.task, t) : std::nullopt;
+                if (stay) {
                     // The exit as the table says it: the reason by name, where the guest was.
+                    std::string exit;
+                    for (const EventRef e : host.trace->taskIndex().eventsAt(host.store(), row.pid, stay->end)) {
+                        const uint16_t type = host.store().stream(e.stream).columns.eventType[e.index];
+                        if (exit.empty() || host.formatter->eventName(type) == "kvm_exit") exit = host.formatter->info(e);
+                    }
                     lines << tr("In the guest for %1 from %2, until kvm_exit: %3")
-                                 .arg(timeline::formatDuration(int64_t(stay->exit - stay->entry), unit))
-                                 .arg(timeline::formatTimestamp(stay->entry, 1, unit))
-                                 .arg(QString::fromStdString(
-                                          host.formatter->info({stay->exitStream, uint32_t(stay->exitRow)}))
-                                          .simplified());
-                else
+                                 .arg(timeline::formatDuration(int64_t(stay->end - stay->start), unit))
+                                 .arg(timeline::formatTimestamp(stay->start, 1, unit))
+                                 .arg(QString::fromStdString(exit).simplified());
+                } else {
                     lines << tr("In the host (not between a kvm_entry and its kvm_exit)");
+                }
             }
             if (auto hit = anyEventNear(help->pos().x(), help->pos().y())) {
                 const TraceSession& session = *m_rows.session(m_rows.rows()[index]);

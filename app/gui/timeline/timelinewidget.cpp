@@ -432,7 +432,7 @@ void TimelineWidget::paintGuestTaskRow(QPainter& p, const TimelineRows::Row& row
             p, host.trace->taskIndex().running(row.task), [](const TaskIndex::Interval& i) { return i.start; },
             [](const TaskIndex::Interval& i) { return i.end; }, range, bar, inHost);
     }
-    if (row.task.valid()) tracksOf(row).paintIntervals(p, "guest_time", row.task.value, bar, range, kInGuestColor);
+    if (row.task.valid()) tracksOf(row).paintGuestStays(p, row.task, bar, range, kInGuestColor);
     if (row.task.valid()) paintTaskEvents(p, host, row.task, isActive(row), top, row.height);
 }
 

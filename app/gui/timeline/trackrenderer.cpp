@@ -107,12 +107,24 @@ void TrackRenderer::fill(QPainter& p, const IntervalTable& table, uint32_t owner
     if (open.end && open.start < range.end && open.start < dataEnd) paintRow(open, dataEnd);
 }
 
-void TrackRenderer::paintIntervals(QPainter& p, const std::string& key, uint32_t owner, const QRect& bar,
-                                   TimeRange range, std::optional<QColor> color) const
+void TrackRenderer::paintGuestStays(QPainter& p, TaskId task, const QRect& bar, TimeRange range,
+                                    const QColor& color) const
 {
-    for (const TrackTable* t : m_tables)
-        if (t->kind() == TrackTable::Kind::Intervals && t->key() == key)
-            fill(p, *static_cast<const IntervalTable*>(t), owner, bar, range, color);
+    for (const IntervalTable* t : tables<IntervalTable>(TrackTable::Kind::Intervals, RowOwner::Task))
+        if (isGuestStays(t->spec())) fill(p, *t, task.value, bar, range, color);
+}
+
+std::optional<IntervalRow> TrackRenderer::guestStayAt(TaskId task, uint64_t t) const
+{
+    for (const IntervalTable* table : tables<IntervalTable>(TrackTable::Kind::Intervals, RowOwner::Task)) {
+        if (!isGuestStays(table->spec())) continue;
+        const GrowingList<IntervalRow>* rows = table->byOwner().of(task.value);
+        if (!rows) continue;
+        // The first stay ending at or after t, if it began by then.
+        const size_t k = rows->lowerBound(t, 0, rows->size(), [](const IntervalRow& r) { return r.end; });
+        if (k < rows->size() && (*rows)[k].start <= t) return (*rows)[k];
+    }
+    return std::nullopt;
 }
 
 void TrackRenderer::paintCpu(QPainter& p, StreamId stream, const QRect& bar, const QRect& row, TimeRange range)

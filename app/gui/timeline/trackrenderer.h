@@ -53,9 +53,12 @@ public:
     void paintSlices(QPainter& p, RowOwner kind, uint32_t owner, const QRect& bar, timeline::TimeRange range);
     // Its instants as marks on top, its counters as a line in the row's lower half.
     void paintMarks(QPainter& p, RowOwner kind, uint32_t owner, const QRect& row, timeline::TimeRange range);
-    // A table's intervals of one owner, as a host's vCPU thread is drawn in the guest.
-    void paintIntervals(QPainter& p, const std::string& key, uint32_t owner, const QRect& bar,
-                        timeline::TimeRange range, std::optional<QColor> color = std::nullopt) const;
+    // A host's vCPU thread in its guest: the stays of the tables that declare them
+    // (isGuestStays), in `color`.
+    void paintGuestStays(QPainter& p, TaskId task, const QRect& bar, timeline::TimeRange range,
+                         const QColor& color) const;
+    // The task's stay in a guest that holds `t` (as a row ending at its kvm_exit), if any.
+    std::optional<IntervalRow> guestStayAt(TaskId task, uint64_t t) const;
 
     // The flows ending or starting in `range` (all when few, or only those of `onlyTask`).
     size_t paintFlows(QPainter& p, timeline::TimeRange range, int left, int width, const RowCentre& centre,
