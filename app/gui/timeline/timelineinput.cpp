@@ -327,11 +327,15 @@ bool TimelineWidget::event(QEvent* e)
             if (index >= 0 && m_rows.rows()[index].kind == TimelineRows::Kind::GuestTask) {
                 const TimelineRows::Row& row = m_rows.rows()[index];
                 const uint64_t t = timeAtX(help->pos().x());
+                const uint64_t slack = m_view->visibleRange().span() / uint64_t(dataWidth());
                 const timeline::ClockUnit unit = clockUnit();
                 const TraceSession& host = sessionOf(row);
                 const std::optional<IntervalRow> stay =
-                    row.task.valid() ? tracksOf(row).guestStayAt(row.task, t) : std::nullopt;
-                if (stay) {
+                    row.task.valid() ? tracksOf(row).guestStayAt(row.task, t, slack) : std::nullopt;
+                if (stay && stay->end == IntervalTable::kOpenEnd) {
+                    lines << tr("In the guest from %1 on: no kvm_exit recorded after it")
+                                 .arg(timeline::formatTimestamp(stay->start, 1, unit));
+                } else if (stay) {
                     // The exit as the table says it: the reason by name, where the guest was.
                     std::string exit;
                     for (const EventRef e : host.trace->taskIndex().eventsAt(host.store(), row.pid, stay->end)) {

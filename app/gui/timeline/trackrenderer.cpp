@@ -114,15 +114,22 @@ void TrackRenderer::paintGuestStays(QPainter& p, TaskId task, const QRect& bar, 
         if (isGuestStays(t->spec())) fill(p, *t, task.value, bar, range, color);
 }
 
-std::optional<IntervalRow> TrackRenderer::guestStayAt(TaskId task, uint64_t t) const
+std::optional<IntervalRow> TrackRenderer::guestStayAt(TaskId task, uint64_t t, uint64_t slack) const
 {
     for (const IntervalTable* table : tables<IntervalTable>(TrackTable::Kind::Intervals, RowOwner::Task)) {
         if (!isGuestStays(table->spec())) continue;
-        const GrowingList<IntervalRow>* rows = table->byOwner().of(task.value);
-        if (!rows) continue;
-        // The first stay ending at or after t, if it began by then.
-        const size_t k = rows->lowerBound(t, 0, rows->size(), [](const IntervalRow& r) { return r.end; });
-        if (k < rows->size() && (*rows)[k].start <= t) return (*rows)[k];
+        if (const GrowingList<IntervalRow>* rows = table->byOwner().of(task.value)) {
+            // The first stay ending at or after t, if it began by then (within the slack: a
+            // stay narrower than a pixel is drawn a pixel wide).
+            const uint64_t from = t > slack ? t - slack : 0;
+            const size_t k = rows->lowerBound(from, 0, rows->size(), [](const IntervalRow& r) { return r.end; });
+            if (k < rows->size()) {
+                if ((*rows)[k].start <= t + slack) return (*rows)[k];
+                continue;
+            }
+        }
+        // In the guest still when the recording ended (or when the capture got this far).
+        if (const IntervalRow open = table->openOf(task.value); open.end && open.start <= t + slack) return open;
     }
     return std::nullopt;
 }

@@ -57,8 +57,9 @@ public:
     // (isGuestStays), in `color`.
     void paintGuestStays(QPainter& p, TaskId task, const QRect& bar, timeline::TimeRange range,
                          const QColor& color) const;
-    // The task's stay in a guest that holds `t` (as a row ending at its kvm_exit), if any.
-    std::optional<IntervalRow> guestStayAt(TaskId task, uint64_t t) const;
+    // The task's stay in a guest that holds `t` (as a row ending at its kvm_exit; ending at
+    // IntervalTable::kOpenEnd when no exit was recorded after it), if any.
+    std::optional<IntervalRow> guestStayAt(TaskId task, uint64_t t, uint64_t slack) const;
 
     // The flows ending or starting in `range` (all when few, or only those of `onlyTask`).
     size_t paintFlows(QPainter& p, timeline::TimeRange range, int left, int width, const RowCentre& centre,
