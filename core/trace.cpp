@@ -186,6 +186,11 @@ const std::vector<RecordTap>& Trace::bindAnalyses(const ConsumerRegistry::Format
         for (const Plugin* plugin : m_plugins)
             if (plugin == consumer) analysis.plugin = plugin;
         m_analyses.push_back(analysis);
+        // Which task ran where: the first table declared sched_slice (asked on every paint).
+        for (const auto& table : m_tables.back()->tables())
+            if (!m_runningTable && table->kind() == TrackTable::Kind::Intervals &&
+                isSchedSlice(static_cast<const IntervalTable&>(*table).spec()))
+                m_runningTable = static_cast<const IntervalTable*>(table.get());
     }
     m_stats.assign(m_plugins.size(), nullptr);
     return m_consumers.bind(lookup, list, bigEndian);
@@ -586,12 +591,7 @@ void Trace::publishStatistics(bool final)
 
 RunningTasks Trace::runningTasks() const
 {
-    for (const Analysis& a : m_analyses)
-        for (const auto& table : a.tables->tables())
-            if (table->kind() == TrackTable::Kind::Intervals &&
-                isSchedSlice(static_cast<const IntervalTable&>(*table).spec()))
-                return RunningTasks(static_cast<const IntervalTable*>(table.get()), m_store.get());
-    return RunningTasks(nullptr, m_store.get());
+    return RunningTasks(m_runningTable, m_store.get());
 }
 
 const Trace::Analysis* Trace::analysis(const std::string& name) const

@@ -248,6 +248,7 @@ private:
     ConsumerRegistry m_consumers;
     std::vector<std::unique_ptr<AnalysisTables>> m_tables; // per consumer of m_consumers
     std::vector<Analysis> m_analyses;
+    const IntervalTable* m_runningTable = nullptr; // see runningTasks()
     const TaskNames* m_taskNames = nullptr;
     const ProcessGroups* m_processes = nullptr;
     const GuestTime* m_guestTime = nullptr;

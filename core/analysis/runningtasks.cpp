@@ -34,14 +34,8 @@ StreamId RunningTasks::shownStream(StreamId stream) const
 TaskId RunningTasks::taskAt(StreamId stream, uint64_t t) const
 {
     if (!m_table) return TaskId();
-    const uint32_t owner = shownStream(stream).value;
-    if (const GrowingList<IntervalRow>* rows = m_table->byOwner().of(owner)) {
-        // The row holding t: the first ending after it, if it began by then.
-        const size_t k = rows->lowerBound(t + 1, 0, rows->size(), [](const IntervalRow& r) { return r.end; });
-        if (k < rows->size()) return (*rows)[k].start <= t ? TaskId((*rows)[k].state) : TaskId();
-    }
-    const IntervalRow open = m_table->openOf(owner);
-    return open.end && open.start <= t ? TaskId(open.state) : TaskId();
+    const std::optional<IntervalRow> run = m_table->rowAt(shownStream(stream).value, t, t);
+    return run ? TaskId(run->state) : TaskId();
 }
 
 } // namespace ringside

@@ -176,6 +176,17 @@ IntervalRow IntervalTable::openOf(uint32_t owner) const
     return {start, kOpenEnd, m_open[owner].state.load(std::memory_order_relaxed)};
 }
 
+std::optional<IntervalRow> IntervalTable::rowAt(uint32_t owner, uint64_t from, uint64_t to) const
+{
+    if (const GrowingList<IntervalRow>* rows = m_rows.of(owner)) {
+        const size_t k = rows->lowerBound(from + 1, 0, rows->size(), [](const IntervalRow& r) { return r.end; });
+        // A later row: the open state, after every row, began later still.
+        if (k < rows->size()) return (*rows)[k].start <= to ? std::optional<IntervalRow>((*rows)[k]) : std::nullopt;
+    }
+    const IntervalRow open = openOf(owner);
+    return open.end && open.start <= to ? std::optional<IntervalRow>(open) : std::nullopt;
+}
+
 InstantTable::InstantTable(InstantTableSpec spec)
     : TrackTable(Kind::Instants, spec.key, spec.title, spec.owner), m_spec(std::move(spec))
 {}

@@ -243,6 +243,9 @@ public:
     const OwnerRows<IntervalRow>& byOwner() const { return m_rows; }
     // The state the owner is in now, as a row ending at kOpenEnd; end == 0 when none.
     IntervalRow openOf(uint32_t owner) const;
+    // The owner's row holding a moment of [from, to]: the first ending after `from` that
+    // began by `to`, else the state it is in now (ending at kOpenEnd) if that began by `to`.
+    std::optional<IntervalRow> rowAt(uint32_t owner, uint64_t from, uint64_t to) const;
     // Owners below this may have an open state (an owner may have one and no rows yet).
     size_t openOwners() const { return m_open.size(); }
 

@@ -116,21 +116,12 @@ void TrackRenderer::paintGuestStays(QPainter& p, TaskId task, const QRect& bar, 
 
 std::optional<IntervalRow> TrackRenderer::guestStayAt(TaskId task, uint64_t t, uint64_t slack) const
 {
-    for (const IntervalTable* table : tables<IntervalTable>(TrackTable::Kind::Intervals, RowOwner::Task)) {
-        if (!isGuestStays(table->spec())) continue;
-        if (const GrowingList<IntervalRow>* rows = table->byOwner().of(task.value)) {
-            // The first stay ending at or after t, if it began by then (within the slack: a
-            // stay narrower than a pixel is drawn a pixel wide).
-            const uint64_t from = t > slack ? t - slack : 0;
-            const size_t k = rows->lowerBound(from, 0, rows->size(), [](const IntervalRow& r) { return r.end; });
-            if (k < rows->size()) {
-                if ((*rows)[k].start <= t + slack) return (*rows)[k];
-                continue;
-            }
-        }
-        // In the guest still when the recording ended (or when the capture got this far).
-        if (const IntervalRow open = table->openOf(task.value); open.end && open.start <= t + slack) return open;
-    }
+    // Within the slack: a stay narrower than a pixel is drawn a pixel wide. One still open
+    // (in the guest when the recording ended, or when the capture got this far) ends at kOpenEnd.
+    const uint64_t from = t > slack ? t - slack - 1 : 0; // a stay ending at t - slack counts
+    for (const IntervalTable* table : tables<IntervalTable>(TrackTable::Kind::Intervals, RowOwner::Task))
+        if (isGuestStays(table->spec()))
+            if (std::optional<IntervalRow> stay = table->rowAt(task.value, from, t + slack)) return stay;
     return std::nullopt;
 }
 
@@ -379,14 +370,10 @@ std::optional<TrackRenderer::SliceHit> TrackRenderer::sliceAt(RowOwner kind, uin
 
 std::optional<IntervalRow> TrackRenderer::intervalAt(const IntervalTable& table, uint32_t owner, uint64_t t) const
 {
-    if (const GrowingList<IntervalRow>* rows = table.byOwner().of(owner)) {
-        const size_t k = rows->lowerBound(t + 1, 0, rows->size(), [](const IntervalRow& r) { return r.end; });
-        if (k < rows->size() && (*rows)[k].start <= t) return (*rows)[k];
-    }
+    std::optional<IntervalRow> at = table.rowAt(owner, t, t);
     // The state it is in now runs to the end of the data.
-    const IntervalRow open = table.openOf(owner);
-    if (open.end && open.start <= t) return IntervalRow{open.start, m_session->store().lastTimestamp(), open.state};
-    return std::nullopt;
+    if (at && at->end == IntervalTable::kOpenEnd) at->end = m_session->store().lastTimestamp();
+    return at;
 }
 
 std::optional<TrackRenderer::Span> TrackRenderer::spanAt(TaskId task, uint64_t t, uint64_t slack)
@@ -488,14 +475,7 @@ QString TrackRenderer::describeCpu(StreamId stream, uint64_t t, uint64_t slack)
     for (const IntervalTable* table : tables<IntervalTable>(TrackTable::Kind::Intervals, RowOwner::Cpu)) {
         const uint32_t owner =
             table->spec().statesAreTasks ? m_session->trace->runningTasks().shownStream(stream).value : stream.value;
-        const GrowingList<IntervalRow>* rows = table->byOwner().of(owner);
-        std::optional<IntervalRow> at;
-        if (rows) {
-            const size_t k = rows->lowerBound(t + 1, 0, rows->size(), [](const IntervalRow& r) { return r.end; });
-            if (k < rows->size() && (*rows)[k].start <= t) at = (*rows)[k];
-        }
-        const IntervalRow open = table->openOf(owner);
-        if (!at && open.end && open.start <= t) at = IntervalRow{open.start, m_session->store().lastTimestamp(), open.state};
+        const std::optional<IntervalRow> at = intervalAt(*table, owner, t);
         if (!at) continue;
         if (table->spec().statesAreTasks) {
             const TaskIndex& index = m_session->trace->taskIndex();
