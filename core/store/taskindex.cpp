@@ -270,28 +270,61 @@ void TaskIndex::addRun(const EventStore& store, StreamId stream, uint32_t begin,
 void TaskIndex::addRunning(const EventStore& store, const IntervalTable* running, bool final)
 {
     if (!running || m_runningEnded) return;
+    m_runningTable = running;
     // The rows each CPU closed since, then (at the end) its current run, in time order, so
-    // that each task's intervals are.
+    // that each task's runs are.
     struct Closed {
-        Interval interval;
+        uint64_t start = 0;
+        RunRef ref;
         TaskId task;
     };
     std::vector<Closed> closed;
     m_closedRuns.resize(std::max(m_closedRuns.size(), store.streamCount()), 0);
+    if (final) m_lastRuns.resize(store.streamCount());
     for (size_t s = 0; s < store.streamCount(); ++s) {
         const StreamId stream{static_cast<uint16_t>(s)};
         if (const GrowingList<IntervalRow>* rows = running->byOwner().of(stream.value))
             for (size_t& done = m_closedRuns[s]; done < rows->size(); ++done)
-                closed.push_back({{(*rows)[done].start, (*rows)[done].end, stream}, TaskId((*rows)[done].state)});
+                closed.push_back({(*rows)[done].start, {uint32_t(done), stream}, TaskId((*rows)[done].state)});
         const IntervalRow open = running->openOf(stream.value);
-        if (final && open.end && store.lastTimestamp() > open.start)
-            closed.push_back({{open.start, store.lastTimestamp(), stream}, TaskId(open.state)});
+        if (final && open.end && store.lastTimestamp() > open.start) {
+            m_lastRuns[s] = {open.start, store.lastTimestamp(), stream};
+            closed.push_back({open.start, {RunRef::kLastRun, stream}, TaskId(open.state)});
+        }
     }
     m_runningEnded = final;
-    std::stable_sort(closed.begin(), closed.end(),
-                     [](const Closed& a, const Closed& b) { return a.interval.start < b.interval.start; });
+    std::stable_sort(closed.begin(), closed.end(), [](const Closed& a, const Closed& b) { return a.start < b.start; });
     for (const Closed& c : closed)
-        if (c.task.valid() && c.task.value < m_tasks.size()) m_tasks[c.task.value]->running.push_back(c.interval);
+        if (c.task.valid() && c.task.value < m_tasks.size()) m_tasks[c.task.value]->running.push_back(c.ref);
+}
+
+TaskIndex::Runs TaskIndex::running(TaskId id) const
+{
+    Runs runs;
+    runs.m_refs = &slot(id).running;
+    runs.m_index = this;
+    return runs;
+}
+
+TaskIndex::Interval TaskIndex::Runs::operator[](size_t i) const
+{
+    const RunRef ref = (*m_refs)[i];
+    if (ref.row == RunRef::kLastRun) return m_index->m_lastRuns[ref.stream.value];
+    const IntervalRow row = (*m_index->m_runningTable->byOwner().of(ref.stream.value))[ref.row];
+    return {row.start, row.end, ref.stream};
+}
+
+size_t TaskIndex::Runs::firstEndingFrom(size_t from, uint64_t t) const
+{
+    size_t lo = from, hi = size();
+    while (lo < hi) {
+        const size_t mid = lo + (hi - lo) / 2;
+        if ((*this)[mid].end < t)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return lo;
 }
 
 TaskIndex::Task TaskIndex::task(TaskId id) const

@@ -71,6 +71,28 @@ public:
         uint64_t start = 0, end = 0;
         StreamId stream;
     };
+    // Where a task's run is kept: a row of the running table's CPU (the table declared
+    // sched_slice), or kLastRun, the CPU's run that ended with the recording: the runs are
+    // the table's, not copied.
+    struct RunRef {
+        uint32_t row = 0;
+        StreamId stream;
+        static constexpr uint32_t kLastRun = UINT32_MAX;
+    };
+    // A task's running intervals, in time order (their ends too: a task runs on one CPU at a
+    // time), read from the running table.
+    class Runs {
+    public:
+        size_t size() const { return m_refs ? m_refs->size() : 0; }
+        Interval operator[](size_t i) const;
+        // The first run from `from` on that ends at or after `t` (size() when none).
+        size_t firstEndingFrom(size_t from, uint64_t t) const;
+
+    private:
+        friend class TaskIndex;
+        const GrowingList<RunRef>* m_refs = nullptr;
+        const TaskIndex* m_index = nullptr;
+    };
     // A pid given to a task at a time (task_newtask).
     struct Creation {
         int32_t pid = 0;
@@ -125,7 +147,7 @@ public:
     TaskId busiestTaskOf(int32_t pid) const;
 
     const GrowingList<StreamRuns>& streams(TaskId id) const { return slot(id).streams; }
-    const GrowingList<Interval>& running(TaskId id) const { return slot(id).running; }
+    Runs running(TaskId id) const;
     // Each run of the task's events: (stream, first event, end).
     void forEachRun(TaskId id, const std::function<void(StreamId, uint32_t, uint32_t)>& visit) const;
 
@@ -149,7 +171,7 @@ private:
         std::atomic<uint64_t> firstTime{0}, lastTime{0}, events{0};
         bool timed = false; // by an event or a mention (the idle task is made before either); the writer's
         GrowingList<StreamRuns> streams;
-        GrowingList<Interval> running;
+        GrowingList<RunRef> running;
     };
     const Slot& slot(TaskId id) const { return *m_tasks[id.value]; }
     // Which life of `pid` `ts` is in (under m_lock); `nextStart` is when the next one begins.
@@ -173,8 +195,10 @@ private:
     std::unordered_map<int32_t, uint64_t> m_firstSeen;           // per pid: its first event's time
     std::vector<Creation> m_pending;                             // creations not yet applied
     std::vector<size_t> m_indexed;                               // events indexed per stream
-    std::vector<size_t> m_closedRuns;                            // running rows made intervals, per stream
+    std::vector<size_t> m_closedRuns;                            // running rows given to their tasks, per stream
     bool m_runningEnded = false;                                 // each CPU's last run added
+    const IntervalTable* m_runningTable = nullptr;               // set before the first ref to it
+    std::vector<Interval> m_lastRuns; // per stream (RunRef::kLastRun); filled once, before any ref to it
 };
 
 } // namespace ringside

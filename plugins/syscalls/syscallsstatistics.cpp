@@ -67,27 +67,11 @@ std::vector<StatsTable> SyscallsPlugin::tables(SyscallsPlugin* consuming) const
                   [](const auto& a, const auto& b) { return a.second != b.second ? a.second > b.second : a.first < b.first; });
         return counts;
     };
-
-    const size_t failed = tally.failures.size();
-    StatsTable failures{"failures", "Failed system calls", {}, true};
-    auto& at = failures.column("at", "Time", Kind::Event);
-    at.spanKey = "duration_ns"; // the return ends the call
-    auto& cpu = failures.column("cpu", "CPU", Kind::Number);
-    auto& task = failures.column("task", "Task", Kind::Task);
-    // The names and errors as labels: hundreds of thousands of rows of a few texts.
-    auto& call = failures.column("name", "System call", Kind::Label);
-    auto& ret = failures.column("ret", "Returned", Kind::Number);
-    auto& error = failures.column("errno", "Error", Kind::Label);
-    auto& duration = failures.column("duration_ns", "Duration", Kind::Duration);
-    for (auto* c : {&at, &cpu, &task, &call, &ret, &error, &duration}) c->numbers.reserve(failed);
-    call.labels = names;
-    // A failure returns -4095..-1: its error's label by -ret.
-    std::vector<int32_t> errorLabels(4096, -1);
-    auto errorLabel = [&](int64_t value) {
-        int32_t& label = errorLabels[size_t(-value) & 4095];
-        if (label < 0) label = int32_t(error.labels.size()), error.labels.push_back(errnoOf(value));
-        return int64_t(label);
-    };
+    // Made in the order that holds least at once: the sums go once the rows per task and
+    // call are made, then the failures once theirs are.
+    std::vector<Failure> handedOver;
+    if (consuming) handedOver.swap(consuming->m_tally.failures);
+    const std::vector<Failure>& failureList = consuming ? handedOver : tally.failures;
     // Failures by system call and errno: count and time (a name fails with a few errors).
     struct Group {
         int64_t ret = 0;
@@ -97,14 +81,7 @@ std::vector<StatsTable> SyscallsPlugin::tables(SyscallsPlugin* consuming) const
     std::vector<std::vector<Group>> groupsOfName(names.size());
     uint64_t lastKey = UINT64_MAX; // a task fails one call over and over: its counts at hand
     uint32_t lastErrnos = 0;
-    for (const Failure& f : tally.failures) {
-        at.numbers.push_back(f.exitEvent.valid() ? StatsTable::eventCell(f.exitEvent) : StatsTable::kUnknown);
-        cpu.numbers.push_back(cpuOf(f.exitEvent.stream));
-        task.numbers.push_back(taskOf(f.pid, f.exit));
-        call.numbers.push_back(f.name);
-        ret.numbers.push_back(f.ret);
-        error.numbers.push_back(errorLabel(f.ret));
-        duration.numbers.push_back(f.duration);
+    for (const Failure& f : failureList) {
         if (f.name >= groupsOfName.size()) groupsOfName.resize(f.name + 1u);
         std::vector<Group>& groups = groupsOfName[f.name];
         auto group = std::find_if(groups.begin(), groups.end(), [&](const Group& g) { return g.ret == f.ret; });
@@ -121,7 +98,6 @@ std::vector<StatsTable> SyscallsPlugin::tables(SyscallsPlugin* consuming) const
         }
         count(errnosOfTaskCall[lastErrnos], f.ret);
     }
-    if (consuming) std::vector<Failure>().swap(consuming->m_tally.failures);
 
     StatsTable bySyscall{"syscalls", "System calls", {}, false};
     auto& sName = bySyscall.column("name", "System call", Kind::Text);
@@ -191,32 +167,29 @@ std::vector<StatsTable> SyscallsPlugin::tables(SyscallsPlugin* consuming) const
     for (uint32_t id = 0; id < byRank.size(); ++id) byRank[id] = id;
     std::sort(byRank.begin(), byRank.end(), [&](uint32_t a, uint32_t b) { return names[a] < names[b]; });
     for (uint32_t r = 0; r < byRank.size(); ++r) rankOf[byRank[r]] = r;
-    // Each key's sums, from every tally it is in (in pid and name order, as one number each:
-    // the pid's sign flipped, the name's rank in alphabetical order).
-    struct Entry {
-        uint64_t ordered;
-        uint32_t tally, at;
+    // Each key's sums, from every tally it is in: (tally << 32 | position), in pid and name
+    // order, as one number each (the pid's sign flipped, the name's rank in alphabetical order).
+    auto orderOf = [&](uint64_t entry) {
+        const uint64_t key = allSums[entry >> 32]->keys[uint32_t(entry)];
+        return uint64_t(uint32_t(key >> 32) ^ 0x80000000u) << 32 | rankOf[uint32_t(key)];
     };
-    std::vector<Entry> taskCalls;
+    std::vector<uint64_t> taskCalls;
     taskCalls.reserve(entries);
-    for (uint32_t t = 0; t < allSums.size(); ++t)
-        for (uint32_t i = 0; i < allSums[t]->keys.size(); ++i) {
-            const uint64_t key = allSums[t]->keys[i];
-            taskCalls.push_back({uint64_t(uint32_t(key >> 32) ^ 0x80000000u) << 32 | rankOf[uint32_t(key)], t, i});
-        }
-    std::sort(taskCalls.begin(), taskCalls.end(), [](const Entry& a, const Entry& b) { return a.ordered < b.ordered; });
+    for (uint64_t t = 0; t < allSums.size(); ++t)
+        for (uint32_t i = 0; i < allSums[t]->keys.size(); ++i) taskCalls.push_back(t << 32 | i);
+    std::sort(taskCalls.begin(), taskCalls.end(), [&](uint64_t a, uint64_t b) { return orderOf(a) < orderOf(b); });
     for (auto* c : {&cTask, &cName, &cCalls, &cTotal, &cMax}) c->numbers.reserve(taskCalls.size());
     cErrors.counts.reserve(taskCalls.size());
     std::optional<int32_t> lastPid;
     int64_t lastTask = 0;
+    auto sumsOf = [&](uint64_t entry) -> const Sums& { return allSums[entry >> 32]->sums[uint32_t(entry)]; };
     for (size_t first = 0, next = 0; first < taskCalls.size(); first = next) {
-        const uint64_t ordered = taskCalls[first].ordered;
+        const uint64_t ordered = orderOf(taskCalls[first]);
         // The sums are far apart in their tallies: asked for a few rows ahead, their loads overlap.
-        if (const size_t ahead = first + 8; ahead < taskCalls.size())
-            __builtin_prefetch(&allSums[taskCalls[ahead].tally]->sums[taskCalls[ahead].at]);
+        if (const size_t ahead = first + 8; ahead < taskCalls.size()) __builtin_prefetch(&sumsOf(taskCalls[ahead]));
         Sums s;
-        for (next = first; next < taskCalls.size() && taskCalls[next].ordered == ordered; ++next)
-            s.add(allSums[taskCalls[next].tally]->sums[taskCalls[next].at]);
+        for (next = first; next < taskCalls.size() && orderOf(taskCalls[next]) == ordered; ++next)
+            s.add(sumsOf(taskCalls[next]));
         const int32_t pid = int32_t(uint32_t(ordered >> 32) ^ 0x80000000u);
         const uint32_t name = byRank[uint32_t(ordered)];
         const uint64_t key = uint64_t(uint32_t(pid)) << 32 | name;
@@ -233,6 +206,36 @@ std::vector<StatsTable> SyscallsPlugin::tables(SyscallsPlugin* consuming) const
         consuming->m_tally.clear();
         std::vector<Tally>().swap(consuming->m_pieceTallies);
     }
+
+    StatsTable failures{"failures", "Failed system calls", {}, true};
+    auto& at = failures.column("at", "Time", Kind::Event);
+    at.spanKey = "duration_ns"; // the return ends the call
+    auto& cpu = failures.column("cpu", "CPU", Kind::Number);
+    auto& task = failures.column("task", "Task", Kind::Task);
+    // The names and errors as labels: hundreds of thousands of rows of a few texts.
+    auto& call = failures.column("name", "System call", Kind::Label);
+    auto& ret = failures.column("ret", "Returned", Kind::Number);
+    auto& error = failures.column("errno", "Error", Kind::Label);
+    auto& duration = failures.column("duration_ns", "Duration", Kind::Duration);
+    for (auto* c : {&at, &cpu, &task, &call, &ret, &error, &duration}) c->numbers.reserve(failureList.size());
+    call.labels = names;
+    // A failure returns -4095..-1: its error's label by -ret.
+    std::vector<int32_t> errorLabels(4096, -1);
+    auto errorLabel = [&](int64_t value) {
+        int32_t& label = errorLabels[size_t(-value) & 4095];
+        if (label < 0) label = int32_t(error.labels.size()), error.labels.push_back(errnoOf(value));
+        return int64_t(label);
+    };
+    for (const Failure& f : failureList) {
+        at.numbers.push_back(f.exitEvent.valid() ? StatsTable::eventCell(f.exitEvent) : StatsTable::kUnknown);
+        cpu.numbers.push_back(cpuOf(f.exitEvent.stream));
+        task.numbers.push_back(taskOf(f.pid, f.exit));
+        call.numbers.push_back(f.name);
+        ret.numbers.push_back(f.ret);
+        error.numbers.push_back(errorLabel(f.ret));
+        duration.numbers.push_back(f.duration);
+    }
+    std::vector<Failure>().swap(handedOver);
 
     StatsTable grouped{"failure_groups", "Failures by system call and error", {}, false};
     auto& gName = grouped.column("name", "System call", Kind::Text);

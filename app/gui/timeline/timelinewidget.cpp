@@ -360,6 +360,28 @@ void TimelineWidget::paintCpuRow(QPainter& p, const TimelineRows::Row& row, int 
     }
 }
 
+namespace {
+
+// Fills a task's runs into `bar`, one pixel column at most once: after each, a binary search
+// skips to the first run past the painted pixels.
+void fillRuns(QPainter& p, const TaskIndex::Runs& runs, const TimeRange& range, const QRect& bar, const QColor& color)
+{
+    const int w = bar.width();
+    size_t i = runs.firstEndingFrom(0, range.start);
+    int lastX = -1;
+    for (TaskIndex::Interval run; i < runs.size() && (run = runs[i]).start < range.end;) {
+        const int x0 = std::max(0, int(timeline::timeToX(run.start, range, w)));
+        const int x1 = std::min(w, std::max(x0 + 1, int(timeline::timeToX(run.end, range, w))));
+        if (x1 > lastX) {
+            p.fillRect(bar.left() + std::max(x0, lastX), bar.top(), x1 - std::max(x0, lastX), bar.height(), color);
+            lastX = x1;
+        }
+        i = runs.firstEndingFrom(i + 1, timeline::xToTime(lastX, range, w));
+    }
+}
+
+} // namespace
+
 void TimelineWidget::paintTaskRow(QPainter& p, const TimelineRows::Row& row, int top)
 {
     const TimelineRows::TaskData* task = m_rows.task(row.pid);
@@ -368,23 +390,10 @@ void TimelineWidget::paintTaskRow(QPainter& p, const TimelineRows::Row& row, int
     const TimeRange range = m_view->visibleRange();
     const int w = dataWidth();
     const QColor color = taskColor(row.pid);
-    // Running intervals (a task runs on one CPU at a time, so their ends are in order too);
-    // once a pixel column is painted, skip straight to the first interval past it.
-    const auto& running = index.running(task->task);
-    auto endsBefore = [](const TaskIndex::Interval& i, uint64_t t) { return i.end < t; };
     // What the task was doing (the analyses' states) under its running intervals.
-    m_tracks.paintTaskStates(p, task->task, QRect(kLabelWidth, top + 3, w, row.height - 9), range);
-    auto it = std::lower_bound(running.begin(), running.end(), range.start, endsBefore);
-    int lastX = -1;
-    while (it != running.end() && it->start < range.end) {
-        const int x0 = std::max(0, int(timeline::timeToX(it->start, range, w)));
-        const int x1 = std::min(w, std::max(x0 + 1, int(timeline::timeToX(it->end, range, w))));
-        if (x1 > lastX) {
-            p.fillRect(kLabelWidth + std::max(x0, lastX), top + 3, x1 - std::max(x0, lastX), row.height - 9, color);
-            lastX = x1;
-        }
-        it = std::lower_bound(it + 1, running.end(), timeline::xToTime(lastX, range, w), endsBefore);
-    }
+    const QRect bar(kLabelWidth, top + 3, w, row.height - 9);
+    m_tracks.paintTaskStates(p, task->task, bar, range);
+    fillRuns(p, index.running(task->task), range, bar, color);
     // The analyses' slices (system calls, work items): lanes along the bottom of the bar.
     m_tracks.paintSlices(p, RowOwner::Task, task->task.value, QRect(kLabelWidth, top + 3, w, row.height - 9), range);
     m_tracks.paintMarks(p, RowOwner::Task, task->task.value, QRect(kLabelWidth, top, w, row.height), range);
@@ -392,27 +401,6 @@ void TimelineWidget::paintTaskRow(QPainter& p, const TimelineRows::Row& row, int
 }
 
 namespace {
-
-// Fills `intervals` (in time order, their ends too) into `bar`, one pixel column at most once:
-// after each, a binary search skips to the first interval past the painted pixels.
-template <typename Intervals, typename Start, typename End>
-void fillIntervals(QPainter& p, const Intervals& intervals, Start start, End end, const TimeRange& range,
-                   const QRect& bar, const QColor& color)
-{
-    const int w = bar.width();
-    auto endsBefore = [&](const auto& i, uint64_t t) { return end(i) < t; };
-    auto it = std::lower_bound(intervals.begin(), intervals.end(), range.start, endsBefore);
-    int lastX = -1;
-    while (it != intervals.end() && start(*it) < range.end) {
-        const int x0 = std::max(0, int(timeline::timeToX(start(*it), range, w)));
-        const int x1 = std::min(w, std::max(x0 + 1, int(timeline::timeToX(end(*it), range, w))));
-        if (x1 > lastX) {
-            p.fillRect(bar.left() + std::max(x0, lastX), bar.top(), x1 - std::max(x0, lastX), bar.height(), color);
-            lastX = x1;
-        }
-        it = std::lower_bound(it + 1, intervals.end(), timeline::xToTime(lastX, range, w), endsBefore);
-    }
-}
 
 const QColor kInGuestColor(46, 139, 87);
 
@@ -428,9 +416,7 @@ void TimelineWidget::paintGuestTaskRow(QPainter& p, const TimelineRows::Row& row
     if (row.task.valid()) {
         QColor inHost = taskColor(row.pid);
         inHost.setAlpha(80);
-        fillIntervals(
-            p, host.trace->taskIndex().running(row.task), [](const TaskIndex::Interval& i) { return i.start; },
-            [](const TaskIndex::Interval& i) { return i.end; }, range, bar, inHost);
+        fillRuns(p, host.trace->taskIndex().running(row.task), range, bar, inHost);
     }
     if (row.task.valid()) tracksOf(row).paintGuestStays(p, row.task, bar, range, kInGuestColor);
     if (row.task.valid()) paintTaskEvents(p, host, row.task, isActive(row), top, row.height);
