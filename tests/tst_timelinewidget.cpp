@@ -658,6 +658,64 @@ private slots:
         QVERIFY2(text.contains("Runs: ") && text.contains("Priority run: ") && text.contains("Idle: "), qPrintable(text));
     }
 
+    // Slices laid out for rows no longer drawn are let go past the budget (a busy task's row
+    // holds hundreds of thousands of system calls), never those of the frame being drawn, and
+    // are laid out again when their row comes back: what it draws and says is the same.
+    void laidOutSlicesStayWithinTheBudget()
+    {
+        const PluginCatalog catalog = PluginCatalog::discover({RINGSIDE_EXAMPLE_PLUGIN_DIR});
+        std::vector<std::unique_ptr<Plugin>> plugins = catalog.instantiate([](const std::string& n) { return n == "cpuruns"; });
+        QCOMPARE(plugins.size(), size_t(1));
+        auto session = std::make_shared<TraceSession>();
+        auto opened = Trace::open(test::fixturePath("threads.dat"), LoadOptions(), {}, std::move(plugins));
+        QVERIFY2(opened, opened ? "" : opened.error().message.c_str());
+        session->trace = std::move(*opened);
+        session->formatter = std::make_unique<EventFormatter>(*session->trace);
+        const Trace& trace = *session->trace;
+        QVERIFY(trace.store().streamCount() >= 2);
+        const timeline::TimeRange range{trace.store().firstTimestamp(), trace.store().lastTimestamp() + 1};
+        auto paint = [&](TrackRenderer& tracks, uint16_t cpu) {
+            QImage image(800, 40, QImage::Format_RGB32);
+            image.fill(Qt::white);
+            QPainter p(&image);
+            tracks.beginFrame();
+            tracks.paintCpu(p, StreamId(cpu), QRect(0, 3, 800, 30), QRect(0, 0, 800, 40), range);
+            return image;
+        };
+        // Some moment inside a slice of CPU 0, and what the row says there.
+        const auto& ts = trace.store().stream(StreamId(0)).columns.timestamp;
+        TrackRenderer roomy;
+        roomy.setSession(session.get());
+        const QImage whole0 = paint(roomy, 0);
+        const size_t cpu0Bytes = roomy.laidOutBytes();
+        QVERIFY(cpu0Bytes > 0);
+        const uint64_t t = ts[ts.size() / 2];
+        const auto hit = roomy.sliceAt(RowOwner::Cpu, 0, t, 1000000);
+        QVERIFY(hit);
+        paint(roomy, 1);
+        paint(roomy, 1);
+        const size_t both = roomy.laidOutBytes();
+        QVERIFY(both > cpu0Bytes); // within the budget both stay
+
+        TrackRenderer tight;
+        tight.setSession(session.get());
+        tight.setLanesBudget(0);
+        paint(tight, 0);
+        QCOMPARE(tight.laidOutBytes(), cpu0Bytes); // the frame's own are kept, whatever the budget
+        paint(tight, 1);
+        QCOMPARE(tight.laidOutBytes(), both); // CPU 0's were drawn in the frame before
+        paint(tight, 1);
+        QCOMPARE(tight.laidOutBytes(), both - cpu0Bytes); // now they go
+        // Back to CPU 0: laid out again, drawn and found as before.
+        QCOMPARE(paint(tight, 0), whole0);
+        const auto again = tight.sliceAt(RowOwner::Cpu, 0, t, 1000000);
+        QVERIFY(again);
+        QCOMPARE(again->slice.start, hit->slice.start);
+        QCOMPARE(again->slice.end, hit->slice.end);
+        QCOMPARE(again->slice.label, hit->slice.label);
+        QCOMPARE(again->slice.startEvent.index, hit->slice.startEvent.index);
+    }
+
     void cancelledLoadDeliversNothing()
     {
         LoadJob job;

@@ -181,6 +181,8 @@ bool TimelineWidget::saveImage(const QString& path, QString* error)
 
 void TimelineWidget::paintView(QPainter& p, bool cached)
 {
+    m_tracks.beginFrame();
+    for (TrackRenderer& tracks : m_otherTracks) tracks.beginFrame();
     p.fillRect(rect(), palette().base());
     if (!m_session) {
         p.setPen(palette().color(QPalette::PlaceholderText));

@@ -33,6 +33,7 @@ void TrackRenderer::setSession(const TraceSession* session)
     m_session = session;
     m_tables.clear();
     m_lanes.clear();
+    m_laneBytes = 0;
     m_extents.clear();
     m_flows.clear();
     if (!session || !session->trace) return;
@@ -45,8 +46,14 @@ void TrackRenderer::setSession(const TraceSession* session)
 void TrackRenderer::tablesGrew()
 {
     // Lanes are laid out again when next drawn if their table has more rows now.
-    for (auto it = m_lanes.begin(); it != m_lanes.end();)
-        it = it->first.first->rows() != it->second.rows ? m_lanes.erase(it) : std::next(it);
+    for (auto it = m_lanes.begin(); it != m_lanes.end();) {
+        if (it->first.first->rows() == it->second.rows) {
+            ++it;
+            continue;
+        }
+        m_laneBytes -= it->second.bytes;
+        it = m_lanes.erase(it);
+    }
     m_flows.clear(); // extents look at their table's size when asked
 
 }
@@ -145,30 +152,85 @@ void TrackRenderer::paintTaskStates(QPainter& p, TaskId task, const QRect& bar, 
         fill(p, *t, task.value, bandOf(bar, band++), range, std::nullopt);
 }
 
+size_t TrackRenderer::Lanes::firstEndingFrom(size_t d, uint64_t t) const
+{
+    if (!maxEnd[d].empty()) return size_t(std::lower_bound(maxEnd[d].begin(), maxEnd[d].end(), t) - maxEnd[d].begin());
+    const auto& lane = lanes[d];
+    return size_t(std::lower_bound(lane.begin(), lane.end(), t, [](const LaneSlice& s, uint64_t at) { return s.end < at; }) -
+                  lane.begin());
+}
+
+void TrackRenderer::trimLanes()
+{
+    if (m_laneBytes <= m_lanesBudget) return;
+    std::vector<std::pair<uint64_t, decltype(m_lanes)::iterator>> idle;
+    for (auto it = m_lanes.begin(); it != m_lanes.end(); ++it)
+        if (it->second.frame + 1 < m_frame) idle.emplace_back(it->second.frame, it);
+    std::sort(idle.begin(), idle.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
+    for (const auto& [frame, it] : idle) {
+        if (m_laneBytes <= m_lanesBudget) break;
+        m_laneBytes -= it->second.bytes;
+        m_lanes.erase(it);
+    }
+}
+
 const TrackRenderer::Lanes& TrackRenderer::lanesOf(const SliceTable& table, uint32_t owner)
 {
     const size_t rows = table.rows();
-    auto [it, added] = m_lanes.try_emplace({&table, owner});
-    Lanes& lanes = it->second;
-    if (!added && lanes.rows == rows) return lanes;
+    auto found = m_lanes.find({&table, owner});
+    if (found != m_lanes.end() && found->second.rows == rows) {
+        found->second.frame = m_frame;
+        return found->second;
+    }
+    if (found != m_lanes.end()) {
+        m_laneBytes -= found->second.bytes;
+        m_lanes.erase(found);
+    }
+    // Others go first (never the one asked for: its caller holds it).
+    trimLanes();
+    Lanes& lanes = m_lanes[{&table, owner}];
     lanes = Lanes();
     lanes.rows = rows;
+    lanes.frame = m_frame;
     const Trace& trace = *m_session->trace;
     table.forEachOf(owner, trace.store(), &trace.taskIndex(), [&](const SliceTable::View& v) {
         if (lanes.lanes.size() <= v.depth) lanes.lanes.resize(v.depth + 1u);
-        lanes.lanes[v.depth].push_back(v);
-        if (v.flags & Slice::kError) lanes.failed.push_back(v);
+        const LaneSlice slice{v.start, v.end, v.label, v.flags};
+        lanes.lanes[v.depth].push_back(slice);
+        if (v.flags & Slice::kError) lanes.failed.push_back(slice);
     });
-    auto byStart = [](const SliceTable::View& a, const SliceTable::View& b) { return a.start < b.start; };
+    auto byStart = [](const LaneSlice& a, const LaneSlice& b) { return a.start < b.start; };
     lanes.maxEnd.resize(lanes.lanes.size());
     for (size_t d = 0; d < lanes.lanes.size(); ++d) {
         auto& lane = lanes.lanes[d];
         if (!std::is_sorted(lane.begin(), lane.end(), byStart)) std::stable_sort(lane.begin(), lane.end(), byStart);
+        lane.shrink_to_fit();
+        // Slices of one depth seldom overlap: their ends are in order then, and searched as they are.
+        if (std::is_sorted(lane.begin(), lane.end(), [](const LaneSlice& a, const LaneSlice& b) { return a.end < b.end; }))
+            continue;
         uint64_t running = 0;
-        for (const SliceTable::View& v : lane) lanes.maxEnd[d].push_back(running = std::max(running, v.end));
+        lanes.maxEnd[d].reserve(lane.size());
+        for (const LaneSlice& v : lane) lanes.maxEnd[d].push_back(running = std::max(running, v.end));
+        lanes.bytes += lanes.maxEnd[d].size() * sizeof(uint64_t);
     }
     std::sort(lanes.failed.begin(), lanes.failed.end(), byStart);
+    lanes.failed.shrink_to_fit();
+    for (const auto& lane : lanes.lanes) lanes.bytes += lane.size() * sizeof(LaneSlice);
+    lanes.bytes += lanes.failed.size() * sizeof(LaneSlice) + sizeof(Lanes);
+    m_laneBytes += lanes.bytes;
     return lanes;
+}
+
+std::optional<SliceTable::View> TrackRenderer::resolve(const SliceTable& table, uint32_t owner, size_t depth,
+                                                       const LaneSlice& slice) const
+{
+    std::optional<SliceTable::View> found;
+    const Trace& trace = *m_session->trace;
+    table.forEachOf(owner, trace.store(), &trace.taskIndex(), [&](const SliceTable::View& v) {
+        if (!found && v.depth == depth && v.start == slice.start && v.end == slice.end && v.label == slice.label)
+            found = v;
+    });
+    return found;
 }
 
 void TrackRenderer::paintSlices(QPainter& p, RowOwner kind, uint32_t owner, const QRect& bar, TimeRange range)
@@ -183,9 +245,8 @@ void TrackRenderer::paintSlices(QPainter& p, RowOwner kind, uint32_t owner, cons
         const QColor color = QColor::fromRgb(table->spec().rgb);
         for (size_t d = 0; d < lanes.lanes.size(); ++d) {
             const auto& lane = lanes.lanes[d];
-            const auto& maxEnd = lanes.maxEnd[d];
             const int top = bottom - kLane * int(d + 1);
-            size_t k = size_t(std::lower_bound(maxEnd.begin(), maxEnd.end(), range.start + 1) - maxEnd.begin());
+            size_t k = lanes.firstEndingFrom(d, range.start + 1);
             int lastX = -1;
             while (k < lane.size() && lane[k].start < range.end) {
                 const int x0 = std::max(0, int(timeline::timeToX(lane[k].start, range, w)));
@@ -205,12 +266,12 @@ void TrackRenderer::paintSlices(QPainter& p, RowOwner kind, uint32_t owner, cons
                 // Past this pixel: the next slice starting at or after it.
                 const uint64_t next = timeline::xToTime(lastX, range, w);
                 k = size_t(std::lower_bound(lane.begin() + long(k) + 1, lane.end(), next,
-                                            [](const SliceTable::View& v, uint64_t t) { return v.start < t; }) -
+                                            [](const LaneSlice& v, uint64_t t) { return v.start < t; }) -
                            lane.begin());
             }
         }
         // Failures over the lanes, each at least two pixels wide: a failing call shows at any zoom.
-        auto startsBefore = [](const SliceTable::View& v, uint64_t t) { return v.start < t; };
+        auto startsBefore = [](const LaneSlice& v, uint64_t t) { return v.start < t; };
         for (auto f = std::lower_bound(lanes.failed.begin(), lanes.failed.end(), range.start, startsBefore);
              f != lanes.failed.end() && f->start < range.end; ++f) {
             const int x0 = std::max(0, int(timeline::timeToX(f->start, range, w)));
@@ -359,10 +420,10 @@ std::optional<TrackRenderer::SliceHit> TrackRenderer::sliceAt(RowOwner kind, uin
         // The deepest slice there: the most particular.
         for (size_t d = lanes.lanes.size(); d-- > 0;) {
             const auto& lane = lanes.lanes[d];
-            const auto& maxEnd = lanes.maxEnd[d];
-            size_t k = size_t(std::lower_bound(maxEnd.begin(), maxEnd.end(), t > slack ? t - slack : 0) - maxEnd.begin());
-            for (; k < lane.size() && lane[k].start <= t + slack; ++k)
-                if (lane[k].end + slack >= t) return SliceHit{table, lane[k]};
+            for (size_t k = lanes.firstEndingFrom(d, t > slack ? t - slack : 0); k < lane.size() && lane[k].start <= t + slack;
+                 ++k)
+                if (lane[k].end + slack >= t)
+                    if (auto view = resolve(*table, owner, d, lane[k])) return SliceHit{table, *view};
         }
     }
     return std::nullopt;

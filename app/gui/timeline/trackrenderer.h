@@ -42,6 +42,19 @@ public:
     void setSession(const TraceSession* session);
     // The analyses published more rows: what was laid out from fewer is laid out again.
     void tablesGrew();
+    // A frame begins: owners' slices laid out for rows not drawn since may be let go (see
+    // kLanesBudget), those of the rows drawn now are kept.
+    void beginFrame()
+    {
+        ++m_frame;
+        trimLanes();
+    }
+    // The bytes of slices laid out beyond which those of rows not drawn in the last frame go
+    // (a task row of a busy task holds hundreds of thousands of system calls).
+    static constexpr size_t kLanesBudget = size_t(96) << 20;
+    void setLanesBudget(size_t bytes) { m_lanesBudget = bytes; }
+    // What the laid-out slices hold now.
+    size_t laidOutBytes() const { return m_laneBytes; }
 
     // A CPU row (`bar` covers `range`): the tables a CPU owns, intervals filling the bar, then
     // slices along its bottom and marks and counters over the row (`row`).
@@ -89,15 +102,33 @@ public:
     std::optional<Span> spanAt(TaskId task, uint64_t t, uint64_t slack);
 
 private:
+    // A slice as a lane holds it: what painting needs (the rest is read from the table for
+    // the one slice a tooltip or a click asks about: resolve()).
+    struct LaneSlice {
+        uint64_t start = 0, end = 0;
+        uint32_t label = 0;
+        uint8_t flags = 0;
+    };
     // One owner's slices of one table, laid out: a lane per depth in start order, with the
-    // running maximum of their ends for the search, and the failed ones apart.
+    // running maximum of their ends for the search where a slice holds another of its depth,
+    // and the failed ones apart.
     struct Lanes {
         size_t rows = 0; // the table's rows when laid out
-        std::vector<std::vector<SliceTable::View>> lanes;
-        std::vector<std::vector<uint64_t>> maxEnd;
-        std::vector<SliceTable::View> failed; // by start
+        uint64_t frame = 0; // last drawn or asked in
+        size_t bytes = 0;
+        std::vector<std::vector<LaneSlice>> lanes;
+        std::vector<std::vector<uint64_t>> maxEnd; // per lane; empty when its ends are in order
+        std::vector<LaneSlice> failed;             // by start
+        // The first slice of lane d that may end at or after t.
+        size_t firstEndingFrom(size_t d, uint64_t t) const;
     };
     const Lanes& lanesOf(const SliceTable& table, uint32_t owner);
+    // Lets go of the laid-out slices of rows not drawn in the last frame, least recently used
+    // first, while they hold more than kLanesBudget.
+    void trimLanes();
+    // The slice of a lane as the table has it.
+    std::optional<SliceTable::View> resolve(const SliceTable& table, uint32_t owner, size_t depth,
+                                            const LaneSlice& slice) const;
     // A counter owner's lowest and highest value, found once per size of its table.
     struct Extent {
         size_t rows = 0;
@@ -120,6 +151,9 @@ private:
     const TraceSession* m_session = nullptr;
     std::vector<const TrackTable*> m_tables;
     std::map<std::pair<const SliceTable*, uint32_t>, Lanes> m_lanes;
+    size_t m_laneBytes = 0;
+    size_t m_lanesBudget = kLanesBudget;
+    uint64_t m_frame = 1;
     std::map<std::pair<const CounterTable*, uint32_t>, Extent> m_extents;
     // Flows by their target's time, laid out once per version of the tables.
     struct FlowIndex {
