@@ -270,7 +270,8 @@ void TaskIndex::addRun(const EventStore& store, StreamId stream, uint32_t begin,
 void TaskIndex::addRunning(const EventStore& store, const IntervalTable* running, bool final)
 {
     if (!running || m_runningEnded) return;
-    m_runningTable = running;
+    // Written once, before the first reference to it is published: readers read it unlocked.
+    if (!m_runningTable) m_runningTable = running;
     // The rows each CPU closed since, then (at the end) its current run, in time order, so
     // that each task's runs are.
     struct Closed {
