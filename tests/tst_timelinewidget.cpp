@@ -58,6 +58,20 @@ void wheel(QWidget* w, QPoint pos, int delta, Qt::KeyboardModifiers modifiers)
     QApplication::sendEvent(w, &event);
 }
 
+// threads.dat with the example plugin cpuruns, whose tables are the CPUs' (slices among them).
+std::shared_ptr<TraceSession> loadWithCpuRuns()
+{
+    const PluginCatalog catalog = PluginCatalog::discover({RINGSIDE_EXAMPLE_PLUGIN_DIR});
+    std::vector<std::unique_ptr<Plugin>> plugins = catalog.instantiate([](const std::string& n) { return n == "cpuruns"; });
+    if (plugins.size() != 1) return nullptr;
+    auto session = std::make_shared<TraceSession>();
+    auto opened = Trace::open(test::fixturePath("threads.dat"), LoadOptions(), {}, std::move(plugins));
+    if (!opened) return nullptr;
+    session->trace = std::move(*opened);
+    session->formatter = std::make_unique<EventFormatter>(*session->trace);
+    return session;
+}
+
 } // namespace
 
 class TestTimelineWidget : public QObject {
@@ -663,14 +677,8 @@ private slots:
     // are laid out again when their row comes back: what it draws and says is the same.
     void laidOutSlicesStayWithinTheBudget()
     {
-        const PluginCatalog catalog = PluginCatalog::discover({RINGSIDE_EXAMPLE_PLUGIN_DIR});
-        std::vector<std::unique_ptr<Plugin>> plugins = catalog.instantiate([](const std::string& n) { return n == "cpuruns"; });
-        QCOMPARE(plugins.size(), size_t(1));
-        auto session = std::make_shared<TraceSession>();
-        auto opened = Trace::open(test::fixturePath("threads.dat"), LoadOptions(), {}, std::move(plugins));
-        QVERIFY2(opened, opened ? "" : opened.error().message.c_str());
-        session->trace = std::move(*opened);
-        session->formatter = std::make_unique<EventFormatter>(*session->trace);
+        const std::shared_ptr<TraceSession> session = loadWithCpuRuns();
+        QVERIFY(session);
         const Trace& trace = *session->trace;
         QVERIFY(trace.store().streamCount() >= 2);
         const timeline::TimeRange range{trace.store().firstTimestamp(), trace.store().lastTimestamp() + 1};
@@ -690,8 +698,15 @@ private slots:
         const size_t cpu0Bytes = roomy.laidOutBytes();
         QVERIFY(cpu0Bytes > 0);
         const uint64_t t = ts[ts.size() / 2];
-        const auto hit = roomy.sliceAt(RowOwner::Cpu, 0, t, 1000000);
+        const uint64_t slack = 1000000;
+        const auto hit = roomy.sliceAt(RowOwner::Cpu, 0, t, slack);
         QVERIFY(hit);
+        // The table's own slice: there at t, and anchored at its events.
+        QVERIFY(hit->slice.start <= t + slack && hit->slice.end + slack >= t);
+        if (hit->slice.anchored) {
+            QCOMPARE(trace.store().timestamp(hit->slice.startEvent), hit->slice.start);
+            QCOMPARE(trace.store().timestamp(hit->slice.endEvent), hit->slice.end);
+        }
         paint(roomy, 1);
         paint(roomy, 1);
         const size_t both = roomy.laidOutBytes();
@@ -708,12 +723,33 @@ private slots:
         QCOMPARE(tight.laidOutBytes(), both - cpu0Bytes); // now they go
         // Back to CPU 0: laid out again, drawn and found as before.
         QCOMPARE(paint(tight, 0), whole0);
-        const auto again = tight.sliceAt(RowOwner::Cpu, 0, t, 1000000);
+        const auto again = tight.sliceAt(RowOwner::Cpu, 0, t, slack);
         QVERIFY(again);
         QCOMPARE(again->slice.start, hit->slice.start);
         QCOMPARE(again->slice.end, hit->slice.end);
         QCOMPARE(again->slice.label, hit->slice.label);
         QCOMPARE(again->slice.startEvent.index, hit->slice.startEvent.index);
+    }
+
+    // A paint from the cache (every hover repaints) draws no rows: not a frame, so the lanes of
+    // the rows on screen stay, whatever the budget.
+    void cachedPaintsKeepTheLanesOfRowsOnScreen()
+    {
+        const std::shared_ptr<TraceSession> session = loadWithCpuRuns();
+        QVERIFY(session);
+        ViewState view;
+        view.reset({session->store().firstTimestamp(), session->store().lastTimestamp() + 1});
+        TimelineWidget timeline(&view);
+        timeline.resize(1150, 400);
+        timeline.setSession(session.get());
+        timeline.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&timeline));
+        timeline.repaint();
+        const size_t bytes = timeline.tracks().laidOutBytes();
+        QVERIFY(bytes > 0);
+        timeline.tracks().setLanesBudget(0);
+        for (int i = 0; i < 4; ++i) timeline.repaint();
+        QCOMPARE(timeline.tracks().laidOutBytes(), bytes);
     }
 
     void cancelledLoadDeliversNothing()

@@ -181,8 +181,6 @@ bool TimelineWidget::saveImage(const QString& path, QString* error)
 
 void TimelineWidget::paintView(QPainter& p, bool cached)
 {
-    m_tracks.beginFrame();
-    for (TrackRenderer& tracks : m_otherTracks) tracks.beginFrame();
     p.fillRect(rect(), palette().base());
     if (!m_session) {
         p.setPen(palette().color(QPalette::PlaceholderText));
@@ -238,6 +236,10 @@ void TimelineWidget::renderRowsForBenchmark()
 
 void TimelineWidget::renderRows(QPainter& p)
 {
+    // A frame of rows (not a paint from the cache): what the renderers laid out for rows not
+    // drawn since may go.
+    m_tracks.beginFrame();
+    for (TrackRenderer& tracks : m_otherTracks) tracks.beginFrame();
     QElapsedTimer timer;
     timer.start();
     const auto& rows = m_rows.rows();

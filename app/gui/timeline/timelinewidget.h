@@ -51,6 +51,8 @@ public:
     void setFilter(std::shared_ptr<const FilterResult> filter, const std::vector<bool>& hiddenStreams);
     TimelineRows& rows() { return m_rows; }
     CallTrack& callTrack() { return m_callTrack; }
+    // The active recording's tables as drawn (tests).
+    TrackRenderer& tracks() { return m_tracks; }
     // The lanes' rectangle of the Calls row `index`, in widget coordinates.
     QRect callLanesRect(int index) const;
     // Where a task's row is on screen, for the flows.
