@@ -307,9 +307,8 @@ TaskIndex::Runs TaskIndex::running(TaskId id) const
     return runs;
 }
 
-TaskIndex::Interval TaskIndex::Runs::operator[](size_t i) const
+TaskIndex::Interval TaskIndex::Runs::intervalOf(RunRef ref) const
 {
-    const RunRef ref = (*m_refs)[i];
     if (ref.row == RunRef::kLastRun) return m_index->m_lastRuns[ref.stream.value];
     const IntervalRow row = (*m_index->m_runningTable->byOwner().of(ref.stream.value))[ref.row];
     return {row.start, row.end, ref.stream};
@@ -317,15 +316,7 @@ TaskIndex::Interval TaskIndex::Runs::operator[](size_t i) const
 
 size_t TaskIndex::Runs::firstEndingFrom(size_t from, uint64_t t) const
 {
-    size_t lo = from, hi = size();
-    while (lo < hi) {
-        const size_t mid = lo + (hi - lo) / 2;
-        if ((*this)[mid].end < t)
-            lo = mid + 1;
-        else
-            hi = mid;
-    }
-    return lo;
+    return m_refs->lowerBound(t, from, size(), [this](RunRef ref) { return intervalOf(ref).end; });
 }
 
 TaskIndex::Task TaskIndex::task(TaskId id) const

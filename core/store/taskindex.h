@@ -84,12 +84,13 @@ public:
     class Runs {
     public:
         size_t size() const { return m_refs ? m_refs->size() : 0; }
-        Interval operator[](size_t i) const;
+        Interval operator[](size_t i) const { return intervalOf((*m_refs)[i]); }
         // The first run from `from` on that ends at or after `t` (size() when none).
         size_t firstEndingFrom(size_t from, uint64_t t) const;
 
     private:
         friend class TaskIndex;
+        Interval intervalOf(RunRef ref) const;
         const GrowingList<RunRef>* m_refs = nullptr;
         const TaskIndex* m_index = nullptr;
     };

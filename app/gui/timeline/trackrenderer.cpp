@@ -46,14 +46,8 @@ void TrackRenderer::setSession(const TraceSession* session)
 void TrackRenderer::tablesGrew()
 {
     // Lanes are laid out again when next drawn if their table has more rows now.
-    for (auto it = m_lanes.begin(); it != m_lanes.end();) {
-        if (it->first.first->rows() == it->second.rows) {
-            ++it;
-            continue;
-        }
-        m_laneBytes -= it->second.bytes;
-        it = m_lanes.erase(it);
-    }
+    for (auto it = m_lanes.begin(); it != m_lanes.end();)
+        it = it->first.first->rows() != it->second.rows ? dropLanes(it) : std::next(it);
     m_flows.clear(); // extents look at their table's size when asked
 
 }
@@ -160,17 +154,22 @@ size_t TrackRenderer::Lanes::firstEndingFrom(size_t d, uint64_t t) const
                   lane.begin());
 }
 
+TrackRenderer::LanesMap::iterator TrackRenderer::dropLanes(LanesMap::iterator it)
+{
+    m_laneBytes -= it->second.bytes;
+    return m_lanes.erase(it);
+}
+
 void TrackRenderer::trimLanes()
 {
     if (m_laneBytes <= m_lanesBudget) return;
-    std::vector<std::pair<uint64_t, decltype(m_lanes)::iterator>> idle;
+    std::vector<std::pair<uint64_t, LanesMap::iterator>> idle;
     for (auto it = m_lanes.begin(); it != m_lanes.end(); ++it)
         if (it->second.frame + 1 < m_frame) idle.emplace_back(it->second.frame, it);
     std::sort(idle.begin(), idle.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
     for (const auto& [frame, it] : idle) {
         if (m_laneBytes <= m_lanesBudget) break;
-        m_laneBytes -= it->second.bytes;
-        m_lanes.erase(it);
+        dropLanes(it);
     }
 }
 
@@ -182,10 +181,7 @@ const TrackRenderer::Lanes& TrackRenderer::lanesOf(const SliceTable& table, uint
         found->second.frame = m_frame;
         return found->second;
     }
-    if (found != m_lanes.end()) {
-        m_laneBytes -= found->second.bytes;
-        m_lanes.erase(found);
-    }
+    if (found != m_lanes.end()) dropLanes(found);
     // Others go first (never the one asked for: its caller holds it).
     trimLanes();
     Lanes& lanes = m_lanes[{&table, owner}];

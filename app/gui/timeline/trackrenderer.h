@@ -126,6 +126,9 @@ private:
     // Lets go of the laid-out slices of rows not drawn in the last frame, least recently used
     // first, while they hold more than kLanesBudget.
     void trimLanes();
+    using LanesMap = std::map<std::pair<const SliceTable*, uint32_t>, Lanes>;
+    // Forgets one owner's laid-out slices and their bytes; the next one's place.
+    LanesMap::iterator dropLanes(LanesMap::iterator it);
     // The slice of a lane as the table has it.
     std::optional<SliceTable::View> resolve(const SliceTable& table, uint32_t owner, size_t depth,
                                             const LaneSlice& slice) const;
@@ -150,7 +153,7 @@ private:
 
     const TraceSession* m_session = nullptr;
     std::vector<const TrackTable*> m_tables;
-    std::map<std::pair<const SliceTable*, uint32_t>, Lanes> m_lanes;
+    LanesMap m_lanes;
     size_t m_laneBytes = 0;
     size_t m_lanesBudget = kLanesBudget;
     uint64_t m_frame = 1;
