@@ -7,7 +7,11 @@
 # differential test runs over it too.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+# Each phase says how long it took: CI has a time budget, and these say where it goes.
+phase() { echo "test.sh: $1 took $((SECONDS - started)) s"; started=$SECONDS; }
+started=$SECONDS
 packaging/setup-debian.sh
+phase setup
 # The capture tests record through tracefs: mounted here where the machine allows it (they
 # skip, saying why, where it is not).
 if [ "$(id -u)" -eq 0 ] && [ ! -d /sys/kernel/tracing/instances ]; then
@@ -31,5 +35,7 @@ for preset in asan tsan fuzz; do
   [ "$preset" = fuzz ] && extra+=(-DRINGSIDE_FUZZ_SECONDS=20) jobs=2
   cmake --preset "$preset" -DRINGSIDE_WERROR=ON "${extra[@]}" >/dev/null
   cmake --build --preset "$preset"
+  phase "$preset build"
   ctest --preset "$preset" -j"$jobs"
+  phase "$preset tests"
 done

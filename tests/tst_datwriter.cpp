@@ -9,6 +9,7 @@
 
 #include <QDir>
 #include <QFile>
+#include <QRegularExpression>
 #include <QStandardPaths>
 #include <QTemporaryDir>
 #include <QTest>
@@ -35,6 +36,13 @@ std::string manyPages()
     writer.cpus[1].push_back(
         {5, test::TraceWriter::payload(700, 42, std::string(reinterpret_cast<const char*>(&one), 4))});
     return writer.write();
+}
+
+// trace-cmd report's lines with each record's time ("[000]    38.924357:") taken out.
+QByteArray withoutTimestamps(const QByteArray& report)
+{
+    static const QRegularExpression time(R"((\[\d+\])\s+[0-9.]+:)");
+    return QString::fromUtf8(report).replace(time, "\\1 <time>:").toUtf8();
 }
 
 } // namespace
@@ -92,9 +100,17 @@ private slots:
 
         const QString traceCmd = QStandardPaths::findExecutable("trace-cmd");
         if (traceCmd.isEmpty()) QSKIP("trace-cmd is not installed: the comparison with its report is skipped");
-        const auto theirs = test::runProgram(traceCmd, {"report", from});
-        const auto ours = test::runProgram(traceCmd, {"report", to});
+        auto theirs = test::runProgram(traceCmd, {"report", from});
+        auto ours = test::runProgram(traceCmd, {"report", to});
         QCOMPARE(ours.status, 0);
+        // A recording whose clock option is empty (the i686 one) makes trace-cmd read past it
+        // (valgrind: strtok_r on a 0-byte block), so whether it prints seconds or raw counts
+        // is chance; its times are compared above through our dump.
+        const auto options = test::runProgram(traceCmd, {"dump", "--options", from});
+        if (options.out.contains("[Option TRACECLOCK, 0 bytes]")) {
+            theirs.out = withoutTimestamps(theirs.out);
+            ours.out = withoutTimestamps(ours.out);
+        }
         QVERIFY2(ours.out == theirs.out, qPrintable(test::firstDifference(theirs.out, ours.out)));
         QVERIFY2(!ours.err.contains("rror"), ours.err.constData());
     }

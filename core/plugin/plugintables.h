@@ -3,6 +3,8 @@
 
 #include "store/ids.h"
 
+#include <algorithm>
+#include <cstddef>
 #include <cstdint>
 #include <deque>
 #include <limits>
@@ -177,6 +179,111 @@ public:
 
 // ---- Statistics: named, typed columns.
 
+// A statistics column's numbers, read and appended as int64_t: 4 bytes a cell while every
+// value fits (counts, tasks, labels, return values), 8 from the first that does not (an
+// event, a long duration). A table of hundreds of thousands of failures is made while the
+// sums it comes from are still held: its width is the load's peak.
+class NumberCells {
+public:
+    void push_back(int64_t value)
+    {
+        if (!m_wide && fits(value)) {
+            m_narrow.push_back(value == kUnknownValue ? kNarrowUnknown : int32_t(value));
+            return;
+        }
+        if (!m_wide) widen();
+        m_values.push_back(value);
+    }
+    void reserve(size_t cells) { m_wide ? m_values.reserve(cells) : m_narrow.reserve(cells); }
+    size_t size() const { return m_wide ? m_values.size() : m_narrow.size(); }
+    bool empty() const { return size() == 0; }
+    int64_t operator[](size_t i) const
+    {
+        if (m_wide) return m_values[i];
+        const int32_t v = m_narrow[i];
+        return v == kNarrowUnknown ? kUnknownValue : v;
+    }
+    int64_t back() const { return (*this)[size() - 1]; }
+    size_t memoryBytes() const { return m_narrow.capacity() * sizeof(int32_t) + m_values.capacity() * sizeof(int64_t); }
+    bool operator==(const NumberCells& other) const
+    {
+        if (size() != other.size()) return false;
+        for (size_t i = 0; i < size(); ++i)
+            if ((*this)[i] != other[i]) return false;
+        return true;
+    }
+
+    class Iterator {
+    public:
+        using value_type = int64_t;
+        using difference_type = std::ptrdiff_t;
+        Iterator(const NumberCells* cells, size_t i) : m_cells(cells), m_i(i) {}
+        int64_t operator*() const { return (*m_cells)[m_i]; }
+        Iterator& operator++()
+        {
+            ++m_i;
+            return *this;
+        }
+        bool operator==(const Iterator& other) const { return m_i == other.m_i; }
+
+    private:
+        const NumberCells* m_cells;
+        size_t m_i;
+    };
+    Iterator begin() const { return {this, 0}; }
+    Iterator end() const { return {this, size()}; }
+
+private:
+    // StatsTable::kUnknown, kept narrow as the one int32_t no narrow value is.
+    static constexpr int64_t kUnknownValue = std::numeric_limits<int64_t>::min();
+    static constexpr int32_t kNarrowUnknown = std::numeric_limits<int32_t>::min();
+    static bool fits(int64_t v) { return v == kUnknownValue || (v > kNarrowUnknown && v <= std::numeric_limits<int32_t>::max()); }
+    void widen()
+    {
+        m_values.reserve(std::max(m_narrow.capacity(), m_narrow.size() + 1));
+        for (size_t i = 0; i < m_narrow.size(); ++i) m_values.push_back((*this)[i]);
+        m_wide = true;
+        std::vector<int32_t>().swap(m_narrow);
+    }
+
+    bool m_wide = false;
+    std::vector<int32_t> m_narrow;
+    std::vector<int64_t> m_values;
+};
+
+// A Counts column's cells, most of them empty (the errors of calls that never failed): only
+// the others are kept, with their rows.
+template <typename Counts>
+class SparseCells {
+public:
+    void push_back(Counts counts)
+    {
+        if (!counts.empty()) m_held.emplace_back(uint32_t(m_size), std::move(counts));
+        ++m_size;
+    }
+    void reserve(size_t) {}
+    size_t size() const { return m_size; }
+    bool empty() const { return m_size == 0; }
+    const Counts& operator[](size_t row) const
+    {
+        static const Counts none;
+        size_t lo = 0, hi = m_held.size();
+        while (lo < hi) {
+            const size_t mid = (lo + hi) / 2;
+            if (m_held[mid].first < row)
+                lo = mid + 1;
+            else
+                hi = mid;
+        }
+        return lo < m_held.size() && m_held[lo].first == row ? m_held[lo].second : none;
+    }
+    bool operator==(const SparseCells& other) const { return m_size == other.m_size && m_held == other.m_held; }
+
+private:
+    std::vector<std::pair<uint32_t, Counts>> m_held; // by row
+    size_t m_size = 0;
+};
+
 // A statistics table, column by column. The kind of a column says how its cells read and are
 // shown: counts with separators, durations in one adaptive unit (exact in tooltips and JSON),
 // a task by its name beside its pid, an event as its time (the app goes to it). `ringside-cli
@@ -199,10 +306,10 @@ struct StatsTable {
     struct Column {
         std::string key, title;
         Kind kind = Kind::Number;
-        std::vector<int64_t> numbers; // Count (as bits), Number, Duration, Task, Event
+        NumberCells numbers; // Count (as bits), Number, Duration, Task, Event
         std::vector<double> reals;
         std::vector<std::string> texts;
-        std::vector<Counts> counts;
+        SparseCells<Counts> counts;
         std::vector<std::string> labels; // Label: the texts its numbers name (8 bytes a row, not 32)
         // An Event column: the Duration column (by key) of the interval its event ends (a
         // failed call's return, the switch that ended a wait) or, with spanStarts, begins. A
