@@ -346,6 +346,42 @@ private slots:
 
     // TaskLives answers as taskAt does, asking once per task while the answer holds, and at
     // each question when it is not to be kept (a task named only by records).
+    // A statistics column keeps 4 bytes a cell until a value needs 8; every value reads back
+    // as it was added, before and after the column widens, kUnknown and int32's edges too.
+    void statisticsCellsKeepEveryValue()
+    {
+        const std::vector<int64_t> narrow = {0, -7, StatsTable::kUnknown, INT32_MAX, INT32_MIN + 1, 42};
+        const std::vector<int64_t> wide = {int64_t(INT32_MAX) + 1, INT32_MIN, StatsTable::eventCell({StreamId(3), 9}),
+                                           StatsTable::kUnknown, -5};
+        NumberCells cells;
+        for (int64_t v : narrow) cells.push_back(v);
+        QCOMPARE(cells.memoryBytes() < narrow.size() * sizeof(int64_t), true);
+        for (size_t i = 0; i < narrow.size(); ++i) QCOMPARE(cells[i], narrow[i]);
+        for (int64_t v : wide) cells.push_back(v);
+        std::vector<int64_t> all = narrow;
+        all.insert(all.end(), wide.begin(), wide.end());
+        QCOMPARE(cells.size(), all.size());
+        size_t i = 0;
+        for (int64_t v : cells) QCOMPARE(v, all[i++]);
+        QCOMPARE(i, all.size());
+        // INT32_MIN is what a narrow column keeps kUnknown as: a real one widens it.
+        NumberCells edge;
+        edge.push_back(INT32_MIN);
+        QCOMPARE(edge[0], int64_t(INT32_MIN));
+        QVERIFY(edge[0] != StatsTable::kUnknown);
+
+        SparseCells<StatsTable::Counts> counts;
+        counts.push_back({});
+        counts.push_back({{"ENOENT", 3}, {"EAGAIN", 1}});
+        counts.push_back({});
+        counts.push_back({{"EINTR", 2}});
+        QCOMPARE(counts.size(), size_t(4));
+        QVERIFY(counts[0].empty() && counts[2].empty());
+        QCOMPARE(counts[1].size(), size_t(2));
+        QCOMPARE(counts[1][0].first, std::string("ENOENT"));
+        QCOMPARE(counts[3][0].second, int64_t(2));
+    }
+
     void taskLivesAskOncePerTask()
     {
         RecordingInfo info;
