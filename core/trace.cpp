@@ -456,6 +456,8 @@ void Trace::publishAnalyses(Statistics statistics, bool ended)
         return index.taskAt(c.pid[e.index], c.timestamp[e.index]).value;
     };
     for (const auto& tables : m_tables) tables->publish(ownerOf);
+    // The calls' functions named once, here, so that no reader needs the handle for them.
+    if (m_calls) m_calls->nameFunctions([this](const std::vector<uint64_t>& addresses) { return functionNames(addresses); });
     // The tasks' running intervals, from the runs the batch closed (the last ones once ended).
     m_taskIndex->addRunning(store, runningTasks().table(), ended);
     noteFailures();

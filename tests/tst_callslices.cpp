@@ -488,6 +488,81 @@ private slots:
         QCOMPARE(calls.pairing().exits, uint64_t(exits));
     }
 
+    // The calls are a slice table of the trace's (a flame chart per task) read from the same
+    // columns: each call once, on its task's row, with its function's name (named once by the
+    // trace, as the handle names it), depth, parent and return value; one not returned ends
+    // where the next call at its depth or above began, inside its caller, or runs on (kOpen).
+    void callsAreATable_data()
+    {
+        QTest::addColumn<QString>("path");
+        QTest::newRow("e2big") << QString::fromStdString(test::fixturePath("fgraph-e2big.dat"));
+        QTest::newRow("i686") << QString::fromStdString(test::fixturePath("v6-i686-funcgraph.dat"));
+        QTest::newRow("generated, unbalanced, lost events") << QString();
+    }
+    void callsAreATable()
+    {
+        QFETCH(QString, path);
+        QTemporaryDir dir;
+        if (path.isEmpty()) {
+            test::FuncGraphShape shape;
+            shape.records = 60000;
+            shape.cpus = 2;
+            shape.tasks = 3;
+            shape.unbalanced = true;
+            shape.lostChance = 0.002;
+            shape.retval = true;
+            path = dir.filePath("calls.dat");
+            QVERIFY(test::writeFile(path, test::writeFuncGraphRecording(shape)));
+        }
+        auto trace = test::openOrFail(path.toStdString());
+        QVERIFY(trace);
+        const CallSlices& calls = trace->callSlices();
+        const Trace::Analysis* analysis = trace->analysis(CallSlices::kName);
+        QVERIFY(analysis && analysis->tables);
+        const auto* table = dynamic_cast<const SliceTable*>(analysis->tables->find(CallSlices::kTableKey));
+        QVERIFY(table);
+        QVERIFY(table->spec().flameChart);
+        QCOMPARE(table->source(), static_cast<const SliceRowSource*>(&calls));
+        QCOMPARE(table->rows(), calls.size());
+        const std::vector<std::string> names = functionNames(trace->tep(), calls.functionAddresses());
+        QCOMPARE(table->labelCount(), names.size());
+        for (uint32_t f = 0; f < names.size(); ++f) QCOMPARE(table->labelText(f), names[f]);
+
+        const TaskIndex& tasks = trace->taskIndex();
+        std::vector<int> seen(calls.size(), 0);
+        size_t stillOpen = 0, endedUnseen = 0;
+        table->forEach(trace->store(), &tasks, [&](const SliceTable::View& v) {
+            QVERIFY(v.id < calls.size());
+            ++seen[v.id];
+            QCOMPARE(v.start, calls.start(v.id));
+            QCOMPARE(v.label, calls.function(v.id));
+            QCOMPARE(int64_t(v.depth), std::min<int64_t>(calls.depth(v.id), 255));
+            QCOMPARE(v.parent, calls.parent(v.id));
+            QCOMPARE(v.value, calls.retval(v.id));
+            QCOMPARE((v.flags & Slice::kNoValue) == 0, calls.hasRetval(v.id));
+            QCOMPARE(tasks.task(TaskId(v.owner)).pid, calls.pid(v.id));
+            QCOMPARE((v.flags & Slice::kNoStart) != 0, (calls.flags(v.id) & kCallNoEntry) != 0);
+            if (!(calls.flags(v.id) & kCallOpen)) {
+                QCOMPARE(v.end, calls.end(v.id));
+                QVERIFY(!(v.flags & Slice::kOpen));
+                return;
+            }
+            if (v.flags & Slice::kOpen) {
+                ++stillOpen;
+                return;
+            }
+            ++endedUnseen;
+            QVERIFY(v.end >= v.start);
+            const uint32_t caller = calls.parent(v.id);
+            if (caller != CallSlices::kNoParent && !(calls.flags(caller) & kCallOpen)) QVERIFY(v.end <= calls.end(caller));
+        });
+        for (size_t i = 0; i < seen.size(); ++i) QVERIFY2(seen[i] == 1, qPrintable(QString::number(i)));
+        size_t open = 0;
+        for (size_t i = 0; i < calls.size(); ++i) open += (calls.flags(i) & kCallOpen) != 0;
+        QCOMPARE(stillOpen + endedUnseen, open);
+        if (path.endsWith("calls.dat")) QVERIFY(endedUnseen > 0);
+    }
+
     // Made-up recordings of the shapes real ones have at their edges: every call that returned
     // equals trace-cmd's exit record, and what could not be paired is counted.
     void generatedRecordings_data()

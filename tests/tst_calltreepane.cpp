@@ -429,6 +429,8 @@ private slots:
                         lanes.top() + int(calls.depth(call)) * TimelineRows::kLaneHeight + 5);
         QTest::mouseClick(timeline, Qt::LeftButton, {}, at);
         QCOMPARE(view->selectedCall(), std::optional<uint32_t>(uint32_t(call)));
+        // Named as the trace named it, though the track was set before the calls were analysed.
+        QCOMPARE(timeline->callTrack().functionName(uint32_t(call)), QString("load_elf_binary"));
         const EventRef record = *view->selection();
         QCOMPARE(session.store().timestamp(record), start);
         QCOMPARE(session.store().stream(record.stream).columns.pid[record.index], 175);

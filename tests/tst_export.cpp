@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 // Exports: every event with its fields as CSV and JSON Lines, checked against the report
 // (`ringside-cli dump` equals `trace-cmd report`) and against the events' own fields.
+#include "calls/callslices.h"
 #include "decode/eventformatter.h"
 #include "export/eventexporter.h"
 #include "export/exporttext.h"
@@ -16,6 +17,7 @@
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
+#include <QSet>
 #include <QProcess>
 #include <QRegularExpression>
 #include <QTemporaryDir>
@@ -387,7 +389,8 @@ private slots:
                                     .arg(it.value())));
     }
 
-    // function_graph calls become slices on a calls thread per task, nested as they ran.
+    // function_graph calls are a table like any other: slices on a "Function calls" thread
+    // per task, named by their functions, each call once.
     void perfettoCalls()
     {
         auto trace = test::openOrFail(test::fixturePath("fgraph-e2big.dat"));
@@ -398,15 +401,24 @@ private slots:
             QJsonDocument::fromJson(exported(*trace, options)).object().value("traceEvents").toArray();
         int calls = 0;
         bool execve = false;
+        QSet<int> threads, named;
         for (const QJsonValue& value : events) {
             const QJsonObject e = value.toObject();
-            if (e.value("cat").toString() != "function_graph") continue;
+            if (e.value("name").toString() == "thread_name" &&
+                e.value("args").toObject().value("name").toString().endsWith(" Function calls"))
+                named.insert(e.value("tid").toInt());
+            if (e.value("cat").toString() != QString("%1.%2").arg(CallSlices::kName, CallSlices::kTableKey)) continue;
             ++calls;
-            QVERIFY(e.value("tid").toInt() >= kCallTrackBase);
+            QVERIFY(e.value("tid").toInt() >= kTableTrackBase);
+            threads.insert(e.value("tid").toInt());
             execve |= e.value("name").toString() == "do_execveat_common.isra.0";
+            // This recording's exits carry no return values: none is made up.
+            QVERIFY(!e.value("args").toObject().contains("value"));
         }
         QCOMPARE(size_t(calls), trace->callSlices().size());
         QVERIFY(execve);
+        QVERIFY(!threads.isEmpty());
+        for (int tid : threads) QVERIFY2(named.contains(tid), qPrintable(QString::number(tid)));
     }
 
     // Every analysis's and plugin's table goes into the trace: each row once, on a thread named

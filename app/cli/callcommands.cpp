@@ -303,7 +303,7 @@ int calltreeCommand(const std::vector<std::string>& args)
     static char buffer[1 << 20];
     std::setvbuf(stdout, buffer, _IOFBF, sizeof buffer);
     const CallSlices& calls = (*trace)->callSlices();
-    const std::vector<std::string> names = (*trace)->functionNames(calls.functionAddresses());
+    const std::vector<std::string> names = calls.functionNames();
     if (options.calls) return printCalls(calls, options.selection, names);
     if (!options.each.empty()) return printEach(**trace, options, names);
 
@@ -343,7 +343,7 @@ int funcstatsCommand(const std::vector<std::string>& args)
     }
     const CallSlices& calls = (*trace)->callSlices();
     if (!calls.available()) return printFunctionTracer(**trace, options);
-    const std::vector<std::string> names = (*trace)->functionNames(calls.functionAddresses());
+    const std::vector<std::string> names = calls.functionNames();
     FunctionStats stats = FunctionStats::of(calls, options.selection);
     auto byTotal = [&](const FunctionStats::Row& a, const FunctionStats::Row& b) {
         if (a.cost.total != b.cost.total) return a.cost.total > b.cost.total;

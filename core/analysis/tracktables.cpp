@@ -256,7 +256,23 @@ uint32_t SliceTable::label(std::string_view text)
 const std::string& SliceTable::labelText(uint32_t id) const
 {
     static const std::string none;
+    if (m_source) return m_source->labelText(id);
     return id < m_labelTexts.size() ? *m_labelTexts[id] : none;
+}
+
+size_t SliceTable::labelCount() const
+{
+    return m_source ? m_source->labelCount() : m_labelTexts.size();
+}
+
+size_t SliceTable::rows() const
+{
+    return m_source ? m_source->rows() : m_rows.load(std::memory_order_acquire);
+}
+
+size_t SliceTable::owners() const
+{
+    return m_source ? std::max(m_source->owners(), m_explicit.owners()) : m_explicit.owners();
 }
 
 bool SliceTable::anchorable(const Slice& s) const
@@ -385,7 +401,7 @@ void SliceTable::publish(const OwnerOfEvent& ownerOf)
 
 size_t SliceTable::memoryBytes() const
 {
-    size_t bytes = m_explicit.memoryBytes();
+    size_t bytes = m_explicit.memoryBytes() + (m_source ? m_source->memoryBytes() : 0);
     for (size_t s = 0; s < m_anchored.size(); ++s)
         if (const auto* list = anchored(StreamId(uint16_t(s))))
             for (size_t p = 0; p < list->size(); ++p) bytes += (*list)[p]->memoryBytes();
@@ -437,6 +453,7 @@ void SliceTable::forEachAnchored(const EventStore& store, StreamId stream, uint3
 void SliceTable::forEachOf(uint32_t owner, const EventStore& store, const TaskIndex* tasks,
                            const std::function<void(const View&)>& visit) const
 {
+    if (m_source) m_source->forEachOf(owner, visit);
     if (const GrowingList<SliceRow>* rows = m_explicit.of(owner))
         for (size_t i = 0, n = rows->size(); i < n; ++i) {
             visit(viewOf((*rows)[i], owner));
@@ -457,6 +474,8 @@ void SliceTable::forEachOf(uint32_t owner, const EventStore& store, const TaskIn
 void SliceTable::forEach(const EventStore& store, const TaskIndex* tasks,
                          const std::function<void(const View&)>& visit) const
 {
+    if (m_source)
+        for (uint32_t owner = 0; owner < m_source->owners(); ++owner) m_source->forEachOf(owner, visit);
     for (uint32_t owner = 0; owner < m_explicit.owners(); ++owner)
         if (const GrowingList<SliceRow>* rows = m_explicit.of(owner))
             for (size_t i = 0, n = rows->size(); i < n; ++i) {

@@ -314,11 +314,14 @@ private:
 };
 
 class StretchRows;
+class SliceRowSource;
 
 // Slices: those anchored at events of one stream kept as AnchoredSlices (per stream, in event
-// order), the others per owner.
+// order), the others per owner; or, for a table whose maker keeps its slices in columns of its
+// own (function_graph calls), read from there (SliceRowSource).
 class SliceTable : public TrackTable, public SliceSink {
 public:
+    static constexpr uint32_t kNoId = ~uint32_t(0);
     // A slice as read back.
     struct View {
         uint64_t start = 0, end = 0;
@@ -328,9 +331,15 @@ public:
         uint8_t depth = 0, flags = 0;
         EventRef startEvent, endEvent; // of an anchored slice
         bool anchored = false;
+        // In a table read from a source: the slice's id there and its parent's (kNoId: none).
+        uint32_t id = kNoId, parent = kNoId;
     };
 
     explicit SliceTable(SliceTableSpec spec);
+    // The table's rows and labels are the source's (before any reader looks; it outlives the
+    // table's readers). Its maker adds none through the sink.
+    void readFrom(const SliceRowSource* source) { m_source = source; }
+    const SliceRowSource* source() const { return m_source; }
     // An explicit row of `owner` as read back.
     static View viewOf(const SliceRow& r, uint32_t owner)
     {
@@ -343,12 +352,14 @@ public:
     void add(const Slice& slice) override;
     AnchoredSliceRows* anchoredRows() override;
     void publish(const OwnerOfEvent& ownerOf) override;
-    size_t rows() const override { return m_rows.load(std::memory_order_acquire); }
+    size_t rows() const override;
     size_t memoryBytes() const override;
 
     const SliceTableSpec& spec() const { return m_spec; }
-    size_t labelCount() const { return m_labelTexts.size(); }
+    size_t labelCount() const;
     const std::string& labelText(uint32_t id) const;
+    // Owners below this may have slices.
+    size_t owners() const;
     // Whether a slice's value is read from its end event (SliceTableSpec::valueField).
     bool valueFromEvent(const View& v) const { return v.anchored && !m_spec.valueField.empty(); }
 
@@ -389,6 +400,7 @@ private:
     uint32_t reachedOf(StreamId stream) const; // the first event a new part may hold
 
     SliceTableSpec m_spec;
+    const SliceRowSource* m_source = nullptr;
     std::mutex m_lock; // adds from several threads, labels
     std::unordered_map<std::string, uint32_t> m_labelIds;
     std::deque<std::string> m_labels;             // the writer's; never move
@@ -403,6 +415,22 @@ private:
     std::vector<uint32_t> m_reached;               // per stream: events covered by published parts
     size_t m_staged = 0;
     std::atomic<size_t> m_rows{0};
+};
+
+// Slices kept by their maker in columns of its own, with ids and parents (function_graph
+// calls: the call trees read the same columns): a SliceTable reads them through this, so that
+// they are not held twice. Readers read what the maker published at the end of a batch.
+class SliceRowSource {
+public:
+    virtual ~SliceRowSource() = default;
+    // Owners below this may have slices.
+    virtual size_t owners() const = 0;
+    virtual size_t rows() const = 0;
+    // The owner's slices, in the order they began (a slice before those it holds).
+    virtual void forEachOf(uint32_t owner, const std::function<void(const SliceTable::View&)>& visit) const = 0;
+    virtual size_t labelCount() const = 0;
+    virtual const std::string& labelText(uint32_t label) const = 0;
+    virtual size_t memoryBytes() const = 0;
 };
 
 // The rows the tables get from one stretch of one stream fed in pieces: the current thread's

@@ -1,6 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 #include "calls/callslices.h"
 
+#include <algorithm>
+#include <optional>
+
 namespace ringside {
 
 namespace {
@@ -62,9 +65,100 @@ bool CallSlices::isInterruptRoot(size_t i) const
     return p == kNoParent || (m_flags[p] & kCallInterrupt) != context;
 }
 
+void CallSlices::setTables(TableSink& tables)
+{
+    SliceTableSpec spec;
+    spec.key = kTableKey;
+    spec.title = "Function calls";
+    spec.owner = RowOwner::Task;
+    spec.flameChart = true;
+    // The core's own tables are SliceTables: its rows are read from here, not added.
+    if (auto* table = dynamic_cast<SliceTable*>(&tables.slices(spec))) table->readFrom(this);
+}
+
+void CallSlices::nameFunctions(const Resolver& resolve)
+{
+    const size_t named = m_names.size();
+    std::vector<uint64_t> addresses;
+    {
+        const std::lock_guard lock(m_addressesLock);
+        if (m_addresses.size() <= named) return;
+        addresses.assign(m_addresses.begin() + long(named), m_addresses.end());
+    }
+    std::vector<std::string> names = resolve(addresses);
+    names.resize(addresses.size());
+    for (std::string& name : names) {
+        m_names.push_back(std::move(name));
+        m_nameTexts.push_back(&m_names.back());
+    }
+}
+
+std::vector<std::string> CallSlices::functionNames() const
+{
+    std::vector<std::string> names;
+    const size_t n = m_nameTexts.size();
+    names.reserve(n);
+    for (size_t i = 0; i < n; ++i) names.push_back(*m_nameTexts[i]);
+    return names;
+}
+
+const std::string& CallSlices::labelText(uint32_t function) const
+{
+    static const std::string none;
+    return function < m_nameTexts.size() ? *m_nameTexts[function] : none;
+}
+
+SliceTable::View CallSlices::viewOf(uint32_t call, uint32_t task) const
+{
+    SliceTable::View v;
+    v.start = start(call);
+    v.end = end(call);
+    v.value = retval(call);
+    v.owner = task;
+    v.label = function(call);
+    v.depth = uint8_t(std::clamp<int64_t>(depth(call), 0, 255));
+    const uint8_t f = flags(call);
+    v.flags = uint8_t(((f & kCallOpen) ? Slice::kOpen : 0) | ((f & kCallNoEntry) ? Slice::kNoStart : 0) |
+                      ((f & kCallRetval) ? 0 : Slice::kNoValue));
+    v.id = call;
+    v.parent = parent(call);
+    return v;
+}
+
+void CallSlices::forEachOf(uint32_t task, const std::function<void(const SliceTable::View&)>& visit) const
+{
+    const GrowingList<uint32_t>* calls = m_byTask.of(task);
+    if (!calls) return;
+    // Calls not returned, by depth: the next call as deep or shallower began after they
+    // returned unseen (as the stack closed them), so they end there.
+    // A caller that returned ends them sooner.
+    std::vector<SliceTable::View> open;
+    auto close = [&](SliceTable::View v, std::optional<uint64_t> at) {
+        const uint32_t caller = v.parent;
+        if (caller != SliceTable::kNoId && !(flags(caller) & kCallOpen)) at = std::min(at.value_or(UINT64_MAX), end(caller));
+        if (at) {
+            v.end = std::max(v.start, *at);
+            v.flags &= uint8_t(~Slice::kOpen);
+        }
+        visit(v); // without `at`: still running when the recording ended
+    };
+    for (size_t i = 0, n = calls->size(); i < n; ++i) {
+        const SliceTable::View v = viewOf((*calls)[i], task);
+        while (!open.empty() && open.back().depth >= v.depth && open.back().start <= v.start) {
+            close(open.back(), v.start);
+            open.pop_back();
+        }
+        if (v.flags & Slice::kOpen)
+            open.push_back(v);
+        else
+            visit(v);
+    }
+    for (const SliceTable::View& v : open) close(v, std::nullopt);
+}
+
 size_t CallSlices::memoryBytes() const
 {
-    return m_start.memoryBytes() + m_duration.memoryBytes() + m_parent.memoryBytes() + m_function.memoryBytes() +
+    return m_byTask.memoryBytes() + m_start.memoryBytes() + m_duration.memoryBytes() + m_parent.memoryBytes() + m_function.memoryBytes() +
            m_pid.memoryBytes() + m_stream.memoryBytes() + m_depth.memoryBytes() + m_flags.memoryBytes() +
            m_retval.memoryBytes() + functionAddressBytes() +
            m_wideRetvals.capacity() * sizeof(int64_t) + m_functionIds.memoryBytes() +
@@ -118,15 +212,16 @@ CallPairing CallSlices::pairing() const
     return m_published;
 }
 
-uint32_t CallSlices::addSlice(uint64_t start, uint32_t parent, uint32_t function, int32_t pid, StreamId stream,
+uint32_t CallSlices::addSlice(uint64_t start, uint32_t parent, uint32_t function, const ConsumedRecord& record,
                               int64_t depth, uint8_t flags)
 {
     const auto slice = uint32_t(m_start.size());
     m_duration.push_back(0);
     m_parent.push_back(parent);
     m_function.push_back(function);
-    m_pid.push_back(pid);
-    m_stream.push_back(stream.value);
+    m_pid.push_back(record.pid);
+    m_stream.push_back(record.stream.value);
+    m_byTask.stage(record.task.value, slice);
     if (depth >= 0 && depth < kDeepDepth) {
         m_depth.push_back(uint8_t(depth));
     } else {
@@ -185,8 +280,8 @@ void CallSlices::onEntry(const ConsumedRecord& record)
     while (keep > 0 && this->depth(stack.frames[keep - 1]) >= depth) --keep;
     closeUnpaired(stack, keep, 0);
     const uint32_t parent = stack.frames.empty() ? kNoParent : stack.frames.back();
-    const uint32_t slice = addSlice(record.timestamp, parent, functionId(record.field(kFunc).asUnsigned()), record.pid,
-                                    record.stream, depth, kCallOpen | interruptFlagsOf(record.flags));
+    const uint32_t slice = addSlice(record.timestamp, parent, functionId(record.field(kFunc).asUnsigned()), record, depth,
+                                    kCallOpen | interruptFlagsOf(record.flags));
     if (parent == kNoParent && depth > 0) stack.pending.push_back(slice);
     stack.frames.push_back(slice);
 }
@@ -221,8 +316,7 @@ void CallSlices::onExit(const ConsumedRecord& record, bool withRetval)
         ++m_pairing.exitsWithoutEntry;
         const uint32_t parent = stack.frames.empty() ? kNoParent : stack.frames.back();
         const uint64_t start = record.timestamp >= duration ? record.timestamp - duration : 0;
-        slice =
-            addSlice(start, parent, function, record.pid, record.stream, depth, kCallNoEntry | interruptFlagsOf(record.flags));
+        slice = addSlice(start, parent, function, record, depth, kCallNoEntry | interruptFlagsOf(record.flags));
         adoptPending(stack, slice, depth);
         if (parent == kNoParent && depth > 0) stack.pending.push_back(slice);
     }
@@ -271,6 +365,7 @@ void CallSlices::eventsLost(StreamId stream, uint64_t timestamp)
 
 void CallSlices::flush()
 {
+    m_byTask.publish();
     m_pairing.openAtEnd = 0;
     for (const auto& [task, stack] : m_stacks) m_pairing.openAtEnd += stack.frames.size();
     const std::lock_guard lock(m_publishedLock);

@@ -1,9 +1,13 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 #pragma once
 
+#include "analysis/tracktables.h"
 #include "consume/recordconsumer.h"
 #include "store/chunkedcolumn.h"
 #include "util/flatindex.h"
+
+#include <deque>
+#include <functional>
 
 #include <cstdint>
 #include <mutex>
@@ -49,9 +53,14 @@ struct CallPairing {
 // Durations come from the exit record (rettime - calltime), as trace-cmd prints them; a call
 // without an exit has duration 0 and kCallOpen. Grows with every batch of a live capture;
 // readers use it between batches (see RecordConsumer).
-class CallSlices : public RecordConsumer {
+//
+// The calls are also the slice table it declares ("calls", a flame chart per task), read from
+// these columns in place: each task's calls by id (4 bytes a call), the functions' names as
+// its labels once the trace has named them (nameFunctions, after each batch).
+class CallSlices : public RecordConsumer, public SliceRowSource {
 public:
     static constexpr const char* kName = "call-slices";
+    static constexpr const char* kTableKey = "calls";
     static constexpr uint32_t kNoParent = ~uint32_t(0);
     static constexpr uint8_t kDeepDepth = 0xff; // the depth is kept aside (a damaged record)
 
@@ -62,6 +71,7 @@ public:
 
     std::string name() const override { return kName; }
     std::vector<EventRequest> requests() const override;
+    void setTables(TableSink& tables) override;
     void bind(const std::vector<bool>& bound) override;
     void setStreams(const std::vector<StreamInfo>& streams) override;
     void consume(const ConsumedRecord& record) override;
@@ -101,7 +111,25 @@ public:
     uint64_t functionAddress(uint32_t function) const;
     // As of the last batch (the next one counts on meanwhile).
     CallPairing pairing() const;
-    size_t memoryBytes() const;
+    size_t memoryBytes() const override;
+
+    // Names the functions met since it was last asked (the writer, after a batch): `resolve`
+    // gives the kernel's names of addresses, in their order.
+    using Resolver = std::function<std::vector<std::string>(const std::vector<uint64_t>& addresses)>;
+    void nameFunctions(const Resolver& resolve);
+    // A function's name; "" until named.
+    const std::string& functionName(uint32_t function) const { return labelText(function); }
+    // The names given so far, by function id.
+    std::vector<std::string> functionNames() const;
+
+    // The calls table's rows (SliceRowSource): a task's calls, each as a slice whose label is
+    // its function, whose value its return value; one not returned ends where the next call
+    // at its depth or above began (it returned unseen), or runs to the end (Slice::kOpen).
+    size_t owners() const override { return m_byTask.owners(); }
+    size_t rows() const override { return m_byTask.rows(); }
+    void forEachOf(uint32_t task, const std::function<void(const SliceTable::View&)>& visit) const override;
+    size_t labelCount() const override { return m_nameTexts.size(); }
+    const std::string& labelText(uint32_t function) const override;
 
 private:
     struct TaskStack {
@@ -113,8 +141,9 @@ private:
     TaskStack& stackOf(const ConsumedRecord& record);
     uint32_t functionId(uint64_t address);
     size_t functionAddressBytes() const;
-    uint32_t addSlice(uint64_t start, uint32_t parent, uint32_t function, int32_t pid, StreamId stream, int64_t depth,
+    uint32_t addSlice(uint64_t start, uint32_t parent, uint32_t function, const ConsumedRecord& record, int64_t depth,
                       uint8_t flags);
+    SliceTable::View viewOf(uint32_t call, uint32_t task) const;
     void setDuration(uint32_t slice, uint64_t duration);
     void setRetval(uint32_t slice, uint64_t raw);
     void closeUnpaired(TaskStack& stack, size_t keep, uint8_t why);
@@ -145,6 +174,9 @@ private:
     mutable std::mutex m_addressesLock; // taken to add an address (rare) and by readers
     std::vector<uint64_t> m_addresses;
     FlatIndex m_functionIds;
+    OwnerRows<uint32_t> m_byTask;                // call ids per task
+    std::deque<std::string> m_names;              // the writer's; never move
+    GrowingList<const std::string*> m_nameTexts;  // by function id, what readers read
     CallPairing m_pairing; // counted by the batch running
     mutable std::mutex m_publishedLock;
     CallPairing m_published; // at the end of the last batch

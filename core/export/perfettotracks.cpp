@@ -170,45 +170,6 @@ public:
         }
     }
 
-    void calls()
-    {
-        const CallSlices& calls = m_trace.callSlices();
-        if (!calls.available()) return;
-        const std::vector<std::string> names = functionNames(m_worker.tep(), calls.functionAddresses());
-        // Per task in start order, a parent before the calls it holds (a call whose entry was
-        // not recorded arrives at its exit, after its children).
-        std::vector<uint32_t> order(calls.size());
-        for (uint32_t i = 0; i < order.size(); ++i) order[i] = i;
-        std::sort(order.begin(), order.end(), [&](uint32_t a, uint32_t b) {
-            if (calls.pid(a) != calls.pid(b)) return calls.pid(a) < calls.pid(b);
-            if (calls.start(a) != calls.start(b)) return calls.start(a) < calls.start(b);
-            return calls.duration(a) > calls.duration(b);
-        });
-        int32_t named = -1;
-        for (uint32_t i : order) {
-            const int32_t pid = calls.pid(i);
-            const int32_t tid = kCallTrackBase + pid;
-            if (pid != named) {
-                m_events.name("thread_name", leader(pid), tid, taskName(pid) + " calls");
-                named = pid;
-            }
-            const uint64_t end = m_nesting.end(tid, calls.start(i), calls.end(i));
-            const uint32_t function = calls.function(i);
-            std::string& out = m_events.slice(function < names.size() ? names[function] : "?", leader(pid), tid,
-                                              calls.start(i), end - calls.start(i));
-            out += ",\"cat\":\"function_graph\",\"args\":{\"cpu\":";
-            appendNumber(out, calls.cpu(i));
-            out += ",\"depth\":";
-            appendNumber(out, calls.depth(i));
-            if (calls.hasRetval(i)) out += ",\"retval\":", appendNumber(out, calls.retval(i));
-            if (calls.flags(i) & kCallOpen) out += ",\"no_exit\":true";
-            if (calls.flags(i) & kCallNoEntry) out += ",\"no_entry\":true";
-            out += '}';
-            m_events.end();
-            if (m_events.stopped()) return;
-        }
-    }
-
     // Every analysis's and plugin's track tables, each owner's rows on a thread of their own
     // ("bash System calls", "CPU 2 Hard interrupts") in the owner's process. The CPUs' tasks
     // (sched_slice) are the CPU threads already.
@@ -348,6 +309,7 @@ private:
     // A slice's value: stored, or read from its end event (a system call's `ret`).
     std::optional<int64_t> sliceValue(const SliceTable& table, const SliceTable::View& v)
     {
+        if (v.flags & Slice::kNoValue) return std::nullopt;
         if (!table.valueFromEvent(v)) return v.flags & Slice::kOpen ? std::nullopt : std::optional<int64_t>(v.value);
         const uint16_t type = m_store.stream(v.endEvent.stream).columns.eventType[v.endEvent.index];
         auto [at, added] = m_valueFields.try_emplace(std::make_pair(&table, type), nullptr);
@@ -517,7 +479,6 @@ size_t writePerfettoTracks(const Trace& trace, ReportWorker& worker, std::string
     events.name("process_name", 0, 0, "idle"); // pid 0: every CPU's idle task; also, never no event
     tracks.cpus();
     if (!events.stopped()) tracks.tasks();
-    if (!events.stopped()) tracks.calls();
     if (!events.stopped()) tracks.analysisTables();
     return events.written();
 }

@@ -13,9 +13,8 @@ class Trace;
 
 // The Chrome/Perfetto JSON trace's tracks (Trace Event Format): a "CPUs" process per buffer
 // with a thread per CPU carrying which task ran when; a process per thread group with a thread
-// per task carrying its running slices; when the recording has function_graph calls, a
-// "calls" thread per task carrying them as nested slices; and every analysis's and plugin's
-// track table (system calls, task states, work items, ...): each owner's rows on a thread of
+// per task carrying its running slices; and every analysis's and plugin's track table
+// (function_graph calls, system calls, task states, work items, ...): each owner's rows on a thread of
 // the owner's process (a task's thread group, or its buffer's CPUs) named "<owner> <table
 // title>", intervals and slices as complete events (category "<analysis>.<table key>"; a slice's
 // depth, value and failed/no_start/no_end in its args), instants as instants, counters as
@@ -23,7 +22,7 @@ class Trace;
 // Names come as metadata events.
 //
 // Times are microseconds with nanosecond decimals. Tracks the kernel has no pid for use ids
-// past PID_MAX_LIMIT (kCpuTrackBase, kCallTrackBase + pid, kTableTrackBase + table *
+// past PID_MAX_LIMIT (kCpuTrackBase, kTableTrackBase + table *
 // kTableTrackStride + pid or stream), so they never meet a real task.
 // On each thread, slices nest or follow each other: one that would overlap its parent's end
 // is cut there (damaged or lost records), since the format has no other way to draw it.
@@ -31,7 +30,6 @@ class Trace;
 // Each event is appended to `out` preceded by ",\n" (the first by nothing); `flush(out)` is
 // called when `out` grows large and returns false to stop. Returns the events written.
 inline constexpr int32_t kCpuTrackBase = 1 << 23;
-inline constexpr int32_t kCallTrackBase = 1 << 22;
 inline constexpr int32_t kTableTrackBase = 1 << 24;
 inline constexpr int32_t kTableTrackStride = 1 << 22; // PID_MAX_LIMIT
 inline constexpr int32_t kMostTableTracks = (INT32_MAX - kTableTrackBase) / kTableTrackStride;

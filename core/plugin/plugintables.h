@@ -68,6 +68,9 @@ struct SliceTableSpec {
     // The slices are system calls, each ending at its exit event: what a function_graph
     // call's context pairs with (the call that ran it, its return value).
     bool systemCalls = false;
+    // Drawn as a flame chart in a row of its own under its owner's (a lane per depth, each
+    // label in a colour of its own), not along the owner's bar: function calls, deep and many.
+    bool flameChart = false;
 };
 
 // Moments: a fork, an exec, a migration.
@@ -98,6 +101,7 @@ struct Slice {
         kError = 0x01,   // failed (a system call's negative errno): drawn in red at any zoom
         kOpen = 0x02,    // no end seen: it runs to the end of the recording
         kNoStart = 0x04, // its start was not recorded: began before the recording or a gap
+        kNoValue = 0x08, // its value was not recorded (a call whose exit has no return value)
     };
     uint64_t start = 0, end = 0;
     uint32_t owner = 0;

@@ -375,7 +375,7 @@ private:
             if (field) value = readValue(v.endEvent, field);
             cells.push_back(std::move(value));
         } else {
-            cells.push_back(integer(v.value));
+            cells.push_back((v.flags & Slice::kNoValue) ? nullValue() : integer(v.value));
         }
         cells.push_back(integer((v.flags & Slice::kError) != 0));
         cells.push_back(integer((v.flags & Slice::kOpen) != 0));
@@ -721,7 +721,9 @@ std::vector<NamedTable> makeAnalysisTables(SqlContext& context, std::vector<std:
                 break;
             }
             case TrackTable::Kind::Slices:
-                add(sliceTable(context, static_cast<const SliceTable&>(*tt), name), kind);
+                // Rows read from their maker's columns (function_graph calls) are `slice`.
+                if (!static_cast<const SliceTable&>(*tt).source())
+                    add(sliceTable(context, static_cast<const SliceTable&>(*tt), name), kind);
                 break;
             case TrackTable::Kind::Instants:
                 add(instantTable(context, static_cast<const InstantTable&>(*tt), name), kind);

@@ -42,10 +42,10 @@ tep_format_field* SqlContext::field(uint16_t type, std::string_view name)
 
 const std::vector<std::string>& SqlContext::callNames()
 {
-    const std::vector<uint64_t>& addresses = m_trace.callSlices().functionAddresses();
-    // A capture's calls may have grown since: their new functions are named then.
-    if (!m_callNames || m_callNames->size() != addresses.size())
-        m_callNames = std::make_unique<std::vector<std::string>>(functionNames(m_decoder->tep(), addresses));
+    // A capture's calls may have grown since: the trace named their new functions then.
+    const CallSlices& calls = m_trace.callSlices();
+    if (!m_callNames || m_callNames->size() != calls.labelCount())
+        m_callNames = std::make_unique<std::vector<std::string>>(calls.functionNames());
     return *m_callNames;
 }
 

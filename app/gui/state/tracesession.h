@@ -48,14 +48,13 @@ struct TraceSession {
     // the trace does.
     std::unique_ptr<AnalysisJob> analyses;
 
-    // The names of the call slices' functions (see functionNames), looked up once and again
-    // when calls of new functions arrived; GUI thread.
+    // The names of the call slices' functions (as the trace named them after each batch),
+    // copied once and again when calls of new functions arrived; GUI thread.
     std::shared_ptr<const std::vector<std::string>> callNames() const
     {
-        const auto& addresses = trace->callSlices().functionAddresses();
-        if (!m_callNames || m_callNames->size() != addresses.size())
-            m_callNames =
-                std::make_shared<const std::vector<std::string>>(trace->functionNames(addresses));
+        const CallSlices& calls = trace->callSlices();
+        if (!m_callNames || m_callNames->size() != calls.labelCount())
+            m_callNames = std::make_shared<const std::vector<std::string>>(calls.functionNames());
         return m_callNames;
     }
 

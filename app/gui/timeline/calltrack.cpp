@@ -23,11 +23,18 @@ void CallTrack::setSession(const TraceSession* session)
     m_colors.clear();
     m_interruptColors.clear();
     if (!session || !session->trace) return;
-    m_names = session->callNames();
     m_unit = session->trace->file().info().timesInUsecs ? timeline::ClockUnit::Nanoseconds : timeline::ClockUnit::Ticks;
-    for (const std::string& name : *m_names) {
-        m_colors.push_back(functionColor(name));
-        m_interruptColors.push_back(interruptColor(name));
+    refreshNames();
+}
+
+void CallTrack::refreshNames()
+{
+    // The trace names the functions of each batch once it is analysed: after the session is set.
+    if (m_names && m_names->size() == m_session->trace->callSlices().labelCount()) return;
+    m_names = m_session->callNames();
+    for (size_t f = m_colors.size(); f < m_names->size(); ++f) {
+        m_colors.push_back(functionColor((*m_names)[f]));
+        m_interruptColors.push_back(interruptColor((*m_names)[f]));
     }
 }
 
@@ -43,6 +50,7 @@ std::shared_ptr<const CallLanes> CallTrack::build(int64_t key) const
 std::shared_ptr<const CallLanes> CallTrack::lanes(const TimelineRows::Row& callsRow)
 {
     if (!m_session) return nullptr;
+    refreshNames();
     const int64_t key = keyOf(callsRow);
     if (auto it = m_lanes.find(key); it != m_lanes.end()) return it->second;
     if (m_wanted.insert(key).second) startBuilds();

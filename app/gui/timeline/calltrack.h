@@ -59,6 +59,8 @@ signals:
 private:
     static int64_t keyOf(const TimelineRows::Row& row) { return TimelineRows::laneKey(row); }
     std::shared_ptr<const CallLanes> build(int64_t key) const;
+    // Takes the names (and colours) of functions named since.
+    void refreshNames();
     void startBuilds();
 
     const TraceSession* m_session = nullptr;

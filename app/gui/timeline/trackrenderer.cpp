@@ -56,8 +56,12 @@ template <typename Table>
 std::vector<const Table*> TrackRenderer::tables(TrackTable::Kind kind, RowOwner owner) const
 {
     std::vector<const Table*> out;
-    for (const TrackTable* t : m_tables)
-        if (t->kind() == kind && t->owner() == owner) out.push_back(static_cast<const Table*>(t));
+    for (const TrackTable* t : m_tables) {
+        if (t->kind() != kind || t->owner() != owner) continue;
+        // A flame chart has a row of its own (the Calls rows), not lanes along the bar.
+        if (kind == TrackTable::Kind::Slices && static_cast<const SliceTable*>(t)->spec().flameChart) continue;
+        out.push_back(static_cast<const Table*>(t));
+    }
     return out;
 }
 
@@ -474,7 +478,7 @@ QString TrackRenderer::sliceText(const SliceHit& hit) const
     const SliceTable::View& v = hit.slice;
     QString text = QString::fromStdString(table.spec().title + ": " + table.labelText(v.label));
     int64_t value = v.value;
-    bool known = !(v.flags & Slice::kOpen);
+    bool known = !(v.flags & (Slice::kOpen | Slice::kNoValue));
     // The value read from the slice's end event (a system call's return).
     if (table.valueFromEvent(v)) {
         known = false;
