@@ -22,7 +22,10 @@ constexpr uint32_t kNoTask = UINT32_MAX;
 
 void SyscallsPlugin::Sums::add(const Sums& o)
 {
-    calls += o.calls, errors += o.errors, total += o.total, max = std::max(max, o.max), timed += o.timed;
+    // Added up without wrapping (see Sums).
+    calls = uint32_t(std::min<uint64_t>(UINT32_MAX, uint64_t(calls) + o.calls));
+    timed = uint32_t(std::min<uint64_t>(UINT32_MAX, uint64_t(timed) + o.timed));
+    total += o.total, max = std::max(max, o.max);
     first = std::min(first, o.first);
 }
 
@@ -56,8 +59,8 @@ void SyscallsPlugin::Tally::add(const Call& c, EventRef exitEvent, SumsCache* ca
         of(uint64_t(uint32_t(c.pid)) << 32 | c.name).add(c);
     }
     if (c.failed())
-        failures.push_back({c.exit, c.enterSeen ? int64_t(c.exit - c.enter) : StatsTable::kUnknown, c.ret, c.pid,
-                            uint16_t(c.name), exitEvent});
+        failures.push_back({c.exit, c.enterSeen ? int64_t(c.exit - c.enter) : StatsTable::kUnknown, exitEvent, c.pid,
+                            uint16_t(c.name), int16_t(c.ret)});
 }
 
 void SyscallsPlugin::Tally::add(Tally&& o)

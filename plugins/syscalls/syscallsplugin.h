@@ -46,18 +46,19 @@ public:
         bool failed() const { return exitSeen && ret < 0 && ret >= -4095; }
         uint64_t duration() const { return enterSeen && exitSeen ? exit - enter : 0; }
     };
-    // What one system call (or task, or task and call) came to. The errors by errno are counted
-    // from the failures when the statistics are made: most sums have none.
+    // What one task's calls of one kind came to (hundreds of thousands of them held until the
+    // statistics are made: 32 bytes each). The errors are counted from the failures when the
+    // statistics are made: most sums have none. The counts fit 32 bits: a task would need over
+    // four billion events of its own for more, past what a recording holds; they never wrap.
     struct Sums {
-        int64_t calls = 0, errors = 0;
-        uint64_t total = 0, max = 0, timed = 0;
+        uint64_t total = 0, max = 0;
         uint64_t first = UINT64_MAX; // the earliest call's time
-        void add(const Call& c)      // once per call: inline
+        uint32_t calls = 0, timed = 0;
+        void add(const Call& c) // once per call: inline
         {
-            ++calls;
+            calls += calls != UINT32_MAX;
             first = std::min(first, c.enter);
-            if (c.enterSeen && c.exitSeen) total += c.duration(), max = std::max(max, c.duration()), ++timed;
-            errors += c.failed();
+            if (c.enterSeen && c.exitSeen) total += c.duration(), max = std::max(max, c.duration()), timed += timed != UINT32_MAX;
         }
         void add(const Sums& other);
     };
@@ -132,14 +133,14 @@ private:
         uint8_t kind = 0;
         bool first = false; // the task's first record in the piece
     };
-    // A failed call, for the failures table.
+    // A failed call, for the failures table (32 bytes: hundreds of thousands are held).
     struct Failure {
         uint64_t exit = 0;
         int64_t duration = 0; // StatsTable::kUnknown without an entry
-        int64_t ret = 0;
+        EventRef exitEvent;
         int32_t pid = 0;
         uint16_t name = 0;
-        EventRef exitEvent;
+        int16_t ret = 0; // -4095..-1
     };
     // Where a task's sums are in a Tally, by name: a task makes a few dozen kinds of calls over
     // and over, and the tally's index (tens of thousands of keys) missed the caches on most.

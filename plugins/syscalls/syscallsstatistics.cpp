@@ -81,7 +81,12 @@ std::vector<StatsTable> SyscallsPlugin::tables(SyscallsPlugin* consuming) const
     std::vector<std::vector<Group>> groupsOfName(names.size());
     uint64_t lastKey = UINT64_MAX; // a task fails one call over and over: its counts at hand
     uint32_t lastErrnos = 0;
+    std::unordered_map<int32_t, int64_t> errorsOfPid; // a few thousand tasks failed
+    int64_t* lastErrors = nullptr; // the last failure's pid's (a node's: it never moves)
+    int32_t erringPid = -1;
     for (const Failure& f : failureList) {
+        if (f.pid != erringPid || !lastErrors) lastErrors = &errorsOfPid[f.pid], erringPid = f.pid;
+        ++*lastErrors;
         if (f.name >= groupsOfName.size()) groupsOfName.resize(f.name + 1u);
         std::vector<Group>& groups = groupsOfName[f.name];
         auto group = std::find_if(groups.begin(), groups.end(), [&](const Group& g) { return g.ret == f.ret; });
@@ -149,7 +154,8 @@ std::vector<StatsTable> SyscallsPlugin::tables(SyscallsPlugin* consuming) const
         const Sums& s = perTask.at(pid);
         tTask.numbers.push_back(taskOf(pid, s.first));
         tCalls.numbers.push_back(s.calls);
-        tErrors.numbers.push_back(s.errors);
+        const auto errors = errorsOfPid.find(pid);
+        tErrors.numbers.push_back(errors != errorsOfPid.end() ? errors->second : 0);
         tTotal.numbers.push_back(s.timed ? int64_t(s.total) : StatsTable::kUnknown);
     }
 
@@ -197,7 +203,7 @@ std::vector<StatsTable> SyscallsPlugin::tables(SyscallsPlugin* consuming) const
         cTask.numbers.push_back(lastTask);
         cName.numbers.push_back(name);
         cCalls.numbers.push_back(s.calls);
-        const uint32_t* errnos = s.errors ? taskCallErrnos.find(key) : nullptr; // most never failed
+        const uint32_t* errnos = taskCallErrnos.find(key); // most never failed
         cErrors.counts.push_back(errnoCounts(errnos ? &errnosOfTaskCall[*errnos] : nullptr));
         cTotal.numbers.push_back(s.timed ? int64_t(s.total) : StatsTable::kUnknown);
         cMax.numbers.push_back(s.timed ? int64_t(s.max) : StatsTable::kUnknown);
