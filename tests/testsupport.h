@@ -14,6 +14,11 @@
 
 namespace ringside::test {
 
+// How long a test waits for work it started (a load, a query, a job, a subprocess) before it
+// calls it hung: far past what the work takes on a slow, loaded machine under a sanitizer, and
+// under ctest's 600 s for the whole test. What a test checks never depends on how fast it went.
+inline constexpr int kWorkWaitMs = 300000;
+
 QString fixture(const QString& name);
 std::string fixturePath(const QString& name);
 

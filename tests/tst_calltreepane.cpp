@@ -45,7 +45,7 @@ bool treesShown(CallTreePane* pane)
     // Built before the spy could hear it (a load's trees), or to be waited for.
     if (!pane->building() && pane->topDownTree()) return true;
     QSignalSpy ready(pane, &CallTreePane::treesReady);
-    return ready.wait(60000) || (!pane->building() && pane->topDownTree());
+    return ready.wait(test::kWorkWaitMs) || (!pane->building() && pane->topDownTree());
 }
 
 QString label(const CallTreePane* pane, const QTreeView* view, const QModelIndex& index)
@@ -94,7 +94,7 @@ private slots:
         QCOMPARE(label(pane, view, view->model()->index(0, 0)), QStringLiteral("do_execveat_common.isra.0"));
         // Counts take the width they need, not a default 100 pixels, from the first look.
         QTRY_VERIFY2_WITH_TIMEOUT(view->columnWidth(CallTreeModel::Calls) < 90,
-                     qPrintable(QString::number(view->columnWidth(CallTreeModel::Calls))), 60000);
+                     qPrintable(QString::number(view->columnWidth(CallTreeModel::Calls))), test::kWorkWaitMs);
 
         pane->expandHottestPath();
         const QModelIndex deepest = view->currentIndex();
@@ -228,7 +228,7 @@ private slots:
         LoadJob job;
         QSignalSpy finished(&job, &LoadJob::finished);
         job.start(test::fixture("fgraph-e2big.dat"));
-        QVERIFY(finished.wait(60000));
+        QVERIFY(finished.wait(test::kWorkWaitMs));
         auto session = finished.at(0).at(0).value<std::shared_ptr<TraceSession>>();
         QVERIFY(session);
         // The load hands the store over; its analyses (the calls among them) run after.
@@ -279,7 +279,7 @@ private slots:
         QVERIFY(QToolTip::isVisible());
         QTest::keyClick(flame, Qt::Key_Backspace);
         QCOMPARE(flame->zoomed(), uint32_t(0));
-        QTRY_VERIFY_WITH_TIMEOUT(!QToolTip::isVisible(), 60000);
+        QTRY_VERIFY_WITH_TIMEOUT(!QToolTip::isVisible(), test::kWorkWaitMs);
         flame->setFlame(true);
         QVERIFY(flame->nodeAt(QPoint(flame->width() / 4, flame->height() - 18 - 9)) == node);
     }
@@ -306,7 +306,7 @@ private slots:
 
         QSignalSpy shown(pane, &CallTreePane::syscallShown);
         window.viewState()->select(exits[2]);
-        QVERIFY(shown.wait(60000));
+        QVERIFY(shown.wait(test::kWorkWaitMs));
         QCOMPARE(pane->tabs()->currentIndex(), int(CallTreePane::SyscallTab));
         QVERIFY2(pane->syscallTitle()->text().contains("-7 E2BIG"), qPrintable(pane->syscallTitle()->text()));
         // Named as the syscalls plugin paired it.
@@ -335,7 +335,7 @@ private slots:
         // A successful call's exit shows it without taking the front.
         pane->tabs()->setCurrentIndex(CallTreePane::TopDownTab);
         window.viewState()->select(exits[1]);
-        QVERIFY(shown.wait(60000));
+        QVERIFY(shown.wait(test::kWorkWaitMs));
         QCOMPARE(pane->tabs()->currentIndex(), int(CallTreePane::TopDownTab));
         QVERIFY(pane->syscallTitle()->text().contains("(176) returned 0"));
     }
@@ -371,7 +371,7 @@ private slots:
         const uint64_t address = calls.functionAddresses()[function];
         emit pane->filterRequested(
             QString("ftrace/funcgraph_entry,ftrace/funcgraph_exit: func == 0x%1").arg(address, 0, 16));
-        QVERIFY(applied.count() > 0 || applied.wait(60000));
+        QVERIFY(applied.count() > 0 || applied.wait(test::kWorkWaitMs));
         QVERIFY(window.filterPanel()->expressionEdit()->text().contains("func == 0x"));
     }
 
@@ -408,7 +408,7 @@ private slots:
         view->setTaskShowsCalls(175, true);
         QVERIFY(view->hasTaskRow(175));
         QVERIFY(callsRowIndex(false) > 0);
-        QTRY_COMPARE_WITH_TIMEOUT(timeline->rows().rows()[callsRowIndex(false)].lanes, int(deepest + 1), 60000);
+        QTRY_COMPARE_WITH_TIMEOUT(timeline->rows().rows()[callsRowIndex(false)].lanes, int(deepest + 1), test::kWorkWaitMs);
         const int row = callsRowIndex(false);
         QCOMPARE(timeline->rows().rows()[row].height,
                  TimelineRows::kCallsPadding + int(deepest + 1) * TimelineRows::kLaneHeight);

@@ -71,7 +71,7 @@ struct TopLevel {
     }
 };
 
-bool waitForText(QProcess& process, const QByteArray& text, QByteArray* seen, int timeoutMs = 60000)
+bool waitForText(QProcess& process, const QByteArray& text, QByteArray* seen, int timeoutMs = test::kWorkWaitMs)
 {
     QElapsedTimer timer;
     timer.start();
@@ -218,7 +218,7 @@ private slots:
         QVERIFY2(waitForText(cli, "Ctrl+C stops", &err), err.constData());
         QTest::qWait(300);
         ::kill(pid_t(cli.processId()), SIGTERM);
-        QVERIFY(cli.waitForFinished(60000));
+        QVERIFY(cli.waitForFinished(test::kWorkWaitMs));
         err += cli.readAllStandardError();
         QVERIFY2(cli.exitStatus() == QProcess::NormalExit && cli.exitCode() == 0, err.constData());
         const auto dump = test::runCli({"dump", out});
@@ -236,9 +236,9 @@ private slots:
         QVERIFY2(waitForText(cli, "Ctrl+C stops", &err), err.constData());
         QCOMPARE(captureInstances().size(), 1);
         cli.kill(); // SIGKILL: no cleanup of its own
-        QVERIFY(cli.waitForFinished(60000));
+        QVERIFY(cli.waitForFinished(test::kWorkWaitMs));
         // The helper sees its caller's pipe close and removes the instance.
-        QTRY_COMPARE_WITH_TIMEOUT(captureInstances(), QStringList(), 60000);
+        QTRY_COMPARE_WITH_TIMEOUT(captureInstances(), QStringList(), test::kWorkWaitMs);
         for (int cpu = 0; cpu < 1024 && QFileInfo::exists(out + QString(".cpu%1.part").arg(cpu)); ++cpu)
             QFile::remove(out + QString(".cpu%1.part").arg(cpu));
     }
@@ -276,7 +276,7 @@ private slots:
         QProcess work;
         work.start("/bin/sh", {"-c", "for i in 1 2 3 4 5 6 7 8; do ls / >/dev/null; sleep 0.1; done"});
         // Rows are published while the capture runs, not only at its end.
-        QTRY_VERIFY_WITH_TIMEOUT(announced > 0, 60000);
+        QTRY_VERIFY_WITH_TIMEOUT(announced > 0, test::kWorkWaitMs);
         QVERIFY(!capture.progress().ended);
         // Tasks are named as they appear, not only at the end: the shell running the loop (where
         // this process sees the kernel's pids, the initial pid namespace).
@@ -286,7 +286,7 @@ private slots:
             QTRY_VERIFY_WITH_TIMEOUT(
                 (capture.applySeenTaskNames(), namesSoFar.comm(int32_t(work.processId())) == "sh"), 10000);
         }
-        QVERIFY(work.waitForFinished(60000));
+        QVERIFY(work.waitForFinished(test::kWorkWaitMs));
         QTest::qWait(200);
         const size_t whileRunning = capture.store().eventCount();
         QVERIFY(whileRunning > 0);

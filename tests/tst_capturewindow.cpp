@@ -121,7 +121,7 @@ private slots:
 
     void cleanup()
     {
-        if (unwritableReason().isEmpty()) QTRY_COMPARE_WITH_TIMEOUT(captureInstances(), QStringList(), 60000);
+        if (unwritableReason().isEmpty()) QTRY_COMPARE_WITH_TIMEOUT(captureInstances(), QStringList(), test::kWorkWaitMs);
     }
 
     void captureGrowsSavesAndReopens()
@@ -137,7 +137,7 @@ private slots:
         QVERIFY(window.session() && window.session()->live && window.session()->isCapture);
         QVERIFY(window.captures()->running());
         // Rows arrive while it runs.
-        QTRY_VERIFY_WITH_TIMEOUT(window.tableModel()->rowCount() > 0, 60000);
+        QTRY_VERIFY_WITH_TIMEOUT(window.tableModel()->rowCount() > 0, test::kWorkWaitMs);
         QVERIFY(window.captures()->running());
         // Tasks are named as they appear (this process sees the kernel's pids): the Task cells
         // of rows shown before are read again.
@@ -148,7 +148,7 @@ private slots:
                     if (args.at(0).toModelIndex().column() == EventTableModel::Task) return true;
                 return false;
             };
-            QTRY_VERIFY_WITH_TIMEOUT(taskCellsChanged(), 60000);
+            QTRY_VERIFY_WITH_TIMEOUT(taskCellsChanged(), test::kWorkWaitMs);
         }
         // The filter lists fill in with what arrives, counts growing, while it runs.
         auto* filters = window.findChild<FilterPanel*>();
@@ -158,9 +158,9 @@ private slots:
                 if ((*it)->text(0) == name) return (*it)->data(1, Qt::DisplayRole).toULongLong();
             return 0;
         };
-        QTRY_VERIFY_WITH_TIMEOUT(countOf(filters->eventTree(), "sys_enter") > 0, 60000);
+        QTRY_VERIFY_WITH_TIMEOUT(countOf(filters->eventTree(), "sys_enter") > 0, test::kWorkWaitMs);
         const qulonglong enters = countOf(filters->eventTree(), "sys_enter");
-        QTRY_VERIFY_WITH_TIMEOUT(countOf(filters->eventTree(), "sys_enter") > enters, 60000);
+        QTRY_VERIFY_WITH_TIMEOUT(countOf(filters->eventTree(), "sys_enter") > enters, test::kWorkWaitMs);
         QVERIFY(window.captures()->running());
         QVERIFY(filters->taskTree()->topLevelItemCount() > 0);
         QVERIFY(countOf(filters->cpuTree(), "CPU 0") + countOf(filters->cpuTree(), "CPU 1") > 0);
@@ -168,11 +168,11 @@ private slots:
         ViewState& view = *window.viewState();
         const auto full = view.fullRange();
         view.setVisibleRange({full.end - full.span() / 2, full.end});
-        QTRY_VERIFY_WITH_TIMEOUT(view.fullRange().end > full.end, 60000);
+        QTRY_VERIFY_WITH_TIMEOUT(view.fullRange().end > full.end, test::kWorkWaitMs);
         QCOMPARE(view.visibleRange().end, view.fullRange().end);
         QCOMPARE(view.visibleRange().span(), full.span() / 2);
         // The command's end stops the capture.
-        QTRY_VERIFY_WITH_TIMEOUT(!window.captures()->running(), 60000);
+        QTRY_VERIFY_WITH_TIMEOUT(!window.captures()->running(), test::kWorkWaitMs);
         QVERIFY(window.findChild<QLabel*>("captureStatus")->text().contains("Capture stopped"));
         // Its analyses finish with it: who ran on each CPU, the tasks' rows, the plugins.
         QVERIFY(test::waitForAnalyses(window));
@@ -225,7 +225,7 @@ private slots:
         const auto session = window.session();
         window.findChild<QDockWidget*>("pluginStatsDock")->show();
         PluginStatsPane* pane = window.pluginStats();
-        QTRY_VERIFY_WITH_TIMEOUT(pane->showHeadline(), 60000);
+        QTRY_VERIFY_WITH_TIMEOUT(pane->showHeadline(), test::kWorkWaitMs);
         QVERIFY(window.captures()->running());
         QVERIFY(pane->chooser()->currentText().contains("Failed system calls"));
         QVERIFY2(pane->summary()->text().startsWith("so far (of "), qPrintable(pane->summary()->text()));
@@ -236,25 +236,25 @@ private slots:
                 if (model->index(r, 5).data().toString() == "ENOENT") return r;
             return -1;
         };
-        QTRY_VERIFY_WITH_TIMEOUT(enoentRow() >= 0, 60000);
+        QTRY_VERIFY_WITH_TIMEOUT(enoentRow() >= 0, test::kWorkWaitMs);
         QVERIFY(window.captures()->running());
         // The CPU rows know who ran while it runs.
         const Trace& trace = *session->trace;
-        QTRY_VERIFY_WITH_TIMEOUT(trace.analysis("cpu-occupancy")->tables->find("cpu_tasks")->rows() > 0, 60000);
+        QTRY_VERIFY_WITH_TIMEOUT(trace.analysis("cpu-occupancy")->tables->find("cpu_tasks")->rows() > 0, test::kWorkWaitMs);
         // Analysed again as more arrives, the table chosen stays.
         const QString first = pane->summary()->text();
-        QTRY_VERIFY_WITH_TIMEOUT(pane->summary()->text() != first, 60000);
+        QTRY_VERIFY_WITH_TIMEOUT(pane->summary()->text() != first, test::kWorkWaitMs);
         QVERIFY(pane->chooser()->currentText().contains("Failed system calls"));
         QVERIFY(window.captures()->running());
         // A row goes to its very event in the growing store.
         const int row = enoentRow();
         QVERIFY(row >= 0);
         emit pane->table()->activated(model->index(row, 3));
-        QTRY_VERIFY_WITH_TIMEOUT(window.viewState()->selection().has_value(), 60000);
+        QTRY_VERIFY_WITH_TIMEOUT(window.viewState()->selection().has_value(), test::kWorkWaitMs);
         const EventRef selected = *window.viewState()->selection();
         QCOMPARE(StatsTable::eventOf(model->index(row, 3).data(StatsTableModel::kJumpEvent).toLongLong()), selected);
         window.captures()->stop();
-        QTRY_VERIFY_WITH_TIMEOUT(!window.captures()->running(), 60000);
+        QTRY_VERIFY_WITH_TIMEOUT(!window.captures()->running(), test::kWorkWaitMs);
         // The same session, its analyses finished.
         QVERIFY(test::waitForAnalyses(window));
         QCOMPARE(window.session(), session);
@@ -272,10 +272,10 @@ private slots:
         QString error;
         QVERIFY2(window->captures()->start({"-e", "raw_syscalls"}, "exec sleep 120", &error), qPrintable(error));
         window->findChild<QDockWidget*>("pluginStatsDock")->show();
-        QTRY_VERIFY_WITH_TIMEOUT(window->session()->trace->analysedRows() > 0, 60000);
+        QTRY_VERIFY_WITH_TIMEOUT(window->session()->trace->analysedRows() > 0, test::kWorkWaitMs);
         QVERIFY(window->captures()->running());
         window.reset();
-        QTRY_COMPARE_WITH_TIMEOUT(captureInstances(), QStringList(), 60000);
+        QTRY_COMPARE_WITH_TIMEOUT(captureInstances(), QStringList(), test::kWorkWaitMs);
     }
 
     void unsavedCaptureAsksBeforeClosing()
@@ -284,7 +284,7 @@ private slots:
         window.show();
         QString error;
         QVERIFY2(window.captures()->start({"-e", "sched:sched_switch"}, "sleep 0.2", &error), qPrintable(error));
-        QTRY_VERIFY_WITH_TIMEOUT(!window.captures()->running(), 60000);
+        QTRY_VERIFY_WITH_TIMEOUT(!window.captures()->running(), test::kWorkWaitMs);
         answerNextMessageBox(QMessageBox::Cancel);
         window.close();
         QVERIFY(window.isVisible()); // kept
@@ -311,8 +311,8 @@ private slots:
         const auto session = window.session();
         QVERIFY(session && session->live);
         QVERIFY(pluginDock->isVisible());
-        QTRY_VERIFY_WITH_TIMEOUT(window.tableModel()->rowCount() > 0, 60000);
-        QTRY_VERIFY_WITH_TIMEOUT(!window.captures()->running(), 60000);
+        QTRY_VERIFY_WITH_TIMEOUT(window.tableModel()->rowCount() > 0, test::kWorkWaitMs);
+        QTRY_VERIFY_WITH_TIMEOUT(!window.captures()->running(), test::kWorkWaitMs);
         QVERIFY(test::waitForAnalyses(window));
         QCOMPARE(window.session(), session); // the capture itself, not a copy loaded again
         QVERIFY(session->isCapture && !session->liveSaved && session->live);
@@ -344,16 +344,16 @@ private slots:
         QVERIFY2(started, qPrintable(error));
         const auto capture = window.session();
         QVERIFY(capture && capture->live);
-        QTRY_VERIFY_WITH_TIMEOUT(capture->store().eventCount() > 0, 60000);
+        QTRY_VERIFY_WITH_TIMEOUT(capture->store().eventCount() > 0, test::kWorkWaitMs);
         QSignalSpy appended(window.workspace(), &Workspace::recordingsChanged);
         window.appendFile(test::fixture("sched-mix.dat"));
-        QVERIFY(appended.wait(60000));
+        QVERIFY(appended.wait(test::kWorkWaitMs));
         window.setActiveRecording(1); // the appended recording's events are shown
         QVERIFY(window.session() != capture);
         QVERIFY(window.captures()->running());
         window.captures()->stop();
-        QTRY_VERIFY_WITH_TIMEOUT(!window.captures()->running(), 60000);
-        QTRY_VERIFY_WITH_TIMEOUT(capture->analyses && capture->analyses->isFinished(), 60000);
+        QTRY_VERIFY_WITH_TIMEOUT(!window.captures()->running(), test::kWorkWaitMs);
+        QTRY_VERIFY_WITH_TIMEOUT(capture->analyses && capture->analyses->isFinished(), test::kWorkWaitMs);
         QVERIFY(capture->trace->analysesFinished());
         QCOMPARE(capture->trace->analysedRows(), uint64_t(capture->store().eventCount()));
     }

@@ -162,7 +162,7 @@ private slots:
         QVERIFY2(err.contains("load_s="), err.constData());
         QCOMPARE(cli.state(), QProcess::Running);
         ::kill(pid_t(cli.processId()), SIGINT);
-        QVERIFY(cli.waitForFinished(60000));
+        QVERIFY(cli.waitForFinished(ringside::test::kWorkWaitMs));
         QCOMPARE(cli.exitStatus(), QProcess::NormalExit);
         QCOMPARE(cli.exitCode(), 130);
         QVERIFY2((err + cli.readAllStandardError()).contains("query interrupted"), "no message");

@@ -98,7 +98,7 @@ bool applyExpression(MainWindow& window, const QString& text)
     QSignalSpy applied(&window, &MainWindow::filterApplied);
     window.filterPanel()->expressionEdit()->setText(text);
     QTest::keyClick(window.filterPanel()->expressionEdit(), Qt::Key_Return);
-    return applied.count() > 0 || applied.wait(60000);
+    return applied.count() > 0 || applied.wait(test::kWorkWaitMs);
 }
 
 // What a real double-click delivers: press, release, double-click, release.
@@ -136,11 +136,11 @@ private slots:
         QSignalSpy loaded(window.workspace(), &Workspace::activeChanged);
         openWithDialogShown(window, test::fixture("instances.dat"));
         QCOMPARE(visibleProgressDialogs(), 1);
-        QVERIFY(loaded.wait(60000));
+        QVERIFY(loaded.wait(test::kWorkWaitMs));
         QCOMPARE(visibleProgressDialogs(), 0);
         // And the next load, through the same window, too.
         openWithDialogShown(window, test::fixture("lost-events.dat"));
-        QVERIFY(loaded.wait(60000));
+        QVERIFY(loaded.wait(test::kWorkWaitMs));
         QCOMPARE(visibleProgressDialogs(), 0);
     }
 
@@ -156,7 +156,7 @@ private slots:
             QTimer::singleShot(0, [] { closeMessageBoxes(); });
         });
         openWithDialogShown(window, QStringLiteral(RINGSIDE_CLI)); // not a trace
-        QVERIFY(failed.wait(60000));
+        QVERIFY(failed.wait(test::kWorkWaitMs));
         QCOMPARE(dialogsWhenFailed, 0);
         QCOMPARE(visibleProgressDialogs(), 0);
     }
@@ -176,8 +176,8 @@ private slots:
             });
         });
         window.openFile(test::fixture("crash-format-0.dat")); // fails at once: its formats are cut short
-        QVERIFY(failed.wait(60000));
-        QTRY_VERIFY_WITH_TIMEOUT(dialogsWhileBoxOpen >= 0, 60000);
+        QVERIFY(failed.wait(test::kWorkWaitMs));
+        QTRY_VERIFY_WITH_TIMEOUT(dialogsWhileBoxOpen >= 0, test::kWorkWaitMs);
         QCOMPARE(dialogsWhileBoxOpen, 0);
         QCOMPARE(visibleProgressDialogs(), 0);
     }
@@ -328,17 +328,17 @@ private slots:
         dialog->setPath(jsonl);
         QSignalSpy done(&window.exports()->job(), &ExportJob::finished);
         dialog->accept();
-        QVERIFY(done.wait(60000));
+        QVERIFY(done.wait(test::kWorkWaitMs));
         QFile file(jsonl);
         QVERIFY(file.open(QIODevice::ReadOnly));
         const QList<QByteArray> lines = file.readAll().split('\n');
         QCOMPARE(lines.size(), 403);
         QVERIFY(lines.first().contains("\"event\":\"sched_switch\""));
         QVERIFY(!QFile::exists(jsonl + ".part"));
-        QTRY_VERIFY_WITH_TIMEOUT(window.statusBar()->currentMessage().contains("Exported 402 events"), 60000);
+        QTRY_VERIFY_WITH_TIMEOUT(window.statusBar()->currentMessage().contains("Exported 402 events"), test::kWorkWaitMs);
         QCOMPARE(visibleProgressDialogs(), 0);
         // The next export starts in that folder, in that format.
-        QTRY_COMPARE_WITH_TIMEOUT(window.findChildren<ExportDialog*>().size(), 0, 60000);
+        QTRY_COMPARE_WITH_TIMEOUT(window.findChildren<ExportDialog*>().size(), 0, test::kWorkWaitMs);
         action->trigger();
         auto* again = window.findChild<ExportDialog*>("exportDialog");
         QVERIFY(again && again->isVisible());
@@ -349,7 +349,7 @@ private slots:
         // The selected rows, as CSV: a header and three rows, the table's.
         const QString csv = dir.filePath("selected.csv");
         window.exports()->exportTo(csv, ExportFormat::Csv, ExportDialog::Rows::Selected);
-        QVERIFY(done.wait(60000));
+        QVERIFY(done.wait(test::kWorkWaitMs));
         QFile selected(csv);
         QVERIFY(selected.open(QIODevice::ReadOnly));
         const QList<QByteArray> rows = selected.readAll().trimmed().split('\n');
@@ -366,7 +366,7 @@ private slots:
         QPushButton* cancelButton = progress->findChild<QPushButton*>();
         QVERIFY(cancelButton);
         cancelButton->click();
-        QTRY_VERIFY_WITH_TIMEOUT(!window.exports()->running(), 60000);
+        QTRY_VERIFY_WITH_TIMEOUT(!window.exports()->running(), test::kWorkWaitMs);
         window.exports()->job().waitForThreads();
         QVERIFY(!QFile::exists(csv + ".part"));
         QFile kept(csv);
@@ -377,7 +377,7 @@ private slots:
         // Never over the recording itself.
         window.exports()->exportTo(window.session()->path, ExportFormat::Csv, ExportDialog::Rows::All);
         QCOMPARE(failed.count(), 1);
-        QTRY_VERIFY_WITH_TIMEOUT(window.findChild<QMessageBox*>("exportFailedMessage"), 60000);
+        QTRY_VERIFY_WITH_TIMEOUT(window.findChild<QMessageBox*>("exportFailedMessage"), test::kWorkWaitMs);
         QVERIFY(window.findChild<QMessageBox*>("exportFailedMessage")->text().contains("the recording itself"));
         closeMessageBoxes();
         QVERIFY(test::openOrFail(window.session()->path.toStdString()));
@@ -438,7 +438,7 @@ private slots:
         filter.hiddenStreams[1] = true;
         filter.expression = "sched/sched_switch: prev_state != 0";
         view->setFilter(filter);
-        QVERIFY(applied.wait(60000));
+        QVERIFY(applied.wait(test::kWorkWaitMs));
         QVERIFY(store.buffers().size() >= 2);
         view->setCollapsed(1, true);
         const int32_t pidA = store.stream(StreamId(0)).columns.pid[10], pidB = store.tasks().all().back().pid;
@@ -465,7 +465,7 @@ private slots:
         QVERIFY(window.timeline()->grab().toImage() != timeline);
 
         window.restoreView(saved);
-        QVERIFY(applied.wait(60000));
+        QVERIFY(applied.wait(test::kWorkWaitMs));
         QVERIFY(view->snapshot() == saved);
         QCOMPARE(window.tableModel()->rowCount(), rows);
         QCOMPARE(window.table()->currentRow(), current);
@@ -547,7 +547,7 @@ private slots:
                 if ((*it)->text(0) == "args") longest = *it;
             return longest != nullptr;
         };
-        QTRY_VERIFY_WITH_TIMEOUT(findArgs(), 60000); // the details follow the selection
+        QTRY_VERIFY_WITH_TIMEOUT(findArgs(), test::kWorkWaitMs); // the details follow the selection
         const int needed = details->fontMetrics().horizontalAdvance(longest->text(1));
         QVERIFY2(needed > details->columnWidth(1),
                  qPrintable(QString("%1 %2").arg(needed).arg(details->columnWidth(1))));
@@ -556,7 +556,7 @@ private slots:
         QTRY_VERIFY2_WITH_TIMEOUT(
             lines() * (details->columnWidth(1) - 12) >= needed,
             qPrintable(QString("%1 lines of %2 px for %3 px").arg(lines()).arg(details->columnWidth(1)).arg(needed)),
-            60000);
+            test::kWorkWaitMs);
     }
 
     // Long diagnostics wrap to the pane's width, re-wrap as it changes, and keep their full text
@@ -619,33 +619,33 @@ private slots:
         plugins->raise();
         TimelineWidget* timeline = window.timeline();
         QTRY_VERIFY2_WITH_TIMEOUT(timeline->height() * 2 >= window.height(),
-                     qPrintable(QStringLiteral("timeline %1 of %2").arg(timeline->height()).arg(window.height())), 60000);
+                     qPrintable(QStringLiteral("timeline %1 of %2").arg(timeline->height()).arg(window.height())), test::kWorkWaitMs);
         const int shown = timeline->height();
 
         QAction* maximize = window.findChild<QAction*>("maximizePanesAction");
         QVERIFY(maximize);
         maximize->trigger();
-        QTRY_VERIFY_WITH_TIMEOUT(timeline->height() < 150, 60000);
+        QTRY_VERIFY_WITH_TIMEOUT(timeline->height() < 150, test::kWorkWaitMs);
         maximize->trigger();
-        QTRY_COMPARE_WITH_TIMEOUT(timeline->height(), shown, 60000);
+        QTRY_COMPARE_WITH_TIMEOUT(timeline->height(), shown, test::kWorkWaitMs);
         // Another tab brought to the front while maximized stays there, every pane still open.
         maximize->trigger();
-        QTRY_VERIFY_WITH_TIMEOUT(timeline->height() < 150, 60000);
+        QTRY_VERIFY_WITH_TIMEOUT(timeline->height() < 150, test::kWorkWaitMs);
         // A tab behind another is moved out of sight, not hidden.
         auto inFront = [](QDockWidget* dock) { return !dock->visibleRegion().isEmpty(); };
         QVERIFY(inFront(plugins));
         events->raise();
-        QTRY_VERIFY_WITH_TIMEOUT(inFront(events) && !inFront(plugins), 60000);
+        QTRY_VERIFY_WITH_TIMEOUT(inFront(events) && !inFront(plugins), test::kWorkWaitMs);
         maximize->trigger();
-        QTRY_COMPARE_WITH_TIMEOUT(timeline->height(), shown, 60000);
-        QTRY_VERIFY_WITH_TIMEOUT(inFront(events) && !inFront(plugins), 60000);
+        QTRY_COMPARE_WITH_TIMEOUT(timeline->height(), shown, test::kWorkWaitMs);
+        QTRY_VERIFY_WITH_TIMEOUT(inFront(events) && !inFront(plugins), test::kWorkWaitMs);
         QVERIFY(plugins->toggleViewAction()->isChecked() && events->toggleViewAction()->isChecked());
         plugins->raise();
 
         window.resizeDocks({plugins}, {window.height() - 150}, Qt::Vertical);
-        QTRY_VERIFY_WITH_TIMEOUT(timeline->height() * 2 < window.height(), 60000);
+        QTRY_VERIFY_WITH_TIMEOUT(timeline->height() * 2 < window.height(), test::kWorkWaitMs);
         window.findChild<QAction*>("resetLayoutAction")->trigger();
-        QTRY_VERIFY_WITH_TIMEOUT(timeline->height() * 2 >= window.height(), 60000);
+        QTRY_VERIFY_WITH_TIMEOUT(timeline->height() * 2 >= window.height(), test::kWorkWaitMs);
         QVERIFY(events->isVisible()); // the events in front again
         QVERIFY(!plugins->isVisible());
     }
@@ -660,7 +660,7 @@ private slots:
         QVERIFY(dock && !dock->isVisible());
         dock->show();
         dock->raise();
-        QTRY_COMPARE_WITH_TIMEOUT(window.pluginStats()->summary()->text(), QString("No recording open"), 60000);
+        QTRY_COMPARE_WITH_TIMEOUT(window.pluginStats()->summary()->text(), QString("No recording open"), test::kWorkWaitMs);
     }
 
     // An opened recording is read with the timeline's keys at once: the focus is there, not in
@@ -675,12 +675,12 @@ private slots:
         auto* field = window.filterPanel()->findChild<QLineEdit*>();
         QVERIFY(field);
         field->setFocus();
-        QTRY_COMPARE_WITH_TIMEOUT(QApplication::focusWidget(), static_cast<QWidget*>(field), 60000);
+        QTRY_COMPARE_WITH_TIMEOUT(QApplication::focusWidget(), static_cast<QWidget*>(field), test::kWorkWaitMs);
         QVERIFY(test::load(window, test::fixture("sched-mix.dat")));
         // The window's focus widget: a progress dialog shown during a slow load (a sanitizer's)
         // leaves no window active on the offscreen platform, where a window manager gives the
         // focus back to it.
-        QTRY_COMPARE_WITH_TIMEOUT(window.focusWidget(), static_cast<QWidget*>(window.timeline()), 60000);
+        QTRY_COMPARE_WITH_TIMEOUT(window.focusWidget(), static_cast<QWidget*>(window.timeline()), test::kWorkWaitMs);
         const auto before = window.viewState()->visibleRange();
         QTest::keyClick(window.focusWidget(), Qt::Key_W);
         QVERIFY(window.viewState()->visibleRange().span() < before.span());
@@ -751,11 +751,11 @@ private slots:
         QVERIFY(longest->text().size() > 70); // far wider than 220 pixels
         QCOMPARE(longest->toolTip(), longest->text());
         const int line = list->fontMetrics().height();
-        QTRY_VERIFY_WITH_TIMEOUT(list->visualItemRect(longest).height() >= 2 * line, 60000); // wrapped, not cut
+        QTRY_VERIFY_WITH_TIMEOUT(list->visualItemRect(longest).height() >= 2 * line, test::kWorkWaitMs); // wrapped, not cut
         QVERIFY(list->visualItemRect(longest).right() <= list->viewport()->width());
         const int narrowHeight = list->visualItemRect(longest).height();
         pane.resize(1500, 600);
-        QTRY_VERIFY_WITH_TIMEOUT(list->visualItemRect(longest).height() < narrowHeight, 60000); // fewer lines when wider
+        QTRY_VERIFY_WITH_TIMEOUT(list->visualItemRect(longest).height() < narrowHeight, test::kWorkWaitMs); // fewer lines when wider
         QVERIFY(list->visualItemRect(longest).height() < 2 * line + 4);
     }
 

@@ -1249,7 +1249,7 @@ private slots:
     {
         QProcess cli;
         cli.start(RINGSIDE_CLI, {"stats", test::fixture("fgraph-e2big.dat"), "--plugin", "syscalls"});
-        QVERIFY(cli.waitForFinished(60000));
+        QVERIFY(cli.waitForFinished(test::kWorkWaitMs));
         QCOMPARE(cli.exitCode(), 0);
         const QString text = QString::fromUtf8(cli.readAllStandardOutput());
         QVERIFY2(text.contains(QRegularExpression("\\n *\\d+ +\\d +sh \\(177\\) +execve +-7 +E2BIG +\\d+\\n")),
@@ -1258,14 +1258,14 @@ private slots:
         // A histogram's counts are bars too: sched-mix's largest bucket (2-4 us, 256 wakeups)
         // 40 characters, one of 81 wakeups 13.
         cli.start(RINGSIDE_CLI, {"stats", test::fixture("sched-mix.dat"), "--plugin", "sched"});
-        QVERIFY(cli.waitForFinished(60000));
+        QVERIFY(cli.waitForFinished(test::kWorkWaitMs));
         QCOMPARE(cli.exitCode(), 0);
         const QString sched = QString::fromUtf8(cli.readAllStandardOutput());
         QVERIFY2(sched.contains(QRegularExpression("\\n +2 +4 +256  #{40}\\n")), qPrintable(sched));
         QVERIFY2(sched.contains(QRegularExpression("\\n +8 +16 +81  #{13}\\n")), qPrintable(sched));
 
         cli.start(RINGSIDE_CLI, {"stats", test::fixture("execve-e2big.dat"), "--plugin", "syscalls", "--json"});
-        QVERIFY(cli.waitForFinished(60000));
+        QVERIFY(cli.waitForFinished(test::kWorkWaitMs));
         QCOMPARE(cli.exitCode(), 0);
         QJsonParseError error;
         const QJsonObject doc = QJsonDocument::fromJson(cli.readAllStandardOutput(), &error).object();
@@ -1283,12 +1283,12 @@ private slots:
         QVERIFY(execve);
 
         cli.start(RINGSIDE_CLI, {"stats", test::fixture("execve-e2big.dat"), "--plugin", "nosuch"});
-        QVERIFY(cli.waitForFinished(60000));
+        QVERIFY(cli.waitForFinished(test::kWorkWaitMs));
         QCOMPARE(cli.exitCode(), 1);
         QVERIFY(
             cli.readAllStandardError().contains("no plugin named \"nosuch\" (found: kvm, sched, syscalls, workqueue)"));
         cli.start(RINGSIDE_CLI, {"stats", test::fixture("execve-e2big.dat")});
-        QVERIFY(cli.waitForFinished(60000));
+        QVERIFY(cli.waitForFinished(test::kWorkWaitMs));
         QCOMPARE(cli.exitCode(), 2);
     }
 

@@ -23,7 +23,7 @@ bool runQuery(QueryPane& pane, const QString& sql)
 {
     pane.editor()->setPlainText(sql);
     pane.run();
-    return QTest::qWaitFor([&] { return !pane.running(); }, 60000);
+    return QTest::qWaitFor([&] { return !pane.running(); }, test::kWorkWaitMs);
 }
 
 QString status(const QueryPane& pane)
@@ -92,7 +92,7 @@ private slots:
         QVERIFY(rows > 100);
         QVERIFY(pane.trackButton()->isEnabled());
         pane.addTrack("Wakeup latency");
-        QVERIFY(QTest::qWaitFor([&] { return !pane.makingTracks(); }, 60000));
+        QVERIFY(QTest::qWaitFor([&] { return !pane.makingTracks(); }, test::kWorkWaitMs));
         const auto& tracks = window.workspace()->session()->queryTracks;
         QCOMPARE(tracks.size(), size_t(1));
         const TrackTable& table = *tracks[0]->tables().front();
@@ -123,10 +123,10 @@ private slots:
         QCOMPARE(restored.queryText, saved.queryText);
         window.viewState()->removeQueryTrack(0);
         QVERIFY(QTest::qWaitFor(
-            [&] { return !pane.makingTracks() && window.workspace()->session()->queryTracks.empty(); }, 60000));
+            [&] { return !pane.makingTracks() && window.workspace()->session()->queryTracks.empty(); }, test::kWorkWaitMs));
         window.viewState()->restore(restored);
         QVERIFY(QTest::qWaitFor(
-            [&] { return !pane.makingTracks() && window.workspace()->session()->queryTracks.size() == 1; }, 60000));
+            [&] { return !pane.makingTracks() && window.workspace()->session()->queryTracks.size() == 1; }, test::kWorkWaitMs));
         QCOMPARE(window.workspace()->session()->queryTracks[0]->tables().front()->rows(), rows);
         QCOMPARE(pane.editor()->toPlainText(), wakeups);
     }
@@ -138,7 +138,7 @@ private slots:
         QueryPane& pane = *window.queryPane();
         QVERIFY(runQuery(pane, "SELECT ts, cpu, prev_prio AS value FROM sched_switch"));
         pane.addTrack("Priority");
-        QVERIFY(QTest::qWaitFor([&] { return !pane.makingTracks(); }, 60000));
+        QVERIFY(QTest::qWaitFor([&] { return !pane.makingTracks(); }, test::kWorkWaitMs));
         const auto& tracks = window.workspace()->session()->queryTracks;
         QCOMPARE(tracks.size(), size_t(1));
         QCOMPARE(tracks[0]->tables().front()->kind(), TrackTable::Kind::Counters);

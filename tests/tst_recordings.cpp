@@ -315,7 +315,7 @@ private slots:
         const int cpu0 = findRow(rows, TimelineRows::Kind::Cpu, 0);
         QVERIFY(cpu0 >= 0);
         window.viewState()->setVisibleRange({set.at(0)->store().firstTimestamp(), set.at(0)->store().lastTimestamp()});
-        QTRY_VERIFY_WITH_TIMEOUT(firstColumn(cpu0) != timeline->palette().color(QPalette::Base), 60000);
+        QTRY_VERIFY_WITH_TIMEOUT(firstColumn(cpu0) != timeline->palette().color(QPalette::Base), test::kWorkWaitMs);
         window.viewState()->setVisibleRange({start, end});
         // Once the timeline has drawn the new range (waited for, not timed).
         auto blankAtTheLeft = [&](QString* which) {
@@ -328,7 +328,7 @@ private slots:
             return true;
         };
         QString which;
-        QTRY_VERIFY2_WITH_TIMEOUT(blankAtTheLeft(&which), qPrintable(which), 60000);
+        QTRY_VERIFY2_WITH_TIMEOUT(blankAtTheLeft(&which), qPrintable(which), test::kWorkWaitMs);
     }
 
     // Long file names: elided where they show (the recording box, the note beside it, the
@@ -369,7 +369,7 @@ private slots:
         QSignalSpy failed(window.workspace(), &Workspace::loadFailed);
         QTimer::singleShot(1000, closeMessageBoxes); // the error box is modal
         window.appendFile(test::fixture("crash-format-0.dat"));
-        QVERIFY(failed.wait(60000));
+        QVERIFY(failed.wait(test::kWorkWaitMs));
         QVERIFY(failed.first().first().toString().contains("crash-format-0.dat"));
         closeMessageBoxes();
         QCOMPARE(window.recordings().size(), size_t(1));
@@ -381,7 +381,7 @@ private slots:
         // Another is appended beside it; opening a file alone replaces them all.
         QSignalSpy appended(window.workspace(), &Workspace::recordingsChanged);
         window.appendFile(test::fixture("threads.dat"));
-        QVERIFY(appended.wait(60000));
+        QVERIFY(appended.wait(test::kWorkWaitMs));
         QCOMPARE(window.recordings().size(), size_t(2));
         QCOMPARE(window.activeRecording(), size_t(0));
         // Same clock, other boots: said, since each shows as a sliver of the whole.

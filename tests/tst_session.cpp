@@ -46,7 +46,7 @@ Restored restore(const QString& session)
     QSignalSpy restored(r.window->sessions(), &SessionController::restored);
     QSignalSpy failed(r.window->sessions(), &SessionController::failed);
     r.window->sessions()->open(session);
-    if (failed.count() || (!restored.wait(60000) && failed.count())) {
+    if (failed.count() || (!restored.wait(test::kWorkWaitMs) && failed.count())) {
         r.failure = failed.first().first().toString();
         return r;
     }

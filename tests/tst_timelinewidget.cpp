@@ -316,14 +316,14 @@ private slots:
         for (const Task& task : m_session->store().tasks().snapshot())
             if (task.pid > 0 && added < 30) m_view.addTaskRow(task.pid), ++added;
         m_timeline->repaint();
-        QTRY_VERIFY_WITH_TIMEOUT(bar->isVisible(), 60000);
+        QTRY_VERIFY_WITH_TIMEOUT(bar->isVisible(), test::kWorkWaitMs);
         QVERIFY(bar->maximum() > 0);
         QCOMPARE(m_timeline->dataWidth(), m_timeline->width() - TimelineWidget::kLabelWidth - bar->width());
         bar->setValue(bar->maximum());
         QCOMPARE(bar->value(), bar->maximum());
         for (const int32_t pid : m_view.taskRows()) m_view.removeTaskRow(pid);
         m_timeline->repaint();
-        QTRY_VERIFY_WITH_TIMEOUT(!bar->isVisible(), 60000);
+        QTRY_VERIFY_WITH_TIMEOUT(!bar->isVisible(), test::kWorkWaitMs);
         QCOMPARE(m_timeline->dataWidth(), m_timeline->width() - TimelineWidget::kLabelWidth);
     }
 
@@ -380,7 +380,7 @@ private slots:
             window.show();
             QSignalSpy loaded(window.workspace(), &Workspace::activeChanged);
             window.openFile(test::fixture("threads.dat"));
-            QVERIFY(loaded.wait(60000));
+            QVERIFY(loaded.wait(test::kWorkWaitMs));
             window.timeline()->rows().addProcess(17611);
             window.table()->selectRow(300);
             window.grab().save(qEnvironmentVariable("RINGSIDE_SCREENSHOTS") + "/process.png");
@@ -405,7 +405,7 @@ private slots:
         MainWindow window;
         QSignalSpy loaded(window.workspace(), &Workspace::activeChanged);
         window.openFile(test::fixture("instances.dat"));
-        QVERIFY(loaded.wait(60000));
+        QVERIFY(loaded.wait(test::kWorkWaitMs));
         const EventStore& store = window.session()->store();
         // Selecting a table row selects that event and brings it into the visible range.
         window.viewState()->setVisibleRange({store.firstTimestamp(), store.firstTimestamp() + 1000});
@@ -425,10 +425,10 @@ private slots:
         window.show();
         QSignalSpy loaded(window.workspace(), &Workspace::activeChanged);
         window.openFile(test::fixture("execve-e2big.dat"));
-        QVERIFY(loaded.wait(60000));
+        QVERIFY(loaded.wait(test::kWorkWaitMs));
         QSignalSpy applied(&window, &MainWindow::filterApplied);
         // Filters without an expression may apply at once, others when their job finishes.
-        auto appliedAfter = [&](qsizetype before) { return applied.count() > before || applied.wait(60000); };
+        auto appliedAfter = [&](qsizetype before) { return applied.count() > before || applied.wait(test::kWorkWaitMs); };
 
         // An expression, as trace-cmd report -F takes it.
         window.filterPanel()->expressionEdit()->setText("sched/sched_switch: prev_state != 0");
@@ -437,7 +437,7 @@ private slots:
         QVERIFY(appliedAfter(before));
         // Another application may have been said first (the load's own, on a slow build): the
         // rows are what the expression leaves once its job is done.
-        QTRY_COMPARE_WITH_TIMEOUT(window.tableModel()->rowCount(), 402, 60000);
+        QTRY_COMPARE_WITH_TIMEOUT(window.tableModel()->rowCount(), 402, test::kWorkWaitMs);
         QCOMPARE(window.tableModel()->data(window.tableModel()->index(0, EventTableModel::Event)).toString(),
                  QString("sched_switch"));
         QVERIFY(window.timeline()->rows().rows().size() > 0);
@@ -451,7 +451,7 @@ private slots:
         QVERIFY(appliedAfter(before));
         // Another application may have been said first (the load's own, on a slow build): the
         // rows are what the expression leaves once its job is done.
-        QTRY_COMPARE_WITH_TIMEOUT(window.tableModel()->rowCount(), 402, 60000);
+        QTRY_COMPARE_WITH_TIMEOUT(window.tableModel()->rowCount(), 402, test::kWorkWaitMs);
         QCOMPARE(window.viewState()->filter().expression, std::string("sched/sched_switch: prev_state != 0"));
         bool errorShown = false;
         for (QLabel* label : window.filterPanel()->findChildren<QLabel*>())
@@ -466,7 +466,7 @@ private slots:
         before = applied.count();
         window.filterPanel()->cpuTree()->topLevelItem(1)->setCheckState(0, Qt::Unchecked);
         QVERIFY(appliedAfter(before));
-        QTRY_COMPARE_WITH_TIMEOUT(window.tableModel()->rowCount(), 4231, 60000);
+        QTRY_COMPARE_WITH_TIMEOUT(window.tableModel()->rowCount(), 4231, test::kWorkWaitMs);
         int cpuRows = 0;
         for (const auto& row : window.timeline()->rows().rows()) cpuRows += row.kind == TimelineRows::Kind::Cpu;
         QCOMPARE(cpuRows, 1);
@@ -478,13 +478,13 @@ private slots:
         MainWindow window;
         QSignalSpy loaded(window.workspace(), &Workspace::activeChanged);
         window.openFile(test::fixture("execve-e2big.dat"));
-        QVERIFY(loaded.wait(60000));
+        QVERIFY(loaded.wait(test::kWorkWaitMs));
         SearchBar* search = window.searchBar();
         QSignalSpy done(search, &SearchBar::searchFinished);
         QSignalSpy found(search, &SearchBar::rowFound);
         search->edit()->setText("sys_exit_execve");
         search->start();
-        QVERIFY(done.wait(60000));
+        QVERIFY(done.wait(test::kWorkWaitMs));
         QCOMPARE(search->matchCount(), 4); // the report has 4 sys_exit_execve lines
         QCOMPARE(found.count(), 1);
         const int first = found.last().first().toInt();
@@ -496,7 +496,7 @@ private slots:
         // A regular expression on the Info column: the failing execve returns -7 (E2BIG).
         search->edit()->setText("0xfffffffffffffff9");
         search->start();
-        QVERIFY(done.wait(60000));
+        QVERIFY(done.wait(test::kWorkWaitMs));
         QCOMPARE(search->matchCount(), 1);
     }
 
@@ -567,7 +567,7 @@ private slots:
         window.show();
         QSignalSpy loaded(window.workspace(), &Workspace::activeChanged);
         window.openFile(path);
-        QVERIFY(loaded.wait(60000));
+        QVERIFY(loaded.wait(test::kWorkWaitMs));
         QCOMPARE(window.session()->store().stream(StreamId(1)).columns.size(), size_t(0));
         QVERIFY(window.session()->store().stream(StreamId(0)).columns.size() > 0);
 
@@ -764,7 +764,7 @@ private slots:
         // A later load goes through, and it alone: the cancelled one never delivers (see
         // tst_jobtracker for the stale-result rule without a race).
         job.start(test::fixture("lost-events.dat"));
-        QVERIFY(finished.wait(60000));
+        QVERIFY(finished.wait(test::kWorkWaitMs));
         QCOMPARE(finished.count(), 1);
         QCOMPARE(finished.first().first().value<std::shared_ptr<TraceSession>>()->store().eventCount(), size_t(2808));
     }
@@ -781,7 +781,7 @@ private slots:
         QVERIFY(enter.isAccepted());
         QDropEvent drop(QPointF(10, 10), Qt::CopyAction, &mime, Qt::LeftButton, Qt::NoModifier);
         QApplication::sendEvent(&window, &drop);
-        QVERIFY(loaded.wait(60000));
+        QVERIFY(loaded.wait(test::kWorkWaitMs));
         QVERIFY(window.session()->path.endsWith("lost-events.dat"));
         QVERIFY(window.windowTitle().startsWith("lost-events.dat"));
         const QStringList recent = QSettings().value("files/recent").toStringList();
@@ -794,7 +794,7 @@ private slots:
         MainWindow window;
         QSignalSpy loaded(window.workspace(), &Workspace::activeChanged);
         window.openFile(test::fixture("lost-events.dat"));
-        QVERIFY(loaded.wait(60000));
+        QVERIFY(loaded.wait(test::kWorkWaitMs));
         const TraceSession* before = window.session();
         QSignalSpy failed(window.workspace(), &Workspace::loadFailed);
         // A file that is not a trace.
@@ -805,7 +805,7 @@ private slots:
                 if (QWidget* w = QApplication::activeModalWidget()) w->close();
             });
         });
-        QVERIFY(failed.wait(60000));
+        QVERIFY(failed.wait(test::kWorkWaitMs));
         QVERIFY2(failed.first().first().toString().contains("not a trace-cmd data file"),
                  qPrintable(failed.first().first().toString()));
         QCOMPARE(window.session(), before);
