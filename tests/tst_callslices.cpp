@@ -122,6 +122,23 @@ QStringList traceCmdExits(const QString& path)
     return lines;
 }
 
+// A made-up recording on 2 CPUs and 3 tasks that begins and ends mid-call, written in `dir`;
+// with `lossy`, also lost events and return values.
+QString writeUnbalancedRecording(const QTemporaryDir& dir, const QString& name, uint64_t records, bool lossy)
+{
+    test::FuncGraphShape shape;
+    shape.records = records;
+    shape.cpus = 2;
+    shape.tasks = 3;
+    shape.unbalanced = true;
+    if (lossy) {
+        shape.lostChance = 0.002;
+        shape.retval = true;
+    }
+    const QString path = dir.filePath(name);
+    return test::writeFile(path, test::writeFuncGraphRecording(shape)) ? path : QString();
+}
+
 } // namespace
 
 class TestCallSlices : public QObject {
@@ -504,15 +521,8 @@ private slots:
         QFETCH(QString, path);
         QTemporaryDir dir;
         if (path.isEmpty()) {
-            test::FuncGraphShape shape;
-            shape.records = 60000;
-            shape.cpus = 2;
-            shape.tasks = 3;
-            shape.unbalanced = true;
-            shape.lostChance = 0.002;
-            shape.retval = true;
-            path = dir.filePath("calls.dat");
-            QVERIFY(test::writeFile(path, test::writeFuncGraphRecording(shape)));
+            path = writeUnbalancedRecording(dir, "calls.dat", 60000, true);
+            QVERIFY(!path.isEmpty());
         }
         auto trace = test::openOrFail(path.toStdString());
         QVERIFY(trace);
@@ -740,14 +750,9 @@ private slots:
     // many boxes as there are pixels.
     void lanesAgreeWithTheCalls()
     {
-        test::FuncGraphShape shape;
-        shape.records = 200000;
-        shape.cpus = 2;
-        shape.tasks = 3;
-        shape.unbalanced = true;
         QTemporaryDir dir;
-        const QString path = dir.filePath("lanes.dat");
-        QVERIFY(test::writeFile(path, test::writeFuncGraphRecording(shape)));
+        const QString path = writeUnbalancedRecording(dir, "lanes.dat", 200000, false);
+        QVERIFY(!path.isEmpty());
         auto trace = test::openOrFail(path.toStdString());
         QVERIFY(trace);
         const CallSlices& calls = trace->callSlices();

@@ -385,13 +385,12 @@ private slots:
         TimelineWidget* timeline = window.timeline();
         const TraceSession& session = *window.session();
         const CallSlices& calls = session.trace->callSlices();
-        const auto names = session.callNames();
         size_t call = calls.size();
         int64_t deepest = 0;
         for (size_t i = 0; i < calls.size(); ++i) {
             if (calls.pid(i) != 175) continue;
             deepest = std::max(deepest, calls.depth(i));
-            if (call == calls.size() && (*names)[calls.function(i)] == "load_elf_binary") call = i;
+            if (call == calls.size() && calls.functionName(calls.function(i)) == "load_elf_binary") call = i;
         }
         QVERIFY(call < calls.size());
 

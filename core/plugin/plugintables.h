@@ -271,15 +271,8 @@ public:
     const Counts& operator[](size_t row) const
     {
         static const Counts none;
-        size_t lo = 0, hi = m_held.size();
-        while (lo < hi) {
-            const size_t mid = (lo + hi) / 2;
-            if (m_held[mid].first < row)
-                lo = mid + 1;
-            else
-                hi = mid;
-        }
-        return lo < m_held.size() && m_held[lo].first == row ? m_held[lo].second : none;
+        const auto it = std::partition_point(m_held.begin(), m_held.end(), [row](const auto& held) { return held.first < row; });
+        return it != m_held.end() && it->first == row ? it->second : none;
     }
     bool operator==(const SparseCells& other) const { return m_size == other.m_size && m_held == other.m_held; }
 

@@ -529,7 +529,7 @@ std::unique_ptr<Table> flowTable(SqlContext& context, const FlowTable& table, st
 class CallSource : public RowSource {
 public:
     CallSource(SqlContext& context, Range ids)
-        : m_calls(context.trace().callSlices()), m_tasks(context.trace()), m_names(context.callNames())
+        : m_calls(context.trace().callSlices()), m_tasks(context.trace())
     {
         m_call = size_t(std::clamp<int64_t>(ids.low, 0, int64_t(m_calls.size())));
         m_end = ids.empty() ? m_call : size_t(std::clamp<int64_t>(ids.high, -1, int64_t(m_calls.size()) - 1) + 1);
@@ -547,7 +547,7 @@ public:
             cells.push_back(integer(m_calls.cpu(i)));
             cells.push_back(TaskId(task).valid() ? integer(task) : nullValue());
             cells.push_back(integer(m_calls.depth(i)));
-            cells.push_back(text(function < m_names.size() ? m_names[function] : std::string()));
+            cells.push_back(text(m_calls.functionName(function)));
             const uint32_t parent = m_calls.parent(i);
             cells.push_back(parent == CallSlices::kNoParent ? nullValue() : integer(parent));
             cells.push_back(m_calls.hasRetval(i) ? integer(m_calls.retval(i)) : nullValue());
@@ -558,7 +558,6 @@ public:
 private:
     const CallSlices& m_calls;
     TaskOfEvents m_tasks;
-    const std::vector<std::string>& m_names;
     size_t m_call = 0, m_end = 0;
 };
 

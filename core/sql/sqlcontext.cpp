@@ -40,15 +40,6 @@ tep_format_field* SqlContext::field(uint16_t type, std::string_view name)
     return nullptr;
 }
 
-const std::vector<std::string>& SqlContext::callNames()
-{
-    // A capture's calls may have grown since: the trace named their new functions then.
-    const CallSlices& calls = m_trace.callSlices();
-    if (!m_callNames || m_callNames->size() != calls.labelCount())
-        m_callNames = std::make_unique<std::vector<std::string>>(calls.functionNames());
-    return *m_callNames;
-}
-
 void SqlContext::writeField(EventRef e, const tep_format_field* f, Cell& out)
 {
     const uint8_t* data = nullptr;

@@ -39,10 +39,6 @@ public:
     // The value of `field` in event `e`'s record: a number, a text, or null when the record
     // cannot be read or the field lies outside it.
     void writeField(EventRef e, const tep_format_field* field, Cell& out);
-    // The names of the function_graph calls' functions (CallSlices::function indexes them),
-    // looked up once: a join reads the slice table once per outer row.
-    const std::vector<std::string>& callNames();
-
 private:
     const Trace& m_trace;
     const EventStore& m_store;
@@ -51,7 +47,6 @@ private:
     std::unordered_map<uint16_t, std::vector<tep_format_field*>> m_fields;
     bool m_bigEndian = false;
     std::string m_text;
-    std::unique_ptr<std::vector<std::string>> m_callNames;
 };
 
 // The task (TaskIndex id) of the events of one stream read in time order: one lookup per life

@@ -98,10 +98,9 @@ void DetailsPane::addCall(uint32_t index)
 {
     const CallSlices& calls = m_session->trace->callSlices();
     if (index >= calls.size()) return;
-    const auto names = m_session->callNames();
     auto nameOf = [&](uint32_t i) {
-        const uint32_t f = calls.function(i);
-        return f < names->size() ? QString::fromStdString((*names)[f]) : QStringLiteral("?");
+        const std::string& name = calls.functionName(calls.function(i));
+        return name.empty() ? QStringLiteral("?") : QString::fromStdString(name);
     };
     const bool ticks = !m_session->trace->file().info().timesInUsecs;
     const auto unit = ticks ? timeline::ClockUnit::Ticks : timeline::ClockUnit::Nanoseconds;

@@ -48,8 +48,9 @@ struct TraceSession {
     // the trace does.
     std::unique_ptr<AnalysisJob> analyses;
 
-    // The names of the call slices' functions (as the trace named them after each batch),
-    // copied once and again when calls of new functions arrived; GUI thread.
+    // The names of the call slices' functions (as the trace named them after each batch) as
+    // one snapshot, for call trees that keep them with the tree they name; copied again when
+    // calls of new functions arrived; GUI thread. One name: CallSlices::functionName.
     std::shared_ptr<const std::vector<std::string>> callNames() const
     {
         const CallSlices& calls = trace->callSlices();

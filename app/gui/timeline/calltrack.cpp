@@ -19,7 +19,6 @@ void CallTrack::setSession(const TraceSession* session)
     m_session = session;
     m_lanes.clear();
     m_wanted.clear();
-    m_names.reset();
     m_colors.clear();
     m_interruptColors.clear();
     if (!session || !session->trace) return;
@@ -30,11 +29,11 @@ void CallTrack::setSession(const TraceSession* session)
 void CallTrack::refreshNames()
 {
     // The trace names the functions of each batch once it is analysed: after the session is set.
-    if (m_names && m_names->size() == m_session->trace->callSlices().labelCount()) return;
-    m_names = m_session->callNames();
-    for (size_t f = m_colors.size(); f < m_names->size(); ++f) {
-        m_colors.push_back(functionColor((*m_names)[f]));
-        m_interruptColors.push_back(interruptColor((*m_names)[f]));
+    const CallSlices& calls = m_session->trace->callSlices();
+    for (size_t f = m_colors.size(); f < calls.labelCount(); ++f) {
+        const std::string& name = calls.functionName(uint32_t(f));
+        m_colors.push_back(functionColor(name));
+        m_interruptColors.push_back(interruptColor(name));
     }
 }
 
@@ -168,8 +167,9 @@ QRect CallTrack::callRect(uint32_t call, const QRect& area, TimeRange range) con
 
 QString CallTrack::functionName(uint32_t call) const
 {
-    const uint32_t f = m_session->trace->callSlices().function(call);
-    return m_names && f < m_names->size() ? QString::fromStdString((*m_names)[f]) : QStringLiteral("?");
+    const CallSlices& calls = m_session->trace->callSlices();
+    const std::string& name = calls.functionName(calls.function(call));
+    return name.empty() ? QStringLiteral("?") : QString::fromStdString(name);
 }
 
 QString CallTrack::toolTip(const Hit& hit) const

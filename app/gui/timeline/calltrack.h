@@ -64,7 +64,6 @@ private:
     void startBuilds();
 
     const TraceSession* m_session = nullptr;
-    std::shared_ptr<const std::vector<std::string>> m_names;
     timeline::ClockUnit m_unit = timeline::ClockUnit::Nanoseconds;
     std::vector<QColor> m_colors, m_interruptColors; // by function id
     std::map<int64_t, std::shared_ptr<const CallLanes>> m_lanes;
