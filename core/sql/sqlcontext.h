@@ -39,6 +39,7 @@ public:
     // The value of `field` in event `e`'s record: a number, a text, or null when the record
     // cannot be read or the field lies outside it.
     void writeField(EventRef e, const tep_format_field* field, Cell& out);
+
 private:
     const Trace& m_trace;
     const EventStore& m_store;
