@@ -4,8 +4,8 @@
 // records `trace-cmd report -R` prints (tests/data/NAME.calls.txt.xz, from calls-reference.py).
 #include "testsupport.h"
 
+#include "analysis/slicelanes.h"
 #include "calls/callcontext.h"
-#include "calls/calllanes.h"
 #include "calls/calltree.h"
 #include "calls/functioncalls.h"
 #include "support/funcgraphwriter.h"
@@ -63,6 +63,7 @@ private:
         r.stream = StreamId(uint16_t(cpu));
         r.index = m_index++;
         r.pid = pid;
+        r.task = TaskId(uint32_t(pid)); // a task per pid here
         r.flags = flags;
         r.values = values.data();
         r.valueCount = values.size();
@@ -137,6 +138,25 @@ QString writeUnbalancedRecording(const QTemporaryDir& dir, const QString& name, 
     }
     const QString path = dir.filePath(name);
     return test::writeFile(path, test::writeFuncGraphRecording(shape)) ? path : QString();
+}
+
+// The flame chart of a pid's calls (every task of that pid), as the timeline lays out a task row.
+SliceLanes lanesOfPid(const CallSlices& calls, int32_t pid, uint64_t endOfTrace)
+{
+    SliceLanes::Builder builder;
+    for (uint32_t task = 0; task < calls.owners(); ++task)
+        calls.forEachOf(task, [&](const SliceTable::View& v) {
+            if (calls.pid(v.id) == pid) builder.add(v);
+        });
+    return std::move(builder).finish(endOfTrace);
+}
+
+// And a CPU row's: the calls that began on the stream.
+SliceLanes lanesOfStream(const CallSlices& calls, StreamId stream, uint64_t endOfTrace)
+{
+    SliceLanes::Builder builder;
+    calls.forEachOnStream(stream, [&](const SliceTable::View& v) { builder.add(v); });
+    return std::move(builder).finish(endOfTrace);
 }
 
 } // namespace
@@ -680,10 +700,10 @@ private slots:
         feed.entry(300, 0, 7, kC, 0); // runs to the end
         feed.entry(150, 1, 8, kA, 0); // another task
         feed.done();
-        const CallLanes lanes = CallLanes::build(calls, 7, 1000);
+        const SliceLanes lanes = lanesOfPid(calls, 7, 1000);
         QCOMPARE(lanes.laneCount(), 2);
-        QCOMPARE(lanes.callCount(), size_t(4));
-        std::vector<CallLanes::Span> out;
+        QCOMPARE(lanes.sliceCount(), size_t(4));
+        std::vector<SliceLanes::Span> out;
         lanes.spans(1, 0, 1000, 0, out);
         QCOMPARE(out.size(), size_t(2));
         QCOMPARE(out[0].start, uint64_t(110));
@@ -732,16 +752,28 @@ private slots:
         QCOMPARE(b.selfTime(calls, 1), uint64_t(7));
         QCOMPARE(CallFamily::of(calls, 2).descendants, uint64_t(0));
 
-        const CallLanes lanes = CallLanes::build(calls, 7, 1000);
-        QCOMPARE(lanes.callAt(1, 111, 0), std::optional<uint32_t>(1)); // inside B
-        QCOMPARE(lanes.callAt(1, 122, 0), std::nullopt);               // between calls
-        QCOMPARE(lanes.callAt(1, 123, 2), std::optional<uint32_t>(4)); // 2 ns before the interrupt
-        QCOMPARE(lanes.callAt(1, 134, 5), std::optional<uint32_t>(4)); // nearest: 4 after the interrupt
-        QCOMPARE(lanes.callAt(3, 111, 100), std::nullopt);             // no such lane
-        const CallLanes cpu1 = CallLanes::buildForStream(calls, StreamId(uint16_t(1)), 1000);
-        QCOMPARE(cpu1.callCount(), size_t(1));
+        const SliceLanes lanes = lanesOfPid(calls, 7, 1000);
+        auto idAt = [&](int lane, uint64_t t, uint64_t slack) -> std::optional<uint32_t> {
+            const SliceLanes::Span* s = lanes.sliceAt(lane, t, slack);
+            return s ? std::optional<uint32_t>(s->id) : std::nullopt;
+        };
+        QCOMPARE(idAt(1, 111, 0), std::optional<uint32_t>(1)); // inside B
+        QCOMPARE(idAt(1, 122, 0), std::nullopt);               // between calls
+        QCOMPARE(idAt(1, 123, 2), std::optional<uint32_t>(4)); // 2 ns before the interrupt
+        QCOMPARE(idAt(1, 134, 5), std::optional<uint32_t>(4)); // nearest: 4 after the interrupt
+        QCOMPARE(idAt(3, 111, 100), std::nullopt);             // no such lane
+        // The interrupt's flag reaches the lanes (drawn in a shade of its own), the others' not.
+        QVERIFY(lanes.sliceAt(1, 126, 0)->flags & Slice::kInterrupt);
+        QVERIFY(!(lanes.sliceAt(1, 111, 0)->flags & Slice::kInterrupt));
+        QCOMPARE(lanes.sliceAt(1, 111, 0)->label, calls.function(1));
+        const SliceLanes cpu1 = lanesOfStream(calls, StreamId(uint16_t(1)), 1000);
+        QCOMPARE(cpu1.sliceCount(), size_t(1));
         QCOMPARE(calls.cpu(3), 1);
-        QCOMPARE(CallLanes::buildForStream(calls, StreamId(uint16_t(0)), 1000).callCount(), size_t(5));
+        QCOMPARE(lanesOfStream(calls, StreamId(uint16_t(0)), 1000).sliceCount(), size_t(5));
+        // One call by its id, as the timeline outlines the selected one.
+        QCOMPARE(calls.slice(4)->start, uint64_t(125));
+        QCOMPARE(int(calls.slice(4)->depth), 1);
+        QVERIFY(!calls.slice(6));
     }
 
     // On a generated recording: every call in a range is inside a returned box, boxes are in
@@ -757,8 +789,8 @@ private slots:
         QVERIFY(trace);
         const CallSlices& calls = trace->callSlices();
         const uint64_t first = trace->store().firstTimestamp(), last = trace->store().lastTimestamp();
-        const CallLanes lanes = CallLanes::build(calls, 1001, last);
-        QVERIFY(lanes.callCount() > 10000);
+        const SliceLanes lanes = lanesOfPid(calls, 1001, last);
+        QVERIFY(lanes.sliceCount() > 10000);
         const uint64_t span = last - first;
         for (const auto& [from, to, grain] : std::vector<std::tuple<uint64_t, uint64_t, uint64_t>>{
                  {first, last + 1, 0},
@@ -766,10 +798,10 @@ private slots:
                  {first, last + 1, span / 1600},
                  {first + span / 2, first + span / 2 + span / 10, span / 16000}}) {
             for (int lane = 0; lane < lanes.laneCount(); ++lane) {
-                std::vector<CallLanes::Span> boxes;
+                std::vector<SliceLanes::Span> boxes;
                 lanes.spans(lane, from, to, grain, boxes);
-                const uint64_t wide = grain * CallLanes::kNarrowGrains;
-                auto isWideCall = [&](const CallLanes::Span& s) { return s.count == 1 && s.end - s.start >= wide; };
+                const uint64_t wide = grain * SliceLanes::kNarrowGrains;
+                auto isWideCall = [&](const SliceLanes::Span& s) { return s.count == 1 && s.end - s.start >= wide; };
                 for (size_t k = 1; k < boxes.size(); ++k) {
                     QVERIFY(boxes[k].start >= boxes[k - 1].end);
                     if (grain)
@@ -783,8 +815,9 @@ private slots:
                     if (calls.pid(i) != 1001 || calls.depth(i) != lane || (calls.flags(i) & kCallOpen)) continue;
                     if (calls.start(i) >= to || calls.end(i) <= from) continue;
                     ++inRange;
-                    const auto box = std::upper_bound(boxes.begin(), boxes.end(), calls.start(i),
-                                                      [](uint64_t t, const CallLanes::Span& s) { return t < s.start; });
+                    const auto box =
+                        std::upper_bound(boxes.begin(), boxes.end(), calls.start(i),
+                                         [](uint64_t t, const SliceLanes::Span& s) { return t < s.start; });
                     QVERIFY(box != boxes.begin());
                     QVERIFY(std::prev(box)->start <= calls.start(i) && calls.end(i) <= std::prev(box)->end);
                     // A call wide enough to see is never merged into a box of others.

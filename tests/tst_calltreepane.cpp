@@ -418,7 +418,9 @@ private slots:
         bool merged = false;
         for (int x = lanes.left(); x < lanes.right() && !merged; x += 2)
             if (auto hit = timeline->callAt(QPoint(x, lanes.top() + 10 * TimelineRows::kLaneHeight + 5)))
-                merged = hit->merged > 1 && timeline->callTrack().toolTip(*hit).contains("too close");
+                merged = hit->merged > 1 &&
+                         timeline->callToolTip(QPoint(x, lanes.top() + 10 * TimelineRows::kLaneHeight + 5))
+                             .contains("too close");
         QVERIFY(merged);
 
         // Zoomed to the call, a click on it selects it and its entry record.
@@ -429,7 +431,9 @@ private slots:
         QTest::mouseClick(timeline, Qt::LeftButton, {}, at);
         QCOMPARE(view->selectedCall(), std::optional<uint32_t>(uint32_t(call)));
         // Named as the trace named it, though the track was set before the calls were analysed.
-        QCOMPARE(timeline->callTrack().functionName(uint32_t(call)), QString("load_elf_binary"));
+        QCOMPARE(timeline->tracks().flameLabel(*timeline->callAt(at)), QString("load_elf_binary"));
+        const QString tip = timeline->callToolTip(at);
+        QVERIFY2(tip.startsWith("load_elf_binary\n") && tip.contains("depth 2, sh-175"), qPrintable(tip));
         const EventRef record = *view->selection();
         QCOMPARE(session.store().timestamp(record), start);
         QCOMPARE(session.store().stream(record.stream).columns.pid[record.index], 175);
@@ -472,7 +476,7 @@ private slots:
         timeline->layOutCallsNow();
         size_t onCpu = 0;
         for (size_t i = 0; i < calls.size(); ++i) onCpu += calls.stream(i) == cpu1;
-        QCOMPARE(timeline->callTrack().lanes(timeline->rows().rows()[callsRowIndex(true)])->callCount(), onCpu);
+        QCOMPARE(timeline->tracks().flameExtent(RowOwner::Cpu, cpu1.value)->slices, onCpu);
         view->setCpuShowsCalls(cpu1, false);
         QCOMPARE(callsRowIndex(true), -1);
         view->removeTaskRow(175);

@@ -471,6 +471,21 @@ void SliceTable::forEachOf(uint32_t owner, const EventStore& store, const TaskIn
     });
 }
 
+void SliceTable::forEachOnStream(StreamId stream, const EventStore& store,
+                                 const std::function<void(const View&)>& visit) const
+{
+    if (m_source) m_source->forEachOnStream(stream, visit);
+    if (stream.value < store.streamCount())
+        forEachAnchored(store, stream, 0, uint32_t(store.stream(stream).columns.size()),
+                        spec().owner == RowOwner::Cpu ? stream.value : kNoId, visit);
+}
+
+std::optional<SliceTable::View> SliceTable::sliceById(uint32_t id) const
+{
+    if (!m_source) return std::nullopt;
+    return m_source->slice(id);
+}
+
 void SliceTable::forEach(const EventStore& store, const TaskIndex* tasks,
                          const std::function<void(const View&)>& visit) const
 {

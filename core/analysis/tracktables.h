@@ -375,6 +375,13 @@ public:
                    const std::function<void(const View&)>& visit) const;
     // Every slice, anchored ones stream by stream.
     void forEach(const EventStore& store, const TaskIndex* tasks, const std::function<void(const View&)>& visit) const;
+    // The slices that began on a stream, whoever owns them (a CPU's flame chart of a task's
+    // table): a source's whose first record was there, the anchored ones of the stream;
+    // explicit rows name no stream. `owner` of each is the task's when the source knows it.
+    void forEachOnStream(StreamId stream, const EventStore& store, const std::function<void(const View&)>& visit) const;
+    // One slice of a table read from a source, by its id (its owner: kNoId); nullopt in
+    // other tables or past the rows.
+    std::optional<View> sliceById(uint32_t id) const;
     // The anchored slices ending at events [from, to) of `stream`.
     void forEachAnchored(const EventStore& store, StreamId stream, uint32_t from, uint32_t to, uint32_t owner,
                          const std::function<void(const View&)>& visit) const;
@@ -428,6 +435,10 @@ public:
     virtual size_t rows() const = 0;
     // The owner's slices, in the order they began (a slice before those it holds).
     virtual void forEachOf(uint32_t owner, const std::function<void(const SliceTable::View&)>& visit) const = 0;
+    // The slices whose first record was on `stream`, in the order they began per owner.
+    virtual void forEachOnStream(StreamId stream, const std::function<void(const SliceTable::View&)>& visit) const = 0;
+    // One slice by its id, as forEachOf gives it but for the end of one not returned (owner: kNoId).
+    virtual std::optional<SliceTable::View> slice(uint32_t id) const = 0;
     virtual size_t labelCount() const = 0;
     virtual const std::string& labelText(uint32_t label) const = 0;
     virtual size_t memoryBytes() const = 0;

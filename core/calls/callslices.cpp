@@ -119,7 +119,7 @@ SliceTable::View CallSlices::viewOf(uint32_t call, uint32_t task) const
     v.depth = uint8_t(std::clamp<int64_t>(depth(call), 0, 255));
     const uint8_t f = flags(call);
     v.flags = uint8_t(((f & kCallOpen) ? Slice::kOpen : 0) | ((f & kCallNoEntry) ? Slice::kNoStart : 0) |
-                      ((f & kCallRetval) ? 0 : Slice::kNoValue));
+                      ((f & kCallRetval) ? 0 : Slice::kNoValue) | ((f & kCallInterrupt) ? Slice::kInterrupt : 0));
     v.id = call;
     v.parent = parent(call);
     return v;
@@ -154,6 +154,21 @@ void CallSlices::forEachOf(uint32_t task, const std::function<void(const SliceTa
             visit(v);
     }
     for (const SliceTable::View& v : open) close(v, std::nullopt);
+}
+
+void CallSlices::forEachOnStream(StreamId stream, const std::function<void(const SliceTable::View&)>& visit) const
+{
+    // A call that migrated shows on the CPU it began on.
+    for (uint32_t task = 0; task < owners(); ++task)
+        forEachOf(task, [&](const SliceTable::View& v) {
+            if (m_stream[v.id] == stream.value) visit(v);
+        });
+}
+
+std::optional<SliceTable::View> CallSlices::slice(uint32_t call) const
+{
+    if (call >= size()) return std::nullopt;
+    return viewOf(call, SliceTable::kNoId);
 }
 
 size_t CallSlices::memoryBytes() const

@@ -128,6 +128,8 @@ public:
     size_t owners() const override { return m_byTask.owners(); }
     size_t rows() const override { return m_byTask.rows(); }
     void forEachOf(uint32_t task, const std::function<void(const SliceTable::View&)>& visit) const override;
+    void forEachOnStream(StreamId stream, const std::function<void(const SliceTable::View&)>& visit) const override;
+    std::optional<SliceTable::View> slice(uint32_t call) const override;
     size_t labelCount() const override { return m_nameTexts.size(); }
     const std::string& labelText(uint32_t function) const override;
 

@@ -98,10 +98,11 @@ struct FlowTableSpec {
 // A slice as an analysis adds it.
 struct Slice {
     enum Flag : uint8_t {
-        kError = 0x01,   // failed (a system call's negative errno): drawn in red at any zoom
-        kOpen = 0x02,    // no end seen: it runs to the end of the recording
-        kNoStart = 0x04, // its start was not recorded: began before the recording or a gap
-        kNoValue = 0x08, // its value was not recorded (a call whose exit has no return value)
+        kError = 0x01,     // failed (a system call's negative errno): drawn in red at any zoom
+        kOpen = 0x02,      // no end seen: it runs to the end of the recording
+        kNoStart = 0x04,   // its start was not recorded: began before the recording or a gap
+        kNoValue = 0x08,   // its value was not recorded (a call whose exit has no return value)
+        kInterrupt = 0x10, // ran in interrupt context (a function_graph call): a shade of its own
     };
     uint64_t start = 0, end = 0;
     uint32_t owner = 0;

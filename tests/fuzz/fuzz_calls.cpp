@@ -3,7 +3,7 @@
 // without entries, rettime before calltime, lost events, interrupts, migrations), then every
 // view built from them: the top-down and bottom-up trees, caller/callee, statistics, a
 // single call's tree, a call's family and the flame-chart lanes.
-#include "calls/calllanes.h"
+#include "analysis/slicelanes.h"
 #include "calls/calltree.h"
 
 #include <cstring>
@@ -90,13 +90,16 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size)
         // What the timeline's flame-chart tracks and the details pane ask of them.
         (void)CallFamily::of(calls, one.root);
         const uint64_t end = calls.start(calls.size() - 1) + 100000;
-        for (const CallLanes& lanes :
-             {CallLanes::build(calls, calls.pid(one.root), end), CallLanes::buildForStream(calls, StreamId(1), end)}) {
-            std::vector<CallLanes::Span> spans;
+        SliceLanes::Builder ofTask, ofStream;
+        calls.forEachOf(0, [&](const SliceTable::View& v) { ofTask.add(v); });
+        calls.forEachOnStream(StreamId(1), [&](const SliceTable::View& v) { ofStream.add(v); });
+        (void)calls.slice(one.root);
+        for (const SliceLanes& lanes : {std::move(ofTask).finish(end), std::move(ofStream).finish(end)}) {
+            std::vector<SliceLanes::Span> spans;
             for (int lane = 0; lane < lanes.laneCount(); ++lane) {
                 for (uint64_t grain : {uint64_t(0), uint64_t(7), uint64_t(5000)})
                     lanes.spans(lane, calls.start(0), end, grain, spans);
-                (void)lanes.callAt(lane, calls.start(one.root), 100);
+                (void)lanes.sliceAt(lane, calls.start(one.root), 100);
             }
         }
     }

@@ -143,7 +143,7 @@ void TimelineWidget::mouseDoubleClickEvent(QMouseEvent* e)
         return;
     }
     if (row.kind == TimelineRows::Kind::Calls) {
-        if (auto hit = callAt(e->pos())) zoomToCall(hit->call);
+        if (auto hit = callAt(e->pos())) zoomToSpan(hit->start, hit->end);
         m_ignoreRelease = true;
         return;
     }
@@ -301,8 +301,8 @@ bool TimelineWidget::event(QEvent* e)
             return true;
         }
         if (index >= 0 && m_rows.rows()[index].kind == TimelineRows::Kind::Calls) {
-            if (auto hit = callAt(help->pos()))
-                QToolTip::showText(help->globalPos(), m_callTrack.toolTip(*hit), this);
+            if (const QString text = callToolTip(help->pos()); !text.isEmpty())
+                QToolTip::showText(help->globalPos(), text, this);
             else
                 QToolTip::hideText();
         } else {

@@ -47,12 +47,11 @@ timeline::ClockUnit TimelineWidget::clockUnit() const
 
 void TimelineWidget::addCallsActions(QMenu& menu, const TimelineRows::Row& row, QPoint pos)
 {
-    const CallSlices& calls = m_session->trace->callSlices();
-    if (!calls.available()) return;
+    if (!m_tracks.hasFlameCharts()) return;
     if (row.kind == TimelineRows::Kind::Calls) {
         if (auto hit = callAt(pos)) {
-            menu.addAction(tr("Zoom to %1").arg(m_callTrack.functionName(hit->call)), this,
-                           [this, call = hit->call] { zoomToCall(call); });
+            menu.addAction(tr("Zoom to %1").arg(m_tracks.flameLabel(*hit)), this,
+                           [this, start = hit->start, end = hit->end] { zoomToSpan(start, end); });
         }
         if (row.pid >= 0)
             menu.addAction(tr("Hide the calls"), this,

@@ -39,7 +39,7 @@ TimelineWidget::TimelineWidget(ViewState* view, QWidget* parent) : QWidget(paren
     connect(view, &ViewState::taskRowsChanged, this, &TimelineWidget::syncRowsFromView);
     connect(view, &ViewState::collapsedChanged, this, &TimelineWidget::syncRowsFromView);
     connect(view, &ViewState::callRowsChanged, this, &TimelineWidget::syncRowsFromView);
-    connect(&m_callTrack, &CallTrack::lanesReady, this, &TimelineWidget::onLanesReady);
+    m_tracks.setFlameReady([this] { onLanesReady(); });
 }
 
 void TimelineWidget::setFilter(std::shared_ptr<const FilterResult> filter, const std::vector<bool>& hiddenStreams)
@@ -54,7 +54,6 @@ void TimelineWidget::install(const TraceSession* session)
 {
     m_session = session;
     m_filter.reset();
-    m_callTrack.setSession(session);
     m_tracks.setSession(session);
 }
 
@@ -487,14 +486,22 @@ QRect TimelineWidget::callLanesRect(int index) const
     return QRect(kLabelWidth, top, dataWidth(), std::max(1, row.lanes) * TimelineRows::kLaneHeight);
 }
 
+std::pair<RowOwner, uint32_t> TimelineWidget::callsOwner(const TimelineRows::Row& callsRow) const
+{
+    if (callsRow.pid < 0) return {RowOwner::Cpu, callsRow.stream.value};
+    const TimelineRows::TaskData* data = m_rows.task(callsRow.pid);
+    return {RowOwner::Task, data ? data->task.value : TaskId().value};
+}
+
 void TimelineWidget::paintCallsRow(QPainter& p, const TimelineRows::Row& row, int top, int index)
 {
-    const std::shared_ptr<const CallLanes> lanes = m_callTrack.lanes(row);
+    const auto [kind, owner] = callsOwner(row);
+    const std::optional<TrackRenderer::FlameExtent> extent = m_tracks.flameExtent(kind, owner);
     const QRect area = callLanesRect(index);
     QString note;
-    if (!lanes)
+    if (!extent)
         note = tr("laying out the calls\u2026");
-    else if (lanes->callCount() == 0)
+    else if (extent->slices == 0)
         note = row.pid >= 0 ? tr("no function_graph calls recorded for this task")
                             : tr("no function_graph calls recorded on this CPU");
     if (!note.isEmpty()) {
@@ -504,11 +511,11 @@ void TimelineWidget::paintCallsRow(QPainter& p, const TimelineRows::Row& row, in
     }
     p.save();
     p.setClipRect(area.intersected(QRect(kLabelWidth, kRulerHeight, dataWidth(), height() - kRulerHeight)));
-    m_callTrack.paint(p, *lanes, area, m_view->visibleRange());
+    m_tracks.paintFlame(p, kind, owner, area, m_view->visibleRange());
     p.restore();
     // The depth of each lane, in the label column when the lanes are tall enough to read.
     p.setPen(palette().color(QPalette::PlaceholderText));
-    for (int lane = 1; lane < lanes->laneCount(); ++lane) {
+    for (int lane = 1; lane < extent->lanes; ++lane) {
         const int y = area.top() + lane * TimelineRows::kLaneHeight;
         if (y + TimelineRows::kLaneHeight > top + row.height) break;
         if (lane % 5 == 0)
@@ -522,8 +529,10 @@ void TimelineWidget::onLanesReady()
     // Calls rows take the height their lanes need.
     const QVector<TimelineRows::Row> rows = m_rows.rows();
     for (const TimelineRows::Row& row : rows)
-        if (row.kind == TimelineRows::Kind::Calls)
-            if (auto lanes = m_callTrack.lanes(row)) m_rows.setLaneCount(row, lanes->laneCount());
+        if (row.kind == TimelineRows::Kind::Calls) {
+            const auto [kind, owner] = callsOwner(row);
+            if (auto extent = m_tracks.flameExtent(kind, owner)) m_rows.setLaneCount(row, extent->lanes);
+        }
     update();
 }
 
@@ -531,32 +540,65 @@ void TimelineWidget::layOutCallsNow()
 {
     const QVector<TimelineRows::Row> rows = m_rows.rows();
     for (const TimelineRows::Row& row : rows)
-        if (row.kind == TimelineRows::Kind::Calls && !m_callTrack.lanes(row)) m_callTrack.layOutNow(row);
+        if (row.kind == TimelineRows::Kind::Calls) {
+            const auto [kind, owner] = callsOwner(row);
+            m_tracks.layOutFlameNow(kind, owner);
+        }
+    onLanesReady();
 }
 
-std::optional<CallTrack::Hit> TimelineWidget::callAt(QPoint pos)
+std::optional<TrackRenderer::FlameHit> TimelineWidget::callAt(QPoint pos)
 {
     if (!m_session || pos.y() < kRulerHeight) return std::nullopt;
     const int index = m_rows.rowAt(contentY(pos.y()));
     if (index < 0 || m_rows.rows()[index].kind != TimelineRows::Kind::Calls) return std::nullopt;
-    const auto lanes = m_callTrack.lanes(m_rows.rows()[index]);
-    if (!lanes) return std::nullopt;
-    return m_callTrack.hitAt(*lanes, callLanesRect(index), m_view->visibleRange(), pos);
+    const auto [kind, owner] = callsOwner(m_rows.rows()[index]);
+    return m_tracks.flameAt(kind, owner, callLanesRect(index), m_view->visibleRange(), pos);
+}
+
+QString TimelineWidget::callToolTip(QPoint pos)
+{
+    const std::optional<TrackRenderer::FlameHit> hit = callAt(pos);
+    if (!hit) return {};
+    // Which task made the call and where: a task row's, or the task that ran on the CPU then.
+    const TimelineRows::Row& row = m_rows.rows()[m_rows.rowAt(contentY(pos.y()))];
+    QString where;
+    if (row.pid >= 0) {
+        where = tr("%1-%2").arg(QString::fromStdString(m_session->taskName(row.pid))).arg(row.pid);
+    } else {
+        const Stream& stream = m_session->store().stream(row.stream);
+        where = tr("on CPU %1").arg(stream.cpu);
+        // Without scheduling events, the task of the CPU's record where the call began.
+        std::optional<int32_t> pid;
+        if (const TaskId task = m_session->trace->runningTasks().taskAt(row.stream, hit->start); task.valid())
+            pid = m_session->trace->taskIndex().task(task).pid;
+        size_t lo = 0, hi = stream.columns.size();
+        while (lo < hi) {
+            const size_t mid = lo + (hi - lo) / 2;
+            if (stream.columns.timestamp[mid] < hit->start)
+                lo = mid + 1;
+            else
+                hi = mid;
+        }
+        if (!pid && lo < stream.columns.size() && stream.columns.timestamp[lo] == hit->start)
+            pid = stream.columns.pid[lo];
+        if (pid) where = tr("%1-%2 %3").arg(QString::fromStdString(m_session->taskName(*pid))).arg(*pid).arg(where);
+    }
+    return m_tracks.flameToolTip(*hit, where);
 }
 
 void TimelineWidget::selectCallAt(QPoint pos)
 {
-    if (auto hit = callAt(pos))
-        m_view->selectCall(hit->call, callRecord(*m_session->trace, m_session->trace->callSlices(), hit->call));
+    // The selection holds a row of the calls table (the call tree and details pane follow it).
+    const std::optional<TrackRenderer::FlameHit> hit = callAt(pos);
+    if (!hit || hit->id == SliceTable::kNoId || hit->table->key() != CallSlices::kTableKey) return;
+    m_view->selectCall(hit->id, callRecord(*m_session->trace, m_session->trace->callSlices(), hit->id));
 }
 
-void TimelineWidget::zoomToCall(uint32_t call)
+void TimelineWidget::zoomToSpan(uint64_t start, uint64_t end)
 {
-    // The whole call, with a little room on either side.
-    const CallSlices& calls = m_session->trace->callSlices();
-    const uint64_t start = calls.start(call);
-    const uint64_t end =
-        (calls.flags(call) & kCallOpen) ? m_session->store().lastTimestamp() : std::max(calls.end(call), start + 1);
+    // The whole span, with a little room on either side.
+    end = std::max(end, start + 1);
     const uint64_t margin = std::max<uint64_t>(1, (end - start) / 20);
     m_view->setVisibleRange({start > margin ? start - margin : 0, end + margin});
 }
@@ -647,14 +689,15 @@ void TimelineWidget::paintOverlays(QPainter& p)
                                 QColor(0xd0, 0x40, 0x10, 220));
         p.setClipRect(kLabelWidth, 0, dataWidth(), height());
     }
-    if (auto call = m_view->selectedCall(); call && m_session && *call < m_session->trace->callSlices().size()) {
+    const SliceTable* callsTable = m_session ? m_tracks.flameTable(CallSlices::kTableKey) : nullptr;
+    if (auto call = m_view->selectedCall(); call && callsTable) {
         // Outline the call in every Calls row that shows it.
-        const CallSlices& calls = m_session->trace->callSlices();
         const auto& rows = m_rows.rows();
         for (int i = 0; i < rows.size(); ++i) {
             if (rows[i].kind != TimelineRows::Kind::Calls) continue;
-            if (rows[i].pid >= 0 ? rows[i].pid != calls.pid(*call) : rows[i].stream != calls.stream(*call)) continue;
-            const QRect box = m_callTrack.callRect(*call, callLanesRect(i), m_view->visibleRange());
+            const auto [kind, owner] = callsOwner(rows[i]);
+            const QRect box =
+                m_tracks.flameRect(kind, owner, *callsTable, *call, callLanesRect(i), m_view->visibleRange());
             if (box.isEmpty()) continue;
             p.setPen(QPen(palette().color(QPalette::Highlight), 2));
             p.setBrush(Qt::NoBrush);

@@ -3,7 +3,6 @@
 
 #include "query/eventfilter.h"
 #include "state/viewstate.h"
-#include "timeline/calltrack.h"
 #include "timeline/timelinerows.h"
 #include "timeline/trackrenderer.h"
 
@@ -29,7 +28,7 @@ namespace ringside {
 // event, Shift+click sets marker A, Ctrl+click marker B; double-click on a CPU row adds a row
 // for the task running there (on its label: the task running at the selection, or else at the
 // middle of the view); a click on a buffer header collapses it. A task or CPU row can show its
-// function_graph calls below it (the row menu; see CallTrack): a click there selects a call,
+// function_graph calls below it (the row menu; a flame chart, see TrackRenderer): a click there selects a call,
 // a double-click zooms to it. Keys (see handleKey): W/S or
 // +/- zoom, A/D or Left/Right pan, 0 fit, Backspace zoom back.
 //
@@ -50,7 +49,6 @@ public:
     // Draws only the events of `filter` (nullptr: all); hidden CPUs lose their rows.
     void setFilter(std::shared_ptr<const FilterResult> filter, const std::vector<bool>& hiddenStreams);
     TimelineRows& rows() { return m_rows; }
-    CallTrack& callTrack() { return m_callTrack; }
     // The active recording's tables as drawn (tests).
     TrackRenderer& tracks() { return m_tracks; }
     // The lanes' rectangle of the Calls row `index`, in widget coordinates.
@@ -65,7 +63,9 @@ public:
     // and benchmarks.
     void layOutCallsNow();
     // The call under a widget point, when a Calls row is there.
-    std::optional<CallTrack::Hit> callAt(QPoint pos);
+    std::optional<TrackRenderer::FlameHit> callAt(QPoint pos);
+    // What the call there is, for its tooltip ("" when none).
+    QString callToolTip(QPoint pos);
 
     static constexpr int kRulerHeight = 34;
     static constexpr int kLabelWidth = 150;
@@ -138,8 +138,10 @@ private:
     bool isActive(const TimelineRows::Row& row) const { return row.recording == m_rows.activeRecording(); }
     void paintCallsRow(QPainter& p, const TimelineRows::Row& row, int top, int index);
     void onLanesReady();
+    // A Calls row's flame chart: its task's (RowOwner::Task), or its CPU's (the stream).
+    std::pair<RowOwner, uint32_t> callsOwner(const TimelineRows::Row& callsRow) const;
     void selectCallAt(QPoint pos);
-    void zoomToCall(uint32_t call);
+    void zoomToSpan(uint64_t start, uint64_t end);
     void addCallsActions(QMenu& menu, const TimelineRows::Row& row, QPoint pos);
     void paintRuler(QPainter& p);
     void paintOverlays(QPainter& p);
@@ -158,7 +160,6 @@ private:
     ViewState* m_view;
     const TraceSession* m_session = nullptr;
     TimelineRows m_rows;
-    CallTrack m_callTrack;
     TrackRenderer m_tracks;                    // the active recording's tables
     std::vector<TrackRenderer> m_otherTracks;  // every recording's, for their CPU rows
     TrackRenderer& tracksOf(const TimelineRows::Row& row);

@@ -30,6 +30,7 @@ QRect bandOf(const QRect& bar, int n)
 
 void TrackRenderer::setSession(const TraceSession* session)
 {
+    resetFlames();
     m_session = session;
     m_tables.clear();
     m_lanes.clear();

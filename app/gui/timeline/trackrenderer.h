@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 #pragma once
 
+#include "analysis/slicelanes.h"
 #include "analysis/tracktables.h"
 #include "state/tracesession.h"
 #include "timeline/timelinemath.h"
@@ -26,7 +27,8 @@ namespace ringside {
 //   "which task ran" colours each CPU row by task), the state an owner is in now drawn to the
 //   end of the data;
 // - slices are lanes by depth along the bar's bottom, labelled where they are wide enough,
-//   failures in red and never thinner than two pixels;
+//   failures in red and never thinner than two pixels; a flame chart's (function calls) are
+//   lanes in a row of their own under the owner's, each label in a colour of its own;
 // - instants are small marks on top, counters a line in a band, flows arrows between rows.
 //
 // Every kind is drawn from binary searches per pixel column over an owner's rows, so a frame
@@ -34,6 +36,11 @@ namespace ringside {
 // the first time its row is drawn, and again when its table grew.
 class TrackRenderer {
 public:
+    TrackRenderer();
+    ~TrackRenderer();
+    TrackRenderer(TrackRenderer&&) noexcept;
+    TrackRenderer& operator=(TrackRenderer&&) noexcept;
+
     // The centre y of a task's row, or nullopt when it has none on screen.
     using RowCentre = std::function<std::optional<int>(uint32_t task)>;
     // Above this many flows in view only the selected task's are drawn.
@@ -84,6 +91,45 @@ public:
     QString describeTask(TaskId task, uint64_t t, uint64_t slack);
     // What the CPU-owned tables say there (which task ran, from when to when; slices, marks).
     QString describeCpu(StreamId stream, uint64_t t, uint64_t slack);
+
+    // Flame charts (SliceTableSpec::flameChart): an owner's slices in a row of their own. A
+    // task's row shows the task's; a CPU's row the CPU's own and those of tasks' slices that
+    // began on it. Laid out on a worker thread the first time a row asks, and again when its
+    // tables grew (the old layout drawn meanwhile); `ready` runs on the GUI thread then.
+    void setFlameReady(std::function<void()> ready);
+    bool hasFlameCharts() const;
+    struct FlameExtent {
+        int lanes = 0;
+        size_t slices = 0;
+    };
+    // Nullopt while the row's slices are laid out the first time.
+    std::optional<FlameExtent> flameExtent(RowOwner kind, uint32_t owner);
+    // Lays a row out now, on this thread (tests and benchmarks).
+    void layOutFlameNow(RowOwner kind, uint32_t owner);
+    // `area`: the lanes' rectangle (lane 0 at its top), covering `range`. Slices closer than a
+    // pixel are one box ("N calls"), so a frame paints about one box per pixel column and lane.
+    void paintFlame(QPainter& p, RowOwner kind, uint32_t owner, const QRect& area, timeline::TimeRange range);
+    // What is under a point of a flame row: a slice, or slices merged at this zoom.
+    struct FlameHit {
+        const SliceTable* table = nullptr;
+        uint32_t id = SliceTable::kNoId; // the one under the point (the nearest, in a merged box)
+        uint32_t label = 0;
+        uint8_t flags = 0;
+        uint32_t merged = 1;
+        uint64_t start = 0, end = 0; // of the box
+        int lane = 0;                // its depth
+    };
+    std::optional<FlameHit> flameAt(RowOwner kind, uint32_t owner, const QRect& area, timeline::TimeRange range,
+                                    QPoint pos);
+    // Where the slice `id` of `table` is drawn in the flame row's `area`; empty when not there.
+    QRect flameRect(RowOwner kind, uint32_t owner, const SliceTable& table, uint32_t id, const QRect& area,
+                    timeline::TimeRange range);
+    QString flameLabel(const FlameHit& hit) const;
+    // `where`: the task and CPU, as the row knows them.
+    QString flameToolTip(const FlameHit& hit, const QString& where) const;
+    // The flame-chart table of this key, if the recording has one.
+    const SliceTable* flameTable(std::string_view key) const;
+    static constexpr int kMinLabelWidth = 28;
 
     // A slice under a row's point, for selecting it.
     struct SliceHit {
@@ -151,7 +197,28 @@ private:
     template <typename Table>
     std::vector<const Table*> tables(TrackTable::Kind kind, RowOwner owner) const;
 
+    // One flame row's tables laid out, lane 0 of each under the last lane of the one before.
+    struct FlameRow {
+        std::vector<std::pair<const SliceTable*, std::shared_ptr<const SliceLanes>>> tables;
+        std::vector<size_t> rows; // each table's rows when laid out
+        int lanes = 0;
+        size_t slices = 0;
+    };
+    using FlameKey = std::pair<RowOwner, uint32_t>;
+    // Lives on the heap: the worker's delivery finds it there however the renderer moves.
+    struct FlameState;
+    std::shared_ptr<const FlameRow> flameRow(RowOwner kind, uint32_t owner);
+    static std::shared_ptr<const FlameRow> layOutFlame(const TraceSession& session,
+                                                       const std::vector<const TrackTable*>& tables, FlameKey key);
+    void resetFlames();
+    void startFlameLayouts();
+    // A flame row's lanes of one table, from its first lane.
+    template <typename Visit>
+    static void forEachFlameTable(const FlameRow& row, Visit visit);
+    QColor flameColor(const SliceTable& table, uint32_t label, uint8_t flags) const;
+
     const TraceSession* m_session = nullptr;
+    std::unique_ptr<FlameState> m_flame;
     std::vector<const TrackTable*> m_tables;
     LanesMap m_lanes;
     size_t m_laneBytes = 0;

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
-#include "calls/calllanes.h"
+#include "analysis/slicelanes.h"
 
 #include <algorithm>
 
@@ -11,17 +11,17 @@ constexpr uint64_t kFirstGrain = 1000; // 1 us; each coarser level merges gaps 8
 constexpr uint64_t kGrainStep = 8;
 
 // Whether `next` joins the box `last` at `grain`: they are under a grain apart and neither is
-// a call wide enough to show on its own. Such calls stay boxes of their own however close the
-// next one is; clusters of small calls become one box.
-bool joins(const CallLanes::Span& last, const CallLanes::Span& next, uint64_t grain)
+// a slice wide enough to show on its own. Such slices stay boxes of their own however close
+// the next one is; clusters of small slices become one box.
+bool joins(const SliceLanes::Span& last, const SliceLanes::Span& next, uint64_t grain)
 {
-    const uint64_t narrow = grain * CallLanes::kNarrowGrains;
-    auto mergeable = [narrow](const CallLanes::Span& s) { return s.count > 1 || s.end - s.start < narrow; };
+    const uint64_t narrow = grain * SliceLanes::kNarrowGrains;
+    auto mergeable = [narrow](const SliceLanes::Span& s) { return s.count > 1 || s.end - s.start < narrow; };
     return next.start < last.end + grain && mergeable(last) && mergeable(next);
 }
 
 // Appends `s` to `out`, merged into the last box when it joins it.
-void append(std::vector<CallLanes::Span>& out, size_t first, const CallLanes::Span& s, uint64_t grain)
+void append(std::vector<SliceLanes::Span>& out, size_t first, const SliceLanes::Span& s, uint64_t grain)
 {
     if (out.size() > first && grain > 0 && joins(out.back(), s, grain)) {
         out.back().end = std::max(out.back().end, s.end);
@@ -31,54 +31,49 @@ void append(std::vector<CallLanes::Span>& out, size_t first, const CallLanes::Sp
     }
 }
 
-std::vector<CallLanes::Span> merged(const std::vector<CallLanes::Span>& spans, uint64_t grain)
+std::vector<SliceLanes::Span> merged(const std::vector<SliceLanes::Span>& spans, uint64_t grain)
 {
-    std::vector<CallLanes::Span> out;
-    for (const CallLanes::Span& s : spans) append(out, 0, s, grain);
+    std::vector<SliceLanes::Span> out;
+    for (const SliceLanes::Span& s : spans) append(out, 0, s, grain);
     return out;
 }
 
 } // namespace
 
-CallLanes CallLanes::build(const CallSlices& calls, int32_t pid, uint64_t endOfTrace)
+void SliceLanes::Builder::add(const SliceTable::View& slice)
 {
-    return buildWhere(calls, endOfTrace, [&](size_t i) { return calls.pid(i) == pid; });
+    if (slice.depth >= kMaxLanes) return;
+    if (slice.depth >= m_byDepth.size()) m_byDepth.resize(size_t(slice.depth) + 1);
+    Span span;
+    span.start = slice.start;
+    span.end = std::max(slice.start, slice.end);
+    span.id = slice.id;
+    span.label = slice.label;
+    span.flags = slice.flags;
+    m_byDepth[slice.depth].push_back(span);
+    ++m_slices;
 }
 
-CallLanes CallLanes::buildForStream(const CallSlices& calls, StreamId stream, uint64_t endOfTrace)
+SliceLanes SliceLanes::Builder::finish(uint64_t endOfTrace) &&
 {
-    return buildWhere(calls, endOfTrace, [&](size_t i) { return calls.stream(i) == stream; });
-}
-
-template <typename Selected>
-CallLanes CallLanes::buildWhere(const CallSlices& calls, uint64_t endOfTrace, Selected selected)
-{
-    CallLanes lanes;
-    std::vector<std::vector<Span>> byDepth;
-    for (size_t i = 0; i < calls.size(); ++i) {
-        if (!selected(i)) continue;
-        const int64_t depth = calls.depth(i);
-        if (depth < 0 || depth >= kMaxLanes) continue;
-        if (size_t(depth) >= byDepth.size()) byDepth.resize(size_t(depth) + 1);
-        const uint64_t start = calls.start(i);
-        const uint64_t end = (calls.flags(i) & kCallOpen) ? std::max(start, endOfTrace) : calls.end(i);
-        byDepth[size_t(depth)].push_back({start, end, uint32_t(i), 1});
-        ++lanes.m_calls;
-    }
-    lanes.m_lanes.resize(byDepth.size());
-    for (size_t d = 0; d < byDepth.size(); ++d) {
-        std::vector<Span>& spans = byDepth[d];
-        // Mostly in order already: calls are stored as their entries arrive.
+    SliceLanes lanes;
+    lanes.m_slices = m_slices;
+    lanes.m_lanes.resize(m_byDepth.size());
+    for (size_t d = 0; d < m_byDepth.size(); ++d) {
+        std::vector<Span> spans = std::move(m_byDepth[d]);
+        for (Span& s : spans)
+            if (s.flags & Slice::kOpen) s.end = std::max(s.start, endOfTrace);
+        // Mostly in order already: sources give an owner's slices as they began.
         std::stable_sort(spans.begin(), spans.end(), [](const Span& a, const Span& b) { return a.start < b.start; });
-        // A call ended before the next one at its depth began: one closed without its exit (it
+        // A slice ended before the next one at its depth began: one closed without its end (it
         // has no end of its own) or a damaged duration ends there, so the lane never overlaps.
         for (size_t k = 0; k + 1 < spans.size(); ++k) spans[k].end = std::min(spans[k].end, spans[k + 1].start);
         Lane& lane = lanes.m_lanes[d];
         lane.levels.push_back({0, std::move(spans)});
         // Coarser levels until one adds little: each is at most as long as the one before. No
         // view draws the lane's whole extent in fewer than 16 pixels, so no grain is coarser.
-        const std::vector<Span>& calls0 = lane.levels.back().spans;
-        const uint64_t extent = calls0.empty() ? 0 : calls0.back().end - calls0.front().start;
+        const std::vector<Span>& slices0 = lane.levels.back().spans;
+        const uint64_t extent = slices0.empty() ? 0 : slices0.back().end - slices0.front().start;
         for (uint64_t grain = kFirstGrain; lane.levels.back().spans.size() > 64 && grain <= extent / 16;
              grain *= kGrainStep) {
             std::vector<Span> coarser = merged(lane.levels.back().spans, grain);
@@ -90,10 +85,12 @@ CallLanes CallLanes::buildWhere(const CallSlices& calls, uint64_t endOfTrace, Se
             lane.levels.push_back({grain, std::move(coarser)});
         }
     }
+    m_byDepth.clear();
+    m_slices = 0;
     return lanes;
 }
 
-void CallLanes::spans(int lane, uint64_t from, uint64_t to, uint64_t grain, std::vector<Span>& out) const
+void SliceLanes::spans(int lane, uint64_t from, uint64_t to, uint64_t grain, std::vector<Span>& out) const
 {
     if (lane < 0 || lane >= laneCount() || from >= to) return;
     const std::vector<Level>& levels = m_lanes[size_t(lane)].levels;
@@ -108,24 +105,24 @@ void CallLanes::spans(int lane, uint64_t from, uint64_t to, uint64_t grain, std:
     for (auto it = first; it != spans.end() && it->start < to; ++it) append(out, before, *it, grain);
 }
 
-std::optional<uint32_t> CallLanes::callAt(int lane, uint64_t t, uint64_t slack) const
+const SliceLanes::Span* SliceLanes::sliceAt(int lane, uint64_t t, uint64_t slack) const
 {
-    if (lane < 0 || lane >= laneCount()) return std::nullopt;
+    if (lane < 0 || lane >= laneCount()) return nullptr;
     const std::vector<Span>& spans = m_lanes[size_t(lane)].levels.front().spans;
-    // The first call ending after t holds it, or is the nearest after; the one before it is
+    // The first slice ending after t holds it, or is the nearest after; the one before it is
     // the nearest before.
     auto it = std::upper_bound(spans.begin(), spans.end(), t, [](uint64_t v, const Span& s) { return v < s.end; });
-    std::optional<uint32_t> best;
+    const Span* best = nullptr;
     uint64_t bestDistance = slack + 1;
     if (it != spans.end()) {
         const uint64_t d = it->start > t ? it->start - t : 0;
-        if (d < bestDistance) best = it->call, bestDistance = d;
+        if (d < bestDistance) best = &*it, bestDistance = d;
     }
-    if (it != spans.begin() && t - (it - 1)->end < bestDistance) best = (it - 1)->call;
+    if (it != spans.begin() && t - (it - 1)->end < bestDistance) best = &*(it - 1);
     return best;
 }
 
-size_t CallLanes::memoryBytes() const
+size_t SliceLanes::memoryBytes() const
 {
     size_t bytes = 0;
     for (const Lane& lane : m_lanes)
