@@ -72,6 +72,44 @@ std::shared_ptr<TraceSession> loadWithCpuRuns()
     return session;
 }
 
+// A plugin whose table is a flame chart a CPU owns: each task's run on a CPU (depth 0, named
+// by the task) with its first half inside it (depth 1, "first half").
+class RunsAsFlame : public Plugin {
+public:
+    std::string name() const override { return "runsflame"; }
+    std::string description() const override { return "Runs per CPU as a flame chart (a test)"; }
+    std::vector<EventRequest> requests() const override
+    {
+        return {{"sched", "sched_switch", {"next_pid", "next_comm"}}};
+    }
+    void setTables(TableSink& tables) override
+    {
+        SliceTableSpec spec{"runs", "Runs", RowOwner::Cpu};
+        spec.flameChart = true;
+        m_runs = &tables.slices(spec);
+        m_half = m_runs->label("first half");
+    }
+    void consume(const ConsumedRecord& record) override
+    {
+        auto& [since, label] = m_cpus[record.stream.value];
+        const uint32_t owner = record.stream.value;
+        if (since && record.timestamp > since + 1) {
+            m_runs->add({since, record.timestamp, owner, label, 0, 0, 0, {}, {}});
+            m_runs->add({since, since + (record.timestamp - since) / 2, owner, m_half, 0, 1, 0, {}, {}});
+            ++added;
+        }
+        since = record.timestamp;
+        label = m_runs->label(record.field(1).asText());
+    }
+    std::string nothingToShow() const override { return {}; }
+    size_t added = 0;
+
+private:
+    SliceSink* m_runs = nullptr;
+    uint32_t m_half = 0;
+    std::map<uint32_t, std::pair<uint64_t, uint32_t>> m_cpus;
+};
+
 } // namespace
 
 class TestTimelineWidget : public QObject {
@@ -670,6 +708,73 @@ private slots:
         QVERIFY(k < ts.size());
         const QString text = tracks.describeCpu(cpu, ts[k], 0);
         QVERIFY2(text.contains("Runs: ") && text.contains("Priority run: ") && text.contains("Idle: "), qPrintable(text));
+    }
+
+    // A plugin's flame-chart table is drawn as the function calls are, by the same renderer:
+    // under its CPU, a lane per depth, each slice named and found under the pointer; not
+    // along the CPU's bar.
+    void aPluginsFlameChartIsDrawn()
+    {
+        auto plugin = std::make_unique<RunsAsFlame>();
+        RunsAsFlame* runs = plugin.get();
+        std::vector<std::unique_ptr<Plugin>> plugins;
+        plugins.push_back(std::move(plugin));
+        auto session = std::make_shared<TraceSession>();
+        auto opened = Trace::open(test::fixturePath("threads.dat"), LoadOptions(), {}, std::move(plugins));
+        QVERIFY2(opened, opened ? "" : opened.error().message.c_str());
+        session->trace = std::move(*opened);
+        session->formatter = std::make_unique<EventFormatter>(*session->trace);
+        QVERIFY(runs->added > 10);
+
+        TrackRenderer tracks;
+        tracks.setSession(session.get());
+        QVERIFY(tracks.hasFlameCharts());
+        const StreamId cpu(0);
+        tracks.layOutFlameNow(RowOwner::Cpu, cpu.value);
+        const std::optional<TrackRenderer::FlameExtent> extent = tracks.flameExtent(RowOwner::Cpu, cpu.value);
+        QVERIFY(extent);
+        QCOMPARE(extent->lanes, 2);
+        QVERIFY(extent->slices > 10);
+
+        // Zoomed into one run of the CPU: its box fills lane 0, its first half lane 1.
+        const SliceTable* table = tracks.flameTable("runs");
+        QVERIFY(table);
+        std::optional<SliceTable::View> run;
+        table->forEachOf(cpu.value, session->store(), nullptr, [&](const SliceTable::View& v) {
+            if (!run && v.depth == 0 && v.end - v.start > 1000) run = v;
+        });
+        QVERIFY(run);
+        const timeline::TimeRange range{run->start, run->end};
+        const int lane = TimelineRows::kLaneHeight;
+        const QRect area(0, 0, 800, 2 * lane);
+        QImage image(800, 2 * lane, QImage::Format_RGB32);
+        image.fill(Qt::white);
+        {
+            QPainter p(&image);
+            tracks.paintFlame(p, RowOwner::Cpu, cpu.value, area, range);
+        }
+        QVERIFY(image.pixelColor(400, lane / 2) != Qt::white);               // the run
+        QVERIFY(image.pixelColor(200, lane + lane / 2) != Qt::white);        // its first half
+        QCOMPARE(image.pixelColor(600, lane + lane / 2), QColor(Qt::white)); // not its second
+        const std::optional<TrackRenderer::FlameHit> hit =
+            tracks.flameAt(RowOwner::Cpu, cpu.value, area, range, QPoint(400, lane / 2));
+        QVERIFY(hit);
+        QCOMPARE(hit->table, table);
+        QCOMPARE(hit->start, run->start);
+        QCOMPARE(tracks.flameLabel(*hit), QString::fromStdString(table->labelText(run->label)));
+        const std::optional<TrackRenderer::FlameHit> inner =
+            tracks.flameAt(RowOwner::Cpu, cpu.value, area, range, QPoint(200, lane + lane / 2));
+        QVERIFY(inner);
+        QCOMPARE(tracks.flameLabel(*inner), QStringLiteral("first half"));
+
+        // The CPU's bar leaves the flame chart to its row.
+        QImage bar(800, 40, QImage::Format_RGB32);
+        bar.fill(Qt::white);
+        {
+            QPainter p(&bar);
+            tracks.paintSlices(p, RowOwner::Cpu, cpu.value, QRect(0, 3, 800, 30), range);
+        }
+        QCOMPARE(bar.pixelColor(400, 30), QColor(Qt::white));
     }
 
     // Slices laid out for rows no longer drawn are let go past the budget (a busy task's row
