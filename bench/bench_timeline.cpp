@@ -9,6 +9,7 @@
 #include "timeline/timelinewidget.h"
 
 #include <QApplication>
+#include <QFile>
 
 #include <algorithm>
 #include <cstdio>
@@ -18,6 +19,16 @@
 using namespace ringside;
 
 namespace {
+
+// The process's resident memory now, in MB (Linux).
+double rssMb()
+{
+    QFile status("/proc/self/status");
+    if (!status.open(QIODevice::ReadOnly)) return 0;
+    for (const QByteArray& line : status.readAll().split('\n'))
+        if (line.startsWith("VmRSS:")) return line.mid(6).trimmed().split(' ')[0].toDouble() / 1024;
+    return 0;
+}
 
 // Shows the calls of the task with the most and of the first CPU, laid out now.
 bool showCalls(ViewState& view, TimelineWidget& timeline, const TraceSession& session)
@@ -36,7 +47,9 @@ bool showCalls(ViewState& view, TimelineWidget& timeline, const TraceSession& se
     view.setCpuShowsCalls(session.store().buffers()[0].streams[0], true);
     QElapsedTimer clock;
     clock.start();
+    const double rssBefore = rssMb();
     timeline.layOutCallsNow();
+    std::printf("rss_before_lanes_mb=%.0f rss_after_lanes_mb=%.0f\n", rssBefore, rssMb());
     for (const auto& row : timeline.rows().rows())
         if (row.kind == TimelineRows::Kind::Calls)
             std::printf("calls row %s: lanes=%d height=%d\n", qPrintable(row.label.trimmed()), row.lanes, row.height);

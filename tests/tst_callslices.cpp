@@ -19,6 +19,7 @@
 #include <QTemporaryDir>
 #include <QTest>
 
+#include <cmath>
 #include <map>
 #include <tuple>
 
@@ -774,6 +775,32 @@ private slots:
         QCOMPARE(calls.slice(4)->start, uint64_t(125));
         QCOMPARE(int(calls.slice(4)->depth), 1);
         QVERIFY(!calls.slice(6));
+    }
+
+    // The coarser levels of a lane together hold fewer spans than its slices, however the gaps
+    // between them spread: here over every grain, so that each coarser grain merges a few more.
+    void laneLevelsStayUnderTwiceTheSlices()
+    {
+        SliceLanes::Builder builder;
+        uint64_t t = 1000;
+        const uint32_t n = 20000;
+        for (uint32_t i = 0; i < n; ++i) {
+            SliceTable::View v;
+            v.start = t;
+            v.end = t + 10;
+            v.id = i;
+            builder.add(v);
+            // Gaps from 1 us to 8^8 us, log-uniform.
+            t += 10 + uint64_t(1000 * std::pow(8.0, double(i * 7919 % 800) / 100));
+        }
+        const SliceLanes lanes = std::move(builder).finish(t);
+        QCOMPARE(lanes.sliceCount(), size_t(n));
+        QVERIFY2(lanes.memoryBytes() < 2 * n * sizeof(SliceLanes::Span),
+                 qPrintable(QString("%1 bytes for %2 slices").arg(lanes.memoryBytes()).arg(n)));
+        // Zoomed out, still about a box per grain.
+        std::vector<SliceLanes::Span> boxes;
+        lanes.spans(0, 0, t, t / 1600, boxes);
+        QVERIFY2(boxes.size() <= 2400, qPrintable(QString::number(boxes.size())));
     }
 
     // On a generated recording: every call in a range is inside a returned box, boxes are in

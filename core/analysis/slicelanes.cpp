@@ -63,25 +63,31 @@ SliceLanes SliceLanes::Builder::finish(uint64_t endOfTrace) &&
         std::vector<Span> spans = std::move(m_byDepth[d]);
         for (Span& s : spans)
             if (s.flags & Slice::kOpen) s.end = std::max(s.start, endOfTrace);
-        // Mostly in order already: sources give an owner's slices as they began.
-        std::stable_sort(spans.begin(), spans.end(), [](const Span& a, const Span& b) { return a.start < b.start; });
+        // In place (a CPU's calls come task by task: millions out of order); ties by id, so
+        // that a layout is the same every time.
+        std::sort(spans.begin(), spans.end(),
+                  [](const Span& a, const Span& b) { return a.start != b.start ? a.start < b.start : a.id < b.id; });
         // A slice ended before the next one at its depth began: one closed without its end (it
         // has no end of its own) or a damaged duration ends there, so the lane never overlaps.
         for (size_t k = 0; k + 1 < spans.size(); ++k) spans[k].end = std::min(spans[k].end, spans[k + 1].start);
+        spans.shrink_to_fit(); // kept for the recording's life: no growth slack
         Lane& lane = lanes.m_lanes[d];
         lane.levels.push_back({0, std::move(spans)});
-        // Coarser levels until one adds little: each is at most as long as the one before. No
+        // Coarser levels, each at most half as long as the one before. No
         // view draws the lane's whole extent in fewer than 16 pixels, so no grain is coarser.
         const std::vector<Span>& slices0 = lane.levels.back().spans;
         const uint64_t extent = slices0.empty() ? 0 : slices0.back().end - slices0.front().start;
         for (uint64_t grain = kFirstGrain; lane.levels.back().spans.size() > 64 && grain <= extent / 16;
              grain *= kGrainStep) {
             std::vector<Span> coarser = merged(lane.levels.back().spans, grain);
-            if (coarser.size() * 10 > lane.levels.back().spans.size() * 9) {
-                // Under 10% fewer: keep merging from the same level with a wider grain.
+            if (coarser.size() * 2 > lane.levels.back().spans.size()) {
+                // Not half as many: keep merging from the same level with a wider grain. So the
+                // levels together hold under twice the slices (a lane of a CPU's calls holds
+                // millions); the spans a frame walks stay within twice the boxes it draws.
                 if (grain > (uint64_t(1) << 50)) break;
                 continue;
             }
+            coarser.shrink_to_fit();
             lane.levels.push_back({grain, std::move(coarser)});
         }
     }
