@@ -84,7 +84,10 @@ public:
     }
     void setTables(TableSink& tables) override
     {
-        SliceTableSpec spec{"runs", "Runs", RowOwner::Cpu};
+        SliceTableSpec spec;
+        spec.key = "runs";
+        spec.title = "Runs";
+        spec.owner = RowOwner::Cpu;
         spec.flameChart = true;
         m_runs = &tables.slices(spec);
         m_half = m_runs->label("first half");
