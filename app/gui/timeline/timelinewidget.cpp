@@ -572,16 +572,10 @@ QString TimelineWidget::callToolTip(QPoint pos)
         std::optional<int32_t> pid;
         if (const TaskId task = m_session->trace->runningTasks().taskAt(row.stream, hit->start); task.valid())
             pid = m_session->trace->taskIndex().task(task).pid;
-        size_t lo = 0, hi = stream.columns.size();
-        while (lo < hi) {
-            const size_t mid = lo + (hi - lo) / 2;
-            if (stream.columns.timestamp[mid] < hit->start)
-                lo = mid + 1;
-            else
-                hi = mid;
+        if (!pid) {
+            const size_t at = stream.columns.timestamp.lowerBound(hit->start, 0, stream.columns.size());
+            if (at < stream.columns.size() && stream.columns.timestamp[at] == hit->start) pid = stream.columns.pid[at];
         }
-        if (!pid && lo < stream.columns.size() && stream.columns.timestamp[lo] == hit->start)
-            pid = stream.columns.pid[lo];
         if (pid) where = tr("%1-%2 %3").arg(QString::fromStdString(m_session->taskName(*pid))).arg(*pid).arg(where);
     }
     return m_tracks.flameToolTip(*hit, where);
