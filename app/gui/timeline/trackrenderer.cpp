@@ -15,8 +15,6 @@ using timeline::TimeRange;
 
 namespace {
 
-const QColor kFailed(0xd0, 0x1c, 0x28);
-
 // Where the n-th interval table of a row is drawn: the first fills the bar, the others are
 // thin bands along its top, one under another, so that none hides another.
 QRect bandOf(const QRect& bar, int n)
@@ -277,7 +275,7 @@ void TrackRenderer::paintSlices(QPainter& p, RowOwner kind, uint32_t owner, cons
              f != lanes.failed.end() && f->start < range.end; ++f) {
             const int x0 = std::max(0, int(timeline::timeToX(f->start, range, w)));
             const int x1 = std::min(w, int(timeline::timeToX(f->end, range, w)));
-            p.fillRect(bar.left() + x0, bottom - kLane - 3, std::max(2, x1 - x0), kLane + 3, kFailed);
+            p.fillRect(bar.left() + x0, bottom - kLane - 3, std::max(2, x1 - x0), kLane + 3, failedColor());
         }
         bottom -= kLane * int(lanes.lanes.size()) + 1;
     }

@@ -216,6 +216,8 @@ private:
     template <typename Visit>
     static void forEachFlameTable(const FlameRow& row, Visit visit);
     QColor flameColor(const SliceTable& table, uint32_t label, uint8_t flags) const;
+    // Failed slices (Slice::kError), along a bar or in a flame chart.
+    static QColor failedColor() { return QColor(0xd0, 0x1c, 0x28); }
 
     const TraceSession* m_session = nullptr;
     std::unique_ptr<FlameState> m_flame;

@@ -159,7 +159,7 @@ void TrackRenderer::forEachFlameTable(const FlameRow& row, Visit visit)
 
 QColor TrackRenderer::flameColor(const SliceTable& table, uint32_t label, uint8_t flags) const
 {
-    if (flags & Slice::kError) return QColor(0xd0, 0x1c, 0x28);
+    if (flags & Slice::kError) return failedColor();
     auto it = m_flame->colors.find(&table);
     if (it == m_flame->colors.end()) return mergedCallsColor();
     const auto& [own, interrupt] = it->second;
