@@ -10,6 +10,7 @@
 #include "load/storeappender.h"
 #include "query/eventfilter.h"
 #include "query/search.h"
+#include "store/growinglist.h"
 
 #include <traceevent/event-parse.h>
 
@@ -191,6 +192,39 @@ private slots:
                 ca.eventType[a.index] != cb.eventType[b.index])
                 QFAIL(qPrintable(QString("row %1: columns differ").arg(row)));
         }
+    }
+
+    // Readers of a GrowingList see every published value, from its first block (made
+    // without a directory) through the blocks the writer adds while they read.
+    void growingListReadWhileWritten()
+    {
+        constexpr uint64_t kValues = 200000;
+        GrowingList<uint64_t> list;
+        std::atomic<bool> done{false};
+        std::atomic<uint64_t> wrong{0}, reads{0};
+        auto read = [&] {
+            for (bool last = false; !last;) {
+                last = done.load(std::memory_order_acquire);
+                const size_t n = list.size();
+                for (size_t i = n > 64 ? n - 64 : 0; i < n; ++i) wrong += list[i] != i * 3;
+                if (n) wrong += list[0] != 0;
+                ++reads;
+            }
+        };
+        std::thread a(read), b(read);
+        for (uint64_t i = 0; i < kValues; ++i) {
+            list.stage(i * 3);
+            if (i % 7 == 0) list.publish();
+        }
+        list.publish();
+        done.store(true, std::memory_order_release);
+        a.join();
+        b.join();
+        QCOMPARE(wrong.load(), uint64_t(0));
+        QVERIFY(reads.load() >= 2); // each reader's last read came after the last value
+        QCOMPARE(list.size(), size_t(kValues));
+        for (size_t i = 0; i < kValues; ++i)
+            if (list[i] != i * 3) QFAIL("a value moved");
     }
 
     // A stream added while rows are published copies nothing and changes no row; a stream

@@ -9,6 +9,7 @@
 #include "load/storeappender.h"
 #include "store/chunkedcolumn.h"
 #include "store/cpucolumns.h"
+#include "store/growinglist.h"
 #include "store/mergedorder.h"
 #include "store/timestampcolumn.h"
 
@@ -22,6 +23,7 @@
 #include <algorithm>
 #include <csignal>
 #include <map>
+#include <memory>
 #include <random>
 #include <set>
 #include <sys/resource.h>
@@ -409,6 +411,46 @@ private slots:
         for (uint64_t page = 0; page < 4; ++page) {
             QVERIFY2(source.readPage(page, out, &reason), reason.c_str());
             QVERIFY(std::equal(out.begin(), out.begin() + kPage, pages.begin() + page * kPage));
+        }
+    }
+
+    // A list's values stay where they were put across every block edge (4, 12, 28, ...),
+    // values that own memory are destroyed once, a moved list takes its values, and a list of
+    // a few values costs one small block: tables keep a list per task, for tens of thousands.
+    void growingListKeepsValuesAcrossBlocks()
+    {
+        GrowingList<uint64_t> numbers;
+        QCOMPARE(numbers.memoryBytes(), size_t(0));
+        numbers.push_back(7);
+        QCOMPARE(numbers.memoryBytes(), 4 * sizeof(uint64_t));
+        for (uint64_t i = 1; i < 4; ++i) numbers.push_back(7 + i);
+        QCOMPARE(numbers.memoryBytes(), 4 * sizeof(uint64_t)); // still no directory
+        std::vector<const uint64_t*> places;
+        for (size_t i = 0; i < 4; ++i) places.push_back(&numbers[i]);
+        for (uint64_t i = 4; i < 100000; ++i) numbers.push_back(7 + i);
+        QCOMPARE(numbers.size(), size_t(100000));
+        for (size_t i = 0; i < 4; ++i) QCOMPARE(&numbers[i], places[i]); // never moved
+        for (size_t i = 0; i < numbers.size(); ++i)
+            if (numbers[i] != 7 + i) QFAIL(qPrintable(QString("value %1 is %2").arg(i).arg(numbers[i])));
+        QVERIFY(numbers.memoryBytes() < 2 * 100000 * sizeof(uint64_t) + 1024);
+        QCOMPARE(size_t(numbers.end() - numbers.begin()), numbers.size());
+        QCOMPARE(numbers.lowerBound(uint64_t(5007), 0, numbers.size(), [](uint64_t v) { return v; }), size_t(5000));
+
+        // Owning values: each destroyed once, whether the list stayed in its first block or not.
+        auto owned = std::make_shared<int>(1);
+        for (const size_t count : {size_t(0), size_t(1), size_t(4), size_t(5), size_t(13), size_t(1000)}) {
+            {
+                GrowingList<std::shared_ptr<int>> list;
+                for (size_t i = 0; i < count; ++i) list.push_back(owned);
+                QCOMPARE(size_t(owned.use_count()), count + 1);
+                GrowingList<std::shared_ptr<int>> moved(std::move(list));
+                QCOMPARE(list.size(), size_t(0));
+                QCOMPARE(list.memoryBytes(), size_t(0));
+                QCOMPARE(moved.size(), count);
+                if (count) QCOMPARE(moved.back().get(), owned.get());
+                QCOMPARE(size_t(owned.use_count()), count + 1);
+            }
+            QCOMPARE(owned.use_count(), 1L);
         }
     }
 

@@ -16,16 +16,18 @@
 namespace ringside {
 
 // A list that one writer appends to while any number of readers read what was published:
-// values never move (block b holds 16 << b of them, so a short list costs a small block and a
+// values never move (block b holds 4 << b of them, so a short list costs a small block and a
 // long one no reallocation), and size() is stored with release after the values below it
 // are written. A reader that takes size() (acquire) may read every value below it; the writer
-// may change a value in place only through its atomic fields. Empty, it costs two pointers, so
-// a table may keep one per task.
+// may change a value in place only through its atomic fields. Empty, it costs four words, and
+// up to 4 values one block of them, so a table may keep one per task: a recording's tens of
+// thousands of short-lived tasks have a few rows each in most tables (with 16 values and the
+// other blocks' directory at once, 740 bytes each went to lists of one or two rows).
 template <typename T>
 class GrowingList {
 public:
-    static constexpr size_t kFirstBlock = 16;
-    static constexpr int kMaxBlocks = 28; // 16 * (2^28 - 1) values
+    static constexpr size_t kFirstBlock = 4;
+    static constexpr int kMaxBlocks = 30; // 4 * (2^30 - 1) values
 
     GrowingList() = default;
     ~GrowingList() { clear(); }
@@ -36,6 +38,7 @@ public:
     {
         if (this != &other) {
             clear();
+            m_first.store(other.m_first.exchange(nullptr, std::memory_order_relaxed), std::memory_order_relaxed);
             m_blocks.store(other.m_blocks.exchange(nullptr, std::memory_order_relaxed), std::memory_order_relaxed);
             m_size.store(other.m_size.exchange(0, std::memory_order_relaxed), std::memory_order_relaxed);
             m_staged = std::exchange(other.m_staged, 0);
@@ -111,26 +114,38 @@ public:
 
     size_t memoryBytes() const
     {
-        size_t bytes = 0;
-        if (auto* blocks = m_blocks.load(std::memory_order_acquire))
-            for (int b = 0; b < kMaxBlocks && blocks[b].load(std::memory_order_relaxed); ++b)
+        size_t bytes = m_first.load(std::memory_order_acquire) ? kFirstBlock * sizeof(T) : 0;
+        if (auto* blocks = m_blocks.load(std::memory_order_acquire)) {
+            bytes += kMaxBlocks * sizeof(std::atomic<T*>);
+            for (int b = 1; b < kMaxBlocks && blocks[b].load(std::memory_order_relaxed); ++b)
                 bytes += blockSize(b) * sizeof(T);
+        }
         return bytes;
     }
 
 private:
     static size_t blockSize(int b) { return kFirstBlock << b; }
-    // Value i is in block b = log2(i / 16 + 1), at i - 16 * (2^b - 1).
+    // Value i is in block b = log2(i / 4 + 1), at i - 4 * (2^b - 1).
     static int blockOf(size_t i) { return 63 - __builtin_clzll(uint64_t(i / kFirstBlock + 1)); }
     static size_t firstOf(int b) { return kFirstBlock * ((size_t(1) << b) - 1); }
 
     T* slot(size_t i) const
     {
+        if (i < kFirstBlock) return m_first.load(std::memory_order_relaxed) + i;
         const int b = blockOf(i);
         return m_blocks.load(std::memory_order_relaxed)[b].load(std::memory_order_relaxed) + (i - firstOf(b));
     }
     T* room(size_t n)
     {
+        if (n < kFirstBlock) {
+            T* first = m_first.load(std::memory_order_relaxed);
+            if (!first) {
+                first = static_cast<T*>(::operator new(kFirstBlock * sizeof(T)));
+                m_first.store(first, std::memory_order_release);
+            }
+            return first + n;
+        }
+        // The directory of the other blocks (its slot 0 unused) only once a list outgrows the first.
         std::atomic<T*>* blocks = m_blocks.load(std::memory_order_relaxed);
         if (!blocks) {
             blocks = new std::atomic<T*>[kMaxBlocks];
@@ -148,21 +163,19 @@ private:
     }
     void clear()
     {
-        std::atomic<T*>* blocks = m_blocks.exchange(nullptr, std::memory_order_relaxed);
-        if (!blocks) return;
-        const size_t n = m_staged;
         if constexpr (!std::is_trivially_destructible_v<T>)
-            for (size_t i = 0; i < n; ++i) {
-                const int b = blockOf(i);
-                (blocks[b].load(std::memory_order_relaxed) + (i - firstOf(b)))->~T();
-            }
-        for (int b = 0; b < kMaxBlocks; ++b) ::operator delete(blocks[b].load(std::memory_order_relaxed));
-        delete[] blocks;
+            for (size_t i = 0; i < m_staged; ++i) slot(i)->~T();
+        ::operator delete(m_first.exchange(nullptr, std::memory_order_relaxed));
+        if (std::atomic<T*>* blocks = m_blocks.exchange(nullptr, std::memory_order_relaxed)) {
+            for (int b = 1; b < kMaxBlocks; ++b) ::operator delete(blocks[b].load(std::memory_order_relaxed));
+            delete[] blocks;
+        }
         m_size.store(0, std::memory_order_relaxed);
         m_staged = 0;
     }
 
-    std::atomic<std::atomic<T*>*> m_blocks{nullptr};
+    std::atomic<T*> m_first{nullptr};                // block 0
+    std::atomic<std::atomic<T*>*> m_blocks{nullptr}; // the others
     std::atomic<size_t> m_size{0};
     size_t m_staged = 0; // the writer's: appended so far, published or not
 };
