@@ -234,6 +234,9 @@ private:
     void finish();
     // Its events' indexes, counted from the stretch's start, placed in the stream.
     void place(uint32_t firstIndex);
+    // After a join: only the calls a later join may still meet keep their place (most are in
+    // the table by then; a kept piece held them all until the load's end, 16 MB on 23M events).
+    void compact(std::vector<Unreturned>& open);
 
     SyscallsPlugin& m_plugin;
     uint32_t m_streamKey;
@@ -465,6 +468,40 @@ void SyscallsPlugin::Piece::place(uint32_t firstIndex)
     for (Failure& f : m_tally.failures) shift(f.exitEvent);
 }
 
+void SyscallsPlugin::Piece::compact(std::vector<Unreturned>& open)
+{
+    constexpr uint32_t kGone = UINT32_MAX;
+    std::vector<uint32_t> to(m_calls.size(), kGone);
+    // A call in the table a task still names stays too: the other kind of its exit event at
+    // the next stretch's start is recognised by it.
+    auto named = [&](int64_t call) {
+        if (call >= 0) to[size_t(call)] = 0;
+    };
+    for (size_t i = 0; i < m_calls.size(); ++i)
+        if (!m_calls[i].joined) to[i] = 0;
+    for (const auto& [pid, task] : m_tasks) named(task.open), named(task.lastExited), named(task.firstEnter);
+    for (const Unreturned& u : open)
+        if (u.call.piece == this) to[u.call.index] = 0;
+    std::vector<PendingCall> kept;
+    kept.reserve(size_t(std::count(to.begin(), to.end(), 0u)));
+    for (size_t i = 0; i < m_calls.size(); ++i)
+        if (to[i] != kGone) to[i] = uint32_t(kept.size()), kept.push_back(m_calls[i]);
+    m_calls = std::move(kept);
+    auto moved = [&](int64_t& call) {
+        if (call >= 0) call = to[size_t(call)];
+    };
+    for (auto& [pid, task] : m_tasks) {
+        moved(task.open), moved(task.lastExited), moved(task.firstEnter);
+        std::vector<std::pair<uint32_t, uint32_t>>().swap(task.sums.places); // its tally was handed over
+    }
+    for (Unreturned& u : open)
+        if (u.call.piece == this) u.call.index = to[u.call.index];
+    // Fed no more: the rest of its pairing state goes.
+    std::vector<uint32_t>().swap(m_free);
+    std::vector<Unreturned>().swap(m_unreturned);
+    std::vector<Orphan>().swap(m_orphans);
+}
+
 // ---- Joining pieces
 
 const SyscallsPlugin::PendingCall& SyscallsPlugin::Unreturned::pending() const
@@ -608,6 +645,8 @@ void SyscallsPlugin::join(std::vector<FedPiece> fed)
         Tally& sums = piece->m_tally;
         m_tally.failures.insert(m_tally.failures.end(), sums.failures.begin(), sums.failures.end());
         std::vector<Failure>().swap(sums.failures);
+        // Held until the statistics: without the room they grew into (a third of them).
+        sums.keys.shrink_to_fit(), sums.sums.shrink_to_fit();
         if (!sums.keys.empty()) m_pieceTallies.push_back(std::move(sums));
         sums.clear();
         pieces.push_back(piece);
@@ -678,6 +717,7 @@ void SyscallsPlugin::join(std::vector<FedPiece> fed)
         if (needed) kept.push_back(std::move(piece));
     }
     m_pieces = std::move(kept);
+    for (auto& piece : m_pieces) piece->compact(m_open);
     // A capture joins a batch at a time: its many small tallies repeat keys, so they are added
     // up now and then.
     constexpr size_t kMostTallies = 64;
