@@ -470,22 +470,21 @@ void SyscallsPlugin::Piece::place(uint32_t firstIndex)
 
 void SyscallsPlugin::Piece::compact(std::vector<Unreturned>& open)
 {
-    constexpr uint32_t kGone = UINT32_MAX;
-    std::vector<uint32_t> to(m_calls.size(), kGone);
+    std::vector<bool> keep(m_calls.size());
+    for (size_t i = 0; i < m_calls.size(); ++i) keep[i] = !m_calls[i].joined;
     // A call in the table a task still names stays too: the other kind of its exit event at
     // the next stretch's start is recognised by it.
     auto named = [&](int64_t call) {
-        if (call >= 0) to[size_t(call)] = 0;
+        if (call >= 0) keep[size_t(call)] = true;
     };
-    for (size_t i = 0; i < m_calls.size(); ++i)
-        if (!m_calls[i].joined) to[i] = 0;
     for (const auto& [pid, task] : m_tasks) named(task.open), named(task.lastExited), named(task.firstEnter);
     for (const Unreturned& u : open)
-        if (u.call.piece == this) to[u.call.index] = 0;
+        if (u.call.piece == this) keep[u.call.index] = true;
+    std::vector<uint32_t> to(m_calls.size()); // a kept call's new place
     std::vector<PendingCall> kept;
-    kept.reserve(size_t(std::count(to.begin(), to.end(), 0u)));
+    kept.reserve(size_t(std::count(keep.begin(), keep.end(), true)));
     for (size_t i = 0; i < m_calls.size(); ++i)
-        if (to[i] != kGone) to[i] = uint32_t(kept.size()), kept.push_back(m_calls[i]);
+        if (keep[i]) to[i] = uint32_t(kept.size()), kept.push_back(m_calls[i]);
     m_calls = std::move(kept);
     auto moved = [&](int64_t& call) {
         if (call >= 0) call = to[size_t(call)];
