@@ -188,6 +188,9 @@ public:
         finish();
         m_ended = true; // the stretch's rows are placed after this
         m_anchored = nullptr;
+        // Held until the join, without the room they grew into (a third of them): a piece at a
+        // time on the parser's threads, not all at once at the join.
+        m_tally.keys.shrink_to_fit(), m_tally.sums.shrink_to_fit(), m_tally.failures.shrink_to_fit();
     }
 
     size_t size() const { return m_calls.size(); }
@@ -628,12 +631,9 @@ void SyscallsPlugin::decided(PendingCall& call)
 void SyscallsPlugin::join(std::vector<FedPiece> fed)
 {
     std::vector<Piece*> pieces;
-    // The failures' room at once, with some to spare for the calls this join decides: grown
-    // step by step, the vector held up to twice them at the load's peak.
-    size_t failures = m_tally.failures.size();
-    for (const FedPiece& f : fed) failures += pieceOf(f.piece.get())->m_tally.failures.size();
-    if (const size_t room = m_tally.failures.capacity(); failures > room)
-        m_tally.failures.reserve(std::max(failures + failures / 16, room + room / 2));
+    // The pieces' failures join the list after the calls this join decides have added theirs,
+    // in room made once for all: grown step by step, it held up to twice them at the load's peak.
+    std::vector<std::vector<Failure>> piecesFailures;
     for (FedPiece& f : fed) {
         Piece* piece = pieceOf(f.piece.get());
         f.piece.release();
@@ -642,8 +642,7 @@ void SyscallsPlugin::join(std::vector<FedPiece> fed)
         piece->place(f.firstIndex);
         m_callCount += piece->m_added;
         Tally& sums = piece->m_tally;
-        m_tally.failures.insert(m_tally.failures.end(), sums.failures.begin(), sums.failures.end());
-        std::vector<Failure>().swap(sums.failures);
+        if (!sums.failures.empty()) piecesFailures.push_back(std::move(sums.failures));
         // Held until the statistics: without the room they grew into (a third of them).
         sums.keys.shrink_to_fit(), sums.sums.shrink_to_fit();
         if (!sums.keys.empty()) m_pieceTallies.push_back(std::move(sums));
@@ -724,6 +723,25 @@ void SyscallsPlugin::join(std::vector<FedPiece> fed)
         for (Tally& t : m_pieceTallies) m_tally.add(std::move(t));
         std::vector<Tally>().swap(m_pieceTallies);
     }
+    size_t failures = m_tally.failures.size();
+    for (const std::vector<Failure>& list : piecesFailures) failures += list.size();
+    // ... and for those of the calls kept for a later join, which the load's end may decide.
+    for (const auto& piece : m_pieces)
+        for (size_t i = 0; i < piece->size(); ++i) {
+            const PendingCall& c = piece->at(i);
+            failures += !c.joined && c.exitSeen && c.ret < 0 && c.ret >= -4095;
+        }
+    if (const size_t room = m_tally.failures.capacity(); failures > room)
+        m_tally.failures.reserve(std::max(failures, room + room / 2));
+    for (std::vector<Failure>& list : piecesFailures) {
+        m_tally.failures.insert(m_tally.failures.end(), list.begin(), list.end());
+        std::vector<Failure>().swap(list);
+    }
+    sortFailures();
+}
+
+void SyscallsPlugin::sortFailures()
+{
     // In place: a stable sort's buffer of hundreds of thousands of failures came at the load's
     // peak. The exit event orders failures of one time and CPU as they came.
     std::sort(m_tally.failures.begin(), m_tally.failures.end(), [](const Failure& a, const Failure& b) {
@@ -737,11 +755,13 @@ void SyscallsPlugin::finish()
 {
     // Entered and never returned (exit_group, or the recording ended inside them), and the
     // last calls kept for a next stretch that will not come.
+    const size_t failures = m_tally.failures.size();
     for (const auto& piece : m_pieces)
         for (size_t i = 0; i < piece->size(); ++i) {
             PendingCall& c = piece->at(i);
             if (!c.joined && (c.enterSeen || c.exitSeen)) decided(c);
         }
+    if (m_tally.failures.size() != failures) sortFailures(); // a few, at the end: in time order too
     m_pieces.clear();
     m_open.clear();
     m_lastOfStream.clear();

@@ -191,6 +191,8 @@ private:
     std::vector<StatsTable> tables(SyscallsPlugin* consuming) const;
     // A joined call nothing can change any more: into the table, owned by its task then.
     void decided(PendingCall& call);
+    // The failures in time order (the table's rows).
+    void sortFailures();
     void joinStretches(Piece& earlier, Piece& later, std::vector<Unreturned>& open,
                        std::pair<size_t, size_t> ofEarlier);
     void pairAcrossPieces(std::vector<Piece*>& pieces, std::vector<Unreturned>& open);
