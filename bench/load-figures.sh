@@ -10,11 +10,11 @@ shift 2
 cli=$build/app/cli/ringside-cli gui=$build/app/gui/ringside
 here=$(dirname "$(realpath "$0")")
 for file in "$@"; do
-  events=$("$cli" info "$file" | awk '/^events:/ {print $2}')
-  echo "== $file: $events events"
-  /usr/bin/time -f "%e %M" -o /tmp/load-figures.$$ "$cli" info "$file" >/dev/null
+  /usr/bin/time -f "%e %M" -o /tmp/load-figures.$$ "$cli" info "$file" >/tmp/load-figures-info.$$
+  events=$(awk '/^events:/ {print $2}' /tmp/load-figures-info.$$)
   read -r wall kb </tmp/load-figures.$$
-  rm -f /tmp/load-figures.$$
+  rm -f /tmp/load-figures.$$ /tmp/load-figures-info.$$
+  echo "== $file: $events events"
   python3 -c "import sys; w, kb, n = sys.argv[1:]; print(f'info (no plugins): {float(w):.2f} s, peak {int(kb) // 1024} MiB, {int(kb) * 1024 / int(n):.1f} bytes per event')" \
     "$wall" "$kb" "$events"
   bench=$("$cli" bench "$file" | sed -n 's/^ringside load_s=\([0-9.]*\).*peak_rss_kb=\([0-9]*\).*/\1 \2/p')

@@ -188,8 +188,8 @@ public:
         finish();
         m_ended = true; // the stretch's rows are placed after this
         m_anchored = nullptr;
-        // Held until the join, without the room they grew into (a third of them): a piece at a
-        // time on the parser's threads, not all at once at the join.
+        // Held until the statistics, without the room they grew into (a third of them): a piece
+        // at a time on the parser's threads, not all at once at the join.
         m_tally.keys.shrink_to_fit(), m_tally.sums.shrink_to_fit(), m_tally.failures.shrink_to_fit();
     }
 
@@ -525,6 +525,7 @@ void SyscallsPlugin::consume(const ConsumedRecord& record)
 void SyscallsPlugin::flush()
 {
     if (!m_merged) return;
+    m_merged->end(); // as the registry ends a stream's pieces before their join
     std::vector<FedPiece> pieces;
     pieces.push_back({StreamId(), 0, std::move(m_merged)});
     join(std::move(pieces));
@@ -643,8 +644,6 @@ void SyscallsPlugin::join(std::vector<FedPiece> fed)
         m_callCount += piece->m_added;
         Tally& sums = piece->m_tally;
         if (!sums.failures.empty()) piecesFailures.push_back(std::move(sums.failures));
-        // Held until the statistics: without the room they grew into (a third of them).
-        sums.keys.shrink_to_fit(), sums.sums.shrink_to_fit();
         if (!sums.keys.empty()) m_pieceTallies.push_back(std::move(sums));
         sums.clear();
         pieces.push_back(piece);
@@ -729,7 +728,7 @@ void SyscallsPlugin::join(std::vector<FedPiece> fed)
     for (const auto& piece : m_pieces)
         for (size_t i = 0; i < piece->size(); ++i) {
             const PendingCall& c = piece->at(i);
-            failures += !c.joined && c.exitSeen && c.ret < 0 && c.ret >= -4095;
+            failures += !c.joined && Call::fails(c.exitSeen, c.ret);
         }
     if (const size_t room = m_tally.failures.capacity(); failures > room)
         m_tally.failures.reserve(std::max(failures, room + room / 2));

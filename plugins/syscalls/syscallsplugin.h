@@ -43,7 +43,9 @@ public:
         uint32_t name = 0; // index into names()
         StreamId stream;   // where it returned (or entered, without an exit)
         bool enterSeen = false, exitSeen = false;
-        bool failed() const { return exitSeen && ret < 0 && ret >= -4095; }
+        // A return of -4095..-1 is an error number.
+        static bool fails(bool exitSeen, int64_t ret) { return exitSeen && ret < 0 && ret >= -4095; }
+        bool failed() const { return fails(exitSeen, ret); }
         uint64_t duration() const { return enterSeen && exitSeen ? exit - enter : 0; }
     };
     // What one task's calls of one kind came to (hundreds of thousands of them held until the
