@@ -249,6 +249,38 @@ private slots:
         QCOMPARE(calls.rows[0][1], query(sql, "SELECT count(*) FROM syscalls_failures").rows[0][0]);
     }
 
+    // A join on utid, upid, tid or pid reads the task or process by that value (the table's
+    // index), and answers as the same join read by scanning (`+` keeps SQLite from the index).
+    void tasksAreJoinedByTheirIds()
+    {
+        Opened o = openWithPlugins("sched-mix.dat");
+        QVERIFY(o.sql);
+        RecordingSql& sql = *o.sql;
+        const std::string perTask = "SELECT t.name, t.tid, p.pid, count(*), sum(s.dur) FROM sched_slice s "
+                                    "JOIN thread t ON %1 JOIN process p ON %2 GROUP BY 1, 2, 3 ORDER BY 1, 2, 3";
+        auto joined = [&](const char* onThread, const char* onProcess) {
+            return QString::fromStdString(perTask).arg(onThread, onProcess).toStdString();
+        };
+        const std::string indexed = joined("t.utid = s.utid", "p.upid = t.upid");
+        const Rows byIndex = query(sql, indexed);
+        QVERIFY(byIndex.rows.size() > 10);
+        QCOMPARE(byIndex.rows, query(sql, joined("+t.utid = s.utid", "+p.upid = t.upid")).rows);
+        const Rows plan = query(sql, "EXPLAIN QUERY PLAN " + indexed);
+        for (const char* lookup : {"SCAN t VIRTUAL TABLE INDEX 0:0:0,", "SCAN p VIRTUAL TABLE INDEX 0:0:0,"})
+            QVERIFY2(std::any_of(plan.rows.begin(), plan.rows.end(),
+                                 [&](const std::vector<std::string>& row) { return row.back() == lookup; }),
+                     lookup);
+        // By tid and pid, and a utid past the last task or below 0: no row.
+        const Rows first = query(sql, "SELECT utid, tid, upid FROM thread WHERE utid = 3");
+        QCOMPARE(
+            query(sql, "SELECT utid, tid, upid FROM thread WHERE tid = " + first.rows[0][1] + " AND utid = 3").rows,
+            first.rows);
+        QCOMPARE(query(sql, "SELECT count(*) FROM thread t JOIN process p USING (upid) WHERE p.pid = t.tid").rows,
+                 query(sql, "SELECT count(*) FROM thread WHERE is_main_thread").rows);
+        QCOMPARE(query(sql, "SELECT count(*) FROM thread WHERE utid IN (-1, 1000000)").rows[0][0], std::string("0"));
+        QCOMPARE(query(sql, "SELECT count(*) FROM thread WHERE utid IN (0, 1, 2, 2)").rows[0][0], std::string("3"));
+    }
+
     // SQL reads a table a chunk of rows at a time: a chunk that ends inside an owner's rows
     // goes on from there (slices kept per owner and instants lost the rest of that owner's
     // rows: 11,648 system calls of 1,280,917 on a 2.9M-event recording).

@@ -9,6 +9,8 @@
 #include <algorithm>
 #include <cctype>
 #include <map>
+#include <memory>
+#include <mutex>
 #include <set>
 
 namespace ringside::sql {
@@ -95,38 +97,90 @@ private:
     std::vector<Value> m_cells;
 };
 
-// The thread groups: each task's process, and each process's leader and lifetime.
-struct Processes {
+// The thread groups: each task's process, and each process's leader and lifetime; the tasks'
+// names; by tid and pid. Made once for each size of the task index (a capture's grows), not per
+// scan: a join looks a task up by utid for every row of the other table (128k slices, 13.7k
+// tasks on 25.65M events: rebuilt per lookup, the join never finished); made again when the
+// analyses move on (a capture's names come as its tasks run).
+struct TaskRows {
     struct Process {
         int32_t pid = 0;
         uint64_t start = UINT64_MAX, end = 0;
     };
+    size_t tasks = 0;
+    uint64_t version = 0; // Trace::analysisVersion() when made
     std::vector<uint32_t> upidOfTask;
     std::vector<int32_t> leaderOfTask;
-    std::vector<Process> list;
+    std::vector<std::string> nameOfTask;
+    std::vector<Process> processes;
+    std::multimap<int32_t, uint32_t> utidsOfTid;
+    std::map<int32_t, uint32_t> upidOfPid;
 };
 
-Processes processesOf(const Trace& trace)
+TaskRows taskRowsOf(const Trace& trace)
 {
-    Processes p;
+    TaskRows r;
+    r.version = trace.analysisVersion();
     const TaskIndex& tasks = trace.taskIndex();
-    std::map<int32_t, uint32_t> upidOfLeader;
-    for (uint32_t id = 0; id < tasks.size(); ++id) {
+    r.tasks = tasks.size();
+    for (uint32_t id = 0; id < r.tasks; ++id) {
         const TaskIndex::Task task = tasks.task(TaskId(id));
         const int32_t leader = trace.processes().leader(task.pid);
-        auto [it, added] = upidOfLeader.try_emplace(leader, uint32_t(p.list.size()));
-        if (added) p.list.push_back({leader});
-        Processes::Process& process = p.list[it->second];
+        auto [it, added] = r.upidOfPid.try_emplace(leader, uint32_t(r.processes.size()));
+        if (added) r.processes.push_back({leader});
+        TaskRows::Process& process = r.processes[it->second];
         process.start = std::min(process.start, task.firstTime);
         process.end = std::max(process.end, task.lastTime);
-        p.upidOfTask.push_back(it->second);
-        p.leaderOfTask.push_back(leader);
+        r.upidOfTask.push_back(it->second);
+        r.leaderOfTask.push_back(leader);
+        r.nameOfTask.push_back(trace.taskName(TaskId(id)));
+        r.utidsOfTid.emplace(task.pid, id);
     }
-    return p;
+    return r;
 }
 
-std::unique_ptr<Table> threadTable(SqlContext& context)
+// The latest TaskRows, shared by the thread and process tables of one connection.
+class TaskRowsCache {
+public:
+    explicit TaskRowsCache(const Trace& trace) : m_trace(trace) {}
+    std::shared_ptr<const TaskRows> get()
+    {
+        const std::lock_guard lock(m_lock);
+        if (!m_rows || m_rows->tasks != m_trace.taskIndex().size() || m_rows->version != m_trace.analysisVersion())
+            m_rows = std::make_shared<const TaskRows>(taskRowsOf(m_trace));
+        return m_rows;
+    }
+
+private:
+    const Trace& m_trace;
+    std::mutex m_lock;
+    std::shared_ptr<const TaskRows> m_rows;
+};
+
+// The ids in `ids` (a key's range, clipped to [0, count)) that an equality on another column
+// leaves: `byValue`'s ids of that value, when there is one.
+template <typename Map>
+std::vector<uint32_t> idsWanted(Range ids, size_t count, const Range& value, const Map& byValue)
 {
+    std::vector<uint32_t> out;
+    const int64_t low = std::max<int64_t>(ids.low, 0), high = std::min<int64_t>(ids.high, int64_t(count) - 1);
+    if (low > high || value.empty()) return out;
+    if (value.low == value.high) {
+        if (value.low < INT32_MIN || value.low > INT32_MAX) return out;
+        const auto [from, to] = byValue.equal_range(int32_t(value.low));
+        for (auto it = from; it != to; ++it)
+            if (it->second >= low && it->second <= high) out.push_back(it->second);
+        std::sort(out.begin(), out.end());
+        return out;
+    }
+    for (int64_t id = low; id <= high; ++id) out.push_back(uint32_t(id));
+    return out;
+}
+
+std::unique_ptr<Table> threadTable(SqlContext& context, const std::shared_ptr<TaskRowsCache>& cache)
+{
+    // utid is the key (its row), tid and upid narrow too: the joins Perfetto's queries make.
+    enum { kUtid, kTid, kName, kStart, kEnd, kUpid, kMain };
     const Trace& trace = context.trace();
     return std::make_unique<SourceTable>(
         "thread",
@@ -138,22 +192,27 @@ std::unique_ptr<Table> threadTable(SqlContext& context)
                             {"upid", T::Integer},
                             {"is_main_thread", T::Integer}},
         [&trace] { return double(trace.taskIndex().size()); },
-        [&trace](const std::vector<Bound>&) {
-            const Processes processes = processesOf(trace);
+        [&trace, cache](const std::vector<Bound>& bounds) {
+            const std::shared_ptr<const TaskRows> rows = cache->get();
+            const Range upids = rangeOf(bounds, kUpid);
             std::vector<Value> cells;
-            for (uint32_t id = 0; id < processes.upidOfTask.size(); ++id) {
+            for (uint32_t id :
+                 idsWanted(rangeOf(bounds, kUtid), rows->tasks, rangeOf(bounds, kTid), rows->utidsOfTid)) {
+                if (rows->upidOfTask[id] < upids.low || rows->upidOfTask[id] > upids.high) continue;
                 const TaskIndex::Task task = trace.taskIndex().task(TaskId(id));
-                for (Value v : {integer(id), integer(task.pid), text(trace.taskName(TaskId(id))),
+                for (Value v : {integer(id), integer(task.pid), text(rows->nameOfTask[id]),
                                 integer(int64_t(task.firstTime)), integer(int64_t(task.lastTime)),
-                                integer(processes.upidOfTask[id]), integer(task.pid == processes.leaderOfTask[id])})
+                                integer(rows->upidOfTask[id]), integer(task.pid == rows->leaderOfTask[id])})
                     cells.push_back(std::move(v));
             }
             return std::make_unique<ListSource>(std::move(cells));
-        });
+        },
+        std::vector<int>{kUtid, kTid, kUpid}, std::vector<int>{kUtid}, kUtid);
 }
 
-std::unique_ptr<Table> processTable(SqlContext& context)
+std::unique_ptr<Table> processTable(SqlContext& context, const std::shared_ptr<TaskRowsCache>& cache)
 {
+    enum { kUpid, kPid };
     const Trace& trace = context.trace();
     return std::make_unique<SourceTable>(
         "process",
@@ -163,17 +222,19 @@ std::unique_ptr<Table> processTable(SqlContext& context)
                             {"start_ts", T::Integer},
                             {"end_ts", T::Integer}},
         [&trace] { return double(trace.taskIndex().size()); },
-        [&trace](const std::vector<Bound>&) {
-            const Processes processes = processesOf(trace);
+        [&trace, cache](const std::vector<Bound>& bounds) {
+            const std::shared_ptr<const TaskRows> rows = cache->get();
             std::vector<Value> cells;
-            for (uint32_t upid = 0; upid < processes.list.size(); ++upid) {
-                const Processes::Process& p = processes.list[upid];
+            for (uint32_t upid :
+                 idsWanted(rangeOf(bounds, kUpid), rows->processes.size(), rangeOf(bounds, kPid), rows->upidOfPid)) {
+                const TaskRows::Process& p = rows->processes[upid];
                 for (Value v : {integer(upid), integer(p.pid), text(trace.taskName(p.pid)), integer(int64_t(p.start)),
                                 integer(int64_t(p.end))})
                     cells.push_back(std::move(v));
             }
             return std::make_unique<ListSource>(std::move(cells));
-        });
+        },
+        std::vector<int>{kUpid, kPid}, std::vector<int>{kUpid}, kUpid);
 }
 
 // The event types recorded and their counts, from the store's counts (no scan).
@@ -696,8 +757,9 @@ std::vector<NamedTable> makeAnalysisTables(SqlContext& context, std::vector<std:
     };
     const Trace& trace = context.trace();
     add(eventTypeTable(context), "event types recorded, with their counts");
-    add(threadTable(context), "tasks (lives of a pid)");
-    add(processTable(context), "thread groups");
+    const auto taskRows = std::make_shared<TaskRowsCache>(trace);
+    add(threadTable(context, taskRows), "tasks (lives of a pid)");
+    add(processTable(context, taskRows), "thread groups");
     if (trace.callSlices().size()) add(callTable(context), "function_graph calls");
     for (const Trace::Analysis& analysis : trace.analyses()) {
         if (!analysis.tables) continue;
