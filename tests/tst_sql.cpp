@@ -8,7 +8,9 @@
 #include "syscallsplugin.h"
 #include "trace.h"
 
+#include <QFile>
 #include <QRegularExpression>
+#include <QTemporaryDir>
 #include <QTest>
 
 #include <algorithm>
@@ -279,6 +281,20 @@ private slots:
                  query(sql, "SELECT count(*) FROM thread WHERE is_main_thread").rows);
         QCOMPARE(query(sql, "SELECT count(*) FROM thread WHERE utid IN (-1, 1000000)").rows[0][0], std::string("0"));
         QCOMPARE(query(sql, "SELECT count(*) FROM thread WHERE utid IN (0, 1, 2, 2)").rows[0][0], std::string("3"));
+        // A task's states are its lane of thread_state: read alone, by utid (column 2).
+        const std::string states = "SELECT t.tid, s.state, count(*), sum(s.dur) FROM thread t JOIN thread_state s "
+                                   "ON %1 WHERE t.tid IN (SELECT tid FROM thread ORDER BY utid LIMIT 5 OFFSET 2) "
+                                   "GROUP BY 1, 2 ORDER BY 1, 2";
+        auto statesOn = [&](const char* on) { return QString::fromStdString(states).arg(on).toStdString(); };
+        const Rows byLane = query(sql, statesOn("s.utid = t.utid"));
+        QVERIFY(byLane.rows.size() >= 5);
+        QCOMPARE(byLane.rows, query(sql, statesOn("+s.utid = t.utid")).rows);
+        const Rows lanePlan = query(sql, "EXPLAIN QUERY PLAN " + statesOn("s.utid = t.utid"));
+        QVERIFY(std::any_of(lanePlan.rows.begin(), lanePlan.rows.end(), [](const std::vector<std::string>& row) {
+            return row.back() == "SCAN s VIRTUAL TABLE INDEX 0:2:0,";
+        }));
+        QCOMPARE(query(sql, "SELECT count(*) FROM thread_state WHERE utid BETWEEN 2 AND 6").rows,
+                 query(sql, "SELECT count(*) FROM thread_state WHERE +utid BETWEEN 2 AND 6").rows);
     }
 
     // SQL reads a table a chunk of rows at a time: a chunk that ends inside an owner's rows
@@ -373,6 +389,48 @@ private slots:
         // A format the file has but no event of it: says so.
         const std::string noEvents = o.sql->run("SELECT * FROM sched_pi_setprio", rows).message;
         QVERIFY2(noEvents.find("recorded none") != std::string::npos, noEvents.c_str());
+    }
+
+    // A query reads the recording and writes its own temporary tables at most: every way to a
+    // file or another database is refused with the reason, and no file appears.
+    void queriesReachNothingButTheRecording()
+    {
+        Opened o = openWithPlugins("sched-mix.dat");
+        QVERIFY(o.sql);
+        QTemporaryDir dir;
+        QVERIFY(dir.isValid());
+        const std::string attached = dir.filePath("attached.db").toStdString();
+        const std::string copy = dir.filePath("copy.db").toStdString();
+        const std::vector<std::pair<std::string, std::string>> refused = {
+            {"ATTACH DATABASE '" + attached + "' AS p; CREATE TABLE p.t(x); INSERT INTO p.t VALUES (1)", "ATTACH"},
+            {"VACUUM INTO '" + copy + "'", "VACUUM INTO"},
+            {"CREATE TABLE t(x)", "temporary tables"},
+            {"CREATE VIEW v AS SELECT 1", "temporary tables"},
+            {"DROP TABLE sched_switch", "temporary tables"},
+            {"INSERT INTO sched_switch (id) VALUES (1)", "temporary tables"},
+            {"CREATE VIRTUAL TABLE again USING ringside", "temporary tables"},
+            {"CREATE VIRTUAL TABLE temp.again USING ringside", "no virtual table"},
+            {"PRAGMA writable_schema = 1", "PRAGMA writable_schema"},
+            {"PRAGMA journal_mode = WAL", "PRAGMA journal_mode"},
+            {"SELECT load_extension('" + dir.filePath("x.so").toStdString() + "')", "load_extension"},
+        };
+        for (const auto& [statement, why] : refused) {
+            Rows rows;
+            const RunOutcome outcome = o.sql->run(statement, rows);
+            QVERIFY2(!outcome.ok, statement.c_str());
+            QVERIFY2(outcome.message.find(why) != std::string::npos, (statement + ": " + outcome.message).c_str());
+        }
+        QVERIFY(!QFile::exists(QString::fromStdString(attached)));
+        QVERIFY(!QFile::exists(QString::fromStdString(copy)));
+        // What stays the user's: temporary tables and views, the pragmas that read.
+        QCOMPARE(query(*o.sql, "CREATE TEMP TABLE n AS SELECT count(*) AS c FROM sched_switch; "
+                               "INSERT INTO n VALUES (7); CREATE TEMP VIEW m AS SELECT max(c) AS c FROM n; "
+                               "SELECT c FROM m")
+                     .rows[0][0],
+                 query(*o.sql, "SELECT max(count(*), 7) FROM sched_switch").rows[0][0]);
+        QVERIFY(!query(*o.sql, "PRAGMA table_info(sched_switch)").rows.empty());
+        QCOMPARE(query(*o.sql, "DROP TABLE n; SELECT count(*) FROM temp.sqlite_master WHERE name = 'n'").rows[0][0],
+                 std::string("0"));
     }
 
     void interruptedQueryStopsAndTheNextRuns()

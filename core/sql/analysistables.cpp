@@ -290,14 +290,22 @@ std::string perfettoState(const std::string& name)
 class IntervalSource : public RowSource {
 public:
     enum class Style { Generic, SchedSlice, ThreadState };
-    IntervalSource(const SqlContext& context, const IntervalTable& table, Style style, Range cpus, Range times)
-        : m_store(context.store()), m_table(table), m_style(style), m_cpus(cpus), m_times(times)
-    {}
+    // `tasks`: the utids wanted, of a table whose rows a task owns (each task's rows are a lane:
+    // a join on utid reads that lane alone).
+    IntervalSource(const SqlContext& context, const IntervalTable& table, Style style, Range cpus, Range times,
+                   Range tasks)
+        : m_store(context.store()), m_table(table), m_style(style), m_cpus(cpus), m_times(times), m_tasks(tasks)
+    {
+        const int64_t first = std::max<int64_t>(tasks.low, 0);
+        m_owner = m_openOwner = uint32_t(std::min<int64_t>(first, UINT32_MAX));
+    }
     bool fill(std::vector<Value>& cells, size_t rows) override
     {
         const auto& byOwner = m_table.byOwner();
         const uint64_t last = m_store.lastTimestamp();
         for (size_t made = 0; made < rows;) {
+            if (int64_t(m_owner) > m_tasks.high) m_owner = uint32_t(byOwner.owners());
+            if (int64_t(m_openOwner) > m_tasks.high) m_openOwner = uint32_t(m_table.openOwners());
             if (m_owner < byOwner.owners()) {
                 const GrowingList<IntervalRow>* lane = byOwner.of(m_owner);
                 if (!lane || !ownerWanted(m_store, m_table.owner(), m_owner, m_cpus)) {
@@ -348,7 +356,7 @@ private:
     const EventStore& m_store;
     const IntervalTable& m_table;
     Style m_style;
-    Range m_cpus, m_times;
+    Range m_cpus, m_times, m_tasks;
     uint32_t m_owner = 0;
     size_t m_row = 0;
     uint32_t m_openOwner = 0;
@@ -370,13 +378,17 @@ std::unique_ptr<Table> intervalTable(SqlContext& context, const IntervalTable& t
     if (style == IntervalSource::Style::ThreadState) columns.push_back({"state_name", T::Text});
     if (style == IntervalSource::Style::Generic) columns.push_back({"open", T::Integer});
     const int cpuColumn = table.owner() == RowOwner::Cpu ? 2 : -1;
+    const int taskColumn = table.owner() == RowOwner::Task ? 2 : -1;
+    std::vector<int> ranged{0};
+    if (taskColumn >= 0) ranged.push_back(taskColumn);
     return std::make_unique<SourceTable>(
         std::move(name), std::move(columns), [&table] { return double(table.rows()); },
-        [&context, &table, style, cpuColumn](const std::vector<Bound>& bounds) {
+        [&context, &table, style, cpuColumn, taskColumn](const std::vector<Bound>& bounds) {
             return std::make_unique<IntervalSource>(
-                context, table, style, cpuColumn >= 0 ? rangeOf(bounds, cpuColumn) : Range(), rangeOf(bounds, 0));
+                context, table, style, cpuColumn >= 0 ? rangeOf(bounds, cpuColumn) : Range(), rangeOf(bounds, 0),
+                taskColumn >= 0 ? rangeOf(bounds, taskColumn) : Range());
         },
-        cpuColumn >= 0 ? std::vector<int>{cpuColumn} : std::vector<int>{}, std::vector<int>{0});
+        cpuColumn >= 0 ? std::vector<int>{cpuColumn} : std::vector<int>{}, ranged);
 }
 
 // A slice table's rows, by SliceTable::forEach's order (explicit rows, then those anchored at

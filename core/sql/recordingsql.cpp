@@ -11,6 +11,7 @@
 
 #include <algorithm>
 #include <set>
+#include <string_view>
 
 namespace ringside::sql {
 
@@ -65,6 +66,14 @@ Result<std::unique_ptr<RecordingSql>> RecordingSql::open(const Trace& trace)
             return Error{path + ": cannot make SQL table " + info.name + ": " + why};
         }
     }
+    // From here on a query reads the recording and writes temporary tables at most (a session
+    // file received from someone else re-runs its queries): no ATTACH (nor VACUUM INTO, which
+    // attaches its file), no schema of the main database, no new virtual tables, only the
+    // pragmas that read.
+    sqlite3_limit(sql->m_db, SQLITE_LIMIT_ATTACHED, 0);
+    sqlite3_db_config(sql->m_db, SQLITE_DBCONFIG_DEFENSIVE, 1, nullptr);
+    sqlite3_db_config(sql->m_db, SQLITE_DBCONFIG_ENABLE_LOAD_EXTENSION, 0, nullptr);
+    sqlite3_set_authorizer(sql->m_db, &RecordingSql::authorize, sql.get());
     const std::set<std::string> present(names.begin(), names.end());
     for (std::string& name : formatNames(trace))
         if (!present.count(name)) sql->m_emptyEventTypes.push_back(std::move(name));
@@ -113,8 +122,65 @@ bool RecordingSql::complete(const std::string& sql)
     return sqlite3_complete(sql.c_str()) != 0;
 }
 
+int RecordingSql::authorize(void* self, int action, const char* what, const char* detail, const char* database,
+                            const char*)
+{
+    // A recording's table connected again (after a statement reset the schema): its columns,
+    // declared by the module.
+    if (declaringTable()) return SQLITE_OK;
+    auto* sql = static_cast<RecordingSql*>(self);
+    const std::string_view db = database ? database : "";
+    auto refuse = [&](std::string why) {
+        if (sql->m_refused.empty()) sql->m_refused = std::move(why);
+        return SQLITE_DENY;
+    };
+    static const std::set<std::string_view> readingPragmas = {
+        "table_info",  "table_xinfo", "table_list",    "index_list",     "index_info",      "index_xinfo",
+        "pragma_list", "module_list", "function_list", "collation_list", "compile_options", "database_list"};
+    switch (action) {
+    case SQLITE_ATTACH:
+    case SQLITE_DETACH:
+        return refuse("ATTACH, DETACH and VACUUM INTO are refused: a query reads this recording and reaches no "
+                      "other database or file");
+    case SQLITE_CREATE_VTABLE:
+    case SQLITE_DROP_VTABLE:
+        return refuse("the recording's tables are fixed: no virtual table is made or dropped by a query");
+    case SQLITE_PRAGMA:
+        if (what && readingPragmas.count(what)) return SQLITE_OK;
+        return refuse(std::string("PRAGMA ") + (what ? what : "") +
+                      " is refused: only the pragmas that read the schema run (table_info, table_list, ...)");
+    case SQLITE_FUNCTION:
+        if (detail && std::string_view(detail) == "load_extension")
+            return refuse("load_extension is refused: a query runs no code from a file");
+        return SQLITE_OK;
+    case SQLITE_CREATE_TABLE:
+    case SQLITE_CREATE_INDEX:
+    case SQLITE_CREATE_VIEW:
+    case SQLITE_CREATE_TRIGGER:
+    case SQLITE_DROP_TABLE:
+    case SQLITE_DROP_INDEX:
+    case SQLITE_DROP_VIEW:
+    case SQLITE_DROP_TRIGGER:
+    case SQLITE_INSERT:
+    case SQLITE_UPDATE:
+    case SQLITE_DELETE:
+    case SQLITE_ALTER_TABLE:
+    case SQLITE_REINDEX:
+    case SQLITE_ANALYZE:
+        if (db == "temp") return SQLITE_OK;
+        return refuse("only temporary tables can be written (CREATE TEMP TABLE name AS SELECT ...): the "
+                      "recording's tables are read-only");
+    default: return SQLITE_OK;
+    }
+}
+
 std::string RecordingSql::explain(const std::string& message) const
 {
+    // SQLite says "not authorized" for a statement, "authorization denied" for what one runs
+    // (VACUUM INTO attaches its file as it runs).
+    if (!m_refused.empty() && (message.find("not authorized") != std::string::npos ||
+                               message.find("authorization denied") != std::string::npos))
+        return m_refused;
     const std::string noTable = "no such table: ";
     if (message.rfind(noTable, 0) == 0) {
         std::string name = message.substr(noTable.size());
@@ -181,6 +247,7 @@ RunOutcome RecordingSql::run(const std::string& sql, ResultSink& sink, const Pro
     while (*at) {
         sqlite3_stmt* statement = nullptr;
         const char* tail = nullptr;
+        m_refused.clear();
         if (sqlite3_prepare_v2(m_db, at, -1, &statement, &tail) != SQLITE_OK) {
             const int offset = sqlite3_error_offset(m_db);
             fail(offset >= 0 ? int(at - begin) + offset : -1);

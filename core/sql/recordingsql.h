@@ -83,8 +83,13 @@ private:
     RecordingSql() = default;
     const Table* find(const std::string& name) const override;
     void addTable(std::unique_ptr<Table> table, std::string kind);
-    // SQLite's message, with what this recording says about a table or column it lacks.
+    // SQLite's message, with what this recording says about a table or column it lacks, or
+    // why the guard refused a statement.
     std::string explain(const std::string& message) const;
+    // What a query may do (SQLite's authorizer): read the recording, and make and change
+    // temporary tables of its own; nothing that reaches a file or another database.
+    static int authorize(void* self, int action, const char* what, const char* detail, const char* database,
+                         const char* trigger);
 
     const Trace* m_trace = nullptr;
     sqlite3* m_db = nullptr;
@@ -94,6 +99,7 @@ private:
     std::unique_ptr<SqlContext> m_context;      // what the tables share (the field decoder)
     std::atomic<bool> m_interrupt{false};
     std::atomic<uint64_t> m_rowsRead{0};
+    std::string m_refused; // why the guard refused the statement being prepared
 };
 
 } // namespace ringside::sql

@@ -91,6 +91,8 @@ Range rangeOf(const std::vector<Bound>& bounds, int column)
 
 namespace {
 
+thread_local bool t_declaring = false;
+
 struct VirtualTable {
     sqlite3_vtab base{};
     const Table* table = nullptr;
@@ -134,7 +136,10 @@ int connect(sqlite3* db, void* aux, int argc, const char* const* argv, sqlite3_v
                                                  : " TEXT");
     }
     schema += ")";
-    if (const int rc = sqlite3_declare_vtab(db, schema.c_str()); rc != SQLITE_OK) return rc;
+    t_declaring = true;
+    const int declared = sqlite3_declare_vtab(db, schema.c_str());
+    t_declaring = false;
+    if (declared != SQLITE_OK) return declared;
     auto* vtab = new VirtualTable;
     vtab->table = table;
     *out = &vtab->base;
@@ -293,6 +298,11 @@ std::string quotedIdentifier(const std::string& name)
     std::string out = "\"";
     for (char c : name) out += c == '"' ? std::string("\"\"") : std::string(1, c);
     return out + "\"";
+}
+
+bool declaringTable()
+{
+    return t_declaring;
 }
 
 int registerModule(sqlite3* db, const TableRegistry& tables)

@@ -21,5 +21,8 @@ std::string quotedIdentifier(const std::string& name);
 
 // Registers module "ringside" (CREATE VIRTUAL TABLE name USING ringside) with `db`.
 int registerModule(sqlite3* db, const TableRegistry& tables);
+// Whether this thread is declaring a table's columns to SQLite (connecting it): SQLite asks the
+// authorizer for that CREATE TABLE too when it connects a table again (after a schema reset).
+bool declaringTable();
 
 } // namespace ringside::sql
