@@ -104,8 +104,9 @@ private slots:
         QVERIFY(expected.size() > 5);
         const Rows byName = query(*o.sql, "SELECT name, count(*) FROM ftrace_event GROUP BY name");
         QCOMPARE(byName.pairs(), expected);
-        // The store's counts say the same without a scan.
+        // The store's counts say the same without a scan; `raw` is ftrace_event (Perfetto's older name).
         QCOMPARE(query(*o.sql, "SELECT name, events FROM event_type").pairs(), expected);
+        QCOMPARE(query(*o.sql, "SELECT name, count(*) FROM raw GROUP BY name").pairs(), expected);
         // Each type's own table holds the same rows.
         for (const auto& [event, count] : expected)
             QCOMPARE(std::stoll(query(*o.sql, "SELECT count(*) FROM " + event).rows.at(0).at(0)), count);

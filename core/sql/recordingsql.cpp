@@ -66,6 +66,17 @@ Result<std::unique_ptr<RecordingSql>> RecordingSql::open(const Trace& trace)
             return Error{path + ": cannot make SQL table " + info.name + ": " + why};
         }
     }
+    // Perfetto's older name of ftrace_event, a view (its constraints reach the table).
+    if (const TableInfo* events = sql->table("ftrace_event"); events && !sql->table("raw")) {
+        char* message = nullptr;
+        if (sqlite3_exec(sql->m_db, "CREATE VIEW raw AS SELECT * FROM ftrace_event", nullptr, nullptr, &message) !=
+            SQLITE_OK) {
+            const std::string why = message ? message : "unknown error";
+            sqlite3_free(message);
+            return Error{path + ": cannot make SQL view raw: " + why};
+        }
+        sql->m_info.push_back({"raw", "ftrace_event under Perfetto's older name", events->columns});
+    }
     // From here on a query reads the recording and writes temporary tables at most (a session
     // file received from someone else re-runs its queries): no ATTACH (nor VACUUM INTO, which
     // attaches its file), no schema of the main database, no new virtual tables, only the
