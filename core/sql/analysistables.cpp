@@ -52,6 +52,7 @@ public:
     void begin(const std::vector<Bound>& bounds) override
     {
         m_source = m_table.source(bounds);
+        if (m_source) m_source->useColumns(m_used);
         m_more = true;
         m_row = 0;
         refill();
@@ -103,15 +104,20 @@ private:
 // tasks on 25.65M events: rebuilt per lookup, the join never finished); made again when the
 // analyses move on (a capture's names come as its tasks run).
 struct TaskRows {
+    struct Task {
+        int32_t tid = 0;
+        uint32_t upid = 0;
+        uint64_t start = 0, end = 0;
+        bool main = false;
+        std::string name;
+    };
     struct Process {
         int32_t pid = 0;
         uint64_t start = UINT64_MAX, end = 0;
+        std::string name;
     };
-    size_t tasks = 0;
     uint64_t version = 0; // Trace::analysisVersion() when made
-    std::vector<uint32_t> upidOfTask;
-    std::vector<int32_t> leaderOfTask;
-    std::vector<std::string> nameOfTask;
+    std::vector<Task> tasks;
     std::vector<Process> processes;
     std::multimap<int32_t, uint32_t> utidsOfTid;
     std::map<int32_t, uint32_t> upidOfPid;
@@ -121,19 +127,18 @@ TaskRows taskRowsOf(const Trace& trace)
 {
     TaskRows r;
     r.version = trace.analysisVersion();
-    const TaskIndex& tasks = trace.taskIndex();
-    r.tasks = tasks.size();
-    for (uint32_t id = 0; id < r.tasks; ++id) {
-        const TaskIndex::Task task = tasks.task(TaskId(id));
+    const TaskIndex& index = trace.taskIndex();
+    const size_t count = index.size();
+    for (uint32_t id = 0; id < count; ++id) {
+        const TaskIndex::Task task = index.task(TaskId(id));
         const int32_t leader = trace.processes().leader(task.pid);
         auto [it, added] = r.upidOfPid.try_emplace(leader, uint32_t(r.processes.size()));
-        if (added) r.processes.push_back({leader});
+        if (added) r.processes.push_back({leader, UINT64_MAX, 0, trace.taskName(leader)});
         TaskRows::Process& process = r.processes[it->second];
         process.start = std::min(process.start, task.firstTime);
         process.end = std::max(process.end, task.lastTime);
-        r.upidOfTask.push_back(it->second);
-        r.leaderOfTask.push_back(leader);
-        r.nameOfTask.push_back(trace.taskName(TaskId(id)));
+        r.tasks.push_back(
+            {task.pid, it->second, task.firstTime, task.lastTime, task.pid == leader, trace.taskName(TaskId(id))});
         r.utidsOfTid.emplace(task.pid, id);
     }
     return r;
@@ -143,11 +148,15 @@ TaskRows taskRowsOf(const Trace& trace)
 class TaskRowsCache {
 public:
     explicit TaskRowsCache(const Trace& trace) : m_trace(trace) {}
+    // Whether `rows` are still what the trace says (a cursor asks at each lookup: no lock).
+    bool current(const TaskRows& rows) const
+    {
+        return rows.tasks.size() == m_trace.taskIndex().size() && rows.version == m_trace.analysisVersion();
+    }
     std::shared_ptr<const TaskRows> get()
     {
         const std::lock_guard lock(m_lock);
-        if (!m_rows || m_rows->tasks != m_trace.taskIndex().size() || m_rows->version != m_trace.analysisVersion())
-            m_rows = std::make_shared<const TaskRows>(taskRowsOf(m_trace));
+        if (!m_rows || !current(*m_rows)) m_rows = std::make_shared<const TaskRows>(taskRowsOf(m_trace));
         return m_rows;
     }
 
@@ -157,84 +166,151 @@ private:
     std::shared_ptr<const TaskRows> m_rows;
 };
 
-// The ids in `ids` (a key's range, clipped to [0, count)) that an equality on another column
-// leaves: `byValue`'s ids of that value, when there is one.
-template <typename Map>
-std::vector<uint32_t> idsWanted(Range ids, size_t count, const Range& value, const Map& byValue)
-{
-    std::vector<uint32_t> out;
-    const int64_t low = std::max<int64_t>(ids.low, 0), high = std::min<int64_t>(ids.high, int64_t(count) - 1);
-    if (low > high || value.empty()) return out;
-    if (value.low == value.high) {
-        if (value.low < INT32_MIN || value.low > INT32_MAX) return out;
-        const auto [from, to] = byValue.equal_range(int32_t(value.low));
-        for (auto it = from; it != to; ++it)
-            if (it->second >= low && it->second <= high) out.push_back(it->second);
-        std::sort(out.begin(), out.end());
-        return out;
+// `thread` (utid, tid, name, start_ts, end_ts, upid, is_main_thread) and `process` (upid, pid,
+// name, start_ts, end_ts), read from the TaskRows: by their key (the row), or narrowed by tid or
+// upid, pid. A join asks once per row of the other table (23M times for the system calls of
+// 25.65M events joined with both): each lookup reuses the cursor's rows and writes its cells
+// straight from them.
+class TaskTable : public Table {
+public:
+    enum class Kind { Thread, Process };
+    enum ThreadColumn { kUtid, kTid, kThreadName, kThreadStart, kThreadEnd, kUpidOfThread, kMain };
+    enum ProcessColumn { kUpid, kPid, kProcessName, kProcessStart, kProcessEnd };
+
+    TaskTable(Kind kind, const Trace& trace, std::shared_ptr<TaskRowsCache> cache)
+        : Table(kind == Kind::Thread ? "thread" : "process", columnsOf(kind)), m_kind(kind), m_trace(trace),
+          m_cache(std::move(cache))
+    {}
+    Plan plan(const std::vector<Constraint>& offered) const override
+    {
+        return m_kind == Kind::Thread ? planByColumns(offered, {kUtid, kTid, kUpidOfThread}, {kUtid}, kUtid)
+                                      : planByColumns(offered, {kUpid, kPid}, {kUpid}, kUpid);
     }
-    for (int64_t id = low; id <= high; ++id) out.push_back(uint32_t(id));
-    return out;
+    double rowEstimate() const override { return double(m_trace.taskIndex().size()); }
+    std::unique_ptr<Cursor> open() const override;
+
+private:
+    friend class TaskCursor;
+    static std::vector<Column> columnsOf(Kind kind)
+    {
+        if (kind == Kind::Thread)
+            return {{"utid", T::Integer},          {"tid", T::Integer},    {"name", T::Text},
+                    {"start_ts", T::Integer},      {"end_ts", T::Integer}, {"upid", T::Integer},
+                    {"is_main_thread", T::Integer}};
+        return {{"upid", T::Integer},
+                {"pid", T::Integer},
+                {"name", T::Text},
+                {"start_ts", T::Integer},
+                {"end_ts", T::Integer}};
+    }
+    Plan planByColumns(const std::vector<Constraint>& offered, std::vector<int> pushed, std::vector<int> ranged,
+                       int key) const;
+
+    Kind m_kind;
+    const Trace& m_trace;
+    std::shared_ptr<TaskRowsCache> m_cache;
+};
+
+class TaskCursor : public Cursor {
+public:
+    explicit TaskCursor(const TaskTable& table) : m_table(table) {}
+    void begin(const std::vector<Bound>& bounds) override
+    {
+        if (!m_rows || !m_table.m_cache->current(*m_rows)) m_rows = m_table.m_cache->get();
+        m_ids.clear();
+        m_at = 0;
+        if (m_table.m_kind == TaskTable::Kind::Thread) {
+            const Range upids = rangeOf(bounds, TaskTable::kUpidOfThread);
+            wanted(rangeOf(bounds, TaskTable::kUtid), m_rows->tasks.size(), rangeOf(bounds, TaskTable::kTid),
+                   m_rows->utidsOfTid, [&](uint32_t id) {
+                       const uint32_t upid = m_rows->tasks[id].upid;
+                       return upid >= upids.low && upid <= upids.high;
+                   });
+        } else {
+            wanted(rangeOf(bounds, TaskTable::kUpid), m_rows->processes.size(), rangeOf(bounds, TaskTable::kPid),
+                   m_rows->upidOfPid, [](uint32_t) { return true; });
+        }
+    }
+    bool atEnd() const override { return m_at >= m_ids.size(); }
+    void next() override { ++m_at; }
+    int64_t rowId() const override { return m_ids[m_at]; }
+    void column(int column, Cell& out) override
+    {
+        const uint32_t id = m_ids[m_at];
+        if (m_table.m_kind == TaskTable::Kind::Thread) {
+            const TaskRows::Task& t = m_rows->tasks[id];
+            switch (column) {
+            case TaskTable::kUtid: return out.integer(id);
+            case TaskTable::kTid: return out.integer(t.tid);
+            case TaskTable::kThreadName: return out.text(t.name);
+            case TaskTable::kThreadStart: return out.integer(int64_t(t.start));
+            case TaskTable::kThreadEnd: return out.integer(int64_t(t.end));
+            case TaskTable::kUpidOfThread: return out.integer(t.upid);
+            case TaskTable::kMain: return out.integer(t.main);
+            default: return out.null();
+            }
+        }
+        const TaskRows::Process& p = m_rows->processes[id];
+        switch (column) {
+        case TaskTable::kUpid: return out.integer(id);
+        case TaskTable::kPid: return out.integer(p.pid);
+        case TaskTable::kProcessName: return out.text(p.name);
+        case TaskTable::kProcessStart: return out.integer(int64_t(p.start));
+        case TaskTable::kProcessEnd: return out.integer(int64_t(p.end));
+        default: return out.null();
+        }
+    }
+
+private:
+    // The ids in `ids` (a key's range, clipped to [0, count)) that an equality on another
+    // column leaves (`byValue`'s ids of that value) and `keep` keeps, in order.
+    template <typename Map, typename Keep>
+    void wanted(Range ids, size_t count, const Range& value, const Map& byValue, Keep keep)
+    {
+        const int64_t low = std::max<int64_t>(ids.low, 0), high = std::min<int64_t>(ids.high, int64_t(count) - 1);
+        if (low > high || value.empty()) return;
+        if (value.low == value.high) {
+            if (value.low < INT32_MIN || value.low > INT32_MAX) return;
+            const auto [from, to] = byValue.equal_range(int32_t(value.low));
+            for (auto it = from; it != to; ++it)
+                if (it->second >= low && it->second <= high && keep(it->second)) m_ids.push_back(it->second);
+            std::sort(m_ids.begin(), m_ids.end());
+            return;
+        }
+        for (int64_t id = low; id <= high; ++id)
+            if (keep(uint32_t(id))) m_ids.push_back(uint32_t(id));
+    }
+
+    const TaskTable& m_table;
+    std::shared_ptr<const TaskRows> m_rows;
+    std::vector<uint32_t> m_ids;
+    size_t m_at = 0;
+};
+
+std::unique_ptr<Cursor> TaskTable::open() const
+{
+    return std::make_unique<TaskCursor>(*this);
 }
 
-std::unique_ptr<Table> threadTable(SqlContext& context, const std::shared_ptr<TaskRowsCache>& cache)
+Plan TaskTable::planByColumns(const std::vector<Constraint>& offered, std::vector<int> pushed, std::vector<int> ranged,
+                              int key) const
 {
-    // utid is the key (its row), tid and upid narrow too: the joins Perfetto's queries make.
-    enum { kUtid, kTid, kName, kStart, kEnd, kUpid, kMain };
-    const Trace& trace = context.trace();
-    return std::make_unique<SourceTable>(
-        "thread",
-        std::vector<Column>{{"utid", T::Integer},
-                            {"tid", T::Integer},
-                            {"name", T::Text},
-                            {"start_ts", T::Integer},
-                            {"end_ts", T::Integer},
-                            {"upid", T::Integer},
-                            {"is_main_thread", T::Integer}},
-        [&trace] { return double(trace.taskIndex().size()); },
-        [&trace, cache](const std::vector<Bound>& bounds) {
-            const std::shared_ptr<const TaskRows> rows = cache->get();
-            const Range upids = rangeOf(bounds, kUpid);
-            std::vector<Value> cells;
-            for (uint32_t id :
-                 idsWanted(rangeOf(bounds, kUtid), rows->tasks, rangeOf(bounds, kTid), rows->utidsOfTid)) {
-                if (rows->upidOfTask[id] < upids.low || rows->upidOfTask[id] > upids.high) continue;
-                const TaskIndex::Task task = trace.taskIndex().task(TaskId(id));
-                for (Value v : {integer(id), integer(task.pid), text(rows->nameOfTask[id]),
-                                integer(int64_t(task.firstTime)), integer(int64_t(task.lastTime)),
-                                integer(rows->upidOfTask[id]), integer(task.pid == rows->leaderOfTask[id])})
-                    cells.push_back(std::move(v));
-            }
-            return std::make_unique<ListSource>(std::move(cells));
-        },
-        std::vector<int>{kUtid, kTid, kUpid}, std::vector<int>{kUtid}, kUtid);
-}
-
-std::unique_ptr<Table> processTable(SqlContext& context, const std::shared_ptr<TaskRowsCache>& cache)
-{
-    enum { kUpid, kPid };
-    const Trace& trace = context.trace();
-    return std::make_unique<SourceTable>(
-        "process",
-        std::vector<Column>{{"upid", T::Integer},
-                            {"pid", T::Integer},
-                            {"name", T::Text},
-                            {"start_ts", T::Integer},
-                            {"end_ts", T::Integer}},
-        [&trace] { return double(trace.taskIndex().size()); },
-        [&trace, cache](const std::vector<Bound>& bounds) {
-            const std::shared_ptr<const TaskRows> rows = cache->get();
-            std::vector<Value> cells;
-            for (uint32_t upid :
-                 idsWanted(rangeOf(bounds, kUpid), rows->processes.size(), rangeOf(bounds, kPid), rows->upidOfPid)) {
-                const TaskRows::Process& p = rows->processes[upid];
-                for (Value v : {integer(upid), integer(p.pid), text(trace.taskName(p.pid)), integer(int64_t(p.start)),
-                                integer(int64_t(p.end))})
-                    cells.push_back(std::move(v));
-            }
-            return std::make_unique<ListSource>(std::move(cells));
-        },
-        std::vector<int>{kUpid, kPid}, std::vector<int>{kUpid}, kUpid);
+    Plan plan;
+    plan.uses.assign(offered.size(), false);
+    double fraction = 1;
+    for (size_t i = 0; i < offered.size(); ++i) {
+        const Constraint& c = offered[i];
+        const bool isRanged = std::count(ranged.begin(), ranged.end(), c.column) > 0;
+        const bool isPushed = std::count(pushed.begin(), pushed.end(), c.column) > 0;
+        if (isRanged || (isPushed && c.op == Op::Eq)) {
+            plan.uses[i] = true;
+            // A key's value names one row; a tid or pid a few.
+            fraction *= c.op == Op::Eq && c.column == key ? 0.0 : c.op == Op::Eq ? 0.001 : 0.3;
+        }
+    }
+    plan.rows = std::max(1.0, rowEstimate() * fraction);
+    plan.cost = plan.rows * 2 + 10;
+    return plan;
 }
 
 // The event types recorded and their counts, from the store's counts (no scan).
@@ -431,6 +507,14 @@ public:
         return false;
     }
 
+    // The value read from its event (a system call's return) is the slow column: left out
+    // when the statement does not read it.
+    void useColumns(uint64_t columns) override
+    {
+        m_usesName = (columns >> 4) & 1;
+        m_usesValue = (columns >> 5) & 1;
+    }
+
 private:
     size_t width() const { return 8; }
     void add(std::vector<Value>& cells, const SliceTable::View& v)
@@ -440,8 +524,10 @@ private:
         cells.push_back(integer(int64_t(v.end - v.start)));
         cells.push_back(ownerValue(store, m_table.owner(), v.owner));
         cells.push_back(integer(v.depth));
-        cells.push_back(text(m_table.labelText(v.label)));
-        if (m_table.valueFromEvent(v)) {
+        cells.push_back(m_usesName ? text(m_table.labelText(v.label)) : nullValue());
+        if (!m_usesValue) {
+            cells.push_back(nullValue());
+        } else if (m_table.valueFromEvent(v)) {
             const uint16_t type = store.stream(v.endEvent.stream).columns.eventType[v.endEvent.index];
             const tep_format_field* field = m_context.field(type, m_table.spec().valueField);
             Value value;
@@ -466,6 +552,7 @@ private:
     size_t m_row = 0;
     size_t m_stream = 0;
     uint32_t m_event = 0;
+    bool m_usesName = true, m_usesValue = true;
 };
 
 // A name as an SQL identifier: letters, digits and '_'.
@@ -770,8 +857,8 @@ std::vector<NamedTable> makeAnalysisTables(SqlContext& context, std::vector<std:
     const Trace& trace = context.trace();
     add(eventTypeTable(context), "event types recorded, with their counts");
     const auto taskRows = std::make_shared<TaskRowsCache>(trace);
-    add(threadTable(context, taskRows), "tasks (lives of a pid)");
-    add(processTable(context, taskRows), "thread groups");
+    add(std::make_unique<TaskTable>(TaskTable::Kind::Thread, trace, taskRows), "tasks (lives of a pid)");
+    add(std::make_unique<TaskTable>(TaskTable::Kind::Process, trace, taskRows), "thread groups");
     if (trace.callSlices().size()) add(callTable(context), "function_graph calls");
     for (const Trace::Analysis& analysis : trace.analyses()) {
         if (!analysis.tables) continue;

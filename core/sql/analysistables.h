@@ -31,6 +31,9 @@ public:
     // Appends up to about `rows` rows (each the table's column count of values) to `cells`;
     // false once nothing is left after them.
     virtual bool fill(std::vector<Value>& cells, size_t rows) = 0;
+    // The columns the statement reads (Cursor::useColumns), before the first fill: a source
+    // may write NULL for the others rather than work them out.
+    virtual void useColumns(uint64_t columns) { (void)columns; }
 };
 
 class SourceTable : public Table {

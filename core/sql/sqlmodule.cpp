@@ -7,6 +7,8 @@
 
 #include <cmath>
 #include <cstdio>
+#include <cstdlib>
+#include <cstring>
 #include <exception>
 #include <string>
 
@@ -164,7 +166,8 @@ bool opOf(unsigned char sqliteOp, Op& op)
     }
 }
 
-// The plan's constraints travel to xFilter in idxStr: "column:op," each, in argv order.
+// The plan travels to xFilter in idxStr: "column:op," for each constraint, in argv order,
+// then '|' and the columns the statement reads, in hex.
 int bestIndex(sqlite3_vtab* vtab, sqlite3_index_info* info)
 {
     const Table& table = *reinterpret_cast<VirtualTable*>(vtab)->table;
@@ -187,6 +190,9 @@ int bestIndex(sqlite3_vtab* vtab, sqlite3_index_info* info)
             info->aConstraintUsage[which[k]].omit = 0; // SQLite checks again: a table may scan more
             used += std::to_string(offered[k].column) + ":" + std::to_string(int(offered[k].op)) + ",";
         }
+        char columns[24];
+        std::snprintf(columns, sizeof columns, "|%llx", static_cast<unsigned long long>(info->colUsed));
+        used += columns;
         info->idxStr = sqlite3_mprintf("%s", used.c_str());
         info->needToFreeIdxStr = 1;
         info->estimatedCost = plan.cost;
@@ -230,16 +236,24 @@ int filter(sqlite3_vtab_cursor* base, int, const char* idxStr, int argc, sqlite3
     return guarded(base->pVtab, [&] {
         std::vector<Bound> bounds;
         const char* at = idxStr ? idxStr : "";
-        for (int i = 0; i < argc && *at; ++i) {
-            int column = 0, op = 0, read = 0;
-            if (std::sscanf(at, "%d:%d,%n", &column, &op, &read) != 2 || read == 0) break;
-            at += read;
-            Bound b{column, Op(op), 0};
+        // Read once per lookup of a join (millions): no sscanf.
+        char* end = nullptr;
+        for (int i = 0; i < argc && *at && *at != '|'; ++i) {
+            const long column = std::strtol(at, &end, 10);
+            if (end == at || *end != ':') break;
+            at = end + 1;
+            const long op = std::strtol(at, &end, 10);
+            if (end == at || *end != ',') break;
+            at = end + 1;
+            Bound b{int(column), Op(op), 0};
             // Lt/Le on a widened real keeps its integer above; Gt/Ge the one below.
             if (b.op == Op::Lt && sqlite3_value_numeric_type(argv[i]) == SQLITE_FLOAT) b.op = Op::Le;
             if (b.op == Op::Gt && sqlite3_value_numeric_type(argv[i]) == SQLITE_FLOAT) b.op = Op::Ge;
             if (boundOf(argv[i], b.op, b.value)) bounds.push_back(b);
         }
+        const char* bar = std::strchr(at, '|');
+        const unsigned long long columns = bar ? std::strtoull(bar + 1, &end, 16) : 0;
+        cursor->cursor->useColumns(bar && end != bar + 1 ? uint64_t(columns) : ~uint64_t(0));
         cursor->cursor->begin(bounds);
     });
 }

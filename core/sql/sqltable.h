@@ -92,12 +92,19 @@ public:
 class Cursor {
 public:
     virtual ~Cursor() = default;
+    // The columns the statement reads (bit i for column i, bit 63 for 63 and beyond), set
+    // before begin(): a cursor may leave the others out (a field decoded from its event).
+    void useColumns(uint64_t columns) { m_used = columns; }
+    bool used(int column) const { return column >= 63 ? (m_used >> 63) & 1 : (m_used >> column) & 1; }
     // Starts the scan over the rows that may match `bounds` (those the plan used).
     virtual void begin(const std::vector<Bound>& bounds) = 0;
     virtual bool atEnd() const = 0;
     virtual void next() = 0;
     virtual void column(int column, Cell& out) = 0;
     virtual int64_t rowId() const = 0;
+
+protected:
+    uint64_t m_used = ~uint64_t(0);
 };
 
 class Table {
