@@ -255,6 +255,11 @@ private slots:
         QCOMPARE(query(sql, "SELECT count(*) FROM syscalls WHERE ret BETWEEN -4095 AND -1 AND NOT open").rows[0][0],
                  calls.rows[0][1]);
         QCOMPARE(query(sql, "SELECT count(*) FROM syscalls WHERE name IS NULL").rows[0][0], std::string("0"));
+        // A failure's return event, by its time and its row: the exit that failed.
+        QCOMPARE(query(sql, "SELECT count(*) FROM syscalls_failures f JOIN ftrace_event e ON e.id = f.at_id "
+                            "WHERE e.ts = f.at AND e.name = 'sys_exit'")
+                     .rows[0][0],
+                 calls.rows[0][1]);
         const Rows all = query(sql, "SELECT * FROM syscalls WHERE failed ORDER BY ts LIMIT 1");
         QVERIFY(all.rows.size() == 1 && all.rows[0][4] != "NULL" && all.rows[0][5] != "NULL");
     }
