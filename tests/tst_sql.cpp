@@ -294,6 +294,16 @@ private slots:
                  query(sql, "SELECT count(*) FROM thread WHERE is_main_thread").rows);
         QCOMPARE(query(sql, "SELECT count(*) FROM thread WHERE utid IN (-1, 1000000)").rows[0][0], std::string("0"));
         QCOMPARE(query(sql, "SELECT count(*) FROM thread WHERE utid IN (0, 1, 2, 2)").rows[0][0], std::string("3"));
+        // What a query reads, for its progress: every slice, and the task each one looked up.
+        const uint64_t before = sql.rowsYielded();
+        uint64_t heard = 0;
+        Rows counted;
+        QVERIFY(sql.run("SELECT count(*) FROM sched_slice s JOIN thread t USING (utid)", counted,
+                        [&](uint64_t done, uint64_t) { heard = std::max(heard, done); })
+                    .ok);
+        const uint64_t slices = std::stoull(counted.rows[0][0]);
+        QCOMPARE(sql.rowsYielded() - before, 2 * slices);
+        QVERIFY2(heard <= 2 * slices, std::to_string(heard).c_str());
         // A task's states are its lane of thread_state: read alone, by utid (column 2).
         const std::string states = "SELECT t.tid, s.state, count(*), sum(s.dur) FROM thread t JOIN thread_state s "
                                    "ON %1 WHERE t.tid IN (SELECT tid FROM thread ORDER BY utid LIMIT 5 OFFSET 2) "

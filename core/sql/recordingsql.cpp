@@ -218,7 +218,7 @@ int onProgress(void* data)
 {
     auto* state = static_cast<ProgressState*>(data);
     if (state->progress && *state->progress)
-        (*state->progress)(state->sql->rowsRead() - state->rowsAtStart, state->total);
+        (*state->progress)(state->sql->rowsYielded() - state->rowsAtStart, state->total);
     return state->interrupt->load(std::memory_order_relaxed) ? 1 : 0;
 }
 
@@ -245,7 +245,7 @@ RunOutcome RecordingSql::run(const std::string& sql, ResultSink& sink, const Pro
 {
     m_interrupt.store(false, std::memory_order_relaxed);
     RunOutcome outcome;
-    ProgressState state{this, &progress, &m_interrupt, rowsRead(), m_trace->store().eventCount()};
+    ProgressState state{this, &progress, &m_interrupt, rowsYielded(), m_trace->store().eventCount()};
     sqlite3_progress_handler(m_db, 20000, onProgress, &state);
     const char* begin = sql.c_str();
     const char* at = begin;

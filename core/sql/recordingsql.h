@@ -63,7 +63,8 @@ public:
     RecordingSql& operator=(const RecordingSql&) = delete;
 
     // Runs every statement of `sql` in turn, each statement's result to `sink`. `progress`
-    // hears (rows of the recording read, rows in all) now and then.
+    // hears now and then how many rows the tables have yielded since the run began (scanned
+    // or looked up, every table: what the query really reads) and the recording's events.
     using Progress = std::function<void(uint64_t done, uint64_t total)>;
     RunOutcome run(const std::string& sql, ResultSink& sink, const Progress& progress = {});
     // Stops the running query at its next step (from any thread, a signal handler included:
@@ -76,8 +77,10 @@ public:
     static std::string schemaOf(const TableInfo& table);
     // Whether `sql` is whole: its last statement is complete (ends with ';').
     static bool complete(const std::string& sql);
-    // Rows of the store read by queries so far (for progress and the benchmarks).
+    // Rows of the store read by queries so far (for the benchmarks and the pushdown tests).
     uint64_t rowsRead() const { return m_rowsRead.load(std::memory_order_relaxed); }
+    // Rows every table has yielded to queries so far (for progress).
+    using TableRegistry::rowsYielded;
 
 private:
     RecordingSql() = default;

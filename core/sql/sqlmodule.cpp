@@ -98,11 +98,23 @@ thread_local bool t_declaring = false;
 struct VirtualTable {
     sqlite3_vtab base{};
     const Table* table = nullptr;
+    const TableRegistry* registry = nullptr;
 };
 
 struct VirtualCursor {
     sqlite3_vtab_cursor base{};
     std::unique_ptr<Cursor> cursor;
+    const TableRegistry* registry = nullptr;
+    uint64_t uncounted = 0; // rows yielded, handed to the registry a batch at a time
+    void count(uint64_t rows)
+    {
+        uncounted += rows;
+        if (uncounted >= 4096) registry->countYielded(uncounted), uncounted = 0;
+    }
+    ~VirtualCursor()
+    {
+        if (uncounted) registry->countYielded(uncounted);
+    }
 };
 
 // Errors never cross into SQLite as exceptions: the statement fails with the reason.
@@ -144,6 +156,7 @@ int connect(sqlite3* db, void* aux, int argc, const char* const* argv, sqlite3_v
     if (declared != SQLITE_OK) return declared;
     auto* vtab = new VirtualTable;
     vtab->table = table;
+    vtab->registry = &tables;
     *out = &vtab->base;
     return SQLITE_OK;
 }
@@ -206,6 +219,7 @@ int openCursor(sqlite3_vtab* vtab, sqlite3_vtab_cursor** out)
     return guarded(vtab, [&] {
         auto* cursor = new VirtualCursor;
         cursor->cursor = table.open();
+        cursor->registry = reinterpret_cast<VirtualTable*>(vtab)->registry;
         *out = &cursor->base;
     });
 }
@@ -255,13 +269,17 @@ int filter(sqlite3_vtab_cursor* base, int, const char* idxStr, int argc, sqlite3
         const unsigned long long columns = bar ? std::strtoull(bar + 1, &end, 16) : 0;
         cursor->cursor->useColumns(bar && end != bar + 1 ? uint64_t(columns) : ~uint64_t(0));
         cursor->cursor->begin(bounds);
+        if (!cursor->cursor->atEnd()) cursor->count(1);
     });
 }
 
 int next(sqlite3_vtab_cursor* base)
 {
     auto* cursor = reinterpret_cast<VirtualCursor*>(base);
-    return guarded(base->pVtab, [&] { cursor->cursor->next(); });
+    return guarded(base->pVtab, [&] {
+        cursor->cursor->next();
+        if (!cursor->cursor->atEnd()) cursor->count(1);
+    });
 }
 
 int eof(sqlite3_vtab_cursor* base)

@@ -3,6 +3,8 @@
 
 #include "sql/sqltable.h"
 
+#include <atomic>
+#include <cstdint>
 #include <string>
 
 struct sqlite3;
@@ -14,6 +16,13 @@ class TableRegistry {
 public:
     virtual ~TableRegistry() = default;
     virtual const Table* find(const std::string& name) const = 0;
+    // Rows every table has yielded so far (scanned or looked up): what a query really reads,
+    // for its progress. Counted by the cursors a batch at a time.
+    uint64_t rowsYielded() const { return m_rowsYielded.load(std::memory_order_relaxed); }
+    void countYielded(uint64_t rows) const { m_rowsYielded.fetch_add(rows, std::memory_order_relaxed); }
+
+private:
+    mutable std::atomic<uint64_t> m_rowsYielded{0};
 };
 
 // `name` as an SQL identifier in double quotes, quotes inside doubled.

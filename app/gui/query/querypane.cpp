@@ -28,6 +28,7 @@
 #include <traceevent/event-parse.h>
 
 #include <atomic>
+#include <climits>
 #include <mutex>
 
 namespace ringside {
@@ -93,9 +94,10 @@ struct MadeTracks {
 // Progress as a share of the recording's events read, and Cancel as an interrupt.
 sql::RecordingSql::Progress progressOf(JobTracker::Context& context, sql::RecordingSql& sql)
 {
-    return [&context, &sql](uint64_t done, uint64_t total) {
+    // In thousands of rows read (a join's lookups may read more rows than the recording has).
+    return [&context, &sql](uint64_t done, uint64_t) {
         if (context.isCancelled()) sql.interrupt();
-        context.reportProgress(total ? int(std::min<uint64_t>(100, done * 100 / total)) : 0);
+        context.reportProgress(int(std::min<uint64_t>(done / 1000, INT_MAX)));
     };
 }
 
@@ -381,7 +383,7 @@ void QueryPane::run()
             finished(std::move(outcome.result), outcome.message, outcome.offset, outcome.seconds);
         },
         [this](const QString& error) { finished({}, error, -1, 0); },
-        [this](int percent) { m_status->setText(tr("Running… %1% of the events read").arg(percent)); });
+        [this](int thousands) { m_status->setText(tr("Running… %L1k rows read").arg(thousands)); });
     updateButtons();
 }
 
