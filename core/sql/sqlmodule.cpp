@@ -5,6 +5,7 @@
 
 #include <sqlite3.h>
 
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
@@ -71,6 +72,26 @@ Plan Table::plan(const std::vector<Constraint>& offered) const
     Plan plan;
     plan.uses.assign(offered.size(), false);
     plan.rows = std::max(1.0, rowEstimate());
+    plan.cost = plan.rows * 2 + 10;
+    return plan;
+}
+
+Plan narrowingPlan(const std::vector<Constraint>& offered, const std::vector<int>& pushed,
+                   const std::vector<int>& ranged, int key, double rows, double eqFraction)
+{
+    Plan plan;
+    plan.uses.assign(offered.size(), false);
+    double fraction = 1;
+    for (size_t i = 0; i < offered.size(); ++i) {
+        const Constraint& c = offered[i];
+        const bool isRanged = std::count(ranged.begin(), ranged.end(), c.column) > 0;
+        const bool isPushed = std::count(pushed.begin(), pushed.end(), c.column) > 0;
+        if (isRanged || (isPushed && c.op == Op::Eq)) {
+            plan.uses[i] = true;
+            fraction *= c.op == Op::Eq && c.column == key ? 0.0 : c.op == Op::Eq ? eqFraction : 0.3;
+        }
+    }
+    plan.rows = std::max(1.0, rows * fraction);
     plan.cost = plan.rows * 2 + 10;
     return plan;
 }

@@ -95,7 +95,7 @@ public:
     // The columns the statement reads (bit i for column i, bit 63 for 63 and beyond), set
     // before begin(): a cursor may leave the others out (a field decoded from its event).
     void useColumns(uint64_t columns) { m_used = columns; }
-    bool used(int column) const { return column >= 63 ? (m_used >> 63) & 1 : (m_used >> column) & 1; }
+    bool used(int column) const;
     // Starts the scan over the rows that may match `bounds` (those the plan used).
     virtual void begin(const std::vector<Bound>& bounds) = 0;
     virtual bool atEnd() const = 0;
@@ -125,6 +125,22 @@ private:
     std::string m_name;
     std::vector<Column> m_columns;
 };
+
+// Whether `column` is among `columns` (Cursor::useColumns's bits).
+inline bool columnUsed(uint64_t columns, int column)
+{
+    return column >= 63 ? (columns >> 63) & 1 : (columns >> column) & 1;
+}
+inline bool Cursor::used(int column) const
+{
+    return columnUsed(m_used, column);
+}
+
+// The plan of a table that narrows its rows by some columns: equality on `pushed`, any
+// comparison on `ranged`; an equality on `key` names one row, another leaves `eqFraction` of
+// the `rows`, a range 0.3.
+Plan narrowingPlan(const std::vector<Constraint>& offered, const std::vector<int>& pushed,
+                   const std::vector<int>& ranged, int key, double rows, double eqFraction);
 
 // The narrowest [low, high] the bounds on `column` allow (inclusive; Eq sets both).
 struct Range {
