@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 #include "sql/analysistables.h"
 
+#include "sql/schedtable.h"
 #include "sql/tasktables.h"
 
 #include "calls/callcontext.h"
@@ -150,7 +151,7 @@ std::string perfettoState(const std::string& name)
 // the recording's last event. ts is the start: `times` narrows each owner's rows by binary search.
 class IntervalSource : public RowSource {
 public:
-    enum class Style { Generic, SchedSlice, ThreadState };
+    enum class Style { Generic, ThreadState };
     // `tasks`: the utids wanted, of a table whose rows a task owns (each task's rows are a lane:
     // a join on utid reads that lane alone).
     IntervalSource(const SqlContext& context, const IntervalTable& table, Style style, Range cpus, Range times,
@@ -661,6 +662,8 @@ std::vector<NamedTable> makeAnalysisTables(SqlContext& context, std::vector<std:
     add(std::move(tasks.thread), "tasks (lives of a pid)");
     add(std::move(tasks.process), "thread groups");
     if (trace.callSlices().size()) add(callTable(context), "function_graph calls");
+    add(makeSchedTable(context, unique("sched")), "runs on each CPU, from sched_switch");
+    add(makeSchedTable(context, unique("sched_slice")), "runs on each CPU (sched)");
     for (const Trace::Analysis& analysis : trace.analyses()) {
         if (!analysis.tables) continue;
         const std::string kind = analysis.plugin ? "plugin " + analysis.name : "analysis " + analysis.name;
@@ -674,8 +677,6 @@ std::vector<NamedTable> makeAnalysisTables(SqlContext& context, std::vector<std:
                 add(intervalTable(context, table, name, IntervalSource::Style::Generic), kind);
                 // Perfetto's tables, where an analysis says its rows are one (and they fit).
                 const IntervalTableSpec& spec = table.spec();
-                if (isSchedSlice(spec))
-                    add(intervalTable(context, table, unique("sched_slice"), IntervalSource::Style::SchedSlice), kind);
                 if (isThreadState(spec))
                     add(intervalTable(context, table, unique("thread_state"), IntervalSource::Style::ThreadState),
                         kind);
