@@ -179,6 +179,27 @@ private slots:
                      .rows.at(0)
                      .at(0),
                  std::string("0"));
+        // args: a row per field of each event, read by the event's arg_set_id, agreeing with
+        // EXTRACT_ARG and with the type's own columns.
+        QCOMPARE(query(*o.sql, "SELECT count(*) FROM sched_switch s JOIN args a ON a.arg_set_id = s.id "
+                               "WHERE a.key = 'next_pid' AND a.int_value = s.next_pid AND a.value_type = 'int'")
+                     .rows[0][0],
+                 query(*o.sql, "SELECT count(*) FROM sched_switch").rows[0][0]);
+        QCOMPARE(query(*o.sql, "SELECT count(*) FROM sched_switch s JOIN args a ON a.arg_set_id = s.id").rows[0][0],
+                 std::to_string(7 * std::stoll(query(*o.sql, "SELECT count(*) FROM sched_switch").rows[0][0])));
+        QCOMPARE(query(*o.sql, "SELECT count(*) FROM ftrace_event e JOIN args a USING (arg_set_id) "
+                               "WHERE a.display_value IS NOT CAST(EXTRACT_ARG(e.arg_set_id, a.key) AS TEXT)")
+                     .rows[0][0],
+                 std::string("0"));
+        const Rows argsPlan =
+            query(*o.sql, "EXPLAIN QUERY PLAN SELECT count(*) FROM sched_switch s JOIN args a ON a.arg_set_id = s.id");
+        QVERIFY(argsPlan.rows.back().back().find("SCAN a VIRTUAL TABLE INDEX 0:0:0,") == 0);
+        QCOMPARE(
+            query(*o.sql, "SELECT key, string_value FROM args WHERE arg_set_id = (SELECT min(id) FROM "
+                          "sched_switch) AND key = 'prev_comm'")
+                .rows,
+            (std::vector<std::vector<std::string>>{
+                {"prev_comm", query(*o.sql, "SELECT prev_comm FROM sched_switch ORDER BY id LIMIT 1").rows[0][0]}}));
         // The switches of the checked-in text: "bash:29482 [120] R ==> bash:29502 [120]".
         QList<QByteArray> switches;
         for (const QByteArray& line : readXz(fixture("sched-mix.switches.txt.xz")).split('\n'))

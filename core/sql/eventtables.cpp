@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 #include "sql/eventtables.h"
 
+#include "sql/argstable.h"
+
 #include "trace.h"
 
 #include <sqlite3.h>
@@ -260,6 +262,7 @@ std::vector<std::unique_ptr<Table>> makeEventTables(SqlContext& context)
         for (const auto& [type, system] : types)
             tables.push_back(
                 std::make_unique<EventTable>(context, types.size() > 1 ? system + "_" + name : name, type));
+    if (!byName.count("args")) tables.push_back(makeArgsTable(context));
     return tables;
 }
 

@@ -140,7 +140,7 @@ const std::vector<QueryPane::Example>& QueryPane::examples()
          "SELECT f.at AS ts, f.duration_ns AS dur, f.utid, t.name AS task, f.name AS syscall, f.errno\n"
          "FROM syscalls_failures f JOIN thread t USING (utid) ORDER BY f.at;"},
         {tr("Top tasks by run time"), "SELECT t.tid, t.name, sum(s.dur) AS run_ns, count(*) AS slices\n"
-                                      "FROM sched_slice s JOIN thread t USING (utid) WHERE t.tid != 0\n"
+                                      "FROM sched s JOIN thread t USING (utid) WHERE s.utid != 0 AND s.dur >= 0\n"
                                       "GROUP BY s.utid ORDER BY run_ns DESC LIMIT 20;"},
         {tr("Interrupts per CPU"), "SELECT cpu, irq, name, count(*) AS count FROM irq_handler_entry\n"
                                    "GROUP BY cpu, irq ORDER BY cpu, count DESC;"},
@@ -272,13 +272,16 @@ void QueryPane::setSession(std::shared_ptr<TraceSession> session)
     showTable();
     QStringList words;
     if (m_session && m_session->trace) {
-        m_status->setText(tr("Tables: every event (ftrace_event), one per event type, thread, process, sched_slice, "
+        m_status->setText(tr("Tables: every event (ftrace_event), one per event type, thread, process, sched, "
                              "thread_state, slice, and the plugins' tables."));
         // The words to complete: names the tables would have, without making the database.
         words << "ftrace_event"
               << "thread"
               << "process"
+              << "sched"
               << "sched_slice"
+              << "end_state"
+              << "ts_end"
               << "thread_state"
               << "slice"
               << "EXTRACT_ARG"
