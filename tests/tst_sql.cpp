@@ -353,6 +353,58 @@ private slots:
                  std::string("1"));
     }
 
+    void threadStateHasPerfettosColumns()
+    {
+        Opened o = openWithPlugins("execve-e2big.dat");
+        QVERIFY(o.sql);
+        RecordingSql& sql = *o.sql;
+        // Running: the CPU of the switch that began the run (sched's row at that time).
+        QCOMPARE(query(sql, "SELECT count(*) = count(cpu), sum(cpu IS NOT ucpu) FROM thread_state WHERE state = "
+                            "'Running'")
+                     .rows[0],
+                 (std::vector<std::string>{"1", "0"}));
+        QCOMPARE(query(sql, "SELECT count(*) FROM thread_state s JOIN sched r ON r.utid = s.utid AND r.ts = s.ts "
+                            "WHERE s.state = 'Running' AND r.cpu IS NOT s.cpu")
+                     .rows[0][0],
+                 std::string("0"));
+        QCOMPARE(
+            query(sql, "SELECT count(*) FROM thread_state WHERE state != 'Running' AND cpu IS NOT NULL").rows[0][0],
+            std::string("0"));
+        // Runnable after a wakeup: the waker is the task that recorded the sched_wakeup naming the
+        // woken pid at that instant, read from the event table; 397 such states, as the report's
+        // wakeups followed by their switch (wakeupLatencyCountsEveryWakeupFollowedByItsSwitch).
+        QCOMPARE(query(sql, "SELECT count(waker_utid) FROM thread_state").rows[0][0], std::string("397"));
+        QCOMPARE(query(sql, "SELECT count(*) FROM thread_state s JOIN thread t ON t.utid = s.utid "
+                            "JOIN thread w ON w.utid = s.waker_utid WHERE NOT EXISTS (SELECT 1 FROM sched_wakeup e "
+                            "WHERE e.ts = s.ts AND e.pid = t.tid AND e.common_pid = w.tid)")
+                     .rows[0][0],
+                 std::string("0"));
+        QCOMPARE(query(sql, "SELECT sum(irq_context) FROM thread_state").rows[0][0],
+                 query(sql, "SELECT count(*) FROM thread_state s JOIN thread t USING (utid) JOIN sched_wakeup e "
+                            "ON e.ts = s.ts AND e.pid = t.tid WHERE s.waker_utid IS NOT NULL "
+                            "AND (e.common_flags & 24) != 0")
+                     .rows[0][0]);
+        // waker_id: the waker's own state then; an id names its row without a scan.
+        QCOMPARE(query(sql, "SELECT count(*) FROM thread_state s JOIN thread_state w ON w.id = s.waker_id "
+                            "WHERE w.utid = s.waker_utid AND w.ts <= s.ts AND s.ts <= w.ts + w.dur")
+                     .rows[0][0],
+                 query(sql, "SELECT count(waker_id) FROM thread_state").rows[0][0]);
+        QVERIFY(std::stoll(query(sql, "SELECT count(waker_id) FROM thread_state").rows[0][0]) > 300);
+        const Rows plan = query(sql, "EXPLAIN QUERY PLAN SELECT * FROM thread_state WHERE id = 12884901889");
+        QVERIFY(plan.rows.at(0).back().find("INDEX 0:5:0,") != std::string::npos);
+        QCOMPARE(query(sql, "SELECT count(*), count(DISTINCT id), sum(id = (utid << 32) + (id & 4294967295)) "
+                            "FROM thread_state")
+                     .rows[0][0],
+                 query(sql, "SELECT count(DISTINCT id) FROM thread_state").rows[0][0]);
+        QCOMPARE(query(sql, "SELECT count(*) FROM thread_state a JOIN thread_state b ON b.id = a.id "
+                            "WHERE b.ts = a.ts AND b.dur = a.dur AND b.state = a.state")
+                     .rows[0][0],
+                 query(sql, "SELECT count(*) FROM thread_state").rows[0][0]);
+        // Not recorded here: sched_blocked_reason's columns are null.
+        QCOMPARE(query(sql, "SELECT count(io_wait), count(blocked_function) FROM thread_state").rows[0],
+                 (std::vector<std::string>{"0", "0"}));
+    }
+
     void tasksAreJoinedByTheirIds()
     {
         Opened o = openWithPlugins("sched-mix.dat");

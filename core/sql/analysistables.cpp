@@ -3,6 +3,7 @@
 
 #include "sql/schedtable.h"
 #include "sql/tasktables.h"
+#include "sql/threadstatecolumns.h"
 
 #include "calls/callcontext.h"
 #include "trace.h"
@@ -12,6 +13,7 @@
 #include <algorithm>
 #include <cctype>
 #include <map>
+#include <optional>
 #include <set>
 
 namespace ringside::sql {
@@ -154,17 +156,31 @@ public:
     enum class Style { Generic, ThreadState };
     // `tasks`: the utids wanted, of a table whose rows a task owns (each task's rows are a lane:
     // a join on utid reads that lane alone).
-    IntervalSource(const SqlContext& context, const IntervalTable& table, Style style, Range cpus, Range times,
-                   Range tasks)
+    IntervalSource(SqlContext& context, const IntervalTable& table, Style style, Range cpus, Range times, Range tasks,
+                   Range ids = {}, std::shared_ptr<ThreadStateColumns::Shared> shared = {})
         : m_store(context.store()), m_table(table), m_style(style), m_cpus(cpus), m_times(times), m_tasks(tasks)
     {
-        const int64_t first = std::max<int64_t>(tasks.low, 0);
+        if (style == Style::ThreadState) {
+            m_extra.emplace(context, table, std::move(shared));
+            // An id names a task's row: read that one alone.
+            if (ids.low == ids.high) {
+                m_tasks.low = std::max<int64_t>(m_tasks.low, ids.low >> 32);
+                m_tasks.high = std::min<int64_t>(m_tasks.high, ids.low >> 32);
+                m_place = uint64_t(ids.low) & 0xffffffffu;
+            }
+        }
+        const int64_t first = std::max<int64_t>(m_tasks.low, 0);
         m_owner = m_openOwner = uint32_t(std::min<int64_t>(first, UINT32_MAX));
+    }
+    void useColumns(uint64_t columns) override
+    {
+        if (m_extra) m_extra->useColumns(columns >> kThreadStateExtras);
     }
     bool fill(std::vector<Value>& cells, size_t rows) override
     {
         const auto& byOwner = m_table.byOwner();
         const uint64_t last = m_store.lastTimestamp();
+        if (m_place) return fillPlace(cells, last);
         for (size_t made = 0; made < rows;) {
             if (int64_t(m_owner) > m_tasks.high) m_owner = uint32_t(byOwner.owners());
             if (int64_t(m_openOwner) > m_tasks.high) m_openOwner = uint32_t(m_table.openOwners());
@@ -181,7 +197,8 @@ public:
                     ++m_owner, m_row = 0;
                     continue;
                 }
-                add(cells, (*lane)[m_row++], m_owner, false);
+                add(cells, (*lane)[m_row], m_owner, false, m_row);
+                ++m_row;
                 ++made;
             } else if (m_openOwner < m_table.openOwners()) {
                 const uint32_t owner = m_openOwner++;
@@ -189,7 +206,8 @@ public:
                 if (open.end == 0 || !ownerWanted(m_store, m_table.owner(), owner, m_cpus)) continue;
                 if (int64_t(open.start) < m_times.low || int64_t(open.start) > m_times.high) continue;
                 open.end = std::max(open.start, last);
-                add(cells, open, owner, true);
+                const GrowingList<IntervalRow>* lane = byOwner.of(owner);
+                add(cells, open, owner, true, lane ? lane->size() : 0);
                 ++made;
             } else {
                 return false;
@@ -198,8 +216,32 @@ public:
         return true;
     }
 
+    // thread_state's columns after state_name.
+    static constexpr int kThreadStateExtras = 5;
+
 private:
-    void add(std::vector<Value>& cells, const IntervalRow& r, uint32_t owner, bool open)
+    // The one row an id names (thread_state): a row of its task's lane, or its open state.
+    bool fillPlace(std::vector<Value>& cells, uint64_t last)
+    {
+        const uint64_t place = *m_place;
+        m_place.reset();
+        m_owner = uint32_t(m_table.byOwner().owners()); // nothing after it
+        m_openOwner = uint32_t(m_table.openOwners());
+        if (m_tasks.empty() || m_tasks.low < 0 || m_tasks.low > UINT32_MAX) return false;
+        const uint32_t owner = uint32_t(m_tasks.low);
+        const GrowingList<IntervalRow>* lane = m_table.byOwner().of(owner);
+        const size_t rows = lane ? lane->size() : 0;
+        if (place < rows) {
+            add(cells, (*lane)[place], owner, false, place);
+        } else if (place == rows && owner < m_table.openOwners()) {
+            IntervalRow open = m_table.openOf(owner);
+            if (!open.end) return false;
+            open.end = std::max(open.start, last);
+            add(cells, open, owner, true, place);
+        }
+        return false;
+    }
+    void add(std::vector<Value>& cells, const IntervalRow& r, uint32_t owner, bool open, uint64_t place)
     {
         cells.push_back(integer(int64_t(r.start)));
         cells.push_back(integer(int64_t(r.end - r.start)));
@@ -210,7 +252,10 @@ private:
         } else {
             const std::string name = r.state < spec.states.size() ? spec.states[r.state].name : std::to_string(r.state);
             cells.push_back(text(m_style == Style::ThreadState ? perfettoState(name) : name));
-            if (m_style == Style::ThreadState) cells.push_back(text(name));
+            if (m_style == Style::ThreadState) {
+                cells.push_back(text(name));
+                m_extra->add(cells, r, owner, place, name);
+            }
         }
         if (m_style == Style::Generic) cells.push_back(integer(open));
     }
@@ -222,6 +267,8 @@ private:
     uint32_t m_owner = 0;
     size_t m_row = 0;
     uint32_t m_openOwner = 0;
+    std::optional<ThreadStateColumns> m_extra;
+    std::optional<uint64_t> m_place;
 };
 
 std::string ownerColumn(RowOwner owner)
@@ -237,20 +284,29 @@ std::unique_ptr<Table> intervalTable(SqlContext& context, const IntervalTable& t
         columns.push_back({"utid", T::Integer});
     else
         columns.push_back({"state", T::Text});
-    if (style == IntervalSource::Style::ThreadState) columns.push_back({"state_name", T::Text});
+    if (style == IntervalSource::Style::ThreadState) {
+        columns.push_back({"state_name", T::Text});
+        for (const Column& c : ThreadStateColumns::columns()) columns.push_back(c);
+    }
     if (style == IntervalSource::Style::Generic) columns.push_back({"open", T::Integer});
     const int cpuColumn = table.owner() == RowOwner::Cpu ? 2 : -1;
     const int taskColumn = table.owner() == RowOwner::Task ? 2 : -1;
     std::vector<int> ranged{0};
     if (taskColumn >= 0) ranged.push_back(taskColumn);
+    std::vector<int> pushed;
+    if (cpuColumn >= 0) pushed.push_back(cpuColumn);
+    const int idColumn = style == IntervalSource::Style::ThreadState ? IntervalSource::kThreadStateExtras : -1;
+    if (idColumn >= 0) pushed.push_back(idColumn);
+    const auto shared = std::make_shared<ThreadStateColumns::Shared>();
     return std::make_unique<SourceTable>(
         std::move(name), std::move(columns), [&table] { return double(table.rows()); },
-        [&context, &table, style, cpuColumn, taskColumn](const std::vector<Bound>& bounds) {
+        [&context, &table, style, cpuColumn, taskColumn, idColumn, shared](const std::vector<Bound>& bounds) {
             return std::make_unique<IntervalSource>(
                 context, table, style, cpuColumn >= 0 ? rangeOf(bounds, cpuColumn) : Range(), rangeOf(bounds, 0),
-                taskColumn >= 0 ? rangeOf(bounds, taskColumn) : Range());
+                taskColumn >= 0 ? rangeOf(bounds, taskColumn) : Range(),
+                idColumn >= 0 ? rangeOf(bounds, idColumn) : Range(), shared);
         },
-        cpuColumn >= 0 ? std::vector<int>{cpuColumn} : std::vector<int>{}, ranged);
+        pushed, ranged, idColumn);
 }
 
 // A slice table's rows, by SliceTable::forEach's order (explicit rows, then those anchored at

@@ -1,0 +1,199 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+#include "sql/threadstatecolumns.h"
+
+#include "analysis/tracktables.h"
+#include "trace.h"
+
+#include <traceevent/event-parse.h>
+
+#include <algorithm>
+#include <cstring>
+
+namespace ringside::sql {
+
+namespace {
+
+using T = ColumnType;
+
+// common_flags: the event came from a hard or a soft interrupt.
+constexpr uint8_t kHardIrq = 0x08, kSoftIrq = 0x10;
+
+Value integerValue(int64_t v)
+{
+    Value value;
+    value.kind = Value::Kind::Integer;
+    value.integer = v;
+    return value;
+}
+
+// The recorded types of the named sched events with the field `pidField`, in the names' order.
+std::vector<std::pair<uint16_t, const tep_format_field*>>
+typesWithPid(SqlContext& context, std::initializer_list<const char*> names, const char* pidField)
+{
+    std::vector<std::pair<uint16_t, const tep_format_field*>> types;
+    const std::vector<uint64_t>& counts = context.store().eventTypeCounts();
+    for (const char* name : names)
+        for (size_t type = 0; type < counts.size(); ++type) {
+            const tep_event* event = counts[type] ? context.decoder().event(uint16_t(type)) : nullptr;
+            if (!event || !event->name || std::strcmp(event->name, name) != 0) continue;
+            if (event->system && std::strcmp(event->system, "sched") != 0) continue;
+            if (const tep_format_field* pid = context.field(uint16_t(type), pidField))
+                types.emplace_back(uint16_t(type), pid);
+        }
+    return types;
+}
+
+} // namespace
+
+// The wakeups (sched_wakeup, sched_wakeup_new, then sched_waking: the sched plugin's
+// preference) by the task they woke and their time, read in stream order: each record read
+// where its stream's reader already is, not looked for per row.
+class ThreadStateColumns::Wakeups {
+public:
+    struct Entry {
+        uint32_t utid = 0;
+        uint64_t ts = 0;
+        size_t rank = 0;
+        EventRef event;
+        bool operator<(const Entry& o) const
+        {
+            return utid != o.utid ? utid < o.utid : ts != o.ts ? ts < o.ts : rank < o.rank;
+        }
+    };
+    explicit Wakeups(SqlContext& context)
+        : m_events(context.store().eventCount()), m_tasks(context.trace().taskIndex().size()),
+          m_version(context.trace().analysisVersion())
+    {
+        const EventStore& store = context.store();
+        const auto types = typesWithPid(context, {"sched_wakeup", "sched_wakeup_new", "sched_waking"}, "pid");
+        if (types.empty()) return;
+        TaskOfEvents taskOf(context.trace());
+        for (size_t s = 0; s < store.streamCount(); ++s) {
+            const StreamId stream{uint16_t(s)};
+            const CpuColumns& columns = store.stream(stream).columns;
+            const size_t size = columns.size();
+            for (size_t i = 0; i < size; ++i) {
+                const uint16_t type = columns.eventType[i];
+                for (size_t rank = 0; rank < types.size(); ++rank) {
+                    if (types[rank].first != type) continue;
+                    ValueCell pid;
+                    context.writeField({stream, uint32_t(i)}, types[rank].second, pid);
+                    if (pid.value.kind != Value::Kind::Integer) break;
+                    const uint64_t ts = columns.timestamp[i];
+                    const uint32_t woken = taskOf(stream, int32_t(pid.value.integer), ts);
+                    if (woken < m_tasks) m_entries.push_back({woken, ts, rank, {stream, uint32_t(i)}});
+                    break;
+                }
+            }
+            context.countRows(size);
+        }
+        std::sort(m_entries.begin(), m_entries.end());
+    }
+    bool current(const SqlContext& context) const
+    {
+        return m_events == context.store().eventCount() && m_tasks == context.trace().taskIndex().size() &&
+               m_version == context.trace().analysisVersion();
+    }
+    // The preferred wakeup of `utid` at `ts`, or null.
+    const Entry* at(uint32_t utid, uint64_t ts) const
+    {
+        const auto it = std::lower_bound(m_entries.begin(), m_entries.end(), Entry{utid, ts, 0, {}});
+        return it != m_entries.end() && it->utid == utid && it->ts == ts ? &*it : nullptr;
+    }
+
+private:
+    size_t m_events = 0, m_tasks = 0;
+    uint64_t m_version = 0;
+    std::vector<Entry> m_entries;
+};
+
+std::vector<Column> ThreadStateColumns::columns()
+{
+    return {{"id", T::Integer},       {"cpu", T::Integer},           {"ucpu", T::Integer},
+            {"io_wait", T::Integer},  {"blocked_function", T::Text}, {"waker_utid", T::Integer},
+            {"waker_id", T::Integer}, {"irq_context", T::Integer}};
+}
+
+ThreadStateColumns::ThreadStateColumns(SqlContext& context, const IntervalTable& table, std::shared_ptr<Shared> shared)
+    : m_context(context), m_table(table), m_shared(std::move(shared)), m_tasks(context.trace())
+{}
+
+std::shared_ptr<const ThreadStateColumns::Wakeups> ThreadStateColumns::wakeups()
+{
+    if (m_wakeups && m_wakeups->current(m_context)) return m_wakeups;
+    const std::lock_guard lock(m_shared->lock);
+    if (!m_shared->wakeups || !m_shared->wakeups->current(m_context))
+        m_shared->wakeups = std::make_shared<const Wakeups>(m_context);
+    m_wakeups = m_shared->wakeups;
+    return m_wakeups;
+}
+
+std::optional<int64_t> ThreadStateColumns::cpuOfRun(uint32_t utid, uint64_t ts)
+{
+    const TaskIndex& index = m_context.trace().taskIndex();
+    if (utid >= index.size()) return std::nullopt;
+    const TaskIndex::Runs runs = index.running(TaskId(utid));
+    const size_t k = runs.firstEndingFrom(0, ts + 1);
+    if (k < runs.size() && runs[k].start <= ts) return m_context.store().stream(runs[k].stream).columns.cpu;
+    // A run of no length (at the recording's last event) is in no table of runs: its switch.
+    const int32_t pid = index.task(TaskId(utid)).pid;
+    const EventStore& store = m_context.store();
+    for (const auto& [type, nextPid] : typesWithPid(m_context, {"sched_switch"}, "next_pid"))
+        for (size_t s = 0; s < store.streamCount(); ++s) {
+            const StreamId stream{uint16_t(s)};
+            const CpuColumns& columns = store.stream(stream).columns;
+            const size_t size = columns.size();
+            for (size_t i = columns.timestamp.lowerBound(ts, 0, size); i < size && columns.timestamp[i] == ts; ++i) {
+                if (columns.eventType[i] != type) continue;
+                ValueCell next;
+                m_context.writeField({stream, uint32_t(i)}, nextPid, next);
+                if (next.value.kind == Value::Kind::Integer && next.value.integer == pid) return columns.cpu;
+            }
+        }
+    return std::nullopt;
+}
+
+std::optional<uint64_t> ThreadStateColumns::placeAt(uint32_t utid, uint64_t ts) const
+{
+    const GrowingList<IntervalRow>* lane = m_table.byOwner().of(utid);
+    const size_t rows = lane ? lane->size() : 0;
+    // The last row begun by `ts`; the open state after them all.
+    size_t k = rows ? lane->lowerBound(ts + 1, 0, rows, [](const IntervalRow& r) { return r.start; }) : 0;
+    if (k > 0 && (*lane)[k - 1].end > ts) return k - 1;
+    if (k == rows) {
+        const IntervalRow open = utid < m_table.openOwners() ? m_table.openOf(utid) : IntervalRow{};
+        if (open.end && open.start <= ts) return rows;
+    }
+    return std::nullopt;
+}
+
+void ThreadStateColumns::add(std::vector<Value>& cells, const IntervalRow& row, uint32_t utid, uint64_t place,
+                             const std::string& stateName)
+{
+    const auto used = [&](int column) { return columnUsed(m_used, column); };
+    cells.push_back(integerValue(idOf(utid, place)));
+    Value cpu;
+    if (stateName == "running" && (used(kCpu) || used(kUcpu)))
+        if (const std::optional<int64_t> c = cpuOfRun(utid, row.start)) cpu = integerValue(*c);
+    cells.push_back(cpu);
+    cells.push_back(cpu);
+    cells.push_back(Value()); // io_wait
+    cells.push_back(Value()); // blocked_function
+    Value wakerUtid, wakerId, irq;
+    if (stateName == "runnable" && (used(kWakerUtid) || used(kWakerId) || used(kIrqContext)))
+        if (const Wakeups::Entry* wakeup = wakeups()->at(utid, row.start)) {
+            const CpuColumns& columns = m_context.store().stream(wakeup->event.stream).columns;
+            const uint32_t waker = m_tasks(wakeup->event.stream, columns.pid[wakeup->event.index], row.start);
+            if (TaskId(waker).valid()) {
+                wakerUtid = integerValue(waker);
+                if (const std::optional<uint64_t> at = placeAt(waker, row.start))
+                    wakerId = integerValue(idOf(waker, *at));
+            }
+            irq = integerValue((columns.flags[wakeup->event.index] & (kHardIrq | kSoftIrq)) != 0);
+        }
+    cells.push_back(wakerUtid);
+    cells.push_back(wakerId);
+    cells.push_back(irq);
+}
+
+} // namespace ringside::sql
