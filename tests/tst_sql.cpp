@@ -405,6 +405,72 @@ private slots:
                  (std::vector<std::string>{"0", "0"}));
     }
 
+    void spanJoinsMeetIntervals()
+    {
+        Opened o = openWithPlugins("sched-mix.dat");
+        QVERIFY(o.sql);
+        RecordingSql& sql = *o.sql;
+        // Perfetto's operator on two small tables whose answer is worked out by hand: in
+        // partition 1, a holds [0, 10) and [20, 30), b holds [5, 25); in partition 2 only a
+        // [0, 5); b holds [40, 50) in partition 3.
+        query(sql, "CREATE TEMP TABLE a (ts INT, dur INT, part INT, x TEXT); "
+                   "INSERT INTO a VALUES (0, 10, 1, 'a1'), (20, 10, 1, 'a2'), (0, 5, 2, 'a3'); "
+                   "CREATE TEMP TABLE b (ts INT, dur INT, part INT, y TEXT); "
+                   "INSERT INTO b VALUES (5, 20, 1, 'b1'), (40, 10, 3, 'b2'); "
+                   "CREATE VIRTUAL TABLE inner_span USING SPAN_JOIN(a PARTITIONED part, b PARTITIONED part); "
+                   "CREATE VIRTUAL TABLE left_span USING SPAN_LEFT_JOIN(a PARTITIONED part, b PARTITIONED part); "
+                   "CREATE VIRTUAL TABLE outer_span USING span_outer_join(a PARTITIONED part, b PARTITIONED part)");
+        using Table = std::vector<std::vector<std::string>>;
+        QCOMPARE(query(sql, "SELECT * FROM inner_span").rows,
+                 (Table{{"5", "5", "1", "a1", "b1"}, {"20", "5", "1", "a2", "b1"}}));
+        QCOMPARE(query(sql, "SELECT * FROM left_span").rows, (Table{{"0", "5", "1", "a1", "NULL"},
+                                                                    {"5", "5", "1", "a1", "b1"},
+                                                                    {"20", "5", "1", "a2", "b1"},
+                                                                    {"25", "5", "1", "a2", "NULL"},
+                                                                    {"0", "5", "2", "a3", "NULL"}}));
+        QCOMPARE(query(sql, "SELECT * FROM outer_span").rows, (Table{{"0", "5", "1", "a1", "NULL"},
+                                                                     {"5", "5", "1", "a1", "b1"},
+                                                                     {"10", "10", "1", "NULL", "b1"},
+                                                                     {"20", "5", "1", "a2", "b1"},
+                                                                     {"25", "5", "1", "a2", "NULL"},
+                                                                     {"0", "5", "2", "a3", "NULL"},
+                                                                     {"40", "10", "3", "NULL", "b2"}}));
+        // A table without a partition holds in every partition of the other.
+        query(sql, "CREATE TEMP TABLE c (ts INT, dur INT, z TEXT); INSERT INTO c VALUES (3, 4, 'c1'); "
+                   "CREATE VIRTUAL TABLE every USING SPAN_JOIN(a PARTITIONED part, c)");
+        QCOMPARE(query(sql, "SELECT * FROM every").rows,
+                 (Table{{"3", "4", "1", "a1", "c1"}, {"3", "2", "2", "a3", "c1"}}));
+        QCOMPARE(query(sql, "DROP TABLE every; SELECT count(*) FROM sqlite_master WHERE name = 'every'").rows[0][0],
+                 std::string("0"));
+        // Over the recording: each run meets the running table's same run, CPU by CPU; a run
+        // still going at the end (dur -1) lasts to the recording's end.
+        query(sql, "CREATE TEMP VIEW runs AS SELECT ts, dur, cpu, utid FROM sched; "
+                   "CREATE TEMP VIEW occupied AS SELECT ts, dur, cpu, utid AS running FROM cpu_occupancy_cpu_tasks; "
+                   "CREATE VIRTUAL TABLE met USING SPAN_JOIN(runs PARTITIONED cpu, occupied PARTITIONED cpu)");
+        QCOMPARE(query(sql, "SELECT count(*), sum(utid != running) FROM met").rows[0],
+                 (std::vector<std::string>{query(sql, "SELECT count(*) FROM sched").rows[0][0], "0"}));
+        QCOMPARE(query(sql, "SELECT sum(dur) FROM met").rows[0][0],
+                 query(sql, "SELECT sum(last - first) FROM (SELECT min(ts) AS first FROM sched GROUP BY cpu), "
+                            "(SELECT max(ts) AS last FROM ftrace_event)")
+                     .rows[0][0]);
+        // What it cannot join is said.
+        for (const auto& [statement, why] : std::vector<std::pair<std::string, std::string>>{
+                 {"CREATE VIRTUAL TABLE bad USING SPAN_JOIN(sched PARTITIONED cpu, thread_state PARTITIONED utid)",
+                  "partitioned by different columns"},
+                 {"CREATE VIRTUAL TABLE bad USING SPAN_JOIN(runs PARTITIONED cpu, occupied PARTITIONED cpu, a)",
+                  "two tables"},
+                 {"CREATE VIRTUAL TABLE bad USING SPAN_JOIN(runs PARTITIONED cpu, a PARTITIONED cpu)", "no column cpu"},
+                 {"CREATE VIRTUAL TABLE bad USING SPAN_JOIN(runs PARTITIONED cpu, sched PARTITIONED cpu)",
+                  "both tables have a column utid"},
+                 {"CREATE VIRTUAL TABLE bad USING SPAN_JOIN(runs PARTITIONED cpu, thread)", "has no ts and dur"},
+             }) {
+            Rows rows;
+            const RunOutcome outcome = sql.run(statement, rows);
+            QVERIFY2(!outcome.ok && outcome.message.find(why) != std::string::npos,
+                     (statement + ": " + outcome.message).c_str());
+        }
+    }
+
     void tasksAreJoinedByTheirIds()
     {
         Opened o = openWithPlugins("sched-mix.dat");
@@ -575,9 +641,12 @@ private slots:
             {"VACUUM INTO '" + copy + "'", "VACUUM INTO"},
             {"CREATE TABLE t(x)", "temporary tables"},
             {"CREATE VIEW v AS SELECT 1", "temporary tables"},
-            {"DROP TABLE sched_switch", "temporary tables"},
+            {"DROP TABLE sched_switch", "no virtual table"},
             {"INSERT INTO sched_switch (id) VALUES (1)", "temporary tables"},
-            {"CREATE VIRTUAL TABLE again USING ringside", "temporary tables"},
+            {"CREATE VIRTUAL TABLE again USING ringside", "no virtual table"},
+            {"INSERT INTO sqlite_master VALUES ('table', 'x', 'x', 0, 'CREATE TABLE x(a)')", "may not be modified"},
+            {"UPDATE sqlite_master SET sql = 'x'", "may not be modified"},
+            {"DELETE FROM sqlite_master", "may not be modified"},
             {"CREATE VIRTUAL TABLE temp.again USING ringside", "no virtual table"},
             {"PRAGMA writable_schema = 1", "PRAGMA writable_schema"},
             {"PRAGMA journal_mode = WAL", "PRAGMA journal_mode"},

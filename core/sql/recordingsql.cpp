@@ -3,6 +3,7 @@
 
 #include "sql/analysistables.h"
 #include "sql/eventtables.h"
+#include "sql/spanjoin.h"
 #include "sql/sqlcontext.h"
 #include "trace.h"
 
@@ -10,6 +11,7 @@
 #include <traceevent/event-parse.h>
 
 #include <algorithm>
+#include <cctype>
 #include <set>
 #include <string_view>
 
@@ -47,6 +49,8 @@ Result<std::unique_ptr<RecordingSql>> RecordingSql::open(const Trace& trace)
         return Error{path + ": cannot make an SQL database: " +
                      (sql->m_db ? sqlite3_errmsg(sql->m_db) : std::string("out of memory"))};
     registerModule(sql->m_db, *sql);
+    const EventStore* store = &trace.store();
+    registerSpanJoin(sql->m_db, [store] { return store->lastTimestamp(); });
     registerEventFunctions(sql->m_db, *sql->m_context);
 
     std::vector<std::string> names;
@@ -145,6 +149,11 @@ int RecordingSql::authorize(void* self, int action, const char* what, const char
         if (sql->m_refused.empty()) sql->m_refused = std::move(why);
         return SQLITE_DENY;
     };
+    static const std::set<std::string> spanJoinModules = {"span_join", "span_left_join", "span_outer_join"};
+    auto lowered = [](std::string s) {
+        for (char& c : s) c = char(std::tolower(static_cast<unsigned char>(c)));
+        return s;
+    };
     static const std::set<std::string_view> readingPragmas = {
         "table_info",  "table_xinfo", "table_list",    "index_list",     "index_info",      "index_xinfo",
         "pragma_list", "module_list", "function_list", "collation_list", "compile_options", "database_list"};
@@ -155,7 +164,14 @@ int RecordingSql::authorize(void* self, int action, const char* what, const char
                       "other database or file");
     case SQLITE_CREATE_VTABLE:
     case SQLITE_DROP_VTABLE:
-        return refuse("the recording's tables are fixed: no virtual table is made or dropped by a query");
+        // Perfetto's SPAN_JOIN tables (made of other tables, holding nothing of their own); a
+        // DROP TABLE of one then deletes its rows, which are none.
+        if (detail && spanJoinModules.count(lowered(detail))) {
+            if (action == SQLITE_DROP_VTABLE && what) sql->m_droppedSpanJoin = what;
+            return SQLITE_OK;
+        }
+        return refuse("the recording's tables are fixed: no virtual table is made or dropped by a query, but "
+                      "SPAN_JOIN, SPAN_LEFT_JOIN and SPAN_OUTER_JOIN");
     case SQLITE_PRAGMA:
         if (what && readingPragmas.count(what)) return SQLITE_OK;
         return refuse(std::string("PRAGMA ") + (what ? what : "") +
@@ -175,6 +191,13 @@ int RecordingSql::authorize(void* self, int action, const char* what, const char
     case SQLITE_INSERT:
     case SQLITE_UPDATE:
     case SQLITE_DELETE:
+        // The schema's own row of a statement that makes or drops something: that statement's
+        // code (CREATE_VTABLE, CREATE_TABLE, ...) decides, and defensive mode keeps any other
+        // write to the schema out.
+        if (what && (std::string_view(what) == "sqlite_master" || std::string_view(what) == "sqlite_schema"))
+            return SQLITE_OK;
+        if (action == SQLITE_DELETE && what && db == "main" && what == sql->m_droppedSpanJoin) return SQLITE_OK;
+        [[fallthrough]];
     case SQLITE_ALTER_TABLE:
     case SQLITE_REINDEX:
     case SQLITE_ANALYZE:

@@ -103,6 +103,7 @@ private:
     std::atomic<bool> m_interrupt{false};
     std::atomic<uint64_t> m_rowsRead{0};
     std::string m_refused; // why the guard refused the statement being prepared
+    std::string m_droppedSpanJoin; // the SPAN_JOIN table a DROP TABLE being prepared drops
 };
 
 } // namespace ringside::sql

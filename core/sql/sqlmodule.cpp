@@ -171,9 +171,7 @@ int connect(sqlite3* db, void* aux, int argc, const char* const* argv, sqlite3_v
                                                  : " TEXT");
     }
     schema += ")";
-    t_declaring = true;
-    const int declared = sqlite3_declare_vtab(db, schema.c_str());
-    t_declaring = false;
+    const int declared = declareTable(db, schema);
     if (declared != SQLITE_OK) return declared;
     auto* vtab = new VirtualTable;
     vtab->table = table;
@@ -356,6 +354,14 @@ std::string quotedIdentifier(const std::string& name)
 bool declaringTable()
 {
     return t_declaring;
+}
+
+int declareTable(sqlite3* db, const std::string& schema)
+{
+    t_declaring = true;
+    const int declared = sqlite3_declare_vtab(db, schema.c_str());
+    t_declaring = false;
+    return declared;
 }
 
 int registerModule(sqlite3* db, const TableRegistry& tables)

@@ -33,5 +33,7 @@ int registerModule(sqlite3* db, const TableRegistry& tables);
 // Whether this thread is declaring a table's columns to SQLite (connecting it): SQLite asks the
 // authorizer for that CREATE TABLE too when it connects a table again (after a schema reset).
 bool declaringTable();
+// sqlite3_declare_vtab with declaringTable() true meanwhile: what a module's xConnect calls.
+int declareTable(sqlite3* db, const std::string& schema);
 
 } // namespace ringside::sql
