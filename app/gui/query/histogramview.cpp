@@ -21,13 +21,25 @@ std::vector<HistogramView::Bin> HistogramView::binsOf(const std::vector<double>&
     if (values.empty()) return bins;
     const auto [lowIt, highIt] = std::minmax_element(values.begin(), values.end());
     const double low = *lowIt, high = *highIt;
-    if (low > 0 && high / low >= 1000) {
-        // Powers of two: [2^k, 2^(k+1)).
+    double lowPositive = high;
+    for (double v : values)
+        if (v > 0) lowPositive = std::min(lowPositive, v);
+    if (high > 0 && high / lowPositive >= 1000) {
+        // Powers of two: [2^k, 2^(k+1)); values of 0 and below (a run still going: dur -1) in
+        // a bin of their own before them.
         *logarithmic = true;
-        const int first = int(std::floor(std::log2(low))), last = int(std::floor(std::log2(high)));
+        const bool nonPositive = low <= 0;
+        if (nonPositive) bins.push_back({low, 0, 0});
+        const size_t offset = bins.size();
+        const int first = int(std::floor(std::log2(lowPositive))), last = int(std::floor(std::log2(high)));
         for (int k = first; k <= last; ++k) bins.push_back({std::ldexp(1.0, k), std::ldexp(1.0, k + 1), 0});
-        for (double v : values)
-            ++bins[size_t(std::clamp(int(std::floor(std::log2(v))) - first, 0, last - first))].count;
+        for (double v : values) {
+            if (v <= 0) {
+                ++bins[0].count;
+                continue;
+            }
+            ++bins[offset + size_t(std::clamp(int(std::floor(std::log2(v))) - first, 0, last - first))].count;
+        }
         return bins;
     }
     const int n = high > low ? kLinearBins : 1;
