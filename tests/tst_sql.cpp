@@ -251,6 +251,45 @@ private slots:
         QVERIFY(plan.rows.at(0).back().find("VIRTUAL TABLE INDEX") != std::string::npos);
     }
 
+    void eventsByNameWithoutASort()
+    {
+        Opened o = openWithPlugins("sched-mix.dat");
+        QVERIFY(o.sql);
+        RecordingSql& sql = *o.sql;
+        // ftrace_event gives its rows type after type for a GROUP BY, DISTINCT or ORDER BY on
+        // name (the plan's ";order"): the same answer as SQLite's own sort, under every narrowing.
+        const Rows plan = query(sql, "EXPLAIN QUERY PLAN SELECT name, count(*) FROM ftrace_event GROUP BY name");
+        QCOMPARE(plan.rows.size(), size_t(1)); // no "USE TEMP B-TREE FOR GROUP BY"
+        QVERIFY(plan.rows[0].back().find(";3") != std::string::npos);
+        const Rows range = query(sql, "SELECT min(ts) + (max(ts) - min(ts)) / 3, max(ts) - (max(ts) - min(ts)) / 3, "
+                                      "count(*) / 4, count(*) / 2 FROM ftrace_event");
+        const std::string from = range.rows[0][0], to = range.rows[0][1], low = range.rows[0][2],
+                          high = range.rows[0][3];
+        const std::vector<std::pair<std::string, std::string>> cases = {
+            {"", ""},
+            {"WHERE cpu = 1", "WHERE cpu + 0 = 1"},
+            {"WHERE ts BETWEEN " + from + " AND " + to, "WHERE ts + 0 BETWEEN " + from + " AND " + to},
+            {"WHERE utid = 3", "WHERE utid + 0 = 3"},
+            {"WHERE pid = 29452", "WHERE pid + 0 = 29452"},
+            {"WHERE id BETWEEN " + low + " AND " + high, "WHERE id + 0 BETWEEN " + low + " AND " + high},
+        };
+        for (const auto& [pushed, scanned] : cases) {
+            const std::string columns = "name, count(*), sum(id), sum(ts), sum(pid), sum(cpu), count(DISTINCT comm)";
+            const Rows grouped = query(sql, "SELECT " + columns + " FROM ftrace_event " + pushed + " GROUP BY name");
+            QVERIFY2(grouped.rows.size() > 3, pushed.c_str());
+            QCOMPARE(
+                grouped.rows,
+                query(sql, "SELECT " + columns + " FROM ftrace_event " + scanned + " GROUP BY +name ORDER BY 1").rows);
+            QCOMPARE(query(sql, "SELECT DISTINCT name FROM ftrace_event " + pushed).rows,
+                     query(sql, "SELECT DISTINCT +name FROM ftrace_event " + scanned + " ORDER BY 1").rows);
+            QCOMPARE(query(sql, "SELECT name, id FROM ftrace_event " + pushed + " ORDER BY name DESC, id").rows,
+                     query(sql, "SELECT name, id FROM ftrace_event " + scanned + " ORDER BY +name DESC, id").rows);
+        }
+        // The counts are the store's.
+        QCOMPARE(query(sql, "SELECT name, count(*) FROM ftrace_event GROUP BY name").rows,
+                 query(sql, "SELECT name, sum(events) FROM event_type GROUP BY name ORDER BY name").rows);
+    }
+
     void analysisTablesHoldWhatTheAnalysesMade()
     {
         Opened o = openWithPlugins("sched-mix.dat");

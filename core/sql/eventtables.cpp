@@ -12,6 +12,7 @@
 #include <map>
 #include <optional>
 #include <set>
+#include <span>
 #include <unordered_map>
 
 namespace ringside::sql {
@@ -62,6 +63,7 @@ public:
         }
         if (ids.empty() || times.empty() || m_cpu.empty() || m_pid.empty() || ids.high < 0 || times.high < 0)
             return finish();
+        if (m_order != 0 && m_table.type() == EventTable::kAnyType) return beginByType(ids, times);
         first = std::max<int64_t>(0, ids.low);
         if (uint64_t(ids.high) < last) last = size_t(ids.high) + 1;
         if (times.low > 0) first = std::max(first, m_store.firstRowAtOrAfter(uint64_t(times.low)));
@@ -75,14 +77,29 @@ public:
     bool atEnd() const override { return m_atEnd; }
     void next() override
     {
+        if (m_byType) {
+            ++m_index;
+            return settleByType();
+        }
         m_walk->next();
         settle();
     }
-    int64_t rowId() const override { return int64_t(m_walk->row()); }
+    int64_t rowId() const override
+    {
+        if (!m_byType) return int64_t(m_walk->row());
+        if (m_row < 0) m_row = int64_t(m_store.rowOf(m_event));
+        return m_row;
+    }
 
     void column(int column, Cell& out) override
     {
+        if (m_byType && column == kName) return out.staticText(m_typeNames[m_typeAt]);
         const CpuColumns& columns = m_store.stream(m_event.stream).columns;
+        if (!m_known) {
+            m_pidValue = columns.pid[m_event.index];
+            m_ts = columns.timestamp[m_event.index];
+            m_known = true;
+        }
         switch (column) {
         case EventTable::kId: return out.integer(rowId());
         case EventTable::kTs: return out.integer(int64_t(m_ts));
@@ -107,8 +124,137 @@ public:
         m_context.writeField(m_event, fields[field], out);
     }
 
+    // The orders a plan may promise (EventTable::orderedPlan): by name, ascending or
+    // descending, or grouped by name in any order.
+    enum Order : int { kNoOrder, kByName, kByNameDescending, kGroupedByName };
+
 private:
     void finish() { m_atEnd = true; }
+
+    // Type after type (their names in order), each type's events stream by stream: what a
+    // GROUP BY or ORDER BY on name reads without SQLite sorting 25M rows. An id range is the
+    // time range of its rows (SQLite checks the ids again).
+    void beginByType(const Range& ids, Range times)
+    {
+        m_byType = true;
+        if (ids.low > 0 && uint64_t(ids.low) < m_store.eventCount())
+            times.low = std::max<int64_t>(times.low, int64_t(m_store.timestamp(m_store.eventAt(size_t(ids.low)))));
+        if (uint64_t(ids.high) < m_store.eventCount())
+            times.high = std::min<int64_t>(times.high, int64_t(m_store.timestamp(m_store.eventAt(size_t(ids.high)))));
+        m_times = times;
+        m_types.clear();
+        const std::vector<uint64_t>& counts = m_store.eventTypeCounts();
+        std::vector<std::pair<std::string, uint16_t>> named;
+        for (size_t type = 0; type < counts.size(); ++type)
+            if (m_store.eventTypeCount(uint16_t(type))) named.emplace_back(nameOf(uint16_t(type)), uint16_t(type));
+        std::stable_sort(named.begin(), named.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
+        if (m_order == kByNameDescending) std::reverse(named.begin(), named.end());
+        m_typeNames.clear();
+        for (const auto& n : named) m_types.push_back(n.second), m_typeNames.push_back(n.first);
+        m_typeAt = m_streamAt = 0;
+        m_streamReady = false;
+        m_atEnd = false;
+        settleByType();
+    }
+    std::string nameOf(uint16_t type)
+    {
+        tep_event* event = m_context.decoder().event(type);
+        return event && event->name ? std::string(event->name) : "unknown type " + std::to_string(type);
+    }
+    // Moves to the first event from here (m_typeAt, m_streamAt, m_index) that may match.
+    void settleByType()
+    {
+        m_row = -1;
+        for (; m_typeAt < m_types.size(); ++m_typeAt, m_streamAt = 0, m_streamReady = false) {
+            const uint16_t type = m_types[m_typeAt];
+            for (; m_streamAt < m_store.streamCount(); ++m_streamAt, m_streamReady = false) {
+                const StreamId stream{uint16_t(m_streamAt)};
+                const CpuColumns& columns = m_store.stream(stream).columns;
+                if (!m_streamReady) {
+                    if (columns.cpu < m_cpu.low || columns.cpu > m_cpu.high) continue;
+                    const size_t size = columns.size();
+                    m_index = m_times.low > 0 ? columns.timestamp.lowerBound(uint64_t(m_times.low), 0, size) : 0;
+                    m_indexEnd = m_times.high == INT64_MAX
+                                     ? size
+                                     : columns.timestamp.lowerBound(uint64_t(m_times.high) + 1, m_index, size);
+                    m_streamReady = true;
+                    m_block = SIZE_MAX;
+                }
+                m_index = firstBlockWith(stream, columns, m_index, m_indexEnd, type);
+                const bool byPid = m_pid.low != INT64_MIN || m_pid.high != INT64_MAX || m_utid >= 0;
+                for (m_index = nextOfType(columns, m_index, m_indexEnd, type); m_index < m_indexEnd;
+                     m_index = nextOfType(columns, m_index + 1, m_indexEnd, type)) {
+                    m_event = {stream, uint32_t(m_index)};
+                    m_known = false; // its pid and time are read when asked for
+                    if (byPid) {
+                        const int32_t pid = columns.pid[m_index];
+                        if (pid < m_pid.low || pid > m_pid.high) continue;
+                        if (m_utid >= 0 && m_tasks(stream, pid, columns.timestamp[m_index]) != uint64_t(m_utid))
+                            continue;
+                    }
+                    if (++m_uncounted == kCountEvery) m_context.countRows(m_uncounted), m_uncounted = 0;
+                    return;
+                }
+            }
+        }
+        m_atEnd = true;
+    }
+    // `from`, or the start of the first block from there whose shapes hold `type` (`end` when
+    // none): the blocks' types are listed once per stream, so that a type's pass skips the
+    // blocks without it.
+    size_t firstBlockWith(StreamId stream, const CpuColumns& columns, size_t from, size_t end, uint16_t type)
+    {
+        constexpr int kBlockBits = DictionaryColumn<uint32_t>::kBlockBits;
+        if (m_blockTypes.size() <= stream.value) m_blockTypes.resize(size_t(stream.value) + 1);
+        std::vector<std::vector<bool>>& blocks = m_blockTypes[stream.value];
+        const size_t size = columns.size();
+        if (blocks.empty() && size) {
+            // Each block's distinct codes, each looked up once.
+            blocks.resize(((size - 1) >> kBlockBits) + 1);
+            std::vector<bool> seen;
+            for (size_t block = 0; block < blocks.size(); ++block) {
+                seen.assign(size_t(1) << 16, false);
+                const size_t first = block << kBlockBits, last = std::min(size, first + (size_t(1) << kBlockBits));
+                for (size_t i = first; i < last;) {
+                    const std::span<const uint16_t> codes = columns.shapes.codes(i, last);
+                    for (uint16_t code : codes) {
+                        if (seen[code]) continue;
+                        seen[code] = true;
+                        const uint16_t t = uint16_t(columns.shapes.valueOf(block, code));
+                        if (blocks[block].size() <= t) blocks[block].resize(size_t(t) + 1, false);
+                        blocks[block][t] = true;
+                    }
+                    i += codes.size();
+                }
+            }
+        }
+        for (size_t block = from >> kBlockBits; from < end && block < blocks.size();
+             ++block, from = std::max(from, block << kBlockBits))
+            if (type < blocks[block].size() && blocks[block][type]) return from;
+        return end;
+    }
+    // The first event of `type` in [from, end) of the stream (end when none): the shapes' codes
+    // a block at a time, each code of a block looked up once.
+    size_t nextOfType(const CpuColumns& columns, size_t from, size_t end, uint16_t type)
+    {
+        constexpr int kBlockBits = DictionaryColumn<uint32_t>::kBlockBits;
+        if (m_matches.empty()) m_matches.resize(size_t(1) << 16);
+        while (from < end) {
+            const size_t block = from >> kBlockBits;
+            if (block != m_block) m_block = block, std::fill(m_matches.begin(), m_matches.end(), kUnknown);
+            const std::span<const uint16_t> codes = columns.shapes.codes(from, end);
+            const uint16_t* code = codes.data();
+            const uint16_t* const last = code + codes.size();
+            for (; code != last; ++code) {
+                int8_t& match = m_matches[*code];
+                if (match == kNo) continue;
+                if (match == kUnknown) match = uint16_t(columns.shapes.valueOf(block, *code)) == type ? kYes : kNo;
+                if (match == kYes) return from + size_t(code - codes.data());
+            }
+            from += codes.size();
+        }
+        return end;
+    }
     // Moves to the first row from here that may match.
     void settle()
     {
@@ -124,6 +270,7 @@ private:
             m_event = e;
             m_pidValue = pid;
             m_ts = columns.timestamp[e.index];
+            m_known = true;
             if (m_utid >= 0 && m_tasks(e.stream, pid, m_ts) != uint64_t(m_utid)) continue;
             return;
         }
@@ -159,6 +306,19 @@ private:
     int32_t m_pidValue = 0;
     uint64_t m_uncounted = 0;
     std::unordered_map<int32_t, std::string> m_comms;
+    // The walk type by type.
+    static constexpr int8_t kUnknown = -1, kNo = 0, kYes = 1;
+    bool m_byType = false;
+    std::vector<uint16_t> m_types;
+    std::vector<std::string> m_typeNames;
+    bool m_known = true; // m_ts and m_pidValue are the current event's
+    size_t m_typeAt = 0, m_streamAt = 0, m_index = 0, m_indexEnd = 0;
+    bool m_streamReady = false;
+    Range m_times;
+    size_t m_block = SIZE_MAX;
+    std::vector<int8_t> m_matches; // by code of m_block (all 2^16): whether it is the type walked
+    std::vector<std::vector<std::vector<bool>>> m_blockTypes; // per stream, per block: its types
+    mutable int64_t m_row = -1;
 };
 
 } // namespace
@@ -231,6 +391,18 @@ Plan EventTable::plan(const std::vector<Constraint>& offered) const
     }
     plan.cost = events * scanned * (0.2 + matching) + 10;
     plan.rows = std::max(1.0, rowEstimate() * scanned * matching);
+    return plan;
+}
+
+Plan EventTable::orderedPlan(const std::vector<Constraint>& offered, const std::vector<OrderBy>& order,
+                             Ordering ordering) const
+{
+    Plan plan = this->plan(offered);
+    // ftrace_event by name: type after type, names in order.
+    if (m_type == kAnyType && order.size() == 1 && order[0].column == kName)
+        plan.order = ordering == Ordering::Grouped ? EventCursor::kGroupedByName
+                     : order[0].descending         ? EventCursor::kByNameDescending
+                                                   : EventCursor::kByName;
     return plan;
 }
 

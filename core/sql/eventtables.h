@@ -35,6 +35,8 @@ public:
     // `type` kAnyType: ftrace_event.
     EventTable(SqlContext& context, std::string name, int type);
     Plan plan(const std::vector<Constraint>& offered) const override;
+    Plan orderedPlan(const std::vector<Constraint>& offered, const std::vector<OrderBy>& order,
+                     Ordering ordering) const override;
     double rowEstimate() const override;
     std::unique_ptr<Cursor> open() const override;
 

@@ -40,6 +40,11 @@ void SqliteCell::text(std::string_view value)
     sqlite3_result_text64(m_context, value.data(), value.size(), SQLITE_TRANSIENT, SQLITE_UTF8);
 }
 
+void SqliteCell::staticText(std::string_view value)
+{
+    sqlite3_result_text64(m_context, value.data(), value.size(), SQLITE_STATIC, SQLITE_UTF8);
+}
+
 void SqliteCell::null()
 {
     sqlite3_result_null(m_context);
@@ -199,7 +204,7 @@ bool opOf(unsigned char sqliteOp, Op& op)
 }
 
 // The plan travels to xFilter in idxStr: "column:op," for each constraint, in argv order,
-// then '|' and the columns the statement reads, in hex.
+// then '|' and the columns the statement reads, in hex, then ';' and the order promised.
 int bestIndex(sqlite3_vtab* vtab, sqlite3_index_info* info)
 {
     const Table& table = *reinterpret_cast<VirtualTable*>(vtab)->table;
@@ -213,7 +218,14 @@ int bestIndex(sqlite3_vtab* vtab, sqlite3_index_info* info)
             offered.push_back({c.iColumn, op});
             which.push_back(i);
         }
-        const Plan plan = table.plan(offered);
+        std::vector<OrderBy> order;
+        for (int i = 0; i < info->nOrderBy; ++i)
+            order.push_back({info->aOrderBy[i].iColumn, info->aOrderBy[i].desc != 0});
+        // 1: GROUP BY, 2: DISTINCT; 3 (DISTINCT with ORDER BY) and 0 want the order itself.
+        const int distinct = sqlite3_vtab_distinct(info);
+        const Plan plan =
+            table.orderedPlan(offered, order, distinct == 1 || distinct == 2 ? Ordering::Grouped : Ordering::Sorted);
+        if (plan.order != 0 && !order.empty()) info->orderByConsumed = 1;
         std::string used;
         int argv = 0;
         for (size_t k = 0; k < offered.size(); ++k) {
@@ -225,6 +237,7 @@ int bestIndex(sqlite3_vtab* vtab, sqlite3_index_info* info)
         char columns[24];
         std::snprintf(columns, sizeof columns, "|%llx", static_cast<unsigned long long>(info->colUsed));
         used += columns;
+        if (plan.order != 0 && !order.empty()) used += ";" + std::to_string(plan.order);
         info->idxStr = sqlite3_mprintf("%s", used.c_str());
         info->needToFreeIdxStr = 1;
         info->estimatedCost = plan.cost;
@@ -287,6 +300,7 @@ int filter(sqlite3_vtab_cursor* base, int, const char* idxStr, int argc, sqlite3
         const char* bar = std::strchr(at, '|');
         const unsigned long long columns = bar ? std::strtoull(bar + 1, &end, 16) : 0;
         cursor->cursor->useColumns(bar && end != bar + 1 ? uint64_t(columns) : ~uint64_t(0));
+        cursor->cursor->orderRows(bar && end && *end == ';' ? int(std::strtol(end + 1, nullptr, 10)) : 0);
         cursor->cursor->begin(bounds);
         if (!cursor->cursor->atEnd()) cursor->count(1);
     });

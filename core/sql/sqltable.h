@@ -32,12 +32,23 @@ struct Constraint {
     Op op = Op::Eq;
 };
 
+// A column the statement wants its rows ordered by.
+struct OrderBy {
+    int column = 0;
+    bool descending = false;
+};
+// How the statement wants the rows ordered (sqlite3_vtab_distinct): Sorted in the order asked,
+// or only Grouped (GROUP BY, DISTINCT: equal values next to each other, in any order).
+enum class Ordering : uint8_t { Sorted, Grouped };
+
 // What a table does with the constraints it is offered: those it narrows its scan by (in the
-// order given), what the scan then costs and how many rows it yields.
+// order given), what the scan then costs and how many rows it yields; and, when it yields them
+// in the order asked, the way it does (a table's own code, given back to its cursor).
 struct Plan {
     std::vector<bool> uses;
     double cost = 0;
     double rows = 0;
+    int order = 0; // 0: rows in no order SQLite can use
 };
 
 // A constraint with its value, as the scan begins.
@@ -64,6 +75,8 @@ public:
     virtual void integer(int64_t value) = 0;
     virtual void real(double value) = 0;
     virtual void text(std::string_view value) = 0;
+    // A text that stays as it is while the cursor lives (a name of the recording's formats).
+    virtual void staticText(std::string_view value) { text(value); }
     virtual void null() = 0;
     void write(const Value& value);
 };
@@ -74,6 +87,7 @@ public:
     void integer(int64_t value) override;
     void real(double value) override;
     void text(std::string_view value) override;
+    void staticText(std::string_view value) override;
     void null() override;
 
 private:
@@ -96,6 +110,8 @@ public:
     // before begin(): a cursor may leave the others out (a field decoded from its event).
     void useColumns(uint64_t columns) { m_used = columns; }
     bool used(int column) const;
+    // The order its plan promised (Plan::order), set before begin().
+    void orderRows(int order) { m_order = order; }
     // Starts the scan over the rows that may match `bounds` (those the plan used).
     virtual void begin(const std::vector<Bound>& bounds) = 0;
     virtual bool atEnd() const = 0;
@@ -105,6 +121,7 @@ public:
 
 protected:
     uint64_t m_used = ~uint64_t(0);
+    int m_order = 0;
 };
 
 class Table {
@@ -117,6 +134,14 @@ public:
 
     // A full scan unless a table knows better.
     virtual Plan plan(const std::vector<Constraint>& offered) const;
+    // The same with the order the statement wants its rows in: a table that yields them so
+    // says how in Plan::order (SQLite then sorts nothing).
+    virtual Plan orderedPlan(const std::vector<Constraint>& offered, const std::vector<OrderBy>& order,
+                             Ordering ordering) const
+    {
+        (void)order, (void)ordering;
+        return plan(offered);
+    }
     // About how many rows a full scan yields, for the plans.
     virtual double rowEstimate() const = 0;
     virtual std::unique_ptr<Cursor> open() const = 0;
