@@ -73,6 +73,16 @@ private slots:
         const QStringList copied = pane.selectedRowsText().split('\n');
         QCOMPARE(copied[0], QString("id\tts\tcpu\tcommon_pid"));
         QCOMPARE(copied[1].split('\t')[1].toLongLong(), pane.model()->result().rows[1][1].integer);
+        // Times read in seconds as the event table shows them, durations with their unit; the raw
+        // value in the tooltip and in what is copied.
+        QVERIFY(runQuery(pane, "SELECT ts, dur, ts_end, utid FROM sched WHERE ts = 1022903382178"));
+        const QAbstractItemModel& model = *pane.model();
+        QCOMPARE(model.data(model.index(0, 0), Qt::DisplayRole).toString(), QString("1022.903382178"));
+        QCOMPARE(model.data(model.index(0, 1), Qt::DisplayRole).toString(), QString::fromUtf8("218.354 \u00b5s"));
+        QCOMPARE(model.data(model.index(0, 2), Qt::DisplayRole).toString(), QString("1022.903600532"));
+        QVERIFY(model.data(model.index(0, 1), Qt::ToolTipRole).toString().startsWith("218354 "));
+        pane.results()->selectRow(0);
+        QCOMPARE(pane.selectedRowsText().split('\n')[1], QString("1022903382178\t218354\t1022903600532\t4"));
         // Without ts, by the event's id.
         QVERIFY(runQuery(pane, "SELECT id, prev_comm FROM sched_switch WHERE id > 5000 ORDER BY id LIMIT 3"));
         pane.goToRow(2);

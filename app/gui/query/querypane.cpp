@@ -268,6 +268,7 @@ void QueryPane::setSession(std::shared_ptr<TraceSession> session)
     m_sql.reset();
     m_session = std::move(session);
     m_model->setResult({});
+    m_model->setNanoseconds(!m_session || !m_session->trace || m_session->trace->file().info().timesInUsecs);
     m_lastSql.clear();
     showTable();
     QStringList words;

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 #include "query/queryresultmodel.h"
 
+#include "timeline/timelinemath.h"
+
 #include <QBrush>
 #include <QLocale>
 #include <QPalette>
@@ -16,18 +18,24 @@ int QueryResult::column(const char* name) const
     return -1;
 }
 
+QueryResultModel::Format QueryResultModel::formatOf(const std::string& column)
+{
+    const QString name = QString::fromStdString(column).toLower();
+    if (name == "ts" || name == "ts_end" || name.endsWith("_ts") || name == "at") return Format::Time;
+    if (name == "dur" || name.endsWith("_dur") || name == "latency" || name.endsWith("_ns")) return Format::Duration;
+    // Ids and numbers that name things read as they are; amounts with separators.
+    const bool names = name.endsWith("id") || name.endsWith("pid") || name == "cpu" || name.endsWith("_cpu") ||
+                       name == "irq" || name.endsWith("prio") || name == "nr" || name == "ret" ||
+                       name.startsWith("common_") || name == "depth" || name == "priority";
+    return names ? Format::Plain : Format::Grouped;
+}
+
 void QueryResultModel::setResult(QueryResult result)
 {
     beginResetModel();
     m_result = std::move(result);
-    m_grouped.clear();
-    for (const std::string& column : m_result.columns) {
-        QString name = QString::fromStdString(column).toLower();
-        const bool names = name == "ts" || name.endsWith("_ts") || name.endsWith("id") || name.endsWith("pid") ||
-                           name == "cpu" || name.endsWith("_cpu") || name == "irq" || name.endsWith("prio") ||
-                           name == "nr" || name == "ret" || name.startsWith("common_") || name == "depth";
-        m_grouped.push_back(!names);
-    }
+    m_formats.clear();
+    for (const std::string& column : m_result.columns) m_formats.push_back(formatOf(column));
     endResetModel();
 }
 
@@ -52,10 +60,18 @@ QVariant QueryResultModel::data(const QModelIndex& index, int role) const
     case Qt::DisplayRole:
         switch (v.kind) {
         case K::Null: return QStringLiteral("NULL");
-        case K::Integer:
-            // Times, ids and numbers that name things read as they are; amounts with separators.
-            return m_grouped[size_t(index.column())] ? QLocale().toString(qlonglong(v.integer))
-                                                     : QString::number(v.integer);
+        case K::Integer: {
+            const auto unit = m_nanoseconds ? timeline::ClockUnit::Nanoseconds : timeline::ClockUnit::Ticks;
+            switch (m_formats[size_t(index.column())]) {
+            case Format::Time:
+                return v.integer >= 0 ? timeline::formatTimestamp(uint64_t(v.integer), 1, unit)
+                                      : QString::number(v.integer);
+            case Format::Duration: return timeline::formatDuration(v.integer, unit);
+            case Format::Grouped: return QLocale().toString(qlonglong(v.integer));
+            case Format::Plain: return QString::number(v.integer);
+            }
+            return {};
+        }
         case K::Real: return QLocale().toString(v.real, 'g', 12);
         case K::Text: {
             QString text = QString::fromStdString(v.text);
@@ -64,7 +80,11 @@ QVariant QueryResultModel::data(const QModelIndex& index, int role) const
         }
         }
         return {};
-    case Qt::ToolTipRole: return v.kind == K::Text && v.text.size() > 40 ? QString::fromStdString(v.text) : QVariant();
+    case Qt::ToolTipRole:
+        if (v.kind == K::Integer && (m_formats[size_t(index.column())] == Format::Time ||
+                                     m_formats[size_t(index.column())] == Format::Duration))
+            return tr("%1 (raw value, as copied and exported)").arg(v.integer);
+        return v.kind == K::Text && v.text.size() > 40 ? QString::fromStdString(v.text) : QVariant();
     case Qt::TextAlignmentRole:
         return v.kind == K::Integer || v.kind == K::Real ? QVariant(Qt::AlignRight | Qt::AlignVCenter) : QVariant();
     case Qt::ForegroundRole:

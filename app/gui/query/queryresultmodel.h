@@ -11,7 +11,10 @@
 namespace ringside {
 
 // A query's result as the pane got it: the columns, the first kMaxRows rows and how many there
-// were in all. Numbers right-aligned with their digits grouped; NULL greyed.
+// were in all. Numbers right-aligned with their digits grouped; NULL greyed; times (ts, ts_end,
+// *_ts, at) in seconds as the event table shows them and durations (dur, *_dur, latency, *_ns)
+// with their unit, each with its raw value in the tooltip (copies and exports keep the raw
+// values).
 struct QueryResult {
     static constexpr size_t kMaxRows = 200000;
     std::vector<std::string> columns;
@@ -25,6 +28,11 @@ class QueryResultModel : public QAbstractTableModel {
 public:
     using QAbstractTableModel::QAbstractTableModel;
     void setResult(QueryResult result);
+    // Whether the recording's times are nanoseconds (else a counter's ticks, shown as counts).
+    void setNanoseconds(bool nanoseconds) { m_nanoseconds = nanoseconds; }
+    enum class Format : uint8_t { Plain, Grouped, Time, Duration };
+    // How a column of this name is shown.
+    static Format formatOf(const std::string& column);
     const QueryResult& result() const { return m_result; }
 
     int rowCount(const QModelIndex& parent = {}) const override;
@@ -36,7 +44,8 @@ public:
 
 private:
     QueryResult m_result;
-    std::vector<bool> m_grouped; // per column: digits grouped
+    std::vector<Format> m_formats; // per column
+    bool m_nanoseconds = true;
 };
 
 } // namespace ringside
