@@ -7,6 +7,7 @@
 
 #include "mainwindow.h"
 #include "plugins/pluginsettings.h"
+#include "query/querypane.h"
 #include "session/sessioncontroller.h"
 #include "state/viewstate.h"
 #include "table/eventtableview.h"
@@ -38,11 +39,12 @@ struct Restored {
     QString failure;
 };
 
-Restored restore(const QString& session)
+Restored restore(const QString& session, SessionController::QueryConfirmation confirm = {})
 {
     Restored r;
     r.window = std::make_unique<MainWindow>();
     r.window->show();
+    if (confirm) r.window->sessions()->setQueryConfirmation(std::move(confirm));
     QSignalSpy restored(r.window->sessions(), &SessionController::restored);
     QSignalSpy failed(r.window->sessions(), &SessionController::failed);
     r.window->sessions()->open(session);
@@ -290,6 +292,53 @@ private slots:
         QCOMPARE(plain.status, 0);
         QVERIFY2(plain.err.contains("has changed since the session was saved") && !plain.err.contains("bad magic"),
                  plain.err.constData());
+    }
+
+    // A session's queries are listed before any runs; declined, none runs and their SQL stays in
+    // the history; run, they can only read the recording (a received session writes no file).
+    void sessionQueriesAreShownBeforeTheyRun()
+    {
+        QTemporaryDir dir;
+        QVERIFY(QFile::copy(test::fixture("sched-mix.dat"), dir.filePath("trace.dat")));
+        const QString copy = dir.filePath("copy.db"), attached = dir.filePath("attached.db");
+        const QString runs = "SELECT ts, dur, utid FROM sched WHERE utid = 4";
+        {
+            MainWindow window;
+            window.show();
+            QVERIFY(load(window, dir.filePath("trace.dat")));
+            window.viewState()->addQueryTrack({"Runs of utid 4", runs});
+            window.viewState()->addQueryTrack({"Copy", "VACUUM INTO '" + copy + "'"});
+            window.viewState()->addQueryTrack({"Attach", "ATTACH DATABASE '" + attached +
+                                                             "' AS p; CREATE TABLE "
+                                                             "p.t(x); SELECT 1 AS ts, 1 AS dur, 1 AS utid"});
+            QVERIFY(QTest::qWaitFor([&] { return !window.queryPane()->makingTracks(); }, test::kWorkWaitMs));
+            QString error;
+            QVERIFY2(window.sessions()->save(dir.filePath("s.ringside"), &error), qPrintable(error));
+        }
+        QVERIFY(!QFile::exists(copy) && !QFile::exists(attached));
+        std::vector<SessionController::SessionQuery> asked;
+        Restored declined = restore(dir.filePath("s.ringside"), [&](const auto& queries) {
+            asked = queries;
+            return false;
+        });
+        QVERIFY2(declined.failure.isEmpty(), qPrintable(declined.failure));
+        QCOMPARE(asked.size(), size_t(3));
+        QCOMPARE(asked[0].name, QString("Runs of utid 4"));
+        QCOMPARE(asked[0].sql, runs);
+        QVERIFY(declined.window->viewState()->queryTracks().isEmpty());
+        QVERIFY(declined.window->viewState()->queryHistory().contains(runs));
+        QVERIFY2(declined.problems.join('\n').contains("not made"), qPrintable(declined.problems.join('\n')));
+        declined.window.reset();
+
+        Restored accepted = restore(dir.filePath("s.ringside"), [](const auto&) { return true; });
+        QVERIFY2(accepted.failure.isEmpty(), qPrintable(accepted.failure));
+        QCOMPARE(accepted.window->viewState()->queryTracks().size(), 3);
+        // The two others refused, with the reason.
+        QVERIFY(
+            QTest::qWaitFor([&] { return accepted.window->session()->queryTracks.size() == 1; }, test::kWorkWaitMs));
+        QVERIFY(QTest::qWaitFor([&] { return !accepted.window->queryPane()->makingTracks(); }, test::kWorkWaitMs));
+        QCOMPARE(accepted.window->session()->queryTracks.size(), size_t(1));
+        QVERIFY(!QFile::exists(copy) && !QFile::exists(attached));
     }
 
     void unusableSessionsAreRefused()

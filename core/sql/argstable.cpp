@@ -8,14 +8,11 @@
 
 namespace ringside::sql {
 
-namespace {
+namespace argrows {
 
 using T = ColumnType;
 
 enum ArgsColumn { kArgSetId, kFlatKey, kKey, kIntValue, kStringValue, kRealValue, kValueType, kDisplayValue };
-
-// Events read towards progress in batches: the counter is shared with other threads.
-constexpr uint64_t kCountEvery = 4096;
 
 class ArgsTable : public Table {
 public:
@@ -116,7 +113,7 @@ private:
         m_read = false;
         while (m_row < m_end) {
             if (!m_fields) {
-                if (++m_uncounted == kCountEvery) m_context.countRows(m_uncounted), m_uncounted = 0;
+                if (++m_uncounted == kRowsCountedEvery) m_context.countRows(m_uncounted), m_uncounted = 0;
                 m_event = m_walk ? m_walk->event() : m_store.eventAt(size_t(m_row));
                 m_fields = &m_context.fieldsOf(m_store.stream(m_event.stream).columns.eventType[m_event.index]);
                 m_field = 0;
@@ -145,11 +142,11 @@ std::unique_ptr<Cursor> ArgsTable::open() const
     return std::make_unique<ArgsCursor>(*this);
 }
 
-} // namespace
+} // namespace argrows
 
 std::unique_ptr<Table> makeArgsTable(SqlContext& context)
 {
-    return std::make_unique<ArgsTable>(context);
+    return std::make_unique<argrows::ArgsTable>(context);
 }
 
 } // namespace ringside::sql

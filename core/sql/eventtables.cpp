@@ -22,9 +22,6 @@ namespace {
 // ftrace_event's columns after the leading ones.
 enum : int { kName = EventTable::kLeading, kSystem, kArgSetId };
 
-// Rows counted towards progress in batches: the counter is shared with other threads.
-constexpr uint64_t kCountEvery = 4096;
-
 class EventCursor : public Cursor {
 public:
     explicit EventCursor(const EventTable& table)
@@ -192,7 +189,7 @@ private:
                         if (m_utid >= 0 && m_tasks(stream, pid, columns.timestamp[m_index]) != uint64_t(m_utid))
                             continue;
                     }
-                    if (++m_uncounted == kCountEvery) m_context.countRows(m_uncounted), m_uncounted = 0;
+                    if (++m_uncounted == kRowsCountedEvery) m_context.countRows(m_uncounted), m_uncounted = 0;
                     return;
                 }
             }
@@ -260,7 +257,7 @@ private:
     {
         const int type = m_table.type();
         for (; m_walk->row() < m_end && !m_walk->atEnd(); m_walk->next()) {
-            if (++m_uncounted == kCountEvery) m_context.countRows(m_uncounted), m_uncounted = 0;
+            if (++m_uncounted == kRowsCountedEvery) m_context.countRows(m_uncounted), m_uncounted = 0;
             const EventRef e = m_walk->event();
             const CpuColumns& columns = m_store.stream(e.stream).columns;
             if (type != EventTable::kAnyType && columns.eventType[e.index] != type) continue;

@@ -16,14 +16,11 @@
 
 namespace ringside::sql {
 
-namespace {
+namespace schedrows {
 
 using T = ColumnType;
 
 enum SchedColumn { kId, kTs, kDur, kTsEnd, kCpu, kUcpu, kUtid, kEndState, kPriority };
-
-// Events read towards progress in batches: the counter is shared with other threads.
-constexpr uint64_t kCountEvery = 4096;
 
 // sched_switch's prev_state in the letters its format prints: the __print_flags table of the
 // recording's kernel (bits moved between kernel versions), "R" for none, "+" for the bit above
@@ -363,7 +360,7 @@ private:
         const size_t size = columns.size();
         const uint16_t type = uint16_t(m_table.m_type.type);
         for (; from < size; ++from) {
-            if (++m_uncounted == kCountEvery) m_context.countRows(m_uncounted), m_uncounted = 0;
+            if (++m_uncounted == kRowsCountedEvery) m_context.countRows(m_uncounted), m_uncounted = 0;
             if (columns.eventType[from] == type) return from;
         }
         return size;
@@ -399,13 +396,13 @@ std::unique_ptr<Cursor> SchedTable::open() const
     return std::make_unique<SchedCursor>(*this);
 }
 
-} // namespace
+} // namespace schedrows
 
 std::unique_ptr<Table> makeSchedTable(SqlContext& context, std::string name)
 {
-    SwitchType type = switchTypeOf(context);
+    schedrows::SwitchType type = schedrows::switchTypeOf(context);
     if (type.type < 0) return nullptr;
-    return std::make_unique<SchedTable>(context, std::move(name), std::move(type));
+    return std::make_unique<schedrows::SchedTable>(context, std::move(name), std::move(type));
 }
 
 } // namespace ringside::sql

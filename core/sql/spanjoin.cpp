@@ -18,7 +18,7 @@
 
 namespace ringside::sql {
 
-namespace {
+namespace spanrows {
 
 enum class Kind { Inner, Left, Outer };
 
@@ -432,16 +432,17 @@ sqlite3_module makeModule()
 
 const sqlite3_module kModule = makeModule();
 
-} // namespace
+} // namespace spanrows
 
 int registerSpanJoin(sqlite3* db, std::function<uint64_t()> end)
 {
+    using spanrows::Kind, spanrows::ModuleInfo;
     int rc = SQLITE_OK;
     for (const auto& [name, kind] : {std::pair{"span_join", Kind::Inner}, std::pair{"span_left_join", Kind::Left},
                                      std::pair{"span_outer_join", Kind::Outer}}) {
         auto* info = new ModuleInfo{kind, end};
-        const int added =
-            sqlite3_create_module_v2(db, name, &kModule, info, [](void* p) { delete static_cast<ModuleInfo*>(p); });
+        const int added = sqlite3_create_module_v2(db, name, &spanrows::kModule, info,
+                                                   [](void* p) { delete static_cast<ModuleInfo*>(p); });
         if (added != SQLITE_OK) rc = added;
     }
     return rc;

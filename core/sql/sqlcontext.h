@@ -20,6 +20,9 @@ class Trace;
 
 namespace ringside::sql {
 
+// Rows a cursor reads are added to the shared count this many at a time.
+inline constexpr uint64_t kRowsCountedEvery = 4096;
+
 // What the tables of one RecordingSql share: the trace, a field decoder with a tep handle of
 // its own (queries never take the trace's, which the views use), and the count of rows read.
 // One thread (the one running queries) uses it.

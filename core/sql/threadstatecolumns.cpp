@@ -11,9 +11,7 @@
 
 namespace ringside::sql {
 
-namespace {
-
-using T = ColumnType;
+namespace threadstaterows {
 
 // common_flags: the event came from a hard or a soft interrupt.
 constexpr uint8_t kHardIrq = 0x08, kSoftIrq = 0x10;
@@ -43,7 +41,7 @@ typesWithPid(SqlContext& context, std::initializer_list<const char*> names, cons
     return types;
 }
 
-} // namespace
+} // namespace threadstaterows
 
 // The wakeups (sched_wakeup, sched_wakeup_new, then sched_waking: the sched plugin's
 // preference) by the task they woke and their time, read in stream order: each record read
@@ -65,7 +63,8 @@ public:
           m_version(context.trace().analysisVersion())
     {
         const EventStore& store = context.store();
-        const auto types = typesWithPid(context, {"sched_wakeup", "sched_wakeup_new", "sched_waking"}, "pid");
+        const auto types =
+            threadstaterows::typesWithPid(context, {"sched_wakeup", "sched_wakeup_new", "sched_waking"}, "pid");
         if (types.empty()) return;
         TaskOfEvents taskOf(context.trace());
         for (size_t s = 0; s < store.streamCount(); ++s) {
@@ -109,9 +108,10 @@ private:
 
 std::vector<Column> ThreadStateColumns::columns()
 {
-    return {{"id", T::Integer},       {"cpu", T::Integer},           {"ucpu", T::Integer},
-            {"io_wait", T::Integer},  {"blocked_function", T::Text}, {"waker_utid", T::Integer},
-            {"waker_id", T::Integer}, {"irq_context", T::Integer}};
+    return {
+        {"id", ColumnType::Integer},       {"cpu", ColumnType::Integer},           {"ucpu", ColumnType::Integer},
+        {"io_wait", ColumnType::Integer},  {"blocked_function", ColumnType::Text}, {"waker_utid", ColumnType::Integer},
+        {"waker_id", ColumnType::Integer}, {"irq_context", ColumnType::Integer}};
 }
 
 ThreadStateColumns::ThreadStateColumns(SqlContext& context, const IntervalTable& table, std::shared_ptr<Shared> shared)
@@ -138,7 +138,7 @@ std::optional<int64_t> ThreadStateColumns::cpuOfRun(uint32_t utid, uint64_t ts)
     // A run of no length (at the recording's last event) is in no table of runs: its switch.
     const int32_t pid = index.task(TaskId(utid)).pid;
     const EventStore& store = m_context.store();
-    for (const auto& [type, nextPid] : typesWithPid(m_context, {"sched_switch"}, "next_pid"))
+    for (const auto& [type, nextPid] : threadstaterows::typesWithPid(m_context, {"sched_switch"}, "next_pid"))
         for (size_t s = 0; s < store.streamCount(); ++s) {
             const StreamId stream{uint16_t(s)};
             const CpuColumns& columns = store.stream(stream).columns;
@@ -171,10 +171,10 @@ void ThreadStateColumns::add(std::vector<Value>& cells, const IntervalRow& row, 
                              const std::string& stateName)
 {
     const auto used = [&](int column) { return columnUsed(m_used, column); };
-    cells.push_back(integerValue(idOf(utid, place)));
+    cells.push_back(threadstaterows::integerValue(idOf(utid, place)));
     Value cpu;
     if (stateName == "running" && (used(kCpu) || used(kUcpu)))
-        if (const std::optional<int64_t> c = cpuOfRun(utid, row.start)) cpu = integerValue(*c);
+        if (const std::optional<int64_t> c = cpuOfRun(utid, row.start)) cpu = threadstaterows::integerValue(*c);
     cells.push_back(cpu);
     cells.push_back(cpu);
     cells.push_back(Value()); // io_wait
@@ -185,11 +185,12 @@ void ThreadStateColumns::add(std::vector<Value>& cells, const IntervalRow& row, 
             const CpuColumns& columns = m_context.store().stream(wakeup->event.stream).columns;
             const uint32_t waker = m_tasks(wakeup->event.stream, columns.pid[wakeup->event.index], row.start);
             if (TaskId(waker).valid()) {
-                wakerUtid = integerValue(waker);
+                wakerUtid = threadstaterows::integerValue(waker);
                 if (const std::optional<uint64_t> at = placeAt(waker, row.start))
-                    wakerId = integerValue(idOf(waker, *at));
+                    wakerId = threadstaterows::integerValue(idOf(waker, *at));
             }
-            irq = integerValue((columns.flags[wakeup->event.index] & (kHardIrq | kSoftIrq)) != 0);
+            irq = threadstaterows::integerValue(
+                (columns.flags[wakeup->event.index] & (threadstaterows::kHardIrq | threadstaterows::kSoftIrq)) != 0);
         }
     cells.push_back(wakerUtid);
     cells.push_back(wakerId);

@@ -11,6 +11,7 @@
 #include <QJsonArray>
 #include <QMainWindow>
 #include <QMessageBox>
+#include <QPushButton>
 #include <QSettings>
 
 namespace ringside {
@@ -93,6 +94,26 @@ void SessionController::open(const QString& path)
         pending.documentIndex << int(i);
     }
 
+    // The queries it would run again, said before any runs (a session may come from anyone;
+    // they can only read the recording, but the user sees what they are).
+    std::vector<SessionQuery> queries;
+    for (const QJsonObject& view : doc->recordingViews)
+        for (const QJsonValue& t : view.value("query").toObject().value("tracks").toArray())
+            if (t.toObject().value("sql").isString())
+                queries.push_back({t.toObject().value("name").toString(), t.toObject().value("sql").toString()});
+    if (!queries.empty() && !confirmQueries(queries)) {
+        for (QJsonObject& view : pending.document.recordingViews) {
+            QJsonObject query = view.value("query").toObject();
+            QJsonArray history = query.value("history").toArray();
+            for (const QJsonValue& t : query.value("tracks").toArray()) history.append(t.toObject().value("sql"));
+            query["history"] = history;
+            query["tracks"] = QJsonArray();
+            view["query"] = query;
+        }
+        pending.problems << tr("%n query track(s) of the session not made: their SQL is in the Query pane's history",
+                               nullptr, int(queries.size()));
+    }
+
     // Plugins change what a load makes: set them first, as the session had them.
     QStringList off;
     for (const QString& name : doc->enabledPlugins + doc->disabledPlugins) {
@@ -106,6 +127,34 @@ void SessionController::open(const QString& path)
     for (const LocatedRecording& r : pending.recordings) paths << r.path;
     m_pending = std::move(pending);
     emit openRequested(paths);
+}
+
+bool SessionController::confirmQueries(const std::vector<SessionQuery>& queries) const
+{
+    if (m_confirmQueries) return m_confirmQueries(queries);
+    if (m_headless) {
+        for (const SessionQuery& q : queries)
+            qInfo("ringside: the session runs query \"%s\": %s", qPrintable(q.name), qPrintable(q.sql));
+        return true;
+    }
+    QStringList lines;
+    for (const SessionQuery& q : queries) {
+        QString sql = q.sql.simplified();
+        if (sql.size() > 300) sql = sql.left(300) + QStringLiteral("…");
+        lines << QStringLiteral("<li><b>%1</b>: <code>%2</code></li>").arg(q.name.toHtmlEscaped(), sql.toHtmlEscaped());
+    }
+    QMessageBox box(
+        QMessageBox::Question, tr("Run the Session's Queries?"),
+        tr("This session makes %n timeline track(s) by running SQL over the recording:", nullptr, int(queries.size())) +
+            QStringLiteral("<ul>%1</ul>").arg(lines.join(QString())) +
+            tr("A query reads the recording only: it cannot write files or attach databases."),
+        QMessageBox::NoButton, m_window);
+    box.setTextFormat(Qt::RichText);
+    QPushButton* run = box.addButton(tr("Run Them"), QMessageBox::AcceptRole);
+    box.addButton(tr("Open Without Them"), QMessageBox::RejectRole);
+    box.setDefaultButton(run);
+    box.exec();
+    return box.clickedButton() == run;
 }
 
 void SessionController::apply()

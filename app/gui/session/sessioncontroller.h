@@ -6,6 +6,7 @@
 
 #include <QObject>
 
+#include <functional>
 #include <optional>
 #include <vector>
 
@@ -36,6 +37,16 @@ public:
     // Says what could not be restored and why a session failed in the log, not in message
     // boxes (a window that takes a screenshot and quits).
     void setHeadless(bool headless) { m_headless = headless; }
+
+    // A query a session runs again when it opens (a timeline track made from its SQL).
+    struct SessionQuery {
+        QString name, sql;
+    };
+    // Asked before a session's queries run, with them all: true runs them, false opens the
+    // session without (their SQL kept in the Query pane's history). By default a box lists
+    // them; a headless window runs them and logs each.
+    using QueryConfirmation = std::function<bool(const std::vector<SessionQuery>& queries)>;
+    void setQueryConfirmation(QueryConfirmation confirm) { m_confirmQueries = std::move(confirm); }
 
 signals:
     // The view is back; `problems` says what of it could not be.
@@ -68,6 +79,8 @@ private:
     QHeaderView* m_tableHeader;
     std::optional<Pending> m_pending;
     bool m_headless = false;
+    QueryConfirmation m_confirmQueries;
+    bool confirmQueries(const std::vector<SessionQuery>& queries) const;
 };
 
 } // namespace ringside
