@@ -392,6 +392,49 @@ private slots:
                  std::string("1"));
     }
 
+    void perfettosDocumentedQueriesRunUnchanged()
+    {
+        Opened o = openWithPlugins("sched-mix.dat");
+        QVERIFY(o.sql);
+        RecordingSql& sql = *o.sql;
+        // Each task's time on a CPU worked out from the checked-in report: a switch begins the
+        // run of next_pid on its CPU, the CPU's next switch ends it.
+        const QRegularExpression line(R"(\[(\d+)\]\s+(\d+)\.(\d+): sched_switch:.* ==> .*:(\d+) \[\d+\]$)");
+        std::map<std::string, std::pair<int64_t, int64_t>> open; // cpu -> (ts, tid)
+        std::map<std::string, int64_t> onCpu;                    // tid -> ns
+        int64_t switches = 0;
+        for (const QByteArray& text : readXz(fixture("sched-mix.switches.txt.xz")).split('\n')) {
+            const QRegularExpressionMatch m = line.match(QString::fromUtf8(text));
+            if (!m.hasMatch()) continue;
+            ++switches;
+            const int64_t ts = m.captured(2).toLongLong() * 1000000000 + m.captured(3).toLongLong();
+            const std::string cpu = m.captured(1).toStdString();
+            if (open.count(cpu)) onCpu[std::to_string(open[cpu].second)] += ts - open[cpu].first;
+            open[cpu] = {ts, m.captured(4).toLongLong()};
+        }
+        // Perfetto's CPU scheduling page, its sched_slices and systrace_html test queries.
+        QCOMPARE(int64_t(query(sql, "select ts, dur, cpu, end_state, priority, process.name, thread.name from "
+                                    "sched_slice left join thread using(utid) left join process using(upid)")
+                             .rows.size()),
+                 switches);
+        QCOMPARE(int64_t(query(sql, "select ts, cpu, dur, ts_end, utid, end_state, priority, upid, name, tid from "
+                                    "sched join thread using(utid) order by ts")
+                             .rows.size()),
+                 switches);
+        // Time on CPU per thread, as Perfetto's docs sum it (the run still going has dur -1).
+        std::map<std::string, int64_t> perThread =
+            query(sql, "SELECT tid, SUM(dur) FROM sched JOIN thread USING (utid) WHERE dur != -1 GROUP BY tid").pairs();
+        QCOMPARE(perThread, onCpu);
+        // Idle is utid 0, filtered as Perfetto's docs filter it.
+        QCOMPARE(query(sql, "SELECT count(*) FROM sched WHERE utid != 0").rows[0][0],
+                 query(sql, "SELECT count(*) FROM sched JOIN thread USING (utid) WHERE tid != 0").rows[0][0]);
+        // The states of one thread, with the CPU of each run.
+        const Rows states = query(sql, "SELECT ts, dur, state, cpu, io_wait, blocked_function FROM thread_state "
+                                       "WHERE utid = 4 ORDER BY ts");
+        QVERIFY(states.rows.size() > 5);
+        for (const auto& row : states.rows) QCOMPARE(row[3] != "NULL", row[2] == "Running");
+    }
+
     void threadStateHasPerfettosColumns()
     {
         Opened o = openWithPlugins("execve-e2big.dat");
