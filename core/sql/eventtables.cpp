@@ -90,7 +90,7 @@ public:
 
     void column(int column, Cell& out) override
     {
-        if (m_byType && column == kName) return out.staticText(m_typeNames[m_typeAt]);
+        if (m_byType && column == kName) return out.staticText(*m_typeNames[m_typeAt]);
         const CpuColumns& columns = m_store.stream(m_event.stream).columns;
         if (!m_known) {
             m_pidValue = columns.pid[m_event.index];
@@ -147,7 +147,11 @@ private:
         std::stable_sort(named.begin(), named.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
         if (m_order == kByNameDescending) std::reverse(named.begin(), named.end());
         m_typeNames.clear();
-        for (const auto& n : named) m_types.push_back(n.second), m_typeNames.push_back(n.first);
+        for (const auto& n : named) {
+            m_types.push_back(n.second);
+            // Kept for the cursor's life: SQLite holds the static texts until the statement ends.
+            m_typeNames.push_back(&m_nameOf.try_emplace(n.second, n.first).first->second);
+        }
         m_typeAt = m_streamAt = 0;
         m_streamReady = false;
         m_atEnd = false;
@@ -307,7 +311,8 @@ private:
     static constexpr int8_t kUnknown = -1, kNo = 0, kYes = 1;
     bool m_byType = false;
     std::vector<uint16_t> m_types;
-    std::vector<std::string> m_typeNames;
+    std::vector<const std::string*> m_typeNames; // of m_types, in m_nameOf
+    std::map<uint16_t, std::string> m_nameOf;
     bool m_known = true; // m_ts and m_pidValue are the current event's
     size_t m_typeAt = 0, m_streamAt = 0, m_index = 0, m_indexEnd = 0;
     bool m_streamReady = false;

@@ -94,6 +94,7 @@ Plan narrowingPlan(const std::vector<Constraint>& offered, const std::vector<int
         if (isRanged || (isPushed && c.op == Op::Eq)) {
             plan.uses[i] = true;
             fraction *= c.op == Op::Eq && c.column == key ? 0.0 : c.op == Op::Eq ? eqFraction : 0.3;
+            if (c.op == Op::Eq && c.column == key) plan.unique = true;
         }
     }
     plan.rows = std::max(1.0, rows * fraction);
@@ -127,10 +128,22 @@ struct VirtualTable {
     const TableRegistry* registry = nullptr;
 };
 
+// A plan's idxStr as read: the constraints' columns and operators in argv order, the columns
+// read, the order promised.
+struct ParsedPlan {
+    const char* idxStr = nullptr; // what it was read from (the statement's, alive while it runs)
+    std::vector<std::pair<int, Op>> constraints;
+    uint64_t columns = ~uint64_t(0);
+    int order = 0;
+};
+
 struct VirtualCursor {
     sqlite3_vtab_cursor base{};
     std::unique_ptr<Cursor> cursor;
     const TableRegistry* registry = nullptr;
+    // A join's lookups filter millions of times with the same plan: read once, bounds reused.
+    ParsedPlan plan;
+    std::vector<Bound> bounds;
     uint64_t uncounted = 0; // rows yielded, handed to the registry a batch at a time
     void count(uint64_t rows)
     {
@@ -242,6 +255,7 @@ int bestIndex(sqlite3_vtab* vtab, sqlite3_index_info* info)
         info->needToFreeIdxStr = 1;
         info->estimatedCost = plan.cost;
         info->estimatedRows = sqlite3_int64(plan.rows);
+        if (plan.unique) info->idxFlags |= SQLITE_INDEX_SCAN_UNIQUE;
     });
 }
 
@@ -276,31 +290,46 @@ bool boundOf(sqlite3_value* value, Op op, int64_t& out)
     return true;
 }
 
+ParsedPlan parsePlan(const char* idxStr)
+{
+    ParsedPlan plan;
+    plan.idxStr = idxStr;
+    const char* at = idxStr ? idxStr : "";
+    char* end = nullptr;
+    while (*at && *at != '|') {
+        const long column = std::strtol(at, &end, 10);
+        if (end == at || *end != ':') break;
+        at = end + 1;
+        const long op = std::strtol(at, &end, 10);
+        if (end == at || *end != ',') break;
+        at = end + 1;
+        plan.constraints.emplace_back(int(column), Op(op));
+    }
+    const char* bar = std::strchr(at, '|');
+    if (!bar) return plan;
+    const unsigned long long columns = std::strtoull(bar + 1, &end, 16);
+    if (end != bar + 1) plan.columns = uint64_t(columns);
+    if (*end == ';') plan.order = int(std::strtol(end + 1, nullptr, 10));
+    return plan;
+}
+
 int filter(sqlite3_vtab_cursor* base, int, const char* idxStr, int argc, sqlite3_value** argv)
 {
     auto* cursor = reinterpret_cast<VirtualCursor*>(base);
     return guarded(base->pVtab, [&] {
-        std::vector<Bound> bounds;
-        const char* at = idxStr ? idxStr : "";
-        // Read once per lookup of a join (millions): no sscanf.
-        char* end = nullptr;
-        for (int i = 0; i < argc && *at && *at != '|'; ++i) {
-            const long column = std::strtol(at, &end, 10);
-            if (end == at || *end != ':') break;
-            at = end + 1;
-            const long op = std::strtol(at, &end, 10);
-            if (end == at || *end != ',') break;
-            at = end + 1;
-            Bound b{int(column), Op(op), 0};
+        if (cursor->plan.idxStr != idxStr || !idxStr) cursor->plan = parsePlan(idxStr);
+        std::vector<Bound>& bounds = cursor->bounds;
+        bounds.clear();
+        const auto& constraints = cursor->plan.constraints;
+        for (int i = 0; i < argc && size_t(i) < constraints.size(); ++i) {
+            Bound b{constraints[size_t(i)].first, constraints[size_t(i)].second, 0};
             // Lt/Le on a widened real keeps its integer above; Gt/Ge the one below.
             if (b.op == Op::Lt && sqlite3_value_numeric_type(argv[i]) == SQLITE_FLOAT) b.op = Op::Le;
             if (b.op == Op::Gt && sqlite3_value_numeric_type(argv[i]) == SQLITE_FLOAT) b.op = Op::Ge;
             if (boundOf(argv[i], b.op, b.value)) bounds.push_back(b);
         }
-        const char* bar = std::strchr(at, '|');
-        const unsigned long long columns = bar ? std::strtoull(bar + 1, &end, 16) : 0;
-        cursor->cursor->useColumns(bar && end != bar + 1 ? uint64_t(columns) : ~uint64_t(0));
-        cursor->cursor->orderRows(bar && end && *end == ';' ? int(std::strtol(end + 1, nullptr, 10)) : 0);
+        cursor->cursor->useColumns(cursor->plan.columns);
+        cursor->cursor->orderRows(cursor->plan.order);
         cursor->cursor->begin(bounds);
         if (!cursor->cursor->atEnd()) cursor->count(1);
     });

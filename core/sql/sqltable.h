@@ -48,7 +48,8 @@ struct Plan {
     std::vector<bool> uses;
     double cost = 0;
     double rows = 0;
-    int order = 0; // 0: rows in no order SQLite can use
+    int order = 0;       // 0: rows in no order SQLite can use
+    bool unique = false; // at most one row (an equality on the key)
 };
 
 // A constraint with its value, as the scan begins.
@@ -75,7 +76,8 @@ public:
     virtual void integer(int64_t value) = 0;
     virtual void real(double value) = 0;
     virtual void text(std::string_view value) = 0;
-    // A text that stays as it is while the cursor lives (a name of the recording's formats).
+    // A text that stays as it is while the cursor lives (SQLite keeps a pointer to it until
+    // the statement ends: never one the cursor frees or changes before).
     virtual void staticText(std::string_view value) { text(value); }
     virtual void null() = 0;
     void write(const Value& value);

@@ -133,7 +133,11 @@ public:
     explicit TaskCursor(const TaskTable& table) : m_table(table) {}
     void begin(const std::vector<Bound>& bounds) override
     {
-        if (!m_rows || !m_table.m_cache->current(*m_rows)) m_rows = m_table.m_cache->get();
+        if (!m_rows || !m_table.m_cache->current(*m_rows)) {
+            // The names a statement holds (static texts) stay valid until it ends.
+            if (m_rows) m_retired.push_back(std::move(m_rows));
+            m_rows = m_table.m_cache->get();
+        }
         m_ids.clear();
         m_at = 0;
         if (m_table.m_kind == TaskTable::Kind::Thread) {
@@ -159,7 +163,7 @@ public:
             switch (column) {
             case TaskTable::kUtid: return out.integer(id);
             case TaskTable::kTid: return out.integer(t.tid);
-            case TaskTable::kThreadName: return out.text(t.name);
+            case TaskTable::kThreadName: return out.staticText(t.name);
             case TaskTable::kThreadStart: return out.integer(int64_t(t.start));
             case TaskTable::kThreadEnd: return out.integer(int64_t(t.end));
             case TaskTable::kUpidOfThread: return out.integer(t.upid);
@@ -171,7 +175,7 @@ public:
         switch (column) {
         case TaskTable::kUpid: return out.integer(id);
         case TaskTable::kPid: return out.integer(p.pid);
-        case TaskTable::kProcessName: return out.text(p.name);
+        case TaskTable::kProcessName: return out.staticText(p.name);
         case TaskTable::kProcessStart: return out.integer(int64_t(p.start));
         case TaskTable::kProcessEnd: return out.integer(int64_t(p.end));
         default: return out.null();
@@ -200,6 +204,7 @@ private:
 
     const TaskTable& m_table;
     std::shared_ptr<const TaskRows> m_rows;
+    std::vector<std::shared_ptr<const TaskRows>> m_retired; // rows replaced while the cursor lives
     std::vector<uint32_t> m_ids;
     size_t m_at = 0;
 };
