@@ -390,6 +390,24 @@ private slots:
         QCOMPARE(lookedUp.rows[0][0], std::to_string(switches));
         QCOMPARE(query(sql, "SELECT count(*) FROM sched WHERE id = (SELECT min(id) FROM sched_switch)").rows[0][0],
                  std::string("1"));
+        // Task after task in time order, from that index: a window partitioned by utid or a
+        // GROUP BY utid sorts nothing, and answers as SQLite's own sort does.
+        const std::string window = "SELECT utid, count(*), max(gap), sum(gap) FROM (SELECT utid, ts - LAG(ts_end) "
+                                   "OVER (PARTITION BY %1 ORDER BY %2) AS gap FROM sched WHERE cpu = 1) GROUP BY 1 "
+                                   "ORDER BY 1";
+        auto windowed = [&](const char* partition, const char* order) {
+            return QString::fromStdString(window).arg(partition, order).toStdString();
+        };
+        const Rows windowPlan = query(sql, "EXPLAIN QUERY PLAN " + windowed("utid", "ts"));
+        QVERIFY(std::any_of(windowPlan.rows.begin(), windowPlan.rows.end(), [](const std::vector<std::string>& r) {
+            return r.back().find("SCAN sched VIRTUAL TABLE") != std::string::npos &&
+                   r.back().find(";1") != std::string::npos;
+        }));
+        const Rows taskAfterTask = query(sql, windowed("utid", "ts"));
+        QVERIFY(taskAfterTask.rows.size() > 20);
+        QCOMPARE(taskAfterTask.rows, query(sql, windowed("+utid", "+ts")).rows);
+        QCOMPARE(query(sql, "SELECT utid, count(*), sum(dur), sum(id) FROM sched GROUP BY utid").rows,
+                 query(sql, "SELECT utid, count(*), sum(dur), sum(id) FROM sched GROUP BY +utid ORDER BY 1").rows);
     }
 
     void perfettosDocumentedQueriesRunUnchanged()

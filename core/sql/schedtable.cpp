@@ -21,6 +21,8 @@ namespace schedrows {
 using T = ColumnType;
 
 enum SchedColumn { kId, kTs, kDur, kTsEnd, kCpu, kUcpu, kUtid, kEndState, kPriority };
+// The order a plan promises: the rows task after task, each task's in time order.
+constexpr int kByTask = 1;
 
 // sched_switch's prev_state in the letters its format prints: the __print_flags table of the
 // recording's kernel (bits moved between kernel versions), "R" for none, "+" for the bit above
@@ -188,6 +190,18 @@ public:
     {
         return m_type.type < 0 ? 0 : double(m_context.store().eventTypeCount(uint16_t(m_type.type)));
     }
+    // Task after task, each in time order: GROUP BY utid, ORDER BY utid[, ts] and the windows
+    // partitioned by utid without a sort.
+    Plan orderedPlan(const std::vector<Constraint>& offered, const std::vector<OrderBy>& order,
+                     Ordering ordering) const override
+    {
+        Plan p = plan(offered);
+        const bool byTask = !order.empty() && order[0].column == kUtid && !order[0].descending;
+        const bool thenTime = order.size() == 1 || (order.size() == 2 && order[1].column == kTs &&
+                                                    !order[1].descending && ordering == Ordering::Sorted);
+        if (byTask && thenTime) p.order = kByTask;
+        return p;
+    }
     std::unique_ptr<Cursor> open() const override;
     std::shared_ptr<const SwitchesByTask> taskIndex() const
     {
@@ -209,7 +223,12 @@ private:
         r.events = store.eventCount();
         r.tasks = trace.taskIndex().size();
         r.version = trace.analysisVersion();
-        std::vector<std::pair<uint32_t, EventRef>> found;
+        struct Found {
+            uint32_t task;
+            uint64_t ts;
+            EventRef event;
+        };
+        std::vector<Found> found;
         TaskOfEvents tasks(trace);
         const uint16_t type = uint16_t(m_type.type);
         for (size_t s = 0; s < store.streamCount(); ++s) {
@@ -222,17 +241,21 @@ private:
                 size_t next = at + 1;
                 while (next < size && columns.eventType[next] != type) ++next;
                 const uint32_t task = runTask(m_context, m_type, tasks, stream, at, next);
-                if (task < r.tasks) found.emplace_back(task, EventRef{stream, uint32_t(at)});
+                if (task < r.tasks) found.push_back({task, columns.timestamp[at], EventRef{stream, uint32_t(at)}});
                 at = next;
             }
             m_context.countRows(size);
         }
-        std::stable_sort(found.begin(), found.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
+        // A task's switches in time order (a task runs on one CPU at a time): the order of a
+        // PARTITION BY utid ORDER BY ts.
+        std::stable_sort(found.begin(), found.end(), [](const Found& a, const Found& b) {
+            return a.task != b.task ? a.task < b.task : a.ts < b.ts;
+        });
         r.offsets.assign(r.tasks + 1, 0);
-        for (const auto& f : found) ++r.offsets[f.first + 1];
+        for (const Found& f : found) ++r.offsets[f.task + 1];
         for (size_t t = 0; t < r.tasks; ++t) r.offsets[t + 1] += r.offsets[t];
         r.switches.reserve(found.size());
-        for (const auto& f : found) r.switches.push_back(f.second);
+        for (const Found& f : found) r.switches.push_back(f.event);
         return r;
     }
 
@@ -279,13 +302,15 @@ public:
         if (uint64_t(ids.high) < m_store.eventCount())
             times.high = std::min<int64_t>(times.high, int64_t(m_store.timestamp(m_store.eventAt(size_t(ids.high)))));
         if (times.empty()) return;
-        if (utids.low == utids.high) {
-            if (utids.low < 0 || utids.low >= INT32_MAX) return;
-            // From the table's index of switches by task, made on first use.
+        if (utids.low == utids.high || m_order == kByTask) {
+            if (utids.high < 0 || utids.low >= INT32_MAX) return;
+            // From the table's index of switches by task, made on first use: one task's, or all
+            // of them task after task (the order a statement asked for).
             const auto index = m_table.taskIndex();
-            const uint32_t utid = uint32_t(utids.low);
-            if (utid + size_t(1) >= index->offsets.size()) return;
-            for (uint32_t k = index->offsets[utid]; k < index->offsets[utid + 1]; ++k) {
+            const uint32_t first = uint32_t(std::max<int64_t>(utids.low, 0));
+            if (first + size_t(1) >= index->offsets.size()) return;
+            const uint32_t last = uint32_t(std::min<int64_t>(utids.high, int64_t(index->offsets.size()) - 2));
+            for (uint32_t k = index->offsets[first]; k < index->offsets[last + 1]; ++k) {
                 const EventRef e = index->switches[k];
                 const CpuColumns& columns = m_store.stream(e.stream).columns;
                 const int64_t ts = int64_t(columns.timestamp[e.index]);
