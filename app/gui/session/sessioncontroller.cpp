@@ -110,8 +110,11 @@ void SessionController::open(const QString& path)
             query["tracks"] = QJsonArray();
             view["query"] = query;
         }
-        pending.problems << tr("%n query track(s) of the session not made: their SQL is in the Query pane's history",
-                               nullptr, int(queries.size()));
+        pending.problems << (queries.size() == 1
+                                 ? tr("the session's query track was not made: its SQL is in the Query pane's history")
+                                 : tr("the session's %1 query tracks were not made: their SQL is in the Query "
+                                      "pane's history")
+                                       .arg(queries.size()));
     }
 
     // Plugins change what a load makes: set them first, as the session had them.
@@ -145,7 +148,9 @@ bool SessionController::confirmQueries(const std::vector<SessionQuery>& queries)
     }
     QMessageBox box(
         QMessageBox::Question, tr("Run the Session's Queries?"),
-        tr("This session makes %n timeline track(s) by running SQL over the recording:", nullptr, int(queries.size())) +
+        (queries.size() == 1
+             ? tr("This session makes a timeline track by running SQL over the recording:")
+             : tr("This session makes %1 timeline tracks by running SQL over the recording:").arg(queries.size())) +
             QStringLiteral("<ul>%1</ul>").arg(lines.join(QString())) +
             tr("A query reads the recording only: it cannot write files or attach databases."),
         QMessageBox::NoButton, m_window);
