@@ -615,6 +615,18 @@ private slots:
                     .ok);
         const uint64_t slices = std::stoull(counted.rows[0][0]);
         QCOMPARE(sql.rowsYielded() - before, 2 * slices);
+        // Table by table (the Query pane names the tables a query reads most).
+        const auto byTable = [&] {
+            std::map<std::string, uint64_t> m;
+            for (const auto& [name, rows] : sql.rowsYieldedByTable()) m[name] = rows;
+            return m;
+        };
+        const auto tablesBefore = byTable();
+        QVERIFY(sql.run("SELECT count(*) FROM sched_slice s JOIN thread t USING (utid)", counted).ok);
+        const auto tablesAfter = byTable();
+        QCOMPARE(tablesAfter.at("sched_slice") - tablesBefore.at("sched_slice"), slices);
+        QCOMPARE(tablesAfter.at("thread") - tablesBefore.at("thread"), slices);
+        QCOMPARE(tablesAfter.at("process"), tablesBefore.at("process"));
         QVERIFY2(heard <= 2 * slices, std::to_string(heard).c_str());
         // A task's states are its lane of thread_state: read alone, by utid (column 2).
         const std::string states = "SELECT t.tid, s.state, count(*), sum(s.dur) FROM thread t JOIN thread_state s "

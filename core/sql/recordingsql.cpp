@@ -107,6 +107,13 @@ void RecordingSql::addTable(std::unique_ptr<Table> table, std::string kind)
     m_tables.emplace(table->name(), std::move(table));
 }
 
+std::vector<std::pair<std::string, uint64_t>> RecordingSql::rowsYieldedByTable() const
+{
+    std::vector<std::pair<std::string, uint64_t>> counts;
+    for (const auto& [name, table] : m_tables) counts.emplace_back(name, table->rowsYielded());
+    return counts;
+}
+
 const Table* RecordingSql::find(const std::string& name) const
 {
     auto it = m_tables.find(name);

@@ -81,6 +81,8 @@ public:
     uint64_t rowsRead() const { return m_rowsRead.load(std::memory_order_relaxed); }
     // Rows every table has yielded to queries so far (for progress).
     using TableRegistry::rowsYielded;
+    // The same table by table (any thread: the tables are made once, their counts atomic).
+    std::vector<std::pair<std::string, uint64_t>> rowsYieldedByTable() const;
 
 private:
     RecordingSql() = default;

@@ -3,6 +3,8 @@
 // the tables' plans and cursors on the other.
 #include "sql/sqlmodule.h"
 
+#include "sql/sqlcontext.h"
+
 #include <sqlite3.h>
 
 #include <algorithm>
@@ -141,18 +143,25 @@ struct VirtualCursor {
     sqlite3_vtab_cursor base{};
     std::unique_ptr<Cursor> cursor;
     const TableRegistry* registry = nullptr;
+    const Table* table = nullptr;
     // A join's lookups filter millions of times with the same plan: read once, bounds reused.
     ParsedPlan plan;
     std::vector<Bound> bounds;
-    uint64_t uncounted = 0; // rows yielded, handed to the registry a batch at a time
+    uint64_t uncounted = 0; // rows yielded, handed to the registry and the table a batch at a time
     void count(uint64_t rows)
     {
         uncounted += rows;
-        if (uncounted >= 4096) registry->countYielded(uncounted), uncounted = 0;
+        if (uncounted >= kRowsCountedEvery) flush();
+    }
+    void flush()
+    {
+        registry->countYielded(uncounted);
+        table->countYielded(uncounted);
+        uncounted = 0;
     }
     ~VirtualCursor()
     {
-        if (uncounted) registry->countYielded(uncounted);
+        if (uncounted) flush();
     }
 };
 
@@ -266,6 +275,7 @@ int openCursor(sqlite3_vtab* vtab, sqlite3_vtab_cursor** out)
         auto* cursor = new VirtualCursor;
         cursor->cursor = table.open();
         cursor->registry = reinterpret_cast<VirtualTable*>(vtab)->registry;
+        cursor->table = &table;
         *out = &cursor->base;
     });
 }

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 #pragma once
 
+#include <atomic>
 #include <cstdint>
 #include <memory>
 #include <string>
@@ -148,9 +149,15 @@ public:
     virtual double rowEstimate() const = 0;
     virtual std::unique_ptr<Cursor> open() const = 0;
 
+    // Rows its cursors have yielded so far, scanned or looked up (any thread reads it: a
+    // query's progress table by table).
+    uint64_t rowsYielded() const { return m_yielded.load(std::memory_order_relaxed); }
+    void countYielded(uint64_t rows) const { m_yielded.fetch_add(rows, std::memory_order_relaxed); }
+
 private:
     std::string m_name;
     std::vector<Column> m_columns;
+    mutable std::atomic<uint64_t> m_yielded{0};
 };
 
 // Whether `column` is among `columns` (Cursor::useColumns's bits).
