@@ -618,7 +618,7 @@ private slots:
         // Table by table (the Query pane names the tables a query reads most).
         const auto byTable = [&] {
             std::map<std::string, uint64_t> m;
-            for (const auto& [name, rows] : sql.rowsYieldedByTable()) m[name] = rows;
+            for (const auto& [name, rows] : sql.rowsYieldedByTable()) m[std::string(name)] = rows;
             return m;
         };
         const auto tablesBefore = byTable();

@@ -11,7 +11,6 @@
 #include <traceevent/event-parse.h>
 
 #include <algorithm>
-#include <cctype>
 #include <set>
 #include <string_view>
 
@@ -107,9 +106,9 @@ void RecordingSql::addTable(std::unique_ptr<Table> table, std::string kind)
     m_tables.emplace(table->name(), std::move(table));
 }
 
-std::vector<std::pair<std::string, uint64_t>> RecordingSql::rowsYieldedByTable() const
+std::vector<std::pair<std::string_view, uint64_t>> RecordingSql::rowsYieldedByTable() const
 {
-    std::vector<std::pair<std::string, uint64_t>> counts;
+    std::vector<std::pair<std::string_view, uint64_t>> counts;
     for (const auto& [name, table] : m_tables) counts.emplace_back(name, table->rowsYielded());
     return counts;
 }
@@ -156,11 +155,7 @@ int RecordingSql::authorize(void* self, int action, const char* what, const char
         if (sql->m_refused.empty()) sql->m_refused = std::move(why);
         return SQLITE_DENY;
     };
-    static const std::set<std::string> spanJoinModules = {"span_join", "span_left_join", "span_outer_join"};
-    auto lowered = [](std::string s) {
-        for (char& c : s) c = char(std::tolower(static_cast<unsigned char>(c)));
-        return s;
-    };
+    static constexpr const char* kSpanJoinModules[] = {"span_join", "span_left_join", "span_outer_join"};
     static const std::set<std::string_view> readingPragmas = {
         "table_info",  "table_xinfo", "table_list",    "index_list",     "index_info",      "index_xinfo",
         "pragma_list", "module_list", "function_list", "collation_list", "compile_options", "database_list"};
@@ -173,7 +168,8 @@ int RecordingSql::authorize(void* self, int action, const char* what, const char
     case SQLITE_DROP_VTABLE:
         // Perfetto's SPAN_JOIN tables (made of other tables, holding nothing of their own); a
         // DROP TABLE of one then deletes its rows, which are none.
-        if (detail && spanJoinModules.count(lowered(detail))) {
+        if (detail && std::any_of(std::begin(kSpanJoinModules), std::end(kSpanJoinModules),
+                                  [&](const char* m) { return sqlite3_stricmp(detail, m) == 0; })) {
             if (action == SQLITE_DROP_VTABLE && what) sql->m_droppedSpanJoin = what;
             return SQLITE_OK;
         }

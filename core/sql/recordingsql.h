@@ -11,6 +11,7 @@
 #include <map>
 #include <memory>
 #include <string>
+#include <string_view>
 #include <vector>
 
 struct sqlite3;
@@ -81,8 +82,9 @@ public:
     uint64_t rowsRead() const { return m_rowsRead.load(std::memory_order_relaxed); }
     // Rows every table has yielded to queries so far (for progress).
     using TableRegistry::rowsYielded;
-    // The same table by table (any thread: the tables are made once, their counts atomic).
-    std::vector<std::pair<std::string, uint64_t>> rowsYieldedByTable() const;
+    // The same table by table, named by views of the table names this object keeps (any
+    // thread: the tables are made once, their counts atomic; asked often while a query runs).
+    std::vector<std::pair<std::string_view, uint64_t>> rowsYieldedByTable() const;
 
 private:
     RecordingSql() = default;

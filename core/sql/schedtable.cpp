@@ -96,28 +96,14 @@ struct SwitchType {
 SwitchType switchTypeOf(SqlContext& context)
 {
     SwitchType s;
-    const std::vector<uint64_t>& counts = context.store().eventTypeCounts();
-    for (size_t type = 0; type < counts.size() && s.type < 0; ++type) {
-        const tep_event* event = context.decoder().event(uint16_t(type));
-        if (!event || !event->name || std::strcmp(event->name, "sched_switch") != 0) continue;
-        if (event->system && std::strcmp(event->system, "sched") != 0) continue;
-        s.type = int(type);
-        s.nextPid = context.field(uint16_t(type), "next_pid");
-        s.prevState = context.field(uint16_t(type), "prev_state");
-        s.nextPrio = context.field(uint16_t(type), "next_prio");
-        s.letters = std::make_shared<const StateLetters>(event);
-    }
+    const std::optional<uint16_t> type = context.typeNamed("sched", "sched_switch");
+    if (!type) return s;
+    s.type = int(*type);
+    s.nextPid = context.field(*type, "next_pid");
+    s.prevState = context.field(*type, "prev_state");
+    s.nextPrio = context.field(*type, "next_prio");
+    s.letters = std::make_shared<const StateLetters>(context.decoder().event(*type));
     return s;
-}
-
-bool number(SqlContext& context, EventRef e, const tep_format_field* field, int64_t& value)
-{
-    if (!field) return false;
-    ValueCell cell;
-    context.writeField(e, field, cell);
-    if (cell.value.kind != Value::Kind::Integer) return false;
-    value = cell.value.integer;
-    return true;
 }
 
 // The task a switch begins a run of: the running table's row that begins there (no record to
@@ -131,16 +117,15 @@ uint32_t runTask(SqlContext& context, const SwitchType& type, TaskOfEvents& task
         if (const IntervalTable* running = context.trace().runningTasks().table())
             if (const std::optional<IntervalRow> row = running->rowAt(stream.value, ts, ts); row && row->start == ts)
                 return row->state;
-    int64_t pid = 0;
-    if (!number(context, {stream, uint32_t(at)}, type.nextPid, pid)) return TaskId().value;
-    return tasks(stream, int32_t(pid), ts);
+    const std::optional<int64_t> pid = context.integerField({stream, uint32_t(at)}, type.nextPid);
+    return pid ? tasks(stream, int32_t(*pid), ts) : TaskId().value;
 }
 
 // Each task's switches (those that begin its runs), made by one pass over the switches on first
 // use and kept while the recording and its tasks stay as they were: a join asks once per task.
 struct SwitchesByTask {
-    size_t events = 0, tasks = 0;
-    uint64_t version = 0;
+    RecordingMark made; // what it was made from
+    size_t tasks = 0;
     std::vector<uint32_t> offsets; // utid -> its first entry in `switches`; one more at the end
     std::vector<EventRef> switches;
 };
@@ -206,9 +191,7 @@ public:
     std::shared_ptr<const SwitchesByTask> taskIndex() const
     {
         const std::lock_guard lock(m_lock);
-        const Trace& trace = m_context.trace();
-        if (!m_byTask || m_byTask->events != m_context.store().eventCount() ||
-            m_byTask->tasks != trace.taskIndex().size() || m_byTask->version != trace.analysisVersion())
+        if (!m_byTask || !(m_byTask->made == m_context.mark()))
             m_byTask = std::make_shared<const SwitchesByTask>(switchesByTask());
         return m_byTask;
     }
@@ -220,9 +203,8 @@ private:
         const EventStore& store = m_context.store();
         const Trace& trace = m_context.trace();
         SwitchesByTask r;
-        r.events = store.eventCount();
-        r.tasks = trace.taskIndex().size();
-        r.version = trace.analysisVersion();
+        r.made = m_context.mark();
+        r.tasks = r.made.tasks;
         struct Found {
             uint32_t task;
             uint64_t ts;
@@ -349,14 +331,13 @@ public:
             return TaskId(task).valid() ? out.integer(task) : out.null();
         }
         case kEndState: {
-            int64_t state = 0;
-            if (!ended || !number(m_context, {segment.stream, uint32_t(m_next)}, type.prevState, state))
-                return out.null();
-            return out.text((*type.letters)(state));
+            const std::optional<int64_t> state =
+                ended ? m_context.integerField({segment.stream, uint32_t(m_next)}, type.prevState) : std::nullopt;
+            return state ? out.text((*type.letters)(*state)) : out.null();
         }
         case kPriority: {
-            int64_t prio = 0;
-            return number(m_context, current(), type.nextPrio, prio) ? out.integer(prio) : out.null();
+            const std::optional<int64_t> prio = m_context.integerField(current(), type.nextPrio);
+            return prio ? out.integer(*prio) : out.null();
         }
         default: return out.null();
         }

@@ -7,7 +7,6 @@
 #include <sqlite3.h>
 
 #include <algorithm>
-#include <cctype>
 #include <memory>
 #include <optional>
 #include <set>
@@ -33,12 +32,6 @@ struct Side {
     std::vector<std::string> columns; // besides ts, dur and the partition, in the table's order
 };
 
-std::string lower(std::string s)
-{
-    std::transform(s.begin(), s.end(), s.begin(), [](unsigned char c) { return char(std::tolower(c)); });
-    return s;
-}
-
 Side parseSide(const std::string& argument)
 {
     std::istringstream words(argument);
@@ -47,7 +40,7 @@ Side parseSide(const std::string& argument)
     Side side;
     if (w.size() == 1) {
         side.table = w[0];
-    } else if (w.size() == 3 && lower(w[1]) == "partitioned") {
+    } else if (w.size() == 3 && sqlite3_stricmp(w[1].c_str(), "partitioned") == 0) {
         side.table = w[0], side.partition = w[2];
     } else {
         throw std::runtime_error("a SPAN_JOIN table is \"name\" or \"name PARTITIONED column\", not \"" + argument +
@@ -275,21 +268,6 @@ bool nextPartition(const SpanTable& table, SpanCursor& c)
         }
     }
     return true;
-}
-
-template <typename F>
-int guarded(sqlite3_vtab* vtab, F f)
-{
-    try {
-        f();
-        return SQLITE_OK;
-    } catch (const std::bad_alloc&) {
-        return SQLITE_NOMEM;
-    } catch (const std::exception& e) {
-        sqlite3_free(vtab->zErrMsg);
-        vtab->zErrMsg = sqlite3_mprintf("%s", e.what());
-        return SQLITE_ERROR;
-    }
 }
 
 int connect(sqlite3* db, void* aux, int argc, const char* const* argv, sqlite3_vtab** out, char** error)

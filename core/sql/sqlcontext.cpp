@@ -40,6 +40,31 @@ tep_format_field* SqlContext::field(uint16_t type, std::string_view name)
     return nullptr;
 }
 
+RecordingMark SqlContext::mark() const
+{
+    return {m_store.eventCount(), m_trace.taskIndex().size(), m_trace.analysisVersion()};
+}
+
+std::optional<uint16_t> SqlContext::typeNamed(std::string_view system, std::string_view name)
+{
+    const size_t types = m_store.eventTypeCounts().size();
+    for (size_t type = 0; type < types; ++type) {
+        const tep_event* event = m_decoder->event(uint16_t(type));
+        if (event && event->name && name == event->name && (!event->system || system == event->system))
+            return uint16_t(type);
+    }
+    return std::nullopt;
+}
+
+std::optional<int64_t> SqlContext::integerField(EventRef e, const tep_format_field* f)
+{
+    if (!f) return std::nullopt;
+    ValueCell cell;
+    writeField(e, f, cell);
+    if (cell.value.kind != Value::Kind::Integer) return std::nullopt;
+    return cell.value.integer;
+}
+
 void SqlContext::writeField(EventRef e, const tep_format_field* f, Cell& out)
 {
     const uint8_t* data = nullptr;

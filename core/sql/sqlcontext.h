@@ -8,6 +8,7 @@
 #include <atomic>
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <string>
 #include <unordered_map>
 #include <vector>
@@ -23,6 +24,14 @@ namespace ringside::sql {
 // Rows a cursor reads are added to the shared count this many at a time.
 inline constexpr uint64_t kRowsCountedEvery = 4096;
 
+// How far the recording had come (a capture's grows, its analyses move on): what an index a
+// table makes on first use was made from, made again once the recording is past it.
+struct RecordingMark {
+    size_t events = 0, tasks = 0;
+    uint64_t analyses = 0; // Trace::analysisVersion()
+    bool operator==(const RecordingMark&) const = default;
+};
+
 // What the tables of one RecordingSql share: the trace, a field decoder with a tep handle of
 // its own (queries never take the trace's, which the views use), and the count of rows read.
 // One thread (the one running queries) uses it.
@@ -34,11 +43,17 @@ public:
     const EventStore& store() const { return m_store; }
     ReportWorker& decoder() { return *m_decoder; }
     void countRows(uint64_t rows) { m_rowsRead.fetch_add(rows, std::memory_order_relaxed); }
+    RecordingMark mark() const;
 
     // The fields of an event type after the common ones, as libtraceevent parsed its format.
     const std::vector<tep_format_field*>& fieldsOf(uint16_t type);
     // Any field of the type by name (common ones too), or null.
     tep_format_field* field(uint16_t type, std::string_view name);
+    // The store's type of event `name` of `system` (a format the recording has), if any.
+    std::optional<uint16_t> typeNamed(std::string_view system, std::string_view name);
+    // The value of a number field of `e`: none when there is no field, the record cannot be
+    // read or the field is no number.
+    std::optional<int64_t> integerField(EventRef e, const tep_format_field* field);
     // The value of `field` in event `e`'s record: a number, a text, or null when the record
     // cannot be read or the field lies outside it.
     void writeField(EventRef e, const tep_format_field* field, Cell& out);

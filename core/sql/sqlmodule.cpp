@@ -165,22 +165,6 @@ struct VirtualCursor {
     }
 };
 
-// Errors never cross into SQLite as exceptions: the statement fails with the reason.
-template <typename F>
-int guarded(sqlite3_vtab* vtab, F f)
-{
-    try {
-        f();
-        return SQLITE_OK;
-    } catch (const std::bad_alloc&) {
-        return SQLITE_NOMEM;
-    } catch (const std::exception& e) {
-        sqlite3_free(vtab->zErrMsg);
-        vtab->zErrMsg = sqlite3_mprintf("%s", e.what());
-        return SQLITE_ERROR;
-    }
-}
-
 int connect(sqlite3* db, void* aux, int argc, const char* const* argv, sqlite3_vtab** out, char** error)
 {
     const auto& tables = *static_cast<const TableRegistry*>(aux);
@@ -407,6 +391,22 @@ std::string quotedIdentifier(const std::string& name)
 bool declaringTable()
 {
     return t_declaring;
+}
+
+int failedCall(sqlite3_vtab* vtab)
+{
+    try {
+        throw;
+    } catch (const std::bad_alloc&) {
+        return SQLITE_NOMEM;
+    } catch (const std::exception& e) {
+        sqlite3_free(vtab->zErrMsg);
+        vtab->zErrMsg = sqlite3_mprintf("%s", e.what());
+    } catch (...) {
+        sqlite3_free(vtab->zErrMsg);
+        vtab->zErrMsg = sqlite3_mprintf("unknown error");
+    }
+    return SQLITE_ERROR;
 }
 
 int declareTable(sqlite3* db, const std::string& schema)

@@ -8,6 +8,7 @@
 #include <string>
 
 struct sqlite3;
+struct sqlite3_vtab;
 
 namespace ringside::sql {
 
@@ -33,6 +34,19 @@ int registerModule(sqlite3* db, const TableRegistry& tables);
 // Whether this thread is declaring a table's columns to SQLite (connecting it): SQLite asks the
 // authorizer for that CREATE TABLE too when it connects a table again (after a schema reset).
 bool declaringTable();
+// Runs a module's method so that no exception crosses into SQLite: the statement fails with
+// the reason (out of memory as SQLITE_NOMEM). failedCall handles the exception being caught.
+int failedCall(sqlite3_vtab* vtab);
+template <typename F>
+int guarded(sqlite3_vtab* vtab, F f)
+{
+    try {
+        f();
+        return 0; // SQLITE_OK
+    } catch (...) {
+        return failedCall(vtab);
+    }
+}
 // sqlite3_declare_vtab with declaringTable() true meanwhile: what a module's xConnect calls.
 int declareTable(sqlite3* db, const std::string& schema);
 

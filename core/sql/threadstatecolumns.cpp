@@ -7,7 +7,6 @@
 #include <traceevent/event-parse.h>
 
 #include <algorithm>
-#include <cstring>
 
 namespace ringside::sql {
 
@@ -24,20 +23,15 @@ Value integerValue(int64_t v)
     return value;
 }
 
-// The recorded types of the named sched events with the field `pidField`, in the names' order.
+// The sched events among `names` the recording has a format of, each with its field
+// `pidField`, in the names' order.
 std::vector<std::pair<uint16_t, const tep_format_field*>>
 typesWithPid(SqlContext& context, std::initializer_list<const char*> names, const char* pidField)
 {
     std::vector<std::pair<uint16_t, const tep_format_field*>> types;
-    const std::vector<uint64_t>& counts = context.store().eventTypeCounts();
     for (const char* name : names)
-        for (size_t type = 0; type < counts.size(); ++type) {
-            const tep_event* event = counts[type] ? context.decoder().event(uint16_t(type)) : nullptr;
-            if (!event || !event->name || std::strcmp(event->name, name) != 0) continue;
-            if (event->system && std::strcmp(event->system, "sched") != 0) continue;
-            if (const tep_format_field* pid = context.field(uint16_t(type), pidField))
-                types.emplace_back(uint16_t(type), pid);
-        }
+        if (const std::optional<uint16_t> type = context.typeNamed("sched", name))
+            if (const tep_format_field* pid = context.field(*type, pidField)) types.emplace_back(*type, pid);
     return types;
 }
 
@@ -58,9 +52,7 @@ public:
             return utid != o.utid ? utid < o.utid : ts != o.ts ? ts < o.ts : rank < o.rank;
         }
     };
-    explicit Wakeups(SqlContext& context)
-        : m_events(context.store().eventCount()), m_tasks(context.trace().taskIndex().size()),
-          m_version(context.trace().analysisVersion())
+    explicit Wakeups(SqlContext& context) : m_made(context.mark())
     {
         const EventStore& store = context.store();
         const auto types =
@@ -75,12 +67,11 @@ public:
                 const uint16_t type = columns.eventType[i];
                 for (size_t rank = 0; rank < types.size(); ++rank) {
                     if (types[rank].first != type) continue;
-                    ValueCell pid;
-                    context.writeField({stream, uint32_t(i)}, types[rank].second, pid);
-                    if (pid.value.kind != Value::Kind::Integer) break;
+                    const std::optional<int64_t> pid = context.integerField({stream, uint32_t(i)}, types[rank].second);
+                    if (!pid) break;
                     const uint64_t ts = columns.timestamp[i];
-                    const uint32_t woken = taskOf(stream, int32_t(pid.value.integer), ts);
-                    if (woken < m_tasks) m_entries.push_back({woken, ts, rank, {stream, uint32_t(i)}});
+                    const uint32_t woken = taskOf(stream, int32_t(*pid), ts);
+                    if (woken < m_made.tasks) m_entries.push_back({woken, ts, rank, {stream, uint32_t(i)}});
                     break;
                 }
             }
@@ -88,11 +79,7 @@ public:
         }
         std::sort(m_entries.begin(), m_entries.end());
     }
-    bool current(const SqlContext& context) const
-    {
-        return m_events == context.store().eventCount() && m_tasks == context.trace().taskIndex().size() &&
-               m_version == context.trace().analysisVersion();
-    }
+    bool current(const SqlContext& context) const { return m_made == context.mark(); }
     // The preferred wakeup of `utid` at `ts`, or null.
     const Entry* at(uint32_t utid, uint64_t ts) const
     {
@@ -101,8 +88,7 @@ public:
     }
 
 private:
-    size_t m_events = 0, m_tasks = 0;
-    uint64_t m_version = 0;
+    RecordingMark m_made; // what it was made from
     std::vector<Entry> m_entries;
 };
 
@@ -145,9 +131,7 @@ std::optional<int64_t> ThreadStateColumns::cpuOfRun(uint32_t utid, uint64_t ts)
             const size_t size = columns.size();
             for (size_t i = columns.timestamp.lowerBound(ts, 0, size); i < size && columns.timestamp[i] == ts; ++i) {
                 if (columns.eventType[i] != type) continue;
-                ValueCell next;
-                m_context.writeField({stream, uint32_t(i)}, nextPid, next);
-                if (next.value.kind == Value::Kind::Integer && next.value.integer == pid) return columns.cpu;
+                if (m_context.integerField({stream, uint32_t(i)}, nextPid) == pid) return columns.cpu;
             }
         }
     return std::nullopt;

@@ -131,14 +131,15 @@ sql::RecordingSql::Progress tablesReadOf(JobTracker::Context& context, sql::Reco
                                                                                                    uint64_t total) {
         rows(done, total);
         const auto now = sql.rowsYieldedByTable();
-        std::vector<std::pair<uint64_t, QString>> read;
+        std::vector<std::pair<uint64_t, std::string_view>> read;
         for (size_t i = 0; i < now.size() && i < atStart.size(); ++i)
-            if (now[i].second > atStart[i].second)
-                read.emplace_back(now[i].second - atStart[i].second, QString::fromStdString(now[i].first));
+            if (now[i].second > atStart[i].second) read.emplace_back(now[i].second - atStart[i].second, now[i].first);
         std::sort(read.begin(), read.end(), [](const auto& a, const auto& b) { return a.first > b.first; });
         QStringList parts;
         for (size_t i = 0; i < read.size() && i < 3; ++i)
-            parts << QObject::tr("%1 %L2k").arg(read[i].second).arg(qulonglong(read[i].first / 1000));
+            parts << QObject::tr("%1 %L2k")
+                         .arg(QString::fromUtf8(read[i].second.data(), qsizetype(read[i].second.size())))
+                         .arg(qulonglong(read[i].first / 1000));
         detail->set(parts.isEmpty() ? QString() : QStringLiteral(": ") + parts.join(QStringLiteral(", ")));
     };
 }
