@@ -5,6 +5,7 @@
 
 #include "schedplugin.h"
 #include "sql/recordingsql.h"
+#include "support/tracewriter.h"
 #include "syscallsplugin.h"
 #include "trace.h"
 
@@ -14,6 +15,7 @@
 #include <QTest>
 
 #include <algorithm>
+#include <cstring>
 #include <map>
 #include <set>
 #include <thread>
@@ -50,12 +52,12 @@ struct Opened {
     std::unique_ptr<RecordingSql> sql;
 };
 
-Opened openWithPlugins(const QString& name)
+Opened openPathWithPlugins(const std::string& path)
 {
     std::vector<std::unique_ptr<Plugin>> plugins;
     plugins.push_back(std::make_unique<syscalls::SyscallsPlugin>());
     plugins.push_back(std::make_unique<sched::SchedPlugin>());
-    auto trace = Trace::open(fixturePath(name), LoadOptions(), {}, std::move(plugins));
+    auto trace = Trace::open(path, LoadOptions(), {}, std::move(plugins));
     if (!trace) {
         QTest::qFail(trace.error().message.c_str(), __FILE__, __LINE__);
         return {};
@@ -66,6 +68,11 @@ Opened openWithPlugins(const QString& name)
         return {};
     }
     return {std::move(trace.value()), std::move(sql.value())};
+}
+
+Opened openWithPlugins(const QString& name)
+{
+    return openPathWithPlugins(fixturePath(name));
 }
 
 Rows query(RecordingSql& sql, const std::string& text)
@@ -280,6 +287,12 @@ private slots:
             QCOMPARE(
                 grouped.rows,
                 query(sql, "SELECT " + columns + " FROM ftrace_event " + scanned + " GROUP BY +name ORDER BY 1").rows);
+            // Reading nothing but the name: the store's counts per type where nothing narrows.
+            QCOMPARE(
+                query(sql, "SELECT name, count(*) FROM ftrace_event " + pushed + " GROUP BY name").rows,
+                query(sql, "SELECT name, count(*) FROM ftrace_event " + scanned + " GROUP BY +name ORDER BY 1").rows);
+            QCOMPARE(query(sql, "SELECT name FROM ftrace_event " + pushed + " ORDER BY name DESC").rows,
+                     query(sql, "SELECT name FROM ftrace_event " + scanned + " ORDER BY +name DESC").rows);
             QCOMPARE(query(sql, "SELECT DISTINCT name FROM ftrace_event " + pushed).rows,
                      query(sql, "SELECT DISTINCT +name FROM ftrace_event " + scanned + " ORDER BY 1").rows);
             QCOMPARE(query(sql, "SELECT name, id FROM ftrace_event " + pushed + " ORDER BY name DESC, id").rows,
@@ -320,6 +333,19 @@ private slots:
                             "WHERE e.ts = f.at AND e.name = 'sys_exit'")
                      .rows[0][0],
                  calls.rows[0][1]);
+        // From the events to the failures: each exit's failures read by at_id (an index made on
+        // first use), the same rows as the scan (`+` keeps SQLite from the index).
+        const std::string fromEvents = "SELECT e.id, f.name, f.ret FROM ftrace_event e CROSS JOIN syscalls_failures f "
+                                       "ON %1 = e.id WHERE e.name = 'sys_exit' ORDER BY 1, 2, 3";
+        auto withKey = [&](const char* key) { return QString::fromStdString(fromEvents).arg(key).toStdString(); };
+        const Rows byIndex = query(sql, withKey("f.at_id"));
+        QCOMPARE(std::to_string(byIndex.rows.size()), calls.rows[0][1]);
+        QCOMPARE(byIndex.rows, query(sql, withKey("+f.at_id")).rows);
+        const Rows plan = query(sql, "EXPLAIN QUERY PLAN " + withKey("f.at_id"));
+        QVERIFY(std::any_of(plan.rows.begin(), plan.rows.end(), [](const std::vector<std::string>& row) {
+            return row.back().find("SCAN f VIRTUAL TABLE INDEX 0:1:0,") != std::string::npos; // at_id =
+        }));
+        QCOMPARE(query(sql, "SELECT count(*) FROM syscalls_failures WHERE at_id = -1").rows[0][0], std::string("0"));
         const Rows all = query(sql, "SELECT * FROM syscalls WHERE failed ORDER BY ts LIMIT 1");
         QVERIFY(all.rows.size() == 1 && all.rows[0][4] != "NULL" && all.rows[0][5] != "NULL");
     }
@@ -503,6 +529,107 @@ private slots:
         // Not recorded here: sched_blocked_reason's columns are null.
         QCOMPARE(query(sql, "SELECT count(io_wait), count(blocked_function) FROM thread_state").rows[0],
                  (std::vector<std::string>{"0", "0"}));
+    }
+
+    // The SQL tables' version, where a script reads it, and Perfetto's metadata and trace_bounds.
+    void metadataNamesTheSchemaAndTheMachine()
+    {
+        Opened o = openWithPlugins("sched-mix.dat");
+        QVERIFY(o.sql);
+        RecordingSql& sql = *o.sql;
+        QCOMPARE(query(sql, "SELECT str_value FROM metadata WHERE name = 'ringside_sql_schema'").rows,
+                 (std::vector<std::vector<std::string>>{{kSqlSchema}}));
+        QCOMPARE(std::string(kSqlSchema), std::string("ringside.sql/1"));
+        // `trace-cmd report --uname`: "Linux vm 6.18.44-fc-v669 x86_64".
+        QCOMPARE(query(sql, "SELECT name, str_value FROM metadata WHERE name LIKE 'system_%' ORDER BY name").rows,
+                 (std::vector<std::vector<std::string>>{
+                     {"system_machine", "x86_64"}, {"system_name", "Linux"}, {"system_release", "6.18.44-fc-v669"}}));
+        QCOMPARE(query(sql, "SELECT start_ts, end_ts FROM trace_bounds").rows,
+                 query(sql, "SELECT min(ts), max(ts) FROM ftrace_event").rows);
+        // The recording's length: the report's first and last events, 1022.903151 and 1023.456217.
+        QCOMPARE(query(sql, "SELECT (end_ts + 500) / 1000 - (start_ts + 500) / 1000 FROM trace_bounds").rows[0][0],
+                 std::string("553066"));
+    }
+
+    // sched_blocked_reason (Android's kernels; no recording at hand has it): a recording made to
+    // measure, whose task blocks in D twice and is woken once with a reason. The reason belongs
+    // to the blocked state it was recorded in, its caller named by the recording's kallsyms.
+    void threadStateBlockedReasons()
+    {
+        using test::TraceWriter;
+        const std::string common = TraceWriter::commonFields();
+        TraceWriter writer;
+        writer.formats.push_back(
+            {"sched", "name: sched_switch\nID: 372\nformat:\n" + common +
+                          "\tfield:char prev_comm[16];\toffset:8;\tsize:16;\tsigned:0;\n"
+                          "\tfield:pid_t prev_pid;\toffset:24;\tsize:4;\tsigned:1;\n"
+                          "\tfield:int prev_prio;\toffset:28;\tsize:4;\tsigned:1;\n"
+                          "\tfield:long prev_state;\toffset:32;\tsize:8;\tsigned:1;\n"
+                          "\tfield:char next_comm[16];\toffset:40;\tsize:16;\tsigned:0;\n"
+                          "\tfield:pid_t next_pid;\toffset:56;\tsize:4;\tsigned:1;\n"
+                          "\tfield:int next_prio;\toffset:60;\tsize:4;\tsigned:1;\n\n"
+                          "print fmt: \"prev_comm=%s prev_pid=%d prev_state=%d ==> next_comm=%s next_pid=%d\", "
+                          "REC->prev_comm, REC->prev_pid, REC->prev_state, REC->next_comm, REC->next_pid\n"});
+        writer.formats.push_back({"sched", "name: sched_wakeup\nID: 374\nformat:\n" + common +
+                                               "\tfield:char comm[16];\toffset:8;\tsize:16;\tsigned:0;\n"
+                                               "\tfield:pid_t pid;\toffset:24;\tsize:4;\tsigned:1;\n"
+                                               "\tfield:int prio;\toffset:28;\tsize:4;\tsigned:1;\n"
+                                               "\tfield:int target_cpu;\toffset:32;\tsize:4;\tsigned:1;\n\n"
+                                               "print fmt: \"comm=%s pid=%d\", REC->comm, REC->pid\n"});
+        writer.formats.push_back({"sched", "name: sched_blocked_reason\nID: 380\nformat:\n" + common +
+                                               "\tfield:pid_t pid;\toffset:8;\tsize:4;\tsigned:1;\n"
+                                               "\tfield:void* caller;\toffset:16;\tsize:8;\tsigned:0;\n"
+                                               "\tfield:bool io_wait;\toffset:24;\tsize:1;\tsigned:0;\n\n"
+                                               "print fmt: \"pid=%d iowait=%d caller=%pS\", REC->pid, "
+                                               "REC->io_wait, REC->caller\n"});
+        writer.kallsyms = "ffffffff81001000 T io_schedule\nffffffff81002000 T mutex_lock\n";
+        writer.cmdlines = "100 worker\n200 waker\n";
+        auto comm = [](const char* name) { return std::string(name) + std::string(16 - std::strlen(name), '\0'); };
+        auto sw = [&](int32_t prev, const char* prevComm, int64_t prevState, int32_t next, const char* nextComm) {
+            std::string f = comm(prevComm);
+            test::put(f, prev), test::put(f, int32_t(120)), test::put(f, prevState);
+            f += comm(nextComm);
+            test::put(f, next), test::put(f, int32_t(120));
+            return TraceWriter::payload(372, prev, f);
+        };
+        auto wakeup = [&](int32_t by, int32_t pid) {
+            std::string f = comm("worker");
+            test::put(f, pid), test::put(f, int32_t(120)), test::put(f, int32_t(0));
+            return TraceWriter::payload(374, by, f);
+        };
+        auto reason = [](int32_t by, int32_t pid, uint64_t caller, bool ioWait) {
+            std::string f;
+            test::put(f, pid), test::put(f, int32_t(0)), test::put(f, caller), test::put(f, uint8_t(ioWait));
+            f += std::string(7, '\0');
+            return TraceWriter::payload(380, by, f);
+        };
+        writer.cpus.resize(1);
+        auto& cpu = writer.cpus[0];
+        cpu.push_back({1000, sw(0, "swapper/0", 0, 100, "worker")}); // worker runs
+        cpu.push_back({1000, sw(100, "worker", 2, 200, "waker")});   // and blocks in D
+        cpu.push_back({1000, reason(200, 100, 0xffffffff81001010, true)});
+        cpu.push_back({10, wakeup(200, 100)});
+        cpu.push_back({1000, sw(200, "waker", 1, 100, "worker")});   // worker runs again
+        cpu.push_back({1000, sw(100, "worker", 2, 0, "swapper/0")}); // blocks in D, no reason
+        cpu.push_back({1000, sw(0, "swapper/0", 0, 200, "waker")});
+        QTemporaryDir dir;
+        const std::string path = dir.filePath("blocked.dat").toStdString();
+        QVERIFY(test::writeFile(QString::fromStdString(path), writer.write()));
+        Opened o = openPathWithPlugins(path);
+        QVERIFY(o.sql);
+        const Rows rows = query(*o.sql, "SELECT s.ts, s.state, s.io_wait, s.blocked_function FROM thread_state s "
+                                        "JOIN thread t USING (utid) WHERE t.tid = 100 ORDER BY s.ts");
+        const uint64_t first = o.trace->store().firstTimestamp();
+        std::vector<std::string> seen;
+        for (const auto& r : rows.rows)
+            seen.push_back(std::to_string(std::stoull(r[0]) - first) + " " + r[1] + " " + r[2] + " " + r[3]);
+        QCOMPARE(seen, (std::vector<std::string>{"0 Running NULL NULL", "1000 D 1 io_schedule", "2010 R NULL NULL",
+                                                 "3010 Running NULL NULL", "4010 D NULL NULL"}));
+        // Where tasks blocked, as a user asks it.
+        QCOMPARE(query(*o.sql, "SELECT blocked_function, count(*) FROM thread_state WHERE state = 'D' "
+                               "AND blocked_function IS NOT NULL GROUP BY blocked_function")
+                     .rows,
+                 (std::vector<std::vector<std::string>>{{"io_schedule", "1"}}));
     }
 
     void spanJoinsMeetIntervals()

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 #include "sql/analysistables.h"
 
+#include "sql/recordingsql.h"
 #include "sql/schedtable.h"
 #include "sql/tasktables.h"
 #include "sql/threadstatecolumns.h"
@@ -13,8 +14,10 @@
 #include <algorithm>
 #include <cctype>
 #include <map>
+#include <mutex>
 #include <optional>
 #include <set>
+#include <sstream>
 
 namespace ringside::sql {
 
@@ -118,6 +121,55 @@ std::unique_ptr<Table> eventTypeTable(SqlContext& context)
                 cells.push_back(text(event && event->name ? event->name : "unknown type " + std::to_string(type)));
                 cells.push_back(text(event && event->system ? event->system : ""));
                 cells.push_back(integer(int64_t(counts[type])));
+            }
+            return std::make_unique<ListSource>(std::move(cells));
+        });
+}
+
+// Perfetto's metadata table (name, key_type, int_value, str_value): the SQL tables' version
+// (ringside_sql_schema), then the machine the recording names in its uname (system_name,
+// system_release, system_machine, as Perfetto's rows for the same).
+std::unique_ptr<Table> metadataTable(SqlContext& context)
+{
+    return std::make_unique<SourceTable>(
+        "metadata",
+        std::vector<Column>{
+            {"name", T::Text}, {"key_type", T::Text}, {"int_value", T::Integer}, {"str_value", T::Text}},
+        [] { return 10.0; },
+        [&context](const std::vector<Bound>&) {
+            std::vector<Value> cells;
+            const auto add = [&cells](const char* name, std::string value) {
+                if (value.empty()) return;
+                cells.push_back(text(name));
+                cells.push_back(text("single"));
+                cells.push_back(nullValue());
+                cells.push_back(text(std::move(value)));
+            };
+            add("ringside_sql_schema", kSqlSchema);
+            // trace-cmd writes "sysname nodename release machine".
+            std::vector<std::string> uname;
+            std::istringstream words(context.trace().file().info().uname);
+            for (std::string word; words >> word;) uname.push_back(word);
+            if (uname.size() == 4) {
+                add("system_name", uname[0]);
+                add("system_release", uname[2]);
+                add("system_machine", uname[3]);
+            }
+            return std::make_unique<ListSource>(std::move(cells));
+        });
+}
+
+// Perfetto's trace_bounds: the first and the last event's time.
+std::unique_ptr<Table> traceBoundsTable(SqlContext& context)
+{
+    return std::make_unique<SourceTable>(
+        "trace_bounds", std::vector<Column>{{"start_ts", T::Integer}, {"end_ts", T::Integer}}, [] { return 1.0; },
+        [&context](const std::vector<Bound>&) {
+            const EventStore& store = context.store();
+            std::vector<Value> cells;
+            if (store.eventCount()) {
+                cells.push_back(integer(int64_t(store.firstTimestamp())));
+                cells.push_back(integer(int64_t(store.lastTimestamp())));
             }
             return std::make_unique<ListSource>(std::move(cells));
         });
@@ -605,22 +657,26 @@ std::vector<Column> statsColumns(const StatsTable& table)
 // A plugin's statistics table, a chunk of rows at a time (524k failures on 25.65M events were
 // made into cells all at once), and only the columns the statement reads (an event's time and
 // row are looked up in the store).
+// `listed`: only these rows, in this order (an `_id` column's lookup).
 class StatsSource : public RowSource {
 public:
-    StatsSource(const EventStore& store, std::shared_ptr<const std::vector<StatsTable>> tables, size_t index)
-        : m_store(store), m_tables(std::move(tables)), m_index(index)
+    StatsSource(const EventStore& store, std::shared_ptr<const std::vector<StatsTable>> tables, size_t index,
+                std::optional<std::vector<uint32_t>> listed = std::nullopt)
+        : m_store(store), m_tables(std::move(tables)), m_index(index), m_listed(std::move(listed))
     {}
     void useColumns(uint64_t columns) override { m_used = columns; }
     bool fill(std::vector<Value>& cells, size_t rows) override
     {
         if (!m_tables || m_index >= m_tables->size()) return false;
         const StatsTable& table = (*m_tables)[m_index];
-        const size_t end = std::min(table.rows(), m_row + rows);
+        const size_t count = m_listed ? m_listed->size() : table.rows();
+        const size_t end = std::min(count, m_row + rows);
         for (; m_row < end; ++m_row) {
+            const size_t row = m_listed ? (*m_listed)[m_row] : m_row;
             int column = 0;
-            for (const StatsTable::Column& c : table.columns) add(cells, c, m_row, column);
+            for (const StatsTable::Column& c : table.columns) add(cells, c, row, column);
         }
-        return m_row < table.rows();
+        return m_row < count;
     }
 
 private:
@@ -663,22 +719,84 @@ private:
     const EventStore& m_store;
     std::shared_ptr<const std::vector<StatsTable>> m_tables;
     size_t m_index;
+    std::optional<std::vector<uint32_t>> m_listed;
     size_t m_row = 0;
     uint64_t m_used = ~uint64_t(0);
 };
 
+// A statistics table's rows by the event id of one of its event columns (`at_id`), made on
+// first use for the statistics it was asked of and kept while they are the plugin's: a join
+// from the events to, say, the failures reads the failures of each event, not all of them.
+class StatsIdIndex {
+public:
+    // The rows whose event column `column` (of the StatsTable) is the store's row `id`.
+    std::vector<uint32_t> rowsWith(const EventStore& store,
+                                   const std::shared_ptr<const std::vector<StatsTable>>& tables, size_t index,
+                                   size_t column, int64_t id)
+    {
+        const std::lock_guard lock(m_lock);
+        if (m_tables != tables) m_tables = tables, m_ids.clear();
+        auto [it, added] = m_ids.try_emplace(column);
+        std::vector<std::pair<int64_t, uint32_t>>& ids = it->second;
+        if (added) {
+            const StatsTable::Column& c = (*tables)[index].columns[column];
+            for (size_t row = 0; row < c.numbers.size(); ++row) {
+                if (c.numbers[row] == StatsTable::kUnknown) continue;
+                const EventRef e = StatsTable::eventOf(c.numbers[row]);
+                if (!e.valid() || e.stream.value >= store.streamCount() ||
+                    e.index >= store.stream(e.stream).columns.size())
+                    continue;
+                ids.emplace_back(int64_t(store.rowOf(e)), uint32_t(row));
+            }
+            std::sort(ids.begin(), ids.end());
+        }
+        std::vector<uint32_t> rows;
+        for (auto at = std::lower_bound(ids.begin(), ids.end(), std::pair<int64_t, uint32_t>(id, 0));
+             at != ids.end() && at->first == id; ++at)
+            rows.push_back(at->second);
+        return rows;
+    }
+
+private:
+    std::mutex m_lock;
+    std::shared_ptr<const std::vector<StatsTable>> m_tables;           // the statistics the ids are of
+    std::map<size_t, std::vector<std::pair<int64_t, uint32_t>>> m_ids; // by column: (row id, table row)
+};
+
 std::unique_ptr<Table> statsTable(SqlContext& context, const Plugin& plugin, size_t index, std::string name,
-                                  std::vector<Column> columns)
+                                  const StatsTable& shape)
 {
+    // The SQL columns of the events' ids (`<key>_id`), with their StatsTable columns.
+    std::vector<int> idColumns;
+    std::vector<std::pair<int, size_t>> ids;
+    int column = 0;
+    for (size_t c = 0; c < shape.columns.size(); ++c, ++column)
+        if (shape.columns[c].kind == StatsTable::Kind::Event) {
+            ids.emplace_back(++column, c);
+            idColumns.push_back(column);
+        }
+    auto idIndex = std::make_shared<StatsIdIndex>();
     return std::make_unique<SourceTable>(
-        std::move(name), std::move(columns),
+        std::move(name), statsColumns(shape),
         [&context, &plugin, index] {
             const auto tables = context.trace().statistics(plugin);
             return tables && index < tables->size() ? double((*tables)[index].rows()) : 0.0;
         },
-        [&context, &plugin, index](const std::vector<Bound>&) {
-            return std::make_unique<StatsSource>(context.store(), context.trace().statistics(plugin), index);
-        });
+        [&context, &plugin, index, ids, idIndex](const std::vector<Bound>& bounds) {
+            auto tables = context.trace().statistics(plugin);
+            for (const auto& [sqlColumn, statsColumn] : ids) {
+                const Range id = rangeOf(bounds, sqlColumn);
+                if (id.empty())
+                    return std::make_unique<StatsSource>(context.store(), tables, index, std::vector<uint32_t>());
+                if (id.low != id.high || !tables || index >= tables->size() ||
+                    statsColumn >= (*tables)[index].columns.size())
+                    continue;
+                std::vector<uint32_t> rows = idIndex->rowsWith(context.store(), tables, index, statsColumn, id.low);
+                return std::make_unique<StatsSource>(context.store(), std::move(tables), index, std::move(rows));
+            }
+            return std::make_unique<StatsSource>(context.store(), std::move(tables), index);
+        },
+        idColumns);
 }
 
 } // namespace
@@ -714,6 +832,8 @@ std::vector<NamedTable> makeAnalysisTables(SqlContext& context, std::vector<std:
     };
     const Trace& trace = context.trace();
     add(eventTypeTable(context), "event types recorded, with their counts");
+    add(metadataTable(context), "the SQL tables' version and the recording's machine");
+    add(traceBoundsTable(context), "the recording's first and last event times");
     TaskTables tasks = makeTaskTables(trace);
     add(std::move(tasks.thread), "tasks (lives of a pid)");
     add(std::move(tasks.process), "thread groups");
@@ -761,8 +881,7 @@ std::vector<NamedTable> makeAnalysisTables(SqlContext& context, std::vector<std:
             const StatsTable& st = (*statistics)[i];
             const std::string base = identifier(analysis.name);
             const std::string key = identifier(st.key);
-            add(statsTable(context, *analysis.plugin, i, unique(key == base ? key : base + "_" + key, "_stats"),
-                           statsColumns(st)),
+            add(statsTable(context, *analysis.plugin, i, unique(key == base ? key : base + "_" + key, "_stats"), st),
                 kind + " statistics");
         }
     }

@@ -31,6 +31,7 @@ public:
 
     void begin(const std::vector<Bound>& bounds) override
     {
+        m_byType = m_counted = false;
         const size_t rows = m_store.eventCount();
         size_t first = 0, last = rows; // [first, last)
         Range ids = rangeOf(bounds, EventTable::kId);
@@ -60,7 +61,7 @@ public:
         }
         if (ids.empty() || times.empty() || m_cpu.empty() || m_pid.empty() || ids.high < 0 || times.high < 0)
             return finish();
-        if (m_order != 0 && m_table.type() == EventTable::kAnyType) return beginByType(ids, times);
+        if (m_order != 0 && m_table.type() == EventTable::kAnyType) return beginByType(ids, times, !bounds.empty());
         first = std::max<int64_t>(0, ids.low);
         if (uint64_t(ids.high) < last) last = size_t(ids.high) + 1;
         if (times.low > 0) first = std::max(first, m_store.firstRowAtOrAfter(uint64_t(times.low)));
@@ -74,6 +75,11 @@ public:
     bool atEnd() const override { return m_atEnd; }
     void next() override
     {
+        if (m_counted) {
+            --m_left;
+            ++m_countedRow;
+            return settleCounted();
+        }
         if (m_byType) {
             ++m_index;
             return settleByType();
@@ -83,6 +89,7 @@ public:
     }
     int64_t rowId() const override
     {
+        if (m_counted) return m_countedRow;
         if (!m_byType) return int64_t(m_walk->row());
         if (m_row < 0) m_row = int64_t(m_store.rowOf(m_event));
         return m_row;
@@ -91,6 +98,7 @@ public:
     void column(int column, Cell& out) override
     {
         if (m_byType && column == kName) return out.staticText(*m_typeNames[m_typeAt]);
+        if (m_counted) return out.null(); // only the name is read (beginByType)
         const CpuColumns& columns = m_store.stream(m_event.stream).columns;
         if (!m_known) {
             m_pidValue = columns.pid[m_event.index];
@@ -130,8 +138,11 @@ private:
 
     // Type after type (their names in order), each type's events stream by stream: what a
     // GROUP BY or ORDER BY on name reads without SQLite sorting 25M rows. An id range is the
-    // time range of its rows (SQLite checks the ids again).
-    void beginByType(const Range& ids, Range times)
+    // time range of its rows (SQLite checks the ids again). A statement that reads nothing but
+    // the name of every event (SELECT name, count(*) ... GROUP BY name) is given each type's
+    // count of rows, the store's counts, with no event looked for: its rows differ in nothing
+    // else it reads.
+    void beginByType(const Range& ids, Range times, bool narrowed)
     {
         m_byType = true;
         if (ids.low > 0 && uint64_t(ids.low) < m_store.eventCount())
@@ -155,7 +166,19 @@ private:
         m_typeAt = m_streamAt = 0;
         m_streamReady = false;
         m_atEnd = false;
-        settleByType();
+        m_counted = !narrowed && (m_used & ~(uint64_t(1) << kName)) == 0;
+        if (!m_counted) return settleByType();
+        m_left = m_types.empty() ? 0 : m_store.eventTypeCount(m_types.front());
+        m_countedRow = 0;
+        settleCounted();
+    }
+    // The current row is of m_types[m_typeAt] while m_left (its rows from this one) is not 0.
+    void settleCounted()
+    {
+        while (m_left == 0 && m_typeAt < m_types.size())
+            if (++m_typeAt < m_types.size()) m_left = m_store.eventTypeCount(m_types[m_typeAt]);
+        if (m_typeAt >= m_types.size()) return finish();
+        if (++m_uncounted == kRowsCountedEvery) m_context.countRows(m_uncounted), m_uncounted = 0;
     }
     std::string nameOf(uint16_t type)
     {
@@ -310,6 +333,9 @@ private:
     // The walk type by type.
     static constexpr int8_t kUnknown = -1, kNo = 0, kYes = 1;
     bool m_byType = false;
+    bool m_counted = false;   // the rows are the store's counts per type (beginByType)
+    uint64_t m_left = 0;      // of the type's rows, from the current one
+    int64_t m_countedRow = 0; // the rows' ids, in the order given
     std::vector<uint16_t> m_types;
     std::vector<const std::string*> m_typeNames; // of m_types, in m_nameOf
     std::map<uint16_t, std::string> m_nameOf;

@@ -39,9 +39,12 @@ public:
     // What the scans of one table share: the wakeups by the task they woke, made on first use
     // by one pass over the wakeup events and kept while the recording and its tasks stay.
     class Wakeups;
+    // And the blocked reasons by the blocked state they name, made the same way.
+    class BlockedReasons;
     struct Shared {
         std::mutex lock;
         std::shared_ptr<const Wakeups> wakeups;
+        std::shared_ptr<const BlockedReasons> blockedReasons;
     };
 
     ThreadStateColumns(SqlContext& context, const IntervalTable& table, std::shared_ptr<Shared> shared);
@@ -54,6 +57,7 @@ public:
 
 private:
     std::shared_ptr<const Wakeups> wakeups();
+    std::shared_ptr<const BlockedReasons> blockedReasons();
     std::optional<uint64_t> placeAt(uint32_t utid, uint64_t ts) const;
     std::optional<int64_t> cpuOfRun(uint32_t utid, uint64_t ts);
 
@@ -61,6 +65,7 @@ private:
     const IntervalTable& m_table;
     std::shared_ptr<Shared> m_shared;
     std::shared_ptr<const Wakeups> m_wakeups;
+    std::shared_ptr<const BlockedReasons> m_blockedReasons;
     uint64_t m_used = ~uint64_t(0);
     TaskOfEvents m_tasks;
 };
