@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 // ringside-cli's JSON documents are an interface: each names its version first ("schema"), and
 // the shape of each version (every key path, objects and arrays told apart) is pinned in
-// tests/data/json-shapes/. A shape that changes without a new version fails here; a new
-// version fails until its shape is added (RINGSIDE_UPDATE_SHAPES=1 writes the files).
+// tests/data/json-shapes/, as are the SQL tables' (ringside.sql). A shape that changes without
+// a new version fails here; a new version fails until its shape is added
+// (RINGSIDE_UPDATE_SHAPES=1 writes the files).
 #include "testsupport.h"
 
 #include <QDir>
@@ -107,6 +108,33 @@ private slots:
         QVERIFY2(actual == expected,
                  qPrintable(shape + " changed shape without a new version: bump it (and the README's list)\n" +
                             ringside::test::firstDifference(expected, actual)));
+    }
+
+    // The SQL tables are an interface too: their version is metadata's ringside_sql_schema, and
+    // each version's tables and columns (`.schema` of a recording with the default plugins)
+    // are pinned the same way.
+    void sqlTablesKeepTheirShape()
+    {
+        const QString fixture = QStringLiteral(RINGSIDE_TEST_DATA "/sched-mix.dat");
+        const ringside::test::ProgramRun version = ringside::test::runCli(
+            {"query", fixture, "SELECT str_value FROM metadata WHERE name = 'ringside_sql_schema'", "--format", "csv"});
+        QCOMPARE(version.status, 0);
+        const QString schema = QString::fromUtf8(version.out).split('\n').value(1).trimmed();
+        QVERIFY2(schema.startsWith("ringside.sql/"), version.out.constData());
+        const ringside::test::ProgramRun run = ringside::test::runCli({"query", fixture, ".schema"});
+        QCOMPARE(run.status, 0);
+        QFile file(shapeFile(schema));
+        if (qEnvironmentVariableIsSet("RINGSIDE_UPDATE_SHAPES")) {
+            QVERIFY(file.open(QIODevice::WriteOnly));
+            file.write(run.out);
+            return;
+        }
+        QVERIFY2(file.open(QIODevice::ReadOnly),
+                 qPrintable("no shape pinned for " + schema + ": a new version needs " + file.fileName()));
+        const QByteArray expected = file.readAll();
+        QVERIFY2(run.out == expected,
+                 qPrintable(schema + " changed shape without a new version: bump kSqlSchema (and the README's list)\n" +
+                            ringside::test::firstDifference(expected, run.out)));
     }
 };
 
