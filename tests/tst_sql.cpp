@@ -15,7 +15,6 @@
 #include <QTest>
 
 #include <algorithm>
-#include <cstring>
 #include <map>
 #include <set>
 #include <thread>
@@ -557,26 +556,10 @@ private slots:
     void threadStateBlockedReasons()
     {
         using test::TraceWriter;
-        const std::string common = TraceWriter::commonFields();
         TraceWriter writer;
-        writer.formats.push_back(
-            {"sched", "name: sched_switch\nID: 372\nformat:\n" + common +
-                          "\tfield:char prev_comm[16];\toffset:8;\tsize:16;\tsigned:0;\n"
-                          "\tfield:pid_t prev_pid;\toffset:24;\tsize:4;\tsigned:1;\n"
-                          "\tfield:int prev_prio;\toffset:28;\tsize:4;\tsigned:1;\n"
-                          "\tfield:long prev_state;\toffset:32;\tsize:8;\tsigned:1;\n"
-                          "\tfield:char next_comm[16];\toffset:40;\tsize:16;\tsigned:0;\n"
-                          "\tfield:pid_t next_pid;\toffset:56;\tsize:4;\tsigned:1;\n"
-                          "\tfield:int next_prio;\toffset:60;\tsize:4;\tsigned:1;\n\n"
-                          "print fmt: \"prev_comm=%s prev_pid=%d prev_state=%d ==> next_comm=%s next_pid=%d\", "
-                          "REC->prev_comm, REC->prev_pid, REC->prev_state, REC->next_comm, REC->next_pid\n"});
-        writer.formats.push_back({"sched", "name: sched_wakeup\nID: 374\nformat:\n" + common +
-                                               "\tfield:char comm[16];\toffset:8;\tsize:16;\tsigned:0;\n"
-                                               "\tfield:pid_t pid;\toffset:24;\tsize:4;\tsigned:1;\n"
-                                               "\tfield:int prio;\toffset:28;\tsize:4;\tsigned:1;\n"
-                                               "\tfield:int target_cpu;\toffset:32;\tsize:4;\tsigned:1;\n\n"
-                                               "print fmt: \"comm=%s pid=%d\", REC->comm, REC->pid\n"});
-        writer.formats.push_back({"sched", "name: sched_blocked_reason\nID: 380\nformat:\n" + common +
+        writer.formats = {TraceWriter::schedSwitchFormat(), TraceWriter::schedWakeupFormat()};
+        writer.formats.push_back({"sched", std::string("name: sched_blocked_reason\nID: 380\nformat:\n") +
+                                               TraceWriter::commonFields() +
                                                "\tfield:pid_t pid;\toffset:8;\tsize:4;\tsigned:1;\n"
                                                "\tfield:void* caller;\toffset:16;\tsize:8;\tsigned:0;\n"
                                                "\tfield:bool io_wait;\toffset:24;\tsize:1;\tsigned:0;\n\n"
@@ -584,19 +567,10 @@ private slots:
                                                "REC->io_wait, REC->caller\n"});
         writer.kallsyms = "ffffffff81001000 T io_schedule\nffffffff81002000 T mutex_lock\n";
         writer.cmdlines = "100 worker\n200 waker\n";
-        auto comm = [](const char* name) { return std::string(name) + std::string(16 - std::strlen(name), '\0'); };
-        auto sw = [&](int32_t prev, const char* prevComm, int64_t prevState, int32_t next, const char* nextComm) {
-            std::string f = comm(prevComm);
-            test::put(f, prev), test::put(f, int32_t(120)), test::put(f, prevState);
-            f += comm(nextComm);
-            test::put(f, next), test::put(f, int32_t(120));
-            return TraceWriter::payload(372, prev, f);
+        auto sw = [](int32_t prev, const char* prevComm, int64_t prevState, int32_t next, const char* nextComm) {
+            return TraceWriter::schedSwitch(prev, prevComm, prevState, next, nextComm);
         };
-        auto wakeup = [&](int32_t by, int32_t pid) {
-            std::string f = comm("worker");
-            test::put(f, pid), test::put(f, int32_t(120)), test::put(f, int32_t(0));
-            return TraceWriter::payload(374, by, f);
-        };
+        auto wakeup = [](int32_t by, int32_t pid) { return TraceWriter::schedWakeup(by, pid, "worker", 0); };
         auto reason = [](int32_t by, int32_t pid, uint64_t caller, bool ioWait) {
             std::string f;
             test::put(f, pid), test::put(f, int32_t(0)), test::put(f, caller), test::put(f, uint8_t(ioWait));

@@ -29,53 +29,19 @@ std::vector<std::unique_ptr<Plugin>> everyPlugin()
     return plugins;
 }
 
-std::string comm(const std::string& name)
-{
-    std::string c = name.substr(0, 15);
-    c.resize(16, '\0');
-    return c;
-}
-
 // Two CPUs switching among a few running tasks, which wake dozens of others that never run
 // here (their only mention a wakeup or a switch to them), so that the analyses fed in two
 // lanes at once name tasks the index has no events of.
 std::string recordingWithNamedOnlyTasks()
 {
     using test::TraceWriter;
-    const std::string common = TraceWriter::commonFields();
     TraceWriter writer;
-    writer.formats.push_back(
-        {"sched", "name: sched_switch\nID: 372\nformat:\n" + common +
-                      "\tfield:char prev_comm[16];\toffset:8;\tsize:16;\tsigned:0;\n"
-                      "\tfield:pid_t prev_pid;\toffset:24;\tsize:4;\tsigned:1;\n"
-                      "\tfield:int prev_prio;\toffset:28;\tsize:4;\tsigned:1;\n"
-                      "\tfield:long prev_state;\toffset:32;\tsize:8;\tsigned:1;\n"
-                      "\tfield:char next_comm[16];\toffset:40;\tsize:16;\tsigned:0;\n"
-                      "\tfield:pid_t next_pid;\toffset:56;\tsize:4;\tsigned:1;\n"
-                      "\tfield:int next_prio;\toffset:60;\tsize:4;\tsigned:1;\n\n"
-                      "print fmt: \"prev_pid=%d ==> next_pid=%d\", REC->prev_pid, REC->next_pid\n"});
-    writer.formats.push_back({"sched", "name: sched_wakeup\nID: 374\nformat:\n" + common +
-                                           "\tfield:char comm[16];\toffset:8;\tsize:16;\tsigned:0;\n"
-                                           "\tfield:pid_t pid;\toffset:24;\tsize:4;\tsigned:1;\n"
-                                           "\tfield:int prio;\toffset:28;\tsize:4;\tsigned:1;\n"
-                                           "\tfield:int target_cpu;\toffset:32;\tsize:4;\tsigned:1;\n\n"
-                                           "print fmt: \"pid=%d\", REC->pid\n"});
+    writer.formats = {TraceWriter::schedSwitchFormat(), TraceWriter::schedWakeupFormat()};
     auto switchTo = [](int32_t prev, int32_t next) {
-        std::string f = comm("t" + std::to_string(prev));
-        test::put(f, prev);
-        test::put(f, int32_t(120));
-        test::put(f, int64_t(1));
-        f += comm("t" + std::to_string(next));
-        test::put(f, next);
-        test::put(f, int32_t(120));
-        return TraceWriter::payload(372, prev, f);
+        return TraceWriter::schedSwitch(prev, "t" + std::to_string(prev), 1, next, "t" + std::to_string(next));
     };
     auto wake = [](int32_t by, int32_t pid, int32_t cpu) {
-        std::string f = comm("t" + std::to_string(pid));
-        test::put(f, pid);
-        test::put(f, int32_t(120));
-        test::put(f, cpu);
-        return TraceWriter::payload(374, by, f);
+        return TraceWriter::schedWakeup(by, pid, "t" + std::to_string(pid), cpu);
     };
     std::mt19937 random(7);
     writer.cpus.resize(2);

@@ -81,6 +81,59 @@ const char* TraceWriter::commonFields()
            "\tfield:int common_pid;\toffset:4;\tsize:4;\tsigned:1;\n\n";
 }
 
+TraceWriter::Format TraceWriter::schedSwitchFormat()
+{
+    return {"sched", std::string("name: sched_switch\nID: 372\nformat:\n") + commonFields() +
+                         "\tfield:char prev_comm[16];\toffset:8;\tsize:16;\tsigned:0;\n"
+                         "\tfield:pid_t prev_pid;\toffset:24;\tsize:4;\tsigned:1;\n"
+                         "\tfield:int prev_prio;\toffset:28;\tsize:4;\tsigned:1;\n"
+                         "\tfield:long prev_state;\toffset:32;\tsize:8;\tsigned:1;\n"
+                         "\tfield:char next_comm[16];\toffset:40;\tsize:16;\tsigned:0;\n"
+                         "\tfield:pid_t next_pid;\toffset:56;\tsize:4;\tsigned:1;\n"
+                         "\tfield:int next_prio;\toffset:60;\tsize:4;\tsigned:1;\n\n"
+                         "print fmt: \"prev_comm=%s prev_pid=%d prev_state=%d ==> next_comm=%s next_pid=%d\", "
+                         "REC->prev_comm, REC->prev_pid, REC->prev_state, REC->next_comm, REC->next_pid\n"};
+}
+
+TraceWriter::Format TraceWriter::schedWakeupFormat()
+{
+    return {"sched", std::string("name: sched_wakeup\nID: 374\nformat:\n") + commonFields() +
+                         "\tfield:char comm[16];\toffset:8;\tsize:16;\tsigned:0;\n"
+                         "\tfield:pid_t pid;\toffset:24;\tsize:4;\tsigned:1;\n"
+                         "\tfield:int prio;\toffset:28;\tsize:4;\tsigned:1;\n"
+                         "\tfield:int target_cpu;\toffset:32;\tsize:4;\tsigned:1;\n\n"
+                         "print fmt: \"comm=%s pid=%d target_cpu=%03d\", REC->comm, REC->pid, REC->target_cpu\n"};
+}
+
+std::string TraceWriter::comm(const std::string& name)
+{
+    std::string c = name.substr(0, 15);
+    c.resize(16, '\0');
+    return c;
+}
+
+std::string TraceWriter::schedSwitch(int32_t prev, const std::string& prevComm, int64_t prevState, int32_t next,
+                                     const std::string& nextComm)
+{
+    std::string fields = comm(prevComm);
+    put(fields, prev);
+    put(fields, int32_t(120));
+    put(fields, prevState);
+    fields += comm(nextComm);
+    put(fields, next);
+    put(fields, int32_t(120));
+    return payload(372, prev, fields);
+}
+
+std::string TraceWriter::schedWakeup(int32_t by, int32_t pid, const std::string& name, int32_t targetCpu)
+{
+    std::string fields = comm(name);
+    put(fields, pid);
+    put(fields, int32_t(120));
+    put(fields, targetCpu);
+    return payload(374, by, fields);
+}
+
 std::string TraceWriter::payload(uint16_t type, int32_t pid, const std::string& fields, uint8_t flags, uint8_t preempt)
 {
     std::string out;

@@ -42,6 +42,16 @@ struct TraceWriter {
                                uint8_t preempt = 0);
     // The standard common fields and header page of a 64-bit kernel, for formats written by hand.
     static const char* commonFields();
+
+    // The kernel's sched_switch (type 372) and sched_wakeup (type 374), as this machine's
+    // kernel prints their formats (prev_state as a number), and records of them.
+    static Format schedSwitchFormat();
+    static Format schedWakeupFormat();
+    static std::string schedSwitch(int32_t prev, const std::string& prevComm, int64_t prevState, int32_t next,
+                                   const std::string& nextComm);
+    static std::string schedWakeup(int32_t by, int32_t pid, const std::string& comm, int32_t targetCpu);
+    // A task's name as the kernel's comm fields hold it: 16 bytes, cut at 15.
+    static std::string comm(const std::string& name);
 };
 
 // A recording of "test:tick" events, 3 s long: CPU 0 with 3,000 (many pages), CPU 1 with 900
