@@ -290,6 +290,14 @@ private slots:
             QCOMPARE(
                 query(sql, "SELECT name, count(*) FROM ftrace_event " + pushed + " GROUP BY name").rows,
                 query(sql, "SELECT name, count(*) FROM ftrace_event " + scanned + " GROUP BY +name ORDER BY 1").rows);
+            // The rowid (the event's id), which SQLite does not say it reads: the events found.
+            QCOMPARE(
+                query(sql, "SELECT name, count(*), sum(rowid) FROM ftrace_event " + pushed + " GROUP BY name").rows,
+                query(sql, "SELECT name, count(*), sum(id) FROM ftrace_event " + scanned + " GROUP BY +name ORDER BY 1")
+                    .rows);
+            // Rows passed over by OFFSET read no column: the rowid asked for in the middle of a type.
+            QCOMPARE(query(sql, "SELECT rowid FROM ftrace_event " + pushed + " ORDER BY name LIMIT 5 OFFSET 30").rows,
+                     query(sql, "SELECT id FROM ftrace_event " + pushed + " ORDER BY name LIMIT 5 OFFSET 30").rows);
             QCOMPARE(query(sql, "SELECT name FROM ftrace_event " + pushed + " ORDER BY name DESC").rows,
                      query(sql, "SELECT name FROM ftrace_event " + scanned + " ORDER BY +name DESC").rows);
             QCOMPARE(query(sql, "SELECT DISTINCT name FROM ftrace_event " + pushed).rows,

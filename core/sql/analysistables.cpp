@@ -70,7 +70,7 @@ public:
         m_at += m_width;
         if (m_at >= m_cells.size()) refill();
     }
-    int64_t rowId() const override { return m_row; }
+    int64_t rowId() override { return m_row; }
     void column(int column, Cell& out) override { out.write(m_cells[m_at + size_t(column)]); }
 
 private:

@@ -75,7 +75,7 @@ public:
         ++m_field;
         settle();
     }
-    int64_t rowId() const override { return m_row * 1024 + int64_t(m_field); }
+    int64_t rowId() override { return m_row * 1024 + int64_t(m_field); }
     void column(int column, Cell& out) override
     {
         const tep_format_field* field = (*m_fields)[m_field];

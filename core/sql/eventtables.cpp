@@ -77,7 +77,6 @@ public:
     {
         if (m_counted) {
             --m_left;
-            ++m_countedRow;
             return settleCounted();
         }
         if (m_byType) {
@@ -87,9 +86,9 @@ public:
         m_walk->next();
         settle();
     }
-    int64_t rowId() const override
+    int64_t rowId() override
     {
-        if (m_counted) return m_countedRow;
+        if (m_counted) leaveCounted();
         if (!m_byType) return int64_t(m_walk->row());
         if (m_row < 0) m_row = int64_t(m_store.rowOf(m_event));
         return m_row;
@@ -98,7 +97,7 @@ public:
     void column(int column, Cell& out) override
     {
         if (m_byType && column == kName) return out.staticText(*m_typeNames[m_typeAt]);
-        if (m_counted) return out.null(); // only the name is read (beginByType)
+        if (m_counted) leaveCounted();
         const CpuColumns& columns = m_store.stream(m_event.stream).columns;
         if (!m_known) {
             m_pidValue = columns.pid[m_event.index];
@@ -169,8 +168,22 @@ private:
         m_counted = !narrowed && (m_used & ~(uint64_t(1) << kName)) == 0;
         if (!m_counted) return settleByType();
         m_left = m_types.empty() ? 0 : m_store.eventTypeCount(m_types.front());
-        m_countedRow = 0;
         settleCounted();
+    }
+    // SQLite asks for the rowid (or a column) after all, which its plan does not say: the walk
+    // takes over at this row, found among its type's events from the first.
+    void leaveCounted()
+    {
+        const uint64_t given = m_store.eventTypeCount(m_types[m_typeAt]) - m_left;
+        m_counted = false;
+        m_streamAt = 0;
+        m_streamReady = false;
+        // Rows counted as they were given, not again.
+        settleByType(false);
+        for (uint64_t i = 0; i < given && !m_atEnd; ++i) {
+            ++m_index;
+            settleByType(false);
+        }
     }
     // The current row is of m_types[m_typeAt] while m_left (its rows from this one) is not 0.
     void settleCounted()
@@ -186,7 +199,7 @@ private:
         return event && event->name ? std::string(event->name) : "unknown type " + std::to_string(type);
     }
     // Moves to the first event from here (m_typeAt, m_streamAt, m_index) that may match.
-    void settleByType()
+    void settleByType(bool counted = true)
     {
         m_row = -1;
         for (; m_typeAt < m_types.size(); ++m_typeAt, m_streamAt = 0, m_streamReady = false) {
@@ -216,7 +229,8 @@ private:
                         if (m_utid >= 0 && m_tasks(stream, pid, columns.timestamp[m_index]) != uint64_t(m_utid))
                             continue;
                     }
-                    if (++m_uncounted == kRowsCountedEvery) m_context.countRows(m_uncounted), m_uncounted = 0;
+                    if (counted && ++m_uncounted == kRowsCountedEvery)
+                        m_context.countRows(m_uncounted), m_uncounted = 0;
                     return;
                 }
             }
@@ -333,9 +347,8 @@ private:
     // The walk type by type.
     static constexpr int8_t kUnknown = -1, kNo = 0, kYes = 1;
     bool m_byType = false;
-    bool m_counted = false;   // the rows are the store's counts per type (beginByType)
-    uint64_t m_left = 0;      // of the type's rows, from the current one
-    int64_t m_countedRow = 0; // the rows' ids, in the order given
+    bool m_counted = false; // the rows are the store's counts per type (beginByType)
+    uint64_t m_left = 0;    // of the type's rows, from the current one
     std::vector<uint16_t> m_types;
     std::vector<const std::string*> m_typeNames; // of m_types, in m_nameOf
     std::map<uint16_t, std::string> m_nameOf;

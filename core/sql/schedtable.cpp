@@ -306,7 +306,7 @@ public:
     }
     bool atEnd() const override { return m_segment >= m_segments.size(); }
     void next() override { settle(true); }
-    int64_t rowId() const override
+    int64_t rowId() override
     {
         if (m_id < 0) m_id = int64_t(m_store.rowOf(current()));
         return m_id;

@@ -120,7 +120,7 @@ public:
     virtual bool atEnd() const = 0;
     virtual void next() = 0;
     virtual void column(int column, Cell& out) = 0;
-    virtual int64_t rowId() const = 0;
+    virtual int64_t rowId() = 0;
 
 protected:
     uint64_t m_used = ~uint64_t(0);

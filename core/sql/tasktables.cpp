@@ -154,7 +154,7 @@ public:
     }
     bool atEnd() const override { return m_at >= m_ids.size(); }
     void next() override { ++m_at; }
-    int64_t rowId() const override { return m_ids[m_at]; }
+    int64_t rowId() override { return m_ids[m_at]; }
     void column(int column, Cell& out) override
     {
         const uint32_t id = m_ids[m_at];
