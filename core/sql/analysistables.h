@@ -61,6 +61,9 @@ struct NamedTable {
     std::string kind;
 };
 
+// A name as an SQL identifier: letters, digits and '_'.
+std::string identifier(const std::string& text);
+
 // Every table above, named so that none takes a name in `taken` (the event tables').
 std::vector<NamedTable> makeAnalysisTables(SqlContext& context, std::vector<std::string> taken);
 

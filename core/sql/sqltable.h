@@ -68,6 +68,10 @@ struct Value {
     double real = 0;
     std::string text;
     std::string toString() const;
+
+    static Value ofInteger(int64_t v) { return {Kind::Integer, v, 0, {}}; }
+    static Value ofReal(double v) { return {Kind::Real, 0, v, {}}; }
+    static Value ofText(std::string v) { return {Kind::Text, 0, 0, std::move(v)}; }
 };
 
 // Where a cursor writes the value of one column of its row: SQLite's result, or a Value.

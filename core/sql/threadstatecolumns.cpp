@@ -17,14 +17,6 @@ namespace threadstaterows {
 // common_flags: the event came from a hard or a soft interrupt.
 constexpr uint8_t kHardIrq = 0x08, kSoftIrq = 0x10;
 
-Value integerValue(int64_t v)
-{
-    Value value;
-    value.kind = Value::Kind::Integer;
-    value.integer = v;
-    return value;
-}
-
 // The sched events among `names` the recording has a format of, each with its field
 // `pidField`, in the names' order.
 std::vector<std::pair<uint16_t, const tep_format_field*>>
@@ -262,20 +254,18 @@ void ThreadStateColumns::add(std::vector<Value>& cells, const IntervalRow& row, 
                              const std::string& stateName)
 {
     const auto used = [&](int column) { return columnUsed(m_used, column); };
-    cells.push_back(threadstaterows::integerValue(idOf(utid, place)));
+    cells.push_back(Value::ofInteger(idOf(utid, place)));
     Value cpu;
     if (stateName == "running" && (used(kCpu) || used(kUcpu)))
-        if (const std::optional<int64_t> c = cpuOfRun(utid, row.start)) cpu = threadstaterows::integerValue(*c);
+        if (const std::optional<int64_t> c = cpuOfRun(utid, row.start)) cpu = Value::ofInteger(*c);
     cells.push_back(cpu);
     cells.push_back(cpu);
     Value ioWait, blockedFunction;
     if (stateName == BlockedReasons::kBlocked && (used(kIoWait) || used(kBlockedFunction)))
         if (const BlockedReasons::Entry* reason = blockedReasons()->at(utid, place)) {
-            if (reason->ioWait) ioWait = threadstaterows::integerValue(*reason->ioWait);
-            if (const std::string* function = blockedReasons()->function(*reason)) {
-                blockedFunction.kind = Value::Kind::Text;
-                blockedFunction.text = *function;
-            }
+            if (reason->ioWait) ioWait = Value::ofInteger(*reason->ioWait);
+            if (const std::string* function = blockedReasons()->function(*reason))
+                blockedFunction = Value::ofText(*function);
         }
     cells.push_back(ioWait);
     cells.push_back(blockedFunction);
@@ -285,11 +275,11 @@ void ThreadStateColumns::add(std::vector<Value>& cells, const IntervalRow& row, 
             const CpuColumns& columns = m_context.store().stream(wakeup->event.stream).columns;
             const uint32_t waker = m_tasks(wakeup->event.stream, columns.pid[wakeup->event.index], row.start);
             if (TaskId(waker).valid()) {
-                wakerUtid = threadstaterows::integerValue(waker);
+                wakerUtid = Value::ofInteger(waker);
                 if (const std::optional<uint64_t> at = placeAt(waker, row.start))
-                    wakerId = threadstaterows::integerValue(idOf(waker, *at));
+                    wakerId = Value::ofInteger(idOf(waker, *at));
             }
-            irq = threadstaterows::integerValue(
+            irq = Value::ofInteger(
                 (columns.flags[wakeup->event.index] & (threadstaterows::kHardIrq | threadstaterows::kSoftIrq)) != 0);
         }
     cells.push_back(wakerUtid);
