@@ -77,6 +77,14 @@ int benchCommand(const std::vector<std::string>& args)
                     t.analysisMemoryBytes() / 1048576.0);
         const TaskIndex& index = t.taskIndex();
         std::printf("task_index tasks=%zu index_mb=%.2f\n", index.size(), index.memoryBytes() / 1048576.0);
+        // Where analyses_mb goes: each track table that holds rows.
+        for (const Trace::Analysis& a : t.analyses()) {
+            if (!a.tables) continue;
+            for (const auto& table : a.tables->tables())
+                if (table->rows() > 0)
+                    std::printf("table analysis=%s key=%s rows=%zu mb=%.1f\n", a.name.c_str(), table->key().c_str(),
+                                table->rows(), table->memoryBytes() / 1048576.0);
+        }
         const CallSlices& calls = t.callSlices();
         if (calls.available()) {
             // The slices are built while the consumers take in the records: funcgraph records per
