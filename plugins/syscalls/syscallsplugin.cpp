@@ -632,9 +632,6 @@ void SyscallsPlugin::decided(PendingCall& call)
 void SyscallsPlugin::join(std::vector<FedPiece> fed)
 {
     std::vector<Piece*> pieces;
-    // The pieces' failures join the list after the calls this join decides have added theirs,
-    // in room made once for all: grown step by step, it held up to twice them at the load's peak.
-    std::vector<std::vector<Failure>> piecesFailures;
     for (FedPiece& f : fed) {
         Piece* piece = pieceOf(f.piece.get());
         f.piece.release();
@@ -643,7 +640,7 @@ void SyscallsPlugin::join(std::vector<FedPiece> fed)
         piece->place(f.firstIndex);
         m_callCount += piece->m_added;
         Tally& sums = piece->m_tally;
-        if (!sums.failures.empty()) piecesFailures.push_back(std::move(sums.failures));
+        keepFailures(sums.failures);
         if (!sums.keys.empty()) m_pieceTallies.push_back(std::move(sums));
         sums.clear();
         pieces.push_back(piece);
@@ -722,45 +719,43 @@ void SyscallsPlugin::join(std::vector<FedPiece> fed)
         for (Tally& t : m_pieceTallies) m_tally.add(std::move(t));
         std::vector<Tally>().swap(m_pieceTallies);
     }
-    size_t failures = m_tally.failures.size();
-    for (const std::vector<Failure>& list : piecesFailures) failures += list.size();
-    // ... and for those of the calls kept for a later join, which the load's end may decide.
-    for (const auto& piece : m_pieces)
-        for (size_t i = 0; i < piece->size(); ++i) {
-            const PendingCall& c = piece->at(i);
-            failures += !c.joined && Call::fails(c.exitSeen, c.ret);
-        }
-    if (const size_t room = m_tally.failures.capacity(); failures > room)
-        m_tally.failures.reserve(std::max(failures, room + room / 2));
-    for (std::vector<Failure>& list : piecesFailures) {
-        m_tally.failures.insert(m_tally.failures.end(), list.begin(), list.end());
-        std::vector<Failure>().swap(list);
-    }
-    sortFailures();
+    keepFailures(m_tally.failures);
 }
 
-void SyscallsPlugin::sortFailures()
+void SyscallsPlugin::keepFailures(std::vector<Failure>& list)
 {
-    // In place: a stable sort's buffer of hundreds of thousands of failures came at the load's
-    // peak. The exit event orders failures of one time and CPU as they came.
-    std::sort(m_tally.failures.begin(), m_tally.failures.end(), [](const Failure& a, const Failure& b) {
-        if (a.exit != b.exit) return a.exit < b.exit;
-        if (a.exitEvent.stream != b.exitEvent.stream) return a.exitEvent.stream < b.exitEvent.stream;
-        return a.exitEvent.index < b.exitEvent.index;
-    });
+    if (list.empty()) return;
+    // In place: a stable sort's buffer of hundreds of thousands of failures came at the load's peak.
+    std::sort(list.begin(), list.end(), Failure::before);
+    m_failures.push_back(std::move(list));
+    std::vector<Failure>().swap(list);
+    // A capture joins batch after batch: its short lists become one now and then.
+    constexpr size_t kMostLists = 64;
+    if (m_failures.size() > kMostLists) {
+        size_t all = 0;
+        for (const auto& l : m_failures) all += l.size();
+        std::vector<Failure> one;
+        one.reserve(all);
+        for (auto& l : m_failures) {
+            one.insert(one.end(), l.begin(), l.end());
+            std::vector<Failure>().swap(l);
+        }
+        std::sort(one.begin(), one.end(), Failure::before);
+        m_failures.clear();
+        m_failures.push_back(std::move(one));
+    }
 }
 
 void SyscallsPlugin::finish()
 {
     // Entered and never returned (exit_group, or the recording ended inside them), and the
     // last calls kept for a next stretch that will not come.
-    const size_t failures = m_tally.failures.size();
     for (const auto& piece : m_pieces)
         for (size_t i = 0; i < piece->size(); ++i) {
             PendingCall& c = piece->at(i);
             if (!c.joined && (c.enterSeen || c.exitSeen)) decided(c);
         }
-    if (m_tally.failures.size() != failures) sortFailures(); // a few, at the end: in time order too
+    keepFailures(m_tally.failures);
     m_pieces.clear();
     m_open.clear();
     m_lastOfStream.clear();

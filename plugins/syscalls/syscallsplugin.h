@@ -143,6 +143,13 @@ private:
         int32_t pid = 0;
         uint16_t name = 0;
         int16_t ret = 0; // -4095..-1
+        // Time order; the exit event orders failures of one time and CPU as they came.
+        static bool before(const Failure& a, const Failure& b)
+        {
+            if (a.exit != b.exit) return a.exit < b.exit;
+            if (a.exitEvent.stream != b.exitEvent.stream) return a.exitEvent.stream < b.exitEvent.stream;
+            return a.exitEvent.index < b.exitEvent.index;
+        }
     };
     // Where a task's sums are in a Tally, by name: a task makes a few dozen kinds of calls over
     // and over, and the tally's index (tens of thousands of keys) missed the caches on most.
@@ -193,8 +200,8 @@ private:
     std::vector<StatsTable> tables(SyscallsPlugin* consuming) const;
     // A joined call nothing can change any more: into the table, owned by its task then.
     void decided(PendingCall& call);
-    // The failures in time order (the table's rows).
-    void sortFailures();
+    // Keeps failures (a piece's, a join's) as one more list in time order, the table's rows.
+    void keepFailures(std::vector<Failure>& list);
     void joinStretches(Piece& earlier, Piece& later, std::vector<Unreturned>& open,
                        std::pair<size_t, size_t> ofEarlier);
     void pairAcrossPieces(std::vector<Piece*>& pieces, std::vector<Unreturned>& open);
@@ -215,7 +222,10 @@ private:
     std::unique_ptr<Piece> m_merged;                     // fed by consume(), joined by flush()
     std::vector<Unreturned> m_open;                      // unreturned at the end of the last join
     std::unordered_map<uint32_t, Piece*> m_lastOfStream; // the latest joined piece of a stream
-    Tally m_tally; // every failure, and the sums of the calls joined across pieces
+    Tally m_tally; // the sums of the calls joined across pieces, and their failures until kept
+    // Every failure, as lists in time order (each piece's, each join's): the table merges them
+    // and lets each go once read. One merged list held them twice at the load's peak.
+    std::vector<std::vector<Failure>> m_failures;
     // The joined pieces' sums (indexed by their caches only), not added into m_tally: their
     // keys barely overlap (a task's calls stay in a few stretches: 300,704 keys in 9 pieces for
     // 312,798 distinct on 23M events), and adding them up held a second copy and its index at

@@ -24,7 +24,6 @@ std::vector<StatsTable> SyscallsPlugin::finalStatistics()
 
 std::vector<StatsTable> SyscallsPlugin::tables(SyscallsPlugin* consuming) const
 {
-    const Tally& tally = m_tally;
     std::vector<const Tally*> allSums{&m_tally};
     for (const Tally& t : m_pieceTallies) allSums.push_back(&t);
     using Kind = StatsTable::Kind;
@@ -69,9 +68,9 @@ std::vector<StatsTable> SyscallsPlugin::tables(SyscallsPlugin* consuming) const
     };
     // Made in the order that holds least at once: the sums go once the rows per task and
     // call are made, then the failures once theirs are.
-    std::vector<Failure> handedOver;
-    if (consuming) handedOver.swap(consuming->m_tally.failures);
-    const std::vector<Failure>& failureList = consuming ? handedOver : tally.failures;
+    std::vector<std::vector<Failure>> handedOver;
+    if (consuming) handedOver.swap(consuming->m_failures);
+    const std::vector<std::vector<Failure>>& failureLists = consuming ? handedOver : m_failures;
     // Failures by system call and errno: count and time (a name fails with a few errors).
     struct Group {
         int64_t ret = 0;
@@ -84,25 +83,26 @@ std::vector<StatsTable> SyscallsPlugin::tables(SyscallsPlugin* consuming) const
     std::unordered_map<int32_t, int64_t> errorsOfPid; // a few thousand tasks failed
     int64_t* lastErrors = nullptr; // the last failure's pid's (a node's: it never moves)
     int32_t erringPid = -1;
-    for (const Failure& f : failureList) {
-        if (f.pid != erringPid || !lastErrors) lastErrors = &errorsOfPid[f.pid], erringPid = f.pid;
-        ++*lastErrors;
-        if (f.name >= groupsOfName.size()) groupsOfName.resize(f.name + 1u);
-        std::vector<Group>& groups = groupsOfName[f.name];
-        auto group = std::find_if(groups.begin(), groups.end(), [&](const Group& g) { return g.ret == f.ret; });
-        if (group == groups.end()) group = groups.insert(groups.end(), Group{f.ret});
-        ++group->count;
-        if (f.duration != StatsTable::kUnknown)
-            group->total = (group->total == StatsTable::kUnknown ? 0 : group->total) + f.duration;
-        const uint64_t key = uint64_t(uint32_t(f.pid)) << 32 | f.name;
-        if (key != lastKey) {
-            bool added = false;
-            lastErrnos = taskCallErrnos.findOrAdd(key, uint32_t(errnosOfTaskCall.size()), &added);
-            if (added) errnosOfTaskCall.emplace_back();
-            lastKey = key;
+    for (const std::vector<Failure>& list : failureLists)
+        for (const Failure& f : list) {
+            if (f.pid != erringPid || !lastErrors) lastErrors = &errorsOfPid[f.pid], erringPid = f.pid;
+            ++*lastErrors;
+            if (f.name >= groupsOfName.size()) groupsOfName.resize(f.name + 1u);
+            std::vector<Group>& groups = groupsOfName[f.name];
+            auto group = std::find_if(groups.begin(), groups.end(), [&](const Group& g) { return g.ret == f.ret; });
+            if (group == groups.end()) group = groups.insert(groups.end(), Group{f.ret});
+            ++group->count;
+            if (f.duration != StatsTable::kUnknown)
+                group->total = (group->total == StatsTable::kUnknown ? 0 : group->total) + f.duration;
+            const uint64_t key = uint64_t(uint32_t(f.pid)) << 32 | f.name;
+            if (key != lastKey) {
+                bool added = false;
+                lastErrnos = taskCallErrnos.findOrAdd(key, uint32_t(errnosOfTaskCall.size()), &added);
+                if (added) errnosOfTaskCall.emplace_back();
+                lastKey = key;
+            }
+            count(errnosOfTaskCall[lastErrnos], f.ret);
         }
-        count(errnosOfTaskCall[lastErrnos], f.ret);
-    }
 
     StatsTable bySyscall{"syscalls", "System calls", {}, false};
     auto& sName = bySyscall.column("name", "System call", Kind::Text);
@@ -223,7 +223,9 @@ std::vector<StatsTable> SyscallsPlugin::tables(SyscallsPlugin* consuming) const
     auto& ret = failures.column("ret", "Returned", Kind::Number);
     auto& error = failures.column("errno", "Error", Kind::Label);
     auto& duration = failures.column("duration_ns", "Duration", Kind::Duration);
-    for (auto* c : {&at, &cpu, &task, &call, &ret, &error, &duration}) c->numbers.reserve(failureList.size());
+    size_t failed = 0;
+    for (const std::vector<Failure>& list : failureLists) failed += list.size();
+    for (auto* c : {&at, &cpu, &task, &call, &ret, &error, &duration}) c->numbers.reserve(failed);
     call.labels = names;
     // A failure returns -4095..-1: its error's label by -ret.
     std::vector<int32_t> errorLabels(4096, -1);
@@ -232,7 +234,20 @@ std::vector<StatsTable> SyscallsPlugin::tables(SyscallsPlugin* consuming) const
         if (label < 0) label = int32_t(error.labels.size()), error.labels.push_back(errnoOf(value));
         return int64_t(label);
     };
-    for (const Failure& f : failureList) {
+    // The lists merged in time order. A piece's list ends with its stretch: it goes then (a
+    // piece's failures and the table's rows are not held whole at once).
+    std::vector<size_t> next(failureLists.size(), 0); // each list's next failure
+    auto laterHead = [&](size_t a, size_t b) {
+        return Failure::before(failureLists[b][next[b]], failureLists[a][next[a]]);
+    };
+    std::vector<size_t> heads; // lists with failures left, a heap by their next failure
+    for (size_t l = 0; l < failureLists.size(); ++l)
+        if (!failureLists[l].empty()) heads.push_back(l);
+    std::make_heap(heads.begin(), heads.end(), laterHead);
+    while (!heads.empty()) {
+        std::pop_heap(heads.begin(), heads.end(), laterHead);
+        const size_t l = heads.back();
+        const Failure& f = failureLists[l][next[l]];
         at.numbers.push_back(f.exitEvent.valid() ? StatsTable::eventCell(f.exitEvent) : StatsTable::kUnknown);
         cpu.numbers.push_back(cpuOf(f.exitEvent.stream));
         task.numbers.push_back(taskOf(f.pid, f.exit));
@@ -240,8 +255,13 @@ std::vector<StatsTable> SyscallsPlugin::tables(SyscallsPlugin* consuming) const
         ret.numbers.push_back(f.ret);
         error.numbers.push_back(errorLabel(f.ret));
         duration.numbers.push_back(f.duration);
+        if (++next[l] < failureLists[l].size()) {
+            std::push_heap(heads.begin(), heads.end(), laterHead);
+        } else {
+            heads.pop_back();
+            if (consuming) std::vector<Failure>().swap(handedOver[l]);
+        }
     }
-    std::vector<Failure>().swap(handedOver);
 
     StatsTable grouped{"failure_groups", "Failures by system call and error", {}, false};
     auto& gName = grouped.column("name", "System call", Kind::Text);
