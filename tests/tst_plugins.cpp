@@ -219,11 +219,37 @@ private slots:
                                      .arg(rows[r].back)
                                      .arg(rows[r].end)));
         }
-        // Two bytes a row beside the bits, not four.
+        // A byte a row for its label, and one more for a back other than 1, beside the bits.
+        size_t otherBacks = 0;
+        for (const Row& r : rows) otherBacks += r.back != 1;
         const size_t perRow = part.memoryBytes() - part.bits.size() * 8 - part.rowsBefore.size() * 4 -
-                              part.palette.size() * 2 - (part.wideBacks.size() + part.wideLabels.size()) * 8 -
-                              part.flagged.size() * 8 - sizeof part;
-        QCOMPARE(perRow, rows.size() * 2);
+                              part.backIsOne.size() * 8 - part.onesBefore.size() * 4 - part.palette.size() * 2 -
+                              (part.wideBacks.size() + part.wideLabels.size()) * 8 - part.flagged.size() * 8 -
+                              sizeof part;
+        QCOMPARE(perRow, rows.size() + otherBacks);
+    }
+
+    // A start at the event before the end (nearly every system call) takes a bit, not a byte:
+    // read back the same among other distances, across words of rows.
+    void anchoredSlicesKeepBacksOfOneInABit()
+    {
+        AnchoredSlices part;
+        part.firstEvent = 1000; // a start may be before the stretch's first event
+        std::vector<uint32_t> backs;
+        for (uint32_t i = 0; i < 1000; ++i) {
+            const uint32_t back = i % 97 == 0 ? 0 : i % 31 == 0 ? 7 : i % 211 == 0 ? 600 : 1;
+            backs.push_back(back);
+            QVERIFY(part.append(10 + i * 2, back, 1, back ? 0 : Slice::kNoStart, 0));
+        }
+        part.seal(10 + 1000 * 2);
+        AnchoredSlices::FlagWalk walk(part, 0);
+        for (size_t r = 0; r < backs.size(); ++r) {
+            QCOMPARE(uint32_t(part.backOf(r)), backs[r]);
+            QCOMPARE(walk.flags(r), backs[r] ? uint8_t(0) : uint8_t(Slice::kNoStart));
+        }
+        const size_t notOne = size_t(std::count_if(backs.begin(), backs.end(), [](uint32_t b) { return b != 1; }));
+        QCOMPARE(part.otherBacks.size(), notOne);
+        QCOMPARE(part.backIsOne.size(), size_t(1000 + 63) / 64);
     }
 
     // A piece that adds its stretch's anchored rows straight (SliceSink::anchoredRows) keeps

@@ -23,8 +23,16 @@ bool AnchoredSlices::append(uint32_t end, uint32_t back, uint32_t labelId, uint8
     if (bits.size() <= word) bits.resize(word + 1, 0);
     bits[word] |= uint64_t(1) << (end % 64);
     const auto row = uint32_t(rows());
-    if (back >= kAside) wideBacks.emplace_back(row, uint16_t(back));
-    startBack.push_back(uint8_t(std::min<uint32_t>(back, kAside)));
+    if (row % 64 == 0) {
+        onesBefore.push_back(backIsOne.empty() ? 0 : onesBefore.back() + uint32_t(std::popcount(backIsOne.back())));
+        backIsOne.push_back(0);
+    }
+    if (back == 1) {
+        backIsOne.back() |= uint64_t(1) << (row % 64);
+    } else {
+        if (back >= kAside) wideBacks.emplace_back(row, uint16_t(back));
+        otherBacks.push_back(uint8_t(std::min<uint32_t>(back, kAside)));
+    }
     const uint8_t code = codeOf(uint16_t(labelId));
     if (code == kAside) wideLabels.emplace_back(row, uint16_t(labelId));
     labelCode.push_back(code);
@@ -82,7 +90,9 @@ void AnchoredSlices::seal(uint32_t eventCount)
     }
     shrinkInHeap(bits);
     m_codes.reset();
-    shrinkInHeap(startBack);
+    shrinkInHeap(backIsOne);
+    shrinkInHeap(onesBefore);
+    shrinkInHeap(otherBacks);
     shrinkInHeap(labelCode);
     shrinkInHeap(palette);
     shrinkInHeap(wideBacks);
@@ -112,9 +122,9 @@ uint32_t AnchoredSlices::endOf(size_t row) const
 
 size_t AnchoredSlices::memoryBytes() const
 {
-    return bits.size() * 8 + rowsBefore.size() * 4 + startBack.size() + labelCode.size() + palette.size() * 2 +
-           (wideBacks.size() + wideLabels.size()) * sizeof wideBacks[0] + flagged.size() * sizeof flagged[0] +
-           depth.size() + sizeof *this;
+    return bits.size() * 8 + rowsBefore.size() * 4 + backIsOne.size() * 8 + onesBefore.size() * 4 + otherBacks.size() +
+           labelCode.size() + palette.size() * 2 + (wideBacks.size() + wideLabels.size()) * sizeof wideBacks[0] +
+           flagged.size() * sizeof flagged[0] + depth.size() + sizeof *this;
 }
 
 AnchoredSlices::FlagWalk::FlagWalk(const AnchoredSlices& slices, size_t row)
@@ -128,7 +138,7 @@ uint8_t AnchoredSlices::FlagWalk::flags(size_t row)
     const auto& flagged = m_slices.flagged;
     while (m_next < flagged.size() && flagged[m_next].first < row) ++m_next;
     if (m_next < flagged.size() && flagged[m_next].first == row) return flagged[m_next].second;
-    return m_slices.startBack[row] ? 0 : uint8_t(Slice::kNoStart); // kAside is a start too
+    return m_slices.backOf(row) ? 0 : uint8_t(Slice::kNoStart);
 }
 
 // ---- Intervals, instants, counters, flows

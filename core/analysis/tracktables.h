@@ -5,6 +5,7 @@
 #include "store/growinglist.h"
 
 #include <atomic>
+#include <bit>
 #include <cstdint>
 #include <deque>
 #include <functional>
@@ -116,9 +117,11 @@ private:
 // many events before its end its start event is, its label, flags and depth. Their times and
 // owner are the store's. Built in event order, sealed, then read-only.
 //
-// The distance back and the label take a byte each (tens of millions of system calls): a
-// start up to 254 events back, a label among the stretch's first 255; the others are listed
-// aside (a long call with many events inside, a stretch of many kinds of calls).
+// The label takes a byte (tens of millions of system calls), a label among the stretch's first
+// 255. A start at the event just before the end (all but 0.3% of a 23M-event recording's system
+// calls) takes a bit; another distance a byte more, up to 254 events back. The other labels and
+// distances are listed aside (a stretch of many kinds of calls, a long call with many events
+// inside).
 struct AnchoredSlices {
     static constexpr uint8_t kAside = 255;
 
@@ -126,12 +129,14 @@ struct AnchoredSlices {
     uint32_t events = 0;     // how many events the stretch holds
     std::vector<uint64_t> bits;
     std::vector<uint32_t> rowsBefore; // per word of bits: slices ending before it
-    std::vector<uint8_t> startBack;   // 0: the start was not recorded (kNoStart); kAside: in wideBacks
+    std::vector<uint64_t> backIsOne;  // per row: its start is the event before its end
+    std::vector<uint32_t> onesBefore; // per word of backIsOne: rows before it whose back is 1
+    std::vector<uint8_t> otherBacks;  // the other rows', in row order: 0 (kNoStart), 2..254; kAside: in wideBacks
     std::vector<uint8_t> labelCode;   // index into palette; kAside: in wideLabels
     std::vector<uint16_t> palette;    // label ids, by code
     std::vector<std::pair<uint32_t, uint16_t>> wideBacks;  // (row, back), in row order
     std::vector<std::pair<uint32_t, uint16_t>> wideLabels; // (row, label), in row order
-    // The rows whose flags are not what startBack implies (kNoStart or none), in row order: a
+    // The rows whose flags are not what their back implies (kNoStart or none), in row order: a
     // few failed or open ones among millions.
     std::vector<std::pair<uint32_t, uint8_t>> flagged;
     std::vector<uint8_t> depth; // empty while every depth is 0
@@ -145,7 +150,11 @@ struct AnchoredSlices {
     // How many events before its end the row's start is; 0 when it was not recorded.
     uint16_t backOf(size_t row) const
     {
-        const uint8_t back = startBack[row];
+        const size_t word = row / 64;
+        const uint64_t bit = uint64_t(1) << (row % 64);
+        if (backIsOne[word] & bit) return 1;
+        const size_t ones = onesBefore[word] + size_t(std::popcount(backIsOne[word] & (bit - 1)));
+        const uint8_t back = otherBacks[row - ones];
         return back != kAside ? back : aside(wideBacks, row);
     }
     // Appends a slice ending at event `end` of the stretch (after the last one's); false when
