@@ -575,6 +575,44 @@ private slots:
         QVERIFY(plugin.statistics().empty());
     }
 
+    // A capture joins batch after batch, each adding lists of failures: past 64 lists they
+    // become one. The failures table is the same as from one join, in time order.
+    void syscallsFailuresOfManyJoins()
+    {
+        auto feedAll = [](SyscallsPlugin& plugin, Tables& tables, bool joinEach) {
+            Feeder feed(plugin, tables.tables);
+            for (uint64_t i = 0; i < 150; ++i) {
+                const uint64_t t = 1000 + i * 100;
+                const int32_t pid = 5 + int32_t(i % 2);
+                feed.rawEnter(t, pid, 2);
+                feed.rawExit(t + 10 + i, pid, 2, -int64_t(1 + i % 30));
+                if (joinEach) plugin.flush();
+            }
+            plugin.flush();
+            plugin.finish();
+        };
+        SyscallsPlugin once, many;
+        Tables onceTables, manyTables;
+        feedAll(once, onceTables, false);
+        feedAll(many, manyTables, true);
+        StatsContext context;
+        context.taskName = [](uint32_t task) { return std::to_string(task); };
+        context.taskPid = [](uint32_t task) { return int32_t(task); };
+        context.eventTime = [](EventRef e) { return uint64_t(e.stream.value) << 32 | e.index; };
+        const std::vector<StatsTable> stats = many.statistics();
+        const StatsTable* failures = statsNamed(stats, "failures");
+        QVERIFY(failures);
+        QCOMPARE(failures->rows(), size_t(150));
+        const StatsTable::Column& durations = failures->columns[6];
+        QCOMPARE(durations.key, std::string("duration_ns"));
+        for (size_t r = 0; r < failures->rows(); ++r) QCOMPARE(durations.numbers[r], int64_t(10 + r)); // in time order
+        const std::vector<StatsTable> expected = once.finalStatistics();
+        const std::vector<StatsTable> final = many.finalStatistics();
+        QCOMPARE(final.size(), expected.size());
+        for (size_t t = 0; t < final.size(); ++t)
+            QCOMPARE(tableJson(final[t], context), tableJson(expected[t], context));
+    }
+
     // A wait of more than 4.3 s and an address returned by mmap come back whole.
     // A row for an owner no task or CPU can be (a plugin's "no task", UINT32_MAX) would take a
     // lane for every number below it: 32 GB. It is refused and counted, and not in rows().
