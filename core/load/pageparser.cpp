@@ -70,6 +70,13 @@ void PageParser::parse(const uint8_t* page, uint32_t pageSize, CpuColumns& out, 
         return;
     }
     const size_t before = out.timestamp.size();
+    // The page's sink records are written in place: a record built aside and pushed (narrow
+    // stores read back as wide loads) stalled on every one of them.
+    size_t sinkCount = 0;
+    const auto sinkSlot = [&]() -> SinkRecord& {
+        if (sinkCount == m_sinkRecords.size()) m_sinkRecords.resize(std::max<size_t>(64, sinkCount * 2));
+        return m_sinkRecords[sinkCount++];
+    };
     unsigned long long raw = 0;
     int lastOffset = -1;
     for (void* data = kbuffer_read_event(m_kbuf, &raw); data; data = kbuffer_next_event(m_kbuf, &raw)) {
@@ -94,7 +101,12 @@ void PageParser::parse(const uint8_t* page, uint32_t pageSize, CpuColumns& out, 
                 out.lostTotal += static_cast<uint64_t>(missed);
             else
                 ++out.unknownLostPages;
-            if (m_sink) m_sinkRecords.push_back({.timestamp = ts, .lost = true});
+            if (m_sink) {
+                SinkRecord& mark = sinkSlot();
+                mark = SinkRecord();
+                mark.timestamp = ts;
+                mark.lost = true;
+            }
         }
         const auto* rec = static_cast<const uint8_t*>(data);
         const int bytes = recordBytesInPage(size, data, page, pageSize);
@@ -119,14 +131,20 @@ void PageParser::parse(const uint8_t* page, uint32_t pageSize, CpuColumns& out, 
                     at += width;
                 }
             }
-            if (tap.feed && m_sink)
-                m_sinkRecords.push_back({rec, bytes, uint32_t(tapIndex), index, ts, pid, rec[m_layout.flagsOffset]});
+            if (tap.feed && m_sink) {
+                SinkRecord& fed = sinkSlot();
+                fed.record = rec;
+                fed.recordBytes = bytes;
+                fed.tap = uint32_t(tapIndex);
+                fed.index = index;
+                fed.timestamp = ts;
+                fed.pid = pid;
+                fed.flags = rec[m_layout.flagsOffset];
+                fed.lost = false;
+            }
         }
     }
-    if (!m_sinkRecords.empty()) {
-        m_sink->records(m_sinkRecords.data(), m_sinkRecords.size());
-        m_sinkRecords.clear();
-    }
+    if (sinkCount != 0) m_sink->records(m_sinkRecords.data(), sinkCount);
     out.publish(); // the page's events, every column written
     if (out.size() == before) ++stats.emptyPages;
 }

@@ -328,18 +328,20 @@ size_t SyscallsPlugin::Piece::addCall(const ConsumedRecord& record, uint16_t nam
     } else {
         m_calls.emplace_back();
     }
-    // Written in place: a call built aside and copied in (narrow stores read back as wide
-    // loads) stalled on every call.
+    // Written field by field in place: a call built aside and copied in, even a default one
+    // (narrow stores read back as wide loads), stalled on every call.
     PendingCall& call = m_calls[slot];
-    call = PendingCall();
-    call.pid = record.pid;
-    call.name = name;
-    call.number = int32_t(number);
     call.enter = record.timestamp;
-    if (entered) {
-        call.enterSeen = true;
-        call.enterEvent = {record.stream, record.index};
-    }
+    call.exit = 0;
+    call.ret = 0;
+    call.enterEvent = entered ? EventRef{record.stream, record.index} : EventRef{};
+    call.exitEvent = EventRef{};
+    call.pid = record.pid;
+    call.number = int32_t(number);
+    call.name = name;
+    call.enterSeen = entered;
+    call.exitSeen = false;
+    call.joined = false;
     return slot;
 }
 

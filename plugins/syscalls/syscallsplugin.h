@@ -104,7 +104,7 @@ private:
     // start (placed at join).
     // Blocking calls wait in their piece until the load's join: tens of millions on a large
     // recording, so each of these is packed (numbers are 4 bytes in every event that has one).
-    struct PendingCall {
+    struct PendingCall { // addCall writes each field
         uint64_t enter = 0, exit = 0;
         int64_t ret = 0;
         EventRef enterEvent, exitEvent;
