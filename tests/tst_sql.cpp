@@ -755,6 +755,69 @@ private slots:
                  query(sql, "SELECT count(*) FROM thread_state WHERE +utid BETWEEN 2 AND 6").rows);
     }
 
+    // A plugin's slice and instant tables give a task's rows by its utid without reading the
+    // others' (a thread's system calls: its runs of events, not every CPU's rows), the same
+    // rows as a scan, in chunks that end inside a task's rows too (7,432 calls of one task).
+    void pluginTablesByOwner()
+    {
+        Opened o = openWithPlugins("sched-mix.dat");
+        RecordingSql& sql = *o.sql;
+        const Rows busiest = query(sql, "SELECT utid FROM syscalls GROUP BY utid ORDER BY count(*) DESC LIMIT 8");
+        QCOMPARE(busiest.rows.size(), size_t(8));
+        const std::string calls = "SELECT count(*), sum(dur), sum(ret), min(ts), max(ts), sum(depth), sum(failed), "
+                                  "group_concat(name) FROM syscalls WHERE ";
+        for (const auto& row : busiest.rows)
+            QCOMPARE(query(sql, calls + "utid = " + row[0]).rows, query(sql, calls + "+utid = " + row[0]).rows);
+        // Several tasks: each one's rows (an IN list is looked up value by value), all columns.
+        const std::string rowsOf = "SELECT * FROM syscalls WHERE %1 ORDER BY ts, utid, name, dur, ret";
+        auto rows = [&](const std::string& where) {
+            return query(sql, QString::fromStdString(rowsOf).arg(QString::fromStdString(where)).toStdString()).rows;
+        };
+        const std::string some = busiest.rows[0][0] + ", " + busiest.rows[3][0] + ", " + busiest.rows[7][0];
+        for (const std::string& where :
+             {"utid IN (" + some + ")", std::string("utid BETWEEN 3 AND 12"), std::string("utid > 40"),
+              std::string("utid < 0"), std::string("utid BETWEEN 0 AND 300")}) {
+            const auto narrowed = rows(where);
+            QCOMPARE(narrowed, rows("+" + where));
+            QVERIFY(where == "utid < 0" || !narrowed.empty());
+        }
+        // The busiest task's rows, read alone.
+        const auto yielded = [&](const char* table) {
+            for (const auto& [name, rows] : sql.rowsYieldedByTable())
+                if (name == table) return rows;
+            return uint64_t(0);
+        };
+        const uint64_t before = yielded("syscalls");
+        const Rows one = query(sql, "SELECT count(*) FROM syscalls WHERE utid = " + busiest.rows[0][0]);
+        QCOMPARE(one.rows.at(0).at(0), std::string("7432"));
+        QCOMPARE(yielded("syscalls") - before, uint64_t(7432));
+        const Rows plan = query(sql, "EXPLAIN QUERY PLAN SELECT count(*) FROM syscalls WHERE utid = 9");
+        QVERIFY(std::any_of(plan.rows.begin(), plan.rows.end(), [](const std::vector<std::string>& row) {
+            return row.back().find("SCAN syscalls VIRTUAL TABLE INDEX 0:2:0,|") == 0;
+        }));
+        // A join from a few threads looks each one's calls up.
+        const std::string byThread =
+            "SELECT t.tid, count(*), sum(s.dur) FROM thread t JOIN syscalls s ON %1 WHERE t.utid "
+            "IN (" +
+            some + ") GROUP BY 1 ORDER BY 1";
+        auto joined = [&](const char* on) { return QString::fromStdString(byThread).arg(on).toStdString(); };
+        QCOMPARE(query(sql, joined("s.utid = t.utid")).rows, query(sql, joined("+s.utid = t.utid")).rows);
+        QCOMPARE(query(sql, joined("s.utid = t.utid")).rows.size(), size_t(3));
+        // An instant table: the sched plugin's task events.
+        const std::string events = "SELECT * FROM sched_task_events WHERE %1 ORDER BY ts, utid, name";
+        for (const char* where : {"utid = 5", "utid IN (2, 9, 40)", "utid BETWEEN 10 AND 60", "utid > 100"}) {
+            auto eventsOf = [&](const QString& w) {
+                return query(sql, QString::fromStdString(events).arg(w).toStdString()).rows;
+            };
+            const auto narrowed = eventsOf(where);
+            QCOMPARE(narrowed, eventsOf(QString("+") + where));
+            QVERIFY(!narrowed.empty());
+        }
+        const uint64_t eventsBefore = yielded("sched_task_events");
+        const Rows fives = query(sql, "SELECT count(*) FROM sched_task_events WHERE utid = 5");
+        QCOMPARE(yielded("sched_task_events") - eventsBefore, uint64_t(std::stoull(fives.rows.at(0).at(0))));
+    }
+
     // SQL reads a table a chunk of rows at a time: a chunk that ends inside an owner's rows
     // goes on from there (slices kept per owner and instants lost the rest of that owner's
     // rows: 11,648 system calls of 1,280,917 on a 2.9M-event recording).

@@ -348,44 +348,73 @@ std::unique_ptr<Table> intervalTable(SqlContext& context, const IntervalTable& t
         pushed, ranged, idColumn);
 }
 
+// Owners a constraint on a table's owner column (`utid` or `cpu`) leaves: for tasks, the ids
+// in its range; for CPUs, the streams of the CPUs in it.
+class OwnerFilter {
+public:
+    OwnerFilter(const EventStore& store, RowOwner owner, Range range) : m_store(store), m_owner(owner), m_range(range)
+    {}
+    bool narrowed() const { return m_range.low != INT64_MIN || m_range.high != INT64_MAX; }
+    bool wants(uint32_t owner) const
+    {
+        if (m_owner == RowOwner::Cpu) return ownerWanted(m_store, m_owner, owner, m_range);
+        return int64_t(owner) >= m_range.low && int64_t(owner) <= m_range.high;
+    }
+    // The first and past-the-last owner worth visiting among `owners`.
+    uint32_t first() const
+    {
+        return m_owner == RowOwner::Task ? uint32_t(std::clamp<int64_t>(m_range.low, 0, UINT32_MAX)) : 0;
+    }
+    uint32_t end(size_t owners) const
+    {
+        if (m_owner != RowOwner::Task || m_range.high >= int64_t(owners)) return uint32_t(owners);
+        return uint32_t(std::max<int64_t>(0, m_range.high + 1));
+    }
+    // The tasks named, when few enough to visit their events rather than the whole table's.
+    std::optional<std::pair<uint32_t, uint32_t>> fewTasks(size_t tasks) const
+    {
+        constexpr int64_t kFew = 256;
+        if (m_owner != RowOwner::Task || m_range.low < 0 || m_range.high - m_range.low >= kFew) return std::nullopt;
+        return std::pair{first(), end(tasks)};
+    }
+
+private:
+    const EventStore& m_store;
+    RowOwner m_owner;
+    Range m_range;
+};
+
 // A slice table's rows, by SliceTable::forEach's order (explicit rows, then those anchored at
-// events, stream by stream), a window of events at a time.
+// events, stream by stream), a window of events at a time. Narrowed to a few tasks, the
+// anchored rows are read in those tasks' runs of events only (in the same order).
 class SliceSource : public RowSource {
 public:
-    SliceSource(SqlContext& context, const SliceTable& table) : m_context(context), m_table(table) {}
+    SliceSource(SqlContext& context, const SliceTable& table, Range owners)
+        : m_context(context), m_table(table), m_owners(context.store(), table.owner(), owners),
+          m_owner(m_owners.first())
+    {
+        if (const auto few = m_owners.fewTasks(context.trace().taskIndex().size())) {
+            const TaskIndex& index = context.trace().taskIndex();
+            m_runs.emplace();
+            for (uint32_t task = few->first; task < few->second; ++task)
+                index.forEachRun(TaskId(task), [&](StreamId stream, uint32_t begin, uint32_t end) {
+                    if (begin < end) m_runs->push_back({stream.value, begin, end});
+                });
+            std::sort(m_runs->begin(), m_runs->end());
+        }
+    }
     bool fill(std::vector<Value>& cells, size_t rows) override
     {
-        const EventStore& store = m_context.store();
         const auto& explicitRows = m_table.explicitRows();
         size_t made = 0;
         // An owner is left only once its rows are all made: a fill may end inside its lane.
-        for (; m_owner < explicitRows.owners(); ++m_owner, m_row = 0)
-            if (const GrowingList<SliceRow>* lane = explicitRows.of(m_owner))
+        for (const uint32_t end = m_owners.end(explicitRows.owners()); m_owner < end; ++m_owner, m_row = 0)
+            if (const GrowingList<SliceRow>* lane = explicitRows.of(m_owner); lane && m_owners.wants(m_owner))
                 for (; m_row < lane->size(); ++m_row, ++made) {
                     if (made == rows) return true;
                     add(cells, SliceTable::viewOf((*lane)[m_row], m_owner));
                 }
-        // Anchored ones: a window of the stream's events per fill.
-        constexpr uint32_t kWindow = 16384;
-        TaskOfEvents tasks(m_context.trace());
-        for (; m_stream < store.streamCount(); ++m_stream, m_event = 0) {
-            const StreamId stream{uint16_t(m_stream)};
-            const CpuColumns& columns = store.stream(stream).columns;
-            const uint32_t size = uint32_t(columns.size());
-            if (!m_table.anchored(stream)) continue;
-            while (m_event < size) {
-                const uint32_t to = std::min<uint64_t>(size, uint64_t(m_event) + kWindow);
-                m_table.forEachAnchored(store, stream, m_event, to, m_stream, [&](const SliceTable::View& anchored) {
-                    SliceTable::View v = anchored;
-                    if (m_table.owner() == RowOwner::Task)
-                        v.owner = tasks(stream, columns.pid[v.endEvent.index], v.end);
-                    add(cells, v);
-                });
-                m_event = to;
-                if (cells.size() >= rows * width()) return true;
-            }
-        }
-        return false;
+        return m_runs ? fillRuns(cells, rows) : fillStreams(cells, rows);
     }
 
     // The value read from its event (a system call's return) is the slow column: left out
@@ -397,6 +426,63 @@ public:
     }
 
 private:
+    static constexpr uint32_t kWindow = 16384;
+    struct Run {
+        uint16_t stream = 0;
+        uint32_t begin = 0, end = 0;
+        auto operator<=>(const Run&) const = default;
+    };
+
+    // The anchored rows: a window of each stream's events per step.
+    bool fillStreams(std::vector<Value>& cells, size_t rows)
+    {
+        const EventStore& store = m_context.store();
+        TaskOfEvents tasks(m_context.trace());
+        for (; m_stream < store.streamCount(); ++m_stream, m_event = 0) {
+            const StreamId stream{uint16_t(m_stream)};
+            if (!m_table.anchored(stream)) continue;
+            if (m_table.owner() == RowOwner::Cpu && !m_owners.wants(uint32_t(m_stream))) continue;
+            const auto size = uint32_t(store.stream(stream).columns.size());
+            while (m_event < size) {
+                const uint32_t to = std::min<uint64_t>(size, uint64_t(m_event) + kWindow);
+                addAnchored(cells, tasks, stream, m_event, to);
+                m_event = to;
+                if (cells.size() >= rows * width()) return true;
+            }
+        }
+        return false;
+    }
+    // ... or, narrowed to a few tasks, in their runs of events only.
+    bool fillRuns(std::vector<Value>& cells, size_t rows)
+    {
+        TaskOfEvents tasks(m_context.trace());
+        for (; m_run < m_runs->size(); ++m_run, m_event = 0) {
+            const Run& run = (*m_runs)[m_run];
+            const StreamId stream{run.stream};
+            if (!m_table.anchored(stream)) continue;
+            m_event = std::max(m_event, run.begin);
+            while (m_event < run.end) {
+                const uint32_t to = std::min<uint64_t>(run.end, uint64_t(m_event) + kWindow);
+                addAnchored(cells, tasks, stream, m_event, to);
+                m_event = to;
+                if (cells.size() >= rows * width()) return true;
+            }
+        }
+        return false;
+    }
+    void addAnchored(std::vector<Value>& cells, TaskOfEvents& tasks, StreamId stream, uint32_t from, uint32_t to)
+    {
+        const EventStore& store = m_context.store();
+        const CpuColumns& columns = store.stream(stream).columns;
+        m_table.forEachAnchored(store, stream, from, to, stream.value, [&](const SliceTable::View& anchored) {
+            SliceTable::View v = anchored;
+            if (m_table.owner() == RowOwner::Task) {
+                v.owner = tasks(stream, columns.pid[v.endEvent.index], v.end);
+                if (!m_owners.wants(v.owner)) return;
+            }
+            add(cells, v);
+        });
+    }
     size_t width() const { return 8; }
     void add(std::vector<Value>& cells, const SliceTable::View& v)
     {
@@ -429,12 +515,18 @@ private:
 
     SqlContext& m_context;
     const SliceTable& m_table;
+    OwnerFilter m_owners;
     uint32_t m_owner = 0;
     size_t m_row = 0;
     size_t m_stream = 0;
+    std::optional<std::vector<Run>> m_runs; // narrowed to a few tasks: their runs of events
+    size_t m_run = 0;
     uint32_t m_event = 0;
     bool m_usesName = true, m_usesValue = true;
 };
+
+// A slice table's owner is its third column.
+constexpr int kOwnerOfSlices = 2;
 
 std::unique_ptr<Table> sliceTable(SqlContext& context, const SliceTable& table, std::string name)
 {
@@ -453,20 +545,26 @@ std::unique_ptr<Table> sliceTable(SqlContext& context, const SliceTable& table, 
                             {"failed", T::Integer},
                             {"open", T::Integer}},
         [&table] { return double(table.rows()); },
-        [&context, &table](const std::vector<Bound>&) { return std::make_unique<SliceSource>(context, table); });
+        [&context, &table](const std::vector<Bound>& bounds) {
+            return std::make_unique<SliceSource>(context, table, rangeOf(bounds, kOwnerOfSlices));
+        },
+        std::vector<int>{kOwnerOfSlices}, std::vector<int>{kOwnerOfSlices});
 }
 
-// Rows kept per owner (instants, counters): owner by owner, `make` writing one row's cells.
+// Rows kept per owner (instants, counters): owner by owner, those the owner column's
+// constraint leaves, `make` writing one row's cells.
 template <typename Row, typename Make>
 class OwnerRowSource : public RowSource {
 public:
-    OwnerRowSource(const OwnerRows<Row>& rows, Make make) : m_rows(rows), m_make(std::move(make)) {}
+    OwnerRowSource(const OwnerRows<Row>& rows, OwnerFilter owners, Make make)
+        : m_rows(rows), m_owners(owners), m_make(std::move(make)), m_owner(m_owners.first())
+    {}
     bool fill(std::vector<Value>& cells, size_t rows) override
     {
         size_t made = 0;
         // An owner is left only once its rows are all made: a fill may end inside its lane.
-        for (; m_owner < m_rows.owners(); ++m_owner, m_row = 0)
-            if (const GrowingList<Row>* lane = m_rows.of(m_owner))
+        for (const uint32_t end = m_owners.end(m_rows.owners()); m_owner < end; ++m_owner, m_row = 0)
+            if (const GrowingList<Row>* lane = m_rows.of(m_owner); lane && m_owners.wants(m_owner))
                 for (; m_row < lane->size(); ++m_row, ++made) {
                     if (made == rows) return true;
                     m_make(cells, (*lane)[m_row], m_owner);
@@ -476,15 +574,21 @@ public:
 
 private:
     const OwnerRows<Row>& m_rows;
+    OwnerFilter m_owners;
     Make m_make;
     uint32_t m_owner = 0;
     size_t m_row = 0;
 };
 
+// Tables of rows kept per owner: the owner is their second column.
+constexpr int kOwnerOfInstants = 1;
+
 template <typename Row, typename Make>
-std::unique_ptr<RowSource> ownerRowSource(const OwnerRows<Row>& rows, Make make)
+std::unique_ptr<RowSource> ownerRowSource(SqlContext& context, RowOwner owner, const OwnerRows<Row>& rows,
+                                          const std::vector<Bound>& bounds, Make make)
 {
-    return std::make_unique<OwnerRowSource<Row, Make>>(rows, std::move(make));
+    return std::make_unique<OwnerRowSource<Row, Make>>(
+        rows, OwnerFilter(context.store(), owner, rangeOf(bounds, kOwnerOfInstants)), std::move(make));
 }
 
 std::unique_ptr<Table> instantTable(SqlContext& context, const InstantTable& table, std::string name)
@@ -493,15 +597,17 @@ std::unique_ptr<Table> instantTable(SqlContext& context, const InstantTable& tab
         std::move(name),
         std::vector<Column>{{"ts", T::Integer}, {ownerColumn(table.owner()), T::Integer}, {"name", T::Text}},
         [&table] { return double(table.rows()); },
-        [&context, &table](const std::vector<Bound>&) {
-            return ownerRowSource(
-                table.byOwner(), [&context, &table](std::vector<Value>& cells, const InstantRow& r, uint32_t owner) {
-                    const auto& labels = table.spec().labels;
-                    cells.push_back(integer(int64_t(r.time)));
-                    cells.push_back(ownerValue(context.store(), table.owner(), owner));
-                    cells.push_back(text(r.label < labels.size() ? labels[r.label] : std::to_string(r.label)));
-                });
-        });
+        [&context, &table](const std::vector<Bound>& bounds) {
+            return ownerRowSource(context, table.owner(), table.byOwner(), bounds,
+                                  [&context, &table](std::vector<Value>& cells, const InstantRow& r, uint32_t owner) {
+                                      const auto& labels = table.spec().labels;
+                                      cells.push_back(integer(int64_t(r.time)));
+                                      cells.push_back(ownerValue(context.store(), table.owner(), owner));
+                                      cells.push_back(
+                                          text(r.label < labels.size() ? labels[r.label] : std::to_string(r.label)));
+                                  });
+        },
+        std::vector<int>{kOwnerOfInstants}, std::vector<int>{kOwnerOfInstants});
 }
 
 std::unique_ptr<Table> counterTable(SqlContext& context, const CounterTable& table, std::string name)
@@ -510,14 +616,15 @@ std::unique_ptr<Table> counterTable(SqlContext& context, const CounterTable& tab
         std::move(name),
         std::vector<Column>{{"ts", T::Integer}, {ownerColumn(table.owner()), T::Integer}, {"value", T::Integer}},
         [&table] { return double(table.rows()); },
-        [&context, &table](const std::vector<Bound>&) {
-            return ownerRowSource(table.byOwner(),
+        [&context, &table](const std::vector<Bound>& bounds) {
+            return ownerRowSource(context, table.owner(), table.byOwner(), bounds,
                                   [&context, &table](std::vector<Value>& cells, const CounterRow& r, uint32_t owner) {
                                       cells.push_back(integer(int64_t(r.time)));
                                       cells.push_back(ownerValue(context.store(), table.owner(), owner));
                                       cells.push_back(integer(r.value));
                                   });
-        });
+        },
+        std::vector<int>{kOwnerOfInstants}, std::vector<int>{kOwnerOfInstants});
 }
 
 class FlowSource : public RowSource {
