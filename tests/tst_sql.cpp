@@ -816,6 +816,18 @@ private slots:
         const uint64_t eventsBefore = yielded("sched_task_events");
         const Rows fives = query(sql, "SELECT count(*) FROM sched_task_events WHERE utid = 5");
         QCOMPARE(yielded("sched_task_events") - eventsBefore, uint64_t(std::stoull(fives.rows.at(0).at(0))));
+        // A flow table, by the task at either end: who woke task 5, whom task 5 woke.
+        const QString wakeups = "SELECT * FROM sched_wakeups WHERE %1 ORDER BY ts, utid, to_ts, to_utid";
+        for (const char* where : {"to_utid = 5", "utid = 5", "to_utid IN (3, 9, 20)", "utid BETWEEN 2 AND 30",
+                                  "to_utid > 50", "utid = 7 AND to_utid BETWEEN 1 AND 90"}) {
+            auto wakeupsOf = [&](const QString& w) { return query(sql, wakeups.arg(w).toStdString()).rows; };
+            const QString scanned = QString("+") + QString(where).replace(" AND ", " AND +");
+            QCOMPARE(wakeupsOf(where), wakeupsOf(scanned));
+        }
+        const uint64_t wakeupsBefore = yielded("sched_wakeups");
+        const Rows woken = query(sql, "SELECT count(*) FROM sched_wakeups WHERE to_utid = 5");
+        QVERIFY(std::stoull(woken.rows.at(0).at(0)) > 10);
+        QCOMPARE(yielded("sched_wakeups") - wakeupsBefore, uint64_t(std::stoull(woken.rows.at(0).at(0))));
     }
 
     // SQL reads a table a chunk of rows at a time: a chunk that ends inside an owner's rows

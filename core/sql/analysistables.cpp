@@ -15,9 +15,11 @@
 #include <algorithm>
 #include <cctype>
 #include <map>
+#include <mutex>
 #include <optional>
 #include <set>
 #include <sstream>
+#include <unordered_map>
 
 namespace ringside::sql {
 
@@ -627,33 +629,80 @@ std::unique_ptr<Table> counterTable(SqlContext& context, const CounterTable& tab
         std::vector<int>{kOwnerOfInstants}, std::vector<int>{kOwnerOfInstants});
 }
 
+// A flow table's rows by owner, at either end (from and to): made on first use, kept with the
+// table's SQL and grown as the table grows (a capture).
+class FlowIndex {
+public:
+    // The rows, in table order, whose owner at `end` (0: from, 1: to) is in [first, last).
+    std::vector<uint32_t> rowsOf(const FlowTable& table, int end, uint32_t first, uint32_t last)
+    {
+        const std::lock_guard lock(m_lock);
+        const GrowingList<FlowRow>& flows = table.flows();
+        for (const size_t n = flows.size(); m_indexed < n; ++m_indexed) {
+            const FlowRow& f = flows[m_indexed];
+            m_rows[0][f.fromOwner].push_back(uint32_t(m_indexed));
+            m_rows[1][f.toOwner].push_back(uint32_t(m_indexed));
+        }
+        std::vector<uint32_t> rows;
+        for (uint32_t owner = first; owner < last; ++owner)
+            if (auto it = m_rows[end].find(owner); it != m_rows[end].end())
+                rows.insert(rows.end(), it->second.begin(), it->second.end());
+        std::sort(rows.begin(), rows.end());
+        return rows;
+    }
+
+private:
+    std::mutex m_lock;
+    size_t m_indexed = 0;
+    std::unordered_map<uint32_t, std::vector<uint32_t>> m_rows[2];
+};
+
+// A flow table's rows in table order; narrowed to a few tasks at either end, their rows only.
 class FlowSource : public RowSource {
 public:
-    FlowSource(const SqlContext& context, const FlowTable& table) : m_store(context.store()), m_table(table) {}
+    FlowSource(const SqlContext& context, const FlowTable& table, FlowIndex& index, Range from, Range to)
+        : m_store(context.store()), m_table(table), m_from(context.store(), table.owner(), from),
+          m_to(context.store(), table.owner(), to)
+    {
+        const size_t tasks = context.trace().taskIndex().size();
+        if (const auto few = m_from.fewTasks(tasks))
+            m_rows = index.rowsOf(table, 0, few->first, few->second);
+        else if (const auto fewTo = m_to.fewTasks(tasks))
+            m_rows = index.rowsOf(table, 1, fewTo->first, fewTo->second);
+    }
     bool fill(std::vector<Value>& cells, size_t rows) override
     {
         const GrowingList<FlowRow>& flows = m_table.flows();
-        for (size_t made = 0; m_row < flows.size() && made < rows; ++m_row, ++made) {
-            const FlowRow& f = flows[m_row];
+        const size_t end = m_rows ? m_rows->size() : flows.size();
+        for (size_t made = 0; m_row < end && made < rows; ++m_row) {
+            const FlowRow& f = flows[m_rows ? (*m_rows)[m_row] : m_row];
+            if (!m_from.wants(f.fromOwner) || !m_to.wants(f.toOwner)) continue;
             cells.push_back(integer(int64_t(f.fromTime)));
             cells.push_back(ownerValue(m_store, m_table.owner(), f.fromOwner));
             cells.push_back(integer(int64_t(f.toTime)));
             cells.push_back(ownerValue(m_store, m_table.owner(), f.toOwner));
             cells.push_back(integer(f.value));
+            ++made;
         }
-        return m_row < flows.size();
+        return m_row < end;
     }
 
 private:
     const EventStore& m_store;
     const FlowTable& m_table;
+    OwnerFilter m_from, m_to;
+    std::optional<std::vector<uint32_t>> m_rows; // narrowed: the rows to read
     size_t m_row = 0;
 };
+
+// A flow table's owners are its second and fourth columns.
+constexpr int kFromOwnerOfFlows = 1, kToOwnerOfFlows = 3;
 
 std::unique_ptr<Table> flowTable(SqlContext& context, const FlowTable& table, std::string name)
 {
     const std::string owner = ownerColumn(table.owner());
     const std::string value = table.spec().valueLabel.empty() ? "value" : identifier(table.spec().valueLabel);
+    auto index = std::make_shared<FlowIndex>();
     return std::make_unique<SourceTable>(
         std::move(name),
         std::vector<Column>{{"ts", T::Integer},
@@ -662,7 +711,11 @@ std::unique_ptr<Table> flowTable(SqlContext& context, const FlowTable& table, st
                             {"to_" + owner, T::Integer},
                             {value, T::Integer}},
         [&table] { return double(table.rows()); },
-        [&context, &table](const std::vector<Bound>&) { return std::make_unique<FlowSource>(context, table); });
+        [&context, &table, index](const std::vector<Bound>& bounds) {
+            return std::make_unique<FlowSource>(context, table, *index, rangeOf(bounds, kFromOwnerOfFlows),
+                                                rangeOf(bounds, kToOwnerOfFlows));
+        },
+        std::vector<int>{kFromOwnerOfFlows, kToOwnerOfFlows}, std::vector<int>{kFromOwnerOfFlows, kToOwnerOfFlows});
 }
 
 // function_graph calls: each call's id is its index, parent_id its caller's.
