@@ -24,6 +24,23 @@ namespace ringside::sql {
 //   analysis's name), and every plugin's statistics tables the same way.
 // The columns Perfetto's trace_processor has for the same tables keep its names.
 
+// About how many rows a source writes at a time.
+inline constexpr size_t kChunkRows = 4096;
+
+// A source's cells.
+inline Value integer(int64_t v)
+{
+    return Value::ofInteger(v);
+}
+inline Value text(std::string v)
+{
+    return Value::ofText(std::move(v));
+}
+inline Value nullValue()
+{
+    return Value();
+}
+
 // A table's rows, written a chunk at a time.
 class RowSource {
 public:
