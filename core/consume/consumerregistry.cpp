@@ -451,6 +451,7 @@ void ConsumerRegistry::deliver(const EventStore& store, const std::vector<size_t
     for (const auto& [first, end] : walk.ranges) walkedEvents += end - first;
     const bool trimAfterJoin = feedsPieces() && walkedEvents >= kTrimAfterEvents;
     std::exception_ptr joinError;
+    std::vector<std::vector<size_t>> walkedTaps;
     std::thread joiner([&] {
         try {
             std::vector<size_t> ends;
@@ -458,6 +459,8 @@ void ConsumerRegistry::deliver(const EventStore& store, const std::vector<size_t
             joinPieces(store, ends);
             if (trimAfterJoin) returnFreedMemory();
             if (piecesJoined) piecesJoined();
+            // A scan of every walked event's type: here it costs the lanes nothing.
+            walkedTaps = countTaps(store, walk);
         } catch (...) {
             joinError = std::current_exception();
         }
@@ -517,14 +520,15 @@ void ConsumerRegistry::deliver(const EventStore& store, const std::vector<size_t
     if (joinError) std::rethrow_exception(joinError);
     for (const std::exception_ptr& error : errors)
         if (error) std::rethrow_exception(error);
-    consumeTaps(store, walk);
+    consumeTaps(walkedTaps);
     for (size_t s = 0; s < streams.size(); ++s) m_walked[s] = walk.ranges[s].second;
     for (size_t c = 0; c < m_consumers.size(); ++c) guarded(c, [](RecordConsumer& consumer) { consumer.flush(); });
 }
 
-void ConsumerRegistry::consumeTaps(const EventStore& store, const Walk& walk)
+std::vector<std::vector<size_t>> ConsumerRegistry::countTaps(const EventStore& store, const Walk& walk) const
 {
     // The records of the walked events, per tap and stream: those of events of its type.
+    std::vector<std::vector<size_t>> walked(m_taps.size(), std::vector<size_t>(walk.ranges.size(), 0));
     std::vector<int32_t> tapOfType;
     for (size_t t = 0; t < m_taps.size(); ++t) {
         const uint16_t type = m_taps[t].eventType;
@@ -543,10 +547,19 @@ void ConsumerRegistry::consumeTaps(const EventStore& store, const Walk& walk)
         for (size_t i = from; i < to;) {
             const std::span<const uint16_t> codes = c.shapes.codes(i, to);
             const size_t block = i >> DictionaryColumn<uint32_t>::kBlockBits;
-            for (const uint16_t code : codes)
-                if (const int32_t tap = tapOfCode(block, code); tap >= 0) ++m_consumed[size_t(tap)][s];
+            for (size_t k = 0; (k = tapOfCode.findMapped(block, codes, k)) < codes.size(); ++k)
+                ++walked[size_t(tapOfCode(block, codes[k]))][s];
             i += codes.size();
         }
+    }
+    return walked;
+}
+
+void ConsumerRegistry::consumeTaps(const std::vector<std::vector<size_t>>& walked)
+{
+    for (size_t t = 0; t < walked.size() && t < m_consumed.size(); ++t)
+        for (size_t s = 0; s < walked[t].size() && s < m_consumed[t].size(); ++s) m_consumed[t][s] += walked[t][s];
+    for (size_t s = 0; s < m_walked.size(); ++s) {
         // Whole pieces read: gone.
         for (size_t t = 0; t < m_columns.size(); ++t) {
             if (s >= m_columns[t].size()) continue;

@@ -169,8 +169,11 @@ private:
     // time, and takes what it was given to be everything up to its latest time). A recording's
     // pieces all go at once; a capture's as its streams pass each other.
     std::vector<Placed> completeUpToATime(const EventStore& store, const std::vector<size_t>& ends);
-    // After a walk: the tap records of the walked events are consumed; whole pieces go.
-    void consumeTaps(const EventStore& store, const Walk& walk);
+    // The tap records of the walked events, per tap and stream: read only (made beside the
+    // lanes' walk, on the joiner's thread).
+    std::vector<std::vector<size_t>> countTaps(const EventStore& store, const Walk& walk) const;
+    // After a walk: those records are consumed; whole pieces go.
+    void consumeTaps(const std::vector<std::vector<size_t>>& walked);
     // A subscriber's values from a record's tap bytes, or from the record itself.
     static void decode(const BoundTap& tap, const Subscriber& subscriber, const uint8_t* bytes, bool bigEndian,
                        std::vector<TypedValue>& values);

@@ -107,9 +107,9 @@ public:
             const std::span<const uint16_t> codes = m_shapes->codes(m_next, stop);
             const size_t first = m_next;
             const size_t block = first >> DictionaryColumn<uint32_t>::kBlockBits;
-            for (size_t i = 0; i < codes.size(); ++i) {
+            for (size_t i = 0; (i = m_tapOfCode.findMapped(block, codes, i)) < codes.size(); ++i) {
                 const int32_t tap = m_tapOfCode(block, codes[i]);
-                if (tap < 0 || size_t(tap) >= m_readers.size()) continue;
+                if (size_t(tap) >= m_readers.size()) continue;
                 if (const uint8_t* bytes = m_readers[size_t(tap)].take()) {
                     m_next = first + i + 1;
                     hit = {uint32_t(first + i), uint32_t(tap), bytes};

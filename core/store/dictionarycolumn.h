@@ -10,6 +10,10 @@
 #include <utility>
 #include <vector>
 
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
+
 namespace ringside {
 
 // A column of values that repeat (pids, event shapes) in 2 bytes each: every block of 2^16
@@ -199,22 +203,71 @@ public:
     BlockCodeMap(const DictionaryColumn<T>& column, Map map) : m_column(&column), m_map(std::move(map)) {}
     int32_t operator()(size_t block, uint16_t code)
     {
-        if (block != m_block) {
-            m_mapped.clear();
-            m_block = block;
+        enter(block);
+        // A block's codes are given in the order their values first came: every code below
+        // one met is in the column, and is mapped with it.
+        while (m_mapped.size() <= code) {
+            const auto next = static_cast<uint16_t>(m_mapped.size());
+            const int32_t mapped = m_map(m_column->valueOf(block, next));
+            m_mapped.push_back(mapped);
+            if (mapped >= 0) m_wanted.push_back(next);
         }
-        if (code >= m_mapped.size()) m_mapped.resize(code + size_t(1), kNotMapped);
-        int32_t& mapped = m_mapped[code];
-        if (mapped == kNotMapped) mapped = m_map(m_column->valueOf(block, code));
-        return mapped;
+        return m_mapped[code];
+    }
+    // The first of `codes` from `i` (all of block `block`) whose value maps to a value >= 0, or
+    // codes.size(). A scan of a lane's few event types among a hundred million events: most
+    // codes map to none, and are passed over eight at a time.
+    size_t findMapped(size_t block, std::span<const uint16_t> codes, size_t i)
+    {
+        enter(block);
+        for (; i < codes.size(); ++i) {
+            i = passUnwanted(codes, i);
+            if (i == codes.size() || (*this)(block, codes[i]) >= 0) break;
+        }
+        return i;
     }
 
 private:
-    static constexpr int32_t kNotMapped = INT32_MIN;
+    void enter(size_t block)
+    {
+        if (block == m_block) return;
+        m_mapped.clear();
+        m_wanted.clear();
+        m_block = block;
+    }
+    // Past the codes known to map to none from `i`: stops at a wanted code or one not mapped yet.
+    size_t passUnwanted(std::span<const uint16_t> codes, size_t i) const
+    {
+        const size_t known = m_mapped.size();
+#if defined(__SSE2__)
+        constexpr size_t kLanes = 8, kMostWanted = 4;
+        if (m_wanted.size() <= kMostWanted && known > 0) {
+            // Codes compare unsigned: both sides moved by 0x8000 for the signed comparison.
+            const __m128i bias = _mm_set1_epi16(int16_t(0x8000));
+            const __m128i limit = _mm_set1_epi16(int16_t(uint16_t(std::min<size_t>(known, 0xFFFF)) ^ 0x8000));
+            __m128i wanted[kMostWanted];
+            for (size_t w = 0; w < kMostWanted; ++w)
+                wanted[w] = _mm_set1_epi16(int16_t(w < m_wanted.size() ? m_wanted[w]
+                                                   : m_wanted.empty()  ? 0xFFFF
+                                                                       : m_wanted[0]));
+            for (; i + kLanes <= codes.size(); i += kLanes) {
+                const __m128i v = _mm_loadu_si128(reinterpret_cast<const __m128i*>(codes.data() + i));
+                const __m128i below = _mm_cmplt_epi16(_mm_xor_si128(v, bias), limit);
+                __m128i hit = _mm_cmpeq_epi16(v, wanted[0]);
+                for (size_t w = 1; w < kMostWanted; ++w) hit = _mm_or_si128(hit, _mm_cmpeq_epi16(v, wanted[w]));
+                if (_mm_movemask_epi8(_mm_andnot_si128(hit, below)) != 0xFFFF) break;
+            }
+        }
+#endif
+        while (i < codes.size() && codes[i] < known && m_mapped[codes[i]] < 0) ++i;
+        return i;
+    }
+
     const DictionaryColumn<T>* m_column;
     Map m_map;
     size_t m_block = SIZE_MAX;
-    std::vector<int32_t> m_mapped; // of m_block's codes
+    std::vector<int32_t> m_mapped;  // of m_block's codes, from 0 up
+    std::vector<uint16_t> m_wanted; // its codes that map to a value >= 0
 };
 
 } // namespace ringside
