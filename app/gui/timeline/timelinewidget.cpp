@@ -55,6 +55,9 @@ void TimelineWidget::install(const TraceSession* session)
     m_session = session;
     m_filter.reset();
     m_tracks.setSession(session);
+    // The other recordings' renderers hold their sessions' tables, which may be gone now: they
+    // are made again for the rows drawn (tracksOf).
+    m_otherTracks.clear();
 }
 
 TrackRenderer& TimelineWidget::tracksOf(const TimelineRows::Row& row)
