@@ -39,7 +39,7 @@ measure() {
 
 out=$(mktemp) settings=$(mktemp -d)
 trap 'rm -rf "$out" "$settings"' EXIT
-all=(kvm sched syscalls workqueue)
+all=(kvm power sched syscalls workqueue)
 configs=(off on)
 [ "${EACH_PLUGIN:-0}" = 1 ] && for p in "${all[@]}"; do configs+=("$p"); done
 for ((r = 0; r < rounds; r++)); do

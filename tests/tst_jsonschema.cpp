@@ -11,6 +11,7 @@
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
+#include <QTemporaryDir>
 #include <QTest>
 
 #include <set>
@@ -54,6 +55,7 @@ QString shapeFile(const QString& name)
 
 class TestJsonSchema : public QObject {
     Q_OBJECT
+    QTemporaryDir m_dir;
 private slots:
     void documentsKeepTheirShape_data()
     {
@@ -74,6 +76,11 @@ private slots:
                                    << "ringside.funcstats/1" << "ringside.funcstats/1";
         QTest::newRow("kvm") << QStringList{"kvm", fixture("zlib-host.dat"), fixture("zlib-guest.dat"), "--json"}
                              << "ringside.kvm/1" << "ringside.kvm/1";
+        // The power plugin's idle states, on an ARM board's recording (kept compressed).
+        const QString idle = m_dir.filePath("arm-idle.dat");
+        QVERIFY(ringside::test::writeFile(idle, ringside::test::readXz(fixture("arm-idle.dat.xz"))));
+        QTest::newRow("power") << QStringList{"stats", idle, "--plugin", "power", "--json"} << "ringside.stats/1"
+                               << "ringside.stats/1+power";
         for (const char* plugin : {"sched", "syscalls", "workqueue", "kvm"})
             QTest::newRow(plugin) << QStringList{"stats", fixture(plugin == QString("kvm") ? "zlib-host.dat" : "sched-mix.dat"),
                                                  "--plugin", plugin, "--json"}

@@ -1349,8 +1349,8 @@ private slots:
         cli.start(RINGSIDE_CLI, {"stats", test::fixture("execve-e2big.dat"), "--plugin", "nosuch"});
         QVERIFY(cli.waitForFinished(test::kWorkWaitMs));
         QCOMPARE(cli.exitCode(), 1);
-        QVERIFY(
-            cli.readAllStandardError().contains("no plugin named \"nosuch\" (found: kvm, sched, syscalls, workqueue)"));
+        QVERIFY(cli.readAllStandardError().contains(
+            "no plugin named \"nosuch\" (found: kvm, power, sched, syscalls, workqueue)"));
         cli.start(RINGSIDE_CLI, {"stats", test::fixture("execve-e2big.dat")});
         QVERIFY(cli.waitForFinished(test::kWorkWaitMs));
         QCOMPARE(cli.exitCode(), 2);

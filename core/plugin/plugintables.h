@@ -289,7 +289,7 @@ private:
 struct StatsTable {
     enum class Kind : uint8_t {
         Count,    // uint64_t
-        Number,   // int64_t (a return value, a CPU, an address)
+        Number,   // int64_t (a return value, a CPU, an address); kUnknown where it is not known
         Real,     // double
         Text,     // a string
         Duration, // int64_t ns; kUnknown where it is not known

@@ -52,7 +52,7 @@ std::string cellText(const StatsTable& table, size_t column, size_t row, const S
     const StatsTable::Column& c = table.columns[column];
     switch (c.kind) {
     case StatsTable::Kind::Count: return std::to_string(uint64_t(c.numbers[row]));
-    case StatsTable::Kind::Number: return std::to_string(c.numbers[row]);
+    case StatsTable::Kind::Number:
     case StatsTable::Kind::Duration:
         return c.numbers[row] == StatsTable::kUnknown ? std::string("-") : std::to_string(c.numbers[row]);
     case StatsTable::Kind::Real: {
@@ -82,6 +82,7 @@ std::string cellJson(const StatsTable& table, size_t column, size_t row, const S
     switch (c.kind) {
     case StatsTable::Kind::Text: return jsonQuoted(c.texts[row]);
     case StatsTable::Kind::Label: return jsonQuoted(StatsTable::labelOf(c, row));
+    case StatsTable::Kind::Number:
     case StatsTable::Kind::Duration:
         return c.numbers[row] == StatsTable::kUnknown ? std::string("null") : std::to_string(c.numbers[row]);
     case StatsTable::Kind::Real: {

@@ -6,6 +6,8 @@
 
 #include <algorithm>
 #include <cmath>
+#include <initializer_list>
+#include <iterator>
 
 namespace ringside::timeline {
 
@@ -108,6 +110,26 @@ QString formatDuration(int64_t ns, ClockUnit clock)
         if (number.endsWith('.')) number.chop(1);
     }
     return number + ' ' + unit.name;
+}
+
+QString formatCounterValue(int64_t value, const std::string& unit)
+{
+    auto scaled = [&](const std::initializer_list<const char*>& names, double step) {
+        double v = double(value);
+        auto name = names.begin();
+        while (std::abs(v) >= step && std::next(name) != names.end()) v /= step, ++name;
+        QString number = QString::number(v, 'f', name == names.begin() ? 0 : 2);
+        if (number.contains('.')) {
+            while (number.endsWith('0')) number.chop(1);
+            if (number.endsWith('.')) number.chop(1);
+        }
+        return number + ' ' + QString::fromUtf8(*name);
+    };
+    if (unit == "kHz") return scaled({"kHz", "MHz", "GHz"}, 1000);
+    if (unit == "Hz") return scaled({"Hz", "kHz", "MHz", "GHz"}, 1000);
+    if (unit == "bytes") return scaled({"bytes", "KiB", "MiB", "GiB", "TiB"}, 1024);
+    if (unit == "ns") return formatDuration(value);
+    return unit.empty() ? QString::number(value) : QString::number(value) + ' ' + QString::fromStdString(unit);
 }
 
 QString elideRowLabel(const QFontMetrics& metrics, const QString& label, int width)

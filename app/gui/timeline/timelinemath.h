@@ -5,6 +5,7 @@
 
 class QFontMetrics;
 #include <cstdint>
+#include <string>
 
 namespace ringside::timeline {
 
@@ -43,6 +44,9 @@ enum class ClockUnit { Nanoseconds, Ticks };
 QString formatTimestamp(uint64_t ns, uint64_t step, ClockUnit unit = ClockUnit::Nanoseconds);
 // A duration with its unit ("12.345 ms", "-3 us", "1.5 s"; "1.25 M ticks", "640 ticks").
 QString formatDuration(int64_t ns, ClockUnit unit = ClockUnit::Nanoseconds);
+// A counter's value in its unit, scaled to read ("1.1 GHz" for 1100000 kHz, "12 MiB", a
+// duration for "ns"); other units follow the number ("37 %").
+QString formatCounterValue(int64_t value, const std::string& unit);
 
 // A row label fitted to `width` pixels: a task's "NAME-PID" (after a "vCPU 0 · " or other
 // prefix ending in " · ") loses the end of its name, never the prefix or the pid

@@ -524,7 +524,8 @@ void TrackRenderer::describeSlicesAndMarks(RowOwner kind, uint32_t owner, uint64
         if (!rows || rows->empty()) continue;
         const size_t k = rows->lowerBound(t + 1, 0, rows->size(), [](const CounterRow& r) { return r.time; });
         if (k == 0) continue;
-        lines << QStringLiteral("%1: %2").arg(QString::fromStdString(table->spec().title)).arg((*rows)[k - 1].value);
+        lines << QStringLiteral("%1: %2").arg(QString::fromStdString(table->spec().title),
+                                              timeline::formatCounterValue((*rows)[k - 1].value, table->spec().unit));
     }
 }
 
