@@ -2,9 +2,10 @@
 // The whole reader on an arbitrary file: header, options and sections (v6 and v7, compressed
 // or not), the metadata handed to libtraceevent (through the child-process check), the CPU
 // data, the decoding of the first rows, and the syscalls (requests by event-name prefix),
-// sched and workqueue plugins fed whatever the file holds.
+// sched, workqueue and power plugins fed whatever the file holds.
 #include "fuzzsupport.h"
 #include "plugin/statstext.h"
+#include "powerplugin.h"
 #include "schedplugin.h"
 #include "syscallsplugin.h"
 #include "workqueueplugin.h"
@@ -26,6 +27,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size)
     plugins.push_back(std::make_unique<ringside::syscalls::SyscallsPlugin>());
     plugins.push_back(std::make_unique<ringside::sched::SchedPlugin>());
     plugins.push_back(std::make_unique<ringside::workqueue::WorkqueuePlugin>());
+    plugins.push_back(std::make_unique<ringside::power::PowerPlugin>());
     auto trace = ringside::Trace::open(file.path(), options, {}, std::move(plugins));
     if (!trace) return 0;
     ringside::fuzz::formatRows(**trace, 256);
