@@ -58,7 +58,6 @@ std::pair<uint64_t, uint64_t> PowerPlugin::span() const
 
 void PowerPlugin::consume(const ConsumedRecord& record)
 {
-    ++m_records;
     m_last = std::max(m_last, record.timestamp);
     switch (record.request) {
     case kFrequency:
@@ -153,9 +152,10 @@ void PowerPlugin::finish()
     const uint64_t end = span().second;
     for (auto& [cpu, c] : m_cpus)
         if (c.state >= 0 || c.state == kIdleNotRecorded) {
-            leaveState(c, cpu, std::max(end, c.stateSince), true);
-            c.state = kActive; // counted: the statistics add nothing after the end
-            c.stateSince = std::max(end, c.stateSince);
+            // Still in it: counted to the end, from where the statistics add nothing more.
+            const uint64_t until = std::max(end, c.stateSince);
+            leaveState(c, cpu, until, true);
+            c.stateSince = until;
         }
 }
 

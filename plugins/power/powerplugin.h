@@ -74,7 +74,6 @@ private:
     SliceSink* m_idle = nullptr;
     std::map<int64_t, uint32_t> m_labels; // of the idle states' slices
     std::map<uint32_t, Cpu> m_cpus;
-    uint64_t m_records = 0;
     uint64_t m_last = 0; // the latest record's time
     bool m_finished = false;
 };

@@ -88,6 +88,20 @@ QString formatTimestamp(uint64_t ns, uint64_t step, ClockUnit clock)
     return text;
 }
 
+namespace {
+
+// "1.500" -> "1.5", "2.000" -> "2": a number with only the decimals that say something.
+QString withoutTrailingZeros(QString number)
+{
+    if (number.contains('.')) {
+        while (number.endsWith('0')) number.chop(1);
+        if (number.endsWith('.')) number.chop(1);
+    }
+    return number;
+}
+
+} // namespace
+
 QString formatDuration(int64_t ns, ClockUnit clock)
 {
     const double magnitude = std::abs(double(ns));
@@ -104,12 +118,8 @@ QString formatDuration(int64_t ns, ClockUnit clock)
                : magnitude >= 1e6 ? Unit{1e6, "M ticks"}
                : magnitude >= 1e3 ? Unit{1e3, "k ticks"}
                                   : Unit{1, "ticks"};
-    QString number = QString::number(double(ns) / unit.scale, 'f', unit.scale == 1 ? 0 : 3);
-    if (number.contains('.')) {
-        while (number.endsWith('0')) number.chop(1);
-        if (number.endsWith('.')) number.chop(1);
-    }
-    return number + ' ' + unit.name;
+    return withoutTrailingZeros(QString::number(double(ns) / unit.scale, 'f', unit.scale == 1 ? 0 : 3)) + ' ' +
+           unit.name;
 }
 
 QString formatCounterValue(int64_t value, const std::string& unit)
@@ -118,12 +128,8 @@ QString formatCounterValue(int64_t value, const std::string& unit)
         double v = double(value);
         auto name = names.begin();
         while (std::abs(v) >= step && std::next(name) != names.end()) v /= step, ++name;
-        QString number = QString::number(v, 'f', name == names.begin() ? 0 : 2);
-        if (number.contains('.')) {
-            while (number.endsWith('0')) number.chop(1);
-            if (number.endsWith('.')) number.chop(1);
-        }
-        return number + ' ' + QString::fromUtf8(*name);
+        return withoutTrailingZeros(QString::number(v, 'f', name == names.begin() ? 0 : 2)) + ' ' +
+               QString::fromUtf8(*name);
     };
     if (unit == "kHz") return scaled({"kHz", "MHz", "GHz"}, 1000);
     if (unit == "Hz") return scaled({"Hz", "kHz", "MHz", "GHz"}, 1000);
