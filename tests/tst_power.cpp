@@ -146,6 +146,22 @@ private slots:
         for (const auto& [cpu, list] : samples)
             for (const auto& [t, khz] : list) rows << QStringLiteral("%1,%2,%3").arg(t).arg(cpu).arg(khz);
         QCOMPARE(query("arm-rtapp.dat.xz", "SELECT ts, cpu, value FROM power_cpufreq ORDER BY cpu, ts"), rows);
+
+        // ... and as Perfetto has them: its documented query, unchanged, gives the same; a
+        // track per CPU, numbered in CPU order; the join reads each track's rows by its id.
+        const QString perfetto = "SELECT ts, value, cpu FROM counter JOIN cpu_counter_track t ON counter.track_id = "
+                                 "t.id WHERE t.name = 'cpufreq'";
+        QStringList perfettoRows;
+        for (const auto& [cpu, list] : samples)
+            for (const auto& [t, khz] : list) perfettoRows << QStringLiteral("%1,%2,%3").arg(t).arg(khz).arg(cpu);
+        QCOMPARE(query("arm-rtapp.dat.xz", perfetto + " ORDER BY cpu, ts"), perfettoRows);
+        QCOMPARE(query("arm-rtapp.dat.xz", "SELECT id, cpu, type, unit FROM cpu_counter_track WHERE name = 'cpufreq'"),
+                 QStringList({"0,0,cpu_frequency,kHz", "1,3,cpu_frequency,kHz", "2,4,cpu_frequency,kHz",
+                              "3,5,cpu_frequency,kHz"}));
+        const QStringList plan = query("arm-rtapp.dat.xz", "EXPLAIN QUERY PLAN " + perfetto);
+        QVERIFY2(plan.join('\n').contains("SCAN counter VIRTUAL TABLE INDEX 0:2:0,"), qPrintable(plan.join('\n')));
+        // Perfetto divides a REAL value.
+        QCOMPARE(query("arm-rtapp.dat.xz", "SELECT value / 1000000 FROM counter WHERE id = 1"), QStringList({"0.85"}));
     }
 
     // Each CPU's idle states are slices from a cpu_idle entry to the exit after it, the time
@@ -232,6 +248,31 @@ private slots:
         QStringList rows = query("arm-idle.dat.xz", "SELECT cpu, ts, dur, name, open FROM power_cpuidle");
         std::sort(rows.begin(), rows.end());
         QCOMPARE(rows, slices);
+
+        // Perfetto's cpuidle counter: every cpu_idle event's state as recorded, per CPU, read
+        // through a view as Perfetto's own test makes it (the duration to the next one).
+        QStringList events, durations;
+        std::map<uint32_t, std::vector<std::pair<uint64_t, uint64_t>>> byCpu;
+        for (const ReportLine& l : lines)
+            if (l.event == "cpu_idle") {
+                const auto [state, cpu] = stateAndCpu(l.fields);
+                byCpu[cpu].emplace_back(l.time, state);
+            }
+        for (const auto& [cpu, list] : byCpu)
+            for (size_t i = 0; i < list.size(); ++i) {
+                events << QStringLiteral("%1,%2,%3").arg(cpu).arg(list[i].first).arg(list[i].second);
+                if (i + 1 < list.size()) durations << QString::number(list[i + 1].first - list[i].first);
+            }
+        QCOMPARE(query("arm-idle.dat.xz",
+                       "SELECT cpu, ts, CAST(value AS INT) FROM counter c JOIN cpu_counter_track t ON c.track_id = "
+                       "t.id WHERE t.name = 'cpuidle' ORDER BY cpu, ts"),
+                 events);
+        QCOMPARE(query("arm-idle.dat.xz",
+                       "CREATE VIEW idle_view AS SELECT ts, lead(ts) OVER (PARTITION BY track_id ORDER BY ts) - ts "
+                       "AS dur, cpu, name AS idle_name, value AS idle_value FROM counter INNER JOIN cpu_counter_track "
+                       "ON counter.track_id = cpu_counter_track.id WHERE name = 'cpuidle'; "
+                       "SELECT dur FROM idle_view WHERE dur IS NOT NULL ORDER BY cpu, ts"),
+                 durations);
     }
 
     // Events that disagree with what came before: an exit while active is counted and changes

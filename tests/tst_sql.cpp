@@ -548,7 +548,7 @@ private slots:
         RecordingSql& sql = *o.sql;
         QCOMPARE(query(sql, "SELECT str_value FROM metadata WHERE name = 'ringside_sql_schema'").rows,
                  (std::vector<std::vector<std::string>>{{kSqlSchema}}));
-        QCOMPARE(std::string(kSqlSchema), std::string("ringside.sql/2"));
+        QCOMPARE(std::string(kSqlSchema), std::string("ringside.sql/3"));
         // `trace-cmd report --uname`: "Linux vm 6.18.44-fc-v669 x86_64".
         QCOMPARE(query(sql, "SELECT name, str_value FROM metadata WHERE name LIKE 'system_%' ORDER BY name").rows,
                  (std::vector<std::vector<std::string>>{
@@ -938,7 +938,7 @@ private slots:
             {"ATTACH DATABASE '" + attached + "' AS p; CREATE TABLE p.t(x); INSERT INTO p.t VALUES (1)", "ATTACH"},
             {"VACUUM INTO '" + copy + "'", "VACUUM INTO"},
             {"CREATE TABLE t(x)", "temporary tables"},
-            {"CREATE VIEW v AS SELECT 1", "temporary tables"},
+            {"DROP VIEW raw", "not dropped"},
             {"DROP TABLE sched_switch", "no virtual table"},
             {"INSERT INTO sched_switch (id) VALUES (1)", "temporary tables"},
             {"CREATE VIRTUAL TABLE again USING ringside", "no virtual table"},
@@ -965,6 +965,11 @@ private slots:
                      .rows[0][0],
                  query(*o.sql, "SELECT max(count(*), 7) FROM sched_switch").rows[0][0]);
         QVERIFY(!query(*o.sql, "PRAGMA table_info(sched_switch)").rows.empty());
+        // Views in the (in-memory) main database, as Perfetto's documented queries make them.
+        QCOMPARE(query(*o.sql, "CREATE VIEW v AS SELECT count(*) AS c FROM sched_switch; SELECT c FROM v").rows,
+                 query(*o.sql, "SELECT count(*) FROM sched_switch").rows);
+        QCOMPARE(query(*o.sql, "DROP VIEW v; SELECT count(*) FROM sqlite_master WHERE name = 'v'").rows[0][0],
+                 std::string("0"));
         QCOMPARE(query(*o.sql, "DROP TABLE n; SELECT count(*) FROM temp.sqlite_master WHERE name = 'n'").rows[0][0],
                  std::string("0"));
     }

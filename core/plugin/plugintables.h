@@ -84,7 +84,14 @@ struct InstantTableSpec {
 struct CounterTableSpec {
     std::string key, title;
     RowOwner owner = RowOwner::Task;
-    std::string unit; // "", "ns", "bytes", "%"
+    std::string unit; // "", "ns", "bytes", "%", "kHz"
+    // In SQL each owner's values are a track of Perfetto's `counter` table, named as Perfetto
+    // names it ("cpufreq"; "{cpu}" stands for the owner's CPU: "Cpu {cpu} Max Freq Limit") and
+    // of its type ("cpu_frequency"); empty: the key.
+    std::string trackName = {}, trackType = {};
+    // Drawn on the timeline; false for values only SQL reads (cpuidle's raw states, which the
+    // idle slices show).
+    bool drawn = true;
 };
 
 // Arrows from a moment of one owner to a moment of another: a wakeup to the switch that ran

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 #include "sql/analysistables.h"
 
+#include "sql/countertables.h"
 #include "sql/ownertables.h"
 #include "sql/recordingsql.h"
 #include "sql/schedtable.h"
@@ -416,6 +417,7 @@ std::vector<NamedTable> makeAnalysisTables(SqlContext& context, std::vector<std:
     add(std::move(tasks.thread), "tasks (lives of a pid)");
     add(std::move(tasks.process), "thread groups");
     if (trace.callSlices().size()) add(callTable(context), "function_graph calls");
+    addCounterTables(context, add);
     add(makeSchedTable(context, unique("sched")), "runs on each CPU, from sched_switch");
     add(makeSchedTable(context, unique("sched_slice")), "runs on each CPU (sched)");
     for (const Trace::Analysis& analysis : trace.analyses()) {

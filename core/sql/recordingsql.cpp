@@ -183,13 +183,19 @@ int RecordingSql::authorize(void* self, int action, const char* what, const char
         if (detail && std::string_view(detail) == "load_extension")
             return refuse("load_extension is refused: a query runs no code from a file");
         return SQLITE_OK;
+    case SQLITE_CREATE_VIEW:
+    case SQLITE_DROP_VIEW:
+        // A view holds no rows and the main database is in memory: Perfetto's documented
+        // queries make views (CREATE VIEW freq_view AS ...). Ringside's own (raw) stays.
+        if (action == SQLITE_DROP_VIEW && what && sqlite3_stricmp(what, "raw") == 0 && db == "main")
+            return refuse("the view raw is the recording's (Perfetto's name of ftrace_event): it is not dropped");
+        if (action == SQLITE_DROP_VIEW && what) sql->m_droppedView = what;
+        return SQLITE_OK;
     case SQLITE_CREATE_TABLE:
     case SQLITE_CREATE_INDEX:
-    case SQLITE_CREATE_VIEW:
     case SQLITE_CREATE_TRIGGER:
     case SQLITE_DROP_TABLE:
     case SQLITE_DROP_INDEX:
-    case SQLITE_DROP_VIEW:
     case SQLITE_DROP_TRIGGER:
     case SQLITE_INSERT:
     case SQLITE_UPDATE:
@@ -199,7 +205,9 @@ int RecordingSql::authorize(void* self, int action, const char* what, const char
         // write to the schema out.
         if (what && (std::string_view(what) == "sqlite_master" || std::string_view(what) == "sqlite_schema"))
             return SQLITE_OK;
-        if (action == SQLITE_DELETE && what && db == "main" && what == sql->m_droppedSpanJoin) return SQLITE_OK;
+        if (action == SQLITE_DELETE && what && db == "main" &&
+            (what == sql->m_droppedSpanJoin || what == sql->m_droppedView))
+            return SQLITE_OK;
         [[fallthrough]];
     case SQLITE_ALTER_TABLE:
     case SQLITE_REINDEX:

@@ -25,7 +25,7 @@ namespace ringside::sql {
 // The version of the SQL tables' shape (their names, columns and meanings), read by
 // `SELECT str_value FROM metadata WHERE name = 'ringside_sql_schema'`: a table or column added,
 // renamed, retyped or given another meaning gives a new number (README, "Machine-readable output").
-inline constexpr const char* kSqlSchema = "ringside.sql/2";
+inline constexpr const char* kSqlSchema = "ringside.sql/3";
 
 // Where a statement's result goes: its column names once, then each row. row() returns false
 // to stop the statement early (a view that has enough).
@@ -113,6 +113,7 @@ private:
     std::atomic<uint64_t> m_rowsRead{0};
     std::string m_refused; // why the guard refused the statement being prepared
     std::string m_droppedSpanJoin; // the SPAN_JOIN table a DROP TABLE being prepared drops
+    std::string m_droppedView;     // the view a DROP VIEW drops (its rows, none, are deleted)
 };
 
 } // namespace ringside::sql

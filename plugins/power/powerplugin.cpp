@@ -32,10 +32,14 @@ std::vector<EventRequest> PowerPlugin::requests() const
 
 void PowerPlugin::setTables(TableSink& tables)
 {
-    m_frequency = &tables.counters({"cpufreq", "CPU frequency", RowOwner::Cpu, "kHz"});
-    m_minimum = &tables.counters({"cpufreq_min", "Lowest frequency allowed", RowOwner::Cpu, "kHz"});
-    m_maximum = &tables.counters({"cpufreq_max", "Highest frequency allowed", RowOwner::Cpu, "kHz"});
+    // Named in SQL as Perfetto names them, so that its frequency and idle queries carry over.
+    m_frequency = &tables.counters({"cpufreq", "CPU frequency", RowOwner::Cpu, "kHz", "cpufreq", "cpu_frequency"});
+    m_minimum = &tables.counters({"cpufreq_min", "Lowest frequency allowed", RowOwner::Cpu, "kHz",
+                                  "Cpu {cpu} Min Freq Limit", "cpu_min_frequency_limit"});
+    m_maximum = &tables.counters({"cpufreq_max", "Highest frequency allowed", RowOwner::Cpu, "kHz",
+                                  "Cpu {cpu} Max Freq Limit", "cpu_max_frequency_limit"});
     m_idle = &tables.slices({"cpuidle", "Idle states", RowOwner::Cpu, "", "", 0x9aa5b1});
+    m_idleStates = &tables.counters({"cpuidle_state", "Idle state", RowOwner::Cpu, "", "cpuidle", "cpu_idle", false});
 }
 
 uint32_t PowerPlugin::rowOf(uint32_t cpu) const
@@ -118,6 +122,8 @@ void PowerPlugin::leaveState(Cpu& c, uint32_t cpu, uint64_t t, bool open)
 
 void PowerPlugin::idle(uint64_t t, uint32_t cpu, uint64_t state)
 {
+    // Every event, as recorded (4294967295 on leaving), mismatched or not: Perfetto's cpuidle.
+    if (const uint32_t row = rowOf(cpu); row != UINT32_MAX) m_idleStates->add(t, row, int64_t(state));
     Cpu& c = m_cpus[cpu];
     const bool exit = state == kIdleExit;
     if (c.state == kNoIdleYet) {

@@ -72,6 +72,7 @@ private:
     CounterSink* m_minimum = nullptr;
     CounterSink* m_maximum = nullptr;
     SliceSink* m_idle = nullptr;
+    CounterSink* m_idleStates = nullptr;  // cpu_idle's state as recorded (SQL only)
     std::map<int64_t, uint32_t> m_labels; // of the idle states' slices
     std::map<uint32_t, Cpu> m_cpus;
     uint64_t m_last = 0; // the latest record's time
