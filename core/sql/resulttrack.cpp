@@ -54,6 +54,28 @@ TrackShape trackShape(const std::vector<std::string>& columns)
     return s;
 }
 
+std::string fieldCounterQuery(const Trace& trace, uint16_t type, const std::string& field, RowOwner owner)
+{
+    // The type's table, named as makeEventTables names it: the event's name, or system_name
+    // when two systems share the name.
+    const std::vector<Trace::EventFormatNames> formats = trace.recordedFormats();
+    const auto it = std::find_if(formats.begin(), formats.end(), [&](const auto& f) { return f.type == type; });
+    if (it == formats.end()) return {};
+    const bool shared =
+        std::count_if(formats.begin(), formats.end(), [&](const auto& f) { return f.name == it->name; }) > 1;
+    const std::string table = shared ? it->system + "_" + it->name : it->name;
+    auto quoted = [](const std::string& name) {
+        std::string out = "\"";
+        for (char c : name) out += c == '"' ? std::string("\"\"") : std::string(1, c);
+        return out + "\"";
+    };
+    // A field named like a leading column keeps the name; the column is then common_<name>.
+    auto leading = [&](const std::string& column) { return field == column ? "common_" + column : column; };
+    const std::string ownerColumn = owner == RowOwner::Task ? leading("utid") : leading("cpu");
+    return "SELECT " + leading("ts") + " AS ts, " + ownerColumn + " AS " + (owner == RowOwner::Task ? "utid" : "cpu") +
+           ", " + quoted(field) + " AS value FROM " + quoted(table) + " WHERE " + quoted(field) + " IS NOT NULL";
+}
+
 ResultTrack::ResultTrack(const Trace& trace, std::string key, std::string title)
     : m_trace(trace), m_key(std::move(key)), m_title(std::move(title))
 {}

@@ -27,6 +27,11 @@ struct TrackShape {
 };
 TrackShape trackShape(const std::vector<std::string>& columns);
 
+// The query that plots a number field of one event type as a counter (its SQL kept as a query
+// track's): per task (`utid`) or per CPU (the CPU that recorded each event), the field's value
+// at each event of the type. Empty when the recording has no events of the type.
+std::string fieldCounterQuery(const Trace& trace, uint16_t type, const std::string& field, RowOwner owner);
+
 // A ResultSink that makes a track table of the first statement's result, row by row (the whole
 // result, however long: only the table holds it). Rows without a time or an owner it can place
 // are counted, not drawn.

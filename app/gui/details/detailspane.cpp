@@ -6,11 +6,14 @@
 #include "timeline/timelinemath.h"
 
 #include "calls/calltree.h"
+#include "sql/resulttrack.h"
 
+#include <QContextMenuEvent>
 #include <QFontDatabase>
 #include <QFontMetrics>
 #include <QHeaderView>
 #include <QLocale>
+#include <QMenu>
 #include <QStyledItemDelegate>
 #include <QTreeWidgetItemIterator>
 
@@ -209,7 +212,9 @@ void DetailsPane::showEvent(std::optional<EventRef> event, std::optional<uint32_
     auto* line = new QTreeWidgetItem(this, {tr("line"), QString::fromStdString(f.info(*event))});
     line->setToolTip(1, QString::fromStdString(f.reportLine(*event)));
 
-    auto* fields = new QTreeWidgetItem(this, {tr("fields")});
+    auto* fields = m_fields = new QTreeWidgetItem(this, {tr("fields")});
+    m_type = type;
+    m_pid = pid;
     auto* common = new QTreeWidgetItem(fields, {tr("common")});
     const QFont fixed = QFontDatabase::systemFont(QFontDatabase::FixedFont);
     for (const FieldValue& v : f.fields(*event)) {
@@ -230,6 +235,39 @@ void DetailsPane::showEvent(std::optional<EventRef> event, std::optional<uint32_
     for (QTreeWidgetItemIterator it(this); *it; ++it)
         if (!(*it)->text(1).isEmpty() && (*it)->toolTip(1).isEmpty()) (*it)->setToolTip(1, (*it)->text(1));
     fitColumns();
+}
+
+QList<QAction*> DetailsPane::fieldActions(QTreeWidgetItem* item, QObject* parent)
+{
+    QList<QAction*> actions;
+    // A number field of the event's own (its hex column is filled): common ones are the
+    // table's columns already.
+    if (!m_session || !item || !m_fields || item->parent() != m_fields || item->text(2).isEmpty()) return actions;
+    const QString field = item->text(0);
+    const QString event = QString::fromStdString(m_session->formatter->eventName(m_type));
+    for (const bool perTask : {true, false}) {
+        auto* action = new QAction(perTask ? tr("Plot %1 as a counter per task").arg(field)
+                                           : tr("Plot %1 as a counter per CPU").arg(field),
+                                   parent);
+        connect(action, &QAction::triggered, this, [this, field, event, perTask, type = m_type, pid = m_pid] {
+            const std::string sql = sql::fieldCounterQuery(*m_session->trace, type, field.toStdString(),
+                                                           perTask ? RowOwner::Task : RowOwner::Cpu);
+            if (sql.empty()) return;
+            emit plotFieldRequested(QStringLiteral("%1.%2 per %3").arg(event, field, perTask ? tr("task") : tr("CPU")),
+                                    QString::fromStdString(sql), perTask, pid);
+        });
+        actions << action;
+    }
+    return actions;
+}
+
+void DetailsPane::contextMenuEvent(QContextMenuEvent* e)
+{
+    QMenu menu(this);
+    const QList<QAction*> actions = fieldActions(itemAt(e->pos()), &menu);
+    if (actions.isEmpty()) return QTreeWidget::contextMenuEvent(e);
+    menu.addActions(actions);
+    menu.exec(e->globalPos());
 }
 
 } // namespace ringside

@@ -37,6 +37,12 @@ EventsPane::EventsPane(ViewState* view, QWidget* parent) : QSplitter(Qt::Horizon
         EventTableModel::Latency,
         fontMetrics().horizontalAdvance(m_model->headerData(EventTableModel::Latency, Qt::Horizontal).toString()) + 16);
     m_details = new DetailsPane(this);
+    connect(m_details, &DetailsPane::plotFieldRequested, this,
+            [this](const QString& name, const QString& sql, bool perTask, int32_t pid) {
+                // A query track, kept in the session; per task, the event's task shows it.
+                m_view->addQueryTrack({name, sql});
+                if (perTask && pid >= 0) m_view->addTaskRow(pid);
+            });
 
     auto* tableBox = new QWidget(this);
     m_tableLayout = new QVBoxLayout(tableBox);

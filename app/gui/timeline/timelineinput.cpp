@@ -318,6 +318,14 @@ bool TimelineWidget::event(QEvent* e)
                     if (!line.isEmpty()) lines << line;
                 }
             }
+            if (index >= 0 && m_rows.rows()[index].kind == TimelineRows::Kind::Counters) {
+                const TimelineRows::Row& row = m_rows.rows()[index];
+                if (const std::optional<CounterGroup> group = counterGroupOf(row))
+                    lines << tracksOf(row)
+                                 .counterReadout(*group, counterOwnerOf(row), m_view->visibleRange(),
+                                                 timeAtX(help->pos().x()))
+                                 .join('\n');
+            }
             if (index >= 0 && m_rows.rows()[index].kind == TimelineRows::Kind::Cpu) {
                 const TimelineRows::Row& row = m_rows.rows()[index];
                 const uint64_t slack = m_view->visibleRange().span() / uint64_t(dataWidth()) * 2;

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 #include "timeline/timelinerows.h"
 
+#include "timeline/countergroups.h"
+
 #include <QFileInfo>
 
 #include <algorithm>
@@ -93,7 +95,45 @@ void TimelineRows::addBufferRows(size_t recording, uint16_t b)
         m_rows.push_back(row);
         if (active && m_callStreams.contains(s.value))
             m_rows.push_back(callsRow(s, -1, QStringLiteral("  calls on CPU %1").arg(store.stream(s).cpu)));
+        addCounterRows(*m_sessions[recording], row, 30);
     }
+}
+
+int TimelineRows::addCounterRows(const TraceSession& session, const Row& owner, int indent)
+{
+    const bool cpu = owner.kind == Kind::Cpu;
+    const uint32_t id = cpu ? owner.stream.value : owner.task.value;
+    if (!cpu && !owner.task.valid()) return 0;
+    const std::vector<CounterGroup> groups = counterGroups(session, cpu ? RowOwner::Cpu : RowOwner::Task, id);
+    for (size_t g = 0; g < groups.size(); ++g) {
+        Row row = owner;
+        row.kind = Kind::Counters;
+        row.counterGroup = int(g);
+        row.label = groups[g].label();
+        row.height = kCounterHeight;
+        row.indent = indent;
+        m_rows.push_back(row);
+    }
+    return int(groups.size());
+}
+
+size_t TimelineRows::countCounterGroups() const
+{
+    size_t n = 0;
+    for (const Row& r : m_rows) {
+        const TraceSession* s = session(r);
+        if (!s || (r.kind != Kind::Cpu && r.kind != Kind::Task)) continue;
+        if (r.kind == Kind::Cpu)
+            n += counterGroups(*s, RowOwner::Cpu, r.stream.value).size();
+        else if (r.task.valid())
+            n += counterGroups(*s, RowOwner::Task, r.task.value).size();
+    }
+    return n;
+}
+
+void TimelineRows::tablesGrew()
+{
+    if (countCounterGroups() != m_counterGroups) rebuild();
 }
 
 void TimelineRows::addGuestRows(const RecordingSet::GuestView& guest)
@@ -159,8 +199,11 @@ void TimelineRows::rebuild()
     }
     // Share the spare height between the CPU rows.
     int fixed = int(m_tasks.size()) * kTaskHeight, cpuRows = 0;
-    for (const TaskData& t : m_tasks)
+    for (const TaskData& t : m_tasks) {
         if (m_callPids.contains(t.pid)) fixed += callsRow({}, t.pid, {}).height;
+        if (t.task.valid())
+            fixed += int(counterGroups(*m_session, RowOwner::Task, t.task.value).size()) * kCounterHeight;
+    }
     for (const Row& r : m_rows) {
         if (r.kind == Kind::Cpu)
             ++cpuRows;
@@ -224,11 +267,14 @@ void TimelineRows::rebuild()
                         .arg(QString::fromStdString(m_session->taskName(t.pid)))
                         .arg(t.pid);
         row.height = taskHeight;
+        row.task = t.task;
         m_rows.push_back(row);
         if (m_callPids.contains(t.pid))
             m_rows.push_back(
                 callsRow({}, t.pid, QStringLiteral("%1  calls").arg(inGroup > 1 ? QStringLiteral("  ") : QString())));
+        addCounterRows(*m_session, row, inGroup > 1 ? 24 : 16);
     }
+    m_counterGroups = countCounterGroups();
 }
 
 TimelineRows::Row TimelineRows::callsRow(StreamId stream, int32_t pid, const QString& label) const

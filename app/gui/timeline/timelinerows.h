@@ -17,7 +17,9 @@ namespace ringside {
 // The rows of the timeline: per buffer a collapsible header and one row per CPU, then the
 // task rows the user added, grouped by process. A task row names its task in the trace's
 // TaskIndex, so adding one costs no scan of the events. A task or CPU row may show its calls
-// in a row below it, a lane per call depth. Pure layout and data; no painting.
+// in a row below it, a lane per call depth; a CPU or task row with counters (a frequency, a
+// field plotted) has a row per counter group under it (countergroups.h). Pure layout and data;
+// no painting.
 //
 // With several recordings (setRecordings), each recording's buffers form their own groups,
 // headed by the file's name; a paired guest's CPUs sit under the host's rows of the threads
@@ -26,7 +28,8 @@ namespace ringside {
 class TimelineRows {
 public:
     // GuestTask: a host thread that ran a guest's vCPU, in the host–guest view.
-    enum class Kind { BufferHeader, Cpu, ProcessHeader, Task, Calls, GuestTask };
+    // Counters: the counter group `counterGroup` of the CPU (stream) or task (pid, task) above.
+    enum class Kind { BufferHeader, Cpu, ProcessHeader, Task, Calls, GuestTask, Counters };
     struct Row {
         Kind kind = Kind::Cpu;
         uint8_t recording = 0; // in the order setRecordings got them
@@ -37,7 +40,8 @@ public:
         int height = 0;
         int lanes = 0;  // of a Calls row, once its calls are laid out
         int indent = 8; // of the label
-        TaskId task;    // of a GuestTask row: the host thread's busiest life
+        TaskId task;    // of a GuestTask row: the host thread's busiest life; of a task's Counters row
+        int counterGroup = 0;
     };
     // A task row: the task (one life of its pid, see TaskIndex), whose events and running
     // intervals the trace's task index holds; nothing is copied per row.
@@ -59,6 +63,7 @@ public:
     static constexpr int kTaskMaxHeight = 40;
     static constexpr int kLaneHeight = 15;
     static constexpr int kCallsPadding = 4;
+    static constexpr int kCounterHeight = 36;
 
     void setSession(const TraceSession* session);
     // Several recordings on one timeline; `active` is the one whose task rows, calls rows and
@@ -115,12 +120,19 @@ public:
 
     // Bumped whenever the rows change, for caches keyed on the layout.
     int version() const { return m_version; }
+    // The analyses' tables grew: the rows are made again when an owner shown gained or lost a
+    // counter group (a capture's first frequency sample).
+    void tablesGrew();
 
 private:
     void rebuild();
     void addBufferRows(size_t recording, uint16_t buffer);
     void addGuestRows(const RecordingSet::GuestView& guest);
     Row callsRow(StreamId stream, int32_t pid, const QString& label) const;
+    // The Counters rows of a CPU's stream or a task, appended; how many.
+    int addCounterRows(const TraceSession& session, const Row& owner, int indent);
+    // How many counter groups the owners of the rows have now (tablesGrew compares).
+    size_t countCounterGroups() const;
     static uint32_t collapseKey(size_t recording, uint16_t buffer) { return uint32_t(recording) << 16 | buffer; }
 
     const TraceSession* m_session = nullptr; // the active one
@@ -137,6 +149,7 @@ private:
     QMap<int64_t, int> m_laneCounts; // by laneKey
     int m_version = 0;
     int m_viewportHeight = 0;
+    size_t m_counterGroups = 0; // when the rows were made
 };
 
 } // namespace ringside

@@ -73,6 +73,7 @@ void TimelineWidget::tablesGrew()
 {
     m_tracks.tablesGrew();
     for (TrackRenderer& tracks : m_otherTracks) tracks.tablesGrew();
+    m_rows.tablesGrew(); // an owner's first counter values give it a counter row
     m_cacheKey = CacheKey();
     update();
 }
@@ -80,6 +81,7 @@ void TimelineWidget::tablesGrew()
 void TimelineWidget::tracksChanged()
 {
     m_tracks.setSession(m_session);
+    m_rows.tablesGrew(); // a query's counter track has rows of its own
     m_cacheKey = CacheKey();
     update();
 }
@@ -287,6 +289,8 @@ void TimelineWidget::renderRows(QPainter& p)
                     paintTaskRow(p, row, top);
                 else if (row.kind == TimelineRows::Kind::GuestTask)
                     paintGuestTaskRow(p, row, top);
+                else if (row.kind == TimelineRows::Kind::Counters)
+                    paintCountersRow(p, row, top);
                 else
                     paintCallsRow(p, row, top, i);
             }
@@ -404,6 +408,65 @@ void TimelineWidget::paintTaskRow(QPainter& p, const TimelineRows::Row& row, int
     m_tracks.paintSlices(p, RowOwner::Task, task->task.value, QRect(kLabelWidth, top + 3, w, row.height - 9), range);
     m_tracks.paintMarks(p, RowOwner::Task, task->task.value, QRect(kLabelWidth, top, w, row.height), range);
     paintTaskEvents(p, *m_session, task->task, true, top, row.height);
+}
+
+std::optional<CounterGroup> TimelineWidget::counterGroupOf(const TimelineRows::Row& row) const
+{
+    const bool cpu = row.stream.valid() && row.pid < 0;
+    const uint32_t owner = cpu ? row.stream.value : row.task.value;
+    std::vector<CounterGroup> groups = counterGroups(sessionOf(row), cpu ? RowOwner::Cpu : RowOwner::Task, owner);
+    if (row.counterGroup >= int(groups.size())) return std::nullopt;
+    return std::move(groups[size_t(row.counterGroup)]);
+}
+
+uint32_t TimelineWidget::counterOwnerOf(const TimelineRows::Row& row)
+{
+    return row.stream.valid() && row.pid < 0 ? row.stream.value : row.task.value;
+}
+
+void TimelineWidget::paintCountersRow(QPainter& p, const TimelineRows::Row& row, int top)
+{
+    const std::optional<CounterGroup> group = counterGroupOf(row);
+    if (!group) return;
+    tracksOf(row).paintCounters(p, *group, counterOwnerOf(row), QRect(kLabelWidth, top, dataWidth(), row.height - 1),
+                                m_view->visibleRange());
+}
+
+void TimelineWidget::paintCounterReadouts(QPainter& p)
+{
+    // Over each counter row: the values at the pointer (or at the selected event) and the
+    // view's lowest, mean and highest, on a pale backdrop that keeps them readable over the line.
+    std::optional<uint64_t> cursor;
+    if (m_hoverX >= kLabelWidth)
+        cursor = timeAtX(m_hoverX);
+    else if (auto sel = m_view->selection();
+             sel && m_session && sel->index < m_session->store().stream(sel->stream).columns.size())
+        cursor = m_session->store().timestamp(*sel);
+    const auto& rows = m_rows.rows();
+    int top = kRulerHeight - m_scrollY;
+    QFont small = p.font();
+    small.setPointSizeF(small.pointSizeF() * 0.85);
+    p.save();
+    p.setFont(small);
+    p.setClipRect(kLabelWidth, kRulerHeight, dataWidth(), height() - kRulerHeight);
+    const QFontMetrics metrics(small);
+    for (int i = 0; i < rows.size(); top += rows[i].height, ++i) {
+        const TimelineRows::Row& row = rows[i];
+        if (row.kind != TimelineRows::Kind::Counters || top + row.height < kRulerHeight || top > height()) continue;
+        const std::optional<CounterGroup> group = counterGroupOf(row);
+        if (!group) continue;
+        const QStringList lines =
+            tracksOf(row).counterReadout(*group, counterOwnerOf(row), m_view->visibleRange(), cursor);
+        int y = top + 1;
+        for (int n = 0; n < lines.size() && y + metrics.height() <= top + row.height; ++n, y += metrics.height()) {
+            const QString text = metrics.elidedText(lines[n], Qt::ElideRight, dataWidth() - 12);
+            const QRect box(kLabelWidth + 4, y, metrics.horizontalAdvance(text) + 8, metrics.height());
+            p.fillRect(box, QColor(255, 255, 255, 200));
+            p.setPen(TrackRenderer::counterColor(size_t(n)).darker(130));
+            p.drawText(box.adjusted(4, 0, 0, 0), Qt::AlignVCenter | Qt::AlignLeft, text);
+        }
+    }
+    p.restore();
 }
 
 namespace {
@@ -705,6 +768,7 @@ void TimelineWidget::paintOverlays(QPainter& p)
         p.setPen(QPen(palette().color(QPalette::Mid), 1, Qt::DotLine));
         p.drawLine(m_hoverX, kRulerHeight, m_hoverX, height());
     }
+    paintCounterReadouts(p);
 }
 
 } // namespace ringside

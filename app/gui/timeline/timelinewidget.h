@@ -137,6 +137,11 @@ private:
     const TraceSession& sessionOf(const TimelineRows::Row& row) const { return *m_rows.session(row); }
     bool isActive(const TimelineRows::Row& row) const { return row.recording == m_rows.activeRecording(); }
     void paintCallsRow(QPainter& p, const TimelineRows::Row& row, int top, int index);
+    void paintCountersRow(QPainter& p, const TimelineRows::Row& row, int top);
+    void paintCounterReadouts(QPainter& p);
+    // A Counters row's group and owner (a CPU's stream or a task).
+    std::optional<CounterGroup> counterGroupOf(const TimelineRows::Row& row) const;
+    static uint32_t counterOwnerOf(const TimelineRows::Row& row);
     void onLanesReady();
     // A Calls row's flame chart: its task's (RowOwner::Task), or its CPU's (the stream).
     std::pair<RowOwner, uint32_t> callsOwner(const TimelineRows::Row& callsRow) const;

@@ -33,7 +33,7 @@ void TrackRenderer::setSession(const TraceSession* session)
     m_tables.clear();
     m_lanes.clear();
     m_laneBytes = 0;
-    m_extents.clear();
+    m_counters.clear();
     m_flows.clear();
     if (!session || !session->trace) return;
     for (const Trace::Analysis& analysis : session->trace->analyses())
@@ -236,7 +236,9 @@ void TrackRenderer::paintSlices(QPainter& p, RowOwner kind, uint32_t owner, cons
 {
     if (!m_session) return;
     const int w = bar.width();
-    constexpr int kLane = 4;
+    // Lanes grow with the bar (a CPU row shares the window's height): an idle state or a
+    // system call reads at a glance in a tall row, and never takes a short one's bar.
+    const int kLane = std::clamp(bar.height() / 6, 4, 8);
     int bottom = bar.bottom() + 1; // lanes go up from the bar's bottom, depth 0 lowest
     for (const SliceTable* table : tables<SliceTable>(TrackTable::Kind::Slices, kind)) {
         const Lanes& lanes = lanesOf(*table, owner);
@@ -254,11 +256,17 @@ void TrackRenderer::paintSlices(QPainter& p, RowOwner kind, uint32_t owner, cons
                     p.fillRect(bar.left() + std::max(x0, lastX), top, x1 - std::max(x0, lastX), kLane - 1, color);
                     // A label where the slice is wide enough to read one.
                     if (x1 - x0 > 40) {
-                        p.setPen(Qt::white);
-                        p.drawText(QRect(bar.left() + x0 + 2, top - 10, x1 - x0 - 4, 10),
-                                   Qt::AlignLeft | Qt::AlignBottom,
-                                   p.fontMetrics().elidedText(QString::fromStdString(table->labelText(lane[k].label)),
-                                                              Qt::ElideRight, x1 - x0 - 4));
+                        // White on a dark backdrop: readable over a task's colour and over
+                        // the white of an idle CPU alike.
+                        const QString label = p.fontMetrics().elidedText(
+                            QString::fromStdString(table->labelText(lane[k].label)), Qt::ElideRight, x1 - x0 - 8);
+                        const int textWidth = p.fontMetrics().horizontalAdvance(label);
+                        if (textWidth > 0) {
+                            const QRect box(bar.left() + std::max(x0, 0) + 2, top - 12, textWidth + 4, 12);
+                            p.fillRect(box, QColor(0, 0, 0, 120));
+                            p.setPen(Qt::white);
+                            p.drawText(box, Qt::AlignCenter, label);
+                        }
                     }
                     lastX = x1;
                 }
@@ -281,17 +289,113 @@ void TrackRenderer::paintSlices(QPainter& p, RowOwner kind, uint32_t owner, cons
     }
 }
 
-const TrackRenderer::Extent& TrackRenderer::extentOf(const CounterTable& table, uint32_t owner)
+const CounterSummary& TrackRenderer::summaryOf(const CounterTable& table, uint32_t owner)
 {
-    Extent& extent = m_extents[{&table, owner}];
-    const GrowingList<CounterRow>* rows = table.byOwner().of(owner);
-    const size_t n = rows ? rows->size() : 0;
-    if (extent.rows == n) return extent;
-    if (extent.rows == 0 && n) extent.lo = extent.hi = (*rows)[0].value;
-    for (size_t i = extent.rows; i < n; ++i)
-        extent.lo = std::min(extent.lo, (*rows)[i].value), extent.hi = std::max(extent.hi, (*rows)[i].value);
-    extent.rows = n;
-    return extent;
+    CounterSummary& summary = m_counters[{&table, owner}];
+    if (const GrowingList<CounterRow>* rows = table.byOwner().of(owner)) summary.update(*rows);
+    return summary;
+}
+
+QColor TrackRenderer::counterColor(size_t n)
+{
+    // The first (a frequency) in blue; its companions (limits) in colours that stand apart.
+    static const QColor colors[] = {QColor(0x2a, 0x5d, 0xb0), QColor(0x2e, 0x8b, 0x57), QColor(0xc0, 0x39, 0x2b),
+                                    QColor(0x8e, 0x44, 0xad), QColor(0xd3, 0x84, 0x00)};
+    return colors[n % std::size(colors)];
+}
+
+void TrackRenderer::paintCounters(QPainter& p, const CounterGroup& group, uint32_t owner, const QRect& area,
+                                  TimeRange range)
+{
+    if (!m_session || group.tables.empty()) return;
+    const int w = area.width();
+    // One scale for the group: from 0 (or the lowest value, when below 0) to the highest.
+    int64_t lo = 0, hi = 0;
+    for (const CounterTable* t : group.tables) {
+        const CounterSummary& s = summaryOf(*t, owner);
+        if (!s.rows()) continue;
+        lo = std::min(lo, s.lowest()), hi = std::max(hi, s.highest());
+    }
+    if (hi == lo) hi = lo + 1;
+    const double top = area.top() + 3, bottom = area.bottom() - 1;
+    auto y = [&](int64_t v) { return bottom - double(v - lo) * (bottom - top) / double(hi - lo); };
+    // Values drawn up to the data's end, not to the view's edge beyond it.
+    const uint64_t dataEnd = m_session->store().lastTimestamp();
+    p.save();
+    p.setClipRect(area);
+    for (size_t n = group.tables.size(); n-- > 0;) {
+        const CounterTable& table = *group.tables[n];
+        const GrowingList<CounterRow>* rows = table.byOwner().of(owner);
+        const CounterSummary& summary = summaryOf(table, owner);
+        const size_t count = summary.rows();
+        if (!rows || !count) continue;
+        auto time = [](const CounterRow& r) { return r.time; };
+        size_t k = summary.valueAt(*rows, range.start);
+        if (k == count) k = 0; // nothing in force at the start: from the first value on
+        if ((*rows)[k].time >= range.end) continue;
+        QPolygonF line;
+        double x = std::max(0.0, timeline::timeToX((*rows)[k].time, range, w));
+        double level = y((*rows)[k].value);
+        line << QPointF(area.left() + x, level);
+        while (k + 1 < count && (*rows)[k + 1].time < range.end) {
+            // The next change, and every value that begins in its pixel column: drawn as one
+            // span from the lowest to the highest, then the last of them held.
+            const double nx = timeline::timeToX((*rows)[k + 1].time, range, w);
+            const size_t end = rows->lowerBound(timeline::xToTime(int(nx) + 1, range, w), k + 1, count, time);
+            const auto [mn, mx] = summary.extremes(*rows, k + 1, end);
+            const double px = area.left() + std::floor(nx);
+            line << QPointF(px, level);
+            if (end - (k + 1) > 1) line << QPointF(px, y(mx)) << QPointF(px, y(mn));
+            k = end - 1;
+            level = y((*rows)[k].value);
+            line << QPointF(px, level);
+        }
+        const double endX = std::min(double(w), timeline::timeToX(std::max(dataEnd, (*rows)[k].time), range, w));
+        line << QPointF(area.left() + endX, level);
+        const QColor color = counterColor(n);
+        if (n == 0) {
+            // The first counter filled beneath its line, faintly: its level reads at a glance.
+            QPolygonF filled = line;
+            filled << QPointF(filled.back().x(), bottom) << QPointF(filled.front().x(), bottom);
+            QColor fill = color;
+            fill.setAlpha(50);
+            p.setPen(Qt::NoPen);
+            p.setBrush(fill);
+            p.drawPolygon(filled);
+        }
+        p.setPen(QPen(color, n == 0 ? 1.5 : 1.2, n == 0 ? Qt::SolidLine : Qt::DashLine));
+        p.setBrush(Qt::NoBrush);
+        p.drawPolyline(line);
+    }
+    p.restore();
+}
+
+QStringList TrackRenderer::counterReadout(const CounterGroup& group, uint32_t owner, TimeRange range,
+                                          std::optional<uint64_t> cursor)
+{
+    QStringList lines;
+    if (!m_session) return lines;
+    const uint64_t end = std::min(range.end, m_session->store().lastTimestamp() + 1);
+    for (const CounterTable* table : group.tables) {
+        const GrowingList<CounterRow>* rows = table->byOwner().of(owner);
+        const CounterSummary& summary = summaryOf(*table, owner);
+        if (!rows || !summary.rows()) continue;
+        const std::string& unit = table->spec().unit;
+        QString line = QString::fromStdString(table->spec().title);
+        if (cursor) {
+            const size_t k = summary.valueAt(*rows, *cursor);
+            line += QStringLiteral(" %1").arg(
+                k == summary.rows() ? QStringLiteral("-") : timeline::formatCounterValue((*rows)[k].value, unit));
+        }
+        const CounterSummary::Stats s = summary.over(*rows, range.start, std::max(end, range.start + 1));
+        if (s.any)
+            line += QStringLiteral("  (view: min %1 · mean %2 · max %3)")
+                        .arg(timeline::formatCounterValue(s.min, unit),
+                             timeline::formatCounterValue(int64_t(std::llround(s.mean)), unit),
+                             timeline::formatCounterValue(s.max, unit));
+        lines << line;
+    }
+    return lines;
 }
 
 void TrackRenderer::paintMarks(QPainter& p, RowOwner kind, uint32_t owner, const QRect& row, TimeRange range)
@@ -315,32 +419,6 @@ void TrackRenderer::paintMarks(QPainter& p, RowOwner kind, uint32_t owner, const
             p.drawPolygon(triangle, 3);
             k = rows->lowerBound(timeline::xToTime(x + 4, range, w), k + 1, n, time);
         }
-    }
-    // Counters: a step line in the row's lower half, scaled to the owner's own values, from
-    // the value in force at the view's start, a point per pixel column (its last value).
-    for (const CounterTable* t : tables<CounterTable>(TrackTable::Kind::Counters, kind)) {
-        const GrowingList<CounterRow>* rows = t->byOwner().of(owner);
-        if (!rows || rows->empty()) continue;
-        const Extent& extent = extentOf(*t, owner);
-        const size_t n = extent.rows;
-        const double scale = extent.hi > extent.lo ? double(row.height() / 2 - 2) / double(extent.hi - extent.lo) : 0;
-        auto y = [&](int64_t value) { return row.bottom() - 1 - double(value - extent.lo) * scale; };
-        auto time = [](const CounterRow& r) { return r.time; };
-        size_t k = rows->lowerBound(range.start, 0, n, time);
-        if (k > 0) --k; // the value in force at the start
-        if ((*rows)[k].time >= range.end) continue;
-        p.setPen(QPen(QColor(0x80, 0x30, 0x90), 1));
-        QPointF last(row.left() + std::max(0.0, timeline::timeToX((*rows)[k].time, range, w)), y((*rows)[k].value));
-        while (++k < n && (*rows)[k].time < range.end) {
-            const double x = timeline::timeToX((*rows)[k].time, range, w);
-            // The last value in this pixel column stands for it.
-            k = rows->lowerBound(timeline::xToTime(int(x) + 1, range, w), k, n, time) - 1;
-            const QPointF at(row.left() + x, y((*rows)[k].value));
-            p.drawLine(last, QPointF(at.x(), last.y()));
-            p.drawLine(QPointF(at.x(), last.y()), at);
-            last = at;
-        }
-        p.drawLine(last, QPointF(row.right(), last.y()));
     }
     p.restore();
 }
@@ -521,7 +599,7 @@ void TrackRenderer::describeSlicesAndMarks(RowOwner kind, uint32_t owner, uint64
     // Counters: the value in force then.
     for (const CounterTable* table : tables<CounterTable>(TrackTable::Kind::Counters, kind)) {
         const GrowingList<CounterRow>* rows = table->byOwner().of(owner);
-        if (!rows || rows->empty()) continue;
+        if (!rows || rows->empty() || !table->spec().drawn) continue;
         const size_t k = rows->lowerBound(t + 1, 0, rows->size(), [](const CounterRow& r) { return r.time; });
         if (k == 0) continue;
         lines << QStringLiteral("%1: %2").arg(QString::fromStdString(table->spec().title),

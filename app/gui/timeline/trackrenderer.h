@@ -1,9 +1,11 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 #pragma once
 
+#include "analysis/countersummary.h"
 #include "analysis/slicelanes.h"
 #include "analysis/tracktables.h"
 #include "state/tracesession.h"
+#include "timeline/countergroups.h"
 #include "timeline/timelinemath.h"
 
 #include <QColor>
@@ -71,8 +73,19 @@ public:
     void paintTaskStates(QPainter& p, TaskId task, const QRect& bar, timeline::TimeRange range) const;
     // The slices of the tables `kind` of owner owns (a task's or a CPU's), lanes by depth.
     void paintSlices(QPainter& p, RowOwner kind, uint32_t owner, const QRect& bar, timeline::TimeRange range);
-    // Its instants as marks on top, its counters as a line in the row's lower half.
+    // Its instants as marks on top.
     void paintMarks(QPainter& p, RowOwner kind, uint32_t owner, const QRect& row, timeline::TimeRange range);
+    // A counter group's row (countergroups.h): each counter a step line, the first filled, on
+    // one scale from 0 (or the lowest, when below) to the group's highest value; zoomed out,
+    // each pixel column spans the lowest and highest values that began in it.
+    void paintCounters(QPainter& p, const CounterGroup& group, uint32_t owner, const QRect& area,
+                       timeline::TimeRange range);
+    // The row's readout: each counter's value at `cursor` (when given) and the lowest, mean
+    // (weighted by time) and highest of the view, in its unit.
+    QStringList counterReadout(const CounterGroup& group, uint32_t owner, timeline::TimeRange range,
+                               std::optional<uint64_t> cursor);
+    // The colour of a group's n-th counter.
+    static QColor counterColor(size_t n);
     // A host's vCPU thread in its guest: the stays of the tables that declare them
     // (isGuestStays), in `color`.
     void paintGuestStays(QPainter& p, TaskId task, const QRect& bar, timeline::TimeRange range,
@@ -178,12 +191,9 @@ private:
     // The slice of a lane as the table has it.
     std::optional<SliceTable::View> resolve(const SliceTable& table, uint32_t owner, size_t depth,
                                             const LaneSlice& slice) const;
-    // A counter owner's lowest and highest value, found once per size of its table.
-    struct Extent {
-        size_t rows = 0;
-        int64_t lo = 0, hi = 0;
-    };
-    const Extent& extentOf(const CounterTable& table, uint32_t owner);
+    // An owner's counter values summarised (its lowest and highest, per-block extremes and
+    // integrals), brought up to the table's size when asked.
+    const CounterSummary& summaryOf(const CounterTable& table, uint32_t owner);
     // The state an owner of `table` is in at t (the open one runs to the end of the data).
     std::optional<IntervalRow> intervalAt(const IntervalTable& table, uint32_t owner, uint64_t t) const;
     // A slice as the tooltip says it: its table, name, value or error, duration, and the
@@ -226,7 +236,7 @@ private:
     size_t m_laneBytes = 0;
     size_t m_lanesBudget = kLanesBudget;
     uint64_t m_frame = 1;
-    std::map<std::pair<const CounterTable*, uint32_t>, Extent> m_extents;
+    std::map<std::pair<const CounterTable*, uint32_t>, CounterSummary> m_counters;
     // Flows by their target's time, laid out once per version of the tables.
     struct FlowIndex {
         const FlowTable* table = nullptr;

@@ -1,0 +1,39 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+#include "timeline/countergroups.h"
+
+namespace ringside {
+
+QString CounterGroup::label() const
+{
+    if (tables.empty()) return {};
+    const QString first = QString::fromStdString(tables.front()->spec().title);
+    return tables.size() == 1 ? first : QStringLiteral("%1 +%2").arg(first).arg(tables.size() - 1);
+}
+
+std::vector<CounterGroup> counterGroups(const TraceSession& session, RowOwner kind, uint32_t owner)
+{
+    std::vector<CounterGroup> groups;
+    if (!session.trace) return groups;
+    auto consider = [&](const TrackTable& t) {
+        if (t.kind() != TrackTable::Kind::Counters || t.owner() != kind) return;
+        const auto& table = static_cast<const CounterTable&>(t);
+        if (!table.spec().drawn) return;
+        const GrowingList<CounterRow>* rows = table.byOwner().of(owner);
+        if (!rows || rows->empty()) return;
+        const std::string& unit = table.spec().unit;
+        for (CounterGroup& g : groups)
+            if (!unit.empty() && g.tables.front()->spec().unit == unit) {
+                g.tables.push_back(&table);
+                return;
+            }
+        groups.push_back({{&table}});
+    };
+    for (const Trace::Analysis& analysis : session.trace->analyses())
+        if (analysis.tables)
+            for (const auto& t : analysis.tables->tables()) consider(*t);
+    for (const auto& tables : session.queryTracks)
+        for (const auto& t : tables->tables()) consider(*t);
+    return groups;
+}
+
+} // namespace ringside
