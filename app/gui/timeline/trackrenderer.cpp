@@ -317,12 +317,16 @@ void TrackRenderer::paintCounters(QPainter& p, const CounterGroup& group, uint32
         lo = std::min(lo, s.lowest()), hi = std::max(hi, s.highest());
     }
     if (hi == lo) hi = lo + 1;
-    const double top = area.top() + 3, bottom = area.bottom() - 1;
-    auto y = [&](int64_t v) { return bottom - double(v - lo) * (bottom - top) / double(hi - lo); };
+    const int top = area.top() + 3, bottom = area.bottom();
+    auto y = [&](int64_t v) {
+        return bottom - int(std::lround(double(v - lo) * (bottom - 1 - top) / double(hi - lo)));
+    };
     // Values drawn up to the data's end, not to the view's edge beyond it.
     const uint64_t dataEnd = m_session->store().lastTimestamp();
     p.save();
     p.setClipRect(area);
+    // Rectangles only (runs of a level, the span of a pixel column): a frame costs the value
+    // changes in view, at most a few per pixel column, each a fill the raster engine does fast.
     for (size_t n = group.tables.size(); n-- > 0;) {
         const CounterTable& table = *group.tables[n];
         const GrowingList<CounterRow>* rows = table.byOwner().of(owner);
@@ -333,39 +337,36 @@ void TrackRenderer::paintCounters(QPainter& p, const CounterGroup& group, uint32
         size_t k = summary.valueAt(*rows, range.start);
         if (k == count) k = 0; // nothing in force at the start: from the first value on
         if ((*rows)[k].time >= range.end) continue;
-        QPolygonF line;
-        double x = std::max(0.0, timeline::timeToX((*rows)[k].time, range, w));
-        double level = y((*rows)[k].value);
-        line << QPointF(area.left() + x, level);
+        const QColor color = counterColor(n);
+        QColor fill = color;
+        fill.setAlpha(50);
+        const bool filled = n == 0; // the first counter's level reads at a glance
+        const int thick = n == 0 ? 2 : 1;
+        auto run = [&](int x0, int x1, int level) {
+            if (x1 <= x0) return;
+            if (filled) p.fillRect(area.left() + x0, level, x1 - x0, bottom - level + 1, fill);
+            p.fillRect(area.left() + x0, level - thick / 2, x1 - x0, thick, color);
+        };
+        int x = std::max(0, int(timeline::timeToX((*rows)[k].time, range, w)));
+        int level = y((*rows)[k].value);
         while (k + 1 < count && (*rows)[k + 1].time < range.end) {
             // The next change, and every value that begins in its pixel column: drawn as one
             // span from the lowest to the highest, then the last of them held.
-            const double nx = timeline::timeToX((*rows)[k + 1].time, range, w);
-            const size_t end = rows->lowerBound(timeline::xToTime(int(nx) + 1, range, w), k + 1, count, time);
+            const int px = std::clamp(int(timeline::timeToX((*rows)[k + 1].time, range, w)), x, w);
+            const size_t end =
+                std::max(k + 2, rows->lowerBound(timeline::xToTime(px + 1, range, w), k + 1, count, time));
             const auto [mn, mx] = summary.extremes(*rows, k + 1, end);
-            const double px = area.left() + std::floor(nx);
-            line << QPointF(px, level);
-            if (end - (k + 1) > 1) line << QPointF(px, y(mx)) << QPointF(px, y(mn));
+            run(x, px, level);
+            const int next = y((*rows)[end - 1].value);
+            const int spanTop = std::min({level, y(mx), next}), spanBottom = std::max({level, y(mn), next});
+            if (filled) p.fillRect(area.left() + px, next, 1, bottom - next + 1, fill);
+            p.fillRect(area.left() + px, spanTop - thick / 2, thick, spanBottom - spanTop + thick, color);
             k = end - 1;
-            level = y((*rows)[k].value);
-            line << QPointF(px, level);
+            level = next;
+            x = px + 1;
         }
-        const double endX = std::min(double(w), timeline::timeToX(std::max(dataEnd, (*rows)[k].time), range, w));
-        line << QPointF(area.left() + endX, level);
-        const QColor color = counterColor(n);
-        if (n == 0) {
-            // The first counter filled beneath its line, faintly: its level reads at a glance.
-            QPolygonF filled = line;
-            filled << QPointF(filled.back().x(), bottom) << QPointF(filled.front().x(), bottom);
-            QColor fill = color;
-            fill.setAlpha(50);
-            p.setPen(Qt::NoPen);
-            p.setBrush(fill);
-            p.drawPolygon(filled);
-        }
-        p.setPen(QPen(color, n == 0 ? 1.5 : 1.2, n == 0 ? Qt::SolidLine : Qt::DashLine));
-        p.setBrush(Qt::NoBrush);
-        p.drawPolyline(line);
+        const int endX = std::min(w, int(timeline::timeToX(std::max(dataEnd, (*rows)[k].time), range, w)));
+        run(x, endX, level);
     }
     p.restore();
 }
