@@ -37,10 +37,11 @@ void shapeOf(const QJsonValue& value, const QString& path, std::set<QString>& ou
     }
 }
 
-QByteArray shapeText(const QJsonObject& document)
+// The paths of every document (a plugin whose tables fill on different recordings: the union).
+QByteArray shapeText(const std::vector<QJsonObject>& documents)
 {
     std::set<QString> paths;
-    shapeOf(document, "$", paths);
+    for (const QJsonObject& document : documents) shapeOf(document, "$", paths);
     QByteArray text;
     for (const QString& p : paths) text += p.toUtf8() + '\n';
     return text;
@@ -76,10 +77,15 @@ private slots:
                                    << "ringside.funcstats/1" << "ringside.funcstats/1";
         QTest::newRow("kvm") << QStringList{"kvm", fixture("zlib-host.dat"), fixture("zlib-guest.dat"), "--json"}
                              << "ringside.kvm/1" << "ringside.kvm/1";
-        // The power plugin's idle states, on an ARM board's recording (kept compressed).
-        const QString idle = m_dir.filePath("arm-idle.dat");
-        QVERIFY(ringside::test::writeFile(idle, ringside::test::readXz(fixture("arm-idle.dat.xz"))));
-        QTest::newRow("power") << QStringList{"stats", idle, "--plugin", "power", "--json"} << "ringside.stats/1"
+        // The power plugin on two ARM boards' recordings (kept compressed): its idle states on
+        // one, its frequencies on the other; the pinned shape holds both documents' paths.
+        QStringList power{"stats", "--plugin", "power", "--json"};
+        for (const char* board : {"arm-idle.dat", "arm-rtapp.dat"}) {
+            const QString file = m_dir.filePath(board);
+            QVERIFY(ringside::test::writeFile(file, ringside::test::readXz(fixture(QString(board) + ".xz"))));
+            power << file;
+        }
+        QTest::newRow("power") << power << "ringside.stats/1"
                                << "ringside.stats/1+power";
         for (const char* plugin : {"sched", "syscalls", "workqueue", "kvm"})
             QTest::newRow(plugin) << QStringList{"stats", fixture(plugin == QString("kvm") ? "zlib-host.dat" : "sched-mix.dat"),
@@ -91,18 +97,29 @@ private slots:
         QFETCH(QStringList, args);
         QFETCH(QString, schema);
         QFETCH(QString, shape);
-        const ringside::test::ProgramRun run = ringside::test::runCli(args);
-        QCOMPARE(run.status, 0);
-        QJsonParseError error;
-        const QJsonObject document = QJsonDocument::fromJson(run.out, &error).object();
-        QVERIFY2(error.error == QJsonParseError::NoError, qPrintable(error.errorString()));
-        QVERIFY2(run.out.startsWith("{\"schema\": ") || run.out.startsWith("{\n  \"schema\": "),
-                 run.out.left(80).constData()); // the first key, so a script reads it before the rest
-        QCOMPARE(document.value("schema").toString(), schema);
+        // `stats` with several files after its options: one document per file.
+        std::vector<QStringList> runs{args};
+        if (args.size() > 5 && args[0] == "stats") {
+            runs.clear();
+            for (qsizetype f = 4; f < args.size(); ++f) runs.push_back(args.mid(0, 4) << args[f]);
+        }
+        std::vector<QJsonObject> documents;
+        for (const QStringList& runArgs : runs) {
+            const ringside::test::ProgramRun run = ringside::test::runCli(runArgs);
+            QCOMPARE(run.status, 0);
+            QJsonParseError error;
+            const QJsonObject document = QJsonDocument::fromJson(run.out, &error).object();
+            QVERIFY2(error.error == QJsonParseError::NoError, qPrintable(error.errorString()));
+            QVERIFY2(run.out.startsWith("{\"schema\": ") || run.out.startsWith("{\n  \"schema\": "),
+                     run.out.left(80).constData()); // the first key, so a script reads it before the rest
+            QCOMPARE(document.value("schema").toString(), schema);
+            documents.push_back(document);
+        }
+        const QJsonObject& document = documents.front();
         if (document.contains("plugin_schema"))
             shape = shape.section('+', 0, 0) + "+" + document.value("plugin").toString() + "/" +
                     QString::number(document.value("plugin_schema").toInt());
-        const QByteArray actual = shapeText(document);
+        const QByteArray actual = shapeText(documents);
         QFile file(shapeFile(shape));
         if (qEnvironmentVariableIsSet("RINGSIDE_UPDATE_SHAPES")) {
             QVERIFY(QDir().mkpath(QFileInfo(file).path()) && file.open(QIODevice::WriteOnly));

@@ -821,6 +821,33 @@ private slots:
             taskGroups += counterGroups(*session, RowOwner::Task, task).size();
         QCOMPARE(taskGroups, track.tasks().size());
         QVERIFY(taskGroups >= 1);
+
+        // Counters of one unit share a row, unless each is asked to have its own; a plotted
+        // one (a query track) is removed from its row's menu.
+        auto extra = std::make_unique<AnalysisTables>();
+        extra->counters({"query_1", "Lower limit", RowOwner::Cpu, "kHz"})
+            .add(store.firstTimestamp(), cpu0.value, 500000);
+        extra->counters({"query_1b", "Some field", RowOwner::Cpu, ""}).add(store.firstTimestamp(), cpu0.value, 3);
+        extra->publish([](EventRef) { return uint32_t(0); });
+        session->queryTracks.push_back(std::move(extra));
+        const auto shared = counterGroups(*session, RowOwner::Cpu, cpu0.value);
+        QCOMPARE(shared.size(), size_t(2));
+        QCOMPARE(shared[0].label(), QStringLiteral("CPU frequency +1"));
+        QCOMPARE(counterGroups(*session, RowOwner::Cpu, cpu0.value, false).size(), size_t(3));
+        timeline.tracksChanged();
+        auto countersUnderCpu0 = [&] {
+            int n = 0;
+            for (const TimelineRows::Row& row : timeline.rows().rows())
+                n += row.kind == TimelineRows::Kind::Counters && row.stream == cpu0 && row.pid < 0;
+            return n;
+        };
+        QCOMPARE(countersUnderCpu0(), 2);
+        timeline.rows().setCountersShareRows(false);
+        QCOMPARE(countersUnderCpu0(), 3);
+        timeline.rows().setCountersShareRows(true);
+        QCOMPARE(countersUnderCpu0(), 2);
+        session->queryTracks.clear();
+        timeline.tracksChanged();
     }
 
     // A plugin's flame-chart table is drawn as the function calls are, by the same renderer:

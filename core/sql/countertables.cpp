@@ -69,7 +69,7 @@ private:
 };
 
 // `counter`'s columns.
-enum CounterColumn : int { kId, kTs, kTrackId, kValue, kArgSetId };
+enum CounterColumn : int { kCounterId, kCounterTs, kCounterTrackId, kCounterValue, kCounterArgSetId };
 
 // The values of the tracks whose ids, times and row ids the constraints leave.
 class CounterSource : public RowSource {
@@ -219,10 +219,11 @@ void addCounterTables(SqlContext& context, const std::function<void(std::unique_
                 return rows;
             },
             [tracks](const std::vector<Bound>& bounds) {
-                return std::make_unique<CounterSource>(tracks->tracks(), rangeOf(bounds, kTrackId),
-                                                       rangeOf(bounds, kTs), rangeOf(bounds, kId));
+                return std::make_unique<CounterSource>(tracks->tracks(), rangeOf(bounds, kCounterTrackId),
+                                                       rangeOf(bounds, kCounterTs), rangeOf(bounds, kCounterId));
             },
-            std::vector<int>{kId, kTrackId, kTs}, std::vector<int>{kId, kTrackId, kTs}, /*key=*/kId),
+            std::vector<int>{kCounterId, kCounterTrackId, kCounterTs},
+            std::vector<int>{kCounterId, kCounterTrackId, kCounterTs}, /*key=*/kCounterId),
         "counters' values (Perfetto's counter)");
     add(trackTable(context, tracks, "track", TrackKind::Any, false), "tracks: the counter tracks (Perfetto's track)");
     add(trackTable(context, tracks, "counter_track", TrackKind::Any, true), "counter tracks");

@@ -10,7 +10,7 @@ QString CounterGroup::label() const
     return tables.size() == 1 ? first : QStringLiteral("%1 +%2").arg(first).arg(tables.size() - 1);
 }
 
-std::vector<CounterGroup> counterGroups(const TraceSession& session, RowOwner kind, uint32_t owner)
+std::vector<CounterGroup> counterGroups(const TraceSession& session, RowOwner kind, uint32_t owner, bool shareByUnit)
 {
     std::vector<CounterGroup> groups;
     if (!session.trace) return groups;
@@ -22,7 +22,7 @@ std::vector<CounterGroup> counterGroups(const TraceSession& session, RowOwner ki
         if (!rows || rows->empty()) return;
         const std::string& unit = table.spec().unit;
         for (CounterGroup& g : groups)
-            if (!unit.empty() && g.tables.front()->spec().unit == unit) {
+            if (shareByUnit && !unit.empty() && g.tables.front()->spec().unit == unit) {
                 g.tables.push_back(&table);
                 return;
             }

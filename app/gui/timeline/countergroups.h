@@ -13,11 +13,12 @@ namespace ringside {
 // The counter rows an owner (a CPU's stream, a task) gets: its drawn counter tables with
 // values, those of one unit sharing a row and a scale (a frequency and its limits, in kHz), a
 // counter of no unit in a row of its own (a field plotted per task). In the order the analyses
-// declared them, then the session's query tracks.
+// declared them, then the session's query tracks. `shareByUnit` false: each counter a row.
 struct CounterGroup {
     std::vector<const CounterTable*> tables;
     QString label() const;
 };
-std::vector<CounterGroup> counterGroups(const TraceSession& session, RowOwner kind, uint32_t owner);
+std::vector<CounterGroup> counterGroups(const TraceSession& session, RowOwner kind, uint32_t owner,
+                                        bool shareByUnit = true);
 
 } // namespace ringside

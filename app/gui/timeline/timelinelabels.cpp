@@ -173,6 +173,7 @@ void TimelineWidget::contextMenuEvent(QContextMenuEvent* e)
     }
     if (row.kind == TimelineRows::Kind::Task)
         menu.addAction(tr("Remove this task row"), this, [this, pid = row.pid] { m_view->removeTaskRow(pid); });
+    if (row.kind == TimelineRows::Kind::Counters) addCounterActions(menu, row);
     addCallsActions(menu, row, e->pos());
     if (e->pos().x() >= kLabelWidth) {
         const uint64_t t = timeAtX(e->pos().x());
@@ -183,6 +184,24 @@ void TimelineWidget::contextMenuEvent(QContextMenuEvent* e)
     if (m_view->timeOrigin())
         menu.addAction(tr("Show absolute time"), this, [this] { m_view->setTimeOrigin(std::nullopt); });
     if (!menu.isEmpty()) menu.exec(e->globalPos());
+}
+
+void TimelineWidget::addCounterActions(QMenu& menu, const TimelineRows::Row& row)
+{
+    QAction* share = menu.addAction(tr("Counters of one unit share a row"), this,
+                                    [this](bool on) { m_rows.setCountersShareRows(on); });
+    share->setCheckable(true);
+    share->setChecked(m_rows.countersShareRows());
+    // A plotted field or a query's counter (the session's query tracks, keyed query_N) goes as
+    // it came: from its context menu.
+    if (const std::optional<CounterGroup> group = counterGroupOf(row))
+        for (const CounterTable* table : group->tables) {
+            const std::string& key = table->spec().key;
+            if (key.rfind("query_", 0) != 0) continue;
+            const int index = std::atoi(key.c_str() + 6);
+            menu.addAction(tr("Remove the counter \"%1\"").arg(QString::fromStdString(table->spec().title)), this,
+                           [this, index] { m_view->removeQueryTrack(index); });
+        }
 }
 
 } // namespace ringside

@@ -2,6 +2,7 @@
 #include "timeline/timelinemath.h"
 
 #include <QFontMetrics>
+#include <QLocale>
 #include <QRegularExpression>
 
 #include <algorithm>
@@ -135,7 +136,9 @@ QString formatCounterValue(int64_t value, const std::string& unit)
     if (unit == "Hz") return scaled({"Hz", "kHz", "MHz", "GHz"}, 1000);
     if (unit == "bytes") return scaled({"bytes", "KiB", "MiB", "GiB", "TiB"}, 1024);
     if (unit == "ns") return formatDuration(value);
-    return unit.empty() ? QString::number(value) : QString::number(value) + ' ' + QString::fromStdString(unit);
+    // Other units as counts are shown everywhere: with the locale's thousands separators.
+    const QString number = QLocale().toString(qlonglong(value));
+    return unit.empty() ? number : number + ' ' + QString::fromStdString(unit);
 }
 
 QString elideRowLabel(const QFontMetrics& metrics, const QString& label, int width)

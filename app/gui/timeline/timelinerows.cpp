@@ -1,8 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 #include "timeline/timelinerows.h"
 
-#include "timeline/countergroups.h"
-
 #include <QFileInfo>
 
 #include <algorithm>
@@ -104,7 +102,8 @@ int TimelineRows::addCounterRows(const TraceSession& session, const Row& owner, 
     const bool cpu = owner.kind == Kind::Cpu;
     const uint32_t id = cpu ? owner.stream.value : owner.task.value;
     if (!cpu && !owner.task.valid()) return 0;
-    const std::vector<CounterGroup> groups = counterGroups(session, cpu ? RowOwner::Cpu : RowOwner::Task, id);
+    const std::vector<CounterGroup> groups =
+        counterGroups(session, cpu ? RowOwner::Cpu : RowOwner::Task, id, m_countersShareRows);
     for (size_t g = 0; g < groups.size(); ++g) {
         Row row = owner;
         row.kind = Kind::Counters;
@@ -124,11 +123,27 @@ size_t TimelineRows::countCounterGroups() const
         const TraceSession* s = session(r);
         if (!s || (r.kind != Kind::Cpu && r.kind != Kind::Task)) continue;
         if (r.kind == Kind::Cpu)
-            n += counterGroups(*s, RowOwner::Cpu, r.stream.value).size();
+            n += counterGroups(*s, RowOwner::Cpu, r.stream.value, m_countersShareRows).size();
         else if (r.task.valid())
-            n += counterGroups(*s, RowOwner::Task, r.task.value).size();
+            n += counterGroups(*s, RowOwner::Task, r.task.value, m_countersShareRows).size();
     }
     return n;
+}
+
+void TimelineRows::setCountersShareRows(bool share)
+{
+    if (share == m_countersShareRows) return;
+    m_countersShareRows = share;
+    rebuild();
+}
+
+std::vector<CounterGroup> TimelineRows::counterGroupsOf(const Row& row) const
+{
+    const TraceSession* s = session(row);
+    if (!s || row.kind != Kind::Counters) return {};
+    const bool cpu = row.stream.valid() && row.pid < 0;
+    return counterGroups(*s, cpu ? RowOwner::Cpu : RowOwner::Task, cpu ? row.stream.value : row.task.value,
+                         m_countersShareRows);
 }
 
 void TimelineRows::tablesGrew()
@@ -202,7 +217,8 @@ void TimelineRows::rebuild()
     for (const TaskData& t : m_tasks) {
         if (m_callPids.contains(t.pid)) fixed += callsRow({}, t.pid, {}).height;
         if (t.task.valid())
-            fixed += int(counterGroups(*m_session, RowOwner::Task, t.task.value).size()) * kCounterHeight;
+            fixed += int(counterGroups(*m_session, RowOwner::Task, t.task.value, m_countersShareRows).size()) *
+                     kCounterHeight;
     }
     for (const Row& r : m_rows) {
         if (r.kind == Kind::Cpu)

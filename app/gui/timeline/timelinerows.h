@@ -4,6 +4,7 @@
 #include "state/recordingset.h"
 #include "state/tracesession.h"
 #include "store/ids.h"
+#include "timeline/countergroups.h"
 
 #include <QMap>
 #include <QSet>
@@ -123,6 +124,11 @@ public:
     // The analyses' tables grew: the rows are made again when an owner shown gained or lost a
     // counter group (a capture's first frequency sample).
     void tablesGrew();
+    // Counters of one unit share a row (the default), or each has its own.
+    void setCountersShareRows(bool share);
+    bool countersShareRows() const { return m_countersShareRows; }
+    // The counter group a Counters row shows.
+    std::vector<CounterGroup> counterGroupsOf(const Row& row) const;
 
 private:
     void rebuild();
@@ -150,6 +156,7 @@ private:
     int m_version = 0;
     int m_viewportHeight = 0;
     size_t m_counterGroups = 0; // when the rows were made
+    bool m_countersShareRows = true;
 };
 
 } // namespace ringside

@@ -412,9 +412,7 @@ void TimelineWidget::paintTaskRow(QPainter& p, const TimelineRows::Row& row, int
 
 std::optional<CounterGroup> TimelineWidget::counterGroupOf(const TimelineRows::Row& row) const
 {
-    const bool cpu = row.stream.valid() && row.pid < 0;
-    const uint32_t owner = cpu ? row.stream.value : row.task.value;
-    std::vector<CounterGroup> groups = counterGroups(sessionOf(row), cpu ? RowOwner::Cpu : RowOwner::Task, owner);
+    std::vector<CounterGroup> groups = m_rows.counterGroupsOf(row);
     if (row.counterGroup >= int(groups.size())) return std::nullopt;
     return std::move(groups[size_t(row.counterGroup)]);
 }

@@ -139,6 +139,7 @@ private:
     void paintCallsRow(QPainter& p, const TimelineRows::Row& row, int top, int index);
     void paintCountersRow(QPainter& p, const TimelineRows::Row& row, int top);
     void paintCounterReadouts(QPainter& p);
+    void addCounterActions(QMenu& menu, const TimelineRows::Row& row);
     // A Counters row's group and owner (a CPU's stream or a task).
     std::optional<CounterGroup> counterGroupOf(const TimelineRows::Row& row) const;
     static uint32_t counterOwnerOf(const TimelineRows::Row& row);
