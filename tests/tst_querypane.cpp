@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 // The Query pane in the window: examples run, results go to their events, become timeline
 // tracks kept in the view (and so in sessions), histograms; errors and Cancel.
+#include "details/detailspane.h"
 #include "guisupport.h"
 #include "query/histogramview.h"
 #include "query/querypane.h"
@@ -14,6 +15,7 @@
 #include <QRegularExpression>
 #include <QTableView>
 #include <QTest>
+#include <QTreeWidgetItemIterator>
 
 using namespace ringside;
 
@@ -24,6 +26,15 @@ bool runQuery(QueryPane& pane, const QString& sql)
     pane.editor()->setPlainText(sql);
     pane.run();
     return QTest::qWaitFor([&] { return !pane.running(); }, test::kWorkWaitMs);
+}
+
+// A cell of the last result, as SQLite gave it (not as the table shows it).
+double number(const QueryPane& pane, size_t row, size_t column)
+{
+    const auto& rows = pane.model()->result().rows;
+    return row < rows.size() && column < rows[row].size()
+               ? QString::fromStdString(rows[row][column].toString()).toDouble()
+               : -1;
 }
 
 QString status(const QueryPane& pane)
@@ -158,6 +169,65 @@ private slots:
         QVERIFY(runQuery(pane, "SELECT ts, dur FROM sched_slice"));
         QVERIFY(!pane.trackButton()->isEnabled());
         QVERIFY(pane.trackButton()->toolTip().contains("utid, tid, pid or cpu"));
+    }
+
+    // A number field plotted from the details pane is a query track kept in the view, drawn
+    // under its task's row, and a track of SQL's counter tables (Perfetto's thread_counter_track).
+    void fieldPlottedFromTheDetailsIsACounter()
+    {
+        MainWindow window;
+        QVERIFY(test::load(window, test::fixture("sched-mix.dat")));
+        QueryPane& pane = *window.queryPane();
+        QVERIFY(runQuery(pane, "SELECT id FROM sched_switch WHERE prev_pid != 0 ORDER BY id LIMIT 1"));
+        const size_t row = size_t(number(pane, 0, 0));
+        const EventStore& store = window.workspace()->session()->store();
+        const EventRef event = store.eventAt(row);
+        window.viewState()->select(event);
+        auto* details = window.findChild<DetailsPane*>();
+        QVERIFY(details);
+        QTreeWidgetItem* field = nullptr;
+        QVERIFY(QTest::qWaitFor(
+            [&] {
+                for (QTreeWidgetItemIterator it(details); *it; ++it)
+                    if ((*it)->text(0) == "prev_prio" && (*it)->parent() && (*it)->parent()->text(0) == "fields")
+                        field = *it;
+                return field != nullptr;
+            },
+            test::kWorkWaitMs));
+        const QList<QAction*> actions = details->fieldActions(field, details);
+        QCOMPARE(actions.size(), 2);
+        actions[0]->trigger(); // per task
+        QCOMPARE(window.viewState()->queryTracks().size(), qsizetype(1));
+        QCOMPARE(window.viewState()->queryTracks()[0].name, QStringLiteral("sched_switch.prev_prio per task"));
+        QVERIFY(QTest::qWaitFor(
+            [&] { return !pane.makingTracks() && window.workspace()->session()->queryTracks.size() == 1; },
+            test::kWorkWaitMs));
+        // The event's task has a row, and under it the counter's.
+        const int32_t pid = store.stream(event.stream).columns.pid[event.index];
+        QVERIFY(window.viewState()->hasTaskRow(pid));
+        bool drawn = false;
+        const auto& rows = window.findChild<TimelineWidget*>()->rows().rows();
+        for (int i = 1; i < rows.size(); ++i)
+            drawn |= rows[i].kind == TimelineRows::Kind::Counters && rows[i].pid == pid &&
+                     rows[i].label == "sched_switch.prev_prio per task";
+        QVERIFY(drawn);
+        // In SQL: a thread_counter_track per task with a value, holding every switch's prev_prio.
+        QVERIFY(runQuery(pane, "SELECT count(*), sum(value) FROM counter c JOIN thread_counter_track t ON "
+                               "c.track_id = t.id WHERE t.name = 'sched_switch.prev_prio per task'"));
+        const double count = number(pane, 0, 0), sum = number(pane, 0, 1);
+        QVERIFY(count > 100);
+        QVERIFY(runQuery(pane, "SELECT count(*), sum(prev_prio) FROM sched_switch WHERE utid IS NOT NULL"));
+        QCOMPARE(count, number(pane, 0, 0));
+        QCOMPARE(sum, number(pane, 0, 1));
+        QVERIFY(runQuery(pane, "SELECT DISTINCT type FROM thread_counter_track"));
+        QCOMPARE(pane.model()->result().rows.at(0).at(0).toString(), std::string("query_track"));
+        // Removed, it leaves SQL too.
+        window.viewState()->removeQueryTrack(0);
+        QVERIFY(
+            QTest::qWaitFor([&] { return !pane.makingTracks() && window.workspace()->session()->queryTracks.empty(); },
+                            test::kWorkWaitMs));
+        QVERIFY(runQuery(pane, "SELECT count(*) FROM thread_counter_track"));
+        QCOMPARE(number(pane, 0, 0), 0.0);
     }
 
     void histogramOfANumericColumn()

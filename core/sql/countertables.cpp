@@ -17,26 +17,28 @@ using T = ColumnType;
 struct CounterTrack {
     const CounterTable* table = nullptr;
     uint32_t owner = 0;
+    std::shared_ptr<const AnalysisTables> keep; // a table made outside the analyses, kept alive
 };
 using TrackList = std::vector<CounterTrack>;
 
-// The tracks, by id: ids given as queries first see the tracks, never taken back.
+// The tracks, by id: the analyses' first, ids given as queries first see them and never taken
+// back; then the extra tables' (SqlContext::extraTables), numbered again when those change.
 class CounterTracks {
 public:
-    explicit CounterTracks(const Trace& trace) : m_trace(trace) {}
+    explicit CounterTracks(const SqlContext& context) : m_context(context) {}
 
     std::shared_ptr<const TrackList> tracks()
     {
         const std::lock_guard lock(m_lock);
         if (!m_list) {
             m_list = std::make_shared<TrackList>();
-            for (const Trace::Analysis& analysis : m_trace.analyses())
+            for (const Trace::Analysis& analysis : m_context.trace().analyses())
                 if (analysis.tables)
                     for (const auto& tt : analysis.tables->tables())
                         if (tt->kind() == TrackTable::Kind::Counters)
                             m_tables.push_back({static_cast<const CounterTable*>(tt.get()), 0, {}});
         }
-        std::shared_ptr<TrackList> grown;
+        bool grown = false;
         for (Table& t : m_tables) {
             const size_t rows = t.table->rows();
             if (rows == t.rows) continue;
@@ -48,11 +50,23 @@ public:
                 if (t.known.size() <= owner) t.known.resize(size_t(owner) + 1, false);
                 if (t.known[owner]) continue;
                 t.known[owner] = true;
-                if (!grown) grown = std::make_shared<TrackList>(*m_list);
-                grown->push_back({t.table, owner});
+                m_analysisTracks.push_back({t.table, owner, {}});
+                grown = true;
             }
         }
-        if (grown) m_list = std::move(grown);
+        if (grown || m_extraVersion != m_context.extraVersion()) {
+            m_extraVersion = m_context.extraVersion();
+            auto list = std::make_shared<TrackList>(m_analysisTracks);
+            for (const auto& tables : m_context.extraTables())
+                for (const auto& tt : tables->tables()) {
+                    if (tt->kind() != TrackTable::Kind::Counters) continue;
+                    const auto& table = static_cast<const CounterTable&>(*tt);
+                    for (uint32_t owner = 0; owner < table.byOwner().owners(); ++owner)
+                        if (const GrowingList<CounterRow>* lane = table.byOwner().of(owner); lane && !lane->empty())
+                            list->push_back({&table, owner, tables});
+                }
+            m_list = std::move(list);
+        }
         return m_list;
     }
 
@@ -62,9 +76,11 @@ private:
         size_t rows = 0; // when its owners were last looked at
         std::vector<bool> known;
     };
-    const Trace& m_trace;
+    const SqlContext& m_context;
     std::mutex m_lock;
     std::vector<Table> m_tables;
+    TrackList m_analysisTracks;
+    uint64_t m_extraVersion = 0;
     std::shared_ptr<const TrackList> m_list;
 };
 
@@ -205,7 +221,7 @@ std::unique_ptr<Table> trackTable(SqlContext& context, std::shared_ptr<CounterTr
 
 void addCounterTables(SqlContext& context, const std::function<void(std::unique_ptr<Table>, std::string)>& add)
 {
-    auto tracks = std::make_shared<CounterTracks>(context.trace());
+    auto tracks = std::make_shared<CounterTracks>(context);
     add(std::make_unique<SourceTable>(
             "counter",
             std::vector<Column>{{"id", T::Integer},

@@ -19,8 +19,10 @@ namespace ringside::sql {
 //   cpu_frequency), else the table's key.
 // A track's id is given the first time a query sees it, in the order of the analyses, their
 // tables and the owners, and kept: a finished recording's ids are the same in every run, a
-// capture's new tracks come after. `counter.id` is the row's place in that order (a capture's
-// move as its tracks grow). A join on track_id reads that track's rows only.
+// capture's new tracks come after. The window's query tracks (a field plotted per task or CPU:
+// RecordingSql::setExtraTables) come after the analyses' tracks, named by their title, type
+// `query_track`. `counter.id` is the row's place in that order (a capture's move as its tracks
+// grow). A join on track_id reads that track's rows only.
 void addCounterTables(SqlContext& context, const std::function<void(std::unique_ptr<Table>, std::string)>& add);
 
 } // namespace ringside::sql

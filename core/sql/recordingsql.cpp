@@ -95,6 +95,11 @@ Result<std::unique_ptr<RecordingSql>> RecordingSql::open(const Trace& trace)
     return sql;
 }
 
+void RecordingSql::setExtraTables(std::vector<std::shared_ptr<const AnalysisTables>> tables)
+{
+    m_context->setExtraTables(std::move(tables));
+}
+
 RecordingSql::~RecordingSql()
 {
     sqlite3_close_v2(m_db);

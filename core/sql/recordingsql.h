@@ -17,6 +17,7 @@
 struct sqlite3;
 
 namespace ringside {
+class AnalysisTables;
 class Trace;
 }
 
@@ -76,6 +77,10 @@ public:
     // Stops the running query at its next step (from any thread, a signal handler included:
     // it only sets a flag); the run ends with `interrupted`.
     void interrupt() { m_interrupt.store(true, std::memory_order_relaxed); }
+    // Counter tables made outside the recording's analyses (the window's query tracks: a field
+    // plotted per task or CPU), shown in `counter` and the track tables after the analyses'
+    // tracks; kept alive while a query reads them. The thread that runs queries, between runs.
+    void setExtraTables(std::vector<std::shared_ptr<const AnalysisTables>> tables);
 
     const std::vector<TableInfo>& tables() const { return m_info; }
     const TableInfo* table(const std::string& name) const;

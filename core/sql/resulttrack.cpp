@@ -90,7 +90,8 @@ void ResultTrack::columns(const std::vector<std::string>& names)
     if (m_shape.kind == TrackShape::Kind::Slices)
         m_slices = &m_tables->slices({m_key, m_title, m_shape.owner, "dur", "", 0x7a4fb0});
     else
-        m_counter = &m_tables->counters({m_key, m_title, m_shape.owner, ""});
+        // In SQL's track tables (when the window hands them over) by its title.
+        m_counter = &m_tables->counters({m_key, m_title, m_shape.owner, "", m_title, "query_track"});
 }
 
 uint32_t ResultTrack::ownerOf(const std::vector<Value>& values, uint64_t ts)

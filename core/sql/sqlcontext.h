@@ -16,6 +16,7 @@
 struct tep_format_field;
 
 namespace ringside {
+class AnalysisTables;
 class Trace;
 }
 
@@ -44,6 +45,14 @@ public:
     ReportWorker& decoder() { return *m_decoder; }
     void countRows(uint64_t rows) { m_rowsRead.fetch_add(rows, std::memory_order_relaxed); }
     RecordingMark mark() const;
+    // Track tables made outside the analyses (RecordingSql::setExtraTables).
+    void setExtraTables(std::vector<std::shared_ptr<const AnalysisTables>> tables)
+    {
+        m_extraTables = std::move(tables);
+        ++m_extraVersion;
+    }
+    const std::vector<std::shared_ptr<const AnalysisTables>>& extraTables() const { return m_extraTables; }
+    uint64_t extraVersion() const { return m_extraVersion; }
 
     // The fields of an event type after the common ones, as libtraceevent parsed its format.
     const std::vector<tep_format_field*>& fieldsOf(uint16_t type);
@@ -64,6 +73,8 @@ private:
     std::unique_ptr<ReportWorker> m_decoder;
     std::atomic<uint64_t>& m_rowsRead;
     std::unordered_map<uint16_t, std::vector<tep_format_field*>> m_fields;
+    std::vector<std::shared_ptr<const AnalysisTables>> m_extraTables;
+    uint64_t m_extraVersion = 0;
     bool m_bigEndian = false;
     std::string m_text;
 };

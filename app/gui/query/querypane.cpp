@@ -87,7 +87,7 @@ struct QueryOutcome {
 };
 
 struct MadeTracks {
-    std::vector<std::unique_ptr<AnalysisTables>> tables;
+    std::vector<std::shared_ptr<AnalysisTables>> tables;
     QStringList problems;
     std::vector<int32_t> newestTaskPids; // of the last track, for its rows to show
 };
@@ -603,12 +603,15 @@ void QueryPane::rebuildTracks(bool showTheirTasks)
                 }
             }
             if (!db) made.problems << QString::fromStdString(sql->error);
+            // SQL's counter and track tables show the new tracks from the next query on (the
+            // old ones stay alive while a query reads them).
+            if (db) db->setExtraTables({made.tables.begin(), made.tables.end()});
             return made;
         },
         [this, showTheirTasks](MadeTracks made) {
             if (!m_session) return;
             // The timeline lets go of the old tables before they go.
-            std::vector<std::unique_ptr<AnalysisTables>> old = std::move(m_session->queryTracks);
+            std::vector<std::shared_ptr<AnalysisTables>> old = std::move(m_session->queryTracks);
             m_session->queryTracks = std::move(made.tables);
             emit tracksChanged();
             old.clear();

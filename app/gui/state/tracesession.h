@@ -41,8 +41,9 @@ struct TraceSession {
     std::string taskName(int32_t pid) const { return trace->taskName(pid); }
 
     // Query results drawn as timeline tracks (the Query pane makes them from the view's
-    // queryTracks); GUI thread. The timeline draws them with the analyses' tables.
-    std::vector<std::unique_ptr<AnalysisTables>> queryTracks;
+    // queryTracks); GUI thread. The timeline draws them with the analyses' tables; SQL's
+    // counter tables hold them too (shared: a query reading one keeps it alive).
+    std::vector<std::shared_ptr<AnalysisTables>> queryTracks;
 
     // The analyses of the trace, run on a thread of their own (see AnalysisJob); goes before
     // the trace does.
