@@ -80,6 +80,41 @@ int main(int argc, char** argv)
         session->queryTracks.push_back(std::move(tables));
     }
 
+    // The same counters through SQL's counter tables, as the window hands them over.
+    {
+        std::vector<std::shared_ptr<const AnalysisTables>> extra(session->queryTracks.begin(),
+                                                                 session->queryTracks.end());
+        (*sql)->setExtraTables(std::move(extra));
+        struct Count : sql::ResultSink {
+            std::string first;
+            void columns(const std::vector<std::string>&) override {}
+            bool row(const std::vector<sql::Value>& values) override
+            {
+                if (first.empty()) first = values.empty() ? "" : values[0].toString();
+                return true;
+            }
+        };
+        const uint64_t middle = (session->store().firstTimestamp() + session->store().lastTimestamp()) / 2;
+        const std::string queries[] = {
+            "SELECT count(*) FROM counter",
+            "SELECT t.name, t.cpu, count(*), avg(c.value) FROM counter c JOIN cpu_counter_track t ON c.track_id = "
+            "t.id GROUP BY t.id",
+            "SELECT count(*) FROM counter c JOIN cpu_counter_track t ON c.track_id = t.id WHERE t.name = '" +
+                fields.back().first + "." + fields.back().second + "' AND t.cpu = 0",
+            "SELECT count(*) FROM counter WHERE track_id = 0 AND ts BETWEEN " + std::to_string(middle) + " AND " +
+                std::to_string(middle + 1000000),
+            "SELECT ts, value FROM counter WHERE id = 5000000",
+        };
+        for (const std::string& q : queries) {
+            QElapsedTimer clock;
+            clock.start();
+            Count count;
+            const sql::RunOutcome run = (*sql)->run(q, count);
+            std::printf("sql_s=%.3f first=%s  %s%s\n", clock.nsecsElapsed() / 1e9, count.first.c_str(), q.c_str(),
+                        run.ok ? "" : (" FAILED: " + run.message).c_str());
+        }
+    }
+
     ViewState view;
     const timeline::TimeRange full{session->store().firstTimestamp(), session->store().lastTimestamp() + 1};
     view.reset(full);

@@ -391,6 +391,16 @@ Plan SourceTable::plan(const std::vector<Constraint>& offered) const
     return narrowingPlan(offered, m_pushed, m_ranged, m_key, rowEstimate(), 0.05);
 }
 
+Plan SourceTable::orderedPlan(const std::vector<Constraint>& offered, const std::vector<OrderBy>& order,
+                              Ordering ordering) const
+{
+    Plan plan = this->plan(offered);
+    if (order.size() == 1 && (ordering == Ordering::Grouped || !order[0].descending) &&
+        std::find(m_inOrderOf.begin(), m_inOrderOf.end(), order[0].column) != m_inOrderOf.end())
+        plan.order = 1; // as the rows come
+    return plan;
+}
+
 std::unique_ptr<Cursor> SourceTable::open() const
 {
     return std::make_unique<SourceCursor>(*this);

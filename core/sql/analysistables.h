@@ -61,6 +61,11 @@ public:
     SourceTable(std::string name, std::vector<Column> columns, std::function<double()> rows, MakeSource make,
                 std::vector<int> pushed = {}, std::vector<int> ranged = {}, int key = -1);
     Plan plan(const std::vector<Constraint>& offered) const override;
+    // The columns each of which the source's rows come in ascending order of (an id): a
+    // statement ordered or grouped by one of them sorts nothing.
+    void setRowsInOrderOf(std::vector<int> columns) { m_inOrderOf = std::move(columns); }
+    Plan orderedPlan(const std::vector<Constraint>& offered, const std::vector<OrderBy>& order,
+                     Ordering ordering) const override;
     double rowEstimate() const override { return m_rows(); }
     std::unique_ptr<Cursor> open() const override;
     std::unique_ptr<RowSource> source(const std::vector<Bound>& bounds) const { return m_make(bounds); }
@@ -69,6 +74,7 @@ private:
     std::function<double()> m_rows;
     MakeSource m_make;
     std::vector<int> m_pushed, m_ranged;
+    std::vector<int> m_inOrderOf;
     int m_key = -1;
 };
 

@@ -209,12 +209,14 @@ std::unique_ptr<Table> trackTable(SqlContext& context, std::shared_ptr<CounterTr
     if (counterColumns) columns.insert(columns.end(), {{"unit", T::Text}, {"description", T::Text}});
     if (kind == TrackKind::Cpu) columns.push_back({"cpu", T::Integer});
     if (kind == TrackKind::Thread) columns.push_back({"utid", T::Integer});
-    return std::make_unique<SourceTable>(
+    auto table = std::make_unique<SourceTable>(
         std::move(name), std::move(columns), [tracks] { return double(tracks->tracks()->size()); },
         [&context, tracks, kind, counterColumns](const std::vector<Bound>& bounds) {
             return std::make_unique<TrackSource>(context, tracks->tracks(), kind, rangeOf(bounds, 0), counterColumns);
         },
         std::vector<int>{0}, std::vector<int>{0}, /*key=*/0);
+    table->setRowsInOrderOf({0}); // by id: GROUP BY t.id over a join sorts nothing
+    return table;
 }
 
 } // namespace
@@ -222,25 +224,26 @@ std::unique_ptr<Table> trackTable(SqlContext& context, std::shared_ptr<CounterTr
 void addCounterTables(SqlContext& context, const std::function<void(std::unique_ptr<Table>, std::string)>& add)
 {
     auto tracks = std::make_shared<CounterTracks>(context);
-    add(std::make_unique<SourceTable>(
-            "counter",
-            std::vector<Column>{{"id", T::Integer},
-                                {"ts", T::Integer},
-                                {"track_id", T::Integer},
-                                {"value", T::Real},
-                                {"arg_set_id", T::Integer}},
-            [tracks] {
-                double rows = 0;
-                for (const CounterTrack& t : *tracks->tracks()) rows += double(t.table->byOwner().of(t.owner)->size());
-                return rows;
-            },
-            [tracks](const std::vector<Bound>& bounds) {
-                return std::make_unique<CounterSource>(tracks->tracks(), rangeOf(bounds, kCounterTrackId),
-                                                       rangeOf(bounds, kCounterTs), rangeOf(bounds, kCounterId));
-            },
-            std::vector<int>{kCounterId, kCounterTrackId, kCounterTs},
-            std::vector<int>{kCounterId, kCounterTrackId, kCounterTs}, /*key=*/kCounterId),
-        "counters' values (Perfetto's counter)");
+    auto counter = std::make_unique<SourceTable>(
+        "counter",
+        std::vector<Column>{{"id", T::Integer},
+                            {"ts", T::Integer},
+                            {"track_id", T::Integer},
+                            {"value", T::Real},
+                            {"arg_set_id", T::Integer}},
+        [tracks] {
+            double rows = 0;
+            for (const CounterTrack& t : *tracks->tracks()) rows += double(t.table->byOwner().of(t.owner)->size());
+            return rows;
+        },
+        [tracks](const std::vector<Bound>& bounds) {
+            return std::make_unique<CounterSource>(tracks->tracks(), rangeOf(bounds, kCounterTrackId),
+                                                   rangeOf(bounds, kCounterTs), rangeOf(bounds, kCounterId));
+        },
+        std::vector<int>{kCounterId, kCounterTrackId, kCounterTs},
+        std::vector<int>{kCounterId, kCounterTrackId, kCounterTs}, /*key=*/kCounterId);
+    counter->setRowsInOrderOf({kCounterId, kCounterTrackId}); // track by track, in time order
+    add(std::move(counter), "counters' values (Perfetto's counter)");
     add(trackTable(context, tracks, "track", TrackKind::Any, false), "tracks: the counter tracks (Perfetto's track)");
     add(trackTable(context, tracks, "counter_track", TrackKind::Any, true), "counter tracks");
     add(trackTable(context, tracks, "cpu_counter_track", TrackKind::Cpu, true), "counter tracks of a CPU");
