@@ -195,7 +195,7 @@ private slots:
             },
             test::kWorkWaitMs));
         const QList<QAction*> actions = details->fieldActions(field, details);
-        QCOMPARE(actions.size(), 2);
+        QCOMPARE(actions.size(), 3);
         actions[0]->trigger(); // per task
         QCOMPARE(window.viewState()->queryTracks().size(), qsizetype(1));
         QCOMPARE(window.viewState()->queryTracks()[0].name, QStringLiteral("sched_switch.prev_prio per task"));
@@ -221,6 +221,27 @@ private slots:
         QCOMPARE(sum, number(pane, 0, 1));
         QVERIFY(runQuery(pane, "SELECT DISTINCT type FROM thread_counter_track"));
         QCOMPARE(pane.model()->result().rows.at(0).at(0).toString(), std::string("query_track"));
+        // For the whole recording: one line in a row at the top, under a header of its own, and
+        // a counter_track of no CPU or task.
+        actions[2]->trigger();
+        QVERIFY(QTest::qWaitFor(
+            [&] { return !pane.makingTracks() && window.workspace()->session()->queryTracks.size() == 2; },
+            test::kWorkWaitMs));
+        const auto& now = window.findChild<TimelineWidget*>()->rows().rows();
+        QVERIFY(now.size() > 2);
+        QCOMPARE(now[0].label, QStringLiteral("counters of the recording"));
+        QCOMPARE(now[1].kind, TimelineRows::Kind::Counters);
+        QCOMPARE(now[1].counterOwner, RowOwner::Recording);
+        QCOMPARE(now[1].label, QStringLiteral("sched_switch.prev_prio for the whole recording"));
+        QVERIFY(runQuery(pane, "SELECT count(*), sum(c.value) FROM counter c JOIN counter_track t ON c.track_id = t.id "
+                               "WHERE t.name = 'sched_switch.prev_prio for the whole recording' AND t.id NOT IN "
+                               "(SELECT id FROM cpu_counter_track UNION SELECT id FROM thread_counter_track)"));
+        const double whole = number(pane, 0, 0), wholeSum = number(pane, 0, 1);
+        QVERIFY(runQuery(pane, "SELECT count(*), sum(prev_prio) FROM sched_switch"));
+        QCOMPARE(whole, number(pane, 0, 0));
+        QCOMPARE(wholeSum, number(pane, 0, 1));
+        window.viewState()->removeQueryTrack(1);
+
         // Removed, it leaves SQL too.
         window.viewState()->removeQueryTrack(0);
         QVERIFY(

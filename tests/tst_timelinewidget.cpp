@@ -804,7 +804,7 @@ private slots:
             if ((*it)->text(0) == "state" && (*it)->parent() && (*it)->parent()->text(0) == "fields") state = *it;
         QVERIFY(state);
         const QList<QAction*> actions = details.fieldActions(state, &details);
-        QCOMPARE(actions.size(), 2);
+        QCOMPARE(actions.size(), 3); // per task, per CPU, for the recording
         QVERIFY(details.fieldActions(state->parent()->child(0), &details).isEmpty()); // "common": no number
         QSignalSpy plotted(&details, &DetailsPane::plotFieldRequested);
         actions[0]->trigger();

@@ -205,7 +205,11 @@ private:
     Thread threadOf(const TrackTable& table, int32_t base, uint32_t owner)
     {
         Thread t;
-        if (table.owner() == RowOwner::Cpu) {
+        if (table.owner() == RowOwner::Recording) {
+            t.pid = kCpuTrackBase - 1;
+            t.tid = base;
+            t.owner = "recording";
+        } else if (table.owner() == RowOwner::Cpu) {
             if (owner >= m_store.streamCount()) return t;
             const Stream& stream = m_store.stream(StreamId(uint16_t(owner)));
             t.pid = kCpuTrackBase + int32_t(stream.buffer) * 4096;
@@ -226,7 +230,9 @@ private:
     }
     size_t ownersOf(const TrackTable& table, size_t withRows) const
     {
-        return std::max(withRows, table.owner() == RowOwner::Cpu ? m_store.streamCount() : m_trace.taskIndex().size());
+        return std::max(withRows, table.owner() == RowOwner::Cpu         ? m_store.streamCount()
+                                  : table.owner() == RowOwner::Recording ? size_t(1)
+                                                                         : m_trace.taskIndex().size());
     }
 
     void intervals(const IntervalTable& table, int32_t base)

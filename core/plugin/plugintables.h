@@ -22,10 +22,10 @@ namespace ringside {
 // keeps them (compactly: a row anchored at events of the store costs a few bytes) and shows
 // them as they grow. Statistics are plain tables an analysis makes on request.
 
-// Where a row belongs on the timeline: a task's row or a CPU's. Owners are numbers: a task is
-// one life of a pid (ConsumedRecord::task, a TaskId's value), a CPU one stream of one buffer
-// (StreamId's value).
-enum class RowOwner : uint8_t { Task, Cpu };
+// Where a row belongs on the timeline: a task's row or a CPU's, or (counters only) one row for
+// the whole recording. Owners are numbers: a task is one life of a pid (ConsumedRecord::task, a
+// TaskId's value), a CPU one stream of one buffer (StreamId's value), the recording 0.
+enum class RowOwner : uint8_t { Task, Cpu, Recording };
 
 // ---- Track tables: what each is, then its sink.
 

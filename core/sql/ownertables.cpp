@@ -25,6 +25,7 @@ public:
     bool wants(uint32_t owner) const
     {
         if (m_owner == RowOwner::Cpu) return ownerWanted(m_store, m_owner, owner, m_range);
+        if (m_owner == RowOwner::Recording) return !narrowed(); // its owner column is NULL
         return int64_t(owner) >= m_range.low && int64_t(owner) <= m_range.high;
     }
     // The first and past-the-last owner worth visiting among `owners`.
@@ -309,6 +310,7 @@ constexpr int kFromOwnerOfFlows = 1, kToOwnerOfFlows = 3;
 Value ownerValue(const EventStore& store, RowOwner owner, uint32_t value)
 {
     if (owner == RowOwner::Task) return TaskId(value).valid() ? integer(value) : nullValue();
+    if (owner == RowOwner::Recording) return nullValue();
     return value < store.streamCount() ? integer(store.stream(StreamId(uint16_t(value))).columns.cpu) : nullValue();
 }
 
@@ -322,7 +324,8 @@ bool ownerWanted(const EventStore& store, RowOwner owner, uint32_t value, const 
 
 std::string ownerColumn(RowOwner owner)
 {
-    return owner == RowOwner::Task ? "utid" : "cpu";
+    // The recording's rows have no owner to name: a column of NULLs keeps the tables' shape.
+    return owner == RowOwner::Task ? "utid" : owner == RowOwner::Cpu ? "cpu" : "owner";
 }
 
 std::unique_ptr<Table> sliceTable(SqlContext& context, const SliceTable& table, std::string name)

@@ -45,11 +45,17 @@ TrackShape trackShape(const std::vector<std::string>& columns)
         s.why = "a track needs a column ts and a column dur (slices) or value (a counter)";
         return s;
     }
+    s.kind = s.dur >= 0 ? TrackShape::Kind::Slices : TrackShape::Kind::Counter;
     if (s.utid < 0 && s.pid < 0 && s.cpu < 0) {
-        s.why = "a track needs a row to be drawn on: a column utid, tid, pid or cpu";
+        // A counter of no task or CPU is the recording's own (a row at the top); slices need one.
+        if (s.kind == TrackShape::Kind::Counter) {
+            s.owner = RowOwner::Recording;
+            return s;
+        }
+        s.kind = TrackShape::Kind::None;
+        s.why = "a track of slices needs a row to be drawn on: a column utid, tid, pid or cpu";
         return s;
     }
-    s.kind = s.dur >= 0 ? TrackShape::Kind::Slices : TrackShape::Kind::Counter;
     s.owner = s.utid >= 0 || s.pid >= 0 ? RowOwner::Task : RowOwner::Cpu;
     return s;
 }
@@ -71,9 +77,11 @@ std::string fieldCounterQuery(const Trace& trace, uint16_t type, const std::stri
     };
     // A field named like a leading column keeps the name; the column is then common_<name>.
     auto leading = [&](const std::string& column) { return field == column ? "common_" + column : column; };
-    const std::string ownerColumn = owner == RowOwner::Task ? leading("utid") : leading("cpu");
-    return "SELECT " + leading("ts") + " AS ts, " + ownerColumn + " AS " + (owner == RowOwner::Task ? "utid" : "cpu") +
-           ", " + quoted(field) + " AS value FROM " + quoted(table) + " WHERE " + quoted(field) + " IS NOT NULL";
+    std::string ownerColumn; // none for the recording's own counter
+    if (owner == RowOwner::Task) ownerColumn = leading("utid") + " AS utid, ";
+    if (owner == RowOwner::Cpu) ownerColumn = leading("cpu") + " AS cpu, ";
+    return "SELECT " + leading("ts") + " AS ts, " + ownerColumn + quoted(field) + " AS value FROM " + quoted(table) +
+           " WHERE " + quoted(field) + " IS NOT NULL";
 }
 
 ResultTrack::ResultTrack(const Trace& trace, std::string key, std::string title)
@@ -96,6 +104,7 @@ void ResultTrack::columns(const std::vector<std::string>& names)
 
 uint32_t ResultTrack::ownerOf(const std::vector<Value>& values, uint64_t ts)
 {
+    if (m_shape.owner == RowOwner::Recording) return 0;
     int64_t number = 0;
     if (m_shape.utid >= 0) {
         if (!integerOf(values[size_t(m_shape.utid)], number) || number < 0 ||

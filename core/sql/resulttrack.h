@@ -16,8 +16,8 @@ namespace ringside::sql {
 
 // What a query's result can be on the timeline, from its column names: slices when it has
 // `ts` and `dur`, a counter when it has `ts` and `value`; on the row of the task in `utid`, or
-// of `tid`/`pid` at that time, or of the CPU in `cpu`. `name` labels the slices, `depth` nests
-// them.
+// of `tid`/`pid` at that time, or of the CPU in `cpu`; a counter with none of those is the
+// recording's own. `name` labels the slices, `depth` nests them.
 struct TrackShape {
     enum class Kind { None, Slices, Counter };
     Kind kind = Kind::None;
@@ -28,8 +28,9 @@ struct TrackShape {
 TrackShape trackShape(const std::vector<std::string>& columns);
 
 // The query that plots a number field of one event type as a counter (its SQL kept as a query
-// track's): per task (`utid`) or per CPU (the CPU that recorded each event), the field's value
-// at each event of the type. Empty when the recording has no events of the type.
+// track's): per task (`utid`), per CPU (the CPU that recorded each event) or one line for the
+// recording, the field's value at each event of the type. Empty when the recording has no
+// events of the type.
 std::string fieldCounterQuery(const Trace& trace, uint16_t type, const std::string& field, RowOwner owner);
 
 // A ResultSink that makes a track table of the first statement's result, row by row (the whole

@@ -245,16 +245,16 @@ QList<QAction*> DetailsPane::fieldActions(QTreeWidgetItem* item, QObject* parent
     if (!m_session || !item || !m_fields || item->parent() != m_fields || item->text(2).isEmpty()) return actions;
     const QString field = item->text(0);
     const QString event = QString::fromStdString(m_session->formatter->eventName(m_type));
-    for (const bool perTask : {true, false}) {
-        auto* action = new QAction(perTask ? tr("Plot %1 as a counter per task").arg(field)
-                                           : tr("Plot %1 as a counter per CPU").arg(field),
-                                   parent);
-        connect(action, &QAction::triggered, this, [this, field, event, perTask, type = m_type, pid = m_pid] {
-            const std::string sql = sql::fieldCounterQuery(*m_session->trace, type, field.toStdString(),
-                                                           perTask ? RowOwner::Task : RowOwner::Cpu);
+    for (const RowOwner owner : {RowOwner::Task, RowOwner::Cpu, RowOwner::Recording}) {
+        const QString per = owner == RowOwner::Task  ? tr("per task")
+                            : owner == RowOwner::Cpu ? tr("per CPU")
+                                                     : tr("for the whole recording");
+        auto* action = new QAction(tr("Plot %1 as a counter %2").arg(field, per), parent);
+        connect(action, &QAction::triggered, this, [this, field, event, owner, per, type = m_type, pid = m_pid] {
+            const std::string sql = sql::fieldCounterQuery(*m_session->trace, type, field.toStdString(), owner);
             if (sql.empty()) return;
-            emit plotFieldRequested(QStringLiteral("%1.%2 per %3").arg(event, field, perTask ? tr("task") : tr("CPU")),
-                                    QString::fromStdString(sql), perTask, pid);
+            emit plotFieldRequested(QStringLiteral("%1.%2 %3").arg(event, field, per), QString::fromStdString(sql),
+                                    owner == RowOwner::Task, pid);
         });
         actions << action;
     }

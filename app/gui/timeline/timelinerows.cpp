@@ -99,14 +99,16 @@ void TimelineRows::addBufferRows(size_t recording, uint16_t b)
 
 int TimelineRows::addCounterRows(const TraceSession& session, const Row& owner, int indent)
 {
-    const bool cpu = owner.kind == Kind::Cpu;
-    const uint32_t id = cpu ? owner.stream.value : owner.task.value;
-    if (!cpu && !owner.task.valid()) return 0;
-    const std::vector<CounterGroup> groups =
-        counterGroups(session, cpu ? RowOwner::Cpu : RowOwner::Task, id, m_countersShareRows);
+    const RowOwner kind = owner.kind == Kind::Cpu    ? RowOwner::Cpu
+                          : owner.kind == Kind::Task ? RowOwner::Task
+                                                     : RowOwner::Recording;
+    const uint32_t id = kind == RowOwner::Cpu ? owner.stream.value : kind == RowOwner::Task ? owner.task.value : 0;
+    if (kind == RowOwner::Task && !owner.task.valid()) return 0;
+    const std::vector<CounterGroup> groups = counterGroups(session, kind, id, m_countersShareRows);
     for (size_t g = 0; g < groups.size(); ++g) {
         Row row = owner;
         row.kind = Kind::Counters;
+        row.counterOwner = kind;
         row.counterGroup = int(g);
         row.label = groups[g].label();
         row.height = kCounterHeight;
@@ -119,6 +121,8 @@ int TimelineRows::addCounterRows(const TraceSession& session, const Row& owner, 
 size_t TimelineRows::countCounterGroups() const
 {
     size_t n = 0;
+    for (size_t i = 0; i < m_sessions.size(); ++i)
+        n += counterGroups(*m_sessions[i], RowOwner::Recording, 0, m_countersShareRows).size();
     for (const Row& r : m_rows) {
         const TraceSession* s = session(r);
         if (!s || (r.kind != Kind::Cpu && r.kind != Kind::Task)) continue;
@@ -141,9 +145,10 @@ std::vector<CounterGroup> TimelineRows::counterGroupsOf(const Row& row) const
 {
     const TraceSession* s = session(row);
     if (!s || row.kind != Kind::Counters) return {};
-    const bool cpu = row.stream.valid() && row.pid < 0;
-    return counterGroups(*s, cpu ? RowOwner::Cpu : RowOwner::Task, cpu ? row.stream.value : row.task.value,
-                         m_countersShareRows);
+    const uint32_t owner = row.counterOwner == RowOwner::Cpu    ? row.stream.value
+                           : row.counterOwner == RowOwner::Task ? row.task.value
+                                                                : 0;
+    return counterGroups(*s, row.counterOwner, owner, m_countersShareRows);
 }
 
 void TimelineRows::tablesGrew()
@@ -201,6 +206,17 @@ void TimelineRows::rebuild()
     ++m_version;
     if (!m_session) return;
     for (size_t r = 0; r < m_sessions.size(); ++r) {
+        // The recording's own counters (a value of no CPU or task) first, under a header.
+        if (!counterGroups(*m_sessions[r], RowOwner::Recording, 0, m_countersShareRows).empty()) {
+            Row header;
+            header.kind = Kind::ProcessHeader;
+            header.recording = uint8_t(r);
+            header.label = m_sessions.size() > 1 ? QStringLiteral("counters of %1").arg(m_names.value(int(r)))
+                                                 : QStringLiteral("counters of the recording");
+            header.height = kHeaderHeight;
+            m_rows.push_back(header);
+            addCounterRows(*m_sessions[r], header, 18);
+        }
         const EventStore& store = m_sessions[r]->store();
         const bool shownUnderHost = std::any_of(m_guests.begin(), m_guests.end(),
                                                 [r](const RecordingSet::GuestView& g) { return g.guest == r; });

@@ -29,7 +29,8 @@ namespace ringside {
 class TimelineRows {
 public:
     // GuestTask: a host thread that ran a guest's vCPU, in the host–guest view.
-    // Counters: the counter group `counterGroup` of the CPU (stream) or task (pid, task) above.
+    // Counters: the counter group `counterGroup` of the CPU (stream) or task (pid, task) above,
+    // or of the recording (counterOwner Recording: at the top, under a header of their own).
     enum class Kind { BufferHeader, Cpu, ProcessHeader, Task, Calls, GuestTask, Counters };
     struct Row {
         Kind kind = Kind::Cpu;
@@ -43,6 +44,7 @@ public:
         int indent = 8; // of the label
         TaskId task;    // of a GuestTask row: the host thread's busiest life; of a task's Counters row
         int counterGroup = 0;
+        RowOwner counterOwner = RowOwner::Cpu; // of a Counters row
     };
     // A task row: the task (one life of its pid, see TaskIndex), whose events and running
     // intervals the trace's task index holds; nothing is copied per row.

@@ -419,7 +419,9 @@ std::optional<CounterGroup> TimelineWidget::counterGroupOf(const TimelineRows::R
 
 uint32_t TimelineWidget::counterOwnerOf(const TimelineRows::Row& row)
 {
-    return row.stream.valid() && row.pid < 0 ? row.stream.value : row.task.value;
+    return row.counterOwner == RowOwner::Cpu    ? row.stream.value
+           : row.counterOwner == RowOwner::Task ? row.task.value
+                                                : 0;
 }
 
 void TimelineWidget::paintCountersRow(QPainter& p, const TimelineRows::Row& row, int top)
