@@ -102,7 +102,7 @@ int main(int argc, char** argv)
             "SELECT count(*) FROM counter c JOIN cpu_counter_track t ON c.track_id = t.id WHERE t.name = '" +
                 fields.back().first + "." + fields.back().second + "' AND t.cpu = 0",
             "SELECT count(*) FROM counter WHERE track_id = 0 AND ts BETWEEN " + std::to_string(middle) + " AND " +
-                std::to_string(middle + 1000000),
+                std::to_string(middle + 100000000),
             "SELECT ts, value FROM counter WHERE id = 5000000",
         };
         for (const std::string& q : queries) {
