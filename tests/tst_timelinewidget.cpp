@@ -850,6 +850,62 @@ private slots:
         timeline.tracksChanged();
     }
 
+    // The idle states are a track of their own under each CPU (not lanes along its bar), the
+    // states' names inside.
+    void idleStatesHaveATrackUnderEachCpu()
+    {
+        QTemporaryDir dir;
+        const QString file = dir.filePath("arm-idle.dat");
+        QVERIFY(test::writeFile(file, test::readXz(test::fixture("arm-idle.dat.xz"))));
+        std::vector<std::unique_ptr<Plugin>> plugins;
+        plugins.push_back(std::make_unique<power::PowerPlugin>());
+        auto opened = Trace::open(file.toStdString(), LoadOptions(), {}, std::move(plugins));
+        QVERIFY(opened);
+        auto session = std::make_shared<TraceSession>();
+        session->path = file;
+        session->trace = std::move(*opened);
+        session->formatter = std::make_unique<EventFormatter>(*session->trace);
+        const EventStore& store = session->store();
+        ViewState view;
+        const timeline::TimeRange all{store.firstTimestamp(), store.lastTimestamp() + 1};
+        view.reset(all);
+        TimelineWidget timeline(&view);
+        timeline.resize(1200, 900);
+        timeline.setSession(session.get());
+        QStringList under;
+        const auto& rows = timeline.rows().rows();
+        for (int i = 1; i < rows.size(); ++i)
+            if (rows[i].kind == TimelineRows::Kind::SliceTrack) {
+                QCOMPARE(rows[i - 1].kind, TimelineRows::Kind::Cpu);
+                QCOMPARE(rows[i].label, QStringLiteral("Idle states"));
+                QVERIFY(timeline.rows().sliceTableOf(rows[i]));
+                under << rows[i - 1].label;
+            }
+        QCOMPARE(under.size(), 5); // every CPU with cpu_idle events (tst_power: 5)
+
+        TrackRenderer tracks;
+        tracks.setSession(session.get());
+        const StreamId cpu0 = rows[1].stream;
+        const SliceTable* idle = ownRowSliceTables(*session, RowOwner::Cpu, cpu0.value).at(0);
+        const QColor color = QColor::fromRgb(idle->spec().rgb);
+        QImage track(1000, 22, QImage::Format_RGB32), bar(1000, 40, QImage::Format_RGB32);
+        track.fill(Qt::white), bar.fill(Qt::white);
+        {
+            QPainter p(&track);
+            tracks.paintSliceRow(p, *idle, cpu0.value, QRect(0, 0, 1000, 22), all);
+            QPainter b(&bar);
+            tracks.paintSlices(b, RowOwner::Cpu, cpu0.value, QRect(0, 3, 1000, 30), all);
+        }
+        auto count = [&](const QImage& image) {
+            int n = 0;
+            for (int y = 0; y < image.height(); ++y)
+                for (int x = 0; x < image.width(); ++x) n += image.pixelColor(x, y) == color;
+            return n;
+        };
+        QVERIFY2(count(track) > 2000, qPrintable(QString::number(count(track))));
+        QCOMPARE(count(bar), 0);
+    }
+
     // A plugin's flame-chart table is drawn as the function calls are, by the same renderer:
     // under its CPU, a lane per depth, each slice named and found under the pointer; not
     // along the CPU's bar.

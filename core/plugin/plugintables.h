@@ -71,6 +71,9 @@ struct SliceTableSpec {
     // Drawn as a flame chart in a row of its own under its owner's (a lane per depth, each
     // label in a colour of its own), not along the owner's bar: function calls, deep and many.
     bool flameChart = false;
+    // Drawn in a row of its own under its owner's, always shown, the labels inside the slices
+    // (a CPU's idle states: a track under each CPU), not along the owner's bar.
+    bool ownRow = false;
 };
 
 // Moments: a fork, an exec, a migration.

@@ -38,7 +38,9 @@ void PowerPlugin::setTables(TableSink& tables)
                                   "Cpu {cpu} Min Freq Limit", "cpu_min_frequency_limit"});
     m_maximum = &tables.counters({"cpufreq_max", "Highest frequency allowed", RowOwner::Cpu, "kHz",
                                   "Cpu {cpu} Max Freq Limit", "cpu_max_frequency_limit"});
-    m_idle = &tables.slices({"cpuidle", "Idle states", RowOwner::Cpu, "", "", 0x9aa5b1});
+    SliceTableSpec idle{"cpuidle", "Idle states", RowOwner::Cpu, "", "", 0x9aa5b1};
+    idle.ownRow = true; // a track under each CPU, as Perfetto shows cpuidle
+    m_idle = &tables.slices(idle);
     m_idleStates = &tables.counters({"cpuidle_state", "Idle state", RowOwner::Cpu, "", "cpuidle", "cpu_idle", false});
 }
 

@@ -36,4 +36,26 @@ std::vector<CounterGroup> counterGroups(const TraceSession& session, RowOwner ki
     return groups;
 }
 
+std::vector<const SliceTable*> ownRowSliceTables(const TraceSession& session, RowOwner kind, uint32_t owner)
+{
+    std::vector<const SliceTable*> out;
+    if (!session.trace) return out;
+    const EventStore& store = session.store();
+    for (const Trace::Analysis& analysis : session.trace->analyses()) {
+        if (!analysis.tables) continue;
+        for (const auto& t : analysis.tables->tables()) {
+            if (t->kind() != TrackTable::Kind::Slices || t->owner() != kind) continue;
+            const auto& table = static_cast<const SliceTable&>(*t);
+            if (!table.spec().ownRow) continue;
+            // Rows the owner holds: its explicit ones, or a CPU's anchored at its stream.
+            const GrowingList<SliceRow>* rows = table.explicitRows().of(owner);
+            const bool anchored = kind == RowOwner::Cpu && owner < store.streamCount() &&
+                                  table.anchored(StreamId(uint16_t(owner))) &&
+                                  !table.anchored(StreamId(uint16_t(owner)))->empty();
+            if ((rows && !rows->empty()) || anchored) out.push_back(&table);
+        }
+    }
+    return out;
+}
+
 } // namespace ringside

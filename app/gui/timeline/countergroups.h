@@ -18,6 +18,10 @@ struct CounterGroup {
     std::vector<const CounterTable*> tables;
     QString label() const;
 };
+// The slice tables drawn in rows of their own (SliceTableSpec::ownRow: idle states) an owner
+// has slices in, in the order declared.
+std::vector<const SliceTable*> ownRowSliceTables(const TraceSession& session, RowOwner kind, uint32_t owner);
+
 std::vector<CounterGroup> counterGroups(const TraceSession& session, RowOwner kind, uint32_t owner,
                                         bool shareByUnit = true);
 

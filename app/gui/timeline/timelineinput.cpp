@@ -318,6 +318,13 @@ bool TimelineWidget::event(QEvent* e)
                     if (!line.isEmpty()) lines << line;
                 }
             }
+            if (index >= 0 && m_rows.rows()[index].kind == TimelineRows::Kind::SliceTrack) {
+                const TimelineRows::Row& row = m_rows.rows()[index];
+                const uint64_t slack = m_view->visibleRange().span() / uint64_t(dataWidth()) * 2;
+                if (auto hit =
+                        tracksOf(row).sliceAt(row.counterOwner, counterOwnerOf(row), timeAtX(help->pos().x()), slack))
+                    lines << tracksOf(row).sliceText(*hit);
+            }
             if (index >= 0 && m_rows.rows()[index].kind == TimelineRows::Kind::Counters) {
                 const TimelineRows::Row& row = m_rows.rows()[index];
                 if (const std::optional<CounterGroup> group = counterGroupOf(row))

@@ -115,7 +115,28 @@ int TimelineRows::addCounterRows(const TraceSession& session, const Row& owner, 
         row.indent = indent;
         m_rows.push_back(row);
     }
-    return int(groups.size());
+    if (kind == RowOwner::Recording) return int(groups.size());
+    const std::vector<const SliceTable*> slices = ownRowSliceTables(session, kind, id);
+    for (size_t t = 0; t < slices.size(); ++t) {
+        Row row = owner;
+        row.kind = Kind::SliceTrack;
+        row.counterOwner = kind;
+        row.sliceTable = int(t);
+        row.label = QString::fromStdString(slices[t]->spec().title);
+        row.height = kSliceTrackHeight;
+        row.indent = indent;
+        m_rows.push_back(row);
+    }
+    return int(groups.size() + slices.size());
+}
+
+const SliceTable* TimelineRows::sliceTableOf(const Row& row) const
+{
+    const TraceSession* s = session(row);
+    if (!s || row.kind != Kind::SliceTrack) return nullptr;
+    const std::vector<const SliceTable*> tables =
+        ownRowSliceTables(*s, row.counterOwner, row.counterOwner == RowOwner::Cpu ? row.stream.value : row.task.value);
+    return row.sliceTable < int(tables.size()) ? tables[size_t(row.sliceTable)] : nullptr;
 }
 
 size_t TimelineRows::countCounterGroups() const
@@ -127,9 +148,11 @@ size_t TimelineRows::countCounterGroups() const
         const TraceSession* s = session(r);
         if (!s || (r.kind != Kind::Cpu && r.kind != Kind::Task)) continue;
         if (r.kind == Kind::Cpu)
-            n += counterGroups(*s, RowOwner::Cpu, r.stream.value, m_countersShareRows).size();
+            n += counterGroups(*s, RowOwner::Cpu, r.stream.value, m_countersShareRows).size() +
+                 ownRowSliceTables(*s, RowOwner::Cpu, r.stream.value).size();
         else if (r.task.valid())
-            n += counterGroups(*s, RowOwner::Task, r.task.value, m_countersShareRows).size();
+            n += counterGroups(*s, RowOwner::Task, r.task.value, m_countersShareRows).size() +
+                 ownRowSliceTables(*s, RowOwner::Task, r.task.value).size();
     }
     return n;
 }
@@ -234,7 +257,8 @@ void TimelineRows::rebuild()
         if (m_callPids.contains(t.pid)) fixed += callsRow({}, t.pid, {}).height;
         if (t.task.valid())
             fixed += int(counterGroups(*m_session, RowOwner::Task, t.task.value, m_countersShareRows).size()) *
-                     kCounterHeight;
+                         kCounterHeight +
+                     int(ownRowSliceTables(*m_session, RowOwner::Task, t.task.value).size()) * kSliceTrackHeight;
     }
     for (const Row& r : m_rows) {
         if (r.kind == Kind::Cpu)

@@ -31,7 +31,9 @@ public:
     // GuestTask: a host thread that ran a guest's vCPU, in the host–guest view.
     // Counters: the counter group `counterGroup` of the CPU (stream) or task (pid, task) above,
     // or of the recording (counterOwner Recording: at the top, under a header of their own).
-    enum class Kind { BufferHeader, Cpu, ProcessHeader, Task, Calls, GuestTask, Counters };
+    // SliceTrack: the own-row slice table `sliceTable` (ownRowSliceTables) of the CPU or task
+    // above (idle states under a CPU).
+    enum class Kind { BufferHeader, Cpu, ProcessHeader, Task, Calls, GuestTask, Counters, SliceTrack };
     struct Row {
         Kind kind = Kind::Cpu;
         uint8_t recording = 0; // in the order setRecordings got them
@@ -44,7 +46,8 @@ public:
         int indent = 8; // of the label
         TaskId task;    // of a GuestTask row: the host thread's busiest life; of a task's Counters row
         int counterGroup = 0;
-        RowOwner counterOwner = RowOwner::Cpu; // of a Counters row
+        RowOwner counterOwner = RowOwner::Cpu; // of a Counters or SliceTrack row
+        int sliceTable = 0;
     };
     // A task row: the task (one life of its pid, see TaskIndex), whose events and running
     // intervals the trace's task index holds; nothing is copied per row.
@@ -67,6 +70,7 @@ public:
     static constexpr int kLaneHeight = 15;
     static constexpr int kCallsPadding = 4;
     static constexpr int kCounterHeight = 36;
+    static constexpr int kSliceTrackHeight = 22;
 
     void setSession(const TraceSession* session);
     // Several recordings on one timeline; `active` is the one whose task rows, calls rows and
@@ -131,13 +135,15 @@ public:
     bool countersShareRows() const { return m_countersShareRows; }
     // The counter group a Counters row shows.
     std::vector<CounterGroup> counterGroupsOf(const Row& row) const;
+    // The table a SliceTrack row shows, or null.
+    const SliceTable* sliceTableOf(const Row& row) const;
 
 private:
     void rebuild();
     void addBufferRows(size_t recording, uint16_t buffer);
     void addGuestRows(const RecordingSet::GuestView& guest);
     Row callsRow(StreamId stream, int32_t pid, const QString& label) const;
-    // The Counters rows of a CPU's stream or a task, appended; how many.
+    // The Counters and SliceTrack rows of a CPU's stream, a task or the recording, appended; how many.
     int addCounterRows(const TraceSession& session, const Row& owner, int indent);
     // How many counter groups the owners of the rows have now (tablesGrew compares).
     size_t countCounterGroups() const;

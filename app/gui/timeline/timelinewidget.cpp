@@ -291,7 +291,12 @@ void TimelineWidget::renderRows(QPainter& p)
                     paintGuestTaskRow(p, row, top);
                 else if (row.kind == TimelineRows::Kind::Counters)
                     paintCountersRow(p, row, top);
-                else
+                else if (row.kind == TimelineRows::Kind::SliceTrack) {
+                    if (const SliceTable* table = m_rows.sliceTableOf(row))
+                        tracksOf(row).paintSliceRow(p, *table, counterOwnerOf(row),
+                                                    QRect(kLabelWidth, top, dataWidth(), row.height - 1),
+                                                    m_view->visibleRange());
+                } else
                     paintCallsRow(p, row, top, i);
             }
             p.setPen(grid);

@@ -241,6 +241,7 @@ void TrackRenderer::paintSlices(QPainter& p, RowOwner kind, uint32_t owner, cons
     const int kLane = std::clamp(bar.height() / 6, 4, 8);
     int bottom = bar.bottom() + 1; // lanes go up from the bar's bottom, depth 0 lowest
     for (const SliceTable* table : tables<SliceTable>(TrackTable::Kind::Slices, kind)) {
+        if (table->spec().ownRow) continue; // paintSliceRow
         const Lanes& lanes = lanesOf(*table, owner);
         if (lanes.lanes.empty()) continue;
         const QColor color = QColor::fromRgb(table->spec().rgb);
@@ -367,6 +368,50 @@ void TrackRenderer::paintCounters(QPainter& p, const CounterGroup& group, uint32
         }
         const int endX = std::min(w, int(timeline::timeToX(std::max(dataEnd, (*rows)[k].time), range, w)));
         run(x, endX, level);
+    }
+    p.restore();
+}
+
+void TrackRenderer::paintSliceRow(QPainter& p, const SliceTable& table, uint32_t owner, const QRect& area,
+                                  TimeRange range)
+{
+    if (!m_session) return;
+    const Lanes& lanes = lanesOf(table, owner);
+    if (lanes.lanes.empty()) return;
+    const int w = area.width();
+    const int laneHeight = std::max(4, (area.height() - 4) / int(lanes.lanes.size()));
+    const QColor color = QColor::fromRgb(table.spec().rgb);
+    const QColor text = color.lightness() > 140 ? QColor(0x20, 0x20, 0x20) : Qt::white;
+    p.save();
+    p.setClipRect(area);
+    for (size_t d = 0; d < lanes.lanes.size(); ++d) {
+        const auto& lane = lanes.lanes[d];
+        const int top = area.top() + 2 + int(d) * laneHeight;
+        size_t k = lanes.firstEndingFrom(d, range.start + 1);
+        int lastX = -1;
+        while (k < lane.size() && lane[k].start < range.end) {
+            const int x0 = std::max(0, int(timeline::timeToX(lane[k].start, range, w)));
+            const int x1 = std::min(w, std::max(x0 + 1, int(timeline::timeToX(lane[k].end, range, w))));
+            if (x1 > lastX) {
+                const int from = std::max(x0, lastX);
+                p.fillRect(area.left() + from, top, x1 - from, laneHeight - 1,
+                           lane[k].flags & Slice::kError ? failedColor() : color);
+                // The label inside, where the slice is wide enough to read one.
+                if (x1 - x0 > 30 && laneHeight >= 12) {
+                    p.setPen(text);
+                    p.drawText(QRect(area.left() + x0 + 3, top, x1 - x0 - 6, laneHeight - 1),
+                               Qt::AlignLeft | Qt::AlignVCenter,
+                               p.fontMetrics().elidedText(QString::fromStdString(table.labelText(lane[k].label)),
+                                                          Qt::ElideRight, x1 - x0 - 6));
+                }
+                lastX = x1;
+            }
+            // Past this pixel: the next slice starting at or after it.
+            const uint64_t next = timeline::xToTime(lastX, range, w);
+            k = size_t(std::lower_bound(lane.begin() + long(k) + 1, lane.end(), next,
+                                        [](const LaneSlice& v, uint64_t t) { return v.start < t; }) -
+                       lane.begin());
+        }
     }
     p.restore();
 }

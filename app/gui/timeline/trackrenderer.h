@@ -86,6 +86,10 @@ public:
                                std::optional<uint64_t> cursor);
     // The colour of a group's n-th counter.
     static QColor counterColor(size_t n);
+    // A slice table drawn in a row of its own (SliceTableSpec::ownRow: the idle states under
+    // each CPU): a lane per depth filling `area`, the labels inside.
+    void paintSliceRow(QPainter& p, const SliceTable& table, uint32_t owner, const QRect& area,
+                       timeline::TimeRange range);
     // A host's vCPU thread in its guest: the stays of the tables that declare them
     // (isGuestStays), in `color`.
     void paintGuestStays(QPainter& p, TaskId task, const QRect& bar, timeline::TimeRange range,
@@ -150,6 +154,10 @@ public:
         SliceTable::View slice;
     };
     std::optional<SliceHit> sliceAt(RowOwner kind, uint32_t owner, uint64_t t, uint64_t slack);
+    // A slice as the tooltip says it: its table, name, value or error, duration, and the
+    // event that began it on a second line.
+    QString sliceText(const SliceHit& hit) const;
+
     // What a click on a task row between its events picks: the slice there (the deepest), or
     // else the state the task was in; its ends, the events that began and ended it when the
     // table knows them, and one line saying what it is.
@@ -196,9 +204,6 @@ private:
     const CounterSummary& summaryOf(const CounterTable& table, uint32_t owner);
     // The state an owner of `table` is in at t (the open one runs to the end of the data).
     std::optional<IntervalRow> intervalAt(const IntervalTable& table, uint32_t owner, uint64_t t) const;
-    // A slice as the tooltip says it: its table, name, value or error, duration, and the
-    // event that began it on a second line.
-    QString sliceText(const SliceHit& hit) const;
     // The slice and marks lines of describeTask and describeCpu.
     void describeSlicesAndMarks(RowOwner kind, uint32_t owner, uint64_t t, uint64_t slack, QStringList& lines);
     QColor stateColor(const IntervalTable& table, uint32_t state) const;
