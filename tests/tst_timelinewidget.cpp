@@ -816,6 +816,13 @@ private slots:
         QVERIFY((*sql)->run(plotted[0][1].toString().toStdString(), track).ok);
         QCOMPARE(track.rows(), size_t(12)); // every cpu_frequency event, on its task
         session->queryTracks.push_back(track.take());
+        // Summarised by its maker (the query's thread), not by the first frame.
+        const auto& plottedTable = static_cast<const CounterTable&>(*session->queryTracks.back()->tables().front());
+        for (uint32_t owner : track.tasks()) {
+            const CounterSummary* summary = plottedTable.summaryOf(owner);
+            QVERIFY(summary);
+            QCOMPARE(summary->rows(), plottedTable.byOwner().of(owner)->size());
+        }
         size_t taskGroups = 0;
         for (uint32_t task = 0; task < session->trace->taskIndex().size(); ++task)
             taskGroups += counterGroups(*session, RowOwner::Task, task).size();

@@ -22,6 +22,10 @@ public:
     // Takes in the values the lane gained since the last update.
     void update(const GrowingList<CounterRow>& lane);
     size_t rows() const { return m_rows; }
+    size_t memoryBytes() const
+    {
+        return m_min.capacity() * sizeof(int64_t) * 2 + m_integral.capacity() * sizeof(long double) + sizeof *this;
+    }
     // Every value's lowest and highest (0, 0 when none).
     int64_t lowest() const { return m_lowest; }
     int64_t highest() const { return m_highest; }

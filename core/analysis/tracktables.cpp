@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 #include "analysis/tracktables.h"
 
+#include "analysis/countersummary.h"
+
 #include "store/eventstore.h"
 #include "store/taskindex.h"
 
@@ -227,6 +229,33 @@ void CounterTable::publish(const OwnerOfEvent&)
 {
     const std::lock_guard lock(m_lock);
     m_rows.publish();
+}
+
+CounterTable::~CounterTable() = default;
+
+size_t CounterTable::memoryBytes() const
+{
+    size_t bytes = m_rows.memoryBytes();
+    for (const auto& s : m_summaries)
+        if (s) bytes += s->memoryBytes();
+    return bytes;
+}
+
+void CounterTable::summarise()
+{
+    m_summaries.resize(m_rows.owners());
+    for (uint32_t owner = 0; owner < m_rows.owners(); ++owner)
+        if (const GrowingList<CounterRow>* lane = m_rows.of(owner); lane && !lane->empty()) {
+            m_summaries[owner] = std::make_unique<CounterSummary>();
+            m_summaries[owner]->update(*lane);
+        }
+}
+
+const CounterSummary* CounterTable::summaryOf(uint32_t owner) const
+{
+    if (owner >= m_summaries.size() || !m_summaries[owner]) return nullptr;
+    const GrowingList<CounterRow>* lane = m_rows.of(owner);
+    return lane && lane->size() == m_summaries[owner]->rows() ? m_summaries[owner].get() : nullptr;
 }
 
 FlowTable::FlowTable(FlowTableSpec spec)

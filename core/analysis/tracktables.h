@@ -287,21 +287,31 @@ private:
     OwnerRows<InstantRow> m_rows;
 };
 
+class CounterSummary;
+
 class CounterTable : public TrackTable, public CounterSink {
 public:
     explicit CounterTable(CounterTableSpec spec);
+    ~CounterTable() override;
     void add(uint64_t time, uint32_t owner, int64_t value) override;
     void publish(const OwnerOfEvent&) override;
     size_t rows() const override { return m_rows.rows(); }
-    size_t memoryBytes() const override { return m_rows.memoryBytes(); }
+    size_t memoryBytes() const override;
 
     const CounterTableSpec& spec() const { return m_spec; }
     const OwnerRows<CounterRow>& byOwner() const { return m_rows; }
+    // Each owner's values summarised (countersummary.h) by the table's maker once it has added
+    // them all, before any reader looks (a query track, on its worker): the timeline's first
+    // frame then makes none on the GUI thread. Null for an owner without one, or once the
+    // owner has more values than it summarises.
+    void summarise();
+    const CounterSummary* summaryOf(uint32_t owner) const;
 
 private:
     CounterTableSpec m_spec;
     std::mutex m_lock;
     OwnerRows<CounterRow> m_rows;
+    std::vector<std::unique_ptr<CounterSummary>> m_summaries; // by owner; summarise() only
 };
 
 // Flows in the order added (their targets' time order, for analyses fed in merged order).

@@ -171,6 +171,9 @@ std::unique_ptr<AnalysisTables> ResultTrack::take()
     for (const CounterValue& c : m_counterRows) m_counter->add(c.time, c.owner, c.value);
     m_counterRows.clear();
     m_tables->publish([](EventRef) { return uint32_t(0); });
+    // Summarised here, on the query's thread: the timeline's first frame makes none.
+    for (const auto& t : m_tables->tables())
+        if (t->kind() == TrackTable::Kind::Counters) static_cast<CounterTable&>(*t).summarise();
     return std::move(m_tables);
 }
 

@@ -292,6 +292,7 @@ void TrackRenderer::paintSlices(QPainter& p, RowOwner kind, uint32_t owner, cons
 
 const CounterSummary& TrackRenderer::summaryOf(const CounterTable& table, uint32_t owner)
 {
+    if (const CounterSummary* made = table.summaryOf(owner)) return *made; // by its maker
     CounterSummary& summary = m_counters[{&table, owner}];
     if (const GrowingList<CounterRow>* rows = table.byOwner().of(owner)) summary.update(*rows);
     return summary;
