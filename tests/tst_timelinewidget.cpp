@@ -117,6 +117,37 @@ private:
     std::map<uint32_t, std::pair<uint64_t, uint32_t>> m_cpus;
 };
 
+// The CPU rows that the rows of `kind` sit under, each labelled `label`; empty when one of
+// them is elsewhere or named otherwise.
+QStringList rowsUnderCpus(const TimelineRows& rows, TimelineRows::Kind kind, const QString& label)
+{
+    QStringList cpus;
+    const auto& all = rows.rows();
+    for (int i = 0; i < all.size(); ++i) {
+        if (all[i].kind != kind) continue;
+        if (i == 0 || all[i - 1].kind != TimelineRows::Kind::Cpu || all[i].label != label) return {};
+        cpus << all[i - 1].label;
+    }
+    return cpus;
+}
+
+// An ARM board's recording (kept compressed in tests/data) unpacked into `dir`, opened with
+// the power plugin.
+std::shared_ptr<TraceSession> withPowerPlugin(const QTemporaryDir& dir, const QString& name)
+{
+    const QString file = dir.filePath(name);
+    if (!test::writeFile(file, test::readXz(test::fixture(name + ".xz")))) return nullptr;
+    std::vector<std::unique_ptr<Plugin>> plugins;
+    plugins.push_back(std::make_unique<power::PowerPlugin>());
+    auto opened = Trace::open(file.toStdString(), LoadOptions(), {}, std::move(plugins));
+    if (!opened) return nullptr;
+    auto session = std::make_shared<TraceSession>();
+    session->path = file;
+    session->trace = std::move(*opened);
+    session->formatter = std::make_unique<EventFormatter>(*session->trace);
+    return session;
+}
+
 } // namespace
 
 class TestTimelineWidget : public QObject {
@@ -742,16 +773,8 @@ private slots:
     void powerCountersHaveRowsAndReadouts()
     {
         QTemporaryDir dir;
-        const QString file = dir.filePath("arm-rtapp.dat");
-        QVERIFY(test::writeFile(file, test::readXz(test::fixture("arm-rtapp.dat.xz"))));
-        std::vector<std::unique_ptr<Plugin>> plugins;
-        plugins.push_back(std::make_unique<power::PowerPlugin>());
-        auto opened = Trace::open(file.toStdString(), LoadOptions(), {}, std::move(plugins));
-        QVERIFY(opened);
-        auto session = std::make_shared<TraceSession>();
-        session->path = file;
-        session->trace = std::move(*opened);
-        session->formatter = std::make_unique<EventFormatter>(*session->trace);
+        const auto session = withPowerPlugin(dir, "arm-rtapp.dat");
+        QVERIFY(session);
         const EventStore& store = session->store();
 
         ViewState view;
@@ -759,14 +782,7 @@ private slots:
         TimelineWidget timeline(&view);
         timeline.resize(1200, 900);
         timeline.setSession(session.get());
-        QStringList under;
-        const auto& rows = timeline.rows().rows();
-        for (int i = 1; i < rows.size(); ++i)
-            if (rows[i].kind == TimelineRows::Kind::Counters) {
-                QCOMPARE(rows[i - 1].kind, TimelineRows::Kind::Cpu);
-                QCOMPARE(rows[i].label, QStringLiteral("CPU frequency"));
-                under << rows[i - 1].label;
-            }
+        const QStringList under = rowsUnderCpus(timeline.rows(), TimelineRows::Kind::Counters, "CPU frequency");
         // CPUs 0, 3, 4, 5 have cpu_frequency events (1 and 2 only the text of print events).
         QCOMPARE(under, QStringList({"CPU 0", "CPU 3", "CPU 4", "CPU 5"}));
         timeline.renderRowsForBenchmark();
@@ -862,16 +878,8 @@ private slots:
     void idleStatesHaveATrackUnderEachCpu()
     {
         QTemporaryDir dir;
-        const QString file = dir.filePath("arm-idle.dat");
-        QVERIFY(test::writeFile(file, test::readXz(test::fixture("arm-idle.dat.xz"))));
-        std::vector<std::unique_ptr<Plugin>> plugins;
-        plugins.push_back(std::make_unique<power::PowerPlugin>());
-        auto opened = Trace::open(file.toStdString(), LoadOptions(), {}, std::move(plugins));
-        QVERIFY(opened);
-        auto session = std::make_shared<TraceSession>();
-        session->path = file;
-        session->trace = std::move(*opened);
-        session->formatter = std::make_unique<EventFormatter>(*session->trace);
+        const auto session = withPowerPlugin(dir, "arm-idle.dat");
+        QVERIFY(session);
         const EventStore& store = session->store();
         ViewState view;
         const timeline::TimeRange all{store.firstTimestamp(), store.lastTimestamp() + 1};
@@ -879,15 +887,9 @@ private slots:
         TimelineWidget timeline(&view);
         timeline.resize(1200, 900);
         timeline.setSession(session.get());
-        QStringList under;
+        const QStringList under = rowsUnderCpus(timeline.rows(), TimelineRows::Kind::SliceTrack, "Idle states");
         const auto& rows = timeline.rows().rows();
-        for (int i = 1; i < rows.size(); ++i)
-            if (rows[i].kind == TimelineRows::Kind::SliceTrack) {
-                QCOMPARE(rows[i - 1].kind, TimelineRows::Kind::Cpu);
-                QCOMPARE(rows[i].label, QStringLiteral("Idle states"));
-                QVERIFY(timeline.rows().sliceTableOf(rows[i]));
-                under << rows[i - 1].label;
-            }
+        QVERIFY(timeline.rows().sliceTableOf(rows[2]));
         QCOMPARE(under.size(), 5); // every CPU with cpu_idle events (tst_power: 5)
 
         TrackRenderer tracks;

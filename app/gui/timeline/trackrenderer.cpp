@@ -232,6 +232,27 @@ std::optional<SliceTable::View> TrackRenderer::resolve(const SliceTable& table, 
     return found;
 }
 
+template <typename Visit>
+void TrackRenderer::forEachDrawnSlice(const Lanes& lanes, size_t d, TimeRange range, int w, Visit visit)
+{
+    const auto& lane = lanes.lanes[d];
+    size_t k = lanes.firstEndingFrom(d, range.start + 1);
+    int lastX = -1;
+    while (k < lane.size() && lane[k].start < range.end) {
+        const int x0 = std::max(0, int(timeline::timeToX(lane[k].start, range, w)));
+        const int x1 = std::min(w, std::max(x0 + 1, int(timeline::timeToX(lane[k].end, range, w))));
+        if (x1 > lastX) {
+            visit(lane[k], x0, x1, std::max(x0, lastX));
+            lastX = x1;
+        }
+        // Past this pixel: the next slice starting at or after it.
+        const uint64_t next = timeline::xToTime(lastX, range, w);
+        k = size_t(std::lower_bound(lane.begin() + long(k) + 1, lane.end(), next,
+                                    [](const LaneSlice& v, uint64_t t) { return v.start < t; }) -
+                   lane.begin());
+    }
+}
+
 void TrackRenderer::paintSlices(QPainter& p, RowOwner kind, uint32_t owner, const QRect& bar, TimeRange range)
 {
     if (!m_session) return;
@@ -246,37 +267,21 @@ void TrackRenderer::paintSlices(QPainter& p, RowOwner kind, uint32_t owner, cons
         if (lanes.lanes.empty()) continue;
         const QColor color = QColor::fromRgb(table->spec().rgb);
         for (size_t d = 0; d < lanes.lanes.size(); ++d) {
-            const auto& lane = lanes.lanes[d];
             const int top = bottom - kLane * int(d + 1);
-            size_t k = lanes.firstEndingFrom(d, range.start + 1);
-            int lastX = -1;
-            while (k < lane.size() && lane[k].start < range.end) {
-                const int x0 = std::max(0, int(timeline::timeToX(lane[k].start, range, w)));
-                const int x1 = std::min(w, std::max(x0 + 1, int(timeline::timeToX(lane[k].end, range, w))));
-                if (x1 > lastX) {
-                    p.fillRect(bar.left() + std::max(x0, lastX), top, x1 - std::max(x0, lastX), kLane - 1, color);
-                    // A label where the slice is wide enough to read one.
-                    if (x1 - x0 > 40) {
-                        // White on a dark backdrop: readable over a task's colour and over
-                        // the white of an idle CPU alike.
-                        const QString label = p.fontMetrics().elidedText(
-                            QString::fromStdString(table->labelText(lane[k].label)), Qt::ElideRight, x1 - x0 - 8);
-                        const int textWidth = p.fontMetrics().horizontalAdvance(label);
-                        if (textWidth > 0) {
-                            const QRect box(bar.left() + std::max(x0, 0) + 2, top - 12, textWidth + 4, 12);
-                            p.fillRect(box, QColor(0, 0, 0, 120));
-                            p.setPen(Qt::white);
-                            p.drawText(box, Qt::AlignCenter, label);
-                        }
-                    }
-                    lastX = x1;
-                }
-                // Past this pixel: the next slice starting at or after it.
-                const uint64_t next = timeline::xToTime(lastX, range, w);
-                k = size_t(std::lower_bound(lane.begin() + long(k) + 1, lane.end(), next,
-                                            [](const LaneSlice& v, uint64_t t) { return v.start < t; }) -
-                           lane.begin());
-            }
+            forEachDrawnSlice(lanes, d, range, w, [&](const LaneSlice& slice, int x0, int x1, int from) {
+                p.fillRect(bar.left() + from, top, x1 - from, kLane - 1, color);
+                // A label where the slice is wide enough to read one, white on a dark
+                // backdrop: readable over a task's colour and over the white of an idle CPU.
+                if (x1 - x0 <= 40) return;
+                const QString label = p.fontMetrics().elidedText(QString::fromStdString(table->labelText(slice.label)),
+                                                                 Qt::ElideRight, x1 - x0 - 8);
+                const int textWidth = p.fontMetrics().horizontalAdvance(label);
+                if (textWidth <= 0) return;
+                const QRect box(bar.left() + x0 + 2, top - 12, textWidth + 4, 12);
+                p.fillRect(box, QColor(0, 0, 0, 120));
+                p.setPen(Qt::white);
+                p.drawText(box, Qt::AlignCenter, label);
+            });
         }
         // Failures over the lanes, each at least two pixels wide: a failing call shows at any zoom.
         auto startsBefore = [](const LaneSlice& v, uint64_t t) { return v.start < t; };
@@ -386,33 +391,17 @@ void TrackRenderer::paintSliceRow(QPainter& p, const SliceTable& table, uint32_t
     p.save();
     p.setClipRect(area);
     for (size_t d = 0; d < lanes.lanes.size(); ++d) {
-        const auto& lane = lanes.lanes[d];
         const int top = area.top() + 2 + int(d) * laneHeight;
-        size_t k = lanes.firstEndingFrom(d, range.start + 1);
-        int lastX = -1;
-        while (k < lane.size() && lane[k].start < range.end) {
-            const int x0 = std::max(0, int(timeline::timeToX(lane[k].start, range, w)));
-            const int x1 = std::min(w, std::max(x0 + 1, int(timeline::timeToX(lane[k].end, range, w))));
-            if (x1 > lastX) {
-                const int from = std::max(x0, lastX);
-                p.fillRect(area.left() + from, top, x1 - from, laneHeight - 1,
-                           lane[k].flags & Slice::kError ? failedColor() : color);
-                // The label inside, where the slice is wide enough to read one.
-                if (x1 - x0 > 30 && laneHeight >= 12) {
-                    p.setPen(text);
-                    p.drawText(QRect(area.left() + x0 + 3, top, x1 - x0 - 6, laneHeight - 1),
-                               Qt::AlignLeft | Qt::AlignVCenter,
-                               p.fontMetrics().elidedText(QString::fromStdString(table.labelText(lane[k].label)),
-                                                          Qt::ElideRight, x1 - x0 - 6));
-                }
-                lastX = x1;
-            }
-            // Past this pixel: the next slice starting at or after it.
-            const uint64_t next = timeline::xToTime(lastX, range, w);
-            k = size_t(std::lower_bound(lane.begin() + long(k) + 1, lane.end(), next,
-                                        [](const LaneSlice& v, uint64_t t) { return v.start < t; }) -
-                       lane.begin());
-        }
+        forEachDrawnSlice(lanes, d, range, w, [&](const LaneSlice& slice, int x0, int x1, int from) {
+            p.fillRect(area.left() + from, top, x1 - from, laneHeight - 1,
+                       slice.flags & Slice::kError ? failedColor() : color);
+            // The label inside, where the slice is wide enough to read one.
+            if (x1 - x0 <= 30 || laneHeight < 12) return;
+            p.setPen(text);
+            p.drawText(QRect(area.left() + x0 + 3, top, x1 - x0 - 6, laneHeight - 1), Qt::AlignLeft | Qt::AlignVCenter,
+                       p.fontMetrics().elidedText(QString::fromStdString(table.labelText(slice.label)), Qt::ElideRight,
+                                                  x1 - x0 - 6));
+        });
     }
     p.restore();
 }

@@ -190,6 +190,10 @@ private:
         size_t firstEndingFrom(size_t d, uint64_t t) const;
     };
     const Lanes& lanesOf(const SliceTable& table, uint32_t owner);
+    // The slices of lane d in view, one a pixel column at most: visit(slice, x0, x1, from),
+    // `from` the first pixel not drawn yet (past the last slice drawn).
+    template <typename Visit>
+    static void forEachDrawnSlice(const Lanes& lanes, size_t d, timeline::TimeRange range, int w, Visit visit);
     // Lets go of the laid-out slices of rows not drawn in the last frame, least recently used
     // first, while they hold more than kLanesBudget.
     void trimLanes();
