@@ -18,11 +18,15 @@ struct CounterTrack {
     const CounterTable* table = nullptr;
     uint32_t owner = 0;
     std::shared_ptr<const AnalysisTables> keep; // a table made outside the analyses, kept alive
+    // Its values when the list was made, and the `counter.id` of the first: a query reads a
+    // consistent list (a capture's lanes grow meanwhile) and finds a track's ids at once.
+    size_t rows = 0, firstId = 0;
 };
 using TrackList = std::vector<CounterTrack>;
 
 // The tracks, by id: the analyses' first, ids given as queries first see them and never taken
-// back; then the extra tables' (SqlContext::extraTables), numbered again when those change.
+// back; then the extra tables' (SqlContext::extraTables), numbered again when those change. The
+// list is made again when a track is added or any table grew.
 class CounterTracks {
 public:
     explicit CounterTracks(const SqlContext& context) : m_context(context) {}
@@ -38,11 +42,12 @@ public:
                         if (tt->kind() == TrackTable::Kind::Counters)
                             m_tables.push_back({static_cast<const CounterTable*>(tt.get()), 0, {}});
         }
-        bool grown = false;
+        bool changed = m_extraVersion != m_context.extraVersion();
         for (Table& t : m_tables) {
             const size_t rows = t.table->rows();
             if (rows == t.rows) continue;
             t.rows = rows;
+            changed = true;
             const OwnerRows<CounterRow>& byOwner = t.table->byOwner();
             for (uint32_t owner = 0; owner < byOwner.owners(); ++owner) {
                 const GrowingList<CounterRow>* lane = byOwner.of(owner);
@@ -51,10 +56,9 @@ public:
                 if (t.known[owner]) continue;
                 t.known[owner] = true;
                 m_analysisTracks.push_back({t.table, owner, {}});
-                grown = true;
             }
         }
-        if (grown || m_extraVersion != m_context.extraVersion()) {
+        if (changed) {
             m_extraVersion = m_context.extraVersion();
             auto list = std::make_shared<TrackList>(m_analysisTracks);
             for (const auto& tables : m_context.extraTables())
@@ -65,6 +69,11 @@ public:
                         if (const GrowingList<CounterRow>* lane = table.byOwner().of(owner); lane && !lane->empty())
                             list->push_back({&table, owner, tables});
                 }
+            size_t id = 0;
+            for (CounterTrack& track : *list) {
+                track.firstId = id;
+                id += track.rows = track.table->byOwner().of(track.owner)->size();
+            }
             m_list = std::move(list);
         }
         return m_list;
@@ -96,8 +105,6 @@ public:
         const int64_t count = int64_t(m_tracks->size());
         m_track = size_t(std::clamp<int64_t>(trackIds.low, 0, count));
         m_endTrack = size_t(std::clamp<int64_t>(trackIds.high == INT64_MAX ? count : trackIds.high + 1, 0, count));
-        // Row ids count every track's rows before this one's.
-        for (size_t t = 0; t < m_track; ++t) m_firstId += laneOf(t).size();
         enterTrack();
     }
     bool fill(std::vector<Value>& cells, size_t rows) override
@@ -108,14 +115,13 @@ public:
             for (; m_row < m_end; ++m_row) {
                 if (made == rows) return true;
                 const CounterRow& r = lane[m_row];
-                cells.push_back(integer(int64_t(m_firstId + m_row)));
+                cells.push_back(integer(int64_t((*m_tracks)[m_track].firstId + m_row)));
                 cells.push_back(integer(int64_t(r.time)));
                 cells.push_back(integer(int64_t(m_track)));
                 cells.push_back(Value::ofReal(double(r.value)));
                 cells.push_back(nullValue());
                 ++made;
             }
-            m_firstId += lane.size();
             ++m_track;
             enterTrack();
         }
@@ -134,11 +140,11 @@ private:
         m_row = m_end = 0;
         if (m_track >= m_endTrack) return;
         const GrowingList<CounterRow>& lane = laneOf(m_track);
-        size_t begin = 0, end = lane.size();
+        size_t begin = 0, end = (*m_tracks)[m_track].rows;
         auto time = [](const CounterRow& r) { return r.time; };
         if (m_times.low > 0) begin = lane.lowerBound(uint64_t(m_times.low), 0, end, time);
         if (m_times.high < INT64_MAX) end = lane.lowerBound(uint64_t(m_times.high) + 1, begin, end, time);
-        const int64_t first = int64_t(m_firstId);
+        const int64_t first = int64_t((*m_tracks)[m_track].firstId);
         if (m_ids.low > first) begin = size_t(std::clamp<int64_t>(m_ids.low - first, int64_t(begin), int64_t(end)));
         if (m_ids.high < INT64_MAX)
             end = size_t(std::clamp<int64_t>(m_ids.high - first + 1, int64_t(begin), int64_t(end)));
@@ -148,7 +154,6 @@ private:
     std::shared_ptr<const TrackList> m_tracks;
     Range m_times, m_ids;
     size_t m_track = 0, m_endTrack = 0;
-    size_t m_firstId = 0; // the current track's first row's id
     size_t m_row = 0, m_end = 0;
 };
 
@@ -232,9 +237,8 @@ void addCounterTables(SqlContext& context, const std::function<void(std::unique_
                             {"value", T::Real},
                             {"arg_set_id", T::Integer}},
         [tracks] {
-            double rows = 0;
-            for (const CounterTrack& t : *tracks->tracks()) rows += double(t.table->byOwner().of(t.owner)->size());
-            return rows;
+            const std::shared_ptr<const TrackList> list = tracks->tracks();
+            return list->empty() ? 0.0 : double(list->back().firstId + list->back().rows);
         },
         [tracks](const std::vector<Bound>& bounds) {
             return std::make_unique<CounterSource>(tracks->tracks(), rangeOf(bounds, kCounterTrackId),

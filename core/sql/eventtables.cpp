@@ -458,6 +458,11 @@ std::unique_ptr<Cursor> EventTable::open() const
     return std::make_unique<EventCursor>(*this);
 }
 
+std::string eventTableName(const std::string& system, const std::string& name, bool nameShared)
+{
+    return nameShared ? system + "_" + name : name;
+}
+
 std::vector<std::unique_ptr<Table>> makeEventTables(SqlContext& context)
 {
     std::vector<std::unique_ptr<Table>> tables;
@@ -474,7 +479,7 @@ std::vector<std::unique_ptr<Table>> makeEventTables(SqlContext& context)
     for (const auto& [name, types] : byName)
         for (const auto& [type, system] : types)
             tables.push_back(
-                std::make_unique<EventTable>(context, types.size() > 1 ? system + "_" + name : name, type));
+                std::make_unique<EventTable>(context, eventTableName(system, name, types.size() > 1), type));
     if (!byName.count("args")) tables.push_back(makeArgsTable(context));
     return tables;
 }

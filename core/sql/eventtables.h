@@ -49,6 +49,10 @@ private:
     int m_type;
 };
 
+// The table of the events `name` of `system`: named as the event, or `system_name` when another
+// system recorded an event of that name too (`nameShared`).
+std::string eventTableName(const std::string& system, const std::string& name, bool nameShared);
+
 // The event tables of the trace's store: ftrace_event and one per type with events.
 std::vector<std::unique_ptr<Table>> makeEventTables(SqlContext& context);
 

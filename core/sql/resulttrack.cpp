@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 #include "sql/resulttrack.h"
 
+#include "sql/eventtables.h"
+#include "sql/sqlmodule.h"
 #include "trace.h"
 
 #include <algorithm>
@@ -69,19 +71,14 @@ std::string fieldCounterQuery(const Trace& trace, uint16_t type, const std::stri
     if (it == formats.end()) return {};
     const bool shared =
         std::count_if(formats.begin(), formats.end(), [&](const auto& f) { return f.name == it->name; }) > 1;
-    const std::string table = shared ? it->system + "_" + it->name : it->name;
-    auto quoted = [](const std::string& name) {
-        std::string out = "\"";
-        for (char c : name) out += c == '"' ? std::string("\"\"") : std::string(1, c);
-        return out + "\"";
-    };
+    const std::string table = eventTableName(it->system, it->name, shared);
     // A field named like a leading column keeps the name; the column is then common_<name>.
     auto leading = [&](const std::string& column) { return field == column ? "common_" + column : column; };
     std::string ownerColumn; // none for the recording's own counter
     if (owner == RowOwner::Task) ownerColumn = leading("utid") + " AS utid, ";
     if (owner == RowOwner::Cpu) ownerColumn = leading("cpu") + " AS cpu, ";
-    return "SELECT " + leading("ts") + " AS ts, " + ownerColumn + quoted(field) + " AS value FROM " + quoted(table) +
-           " WHERE " + quoted(field) + " IS NOT NULL";
+    return "SELECT " + leading("ts") + " AS ts, " + ownerColumn + quotedIdentifier(field) + " AS value FROM " +
+           quotedIdentifier(table) + " WHERE " + quotedIdentifier(field) + " IS NOT NULL";
 }
 
 ResultTrack::ResultTrack(const Trace& trace, std::string key, std::string title)
