@@ -85,6 +85,7 @@ void ExportController::closeProgress()
     // Hidden now, not when the deferred delete runs: a shown dialog would outlive the export.
     m_progress->disconnect(this);
     m_progress->hide();
+    m_progress->reset(); // stops its show-delay timer, which would show it again after a quick export
     m_progress->deleteLater();
     m_progress = nullptr;
 }
