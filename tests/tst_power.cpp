@@ -258,6 +258,16 @@ private slots:
         QStringList rows = query("arm-idle.dat.xz", "SELECT cpu, ts, dur, name, open FROM power_cpuidle");
         std::sort(rows.begin(), rows.end());
         QCOMPARE(rows, slices);
+        // Each CPU's idle slices are a cpu_track (Perfetto's), the same rows through the join.
+        QStringList tracked = query("arm-idle.dat.xz", "SELECT t.cpu, s.ts, s.dur, s.name, s.open FROM power_cpuidle s "
+                                                       "JOIN cpu_track t ON s.track_id = t.id");
+        std::sort(tracked.begin(), tracked.end());
+        QCOMPARE(tracked, slices);
+        QCOMPARE(query("arm-idle.dat.xz", "SELECT cpu, type FROM cpu_track ORDER BY cpu"),
+                 QStringList(
+                     {"0,power_cpuidle", "1,power_cpuidle", "2,power_cpuidle", "3,power_cpuidle", "5,power_cpuidle"}));
+        QCOMPARE(query("arm-idle.dat.xz", "SELECT count(*) FROM thread_track WHERE type = 'power_cpuidle'"),
+                 QStringList({"0"}));
 
         // Perfetto's cpuidle counter: every cpu_idle event's state as recorded, per CPU, read
         // through a view as Perfetto's own test makes it (the duration to the next one).

@@ -548,7 +548,7 @@ private slots:
         RecordingSql& sql = *o.sql;
         QCOMPARE(query(sql, "SELECT str_value FROM metadata WHERE name = 'ringside_sql_schema'").rows,
                  (std::vector<std::vector<std::string>>{{kSqlSchema}}));
-        QCOMPARE(std::string(kSqlSchema), std::string("ringside.sql/3"));
+        QCOMPARE(std::string(kSqlSchema), std::string("ringside.sql/4"));
         // `trace-cmd report --uname`: "Linux vm 6.18.44-fc-v669 x86_64".
         QCOMPARE(query(sql, "SELECT name, str_value FROM metadata WHERE name LIKE 'system_%' ORDER BY name").rows,
                  (std::vector<std::vector<std::string>>{
@@ -828,6 +828,74 @@ private slots:
         const Rows woken = query(sql, "SELECT count(*) FROM sched_wakeups WHERE to_utid = 5");
         QVERIFY(std::stoull(woken.rows.at(0).at(0)) > 10);
         QCOMPARE(yielded("sched_wakeups") - wakeupsBefore, uint64_t(std::stoull(woken.rows.at(0).at(0))));
+    }
+
+    // A slice table's rows of one owner are a track (Perfetto's thread_track or cpu_track):
+    // its track_id joins to the track, which names the owner; a constraint on track_id reads
+    // that owner's rows only; the track tables list the tracks with rows, counter tracks first.
+    void sliceTracksAsPerfettoHasThem()
+    {
+        Opened o = openWithPlugins("sched-mix.dat");
+        RecordingSql& sql = *o.sql;
+        // Through the track, the rows each task owns.
+        QCOMPARE(query(sql, "SELECT t.utid, count(*), sum(s.dur) FROM syscalls s JOIN thread_track t ON s.track_id "
+                            "= t.id GROUP BY t.utid ORDER BY 1")
+                     .rows,
+                 query(sql, "SELECT utid, count(*), sum(dur) FROM syscalls GROUP BY utid ORDER BY 1").rows);
+        QCOMPARE(query(sql, "SELECT utid FROM thread_track WHERE type = 'syscalls' ORDER BY utid").rows,
+                 query(sql, "SELECT DISTINCT utid FROM syscalls ORDER BY utid").rows);
+        // The join looks one side up by the other (the track by its id, or a track's rows by
+        // track_id), never rescanning a table per row; one track's rows are read alone.
+        const Rows plan = query(sql, "EXPLAIN QUERY PLAN SELECT count(*) FROM syscalls s JOIN thread_track t ON "
+                                     "s.track_id = t.id");
+        QCOMPARE(plan.rows.size(), size_t(2));
+        const std::string inner = plan.rows[1].back();
+        QVERIFY2(inner.find("SCAN t VIRTUAL TABLE INDEX 0:0:0,") == 0 ||
+                     inner.find("SCAN s VIRTUAL TABLE INDEX 0:8:0,") == 0,
+                 inner.c_str());
+        const Rows busiest = query(sql, "SELECT utid, track_id, count(*) FROM syscalls GROUP BY 1 ORDER BY 3 DESC");
+        const std::string track = busiest.rows.at(0).at(1), other = busiest.rows.at(1).at(1);
+        const std::string rowsOf = "SELECT * FROM syscalls WHERE %1 ORDER BY ts, name, dur, ret";
+        auto rows = [&](const std::string& where) {
+            return query(sql, QString::fromStdString(rowsOf).arg(QString::fromStdString(where)).toStdString()).rows;
+        };
+        QCOMPARE(rows("track_id = " + track), rows("utid = " + busiest.rows[0][0]));
+        QCOMPARE(rows("track_id IN (" + track + ", " + other + ")"),
+                 rows("utid IN (" + busiest.rows[0][0] + ", " + busiest.rows[1][0] + ")"));
+        QCOMPARE(rows("track_id = " + track).size(), size_t(std::stoll(busiest.rows[0][2])));
+        const uint64_t before = [&] {
+            for (const auto& [name, n] : sql.rowsYieldedByTable())
+                if (name == "syscalls") return n;
+            return uint64_t(0);
+        }();
+        QCOMPARE(query(sql, "SELECT count(*) FROM syscalls WHERE track_id = " + track).rows[0][0], busiest.rows[0][2]);
+        for (const auto& [name, n] : sql.rowsYieldedByTable())
+            if (name == "syscalls") QCOMPARE(n - before, uint64_t(std::stoll(busiest.rows[0][2])));
+        // The same owner's track of another slice table names none of these rows.
+        QCOMPARE(query(sql, "SELECT count(*) FROM syscalls WHERE track_id = " + track + " + (1 << 32)").rows[0][0],
+                 std::string("0"));
+        // Every track once, in id order, the counter tracks first; the kinds' tables split them.
+        const Rows ids = query(sql, "SELECT id FROM track");
+        for (size_t i = 1; i < ids.rows.size(); ++i)
+            QVERIFY(std::stoll(ids.rows[i - 1][0]) < std::stoll(ids.rows[i][0]));
+        QCOMPARE(query(sql, "SELECT (SELECT count(*) FROM track) = (SELECT count(*) FROM counter_track) + (SELECT "
+                            "count(*) FROM thread_track) + (SELECT count(*) FROM cpu_track)")
+                     .rows[0][0],
+                 std::string("1"));
+        QCOMPARE(query(sql, "SELECT name, utid FROM thread_track WHERE id = " + track).rows,
+                 (std::vector<std::vector<std::string>>{{"System calls", busiest.rows[0][0]}}));
+        QVERIFY(query(sql, "SELECT * FROM thread_track WHERE id = " + track + " + 100000").rows.empty());
+
+        // function_graph calls: Perfetto's documented query for a thread's slices.
+        Opened calls = openWithPlugins("fgraph-e2big.dat");
+        QCOMPARE(query(*calls.sql, "SELECT thread.tid, count(*), sum(slice.dur) FROM slice JOIN thread_track ON "
+                                   "slice.track_id = thread_track.id JOIN thread USING (utid) GROUP BY 1 ORDER BY 1")
+                     .rows,
+                 query(*calls.sql, "SELECT t.tid, count(*), sum(s.dur) FROM slice s JOIN thread t USING (utid) "
+                                   "GROUP BY 1 ORDER BY 1")
+                     .rows);
+        QCOMPARE(query(*calls.sql, "SELECT count(*) FROM thread_track WHERE type = 'slice'").rows[0][0],
+                 query(*calls.sql, "SELECT count(DISTINCT utid) FROM slice").rows[0][0]);
     }
 
     // SQL reads a table a chunk of rows at a time: a chunk that ends inside an owner's rows

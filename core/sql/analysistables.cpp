@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 #include "sql/analysistables.h"
 
-#include "sql/countertables.h"
 #include "sql/ownertables.h"
+#include "sql/perfettotracks.h"
 #include "sql/recordingsql.h"
 #include "sql/schedtable.h"
 #include "sql/statstables.h"
@@ -317,8 +317,8 @@ std::unique_ptr<Table> intervalTable(SqlContext& context, const IntervalTable& t
 // function_graph calls: each call's id is its index, parent_id its caller's.
 class CallSource : public RowSource {
 public:
-    CallSource(SqlContext& context, Range ids)
-        : m_calls(context.trace().callSlices()), m_tasks(context.trace())
+    CallSource(SqlContext& context, size_t block, Range ids)
+        : m_calls(context.trace().callSlices()), m_tasks(context.trace()), m_block(block)
     {
         m_call = size_t(std::clamp<int64_t>(ids.low, 0, int64_t(m_calls.size())));
         m_end = ids.empty() ? m_call : size_t(std::clamp<int64_t>(ids.high, -1, int64_t(m_calls.size()) - 1) + 1);
@@ -333,6 +333,7 @@ public:
             cells.push_back(integer(int64_t(i)));
             cells.push_back(integer(int64_t(m_calls.start(i))));
             cells.push_back(integer(int64_t(m_calls.duration(i))));
+            cells.push_back(TaskId(task).valid() ? integer(SliceTracks::trackId(m_block, task)) : nullValue());
             cells.push_back(integer(m_calls.cpu(i)));
             cells.push_back(TaskId(task).valid() ? integer(task) : nullValue());
             cells.push_back(integer(m_calls.depth(i)));
@@ -347,17 +348,21 @@ public:
 private:
     const CallSlices& m_calls;
     TaskOfEvents m_tasks;
+    size_t m_block = 0; // among SliceTracks'
     size_t m_call = 0, m_end = 0;
 };
 
 // `id` is the call's index: a join on it (c.parent_id = p.id) reads one row, not the table.
-std::unique_ptr<Table> callTable(SqlContext& context)
+// `track_id` is the task's (a thread_track): worked out per row, not narrowed by (a join from
+// thread_track reads each track's calls in one pass of the table, as SQLite plans it).
+std::unique_ptr<Table> callTable(SqlContext& context, size_t block)
 {
     return std::make_unique<SourceTable>(
         "slice",
         std::vector<Column>{{"id", T::Integer},
                             {"ts", T::Integer},
                             {"dur", T::Integer},
+                            {"track_id", T::Integer},
                             {"cpu", T::Integer},
                             {"utid", T::Integer},
                             {"depth", T::Integer},
@@ -365,8 +370,8 @@ std::unique_ptr<Table> callTable(SqlContext& context)
                             {"parent_id", T::Integer},
                             {"ret", T::Integer}},
         [&context] { return double(context.trace().callSlices().size()); },
-        [&context](const std::vector<Bound>& bounds) {
-            return std::make_unique<CallSource>(context, rangeOf(bounds, 0));
+        [&context, block](const std::vector<Bound>& bounds) {
+            return std::make_unique<CallSource>(context, block, rangeOf(bounds, 0));
         },
         std::vector<int>{0}, std::vector<int>{0}, /*key=*/0);
 }
@@ -426,8 +431,12 @@ std::vector<NamedTable> makeAnalysisTables(SqlContext& context, std::vector<std:
     TaskTables tasks = makeTaskTables(trace);
     add(std::move(tasks.thread), "tasks (lives of a pid)");
     add(std::move(tasks.process), "thread groups");
-    if (trace.callSlices().size()) add(callTable(context), "function_graph calls");
-    addCounterTables(context, add);
+    // The slice tables' tracks: the calls' first, then the analyses' in the order made below.
+    auto slices = std::make_shared<SliceTracks>(context);
+    if (trace.callSlices().size())
+        add(callTable(context, slices->add({nullptr, RowOwner::Task, "slice", "function_graph calls"})),
+            "function_graph calls");
+    addTrackTables(context, slices, add);
     add(makeSchedTable(context, unique("sched")), "runs on each CPU, from sched_switch");
     add(makeSchedTable(context, unique("sched_slice")), "runs on each CPU (sched)");
     for (const Trace::Analysis& analysis : trace.analyses()) {
@@ -448,11 +457,14 @@ std::vector<NamedTable> makeAnalysisTables(SqlContext& context, std::vector<std:
                         kind);
                 break;
             }
-            case TrackTable::Kind::Slices:
+            case TrackTable::Kind::Slices: {
                 // Rows read from their maker's columns (function_graph calls) are `slice`.
-                if (!static_cast<const SliceTable&>(*tt).source())
-                    add(sliceTable(context, static_cast<const SliceTable&>(*tt), name), kind);
+                const auto& table = static_cast<const SliceTable&>(*tt);
+                if (table.source()) break;
+                const size_t block = slices->add({&table, table.owner(), name, table.spec().title});
+                add(sliceTable(context, table, name, block), kind);
                 break;
+            }
             case TrackTable::Kind::Instants:
                 add(instantTable(context, static_cast<const InstantTable&>(*tt), name), kind);
                 break;

@@ -19,7 +19,7 @@ namespace ringside::sql {
 // - sched_slice (ts, dur, cpu, utid): which task ran on each CPU when;
 // - thread_state (ts, dur, utid, state): the sched plugin's task states, in Perfetto's
 //   letters (Running, R, S, D, T, X), state_name as Ringside names them;
-// - slice (ts, dur, cpu, utid, depth, name, parent_id, ret): function_graph calls;
+// - slice (id, ts, dur, track_id, cpu, utid, depth, name, parent_id, ret): function_graph calls;
 // - every analysis's track tables, as `analysis_key` (its key alone when it is the
 //   analysis's name), and every plugin's statistics tables the same way.
 // The columns Perfetto's trace_processor has for the same tables keep its names.

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 #include "sql/ownertables.h"
 
+#include "sql/perfettotracks.h"
+
 #include "trace.h"
 
 #include <algorithm>
@@ -16,14 +18,21 @@ namespace {
 using T = ColumnType;
 
 // Owners a constraint on a table's owner column (`utid` or `cpu`) leaves: for tasks, the ids
-// in its range; for CPUs, the streams of the CPUs in it.
+// in its range; for CPUs, the streams of the CPUs in it. `ids` narrows the owners' own values
+// (a task's utid, a CPU's stream) further: those of the tracks a constraint on track_id names.
 class OwnerFilter {
 public:
-    OwnerFilter(const EventStore& store, RowOwner owner, Range range) : m_store(store), m_owner(owner), m_range(range)
-    {}
-    bool narrowed() const { return m_range.low != INT64_MIN || m_range.high != INT64_MAX; }
+    OwnerFilter(const EventStore& store, RowOwner owner, Range range, Range ids = {})
+        : m_store(store), m_owner(owner), m_range(range), m_ids(ids)
+    {
+        if (owner == RowOwner::Task) {
+            m_range.low = std::max(m_range.low, ids.low), m_range.high = std::min(m_range.high, ids.high);
+            m_ids = Range{};
+        }
+    }
     bool wants(uint32_t owner) const
     {
+        if (int64_t(owner) < m_ids.low || int64_t(owner) > m_ids.high) return false;
         if (m_owner == RowOwner::Cpu) return ownerWanted(m_store, m_owner, owner, m_range);
         if (m_owner == RowOwner::Recording) return !narrowed(); // its owner column is NULL
         return int64_t(owner) >= m_range.low && int64_t(owner) <= m_range.high;
@@ -31,12 +40,14 @@ public:
     // The first and past-the-last owner worth visiting among `owners`.
     uint32_t first() const
     {
-        return m_owner == RowOwner::Task ? uint32_t(std::clamp<int64_t>(m_range.low, 0, UINT32_MAX)) : 0;
+        const int64_t low = m_owner == RowOwner::Task ? m_range.low : m_ids.low;
+        return uint32_t(std::clamp<int64_t>(low, 0, UINT32_MAX));
     }
     uint32_t end(size_t owners) const
     {
-        if (m_owner != RowOwner::Task || m_range.high >= int64_t(owners)) return uint32_t(owners);
-        return uint32_t(std::max<int64_t>(0, m_range.high + 1));
+        const int64_t high = m_owner == RowOwner::Task ? m_range.high : m_ids.high;
+        if (high >= int64_t(owners)) return uint32_t(owners);
+        return uint32_t(std::max<int64_t>(0, high + 1));
     }
     // The tasks named, when few enough to visit their events rather than the whole table's.
     std::optional<std::pair<uint32_t, uint32_t>> fewTasks(size_t tasks) const
@@ -47,9 +58,11 @@ public:
     }
 
 private:
+    bool narrowed() const { return m_range.low != INT64_MIN || m_range.high != INT64_MAX; }
+
     const EventStore& m_store;
     RowOwner m_owner;
-    Range m_range;
+    Range m_range, m_ids;
 };
 
 // A slice table's rows, by SliceTable::forEach's order (explicit rows, then those anchored at
@@ -57,8 +70,9 @@ private:
 // anchored rows are read in those tasks' runs of events only (in the same order).
 class SliceSource : public RowSource {
 public:
-    SliceSource(SqlContext& context, const SliceTable& table, Range owners)
-        : m_context(context), m_table(table), m_owners(context.store(), table.owner(), owners),
+    SliceSource(SqlContext& context, const SliceTable& table, size_t block, Range owners, Range tracks)
+        : m_context(context), m_table(table), m_block(block),
+          m_owners(context.store(), table.owner(), owners, SliceTracks::ownersOf(block, tracks)),
           m_owner(m_owners.first())
     {
         if (const auto few = m_owners.fewTasks(context.trace().taskIndex().size())) {
@@ -151,7 +165,7 @@ private:
             add(cells, v);
         });
     }
-    size_t width() const { return 8; }
+    size_t width() const { return 9; }
     void add(std::vector<Value>& cells, const SliceTable::View& v)
     {
         const EventStore& store = m_context.store();
@@ -173,6 +187,8 @@ private:
         }
         cells.push_back(integer((v.flags & Slice::kError) != 0));
         cells.push_back(integer((v.flags & Slice::kOpen) != 0));
+        const bool owned = m_table.owner() != RowOwner::Task || TaskId(v.owner).valid();
+        cells.push_back(owned ? integer(SliceTracks::trackId(m_block, v.owner)) : nullValue());
     }
     Value readValue(EventRef e, const tep_format_field* field)
     {
@@ -183,6 +199,7 @@ private:
 
     SqlContext& m_context;
     const SliceTable& m_table;
+    size_t m_block = 0;
     OwnerFilter m_owners;
     uint32_t m_owner = 0;
     size_t m_row = 0;
@@ -193,8 +210,8 @@ private:
     bool m_usesName = true, m_usesValue = true;
 };
 
-// A slice table's owner is its third column.
-constexpr int kOwnerOfSlices = 2;
+// A slice table's owner is its third column, its track id its last.
+constexpr int kOwnerOfSlices = 2, kTrackOfSlices = 8;
 
 // Rows kept per owner (instants, counters): owner by owner, those the owner column's
 // constraint leaves, `make` writing one row's cells.
@@ -328,7 +345,7 @@ std::string ownerColumn(RowOwner owner)
     return owner == RowOwner::Task ? "utid" : owner == RowOwner::Cpu ? "cpu" : "owner";
 }
 
-std::unique_ptr<Table> sliceTable(SqlContext& context, const SliceTable& table, std::string name)
+std::unique_ptr<Table> sliceTable(SqlContext& context, const SliceTable& table, std::string name, size_t block)
 {
     const SliceTableSpec& spec = table.spec();
     const std::string value = !spec.valueField.empty()   ? spec.valueField
@@ -343,12 +360,14 @@ std::unique_ptr<Table> sliceTable(SqlContext& context, const SliceTable& table, 
                             {"name", T::Text},
                             {value, T::Integer},
                             {"failed", T::Integer},
-                            {"open", T::Integer}},
+                            {"open", T::Integer},
+                            {"track_id", T::Integer}},
         [&table] { return double(table.rows()); },
-        [&context, &table](const std::vector<Bound>& bounds) {
-            return std::make_unique<SliceSource>(context, table, rangeOf(bounds, kOwnerOfSlices));
+        [&context, &table, block](const std::vector<Bound>& bounds) {
+            return std::make_unique<SliceSource>(context, table, block, rangeOf(bounds, kOwnerOfSlices),
+                                                 rangeOf(bounds, kTrackOfSlices));
         },
-        std::vector<int>{kOwnerOfSlices}, std::vector<int>{kOwnerOfSlices});
+        std::vector<int>{kOwnerOfSlices, kTrackOfSlices}, std::vector<int>{kOwnerOfSlices, kTrackOfSlices});
 }
 
 std::unique_ptr<Table> instantTable(SqlContext& context, const InstantTable& table, std::string name)

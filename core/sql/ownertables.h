@@ -14,7 +14,8 @@ namespace ringside::sql {
 // instants, counters and flows (a flow has an owner at each end). Each reads only the owners
 // a constraint on its owner column leaves: a few tasks' system calls are read in those tasks'
 // runs of events, a task's flows through an index of the rows by owner made on first use.
-std::unique_ptr<Table> sliceTable(SqlContext& context, const SliceTable& table, std::string name);
+// A slice table's rows carry their track's id (SliceTracks: `block` is the table's place there).
+std::unique_ptr<Table> sliceTable(SqlContext& context, const SliceTable& table, std::string name, size_t block);
 std::unique_ptr<Table> instantTable(SqlContext& context, const InstantTable& table, std::string name);
 std::unique_ptr<Table> counterTable(SqlContext& context, const CounterTable& table, std::string name);
 std::unique_ptr<Table> flowTable(SqlContext& context, const FlowTable& table, std::string name);
