@@ -393,7 +393,7 @@ SourceTable::SourceTable(std::string name, std::vector<Column> columns, std::fun
 
 Plan SourceTable::plan(const std::vector<Constraint>& offered) const
 {
-    return narrowingPlan(offered, m_pushed, m_ranged, m_key, rowEstimate(), 0.05);
+    return narrowingPlan(offered, m_pushed, m_ranged, m_key, rowEstimate(), m_equalityShare ? m_equalityShare() : 0.05);
 }
 
 Plan SourceTable::orderedPlan(const std::vector<Constraint>& offered, const std::vector<OrderBy>& order,

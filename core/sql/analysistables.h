@@ -64,6 +64,10 @@ public:
     // The columns each of which the source's rows come in ascending order of (an id): a
     // statement ordered or grouped by one of them sorts nothing.
     void setRowsInOrderOf(std::vector<int> columns) { m_inOrderOf = std::move(columns); }
+    // The share of the rows an equality on a pushed column leaves (5% unless set): an owner's
+    // rows are about 1/owners of a table's, and a join reads them owner by owner only when
+    // the plan's cost says so.
+    void setEqualityShare(std::function<double()> share) { m_equalityShare = std::move(share); }
     Plan orderedPlan(const std::vector<Constraint>& offered, const std::vector<OrderBy>& order,
                      Ordering ordering) const override;
     double rowEstimate() const override { return m_rows(); }
@@ -75,6 +79,7 @@ private:
     MakeSource m_make;
     std::vector<int> m_pushed, m_ranged;
     std::vector<int> m_inOrderOf;
+    std::function<double()> m_equalityShare;
     int m_key = -1;
 };
 

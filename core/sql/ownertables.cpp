@@ -345,65 +345,92 @@ std::string ownerColumn(RowOwner owner)
     return owner == RowOwner::Task ? "utid" : owner == RowOwner::Cpu ? "cpu" : "owner";
 }
 
+namespace {
+
+// An owner's share of a table's rows, for the plans: one over the owners it may have. A join
+// from `thread` then reads each task's rows by its utid (0.93 s for big23's 11.6M system calls,
+// against 0.87 s for the scan) where a plan that took an owner's rows for 5% of the table
+// scanned it and looked a task up per row.
+template <typename Made>
+std::unique_ptr<Table> withOwnerShare(const SqlContext& context, RowOwner owner, std::unique_ptr<Made> table)
+{
+    table->setEqualityShare([&context, owner] {
+        const size_t owners = owner == RowOwner::Task  ? context.trace().taskIndex().size()
+                              : owner == RowOwner::Cpu ? context.store().streamCount()
+                                                       : 1;
+        return 1.0 / double(std::max<size_t>(owners, 1));
+    });
+    return table;
+}
+
+} // namespace
+
 std::unique_ptr<Table> sliceTable(SqlContext& context, const SliceTable& table, std::string name, size_t block)
 {
     const SliceTableSpec& spec = table.spec();
     const std::string value = !spec.valueField.empty()   ? spec.valueField
                               : !spec.valueLabel.empty() ? identifier(spec.valueLabel)
                                                          : "value";
-    return std::make_unique<SourceTable>(
-        std::move(name),
-        std::vector<Column>{{"ts", T::Integer},
-                            {"dur", T::Integer},
-                            {ownerColumn(table.owner()), T::Integer},
-                            {"depth", T::Integer},
-                            {"name", T::Text},
-                            {value, T::Integer},
-                            {"failed", T::Integer},
-                            {"open", T::Integer},
-                            {"track_id", T::Integer}},
-        [&table] { return double(table.rows()); },
-        [&context, &table, block](const std::vector<Bound>& bounds) {
-            return std::make_unique<SliceSource>(context, table, block, rangeOf(bounds, kOwnerOfSlices),
-                                                 rangeOf(bounds, kTrackOfSlices));
-        },
-        std::vector<int>{kOwnerOfSlices, kTrackOfSlices}, std::vector<int>{kOwnerOfSlices, kTrackOfSlices});
+    return withOwnerShare(
+        context, table.owner(),
+        std::make_unique<SourceTable>(
+            std::move(name),
+            std::vector<Column>{{"ts", T::Integer},
+                                {"dur", T::Integer},
+                                {ownerColumn(table.owner()), T::Integer},
+                                {"depth", T::Integer},
+                                {"name", T::Text},
+                                {value, T::Integer},
+                                {"failed", T::Integer},
+                                {"open", T::Integer},
+                                {"track_id", T::Integer}},
+            [&table] { return double(table.rows()); },
+            [&context, &table, block](const std::vector<Bound>& bounds) {
+                return std::make_unique<SliceSource>(context, table, block, rangeOf(bounds, kOwnerOfSlices),
+                                                     rangeOf(bounds, kTrackOfSlices));
+            },
+            std::vector<int>{kOwnerOfSlices, kTrackOfSlices}, std::vector<int>{kOwnerOfSlices, kTrackOfSlices}));
 }
 
 std::unique_ptr<Table> instantTable(SqlContext& context, const InstantTable& table, std::string name)
 {
-    return std::make_unique<SourceTable>(
-        std::move(name),
-        std::vector<Column>{{"ts", T::Integer}, {ownerColumn(table.owner()), T::Integer}, {"name", T::Text}},
-        [&table] { return double(table.rows()); },
-        [&context, &table](const std::vector<Bound>& bounds) {
-            return ownerRowSource(context, table.owner(), table.byOwner(), bounds,
-                                  [&context, &table](std::vector<Value>& cells, const InstantRow& r, uint32_t owner) {
-                                      const auto& labels = table.spec().labels;
-                                      cells.push_back(integer(int64_t(r.time)));
-                                      cells.push_back(ownerValue(context.store(), table.owner(), owner));
-                                      cells.push_back(
-                                          text(r.label < labels.size() ? labels[r.label] : std::to_string(r.label)));
-                                  });
-        },
-        std::vector<int>{kOwnerOfInstants}, std::vector<int>{kOwnerOfInstants});
+    return withOwnerShare(
+        context, table.owner(),
+        std::make_unique<SourceTable>(
+            std::move(name),
+            std::vector<Column>{{"ts", T::Integer}, {ownerColumn(table.owner()), T::Integer}, {"name", T::Text}},
+            [&table] { return double(table.rows()); },
+            [&context, &table](const std::vector<Bound>& bounds) {
+                return ownerRowSource(
+                    context, table.owner(), table.byOwner(), bounds,
+                    [&context, &table](std::vector<Value>& cells, const InstantRow& r, uint32_t owner) {
+                        const auto& labels = table.spec().labels;
+                        cells.push_back(integer(int64_t(r.time)));
+                        cells.push_back(ownerValue(context.store(), table.owner(), owner));
+                        cells.push_back(text(r.label < labels.size() ? labels[r.label] : std::to_string(r.label)));
+                    });
+            },
+            std::vector<int>{kOwnerOfInstants}, std::vector<int>{kOwnerOfInstants}));
 }
 
 std::unique_ptr<Table> counterTable(SqlContext& context, const CounterTable& table, std::string name)
 {
-    return std::make_unique<SourceTable>(
-        std::move(name),
-        std::vector<Column>{{"ts", T::Integer}, {ownerColumn(table.owner()), T::Integer}, {"value", T::Integer}},
-        [&table] { return double(table.rows()); },
-        [&context, &table](const std::vector<Bound>& bounds) {
-            return ownerRowSource(context, table.owner(), table.byOwner(), bounds,
-                                  [&context, &table](std::vector<Value>& cells, const CounterRow& r, uint32_t owner) {
-                                      cells.push_back(integer(int64_t(r.time)));
-                                      cells.push_back(ownerValue(context.store(), table.owner(), owner));
-                                      cells.push_back(integer(r.value));
-                                  });
-        },
-        std::vector<int>{kOwnerOfInstants}, std::vector<int>{kOwnerOfInstants});
+    return withOwnerShare(
+        context, table.owner(),
+        std::make_unique<SourceTable>(
+            std::move(name),
+            std::vector<Column>{{"ts", T::Integer}, {ownerColumn(table.owner()), T::Integer}, {"value", T::Integer}},
+            [&table] { return double(table.rows()); },
+            [&context, &table](const std::vector<Bound>& bounds) {
+                return ownerRowSource(
+                    context, table.owner(), table.byOwner(), bounds,
+                    [&context, &table](std::vector<Value>& cells, const CounterRow& r, uint32_t owner) {
+                        cells.push_back(integer(int64_t(r.time)));
+                        cells.push_back(ownerValue(context.store(), table.owner(), owner));
+                        cells.push_back(integer(r.value));
+                    });
+            },
+            std::vector<int>{kOwnerOfInstants}, std::vector<int>{kOwnerOfInstants}));
 }
 
 std::unique_ptr<Table> flowTable(SqlContext& context, const FlowTable& table, std::string name)

@@ -246,8 +246,14 @@ int bestIndex(sqlite3_vtab* vtab, sqlite3_index_info* info)
         if (plan.order != 0 && !order.empty()) used += ";" + std::to_string(plan.order);
         info->idxStr = sqlite3_mprintf("%s", used.c_str());
         info->needToFreeIdxStr = 1;
-        info->estimatedCost = plan.cost;
-        info->estimatedRows = sqlite3_int64(plan.rows);
+        // SQLite charges no sort to a join whose outer loop is a virtual table scanned in no
+        // order (it cannot tell), so two plans of equal loops, one sorting every row and one
+        // not, tie (to its rounding): a scan in the order asked is given half the cost and
+        // rows, so the tie goes to the plan that sorts nothing (11.6M system calls grouped by
+        // their process's name: 2.9 s with the sort, 1.6 s without).
+        const double share = info->orderByConsumed ? 0.5 : 1.0;
+        info->estimatedCost = plan.cost * share;
+        info->estimatedRows = sqlite3_int64(std::max(1.0, plan.rows * share));
         if (plan.unique) info->idxFlags |= SQLITE_INDEX_SCAN_UNIQUE;
     });
 }

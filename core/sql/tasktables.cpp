@@ -38,7 +38,20 @@ struct TaskRows {
     std::vector<Process> processes;
     std::multimap<int32_t, uint32_t> utidsOfTid;
     std::map<int32_t, uint32_t> upidOfPid;
+    // Each row's place in the table's rows ordered by name (ties by id).
+    std::vector<uint32_t> taskRankByName, processRankByName;
 };
+
+template <typename Rows>
+std::vector<uint32_t> rankByName(const Rows& rows)
+{
+    std::vector<uint32_t> ids(rows.size());
+    for (uint32_t id = 0; id < ids.size(); ++id) ids[id] = id;
+    std::stable_sort(ids.begin(), ids.end(), [&](uint32_t a, uint32_t b) { return rows[a].name < rows[b].name; });
+    std::vector<uint32_t> rank(rows.size());
+    for (uint32_t place = 0; place < ids.size(); ++place) rank[ids[place]] = place;
+    return rank;
+}
 
 TaskRows taskRowsOf(const Trace& trace)
 {
@@ -58,6 +71,8 @@ TaskRows taskRowsOf(const Trace& trace)
             {task.pid, it->second, task.firstTime, task.lastTime, task.pid == leader, trace.taskName(TaskId(id))});
         r.utidsOfTid.emplace(task.pid, id);
     }
+    r.taskRankByName = rankByName(r.tasks);
+    r.processRankByName = rankByName(r.processes);
     return r;
 }
 
@@ -100,12 +115,33 @@ public:
     {}
     Plan plan(const std::vector<Constraint>& offered) const override
     {
-        // A key's value names one row; a tid or pid a few.
-        return m_kind == Kind::Thread
-                   ? narrowingPlan(offered, {kUtid, kTid, kUpidOfThread}, {kUtid}, kUtid, rowEstimate(), 0.001)
-                   : narrowingPlan(offered, {kUpid, kPid}, {kUpid}, kUpid, rowEstimate(), 0.001);
+        // A key's value names one row; a tid or pid a few; a upid its process's threads.
+        if (m_kind == Kind::Process) return narrowingPlan(offered, {kUpid, kPid}, {kUpid}, kUpid, rowEstimate(), 0.001);
+        const bool byProcessOnly = std::none_of(offered.begin(), offered.end(), [](const Constraint& c) {
+            return c.op == Op::Eq && (c.column == kUtid || c.column == kTid);
+        });
+        const double share =
+            byProcessOnly ? 1.0 / double(std::max<size_t>(m_cache->get()->processes.size(), 1)) : 0.001;
+        return narrowingPlan(offered, {kUtid, kTid, kUpidOfThread}, {kUtid}, kUtid, rowEstimate(), share);
     }
-    double rowEstimate() const override { return double(m_trace.taskIndex().size()); }
+    // Ordered or grouped by name, the rows come in name order (a sort of the few tasks): a
+    // statement grouped by a process's or thread's name over a join from it (each one's
+    // system calls read by its utid) then sorts nothing, where SQLite would sort every row
+    // of the joined table (11.6M system calls: 2.3 s of a 3.3 s query).
+    static constexpr int kByName = 1;
+    Plan orderedPlan(const std::vector<Constraint>& offered, const std::vector<OrderBy>& order,
+                     Ordering ordering) const override
+    {
+        Plan plan = this->plan(offered);
+        const int name = m_kind == Kind::Thread ? int(kThreadName) : int(kProcessName);
+        if (order.size() == 1 && order[0].column == name && (ordering == Ordering::Grouped || !order[0].descending))
+            plan.order = kByName;
+        return plan;
+    }
+    double rowEstimate() const override
+    {
+        return m_kind == Kind::Thread ? double(m_trace.taskIndex().size()) : double(m_cache->get()->processes.size());
+    }
     std::unique_ptr<Cursor> open() const override;
 
 private:
@@ -150,6 +186,11 @@ public:
         } else {
             wanted(rangeOf(bounds, TaskTable::kUpid), m_rows->processes.size(), rangeOf(bounds, TaskTable::kPid),
                    m_rows->upidOfPid, [](uint32_t) { return true; });
+        }
+        if (m_order == TaskTable::kByName) {
+            const std::vector<uint32_t>& rank =
+                m_table.m_kind == TaskTable::Kind::Thread ? m_rows->taskRankByName : m_rows->processRankByName;
+            std::sort(m_ids.begin(), m_ids.end(), [&](uint32_t a, uint32_t b) { return rank[a] < rank[b]; });
         }
     }
     bool atEnd() const override { return m_at >= m_ids.size(); }
