@@ -830,6 +830,40 @@ private slots:
         QCOMPARE(yielded("sched_wakeups") - wakeupsBefore, uint64_t(std::stoull(woken.rows.at(0).at(0))));
     }
 
+    // Grouped by a process's or thread's name, a join from a plugin table sorts nothing: the
+    // names come in order and each task's rows are read by its utid (SQLite charges no sort
+    // after a virtual table's unordered scan, and sorted every system call).
+    void groupedByNameJoinsSortNothing()
+    {
+        Opened o = openWithPlugins("sched-mix.dat");
+        RecordingSql& sql = *o.sql;
+        const std::string perProcess = "SELECT p.name, count(*), sum(s.dur) FROM syscalls s JOIN thread t ON %1 "
+                                       "JOIN process p ON %2 GROUP BY 1 ORDER BY 1";
+        auto joined = [&](const char* onThread, const char* onProcess) {
+            return QString::fromStdString(perProcess).arg(onThread, onProcess).toStdString();
+        };
+        const std::string indexed = joined("t.utid = s.utid", "p.upid = t.upid");
+        const Rows byName = query(sql, indexed);
+        QVERIFY(byName.rows.size() > 5);
+        QCOMPARE(byName.rows, query(sql, joined("+t.utid = s.utid", "+p.upid = t.upid")).rows);
+        for (const std::string& statement :
+             {indexed, std::string("SELECT t.name, count(*) FROM syscalls s JOIN thread t USING (utid) GROUP BY "
+                                   "t.name")}) {
+            const Rows plan = query(sql, "EXPLAIN QUERY PLAN " + statement);
+            std::string text;
+            for (const auto& row : plan.rows) text += row.back() + "\n";
+            QVERIFY2(text.find("TEMP B-TREE FOR GROUP BY") == std::string::npos &&
+                         text.find("SCAN s VIRTUAL TABLE INDEX 0:2:0,") != std::string::npos,
+                     text.c_str());
+        }
+        // In name order, ties by id.
+        const Rows names = query(sql, "SELECT name FROM thread ORDER BY name");
+        QCOMPARE(query(sql, "EXPLAIN QUERY PLAN SELECT name FROM thread ORDER BY name").rows.size(), size_t(1));
+        for (size_t i = 1; i < names.rows.size(); ++i) QVERIFY(names.rows[i - 1][0] <= names.rows[i][0]);
+        QCOMPARE(query(sql, "SELECT group_concat(utid) FROM (SELECT utid FROM thread ORDER BY name)").rows,
+                 query(sql, "SELECT group_concat(utid) FROM (SELECT utid FROM thread ORDER BY name, utid)").rows);
+    }
+
     // A slice table's rows of one owner are a track (Perfetto's thread_track or cpu_track):
     // its track_id joins to the track, which names the owner; a constraint on track_id reads
     // that owner's rows only; the track tables list the tracks with rows, counter tracks first.
