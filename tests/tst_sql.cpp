@@ -830,6 +830,44 @@ private slots:
         QCOMPARE(yielded("sched_wakeups") - wakeupsBefore, uint64_t(std::stoull(woken.rows.at(0).at(0))));
     }
 
+    // A process's parent_upid is the process of the task that created it, as the report's
+    // task_newtask (a thread when CLONE_THREAD) and sched_process_fork lines say.
+    void processesNameTheirParents()
+    {
+        Opened o = openWithPlugins("threads.dat");
+        RecordingSql& sql = *o.sql;
+        const QRegularExpression fork(R"(sched_process_fork:.* pid=(\d+) child_comm=.* child_pid=(\d+))");
+        const QRegularExpression created(R"(-(\d+)\s+\[\d+\].*task_newtask:\s+pid=(\d+) .*clone_flags=([0-9a-f]+))");
+        std::map<int64_t, int64_t> creator, threadOf; // child -> creator; a thread -> its creator
+        for (const QByteArray& text : readXz(fixture("threads.report.txt.xz")).split('\n')) {
+            const QString line = QString::fromUtf8(text);
+            if (const auto m = fork.match(line); m.hasMatch())
+                creator[m.captured(2).toLongLong()] = m.captured(1).toLongLong();
+            if (const auto m = created.match(line); m.hasMatch() && (m.captured(3).toLongLong(nullptr, 16) & 0x10000))
+                threadOf[m.captured(2).toLongLong()] = m.captured(1).toLongLong();
+        }
+        QVERIFY(creator.size() > 40);
+        auto leader = [&](int64_t pid) {
+            for (size_t steps = 0; threadOf.count(pid) && steps < threadOf.size(); ++steps) pid = threadOf[pid];
+            return pid;
+        };
+        std::map<std::string, int64_t> expected;
+        const Rows processes = query(sql, "SELECT pid FROM process");
+        for (const auto& row : processes.rows) {
+            const int64_t pid = std::stoll(row[0]);
+            if (creator.count(pid) && leader(creator[pid]) != pid) expected[row[0]] = leader(creator[pid]);
+        }
+        QVERIFY(expected.size() > 40);
+        QCOMPARE(query(sql, "SELECT p.pid, q.pid FROM process p JOIN process q ON q.upid = p.parent_upid").pairs(),
+                 expected);
+        // A recording with sched_process_fork alone: each child's process has its parent's.
+        Opened forks = openWithPlugins("sched-mix.dat");
+        QCOMPARE(query(*forks.sql, "SELECT count(*), sum(q.pid = f.parent_pid) FROM sched_process_fork f JOIN process "
+                                   "p ON p.pid = f.child_pid JOIN process q ON q.upid = p.parent_upid")
+                     .rows,
+                 (std::vector<std::vector<std::string>>{{"106", "106"}}));
+    }
+
     // Grouped by a process's or thread's name, a join from a plugin table sorts nothing: the
     // names come in order and each task's rows are read by its utid (SQLite charges no sort
     // after a virtual table's unordered scan, and sorted every system call).

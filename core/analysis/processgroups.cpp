@@ -7,7 +7,8 @@ namespace ringside {
 
 std::vector<EventRequest> ProcessGroups::requests() const
 {
-    return {{"task", "task_newtask", {"pid", "clone_flags"}, false, {}, {"pid"}}};
+    return {{"task", "task_newtask", {"pid", "clone_flags"}, false, {}, {"pid"}},
+            {"sched", "sched_process_fork", {"parent_pid", "child_pid"}}};
 }
 
 void ProcessGroups::setTables(TableSink& tables)
@@ -17,6 +18,13 @@ void ProcessGroups::setTables(TableSink& tables)
 
 void ProcessGroups::consume(const ConsumedRecord& record)
 {
+    if (record.request == 1) { // sched_process_fork: who made whom, thread or process
+        const auto parent = static_cast<int32_t>(record.field(0).asSigned());
+        const auto child = static_cast<int32_t>(record.field(1).asSigned());
+        const std::lock_guard lock(m_lock);
+        m_creator[child] = parent;
+        return;
+    }
     const auto task = static_cast<int32_t>(record.field(0).asSigned());
     const bool thread = (record.field(1).asUnsigned() & kCloneThread) != 0;
     if (m_table && m_taskOf) m_table->add(record.timestamp, m_taskOf(task, record.timestamp), thread ? 1 : 0);
@@ -25,6 +33,14 @@ void ProcessGroups::consume(const ConsumedRecord& record)
     m_available = true;
     // Records come in time order, so a thread's creator is placed before the thread.
     if (thread && task != record.pid) m_parent[task] = record.pid;
+    m_creator[task] = record.pid;
+}
+
+int32_t ProcessGroups::creator(int32_t pid) const
+{
+    const std::lock_guard lock(m_lock);
+    const auto it = m_creator.find(pid);
+    return it == m_creator.end() ? -1 : it->second;
 }
 
 bool ProcessGroups::available() const

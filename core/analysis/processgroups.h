@@ -37,6 +37,9 @@ public:
     // Whether the recording has task_newtask events at all.
     bool available() const;
     int32_t leader(int32_t pid) const;
+    // The task that created `pid` (task_newtask's or sched_process_fork's parent), -1 when
+    // the recording did not see it made.
+    int32_t creator(int32_t pid) const;
     // Every task known to share `pid`'s process (pid included), ascending.
     std::vector<int32_t> members(int32_t pid) const;
 
@@ -48,6 +51,7 @@ private:
     mutable std::mutex m_lock;
     bool m_available = false;
     std::unordered_map<int32_t, int32_t> m_parent;               // thread -> the task that created it
+    std::unordered_map<int32_t, int32_t> m_creator;              // any task -> the task that created it
     std::unordered_map<int32_t, std::vector<int32_t>> m_members; // leader -> members
 };
 

@@ -32,6 +32,7 @@ struct TaskRows {
         int32_t pid = 0;
         uint64_t start = UINT64_MAX, end = 0;
         std::string name;
+        int64_t parent = -1; // the upid of the process whose task created it, -1: not seen
     };
     uint64_t version = 0; // Trace::analysisVersion() when made
     std::vector<Task> tasks;
@@ -71,6 +72,16 @@ TaskRows taskRowsOf(const Trace& trace)
             {task.pid, it->second, task.firstTime, task.lastTime, task.pid == leader, trace.taskName(TaskId(id))});
         r.utidsOfTid.emplace(task.pid, id);
     }
+    // A process's parent: the process of the task that created its leader (a thread's
+    // creator is its own process), where the recording saw it made.
+    for (uint32_t upid = 0; upid < r.processes.size(); ++upid) {
+        TaskRows::Process& process = r.processes[upid];
+        const int32_t creator = process.pid > 0 ? trace.processes().creator(process.pid) : -1;
+        if (creator < 0) continue;
+        if (const auto it = r.upidOfPid.find(trace.processes().leader(creator));
+            it != r.upidOfPid.end() && it->second != upid)
+            process.parent = it->second;
+    }
     r.taskRankByName = rankByName(r.tasks);
     r.processRankByName = rankByName(r.processes);
     return r;
@@ -107,7 +118,7 @@ class TaskTable : public Table {
 public:
     enum class Kind { Thread, Process };
     enum ThreadColumn { kUtid, kTid, kThreadName, kThreadStart, kThreadEnd, kUpidOfThread, kMain };
-    enum ProcessColumn { kUpid, kPid, kProcessName, kProcessStart, kProcessEnd };
+    enum ProcessColumn { kUpid, kPid, kProcessName, kProcessStart, kProcessEnd, kParentUpid };
 
     TaskTable(Kind kind, const Trace& trace, std::shared_ptr<TaskRowsCache> cache)
         : Table(kind == Kind::Thread ? "thread" : "process", columnsOf(kind)), m_kind(kind), m_trace(trace),
@@ -152,11 +163,8 @@ private:
             return {{"utid", T::Integer},          {"tid", T::Integer},    {"name", T::Text},
                     {"start_ts", T::Integer},      {"end_ts", T::Integer}, {"upid", T::Integer},
                     {"is_main_thread", T::Integer}};
-        return {{"upid", T::Integer},
-                {"pid", T::Integer},
-                {"name", T::Text},
-                {"start_ts", T::Integer},
-                {"end_ts", T::Integer}};
+        return {{"upid", T::Integer},     {"pid", T::Integer},    {"name", T::Text},
+                {"start_ts", T::Integer}, {"end_ts", T::Integer}, {"parent_upid", T::Integer}};
     }
 
     Kind m_kind;
@@ -219,6 +227,7 @@ public:
         case TaskTable::kProcessName: return out.staticText(p.name);
         case TaskTable::kProcessStart: return out.integer(int64_t(p.start));
         case TaskTable::kProcessEnd: return out.integer(int64_t(p.end));
+        case TaskTable::kParentUpid: return p.parent < 0 ? out.null() : out.integer(p.parent);
         default: return out.null();
         }
     }
