@@ -21,14 +21,14 @@
 #include "timeline/trackrenderer.h"
 #include "timeline/timelinewidget.h"
 
-#include <QApplication>
+#include <QAbstractItemModelTester>
 #include <QAction>
+#include <QApplication>
 #include <QComboBox>
+#include <QDialog>
 #include <QDockWidget>
 #include <QFile>
 #include <QHeaderView>
-#include <QScrollBar>
-#include <QSplitter>
 #include <QImage>
 #include <QLabel>
 #include <QLineEdit>
@@ -40,17 +40,18 @@
 #include <QProgressDialog>
 #include <QPushButton>
 #include <QRadioButton>
+#include <QScreen>
+#include <QScrollBar>
 #include <QSet>
+#include <QSettings>
 #include <QSignalSpy>
+#include <QSplitter>
 #include <QStandardPaths>
 #include <QStatusBar>
+#include <QStyledItemDelegate>
 #include <QTemporaryDir>
-#include <QSettings>
-#include <QScreen>
-#include <QDialog>
-#include <QTextBrowser>
-#include <QAbstractItemModelTester>
 #include <QTest>
+#include <QTextBrowser>
 #include <QTimer>
 #include <QToolButton>
 #include <QTreeView>
@@ -730,6 +731,50 @@ private slots:
                     header->fontMetrics().horizontalAdvance(
                         window.tableModel()->headerData(column, Qt::Horizontal).toString()) +
                         8);
+    }
+
+    // The side panes' counts read with the locale's separators ("12,345") and sort as numbers;
+    // the health pane's too.
+    void sidePaneCountsReadWithSeparators()
+    {
+        MainWindow window;
+        window.show();
+        QVERIFY(load(window, test::fixture("sched-mix.dat")));
+        auto* filters = window.findChild<FilterPanel*>();
+        QVERIFY(filters);
+        const QLocale locale;
+        // As an item view hands it to its delegate: told to omit group separators.
+        QLocale viewLocale;
+        viewLocale.setNumberOptions(QLocale::OmitGroupSeparator);
+        auto shown = [&](QTreeWidget* tree, QTreeWidgetItem* item, int column) {
+            return static_cast<QStyledItemDelegate*>(tree->itemDelegateForColumn(column))
+                ->displayText(item->data(column, Qt::DisplayRole), viewLocale);
+        };
+        for (auto [tree, column] : {std::pair{filters->cpuTree(), 1}, std::pair{filters->eventTree(), 1},
+                                    std::pair{filters->taskTree(), 2}}) {
+            QVERIFY(tree->itemDelegateForColumn(column));
+            QTreeWidgetItem* top = tree->topLevelItem(0);
+            const qulonglong count = top->data(column, Qt::DisplayRole).toULongLong();
+            QVERIFY2(count >= 1000, qPrintable(top->text(0)));
+            QCOMPARE(shown(tree, top, column), locale.toString(count));
+            QVERIFY(shown(tree, top, column).contains(locale.groupSeparator()));
+        }
+        // Sorted by the number, not by its text ("9" after "10,000").
+        QTreeWidget* tasks = filters->taskTree();
+        for (int i = 1; i < tasks->topLevelItemCount(); ++i)
+            QVERIFY(tasks->topLevelItem(i - 1)->data(2, Qt::DisplayRole).toULongLong() >=
+                    tasks->topLevelItem(i)->data(2, Qt::DisplayRole).toULongLong());
+        QCOMPARE(filters->taskTree()->topLevelItem(0)->data(1, Qt::DisplayRole).typeId(), int(QMetaType::Int)); // a pid
+
+        auto session = std::make_shared<TraceSession>();
+        session->trace = test::openOrFail(test::fixturePath("sched-mix.dat"));
+        QVERIFY(session->trace);
+        session->formatter = std::make_unique<EventFormatter>(*session->trace);
+        HealthPane health;
+        health.setSession(session.get());
+        QTreeWidgetItem* cpu = health.streams()->topLevelItem(0)->child(0);
+        QCOMPARE(cpu->text(1), locale.toString(qulonglong(session->store().stream(StreamId(0)).columns.size())));
+        QVERIFY(cpu->text(1).contains(locale.groupSeparator()));
     }
 
     void healthDiagnosticsWrap()

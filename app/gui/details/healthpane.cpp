@@ -4,6 +4,7 @@
 #include <QHeaderView>
 #include <QLabel>
 #include <QListWidget>
+#include <QLocale>
 #include <QSplitter>
 #include <QTreeWidget>
 #include <QVBoxLayout>
@@ -49,10 +50,11 @@ void HealthPane::setSession(const TraceSession* session)
         b->setToolTip(0, b->text(0));
         for (StreamId id : buffer.streams) {
             const Stream& s = store.stream(id);
-            QString lost = QString::number(s.columns.lostTotal);
+            const QLocale locale;
+            QString lost = locale.toString(qulonglong(s.columns.lostTotal));
             if (s.columns.unknownLostPages) lost += tr(" + %1 gaps").arg(s.columns.unknownLostPages);
-            auto* cpu = new QTreeWidgetItem(
-                b, {tr("CPU %1").arg(s.cpu), QString::number(s.columns.size()), lost, QString::number(s.statsOverrun)});
+            auto* cpu = new QTreeWidgetItem(b, {tr("CPU %1").arg(s.cpu), locale.toString(qulonglong(s.columns.size())),
+                                                lost, locale.toString(qulonglong(s.statsOverrun))});
             if (s.columns.lostTotal || s.columns.unknownLostPages || s.statsOverrun)
                 for (int c = 0; c < 4; ++c) cpu->setForeground(c, QColor(200, 40, 40));
         }
@@ -62,7 +64,8 @@ void HealthPane::setSession(const TraceSession* session)
     const CallSlices& calls = session->trace->callSlices();
     if (calls.available()) {
         const CallPairing& p = calls.pairing();
-        auto* group = new QTreeWidgetItem(m_streams, {tr("function_graph calls"), QString::number(calls.size())});
+        auto* group =
+            new QTreeWidgetItem(m_streams, {tr("function_graph calls"), QLocale().toString(qulonglong(calls.size()))});
         struct Count {
             QString label;
             uint64_t count;
@@ -77,7 +80,7 @@ void HealthPane::setSession(const TraceSession* session)
             {tr("return-stack overruns"), p.overruns, true},
         };
         for (const Count& c : rows) {
-            auto* row = new QTreeWidgetItem(group, {c.label, QString::number(c.count)});
+            auto* row = new QTreeWidgetItem(group, {c.label, QLocale().toString(qulonglong(c.count))});
             row->setToolTip(0, c.label);
             if (c.count && c.problem)
                 for (int col = 0; col < 2; ++col) row->setForeground(col, QColor(200, 40, 40));

@@ -2,6 +2,7 @@
 #include "filters/filterpanel.h"
 
 #include "timeline/taskcolors.h"
+#include "widgets/countdelegate.h"
 
 #include <QHeaderView>
 #include <QLabel>
@@ -85,6 +86,7 @@ FilterPanel::FilterPanel(QWidget* parent) : QWidget(parent)
 
     auto* split = new QSplitter(Qt::Vertical, this);
     m_cpus = makeTree({tr("CPU"), tr("Events")}, this);
+    m_cpus->setItemDelegateForColumn(1, new CountDelegate(m_cpus));
     split->addWidget(m_cpus);
     auto* eventsBox = new QWidget(this);
     auto* eventsLayout = new QVBoxLayout(eventsBox);
@@ -93,6 +95,7 @@ FilterPanel::FilterPanel(QWidget* parent) : QWidget(parent)
     m_eventSearch->setPlaceholderText(tr("Search events"));
     m_eventSearch->setClearButtonEnabled(true);
     m_events = makeTree({tr("Event"), tr("Count")}, eventsBox);
+    m_events->setItemDelegateForColumn(1, new CountDelegate(m_events));
     eventsLayout->addWidget(m_eventSearch);
     eventsLayout->addWidget(m_events);
     split->addWidget(eventsBox);
@@ -103,6 +106,7 @@ FilterPanel::FilterPanel(QWidget* parent) : QWidget(parent)
     m_taskSearch->setPlaceholderText(tr("Search tasks (name or pid); double-click adds a timeline row"));
     m_taskSearch->setClearButtonEnabled(true);
     m_tasks = makeTree({tr("Task"), tr("PID"), tr("Events")}, tasksBox);
+    m_tasks->setItemDelegateForColumn(2, new CountDelegate(m_tasks));
     tasksLayout->addWidget(m_taskSearch);
     tasksLayout->addWidget(m_tasks);
     split->addWidget(tasksBox);
