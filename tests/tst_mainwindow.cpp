@@ -15,6 +15,8 @@
 #include "plugins/pluginsdialog.h"
 #include "plugins/pluginsettings.h"
 #include "plugins/pluginstatspane.h"
+#include "query/querypane.h"
+#include "query/sqleditor.h"
 #include "state/viewstate.h"
 #include "table/eventtablemodel.h"
 #include "table/eventtableview.h"
@@ -685,6 +687,31 @@ private slots:
         const auto before = window.viewState()->visibleRange();
         QTest::keyClick(window.focusWidget(), Qt::Key_W);
         QVERIFY(window.viewState()->visibleRange().span() < before.span());
+    }
+
+    // A pane opened by its shortcut takes the focus: the Query pane's editor gets the SQL typed
+    // next (it went to the timeline, whose W/A/S/D panned and zoomed).
+    void paneOpenedByItsKeyTakesTheKeys()
+    {
+        MainWindow window;
+        window.show();
+        QApplication::setActiveWindow(&window);
+        QVERIFY(QTest::qWaitForWindowActive(&window));
+        QVERIFY(test::load(window, test::fixture("sched-mix.dat")));
+        QTRY_COMPARE_WITH_TIMEOUT(window.focusWidget(), static_cast<QWidget*>(window.timeline()), test::kWorkWaitMs);
+        const auto before = window.viewState()->visibleRange();
+        QTest::keyClick(window.focusWidget(), Qt::Key_Q, Qt::ControlModifier | Qt::ShiftModifier);
+        QTRY_VERIFY_WITH_TIMEOUT(window.queryPane()->isVisible(), test::kWorkWaitMs);
+        QTRY_COMPARE_WITH_TIMEOUT(window.focusWidget(), static_cast<QWidget*>(window.queryPane()->editor()),
+                                  test::kWorkWaitMs);
+        QTest::keyClicks(window.focusWidget(), "wasd");
+        QVERIFY(window.queryPane()->editor()->toPlainText().contains("wasd"));
+        QVERIFY(window.viewState()->visibleRange() == before);
+        // A pane without a proxy: its first field (the health pane's tree).
+        QTest::keyClick(window.focusWidget(), Qt::Key_H, Qt::ControlModifier);
+        auto* health = window.findChild<QDockWidget*>("healthDock");
+        QTRY_VERIFY_WITH_TIMEOUT(health->isVisible(), test::kWorkWaitMs);
+        QTRY_VERIFY_WITH_TIMEOUT(health->isAncestorOf(window.focusWidget()), test::kWorkWaitMs);
     }
 
     // A kernel stack's Info is several lines in the report: one in its table row (a second one

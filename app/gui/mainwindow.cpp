@@ -131,6 +131,17 @@ void MainWindow::addPaneActions()
         dock->toggleViewAction()->setShortcut(QKeySequence(tr(key)));
         dock->toggleViewAction()->setObjectName(name);
         m_viewMenu->addAction(dock->toggleViewAction());
+        // A pane opened by its key takes the keys that follow (typed SQL went to the timeline
+        // and panned it): its focus proxy (the Query pane's editor), else its first field.
+        connect(dock->toggleViewAction(), &QAction::triggered, dock, [dock](bool shown) {
+            if (!shown) return;
+            dock->raise();
+            QWidget* pane = dock->widget();
+            if (pane->focusProxy()) return pane->setFocus(Qt::ShortcutFocusReason);
+            for (QWidget* child : pane->findChildren<QWidget*>())
+                if ((child->focusPolicy() & Qt::TabFocus) && child->isVisibleTo(pane) && child->isEnabled())
+                    return child->setFocus(Qt::ShortcutFocusReason);
+        });
     };
     addPane(m_healthDock, "Ctrl+H", "showHealthAction");
     m_viewMenu->addAction(find);

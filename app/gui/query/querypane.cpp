@@ -198,6 +198,7 @@ QueryPane::QueryPane(ViewState* view, QWidget* parent) : QWidget(parent), m_view
 {
     m_editor = new SqlEditor(this);
     m_editor->setObjectName("queryEditor");
+    setFocusProxy(m_editor); // the pane opened, typing goes to the SQL
     m_run = new QPushButton(tr("Run"), this);
     m_run->setObjectName("queryRun");
     m_run->setToolTip(tr("Run the query (Ctrl+Return)"));
