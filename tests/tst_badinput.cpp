@@ -79,7 +79,11 @@ private:
 
 private slots:
     void missingFile() { expectError(m_dir.filePath("nope.dat"), "No such file"); }
-    void emptyFile() { expectError(write("empty.dat", {}), "not a trace-cmd data file"); }
+    void emptyFile() { expectError(write("empty.dat", {}), "empty file (0 bytes)"); }
+    void cutInTheMagic()
+    {
+        expectError(write("cut.dat", readFixture("execve-e2big.dat").left(5)), "truncated file header (5 bytes)");
+    }
     void textFile() { expectError(write("text.dat", "hello, this is not a trace\n"), "not a trace-cmd data file"); }
 
     void unsupportedVersion()

@@ -41,6 +41,11 @@ public:
     bool parse()
     {
         const MappedFile& file = *m_out.m_file;
+        // An empty file is what a recording left when its writer never got going: say so,
+        // as a cut header is not a foreign file.
+        if (file.size() == 0) return fail("empty file (0 bytes): nothing was recorded into it");
+        if (file.size() < sizeof(kMagic) && std::memcmp(file.data(), kMagic, file.size()) == 0)
+            return fail("truncated file header (" + std::to_string(file.size()) + " bytes)");
         if (file.size() < sizeof(kMagic) || std::memcmp(file.data(), kMagic, sizeof(kMagic)) != 0)
             return fail("not a trace-cmd data file (bad magic)");
         m_reader = ByteReader(file.data(), file.size(), false);
