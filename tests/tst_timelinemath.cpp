@@ -105,6 +105,33 @@ private slots:
         QCOMPARE(zoomed.end, expected.end);
     }
 
+    // The zoom keys keep a selected event in view: where it is, off the edges, or in the middle.
+    void zoomKeysKeepTheSelectionInView()
+    {
+        const TimeRange limits{0, 100000};
+        auto at = [](const TimeRange& r, uint64_t t) { return double(t - r.start) / double(r.span()); };
+        // Where it is, when well inside.
+        TimeRange zoomed = zoomKeepingInView({10000, 20000}, 13000, 0.5, limits);
+        QCOMPARE(zoomed.span(), quint64(5000));
+        QCOMPARE(at(zoomed, 13000), 0.3);
+        // At the edge (1% in): moved in to 10%, zooming in or out.
+        zoomed = zoomKeepingInView({10000, 20000}, 10100, 0.5, limits);
+        QCOMPARE(zoomed.span(), quint64(5000));
+        QCOMPARE(at(zoomed, 10100), 0.1);
+        zoomed = zoomKeepingInView({10000, 20000}, 19950, 2.0, limits);
+        QCOMPARE(zoomed.span(), quint64(20000));
+        QCOMPARE(at(zoomed, 19950), 0.9);
+        // Out of view: to the middle.
+        zoomed = zoomKeepingInView({10000, 20000}, 50000, 0.5, limits);
+        QCOMPARE(zoomed, (TimeRange{47500, 52500}));
+        // Near the recording's start or end the limits win.
+        zoomed = zoomKeepingInView({0, 10000}, 50, 0.5, limits);
+        QCOMPARE(zoomed, (TimeRange{0, 5000}));
+        zoomed = zoomKeepingInView({90000, 100000}, 99990, 0.5, limits);
+        QCOMPARE(zoomed, (TimeRange{95000, 100000}));
+        QCOMPARE(zoomKeepingInView({0, 100000}, 500, 2.0, limits), limits);
+    }
+
     void panStopsAtLimits()
     {
         QCOMPARE(pan({1000, 2000}, 500, {0, 4000}).start, quint64(1500));

@@ -18,7 +18,7 @@ namespace {
 // The keys and mouse actions of the timeline (not menu items, so listed here) and the
 // window's, in the words of the README's Navigation section.
 const char* const kKeys[][2] = {
-    {"W / S, + / −", "Zoom in / out, around the selected event while it is in view (else the pointer)"},
+    {"W / S, + / −", "Zoom in / out around the selected event, kept in view (else the pointer)"},
     {"Ctrl+wheel", "Zoom around the pointer"},
     {"A / D, ← / →", "Pan left / right"},
     {"Wheel, Shift+wheel", "Scroll the rows, pan"},

@@ -173,18 +173,15 @@ bool TimelineWidget::handleKey(QKeyEvent* e)
 {
     if (!m_session || (e->modifiers() & ~(Qt::KeypadModifier | Qt::ShiftModifier))) return false;
     const int anchor = (m_hoverX >= kLabelWidth && m_hoverX < width()) ? m_hoverX : kLabelWidth + dataWidth() / 2;
-    // Around the selected event while it is in view (it stays where it is), else the pointer
-    // or the middle.
+    // Around the selected event, kept in view (where it is, but off the screen's edges, or
+    // brought to the middle); without one, around the pointer or the middle.
     auto zoomKey = [&](double factor) {
-        const TimeRange visible = m_view->visibleRange();
         if (const auto selected = m_view->selection()) {
             const EventStore& store = m_session->store();
             if (selected->stream.value < store.streamCount() &&
-                selected->index < store.stream(selected->stream).columns.size()) {
-                const uint64_t t = store.timestamp(*selected);
-                if (t >= visible.start && t <= visible.end)
-                    return m_view->setVisibleRange(timeline::zoomAround(visible, t, factor, m_view->fullRange()));
-            }
+                selected->index < store.stream(selected->stream).columns.size())
+                return m_view->setVisibleRange(timeline::zoomKeepingInView(
+                    m_view->visibleRange(), store.timestamp(*selected), factor, m_view->fullRange()));
         }
         zoomBy(factor, anchor);
     };

@@ -51,6 +51,24 @@ TimeRange zoomAround(const TimeRange& range, uint64_t anchor, double factor, con
     return out;
 }
 
+TimeRange zoomKeepingInView(const TimeRange& range, uint64_t t, double factor, const TimeRange& limits, double margin,
+                            uint64_t minSpan)
+{
+    if (range.span() == 0) return range;
+    const double span = double(range.span());
+    const bool inView = t >= range.start && t <= range.end;
+    const double fraction = inView ? std::clamp(double(t - range.start) / span, margin, 1 - margin) : 0.5;
+    // The zoomed span with `t` at that fraction, held within the limits.
+    const double zoomed = std::max(double(std::min(minSpan, limits.span())), span * factor);
+    double start = double(t) - fraction * zoomed;
+    start = std::min(start, double(limits.end) - zoomed);
+    start = std::max(start, double(limits.start));
+    const double end = std::min(start + zoomed, double(limits.end));
+    TimeRange out{uint64_t(std::llround(start)), uint64_t(std::llround(end))};
+    if (out.end <= out.start) out.end = out.start + 1;
+    return out;
+}
+
 TimeRange pan(const TimeRange& range, int64_t delta, const TimeRange& limits)
 {
     const uint64_t span = range.span();

@@ -28,6 +28,11 @@ uint64_t xToTime(double x, const TimeRange& range, double width);
 // never narrower than `minSpan`.
 TimeRange zoomAround(const TimeRange& range, uint64_t anchor, double factor, const TimeRange& limits,
                      uint64_t minSpan = 100);
+// The zoom keys' zoom around a selected event at `t`: it stays where it is on screen unless
+// that is within `margin` (a share of the width) of an edge, where it moves in to the margin;
+// out of view, it comes to the middle. Within `limits`, never narrower than `minSpan`.
+TimeRange zoomKeepingInView(const TimeRange& range, uint64_t t, double factor, const TimeRange& limits,
+                            double margin = 0.1, uint64_t minSpan = 100);
 // Moves the range by `delta` ns, stopping at the limits.
 TimeRange pan(const TimeRange& range, int64_t delta, const TimeRange& limits);
 
