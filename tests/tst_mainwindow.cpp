@@ -50,6 +50,7 @@
 #include <QSplitter>
 #include <QStandardPaths>
 #include <QStatusBar>
+#include <QStyle>
 #include <QStyledItemDelegate>
 #include <QTemporaryDir>
 #include <QTest>
@@ -802,6 +803,33 @@ private slots:
         QTreeWidgetItem* cpu = health.streams()->topLevelItem(0)->child(0);
         QCOMPARE(cpu->text(1), locale.toString(qulonglong(session->store().stream(StreamId(0)).columns.size())));
         QVERIFY(cpu->text(1).contains(locale.groupSeparator()));
+    }
+
+    // At 1280x800 the side pane's hints fit their fields (whole in their tooltips), and a task's
+    // long name keeps its start and end, the whole of it in the tooltip.
+    void sidePaneHintsFitAndNamesKeepTheirEnds()
+    {
+        QSettings().remove("window");
+        MainWindow window;
+        window.setWindowState(Qt::WindowNoState);
+        window.resize(1280, 800);
+        window.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&window));
+        QVERIFY(load(window, test::fixture("sched-mix.dat")));
+        auto* filters = window.findChild<FilterPanel*>();
+        for (QLineEdit* field : filters->findChildren<QLineEdit*>()) {
+            if (field->placeholderText().isEmpty()) continue;
+            const int room = field->contentsRect().width() -
+                             2 * field->style()->pixelMetric(QStyle::PM_DefaultFrameWidth) -
+                             field->height(); // the clear button's room
+            QVERIFY2(field->fontMetrics().horizontalAdvance(field->placeholderText()) <= room,
+                     qPrintable(field->placeholderText()));
+            QVERIFY(!field->toolTip().isEmpty());
+        }
+        QTreeWidget* tasks = filters->taskTree();
+        QCOMPARE(tasks->textElideMode(), Qt::ElideMiddle);
+        QTreeWidgetItem* task = tasks->topLevelItem(0);
+        QVERIFY(task->toolTip(0).startsWith(task->text(0) + " (pid "));
     }
 
     void healthDiagnosticsWrap()

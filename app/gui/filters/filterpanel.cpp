@@ -7,6 +7,7 @@
 #include <QHeaderView>
 #include <QLabel>
 #include <QLineEdit>
+#include <QLocale>
 #include <QMenu>
 #include <QPushButton>
 #include <QSplitter>
@@ -70,7 +71,10 @@ FilterPanel::FilterPanel(QWidget* parent) : QWidget(parent)
 
     auto* exprLabel = new QLabel(tr("Advanced filter (as trace-cmd report -F):"), this);
     m_expression = new QLineEdit(this);
-    m_expression->setPlaceholderText(tr("sched/sched_switch: prev_state != 0"));
+    // Hints short enough for the pane's default width; the whole of each in its tooltip.
+    m_expression->setPlaceholderText(tr("event: condition"));
+    m_expression->setToolTip(tr("A filter as trace-cmd report -F takes it, for example\n"
+                                "sched/sched_switch: prev_state != 0\nEnter or Apply applies it."));
     m_expression->setClearButtonEnabled(true);
     auto* apply = new QPushButton(tr("Apply"), this);
     auto* exprRow = new QHBoxLayout;
@@ -93,6 +97,7 @@ FilterPanel::FilterPanel(QWidget* parent) : QWidget(parent)
     eventsLayout->setContentsMargins(0, 0, 0, 0);
     m_eventSearch = new QLineEdit(eventsBox);
     m_eventSearch->setPlaceholderText(tr("Search events"));
+    m_eventSearch->setToolTip(tr("Show the event types whose name or system contains this text"));
     m_eventSearch->setClearButtonEnabled(true);
     m_events = makeTree({tr("Event"), tr("Count")}, eventsBox);
     m_events->setItemDelegateForColumn(1, new CountDelegate(m_events));
@@ -103,7 +108,7 @@ FilterPanel::FilterPanel(QWidget* parent) : QWidget(parent)
     auto* tasksLayout = new QVBoxLayout(tasksBox);
     tasksLayout->setContentsMargins(0, 0, 0, 0);
     m_taskSearch = new QLineEdit(tasksBox);
-    m_taskSearch->setPlaceholderText(tr("Search tasks (name or pid); double-click adds a timeline row"));
+    m_taskSearch->setPlaceholderText(tr("Search tasks (name or pid)"));
     m_taskSearch->setClearButtonEnabled(true);
     m_tasks = makeTree({tr("Task"), tr("PID"), tr("Events")}, tasksBox);
     m_tasks->setItemDelegateForColumn(2, new CountDelegate(m_tasks));
@@ -131,7 +136,9 @@ FilterPanel::FilterPanel(QWidget* parent) : QWidget(parent)
     connect(m_expression, &QLineEdit::returnPressed, this, applyExpression);
     connect(m_tasks, &QTreeWidget::itemDoubleClicked, this,
             [this](QTreeWidgetItem* item) { emit addTaskRowRequested(item->data(0, kPidRole).toInt()); });
-    m_taskSearch->setToolTip(m_taskSearch->placeholderText());
+    m_taskSearch->setToolTip(tr("Search tasks by name or pid; double-click a task to add its timeline row"));
+    // A long name keeps its start and its end (a pid or number at the end tells tasks apart).
+    for (QTreeWidget* tree : {m_cpus, m_events, m_tasks}) tree->setTextElideMode(Qt::ElideMiddle);
     // The same as a double-click, where users look for it: the task's menu.
     m_tasks->setContextMenuPolicy(Qt::CustomContextMenu);
     connect(m_tasks, &QWidget::customContextMenuRequested, this, [this](const QPoint& pos) {
@@ -251,6 +258,10 @@ void FilterPanel::refreshCounts()
         }
         // Names may come later in a capture (its first context switch, or the end's comms).
         item->setText(0, QString::fromStdString(m_session->taskName(task.pid)));
+        item->setToolTip(0, tr("%1 (pid %2): %3 events; double-click adds its timeline row")
+                                .arg(item->text(0))
+                                .arg(task.pid)
+                                .arg(QLocale().toString(qulonglong(task.events))));
         item->setData(2, Qt::DisplayRole, qulonglong(task.events));
     }
     m_tasks->sortItems(2, Qt::DescendingOrder);
