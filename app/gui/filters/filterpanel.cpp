@@ -7,7 +7,6 @@
 #include <QHeaderView>
 #include <QLabel>
 #include <QLineEdit>
-#include <QLocale>
 #include <QMenu>
 #include <QPushButton>
 #include <QSplitter>
@@ -257,11 +256,11 @@ void FilterPanel::refreshCounts()
             item->setIcon(0, QIcon(swatch));
         }
         // Names may come later in a capture (its first context switch, or the end's comms).
-        item->setText(0, QString::fromStdString(m_session->taskName(task.pid)));
-        item->setToolTip(0, tr("%1 (pid %2): %3 events; double-click adds its timeline row")
-                                .arg(item->text(0))
-                                .arg(task.pid)
-                                .arg(QLocale().toString(qulonglong(task.events))));
+        // The whole name in the tooltip of an elided one: the same string, shared, not a copy
+        // per task (tens of thousands of them, refreshed as a capture grows).
+        const QString name = QString::fromStdString(m_session->taskName(task.pid));
+        item->setText(0, name);
+        item->setToolTip(0, name);
         item->setData(2, Qt::DisplayRole, qulonglong(task.events));
     }
     m_tasks->sortItems(2, Qt::DescendingOrder);
