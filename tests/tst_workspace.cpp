@@ -126,6 +126,23 @@ private slots:
         // An event the recording does not have changes nothing.
         workspace.goToEvent(EventRef{StreamId(0), uint32_t(store.stream(StreamId(0)).columns.size())}, std::nullopt);
         QCOMPARE(workspace.view().selection(), std::optional<EventRef>(event));
+
+        // The user's markers, replaced by go-tos, come back one go-to at a time.
+        ViewState& view = workspace.view();
+        QVERIFY(view.canRestoreMarkers()); // the go-to above replaced "none"
+        view.restoreMarkers();
+        QVERIFY(!view.markerA() && !view.markerB());
+        QVERIFY(!view.canRestoreMarkers());
+        view.setMarkerA(t + 5), view.setMarkerB(t + 50);
+        workspace.goToEvent(event, std::make_pair(quint64(t), quint64(t + 100000)));
+        workspace.goToEvent(event, std::make_pair(quint64(t + 1), quint64(t + 7)));
+        QCOMPARE(view.markerA(), std::optional<uint64_t>(t + 1));
+        view.restoreMarkers();
+        QCOMPARE(view.markerA(), std::optional<uint64_t>(t));
+        view.restoreMarkers();
+        QCOMPARE(view.markerA(), std::optional<uint64_t>(t + 5));
+        QCOMPARE(view.markerB(), std::optional<uint64_t>(t + 50));
+        QVERIFY(!view.canRestoreMarkers());
     }
 
     void statusFollowsTheView()

@@ -32,6 +32,7 @@ const char* const kKeys[][2] = {
     {"Double-click a CPU row", "Add a row for the task that ran there"},
     {"Ctrl+[ / Ctrl+]", "Previous / next selection"},
     {"Ctrl+M", "Zoom to markers A–B"},
+    {"Ctrl+Alt+M", "Previous markers: those a go-to (a double-clicked row) replaced"},
     {"Ctrl+F", "Search the table"},
     {"Ctrl+Shift+F", "Filters"},
     {"Ctrl+Shift+E / P / T", "Events, Plugin statistics, Call trees panes"},

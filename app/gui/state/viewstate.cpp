@@ -2,6 +2,7 @@
 #include "state/viewstate.h"
 
 #include <algorithm>
+#include <tuple>
 
 namespace ringside {
 
@@ -18,6 +19,7 @@ void ViewState::reset(const TimeRange& full)
     m_selectForward.clear();
     m_markerA.reset();
     m_markerB.reset();
+    m_markerHistory.clear();
     m_origin.reset();
     m_filter = FilterSpec();
     m_taskRows.clear();
@@ -87,6 +89,7 @@ void ViewState::restore(const ViewSnapshot& s)
     m_selectForward = s.selectForward;
     m_markerA = s.markerA;
     m_markerB = s.markerB;
+    m_markerHistory.clear(); // another recording's view: its markers are its own
     m_origin = s.origin;
     m_filter = s.filter;
     m_taskRows = s.taskRows;
@@ -244,6 +247,24 @@ void ViewState::setMarkerA(uint64_t ts)
 void ViewState::setMarkerB(uint64_t ts)
 {
     m_markerB = ts;
+    emit markersChanged();
+}
+
+void ViewState::setMarkersKeepingPrevious(uint64_t a, uint64_t b)
+{
+    if (m_markerA != a || m_markerB != b) { // none set is kept too: restoring it clears them
+        m_markerHistory.append({m_markerA, m_markerB});
+        constexpr int kKept = 50;
+        if (m_markerHistory.size() > kKept) m_markerHistory.removeFirst();
+    }
+    m_markerA = a, m_markerB = b;
+    emit markersChanged();
+}
+
+void ViewState::restoreMarkers()
+{
+    if (m_markerHistory.isEmpty()) return;
+    std::tie(m_markerA, m_markerB) = m_markerHistory.takeLast();
     emit markersChanged();
 }
 

@@ -113,6 +113,11 @@ public:
     void setMarkerA(uint64_t ts);
     void setMarkerB(uint64_t ts);
     void clearMarkers();
+    // A go-to that marks its target's interval keeps the markers it replaces, latest last:
+    // Go > Previous Markers brings them back (a user's measurement is never lost to a jump).
+    void setMarkersKeepingPrevious(uint64_t a, uint64_t b);
+    bool canRestoreMarkers() const { return !m_markerHistory.isEmpty(); }
+    void restoreMarkers();
     // B - A, when both are set.
     std::optional<int64_t> markerDelta() const;
     void zoomToMarkers();
@@ -156,6 +161,7 @@ private:
     std::optional<uint32_t> m_call;
     QVector<EventRef> m_selectBack, m_selectForward;
     std::optional<uint64_t> m_markerA, m_markerB, m_origin;
+    QVector<std::pair<std::optional<uint64_t>, std::optional<uint64_t>>> m_markerHistory;
     FilterSpec m_filter;
     QVector<int32_t> m_taskRows;
     QVector<uint16_t> m_collapsed;

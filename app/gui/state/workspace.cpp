@@ -193,8 +193,7 @@ void Workspace::goToEvent(EventRef event, std::optional<std::pair<quint64, quint
     if (span) {
         const auto [start, end] = *span;
         const uint64_t margin = std::max<uint64_t>((end - start) / 2, 1000);
-        m_view.setMarkerA(start);
-        m_view.setMarkerB(end);
+        m_view.setMarkersKeepingPrevious(start, end);
         m_view.setVisibleRange({start > margin ? start - margin : 0, end + margin});
     }
     m_view.select(event);

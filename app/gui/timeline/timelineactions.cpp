@@ -54,6 +54,13 @@ void addTimelineActions(QMenu* viewMenu, QMenu* goMenu, ViewState& view, Timelin
     goMenu->addAction(QObject::tr("Next Selection"), QKeySequence(QObject::tr("Ctrl+]")), &view,
                       &ViewState::selectForward)
         ->setObjectName("selectForwardAction");
+    QAction* previousMarkers =
+        goMenu->addAction(QObject::tr("Previous Markers (Before a Go-To)"), QKeySequence(QObject::tr("Ctrl+Alt+M")),
+                          &view, &ViewState::restoreMarkers);
+    previousMarkers->setObjectName("previousMarkersAction");
+    previousMarkers->setEnabled(view.canRestoreMarkers());
+    QObject::connect(&view, &ViewState::markersChanged, previousMarkers,
+                     [previousMarkers, &view] { previousMarkers->setEnabled(view.canRestoreMarkers()); });
 }
 
 } // namespace ringside
