@@ -29,26 +29,30 @@ uint64_t xToTime(double x, const TimeRange& range, double width)
     return range.start + static_cast<uint64_t>(std::llround(x / width * double(range.span())));
 }
 
+namespace {
+
+// `span` (never narrower than `minSpan`) with `anchor` at `fraction` of it, held within the
+// limits (all of them when it is wider).
+TimeRange placeSpan(uint64_t anchor, double fraction, double span, const TimeRange& limits, uint64_t minSpan)
+{
+    span = std::max(double(std::min(minSpan, limits.span())), span);
+    double start = double(anchor) - fraction * span;
+    start = std::min(start, double(limits.end) - span);
+    start = std::max(start, double(limits.start));
+    const double end = std::min(start + span, double(limits.end));
+    TimeRange out{uint64_t(std::llround(start)), uint64_t(std::llround(end))};
+    if (out.end <= out.start) out.end = out.start + 1;
+    return out;
+}
+
+} // namespace
+
 TimeRange zoomAround(const TimeRange& range, uint64_t anchor, double factor, const TimeRange& limits, uint64_t minSpan)
 {
     if (range.span() == 0 || factor <= 0) return range;
     anchor = std::clamp(anchor, range.start, range.end);
-    const double span = std::max(double(std::min(minSpan, limits.span())), double(range.span()) * factor);
     const double fraction = double(anchor - range.start) / double(range.span());
-    double start = double(anchor) - fraction * span;
-    double end = start + span;
-    if (start < double(limits.start)) {
-        end += double(limits.start) - start;
-        start = double(limits.start);
-    }
-    if (end > double(limits.end)) {
-        start -= end - double(limits.end);
-        end = double(limits.end);
-    }
-    start = std::max(start, double(limits.start));
-    TimeRange out{static_cast<uint64_t>(std::llround(start)), static_cast<uint64_t>(std::llround(end))};
-    if (out.end <= out.start) out.end = out.start + 1;
-    return out;
+    return placeSpan(anchor, fraction, double(range.span()) * factor, limits, minSpan);
 }
 
 TimeRange zoomKeepingInView(const TimeRange& range, uint64_t t, double factor, const TimeRange& limits, double margin,
@@ -58,15 +62,7 @@ TimeRange zoomKeepingInView(const TimeRange& range, uint64_t t, double factor, c
     const double span = double(range.span());
     const bool inView = t >= range.start && t <= range.end;
     const double fraction = inView ? std::clamp(double(t - range.start) / span, margin, 1 - margin) : 0.5;
-    // The zoomed span with `t` at that fraction, held within the limits.
-    const double zoomed = std::max(double(std::min(minSpan, limits.span())), span * factor);
-    double start = double(t) - fraction * zoomed;
-    start = std::min(start, double(limits.end) - zoomed);
-    start = std::max(start, double(limits.start));
-    const double end = std::min(start + zoomed, double(limits.end));
-    TimeRange out{uint64_t(std::llround(start)), uint64_t(std::llround(end))};
-    if (out.end <= out.start) out.end = out.start + 1;
-    return out;
+    return placeSpan(t, fraction, span * factor, limits, minSpan);
 }
 
 TimeRange pan(const TimeRange& range, int64_t delta, const TimeRange& limits)
