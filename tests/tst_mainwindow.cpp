@@ -1081,6 +1081,55 @@ private slots:
         QVERIFY(view.visibleRange().contains(*view.markerA()) && view.visibleRange().contains(*view.markerB()));
     }
 
+    // Missing scheduling data is said where the numbers are: the plugin pane and the trace
+    // health pane name the tasks whose runs began unrecorded, each a way to the table; the
+    // latency columns' headers give the one definition of wakeup latency.
+    void missingSwitchesAreHeadlined()
+    {
+        MainWindow window;
+        window.resize(1400, 900);
+        window.show();
+        QVERIFY(load(window, test::fixture("sched-mix.dat")));
+        PluginStatsPane* pane = window.pluginStats();
+        QTRY_VERIFY_WITH_TIMEOUT(!pane->notes().empty(), test::kWorkWaitMs);
+        const AnalysisNote note = pane->notes().front();
+        QCOMPARE(note.plugin, QString("sched"));
+        QCOMPARE(note.tableKey, QString("unstarted_runs"));
+        QVERIFY2(note.text.startsWith("5 tasks switched out without a recorded switch in (6 runs"),
+                 qPrintable(note.text));
+        QVERIFY(note.text.contains("4 switches named a prev"));
+        QVERIFY(pane->notesLabel()->isVisibleTo(pane));
+        auto* dock = window.findChild<QDockWidget*>("pluginStatsDock");
+        dock->show();
+        dock->raise();
+        QVERIFY(pane->notesLabel()->text().contains("href=\"sched/unstarted_runs\""));
+        emit pane->notesLabel()->linkActivated("sched/unstarted_runs");
+        QCOMPARE(pane->chooser()->currentText(), QString("sched: Runs whose start was not recorded"));
+        QCOMPARE(pane->model()->rowCount(), 5);
+
+        // The health pane lists it first; a double-click brings the plugin pane with the table.
+        auto* health = window.findChild<HealthPane*>();
+        QVERIFY(health);
+        QListWidgetItem* first = health->diagnostics()->item(0);
+        QVERIFY(first && first->text().startsWith("sched: 5 tasks switched out"));
+        pane->chooser()->setCurrentIndex(pane->chooser()->findText("sched: Scheduling per task"));
+        dock->hide();
+        emit health->diagnostics()->itemActivated(first);
+        QVERIFY(dock->isVisible());
+        QCOMPARE(pane->chooser()->currentText(), QString("sched: Runs whose start was not recorded"));
+
+        // The definition, where the latency is shown.
+        pane->chooser()->setCurrentIndex(pane->chooser()->findText("sched: Scheduling per task"));
+        bool defined = false;
+        for (int c = 0; c < pane->model()->columnCount(); ++c)
+            if (pane->model()->headerData(c, Qt::Horizontal).toString() == "Max wakeup latency")
+                defined = pane->model()
+                              ->headerData(c, Qt::Horizontal, Qt::ToolTipRole)
+                              .toString()
+                              .startsWith("Wakeup latency: from the wakeup that made a task runnable");
+        QVERIFY(defined);
+    }
+
     // The wakeup latency histogram reads at a glance: its counts are bars (the longest, the
     // largest bucket's), columns as wide as their content (a stretched last column put numbers
     // a window's width from their header), and the model passes Qt's model checks.

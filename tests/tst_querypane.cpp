@@ -66,6 +66,51 @@ private slots:
         QCOMPARE(window.viewState()->queryHistory().back(), QueryPane::examples().front().sql.trimmed());
     }
 
+    // One wakeup latency everywhere: the examples read the sched plugin's measure, and agree
+    // with its per-task maxima and averages and its histogram, wakeup for wakeup.
+    void wakeupLatencyExamplesAgreeWithTheSchedPlugin()
+    {
+        MainWindow window;
+        QVERIFY(test::load(window, test::fixture("sched-mix.dat")));
+        QueryPane& pane = *window.queryPane();
+        auto rowsOf = [&](const QString& sql) {
+            std::vector<std::vector<QString>> out;
+            if (!runQuery(pane, sql)) return out;
+            for (const auto& row : pane.model()->result().rows) {
+                out.emplace_back();
+                for (const auto& cell : row) out.back().push_back(QString::fromStdString(cell.toString()));
+            }
+            return out;
+        };
+        // The plugin's own numbers, per task: max and average.
+        const auto plugin = rowsOf("SELECT utid, max_wakeup_latency_ns, avg_wakeup_latency_ns FROM sched_tasks "
+                                   "WHERE max_wakeup_latency_ns IS NOT NULL ORDER BY utid");
+        QVERIFY(plugin.size() > 10);
+        // The track example's rows, summed up per task the same way.
+        const QString track = QueryPane::examples()[0].sql.trimmed().chopped(1); // without its ';'
+        const auto fromTrack =
+            rowsOf("SELECT utid, max(dur), sum(dur) / count(*) FROM (" + track + ") GROUP BY utid ORDER BY utid");
+        QCOMPARE(fromTrack, plugin);
+        // The percentiles example's maxima are the plugin's too.
+        const QString percentiles = QueryPane::examples()[1].sql.trimmed().chopped(1);
+        const auto maxima =
+            rowsOf("SELECT t.utid, p.max_ns FROM (" + percentiles + ") p JOIN thread t USING (tid) ORDER BY t.utid");
+        QCOMPARE(maxima.size(), plugin.size());
+        for (size_t i = 0; i < plugin.size(); ++i)
+            QCOMPARE(maxima[i], (std::vector<QString>{plugin[i][0], plugin[i][1]}));
+        // And the histogram counts every one of them in its bucket ([from, to) µs).
+        const auto histogram = rowsOf("SELECT from_us, to_us, count FROM sched_wakeup_latency ORDER BY from_us");
+        QVERIFY(histogram.size() > 3);
+        int64_t counted = 0;
+        for (const auto& bucket : histogram) {
+            const auto inIt = rowsOf("SELECT count(*) FROM sched_wakeups WHERE latency / 1000 >= " + bucket[0] +
+                                     " AND latency / 1000 < " + bucket[1]);
+            QCOMPARE(inIt.front().front(), bucket[2]);
+            counted += bucket[2].toLongLong();
+        }
+        QCOMPARE(rowsOf("SELECT count(*) FROM sched_wakeups").front().front().toLongLong(), counted);
+    }
+
     void resultRowsGoToTheirEvents()
     {
         MainWindow window;
@@ -267,6 +312,26 @@ private slots:
         // The runs still going at the end (dur -1, one per CPU) in a bin of their own.
         QCOMPARE(pane.histogram()->bins().front().high, 0.0);
         QCOMPARE(pane.histogram()->bins().front().count, size_t(2));
+        // Every range in one format: a duration's in one unit, three decimals, no e-notation.
+        QCOMPARE(pane.histogram()->unit(), QStringLiteral("ms")); // its largest edge is under a second
+        const QRegularExpression oneFormat("^-?[0-9,]+\\.[0-9]{3} – -?[0-9,]+\\.[0-9]{3}$");
+        for (const QString& label : pane.histogram()->labels())
+            QVERIFY2(oneFormat.match(label).hasMatch(), qPrintable(label));
+        // Whole numbers (not durations) with separators; fractions to a fixed number of decimals.
+        QVERIFY(runQuery(pane, "SELECT next_pid * 1000 AS n FROM sched_switch"));
+        QVERIFY(pane.showHistogram(0));
+        QVERIFY(pane.histogram()->unit().isEmpty());
+        for (const QString& label : pane.histogram()->labels())
+            QVERIFY2(QRegularExpression("^[0-9,]+ – [0-9,]+$").match(label).hasMatch(), qPrintable(label));
+        QVERIFY(runQuery(pane, "SELECT next_pid / 7.0 AS r FROM sched_switch"));
+        QVERIFY(pane.showHistogram(0));
+        const QStringList fractions = pane.histogram()->labels();
+        const qsizetype decimals = fractions.front().section(" – ", 0, 0).section('.', 1).size();
+        QVERIFY(decimals > 0);
+        for (const QString& label : fractions) {
+            QVERIFY2(!label.contains('e'), qPrintable(label));
+            QCOMPARE(label.section(" – ", 1).section('.', 1).size(), decimals);
+        }
     }
 
     void errorsAndCancel()

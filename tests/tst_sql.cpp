@@ -548,7 +548,7 @@ private slots:
         RecordingSql& sql = *o.sql;
         QCOMPARE(query(sql, "SELECT str_value FROM metadata WHERE name = 'ringside_sql_schema'").rows,
                  (std::vector<std::vector<std::string>>{{kSqlSchema}}));
-        QCOMPARE(std::string(kSqlSchema), std::string("ringside.sql/4"));
+        QCOMPARE(std::string(kSqlSchema), std::string("ringside.sql/5"));
         // `trace-cmd report --uname`: "Linux vm 6.18.44-fc-v669 x86_64".
         QCOMPARE(query(sql, "SELECT name, str_value FROM metadata WHERE name LIKE 'system_%' ORDER BY name").rows,
                  (std::vector<std::vector<std::string>>{

@@ -101,6 +101,13 @@ void MainWindow::createPanes()
     m_pluginDock = m_layout->addPane(tr("Plugin statistics"), "pluginStatsDock", m_pluginStats);
     m_pluginDock->hide();
     connect(m_pluginStats, &PluginStatsPane::jumpRequested, &m_workspace, &Workspace::goToEvent);
+    connect(m_pluginStats, &PluginStatsPane::notesChanged, this,
+            [this] { m_health->setNotes(m_pluginStats->notes()); });
+    connect(m_health, &HealthPane::noteActivated, this, [this](const QString& plugin, const QString& table) {
+        m_pluginDock->show();
+        m_pluginDock->raise();
+        m_pluginStats->showTable(plugin, table);
+    });
 
     // The function_graph call trees, shown when a recording has calls.
     m_calls = new CallTreePane(&m_view, this);

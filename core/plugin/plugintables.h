@@ -324,6 +324,8 @@ struct StatsTable {
         // "go to" shows that interval, not only the event.
         std::string spanKey;
         bool spanStarts = false;
+        // What its numbers mean, where a title cannot say it (a definition): the header's tooltip.
+        std::string description;
         // How many cells it holds.
         size_t size() const
         {
@@ -339,6 +341,10 @@ struct StatsTable {
     // The table to show first, offered where the user looks when it has rows ("12 failed
     // system calls — show"): an analysis marks at most one.
     bool headline = false;
+    // What a reader of the analysis's numbers must know first, said where they are shown (the
+    // plugin pane, the trace health pane, `stats` as text): a caveat this table holds the
+    // evidence of ("12 tasks ran before their first recorded switch in: ..."). Empty: none.
+    std::string note = {};
     // A histogram's counts: the column whose cells the app draws as bars (their length to the
     // column's largest), -1 for none.
     int barColumn = -1;
@@ -346,7 +352,7 @@ struct StatsTable {
     size_t rows() const { return columns.empty() ? 0 : columns.front().size(); }
     Column& column(const std::string& key, const std::string& title, Kind kind)
     {
-        columns.push_back({key, title, kind, {}, {}, {}, {}, {}, {}, false});
+        columns.push_back({key, title, kind, {}, {}, {}, {}, {}, {}, false, {}});
         return columns.back();
     }
     // A Label cell's text ("" for an index it does not hold).

@@ -152,7 +152,8 @@ std::string tableText(const StatsTable& table, const StatsContext& context)
         for (int64_t n : bars->numbers) most = std::max(most, n);
     std::vector<std::string> titles;
     for (const auto& column : table.columns) titles.push_back(column.title);
-    std::string out = "# " + table.title + "\n" + line(titles);
+    std::string out =
+        "# " + table.title + "\n" + (table.note.empty() ? "" : "# Note: " + table.note + "\n") + line(titles);
     for (size_t r = 0; r < cells.size(); ++r) {
         out += line(cells[r]);
         if (bars && most > 0 && r < bars->numbers.size() && bars->numbers[r] > 0) {

@@ -120,7 +120,10 @@ void SchedPlugin::switched(const ConsumedRecord& record)
         // A task whose start of its run here was not recorded was running until now: its time
         // so far is not counted (enter() counts whole intervals only).
         Task& task = m_tasks[prev];
-        if (task.state != TaskState::Running || task.stream != stream) task.since = 0, task.state = TaskState::Running;
+        if (task.state != TaskState::Running || task.stream != stream) {
+            task.since = 0, task.state = TaskState::Running;
+            if (!s.unstartedRuns++) s.firstUnstartedEnd = {record.stream, record.index};
+        }
         enter(prev, after, t);
     }
     if (next != kNone) {
@@ -133,7 +136,9 @@ void SchedPlugin::switched(const ConsumedRecord& record)
             if (latency >= s.latencyMax) s.latencyMax = latency, s.latencyMaxAt = {record.stream, record.index};
             ++s.latencies;
             ++m_latencyBuckets[std::min<size_t>(31, size_t(std::bit_width(latency / 1000)))];
-            if (m_wakeups && task.waker != kNone) m_wakeups->add(task.wokenAt, task.waker, t, next, int64_t(latency));
+            // Every latency measured is a flow, from its waker (none for a wakeup from an interrupt
+            // on an idle CPU): the wakeups' table holds each one the statistics count.
+            if (m_wakeups) m_wakeups->add(task.wokenAt, task.waker, t, next, int64_t(latency));
             task.wokenAt = 0;
         }
         // Running elsewhere still (its switch-out there was not seen, nor a switch on that CPU
@@ -225,6 +230,9 @@ std::vector<StatsTable> SchedPlugin::statistics() const
     auto& maxAt = tasks.column("max_wakeup_latency_at", "Max wakeup latency at", Kind::Event);
     maxAt.spanKey = "max_wakeup_latency_ns"; // the switch ends the wait
     auto& avgLatency = tasks.column("avg_wakeup_latency_ns", "Avg wakeup latency", Kind::Duration);
+    maxLatency.description = maxAt.description = avgLatency.description = kWakeupLatency;
+    run.description = "Running time of whole runs: from a recorded switch in to the switch out (see Runs whose "
+                      "start was not recorded)";
     const std::map<uint32_t, TaskStats> sorted(m_stats.begin(), m_stats.end());
     for (const auto& [id, s] : sorted) {
         task.numbers.push_back(id);
@@ -245,6 +253,7 @@ std::vector<StatsTable> SchedPlugin::statistics() const
     auto& to = histogram.column("to_us", "To (µs)", Kind::Count);
     auto& count = histogram.column("count", "Wakeups", Kind::Count);
     histogram.barColumn = 2;
+    for (auto& c : histogram.columns) c.description = kWakeupLatency;
     for (size_t b = 0; b < m_latencyBuckets.size(); ++b)
         if (m_latencyBuckets[b]) {
             from.numbers.push_back(b ? int64_t(1) << (b - 1) : 0);
@@ -260,10 +269,36 @@ std::vector<StatsTable> SchedPlugin::statistics() const
         renamed.numbers.push_back(n.task);
         comm.texts.push_back(n.comm);
     }
+    StatsTable unstarted{"unstarted_runs", "Runs whose start was not recorded", {}, false};
+    auto& unstartedTask = unstarted.column("task", "Task", Kind::Task);
+    auto& runs = unstarted.column("runs", "Runs", Kind::Count);
+    auto& firstEnd = unstarted.column("first_end_at", "First ended at", Kind::Event);
+    runs.description = "Switches out of the task on a CPU where its switch in was not recorded: the run's time is "
+                       "not counted";
+    uint64_t unstartedRuns = 0;
+    for (const auto& [id, s] : sorted)
+        if (s.unstartedRuns) {
+            unstartedTask.numbers.push_back(id);
+            runs.numbers.push_back(int64_t(s.unstartedRuns));
+            firstEnd.numbers.push_back(StatsTable::eventCell(s.firstUnstartedEnd));
+            unstartedRuns += s.unstartedRuns;
+        }
+    if (unstarted.rows()) {
+        unstarted.note = std::to_string(unstarted.rows()) + (unstarted.rows() == 1 ? " task" : " tasks") +
+                         " switched out without a recorded switch in (" + std::to_string(unstartedRuns) +
+                         (unstartedRuns == 1 ? " run" : " runs") +
+                         ": the recording began inside them, or their switch was filtered or lost): their running "
+                         "time counts only runs whose start was recorded";
+        if (m_mismatches)
+            unstarted.note +=
+                "; " + std::to_string(m_mismatches) + " switches named a prev that was not the task the CPU last ran";
+        unstarted.note += ".";
+    }
     std::vector<StatsTable> all;
     all.push_back(std::move(tasks));
     all.push_back(std::move(histogram));
     all.push_back(std::move(names));
+    all.push_back(std::move(unstarted));
     if (m_mismatches) {
         StatsTable checks{"mismatches", "Switches whose prev did not run there", {}, false};
         checks.column("count", "Switches", Kind::Count).numbers.push_back(int64_t(m_mismatches));

@@ -33,7 +33,17 @@ public:
         uint64_t switchesOut = 0, preempted = 0, switchesIn = 0, wakeups = 0;
         uint64_t latencyTotal = 0, latencyMax = 0, latencies = 0;
         EventRef latencyMaxAt; // the switch-in that ended the longest wait
+        // Runs whose switch in was not recorded (the recording began inside them, or the
+        // switch was filtered or lost): their time is not in `run`.
+        uint64_t unstartedRuns = 0;
+        EventRef firstUnstartedEnd; // the switch out that ended the first of them
     };
+    // The one definition of wakeup latency, wherever Ringside shows one (the tables' headers,
+    // the wakeups' flows and SQL table, the Query pane's examples).
+    static constexpr const char* kWakeupLatency =
+        "Wakeup latency: from the wakeup that made a task runnable (sched_wakeup or sched_wakeup_new; "
+        "sched_waking in a recording without sched_wakeup) to the sched_switch that ran it. Of several "
+        "wakeups before it ran, the latest counts; a wakeup of a running task counts none.";
     // A name a task ran under, from the time it was first seen with it.
     struct Name {
         uint32_t task = 0;
@@ -58,6 +68,7 @@ public:
     const std::vector<Name>& renames() const { return m_renames; }
     // Switches whose prev was not the task the CPU's last switch ran.
     uint64_t mismatches() const { return m_mismatches; }
+    int statisticsVersion() const override { return 2; } // 2: unstarted_runs
     // The state of `prev` after a switch, from prev_state as kernels since 4.14 report it.
     static TaskState stateAfterSwitch(int64_t prevState);
 

@@ -33,15 +33,26 @@ HealthPane::HealthPane(QWidget* parent) : QWidget(parent)
     m_diagnostics->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
     m_diagnostics->setAlternatingRowColors(true);
     boxLayout->addWidget(m_diagnostics);
+    connect(m_diagnostics, &QListWidget::itemActivated, this, [this](QListWidgetItem* item) {
+        const QStringList table = item->data(Qt::UserRole).toStringList();
+        if (table.size() == 2) emit noteActivated(table[0], table[1]);
+    });
     split->addWidget(m_streams);
     split->addWidget(box);
     layout->addWidget(split);
 }
 
+void HealthPane::setNotes(const std::vector<AnalysisNote>& notes)
+{
+    m_notes = notes;
+    listDiagnostics();
+}
+
 void HealthPane::setSession(const TraceSession* session)
 {
+    m_session = session;
     m_streams->clear();
-    m_diagnostics->clear();
+    listDiagnostics();
     if (!session) return;
     const EventStore& store = session->store();
     for (const auto& buffer : store.buffers()) {
@@ -88,7 +99,21 @@ void HealthPane::setSession(const TraceSession* session)
         group->setExpanded(true);
     }
     for (int c = 0; c < 4; ++c) m_streams->resizeColumnToContents(c);
-    if (store.diagnostics().empty()) m_diagnostics->addItem(tr("none"));
+}
+
+void HealthPane::listDiagnostics()
+{
+    m_diagnostics->clear();
+    if (!m_session) return;
+    for (const AnalysisNote& note : m_notes) {
+        const QString text = tr("%1: %2 (double-click for the table)").arg(note.plugin, note.text);
+        auto* item = new QListWidgetItem(text, m_diagnostics);
+        item->setToolTip(text);
+        item->setData(Qt::UserRole, QStringList{note.plugin, note.tableKey});
+        item->setForeground(QColor(0x9c, 0x4a, 0x00));
+    }
+    const EventStore& store = m_session->store();
+    if (store.diagnostics().empty() && m_notes.empty()) m_diagnostics->addItem(tr("none"));
     for (const auto& d : store.diagnostics().items()) {
         const QString text = QStringLiteral("%1 · %2: %3")
                                  .arg(QString::fromLatin1(severityName(d.severity)), QString::fromStdString(d.code),

@@ -52,6 +52,15 @@ PluginStatsPane::PluginStatsPane(QWidget* parent) : QWidget(parent)
     m_failures->setStyleSheet("color: #c01c28");
     m_failures->hide();
     layout->addWidget(m_failures);
+    m_notesLabel = new QLabel;
+    m_notesLabel->setObjectName("pluginNotes");
+    m_notesLabel->setWordWrap(true);
+    m_notesLabel->setTextFormat(Qt::RichText);
+    m_notesLabel->setStyleSheet("color: #9c4a00");
+    m_notesLabel->hide();
+    connect(m_notesLabel, &QLabel::linkActivated, this,
+            [this](const QString& link) { showTable(link.section('/', 0, 0), link.section('/', 1)); });
+    layout->addWidget(m_notesLabel);
     auto* top = new QHBoxLayout;
     m_chooser = new QComboBox;
     m_chooser->setObjectName("pluginTableChooser");
@@ -137,6 +146,22 @@ void PluginStatsPane::refresh()
     m_failures->setText(failures.join('\n'));
     m_failures->setVisible(!failures.isEmpty());
     m_choices = choices();
+    m_notes.clear();
+    QStringList noteLines;
+    for (size_t p = 0; p < m_tables.size(); ++p) {
+        if (!m_tables[p]) continue;
+        const QString plugin = QString::fromStdString(m_session->trace->plugins()[p]->name());
+        for (const StatsTable& t : *m_tables[p]) {
+            if (t.note.empty()) continue;
+            const QString key = QString::fromStdString(t.key);
+            m_notes.push_back({plugin, key, QString::fromStdString(t.note)});
+            noteLines << tr("<b>%1:</b> %2 <a href=\"%3/%4\">%5</a>")
+                             .arg(plugin.toHtmlEscaped(), m_notes.back().text.toHtmlEscaped(), plugin, key,
+                                  tr("Show “%1”").arg(QString::fromStdString(t.title).toHtmlEscaped()));
+        }
+    }
+    m_notesLabel->setText(noteLines.join("<br>"));
+    m_notesLabel->setVisible(!noteLines.isEmpty());
     {
         const QSignalBlocker block(m_chooser);
         m_chooser->clear();
@@ -150,6 +175,19 @@ void PluginStatsPane::refresh()
         m_chooser->setCurrentIndex(index);
     }
     fill();
+    emit notesChanged();
+}
+
+bool PluginStatsPane::showTable(const QString& plugin, const QString& tableKey)
+{
+    if (!m_session || !m_session->trace) return false;
+    for (size_t i = 0; i < m_choices.size(); ++i)
+        if (QString::fromStdString(m_session->trace->plugins()[m_choices[i].plugin]->name()) == plugin &&
+            QString::fromStdString(m_choices[i].key) == tableKey) {
+            m_chooser->setCurrentIndex(int(i));
+            return true;
+        }
+    return false;
 }
 
 std::optional<PluginStatsPane::Headline> PluginStatsPane::headline() const

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 #pragma once
 
+#include "plugins/analysisnote.h"
 #include "plugins/statstablemodel.h"
 #include "state/tracesession.h"
 
@@ -36,6 +37,11 @@ public:
         size_t rows = 0;
     };
     std::optional<Headline> headline() const;
+    // Every plugin's caveats, as last read (refresh()).
+    const std::vector<AnalysisNote>& notes() const { return m_notes; }
+    // Shows a plugin's table by its key; false when the pane has no such table.
+    bool showTable(const QString& plugin, const QString& tableKey);
+    QLabel* notesLabel() const { return m_notesLabel; }
     QTreeView* table() const { return m_table; }
     StatsTableModel* model() const { return m_model; }
     QComboBox* chooser() const { return m_chooser; }
@@ -43,6 +49,8 @@ public:
 signals:
     // Go to `event`; `span` (start and end, ns) is the interval it ends or begins, when known.
     void jumpRequested(ringside::EventRef event, std::optional<std::pair<quint64, quint64>> span);
+    // refresh() read the plugins' caveats again.
+    void notesChanged();
 
 private:
     struct Choice {
@@ -59,6 +67,8 @@ private:
     QComboBox* m_chooser;
     QLabel* m_summary;
     QLabel* m_failures; // what failed in the analyses, above the tables
+    QLabel* m_notesLabel; // the plugins' caveats, each with a link to its table
+    std::vector<AnalysisNote> m_notes;
     QTreeView* m_table;
     StatsTableModel* m_model;
 };

@@ -154,6 +154,8 @@ QVariant StatsTableModel::headerData(int section, Qt::Orientation orientation, i
     const StatsTable::Column& c = m_table->columns[size_t(section)];
     if (role == Qt::DisplayRole) return QString::fromStdString(c.title) + (c.kind == Kind::Event ? tr(" (s)") : QString());
     if (role == Qt::TextAlignmentRole) return isNumberColumn(c.kind) ? QVariant(Qt::AlignRight | Qt::AlignVCenter) : QVariant();
+    if (role == Qt::ToolTipRole)
+        return c.description.empty() ? QString::fromStdString(c.title) : QString::fromStdString(c.description);
     return {};
 }
 

@@ -49,14 +49,51 @@ std::vector<HistogramView::Bin> HistogramView::binsOf(const std::vector<double>&
     return bins;
 }
 
-void HistogramView::setValues(const QString& column, const std::vector<double>& values)
+void HistogramView::setValues(const QString& column, const std::vector<double>& values, bool durations)
 {
     m_column = column;
     m_values = values.size();
+    m_durations = durations;
+    m_integers = std::all_of(values.begin(), values.end(), [](double v) { return v == std::floor(v); });
     m_bins = binsOf(values, &m_log);
     // A line per bin at least: the pane scrolls when they do not fit.
     setMinimumHeight(fontMetrics().height() * (int(m_bins.size()) + 1) + 2 * int(m_bins.size()) + 16);
     update();
+}
+
+QString HistogramView::unit() const
+{
+    if (!m_durations) return {};
+    double largest = 0;
+    for (const Bin& b : m_bins) largest = std::max({largest, std::fabs(b.low), std::fabs(b.high)});
+    return largest >= 1e9   ? QStringLiteral("s")
+           : largest >= 1e6 ? QStringLiteral("ms")
+           : largest >= 1e3 ? QStringLiteral("\u00b5s")
+                            : QStringLiteral("ns");
+}
+
+QStringList HistogramView::labels() const
+{
+    const QString u = unit();
+    const double scale = u == "s" ? 1e9 : u == "ms" ? 1e6 : u == "\u00b5s" ? 1e3 : 1;
+    // Decimals enough to tell a bin's edges apart (3 at most), the same for every label.
+    double narrowest = 0;
+    for (const Bin& b : m_bins)
+        if (b.high > b.low) narrowest = narrowest > 0 ? std::min(narrowest, b.high - b.low) : b.high - b.low;
+    int decimals = 0;
+    if (scale > 1 || !m_integers) {
+        const double step = narrowest > 0 ? narrowest / scale : 1;
+        decimals = std::clamp(int(std::ceil(-std::log10(step))) + 1, 0, 3);
+        if (scale > 1) decimals = 3;
+    }
+    const QLocale locale;
+    auto number = [&](double v) {
+        if (scale == 1 && m_integers) return locale.toString(qlonglong(std::llround(v)));
+        return locale.toString(v / scale, 'f', decimals);
+    };
+    QStringList out;
+    for (const Bin& b : m_bins) out << QStringLiteral("%1 – %2").arg(number(b.low), number(b.high));
+    return out;
 }
 
 void HistogramView::paintEvent(QPaintEvent*)
@@ -67,27 +104,26 @@ void HistogramView::paintEvent(QPaintEvent*)
     const int line = fm.height();
     p.setPen(palette().text().color());
     p.drawText(QRect(8, 4, width() - 16, line), Qt::AlignLeft,
-               tr("%1: %2 values%3")
-                   .arg(m_column, QLocale().toString(qulonglong(m_values)),
-                        m_log ? tr(", bins by powers of two") : QString()));
+               tr("%1%2: %3 values%4")
+                   .arg(m_column, unit().isEmpty() ? QString() : tr(" (%1)").arg(unit()),
+                        QLocale().toString(qulonglong(m_values)), m_log ? tr(", bins by powers of two") : QString()));
     if (m_bins.empty()) return;
     size_t most = 1;
     for (const Bin& b : m_bins) most = std::max(most, b.count);
     // One bin a line: its range, a bar as long as its share of the largest, its count.
-    const int labelWidth = fm.horizontalAdvance(QStringLiteral("000,000,000,000 – 000,000,000,000")) + 8;
+    const QStringList ranges = labels();
+    int labelWidth = fm.horizontalAdvance(QStringLiteral("000,000 – 000,000")) + 8;
+    for (const QString& range : ranges) labelWidth = std::max(labelWidth, fm.horizontalAdvance(range) + 8);
+    labelWidth = std::min(labelWidth, width() / 2);
     const int countWidth = fm.horizontalAdvance(QStringLiteral("000,000,000")) + 8;
     const int barLeft = 8 + labelWidth, barWidth = std::max(20, width() - barLeft - countWidth - 8);
     const int rowHeight = std::max(line + 2, (height() - line - 12) / int(m_bins.size()));
     int y = line + 8;
     const QColor bar = palette().highlight().color();
-    for (const Bin& b : m_bins) {
-        const auto number = [](double v) {
-            return std::fabs(v) >= 1e15 || v != std::floor(v) ? QLocale().toString(v, 'g', 6)
-                                                              : QLocale().toString(qlonglong(v));
-        };
+    for (size_t i = 0; i < m_bins.size(); ++i) {
+        const Bin& b = m_bins[i];
         p.setPen(palette().text().color());
-        p.drawText(QRect(8, y, labelWidth - 8, rowHeight), Qt::AlignRight | Qt::AlignVCenter,
-                   QStringLiteral("%1 – %2").arg(number(b.low), number(b.high)));
+        p.drawText(QRect(8, y, labelWidth - 8, rowHeight), Qt::AlignRight | Qt::AlignVCenter, ranges[qsizetype(i)]);
         const int length = int(double(barWidth) * double(b.count) / double(most));
         p.fillRect(QRect(barLeft, y + 2, std::max(b.count ? 1 : 0, length), rowHeight - 4), bar);
         p.drawText(QRect(barLeft + length + 4, y, countWidth, rowHeight), Qt::AlignLeft | Qt::AlignVCenter,

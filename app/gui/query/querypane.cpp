@@ -158,23 +158,18 @@ const std::vector<QueryPane::Example>& QueryPane::examples()
 {
     static const std::vector<Example> all = {
         {tr("Wakeup latency (a track: each wakeup to the switch that ran the task)"),
-         "-- Each wakeup to the switch that ran the woken task: ts, dur and tid make it a track.\n"
-         "WITH e AS (SELECT ts, id, pid AS tid, 0 AS kind FROM sched_wakeup\n"
-         "           UNION ALL SELECT ts, id, next_pid, 1 FROM sched_switch),\n"
-         "     n AS (SELECT tid, kind, ts, LEAD(kind) OVER w AS next_kind, LEAD(ts) OVER w AS next_ts\n"
-         "           FROM e WINDOW w AS (PARTITION BY tid ORDER BY ts, id))\n"
-         "SELECT ts, next_ts - ts AS dur, tid, 'wakeup latency' AS name\n"
-         "FROM n WHERE kind = 0 AND next_kind = 1 ORDER BY dur DESC;"},
+         "-- Wakeup latency as the sched plugin measures it (its tables' headers say how): each\n"
+         "-- wakeup to the switch that ran the woken task; ts, dur and utid make it a track.\n"
+         "SELECT ts, latency AS dur, to_utid AS utid, 'wakeup latency' AS name\n"
+         "FROM sched_wakeups ORDER BY dur DESC;"},
         {tr("Wakeup latency per task (p50, p99)"),
-         "WITH e AS (SELECT ts, id, pid AS tid, 0 AS kind FROM sched_wakeup\n"
-         "           UNION ALL SELECT ts, id, next_pid, 1 FROM sched_switch),\n"
-         "     n AS (SELECT tid, kind, LEAD(kind) OVER w AS next_kind, LEAD(ts) OVER w - ts AS lat\n"
-         "           FROM e WINDOW w AS (PARTITION BY tid ORDER BY ts, id)),\n"
-         "     r AS (SELECT tid, lat, ROW_NUMBER() OVER (PARTITION BY tid ORDER BY lat) AS k,\n"
-         "                  COUNT(*) OVER (PARTITION BY tid) AS n FROM n WHERE kind = 0 AND next_kind = 1)\n"
-         "SELECT tid, n AS wakeups, MAX(CASE WHEN k = (n + 1) / 2 THEN lat END) AS p50_ns,\n"
-         "       MAX(CASE WHEN k = (99 * n + 99) / 100 THEN lat END) AS p99_ns\n"
-         "FROM r GROUP BY tid ORDER BY p99_ns DESC;"},
+         "-- Nearest-rank percentiles (SQLite has no percentile function), of the sched plugin's latencies.\n"
+         "WITH r AS (SELECT to_utid AS utid, latency,\n"
+         "                  ROW_NUMBER() OVER (PARTITION BY to_utid ORDER BY latency) AS k,\n"
+         "                  COUNT(*) OVER (PARTITION BY to_utid) AS n FROM sched_wakeups)\n"
+         "SELECT t.tid, t.name, r.n AS wakeups, MAX(CASE WHEN k = (n + 1) / 2 THEN latency END) AS p50_ns,\n"
+         "       MAX(CASE WHEN k = (99 * n + 99) / 100 THEN latency END) AS p99_ns, MAX(latency) AS max_ns\n"
+         "FROM r JOIN thread t USING (utid) GROUP BY r.utid ORDER BY p99_ns DESC;"},
         {tr("System call latency per name"),
          "SELECT name, count(*) AS calls, sum(failed) AS failed, sum(dur) AS total_ns,\n"
          "       avg(dur) AS avg_ns, max(dur) AS max_ns\n"
@@ -487,7 +482,9 @@ bool QueryPane::showHistogram(int column)
         if (v.kind == sql::Value::Kind::Integer) values.push_back(double(v.integer));
         if (v.kind == sql::Value::Kind::Real) values.push_back(v.real);
     }
-    m_histogram->setValues(QString::fromStdString(m_model->result().columns[size_t(column)]), values);
+    const std::string& name = m_model->result().columns[size_t(column)];
+    m_histogram->setValues(QString::fromStdString(name), values,
+                           QueryResultModel::formatOf(name) == QueryResultModel::Format::Duration);
     m_stack->setCurrentIndex(1);
     m_histogramColumn->setCurrentIndex(std::max(0, m_histogramColumn->findData(column)));
     return true;
