@@ -366,6 +366,32 @@ private slots:
         QVERIFY(!pane->jumpToCall(function, true)); // two calls in all
         QVERIFY(pane->jumpToCall(function, false));
         QCOMPARE(*window.viewState()->selection(), first);
+        // Shown whole: the call fills the middle of the view, not a sliver of it.
+        const ViewState::TimeRange shownRange = window.viewState()->visibleRange();
+        QVERIFY(shownRange.contains(calls.start(firstCall)) && shownRange.contains(calls.end(firstCall)));
+        QVERIFY(shownRange.span() <= 2 * calls.duration(firstCall));
+
+        // A double-click (or Enter) on a tree row goes to its function's slowest call, keeping
+        // the user's markers; the row does not fold.
+        window.viewState()->setMarkerA(1);
+        window.viewState()->setMarkerB(2);
+        size_t slowest = calls.size();
+        for (size_t i = 0; i < calls.size(); ++i)
+            if (calls.function(i) == function && (slowest == calls.size() || calls.duration(i) > calls.duration(slowest)))
+                slowest = i;
+        pane->tabs()->setCurrentIndex(CallTreePane::BottomUpTab);
+        QTreeView* bottomUp = pane->bottomUpView();
+        QModelIndex row;
+        for (int r = 0; r < bottomUp->model()->rowCount() && !row.isValid(); ++r)
+            if (bottomUp->model()->index(r, 0).data().toString() == "bprm_execve") row = bottomUp->model()->index(r, 0);
+        QVERIFY(row.isValid());
+        window.viewState()->clearSelection();
+        emit bottomUp->activated(row);
+        QCOMPARE(store.timestamp(*window.viewState()->selection()), calls.start(slowest));
+        QVERIFY(window.viewState()->visibleRange().contains(calls.end(slowest)));
+        QCOMPARE(window.viewState()->markerA(), std::optional<uint64_t>(1));
+        QCOMPARE(window.viewState()->markerB(), std::optional<uint64_t>(2));
+        QVERIFY(!bottomUp->expandsOnDoubleClick());
 
         QSignalSpy applied(&window, &MainWindow::filterApplied);
         const uint64_t address = calls.functionAddresses()[function];

@@ -136,6 +136,18 @@ CallTreePane::CallTreePane(ViewState* view, QWidget* parent)
     m_topDownView->setObjectName("topDownView");
     m_bottomUpView = makeTreeView(m_bottomUpModel, this);
     m_bottomUpView->setObjectName("bottomUpView");
+    // A double-click or Enter goes to the row's function on the timeline; its arrow (or Left
+    // and Right) folds it.
+    for (QTreeView* view : {m_topDownView, m_bottomUpView}) {
+        view->setExpandsOnDoubleClick(false);
+        view->setToolTip(tr("Double-click or Enter: the function's slowest call on the timeline"));
+        connect(view, &QTreeView::activated, this, [this, view](const QModelIndex& index) {
+            auto* model = static_cast<CallTreeModel*>(view->model());
+            if (!index.isValid() || !model->tree()) return;
+            const uint32_t function = model->tree()->node(model->nodeOf(index)).function;
+            if (function != CallTree::kNoFunction) goToSlowestCall(function);
+        });
+    }
     m_tabs->addTab(m_topDownView, tr("Top-Down"));
     m_tabs->addTab(m_bottomUpView, tr("Bottom-Up"));
 
@@ -194,6 +206,10 @@ CallTreePane::CallTreePane(ViewState* view, QWidget* parent)
                                    tr("Min"), tr("Max"), tr("Returns")});
     m_statistics->header()->resizeSection(0, 300);
     m_statistics->setSortingEnabled(true);
+    connect(m_statistics, &QTreeWidget::itemActivated, this, [this](QTreeWidgetItem* item) {
+        const QVariant function = item->data(0, Qt::UserRole);
+        if (!m_functionGraph && function.isValid()) goToSlowestCall(function.toUInt());
+    });
     statsLayout->addLayout(statsBar);
     statsLayout->addWidget(m_statistics, 1);
     m_tabs->addTab(statsPage, tr("Statistics"));
@@ -569,15 +585,37 @@ bool CallTreePane::jumpToCall(uint32_t function, bool forward)
         if (best == calls.size() || (forward ? t < calls.start(best) : t > calls.start(best))) best = i;
     }
     if (best == calls.size()) return false;
-    const uint64_t start = calls.start(best);
-    const std::optional<EventRef> target = callRecord(*m_session->trace, calls, best);
+    return showCall(best);
+}
+
+bool CallTreePane::goToSlowestCall(uint32_t function)
+{
+    if (!m_session || !m_session->trace) return false;
+    const CallSlices& calls = m_session->trace->callSlices();
+    QString description;
+    const CallSelection within = selection(&description);
+    size_t slowest = calls.size();
+    for (size_t i = 0; i < calls.size(); ++i)
+        if (calls.function(i) == function && within.contains(calls, i) &&
+            (slowest == calls.size() || calls.duration(i) > calls.duration(slowest)))
+            slowest = i;
+    return slowest != calls.size() && showCall(slowest);
+}
+
+bool CallTreePane::showCall(size_t call)
+{
+    const CallSlices& calls = m_session->trace->callSlices();
+    const std::optional<EventRef> target = callRecord(*m_session->trace, calls, call);
     if (!target) return false;
+    // The call fills the middle of the view, a quarter of its length beside it each side, unless
+    // it is in view already and large enough there to be seen (a tenth of the view).
+    const uint64_t start = calls.start(call), end = std::max(calls.end(call), start + 1);
     const ViewState::TimeRange visible = m_view->visibleRange();
-    if (!visible.contains(start)) {
-        const uint64_t half = visible.span() / 2;
-        m_view->setVisibleRange({start > half ? start - half : 0, (start > half ? start - half : 0) + visible.span()});
+    if (!visible.contains(start) || !visible.contains(end) || (end - start) * 10 < visible.span()) {
+        const uint64_t pad = std::max<uint64_t>((end - start) / 4, 1000);
+        m_view->setVisibleRange({start > pad ? start - pad : 0, end + pad});
     }
-    m_view->selectCall(uint32_t(best), target);
+    m_view->selectCall(uint32_t(call), target);
     return true;
 }
 

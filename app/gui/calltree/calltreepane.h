@@ -54,6 +54,9 @@ public:
     // Selects the entry of the next (or previous) call of `function` after (before) the
     // selected event; false if there is none.
     bool jumpToCall(uint32_t function, bool forward);
+    // The slowest call of `function` in the trees' scope, shown on the timeline (a double-click
+    // or Enter on a tree or statistics row); false when it has none there.
+    bool goToSlowestCall(uint32_t function);
 
     // Trees are being built, or will be once the view stops moving.
     bool building() const;
@@ -91,6 +94,8 @@ private:
     CallSelection selection(QString* description) const;
     uint32_t currentFunction() const;
     void showContextMenu(QTreeView* view, const QPoint& at);
+    // Selects a call and brings its whole span into view (the markers stay the user's).
+    bool showCall(size_t call);
     void searchNext();
     void showSelectedSyscall();
 
