@@ -224,6 +224,16 @@ void MainWindow::tablesFinished(const TraceSession* session)
         m_callDock->setVisible(true);
         m_callDock->raise();
     }
+    // A function_graph recording's CPU rows show the calls run there, a lane per depth (the
+    // row's menu hides them), unless the view already says which rows do (a session's).
+    const CallSlices& calls = session->trace->callSlices();
+    if (!session->isCapture && calls.available() && m_view.callCpuRows().isEmpty() && m_view.callTaskRows().isEmpty()) {
+        std::vector<bool> ran(session->store().streamCount(), false);
+        for (size_t i = 0; i < calls.size(); ++i)
+            if (calls.stream(i).value < ran.size()) ran[calls.stream(i).value] = true;
+        for (size_t s = 0; s < ran.size(); ++s)
+            if (ran[s]) m_view.setCpuShowsCalls(StreamId(uint16_t(s)), true);
+    }
 }
 
 void MainWindow::recordingAppended()

@@ -33,7 +33,7 @@ TimelineWidget::TimelineWidget(ViewState* view, QWidget* parent) : QWidget(paren
         update();
     });
     connect(view, &ViewState::visibleRangeChanged, this, qOverload<>(&QWidget::update));
-    connect(view, &ViewState::selectionChanged, this, qOverload<>(&QWidget::update));
+    connect(view, &ViewState::selectionChanged, this, &TimelineWidget::revealSelectedCall);
     connect(view, &ViewState::markersChanged, this, qOverload<>(&QWidget::update));
     connect(view, &ViewState::timeOriginChanged, this, qOverload<>(&QWidget::update));
     connect(view, &ViewState::taskRowsChanged, this, &TimelineWidget::syncRowsFromView);
@@ -125,6 +125,32 @@ uint64_t TimelineWidget::timeAtX(int x) const
 int TimelineWidget::xOfTime(uint64_t t) const
 {
     return kLabelWidth + int(std::floor(timeline::timeToX(t, m_view->visibleRange(), dataWidth())));
+}
+
+void TimelineWidget::revealSelectedCall()
+{
+    update();
+    if (!m_session || !m_session->trace || !m_view->selectedCall()) return;
+    const CallSlices& calls = m_session->trace->callSlices();
+    const uint32_t call = *m_view->selectedCall();
+    if (call >= calls.size()) return;
+    // Its task's calls row or its CPU's: none moves while one of them is in view (the click
+    // that selected it was there).
+    const auto& rows = m_rows.rows();
+    const int visible = height() - kRulerHeight;
+    int index = -1;
+    for (int i = 0; i < rows.size(); ++i) {
+        if (rows[i].kind != TimelineRows::Kind::Calls || rows[i].recording != m_rows.activeRecording() ||
+            (rows[i].pid >= 0 ? rows[i].pid != calls.pid(call) : rows[i].stream != calls.stream(call)))
+            continue;
+        const int top = m_rows.rowTop(i);
+        if (top < m_scrollY + visible && top + rows[i].height > m_scrollY) return;
+        if (index < 0) index = i;
+    }
+    if (index < 0) return;
+    // The row above it (its CPU's or task's) too, when there is room.
+    m_scrollY = m_rows.rowTop(index > 0 ? index - 1 : index);
+    clampScroll();
 }
 
 void TimelineWidget::clampScroll()

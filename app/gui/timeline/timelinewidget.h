@@ -71,6 +71,8 @@ public:
     static constexpr int kLabelWidth = 150;
 
     // Left of the rows' scroll bar while it shows.
+    // How far the rows are scrolled (content y at the top of the rows' area).
+    int scrollY() const { return m_scrollY; }
     int dataWidth() const { return std::max(1, width() - kLabelWidth - m_scrollBarWidth); }
     // Time under a widget x (clamped to the visible range).
     uint64_t timeAtX(int x) const;
@@ -156,6 +158,9 @@ private:
     int contentY(int widgetY) const { return widgetY - kRulerHeight + m_scrollY; }
     void clampScroll();
     void syncRowsFromView();
+    // A call selected elsewhere (a call tree's go-to) whose calls row is scrolled out of view:
+    // that row is scrolled in.
+    void revealSelectedCall();
     timeline::ClockUnit clockUnit() const;
     // The task running on a CPU row when its label is used: at the selection, or else at the
     // middle of the visible range.
