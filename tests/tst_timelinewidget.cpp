@@ -429,6 +429,33 @@ private slots:
         QVERIFY2(notices.first().first().toString().contains("idle"), qPrintable(notices.first().first().toString()));
     }
 
+    // Few rows share the timeline's height (within limits); many keep their least height.
+    void rowsGrowIntoFreeHeight()
+    {
+        auto session = loadSession("sched-mix.dat"); // two CPUs
+        QVERIFY(session);
+        TimelineRows rows;
+        rows.setSession(session.get());
+        rows.setViewportHeight(300);
+        auto heightOf = [&](TimelineRows::Kind kind) {
+            for (const auto& r : rows.rows())
+                if (r.kind == kind) return r.height;
+            return -1;
+        };
+        // The two CPU rows take the height the header leaves, up to their limit.
+        QCOMPARE(heightOf(TimelineRows::Kind::Cpu), (300 - TimelineRows::kHeaderHeight) / 2);
+        QVERIFY(rows.totalHeight() >= 300 - 2);
+        rows.setViewportHeight(2000);
+        QCOMPARE(heightOf(TimelineRows::Kind::Cpu), TimelineRows::kCpuMaxHeight);
+        rows.setViewportHeight(60);
+        QCOMPARE(heightOf(TimelineRows::Kind::Cpu), TimelineRows::kCpuHeight);
+        // Task rows share what the CPU rows leave.
+        rows.setViewportHeight(600);
+        rows.addTask(29503);
+        QVERIFY(heightOf(TimelineRows::Kind::Task) > TimelineRows::kTaskHeight);
+        QVERIFY(heightOf(TimelineRows::Kind::Task) <= TimelineRows::kTaskMaxHeight);
+    }
+
     void processRowsAreGroupedUnderAHeader()
     {
         auto session = loadSession("threads.dat");

@@ -64,9 +64,11 @@ public:
 
     static constexpr int kHeaderHeight = 20;
     static constexpr int kCpuHeight = 26;
-    static constexpr int kCpuMaxHeight = 72;
+    // A few rows grow into the timeline's free height (two CPUs left 60% of it blank at 72),
+    // up to where a bar stops reading better for its height.
+    static constexpr int kCpuMaxHeight = 160;
     static constexpr int kTaskHeight = 22;
-    static constexpr int kTaskMaxHeight = 40;
+    static constexpr int kTaskMaxHeight = 60;
     static constexpr int kLaneHeight = 15;
     static constexpr int kCallsPadding = 4;
     static constexpr int kCounterHeight = 36;
