@@ -9,6 +9,8 @@
 
 #include <QTest>
 
+#include <mutex>
+
 #include <map>
 
 using namespace ringside;
@@ -168,6 +170,43 @@ private slots:
         QCOMPARE(findFrom(matches, 9, true), 3LL);
         QCOMPARE(findFrom(matches, 2, true), 42LL);
         QCOMPARE(findFrom({}, 5), -1LL);
+    }
+
+    // The first match from a row on is handed over once, and is the one "next" would show
+    // from there (wrapping), however the pieces are shared among the threads.
+    void firstMatchFromARow()
+    {
+        auto trace = test::openOrFail(test::fixturePath("execve-e2big.dat"));
+        QVERIFY(trace);
+        SearchRequest all;
+        all.column = SearchColumn::Event;
+        all.match = containsText("sys_exit", false);
+        const std::vector<size_t> matches = searchRows(*trace, all);
+        QVERIFY(matches.size() > 3);
+        const size_t rows = trace->store().eventCount();
+        for (const size_t from : {size_t(0), matches[1], matches[1] + 1, matches.back() + 1, rows / 2}) {
+            for (const int threads : {1, 3}) {
+                SearchRequest request = all;
+                request.threads = threads;
+                request.pieceRows = 7;
+                request.firstFrom = from;
+                std::vector<size_t> said;
+                std::mutex lock;
+                request.firstMatch = [&](size_t row) {
+                    const std::lock_guard hold(lock);
+                    said.push_back(row);
+                };
+                QCOMPARE(searchRows(*trace, request), matches);
+                const long long expected = findFrom(matches, (long long)from);
+                // Past the last match the next is the first, unless it is in firstFrom's own piece.
+                if (expected >= 0 && (size_t(expected) >= from || size_t(expected) / 7 != from / 7)) {
+                    QCOMPARE(said.size(), size_t(1));
+                    QCOMPARE((long long)said.front(), expected);
+                } else {
+                    QVERIFY(said.empty());
+                }
+            }
+        }
     }
 
     void cancelReturnsNothing()

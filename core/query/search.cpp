@@ -147,6 +147,25 @@ std::vector<size_t> searchRows(const Trace& trace, const SearchRequest& request,
     std::atomic<size_t> nextPiece{0};
     size_t donePieces = 0;
     std::mutex progressMutex;
+    // Pieces are taken from firstFrom's on (wrapping): the i-th taken is pieceOf(i). The first
+    // match is known once every piece taken before it is done (`searched` of them, in turn).
+    const size_t startPiece = pieces ? std::min(request.firstFrom / pieceRows, pieces - 1) : 0;
+    auto pieceOf = [&](size_t i) { return (startPiece + i) % pieces; };
+    std::vector<uint8_t> pieceDone(pieces, 0);
+    size_t searched = 0;
+    bool firstSaid = !request.firstMatch;
+    auto sayFirst = [&] { // under progressMutex
+        while (!firstSaid && searched < pieces && pieceDone[pieceOf(searched)]) {
+            const size_t p = pieceOf(searched++);
+            // The start piece's rows before firstFrom would come last, after the wrap: not here.
+            auto it = p == startPiece ? std::lower_bound(found[p].begin(), found[p].end(), request.firstFrom)
+                                      : found[p].begin();
+            if (it != found[p].end()) {
+                firstSaid = true;
+                request.firstMatch(*it);
+            }
+        }
+    };
     auto matchesRow = [&](EventRef e, ReportWorker* worker, std::string& text) {
         const CpuColumns& c = store.stream(e.stream).columns;
         if ((!m.streams.empty() && m.streams[e.stream.value]) || (!m.types.empty() && m.types[c.eventType[e.index]]) ||
@@ -171,7 +190,8 @@ std::vector<size_t> searchRows(const Trace& trace, const SearchRequest& request,
     };
     auto work = [&](ReportWorker* worker) {
         std::string text;
-        for (size_t p = nextPiece++; p < pieces && !cancelled(); p = nextPiece++) {
+        for (size_t i = nextPiece++; i < pieces && !cancelled(); i = nextPiece++) {
+            const size_t p = pieceOf(i);
             const size_t first = p * pieceRows, last = std::min(tableRows, first + pieceRows);
             std::vector<size_t>& out = found[p];
             MergedOrder::Cursor cursor(store.order(), request.rows ? request.rows->select(first) : first);
@@ -183,9 +203,12 @@ std::vector<size_t> searchRows(const Trace& trace, const SearchRequest& request,
                 }
                 if (k < last) cursor.next(); // never past the last row: next() reads it
             }
-            if (progress) {
+            if (progress || request.firstMatch) {
                 std::lock_guard lock(progressMutex); // counted under the lock: reports never go back
-                progress(double(++donePieces) / double(pieces));
+                pieceDone[p] = 1;
+                sayFirst();
+                ++donePieces;
+                if (progress) progress(double(donePieces) / double(pieces));
             }
         }
     };

@@ -37,6 +37,13 @@ struct SearchRequest {
     std::function<std::string(int32_t pid)> taskName;
     int threads = 0;      // 0: all cores
     size_t pieceRows = 0; // rows per piece of work; 0: a default (tests use small pieces)
+    // The first match at or after table row `firstFrom` (wrapping past the last row to the
+    // first, as "next" does), handed to `firstMatch` once, from a worker, as soon as no row
+    // between them can match: the pieces are searched from there on, so a user's "next" is
+    // shown long before every match is counted. Not called when the only matches are just
+    // before `firstFrom`, in its piece (the whole result has them).
+    size_t firstFrom = 0;
+    std::function<void(size_t row)> firstMatch;
 };
 
 // Finds the table rows whose cell (or any cell, for All) matches. The Event, Task, PID and

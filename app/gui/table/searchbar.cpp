@@ -9,6 +9,7 @@
 #include <QHBoxLayout>
 #include <QLabel>
 #include <QLineEdit>
+#include <QLocale>
 #include <QPushButton>
 #include <QRegularExpression>
 
@@ -130,14 +131,22 @@ void SearchBar::start()
         request.match = containsText(text.toStdString(), false);
     }
     const int fromRow = m_currentRow ? m_currentRow() : -1;
+    request.firstFrom = size_t(std::max(fromRow, 0));
 
     auto session = m_session;
     // The model's rows as they are now: every event, or a filter's (immutable) row set.
     std::shared_ptr<const FilterResult> filter = m_model->sharedFilter();
+    auto firstFound = m_firstFound = std::make_shared<std::atomic<long long>>(-1);
+    m_shownEarly = -1;
     m_jobs.start(
-        [session, filter, request](JobTracker::Context& context) mutable {
+        [session, filter, request, firstFound](JobTracker::Context& context) mutable {
             request.rows = filter ? &filter->merged : nullptr;
-            int lastPercent = -1; // the search calls progress serialized
+            int lastPercent = 0; // the search calls progress serialized
+            // A progress report after the store: the GUI thread reads the row when it shows it.
+            request.firstMatch = [&](size_t row) {
+                firstFound->store((long long)row);
+                context.reportProgress(lastPercent);
+            };
             const std::vector<size_t> found =
                 searchRows(*session->trace, request, context.cancelFlag(), [&](double done) {
                     const int percent = int(done * 100);
@@ -147,16 +156,31 @@ void SearchBar::start()
         },
         [this, fromRow](std::vector<int> matches) { finished(std::move(matches), fromRow); },
         [this](const QString& message) { m_label->setText(tr("search failed: %1").arg(message)); },
-        [this](int percent) { m_label->setText(tr("searching… %1%").arg(percent)); });
+        [this](int percent) {
+            const long long first = m_firstFound ? m_firstFound->load() : -1;
+            if (first >= 0 && m_shownEarly < 0) {
+                m_shownEarly = int(first);
+                emit rowFound(m_shownEarly);
+            }
+            m_label->setText(m_shownEarly >= 0 ? tr("first match shown · counting the rest… %1%").arg(percent)
+                                               : tr("searching… %1%").arg(percent));
+        });
 }
 
 void SearchBar::finished(std::vector<int> matches, int fromRow)
 {
     m_matches = std::move(matches);
     m_current = -1;
+    const int shown = std::exchange(m_shownEarly, -1);
+    m_firstFound.reset();
+    if (shown >= 0) {
+        // Shown while the rest were counted: that match is the current one, not shown again.
+        const auto it = std::lower_bound(m_matches.begin(), m_matches.end(), shown);
+        if (it != m_matches.end() && *it == shown) m_current = int(it - m_matches.begin());
+    }
     updateLabel();
     emit searchFinished();
-    if (m_matches.empty()) return;
+    if (m_matches.empty() || m_current >= 0) return;
     // The first match at or after the selected row (wrapping): next() looks strictly after.
     next(fromRow - 1);
 }
@@ -190,7 +214,8 @@ void SearchBar::updateLabel()
     else if (m_matches.empty())
         m_label->setText(tr("no matches"));
     else
-        m_label->setText(tr("%1 of %2 matches").arg(m_current + 1).arg(m_matches.size()));
+        m_label->setText(tr("%1 of %2 matches")
+                             .arg(QLocale().toString(m_current + 1), QLocale().toString(qulonglong(m_matches.size()))));
 }
 
 } // namespace ringside

@@ -63,6 +63,10 @@ private:
     std::vector<int> m_matches;
     int m_current = -1;
     std::function<int()> m_currentRow;
+    // The running search's first match from the selected row on, once its worker found it
+    // (-1 until then); shown at once, then counted among the rest.
+    std::shared_ptr<std::atomic<long long>> m_firstFound;
+    int m_shownEarly = -1; // the row shown before the search ended, or -1
     JobTracker m_jobs; // last: its destructor waits for the running search
 };
 
