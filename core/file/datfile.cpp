@@ -108,8 +108,22 @@ private:
         if (!codecFromName(name, &m_info.codec)) return fail("unsupported compression '" + name + "'");
 
         std::set<uint64_t> seen;
+        const uint64_t fileSize = m_out.m_file->size();
         while (optionsOffset != 0) {
             if (!seen.insert(optionsOffset).second) return fail("options sections form a loop");
+            if (optionsOffset + kSectionHeaderSize > fileSize) {
+                const std::string cut = "the file ends at " + std::to_string(fileSize) +
+                                        " bytes, before its options at offset " + std::to_string(optionsOffset) +
+                                        " (cut, or its writer stopped)";
+                if (seen.size() == 1) return fail(cut + ": it holds no events");
+                // The last options come after the data. When the ones before said where the
+                // data is, it is read as far as the file goes; trace-cmd writes the CPUs' data
+                // offsets there, so its cut recordings have no event to be found.
+                if (m_bufferOffsets.empty())
+                    return fail(cut + ": the CPUs' data offsets were in them, so no event can be found");
+                m_out.m_diagnostics.warn("truncated", cut + "; the events before the cut are read");
+                break;
+            }
             std::string payload;
             uint16_t id = 0;
             if (!readSection(optionsOffset, &id, &payload)) return false;
