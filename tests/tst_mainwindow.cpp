@@ -20,8 +20,10 @@
 #include "state/viewstate.h"
 #include "table/eventtablemodel.h"
 #include "table/eventtableview.h"
-#include "timeline/trackrenderer.h"
+#include "table/searchbar.h"
 #include "timeline/timelinewidget.h"
+#include "timeline/trackrenderer.h"
+#include "widgets/focusframe.h"
 
 #include <QAbstractItemModelTester>
 #include <QAction>
@@ -1079,6 +1081,46 @@ private slots:
         QCOMPARE(view.markerB(), std::optional<uint64_t>(1023456018277));
         QCOMPARE(view.markerA(), std::optional<uint64_t>(1023456018277 - waited));
         QVERIFY(view.visibleRange().contains(*view.markerA()) && view.visibleRange().contains(*view.markerB()));
+    }
+
+    // The main path with keys only: find (Ctrl+F), type, Enter goes to the first match, Tab
+    // reaches the table from the search's fields, Down moves its selection, and the details
+    // come after the table.
+    void keysOnlySearchAndTable()
+    {
+        MainWindow window;
+        window.resize(1280, 800);
+        window.show();
+        QApplication::setActiveWindow(&window);
+        QVERIFY(QTest::qWaitForWindowActive(&window));
+        QVERIFY(load(window, test::fixture("sched-mix.dat")));
+        window.findChild<QAction*>("findAction")->trigger();
+        SearchBar* search = window.searchBar();
+        QTRY_COMPARE(QApplication::focusWidget(), static_cast<QWidget*>(search->edit()));
+        QSignalSpy done(search, &SearchBar::searchFinished);
+        QTest::keyClicks(QApplication::focusWidget(), "sched_switch");
+        QTest::keyClick(QApplication::focusWidget(), Qt::Key_Return);
+        QVERIFY(done.count() > 0 || done.wait(test::kWorkWaitMs));
+        EventTableView* table = window.table();
+        const int first = table->currentRow();
+        QVERIFY(first >= 0);
+        QCOMPARE(window.tableModel()->data(window.tableModel()->index(first, EventTableModel::Event)).toString(),
+                 QString("sched_switch"));
+        // Column, Regex, Previous, Next, then the table.
+        for (int tab = 0; tab < 5; ++tab) QTest::keyClick(QApplication::focusWidget(), Qt::Key_Tab);
+        QCOMPARE(QApplication::focusWidget(), static_cast<QWidget*>(table));
+        QTest::keyClick(table, Qt::Key_Down);
+        QCOMPARE(table->currentRow(), first + 1);
+        QCOMPARE(*window.viewState()->selection(), window.tableModel()->eventAt(first + 1));
+        QTest::keyClick(table, Qt::Key_Tab);
+        QCOMPARE(QApplication::focusWidget(), static_cast<QWidget*>(window.findChild<DetailsPane*>()));
+        // The timeline, which draws no focus of its own, is framed while it has the keys.
+        auto* frame = window.findChild<FocusFrame*>();
+        QVERIFY(frame && !frame->framed());
+        window.timeline()->setFocus();
+        QTRY_VERIFY(frame->framed());
+        table->setFocus();
+        QTRY_VERIFY(!frame->framed());
     }
 
     // Missing scheduling data is said where the numbers are: the plugin pane and the trace

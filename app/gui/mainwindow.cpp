@@ -11,12 +11,13 @@
 #include "plugins/pluginstatspane.h"
 #include "query/querypane.h"
 #include "status/windowstatus.h"
-#include "table/eventtablemodel.h"
 #include "table/eventspane.h"
+#include "table/eventtablemodel.h"
 #include "table/eventtableview.h"
 #include "table/searchbar.h"
 #include "timeline/timelinekeys.h"
 #include "timeline/timelinewidget.h"
+#include "widgets/focusframe.h"
 
 #include <QAction>
 #include <QCloseEvent>
@@ -51,7 +52,8 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent)
     m_layout = new PaneLayout(this);
     m_timeline = new TimelineWidget(&m_view, this);
     // The timeline is the window; the panes are tabs of one area below it.
-    setCentralWidget(m_timeline);
+    // Framed while it has the keys: after Escape from a menu, letters move the view.
+    setCentralWidget(new FocusFrame(m_timeline, this));
     createPanes();
     m_status = new WindowStatus(statusBar(), m_workspace, m_pluginStats, m_pluginDock, m_healthDock);
     connect(m_timeline, &TimelineWidget::notice, m_status, &WindowStatus::sayNotice);

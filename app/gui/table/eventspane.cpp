@@ -73,6 +73,10 @@ EventsPane::EventsPane(ViewState* view, QWidget* parent) : QSplitter(Qt::Horizon
     m_tableLayout->addWidget(m_recordingBar);
     m_tableLayout->addWidget(m_search);
     m_tableLayout->addWidget(m_table);
+    // Tab goes from the search's fields to the table, then the details (the table was made
+    // first, and Tab went from the search to the next pane).
+    setTabOrder(m_search->lastInTabOrder(), m_table);
+    setTabOrder(m_table, m_details);
 
     addWidget(tableBox);
     addWidget(m_details);

@@ -31,6 +31,7 @@ SearchBar::SearchBar(EventTableModel* model, QWidget* parent) : QWidget(parent),
     m_regex = new QCheckBox(tr("Regex"), this);
     auto* previousButton = new QPushButton(tr("Previous"), this);
     auto* nextButton = new QPushButton(tr("Next"), this);
+    m_lastInTabOrder = nextButton;
     m_label = new QLabel(this);
     m_label->setMinimumWidth(150);
     layout->addWidget(m_edit, 1);

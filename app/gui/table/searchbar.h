@@ -36,6 +36,8 @@ public:
 
     void setSession(std::shared_ptr<TraceSession> session);
     QLineEdit* edit() const { return m_edit; }
+    // The last of its widgets that Tab reaches (the table comes after it).
+    QWidget* lastInTabOrder() const { return m_lastInTabOrder; }
     int matchCount() const { return int(m_matches.size()); }
     // Moves to the next/previous match after/before `fromRow`; emits rowFound.
     void next(int fromRow);
@@ -60,6 +62,7 @@ private:
     QComboBox* m_column = nullptr;
     QCheckBox* m_regex = nullptr;
     QLabel* m_label = nullptr;
+    QWidget* m_lastInTabOrder = nullptr;
     std::vector<int> m_matches;
     int m_current = -1;
     std::function<int()> m_currentRow;
