@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 #include "widgets/focusframe.h"
 
-#include <QApplication>
+#include <QEvent>
 #include <QPainter>
 #include <QVBoxLayout>
 
@@ -12,12 +12,16 @@ FocusFrame::FocusFrame(QWidget* child, QWidget* parent) : QWidget(parent), m_chi
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(2, 2, 2, 2);
     layout->addWidget(child);
-    connect(qApp, &QApplication::focusChanged, this, [this](QWidget*, QWidget* now) {
-        const bool framed = now == m_child;
-        if (framed == m_framed) return;
-        m_framed = framed;
+    child->installEventFilter(this);
+}
+
+bool FocusFrame::eventFilter(QObject* watched, QEvent* event)
+{
+    if (watched == m_child && (event->type() == QEvent::FocusIn || event->type() == QEvent::FocusOut)) {
+        m_framed = event->type() == QEvent::FocusIn;
         update();
-    });
+    }
+    return QWidget::eventFilter(watched, event);
 }
 
 void FocusFrame::paintEvent(QPaintEvent*)

@@ -15,6 +15,7 @@ public:
     bool framed() const { return m_framed; }
 
 protected:
+    bool eventFilter(QObject* watched, QEvent* event) override;
     void paintEvent(QPaintEvent* event) override;
 
 private:
