@@ -501,15 +501,11 @@ void SyscallsPlugin::Piece::compact(std::initializer_list<std::vector<Unreturned
     auto moved = [&](int64_t& call) {
         if (call >= 0) call = to[size_t(call)];
     };
-    for (auto& [pid, task] : m_tasks) {
-        moved(task.open), moved(task.lastExited), moved(task.firstEnter);
-        std::vector<std::pair<uint32_t, uint32_t>>().swap(task.sums.places); // its tally was handed over
-    }
+    for (auto& [pid, task] : m_tasks) moved(task.open), moved(task.lastExited), moved(task.firstEnter);
     for (std::vector<Unreturned>* list : open)
         for (Unreturned& u : *list)
             if (u.call.piece == this) u.call.index = to[u.call.index];
-    // Fed no more: the rest of its pairing state goes.
-    std::vector<uint32_t>().swap(m_free);
+    // Joined: the rest of its pairing state goes (end() let go of its free slots and caches).
     std::vector<Unreturned>().swap(m_unreturned);
     std::vector<Orphan>().swap(m_orphans);
 }

@@ -56,44 +56,42 @@ void HistogramView::setValues(const QString& column, const std::vector<double>& 
     m_durations = durations;
     m_integers = std::all_of(values.begin(), values.end(), [](double v) { return v == std::floor(v); });
     m_bins = binsOf(values, &m_log);
+    makeLabels();
     // A line per bin at least: the pane scrolls when they do not fit.
     setMinimumHeight(fontMetrics().height() * (int(m_bins.size()) + 1) + 2 * int(m_bins.size()) + 16);
     update();
 }
 
-QString HistogramView::unit() const
+void HistogramView::makeLabels()
 {
-    if (!m_durations) return {};
-    double largest = 0;
-    for (const Bin& b : m_bins) largest = std::max({largest, std::fabs(b.low), std::fabs(b.high)});
-    return largest >= 1e9   ? QStringLiteral("s")
-           : largest >= 1e6 ? QStringLiteral("ms")
-           : largest >= 1e3 ? QStringLiteral("\u00b5s")
-                            : QStringLiteral("ns");
-}
-
-QStringList HistogramView::labels() const
-{
-    const QString u = unit();
-    const double scale = u == "s" ? 1e9 : u == "ms" ? 1e6 : u == "\u00b5s" ? 1e3 : 1;
-    // Decimals enough to tell a bin's edges apart (3 at most), the same for every label.
-    double narrowest = 0;
-    for (const Bin& b : m_bins)
-        if (b.high > b.low) narrowest = narrowest > 0 ? std::min(narrowest, b.high - b.low) : b.high - b.low;
-    int decimals = 0;
-    if (scale > 1 || !m_integers) {
-        const double step = narrowest > 0 ? narrowest / scale : 1;
-        decimals = std::clamp(int(std::ceil(-std::log10(step))) + 1, 0, 3);
-        if (scale > 1) decimals = 3;
+    m_unit.clear();
+    m_labels.clear();
+    double scale = 1;
+    if (m_durations) {
+        double largest = 0;
+        for (const Bin& b : m_bins) largest = std::max({largest, std::fabs(b.low), std::fabs(b.high)});
+        const std::pair<double, const char*> units[] = {{1e9, "s"}, {1e6, "ms"}, {1e3, "\u00b5s"}, {1, "ns"}};
+        for (const auto& [size, name] : units)
+            if (largest >= size || size == 1) {
+                scale = size, m_unit = QString::fromUtf8(name);
+                break;
+            }
+    }
+    // A duration's to 3 decimals of its unit; fractions to the decimals that tell the narrowest
+    // bin's edges apart (3 at most); whole numbers as they are.
+    int decimals = scale > 1 ? 3 : 0;
+    if (scale == 1 && !m_integers) {
+        double narrowest = 0;
+        for (const Bin& b : m_bins)
+            if (b.high > b.low) narrowest = narrowest > 0 ? std::min(narrowest, b.high - b.low) : b.high - b.low;
+        decimals = std::clamp(int(std::ceil(-std::log10(narrowest > 0 ? narrowest : 1))) + 1, 0, 3);
     }
     const QLocale locale;
     auto number = [&](double v) {
-        if (scale == 1 && m_integers) return locale.toString(qlonglong(std::llround(v)));
-        return locale.toString(v / scale, 'f', decimals);
+        return scale == 1 && m_integers ? locale.toString(qlonglong(std::llround(v)))
+                                        : locale.toString(v / scale, 'f', decimals);
     };
-    QStringList out;
-    for (const Bin& b : m_bins) out << QStringLiteral("%1 – %2").arg(number(b.low), number(b.high));
-    return out;
+    for (const Bin& b : m_bins) m_labels << QStringLiteral("%1 – %2").arg(number(b.low), number(b.high));
 }
 
 void HistogramView::paintEvent(QPaintEvent*)
@@ -105,13 +103,13 @@ void HistogramView::paintEvent(QPaintEvent*)
     p.setPen(palette().text().color());
     p.drawText(QRect(8, 4, width() - 16, line), Qt::AlignLeft,
                tr("%1%2: %3 values%4")
-                   .arg(m_column, unit().isEmpty() ? QString() : tr(" (%1)").arg(unit()),
+                   .arg(m_column, m_unit.isEmpty() ? QString() : tr(" (%1)").arg(m_unit),
                         QLocale().toString(qulonglong(m_values)), m_log ? tr(", bins by powers of two") : QString()));
     if (m_bins.empty()) return;
     size_t most = 1;
     for (const Bin& b : m_bins) most = std::max(most, b.count);
     // One bin a line: its range, a bar as long as its share of the largest, its count.
-    const QStringList ranges = labels();
+    const QStringList& ranges = m_labels;
     int labelWidth = fm.horizontalAdvance(QStringLiteral("000,000 – 000,000")) + 8;
     for (const QString& range : ranges) labelWidth = std::max(labelWidth, fm.horizontalAdvance(range) + 8);
     labelWidth = std::min(labelWidth, width() / 2);

@@ -27,8 +27,8 @@ public:
     // `durations`: the values are nanoseconds.
     void setValues(const QString& column, const std::vector<double>& values, bool durations = false);
     // Each bin's range as drawn, and the unit they are in (empty for plain numbers).
-    QStringList labels() const;
-    QString unit() const;
+    const QStringList& labels() const { return m_labels; }
+    const QString& unit() const { return m_unit; }
     const std::vector<Bin>& bins() const { return m_bins; }
     bool logarithmic() const { return m_log; }
     // The bins of `values`, as drawn.
@@ -43,6 +43,10 @@ private:
     bool m_log = false;
     bool m_durations = false;
     bool m_integers = true; // every value is a whole number
+    // Made with the bins, not per paint.
+    void makeLabels();
+    QString m_unit;
+    QStringList m_labels;
     size_t m_values = 0;
 };
 
