@@ -4,7 +4,7 @@
 // those rows shown, zoomed out over the whole recording and at deeper zooms panned across:
 // the frame's time, and the counter rows' own share (painted alone).
 // usage: bench_counters FILE [EVENT.FIELD ...]   (default: sys_enter.id sys_exit.ret; runs offscreen)
-#include "benchsupport.h"
+#include "benchzoom.h"
 #include "sql/recordingsql.h"
 #include "sql/resulttrack.h"
 #include "state/viewstate.h"
@@ -18,16 +18,6 @@
 #include <vector>
 
 using namespace ringside;
-
-namespace {
-
-double median(std::vector<double> v)
-{
-    std::sort(v.begin(), v.end());
-    return v.empty() ? 0 : v[v.size() / 2];
-}
-
-} // namespace
 
 int main(int argc, char** argv)
 {
@@ -140,19 +130,6 @@ int main(int argc, char** argv)
     };
     std::printf("first paint (summaries made): counters_ms=%.1f\n", countersOnly(full));
 
-    for (const uint64_t zoom : {uint64_t(1), uint64_t(10), uint64_t(1000), uint64_t(100000)}) {
-        std::vector<double> frames, counters;
-        for (int f = 0; f < 10; ++f) {
-            const uint64_t span = std::max<uint64_t>(full.span() / zoom, 1);
-            const uint64_t start = full.start + (full.span() - span) * uint64_t(f) / 9;
-            view.setVisibleRange({start, start + span}, false);
-            timeline.renderRowsForBenchmark();
-            frames.push_back(timeline.lastRenderMs());
-            counters.push_back(countersOnly({start, start + span}));
-        }
-        std::printf("zoom 1/%-6llu frame median_ms=%.2f max_ms=%.2f  counter rows alone median_ms=%.2f max_ms=%.2f\n",
-                    (unsigned long long)zoom, median(frames), *std::max_element(frames.begin(), frames.end()),
-                    median(counters), *std::max_element(counters.begin(), counters.end()));
-    }
+    bench::zoomSweep(view, timeline, full, "counter rows", countersOnly);
     return 0;
 }

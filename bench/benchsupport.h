@@ -6,8 +6,10 @@
 #include <QElapsedTimer>
 #include <QEventLoop>
 
+#include <algorithm>
 #include <cstdio>
 #include <memory>
+#include <vector>
 
 namespace ringside::bench {
 
@@ -28,6 +30,12 @@ inline std::shared_ptr<TraceSession> loadSession(const char* path, const char* p
     });
     job.start(QString::fromLocal8Bit(path));
     return loop.exec() == 0 ? session : nullptr;
+}
+
+inline double median(std::vector<double> v)
+{
+    std::sort(v.begin(), v.end());
+    return v.empty() ? 0 : v[v.size() / 2];
 }
 
 } // namespace ringside::bench

@@ -157,17 +157,32 @@ private slots:
         const size_t rows = pane.model()->result().totalRows;
         QVERIFY(rows > 100);
         QVERIFY(pane.trackButton()->isEnabled());
+        auto* timeline = window.findChild<TimelineWidget*>();
+        const auto queryRows = [&] {
+            QVector<TimelineRows::Row> found;
+            for (const TimelineRows::Row& row : timeline->rows().rows())
+                if (row.kind == TimelineRows::Kind::QueryTrack) found.push_back(row);
+            return found;
+        };
+        QVERIFY(queryRows().isEmpty());
         pane.addTrack("Wakeup latency");
+        // Its row shows at once, named, under the "query tracks" header at the top, before its
+        // query has run; no task row is added for it.
+        QCOMPARE(queryRows().size(), 1);
+        QCOMPARE(queryRows()[0].label, QStringLiteral("Wakeup latency"));
+        QCOMPARE(timeline->rows().rows()[0].label, QStringLiteral("query tracks"));
         QVERIFY(QTest::qWaitFor([&] { return !pane.makingTracks(); }, test::kWorkWaitMs));
+        QVERIFY(window.viewState()->taskRows().isEmpty());
         const auto& tracks = window.workspace()->session()->queryTracks;
         QCOMPARE(tracks.size(), size_t(1));
         const TrackTable& table = *tracks[0]->tables().front();
         QCOMPARE(table.kind(), TrackTable::Kind::Slices);
         QCOMPARE(table.title(), std::string("Wakeup latency"));
         QCOMPARE(table.rows(), rows);
-        // The rows of its tasks are shown, for the track to be seen.
-        QVERIFY(!window.viewState()->taskRows().isEmpty());
-        // The timeline draws it: a task row's description names the track where a slice is.
+        // The row draws every task's slices: the table's.
+        QCOMPARE(queryRows().size(), 1);
+        QCOMPARE(timeline->rows().queryTableOf(queryRows()[0]), &table);
+        QCOMPARE(queryRows()[0].height, TimelineRows::kQuerySlicesHeight);
         const auto& slices = static_cast<const SliceTable&>(table);
         std::optional<SliceTable::View> first;
         slices.forEach(window.workspace()->session()->store(), &window.workspace()->session()->trace->taskIndex(),
@@ -177,6 +192,36 @@ private slots:
         QVERIFY(first);
         const int32_t pid = window.workspace()->session()->trace->taskIndex().task(TaskId(first->owner)).pid;
         QVERIFY(pid > 0);
+        const auto hit =
+            timeline->tracks().sliceAt(slices, TrackRenderer::kEveryOwner, (first->start + first->end) / 2, 0);
+        QVERIFY(hit);
+        QVERIFY(hit->slice.start <= first->end && hit->slice.end >= first->start);
+        // Wakeups of different tasks overlap: the row packs them in as many lanes as overlap
+        // at once (so none hides another), up to its most.
+        std::vector<std::pair<uint64_t, int>> edges; // +1 at a start, -1 at an end (ends first)
+        slices.forEach(window.workspace()->session()->store(), &window.workspace()->session()->trace->taskIndex(),
+                       [&](const SliceTable::View& v) {
+                           edges.emplace_back(v.start, 1);
+                           edges.emplace_back(v.end, -1);
+                       });
+        std::sort(edges.begin(), edges.end());
+        int open = 0, mostOpen = 0;
+        for (const auto& [t, step] : edges) mostOpen = std::max(mostOpen, open += step);
+        QVERIFY(mostOpen > 1);
+        QCOMPARE(timeline->tracks().laneCount(slices, TrackRenderer::kEveryOwner),
+                 std::min(size_t(mostOpen), TrackRenderer::kMaxPackedLanes));
+        // Many slices are laid out on a worker: the frame does not wait, the row says so, and
+        // is drawn when they are ready.
+        timeline->tracks().setSession(window.workspace()->session().get()); // forgets its lanes
+        timeline->tracks().setPackNowSlices(0);
+        timeline->renderRowsForBenchmark();
+        QVERIFY(timeline->tracks().layingOut(slices));
+        QVERIFY(QTest::qWaitFor([&] { return !timeline->tracks().layingOut(slices); }, test::kWorkWaitMs));
+        timeline->renderRowsForBenchmark(); // takes the worker's lanes
+        QVERIFY(!timeline->tracks().layingOut(slices));
+        QCOMPARE(timeline->tracks().laneCount(slices, TrackRenderer::kEveryOwner),
+                 std::min(size_t(mostOpen), TrackRenderer::kMaxPackedLanes));
+        timeline->tracks().setPackNowSlices(TrackRenderer::kPackNowSlices);
 
         // In a session file, and back from it.
         const ViewSnapshot saved = window.viewState()->snapshot();
@@ -188,6 +233,7 @@ private slots:
         QCOMPARE(restored.queryHistory, saved.queryHistory);
         QCOMPARE(restored.queryText, saved.queryText);
         window.viewState()->removeQueryTrack(0);
+        QVERIFY(queryRows().isEmpty()); // its row goes at once
         QVERIFY(QTest::qWaitFor(
             [&] { return !pane.makingTracks() && window.workspace()->session()->queryTracks.empty(); }, test::kWorkWaitMs));
         window.viewState()->restore(restored);
@@ -266,18 +312,24 @@ private slots:
         QCOMPARE(sum, number(pane, 0, 1));
         QVERIFY(runQuery(pane, "SELECT DISTINCT type FROM thread_counter_track"));
         QCOMPARE(pane.model()->result().rows.at(0).at(0).toString(), std::string("query_track"));
-        // For the whole recording: one line in a row at the top, under a header of its own, and
-        // a counter_track of no CPU or task.
+        // For the whole recording: one line in the track's own row at the top, under "query
+        // tracks" (the per-task one listed there too), and a counter_track of no CPU or task.
         actions[2]->trigger();
         QVERIFY(QTest::qWaitFor(
             [&] { return !pane.makingTracks() && window.workspace()->session()->queryTracks.size() == 2; },
             test::kWorkWaitMs));
-        const auto& now = window.findChild<TimelineWidget*>()->rows().rows();
-        QVERIFY(now.size() > 2);
-        QCOMPARE(now[0].label, QStringLiteral("counters of the recording"));
-        QCOMPARE(now[1].kind, TimelineRows::Kind::Counters);
-        QCOMPARE(now[1].counterOwner, RowOwner::Recording);
-        QCOMPARE(now[1].label, QStringLiteral("sched_switch.prev_prio for the whole recording"));
+        const TimelineRows& timelineRows = window.findChild<TimelineWidget*>()->rows();
+        const auto& now = timelineRows.rows();
+        QVERIFY(now.size() > 3);
+        QCOMPARE(now[0].label, QStringLiteral("query tracks"));
+        QCOMPARE(now[1].kind, TimelineRows::Kind::QueryTrack);
+        QCOMPARE(now[1].label, QStringLiteral("sched_switch.prev_prio per task"));
+        QCOMPARE(timelineRows.queryTableOf(now[1])->owner(), RowOwner::Task);
+        QCOMPARE(now[2].kind, TimelineRows::Kind::QueryTrack);
+        QCOMPARE(now[2].label, QStringLiteral("sched_switch.prev_prio for the whole recording"));
+        QCOMPARE(timelineRows.queryTableOf(now[2])->owner(), RowOwner::Recording);
+        QCOMPARE(now[2].height, TimelineRows::kCounterHeight);
+        for (const TimelineRows::Row& row : now) QVERIFY(row.label != "counters of the recording");
         QVERIFY(runQuery(pane, "SELECT count(*), sum(c.value) FROM counter c JOIN counter_track t ON c.track_id = t.id "
                                "WHERE t.name = 'sched_switch.prev_prio for the whole recording' AND t.id NOT IN "
                                "(SELECT id FROM cpu_counter_track UNION SELECT id FROM thread_counter_track)"));

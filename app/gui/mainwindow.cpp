@@ -123,6 +123,7 @@ void MainWindow::createPanes()
     m_queryDock->hide();
     connect(m_query, &QueryPane::jumpRequested, &m_workspace, &Workspace::goToEvent);
     connect(m_query, &QueryPane::tracksChanged, m_timeline, &TimelineWidget::tracksChanged);
+    connect(m_query, &QueryPane::tracksMaking, m_timeline, &TimelineWidget::setQueryTracksMaking);
 
     m_filterDock = m_layout->addSidePane(tr("Filters"), "filterDock", m_filters);
 }

@@ -88,8 +88,8 @@ struct QueryOutcome {
 
 struct MadeTracks {
     std::vector<std::shared_ptr<AnalysisTables>> tables;
-    QStringList problems;
-    std::vector<int32_t> newestTaskPids; // of the last track, for its rows to show
+    QMap<int, QString> problems; // by the track's index in the view
+    QString error;               // SQL could not be opened
 };
 
 // Progress as a share of the recording's events read, and Cancel as an interrupt.
@@ -286,7 +286,7 @@ QueryPane::QueryPane(ViewState* view, QWidget* parent) : QWidget(parent), m_view
     connect(m_view, &ViewState::queryChanged, this, [this] {
         if (m_editor->toPlainText() != m_view->queryText()) m_editor->setPlainText(m_view->queryText());
     });
-    connect(m_view, &ViewState::queryTracksChanged, this, [this] { rebuildTracks(false); });
+    connect(m_view, &ViewState::queryTracksChanged, this, &QueryPane::rebuildTracks);
     setSession(nullptr);
 }
 
@@ -349,7 +349,7 @@ void QueryPane::setSession(std::shared_ptr<TraceSession> session)
     m_editor->setWords(words);
     if (m_editor->toPlainText() != m_view->queryText()) m_editor->setPlainText(m_view->queryText());
     updateButtons();
-    if (m_session) rebuildTracks(false);
+    if (m_session) rebuildTracks();
 }
 
 std::shared_ptr<QueryPane::SqlHandle> QueryPane::handle()
@@ -564,17 +564,22 @@ void QueryPane::goToRow(int row)
 void QueryPane::addTrack(const QString& name)
 {
     if (m_lastSql.isEmpty() || !m_session) return;
+    // The view's signal makes the tracks again; the new one's row shows at once, saying its
+    // query runs, under "query tracks" at the top of the timeline.
     m_view->addQueryTrack({name, m_lastSql});
-    rebuildTracks(true); // the view's signal made them too; this one shows their tasks' rows
+    m_status->setText(tr("Track \"%1\" added: its row is under \"query tracks\" at the top of the timeline "
+                         "(right-click the row to remove it).")
+                          .arg(name));
 }
 
-void QueryPane::rebuildTracks(bool showTheirTasks)
+void QueryPane::rebuildTracks()
 {
     if (!m_session || !m_session->trace) return;
     const QVector<QueryTrackSpec> specs = m_view->queryTracks();
     if (specs.isEmpty() && m_session->queryTracks.empty()) return;
     auto session = m_session;
     auto sql = handle();
+    emit tracksMaking(true, {});
     m_trackJobs.start(
         [session, sql, specs](JobTracker::Context& context) {
             MadeTracks made;
@@ -587,43 +592,37 @@ void QueryPane::rebuildTracks(bool showTheirTasks)
                 if (context.isCancelled()) return made;
                 auto tables = track.take();
                 if (!run.ok || !tables) {
-                    made.problems << QObject::tr("track \"%1\": %2")
-                                         .arg(spec.name, QString::fromStdString(!run.ok ? run.message : track.error()));
+                    made.problems[i] = QString::fromStdString(!run.ok ? run.message : track.error());
                     continue;
                 }
                 made.tables.push_back(std::move(tables));
-                if (i + 1 == specs.size()) {
-                    made.newestTaskPids.clear();
-                    const TaskIndex& index = session->trace->taskIndex();
-                    for (uint32_t task : track.tasks())
-                        if (made.newestTaskPids.size() < 12 && task < index.size())
-                            made.newestTaskPids.push_back(index.task(TaskId(task)).pid);
-                }
             }
-            if (!db) made.problems << QString::fromStdString(sql->error);
+            if (!db) made.error = QString::fromStdString(sql->error);
             // SQL's counter and track tables show the new tracks from the next query on (the
             // old ones stay alive while a query reads them).
             if (db) db->setExtraTables({made.tables.begin(), made.tables.end()});
             return made;
         },
-        [this, showTheirTasks](MadeTracks made) {
+        [this](MadeTracks made) {
             if (!m_session) return;
             // The timeline lets go of the old tables before they go.
             std::vector<std::shared_ptr<AnalysisTables>> old = std::move(m_session->queryTracks);
             m_session->queryTracks = std::move(made.tables);
+            emit tracksMaking(false, made.problems);
             emit tracksChanged();
             old.clear();
-            if (showTheirTasks) {
-                QVector<int32_t> pids;
-                for (int32_t pid : made.newestTaskPids) pids.push_back(pid);
-                m_view->addTaskRows(pids);
-            }
-            if (!made.problems.isEmpty())
-                m_status->setText(made.problems.join("\n"));
-            else if (showTheirTasks)
-                m_status->setText(tr("Track added: it shows on the rows of its tasks or CPUs."));
+            QStringList problems;
+            const QVector<QueryTrackSpec>& specs = m_view->queryTracks();
+            for (auto it = made.problems.begin(); it != made.problems.end(); ++it)
+                problems << tr("track \"%1\": %2")
+                                .arg(it.key() < specs.size() ? specs[it.key()].name : QString(), it.value());
+            if (!made.error.isEmpty()) problems << made.error;
+            if (!problems.isEmpty()) m_status->setText(problems.join("\n"));
         },
-        [this](const QString& error) { m_status->setText(error); });
+        [this](const QString& error) {
+            emit tracksMaking(false, {});
+            m_status->setText(error);
+        });
 }
 
 } // namespace ringside

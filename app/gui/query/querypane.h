@@ -6,6 +6,7 @@
 #include "state/tracesession.h"
 #include "state/viewstate.h"
 
+#include <QMap>
 #include <QWidget>
 
 #include <memory>
@@ -69,12 +70,15 @@ signals:
     void jumpRequested(ringside::EventRef event, std::optional<std::pair<quint64, quint64>> span);
     // The session's query tracks were made again: the timeline looks them up.
     void tracksChanged();
+    // The query tracks are being made (`making`), or were: those that failed, by their index
+    // in the view, with why.
+    void tracksMaking(bool making, QMap<int, QString> problems);
 
 private:
     struct SqlHandle;
     std::shared_ptr<SqlHandle> handle();
     void finished(QueryResult result, QString message, int errorOffset, double seconds);
-    void rebuildTracks(bool showTheirTasks);
+    void rebuildTracks();
     void updateButtons();
     void fillHistoryMenu();
 

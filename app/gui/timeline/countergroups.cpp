@@ -10,7 +10,8 @@ QString CounterGroup::label() const
     return tables.size() == 1 ? first : QStringLiteral("%1 +%2").arg(first).arg(tables.size() - 1);
 }
 
-std::vector<CounterGroup> counterGroups(const TraceSession& session, RowOwner kind, uint32_t owner, bool shareByUnit)
+std::vector<CounterGroup> counterGroups(const TraceSession& session, RowOwner kind, uint32_t owner, bool shareByUnit,
+                                        bool withQueryTracks)
 {
     std::vector<CounterGroup> groups;
     if (!session.trace) return groups;
@@ -31,9 +32,18 @@ std::vector<CounterGroup> counterGroups(const TraceSession& session, RowOwner ki
     for (const Trace::Analysis& analysis : session.trace->analyses())
         if (analysis.tables)
             for (const auto& t : analysis.tables->tables()) consider(*t);
-    for (const auto& tables : session.queryTracks)
-        for (const auto& t : tables->tables()) consider(*t);
+    if (withQueryTracks)
+        for (const auto& tables : session.queryTracks)
+            for (const auto& t : tables->tables()) consider(*t);
     return groups;
+}
+
+const TrackTable* queryTrackTable(const TraceSession& session, int index)
+{
+    const std::string key = "query_" + std::to_string(index);
+    for (const auto& tables : session.queryTracks)
+        if (const TrackTable* t = tables->find(key)) return t;
+    return nullptr;
 }
 
 std::vector<const SliceTable*> ownRowSliceTables(const TraceSession& session, RowOwner kind, uint32_t owner)

@@ -22,7 +22,13 @@ struct CounterGroup {
 // has slices in, in the order declared.
 std::vector<const SliceTable*> ownRowSliceTables(const TraceSession& session, RowOwner kind, uint32_t owner);
 
+// `withQueryTracks` false: the analyses' only (the recording's own counters leave the
+// session's query tracks to the "query tracks" group, which lists every one).
 std::vector<CounterGroup> counterGroups(const TraceSession& session, RowOwner kind, uint32_t owner,
-                                        bool shareByUnit = true);
+                                        bool shareByUnit = true, bool withQueryTracks = true);
+
+// The table the view's query track `index` made (keyed query_<index>), or null while it is
+// being made or when its query failed.
+const TrackTable* queryTrackTable(const TraceSession& session, int index);
 
 } // namespace ringside

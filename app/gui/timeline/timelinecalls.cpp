@@ -89,6 +89,7 @@ void TimelineWidget::onLanesReady()
             const auto [kind, owner] = callsOwner(row);
             if (auto extent = m_tracks.flameExtent(kind, owner)) m_rows.setLaneCount(row, extent->lanes);
         }
+    m_cacheKey = CacheKey(); // what was drawn before they were ready
     update();
 }
 

@@ -106,6 +106,8 @@ void TimelineWidget::mouseReleaseEvent(QMouseEvent* e)
             emit recordingActivated(hit->recording, hit->event, 0);
     } else if (index >= 0 && m_rows.rows()[index].kind == TimelineRows::Kind::Task)
         pickSpan(m_rows.rows()[index], t);
+    else if (index >= 0 && m_rows.rows()[index].kind == TimelineRows::Kind::QueryTrack)
+        pickQuerySlice(m_rows.rows()[index], t);
 }
 
 void TimelineWidget::pickSpan(const TimelineRows::Row& row, uint64_t t)
@@ -321,6 +323,21 @@ bool TimelineWidget::event(QEvent* e)
                 if (auto hit =
                         tracksOf(row).sliceAt(row.counterOwner, counterOwnerOf(row), timeAtX(help->pos().x()), slack))
                     lines << tracksOf(row).sliceText(*hit);
+            }
+            if (index >= 0 && m_rows.rows()[index].kind == TimelineRows::Kind::QueryTrack) {
+                const TimelineRows::Row& row = m_rows.rows()[index];
+                const uint64_t slack = m_view->visibleRange().span() / uint64_t(dataWidth()) * 2;
+                const TrackTable* table = m_rows.queryTableOf(row);
+                if (table && table->kind() == TrackTable::Kind::Slices) {
+                    if (auto hit = m_tracks.sliceAt(static_cast<const SliceTable&>(*table), TrackRenderer::kEveryOwner,
+                                                    timeAtX(help->pos().x()), slack))
+                        lines << querySliceText(*hit, *table);
+                } else if (const std::optional<CounterGroup> group = counterGroupOf(row)) {
+                    lines << m_tracks.counterReadout(*group, 0, m_view->visibleRange(), timeAtX(help->pos().x()))
+                                 .join('\n');
+                } else {
+                    lines << queryTrackNote(row, table);
+                }
             }
             if (index >= 0 && m_rows.rows()[index].kind == TimelineRows::Kind::Counters) {
                 const TimelineRows::Row& row = m_rows.rows()[index];

@@ -26,6 +26,7 @@ void TimelineWidget::syncRowsFromView()
     for (uint16_t b = 0; b < m_session->store().buffers().size(); ++b)
         if (m_rows.isCollapsed(b) != m_view->isCollapsed(b)) m_rows.toggleBuffer(b);
     m_rows.setCallRows(m_view->callTaskRows(), m_view->callCpuRows());
+    syncQueryTracks();
     onLanesReady();
     if (m_rows.taskPids() != before) emit taskRowsChanged();
     update();
@@ -93,6 +94,14 @@ QString TimelineWidget::labelToolTip(const TimelineRows::Row& row) const
                   "faint: running in the host")
                    .arg(file, row.label) +
                others;
+    if (row.kind == TimelineRows::Kind::QueryTrack) {
+        const QVector<QueryTrackSpec>& tracks = m_view->queryTracks();
+        const QString sql = row.sliceTable < tracks.size() ? tracks[row.sliceTable].sql : QString();
+        const TrackTable* table = m_rows.queryTableOf(row);
+        return tr("Query track \"%1\"%2\n%3\nRight-click to remove it")
+            .arg(row.label, table ? tr(", %1 rows").arg(QLocale().toString(qulonglong(table->rows()))) : QString(),
+                 sql);
+    }
     const QString buffer = QString::fromStdString(store.buffers()[row.buffer].name);
     QString where = buffer.isEmpty() ? tr("top-level buffer") : tr("buffer \"%1\"").arg(buffer);
     if (several) where = tr("%1 of %2").arg(where, file);
@@ -174,6 +183,9 @@ void TimelineWidget::contextMenuEvent(QContextMenuEvent* e)
     if (row.kind == TimelineRows::Kind::Task)
         menu.addAction(tr("Remove this task row"), this, [this, pid = row.pid] { m_view->removeTaskRow(pid); });
     if (row.kind == TimelineRows::Kind::Counters) addCounterActions(menu, row);
+    if (row.kind == TimelineRows::Kind::QueryTrack)
+        menu.addAction(tr("Remove the query track \"%1\"").arg(row.label), this,
+                       [this, index = row.sliceTable] { m_view->removeQueryTrack(index); });
     addCallsActions(menu, row, e->pos());
     if (e->pos().x() >= kLabelWidth) {
         const uint64_t t = timeAtX(e->pos().x());

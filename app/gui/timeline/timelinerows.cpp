@@ -104,7 +104,8 @@ int TimelineRows::addCounterRows(const TraceSession& session, const Row& owner, 
                                                      : RowOwner::Recording;
     const uint32_t id = kind == RowOwner::Cpu ? owner.stream.value : kind == RowOwner::Task ? owner.task.value : 0;
     if (kind == RowOwner::Task && !owner.task.valid()) return 0;
-    const std::vector<CounterGroup> groups = counterGroups(session, kind, id, m_countersShareRows);
+    const std::vector<CounterGroup> groups =
+        counterGroups(session, kind, id, m_countersShareRows, kind != RowOwner::Recording);
     for (size_t g = 0; g < groups.size(); ++g) {
         Row row = owner;
         row.kind = Kind::Counters;
@@ -143,7 +144,7 @@ size_t TimelineRows::countCounterGroups() const
 {
     size_t n = 0;
     for (size_t i = 0; i < m_sessions.size(); ++i)
-        n += counterGroups(*m_sessions[i], RowOwner::Recording, 0, m_countersShareRows).size();
+        n += counterGroups(*m_sessions[i], RowOwner::Recording, 0, m_countersShareRows, false).size();
     for (const Row& r : m_rows) {
         const TraceSession* s = session(r);
         if (!s || (r.kind != Kind::Cpu && r.kind != Kind::Task)) continue;
@@ -171,7 +172,43 @@ std::vector<CounterGroup> TimelineRows::counterGroupsOf(const Row& row) const
     const uint32_t owner = row.counterOwner == RowOwner::Cpu    ? row.stream.value
                            : row.counterOwner == RowOwner::Task ? row.task.value
                                                                 : 0;
-    return counterGroups(*s, row.counterOwner, owner, m_countersShareRows);
+    return counterGroups(*s, row.counterOwner, owner, m_countersShareRows, row.counterOwner != RowOwner::Recording);
+}
+
+void TimelineRows::setQueryTracks(QStringList names)
+{
+    m_queryTracks = std::move(names);
+    rebuild();
+}
+
+const TrackTable* TimelineRows::queryTableOf(const Row& row) const
+{
+    const TraceSession* s = session(row);
+    return s && row.kind == Kind::QueryTrack ? queryTrackTable(*s, row.sliceTable) : nullptr;
+}
+
+void TimelineRows::addQueryTrackRows()
+{
+    if (m_queryTracks.isEmpty()) return;
+    Row header;
+    header.kind = Kind::ProcessHeader;
+    header.recording = uint8_t(m_active);
+    header.label = QStringLiteral("query tracks");
+    header.height = kHeaderHeight;
+    m_rows.push_back(header);
+    for (int i = 0; i < m_queryTracks.size(); ++i) {
+        Row row = header;
+        row.kind = Kind::QueryTrack;
+        row.sliceTable = i;
+        row.label = m_queryTracks[i];
+        row.indent = 18;
+        row.counterOwner = RowOwner::Recording;
+        const TrackTable* table = queryTableOf(row);
+        row.height = table && table->kind() == TrackTable::Kind::Slices ? kQuerySlicesHeight
+                     : table && table->owner() == RowOwner::Recording   ? kCounterHeight
+                                                                        : kSliceTrackHeight;
+        m_rows.push_back(row);
+    }
 }
 
 void TimelineRows::tablesGrew()
@@ -230,7 +267,8 @@ void TimelineRows::rebuild()
     if (!m_session) return;
     for (size_t r = 0; r < m_sessions.size(); ++r) {
         // The recording's own counters (a value of no CPU or task) first, under a header.
-        if (!counterGroups(*m_sessions[r], RowOwner::Recording, 0, m_countersShareRows).empty()) {
+        if (r == m_active) addQueryTrackRows();
+        if (!counterGroups(*m_sessions[r], RowOwner::Recording, 0, m_countersShareRows, false).empty()) {
             Row header;
             header.kind = Kind::ProcessHeader;
             header.recording = uint8_t(r);

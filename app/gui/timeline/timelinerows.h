@@ -9,6 +9,7 @@
 #include <QMap>
 #include <QSet>
 #include <QString>
+#include <QStringList>
 #include <QVector>
 
 #include <vector>
@@ -33,7 +34,10 @@ public:
     // or of the recording (counterOwner Recording: at the top, under a header of their own).
     // SliceTrack: the own-row slice table `sliceTable` (ownRowSliceTables) of the CPU or task
     // above (idle states under a CPU).
-    enum class Kind { BufferHeader, Cpu, ProcessHeader, Task, Calls, GuestTask, Counters, SliceTrack };
+    // QueryTrack: the view's query track `sliceTable` (queryTrackTable), under the "query tracks"
+    // header at the top: its slices, of every task and CPU, in lanes by depth; its counter when
+    // the recording's own; else it says on which rows it is drawn.
+    enum class Kind { BufferHeader, Cpu, ProcessHeader, Task, Calls, GuestTask, Counters, SliceTrack, QueryTrack };
     struct Row {
         Kind kind = Kind::Cpu;
         uint8_t recording = 0; // in the order setRecordings got them
@@ -73,6 +77,7 @@ public:
     static constexpr int kCallsPadding = 4;
     static constexpr int kCounterHeight = 36;
     static constexpr int kSliceTrackHeight = 22;
+    static constexpr int kQuerySlicesHeight = 44;
 
     void setSession(const TraceSession* session);
     // Several recordings on one timeline; `active` is the one whose task rows, calls rows and
@@ -139,11 +144,17 @@ public:
     std::vector<CounterGroup> counterGroupsOf(const Row& row) const;
     // The table a SliceTrack row shows, or null.
     const SliceTable* sliceTableOf(const Row& row) const;
+    // The names of the view's query tracks, in its order: a row each, from the moment one is
+    // added (its table comes when its query has run). Their tables came or went: call again.
+    void setQueryTracks(QStringList names);
+    // The table a QueryTrack row shows, or null while it is made (or when its query failed).
+    const TrackTable* queryTableOf(const Row& row) const;
 
 private:
     void rebuild();
     void addBufferRows(size_t recording, uint16_t buffer);
     void addGuestRows(const RecordingSet::GuestView& guest);
+    void addQueryTrackRows();
     Row callsRow(StreamId stream, int32_t pid, const QString& label) const;
     // The Counters and SliceTrack rows of a CPU's stream, a task or the recording, appended; how many.
     int addCounterRows(const TraceSession& session, const Row& owner, int indent);
@@ -162,6 +173,7 @@ private:
     std::vector<TaskData> m_tasks;
     QVector<int32_t> m_callPids;
     QVector<uint16_t> m_callStreams;
+    QStringList m_queryTracks;
     QMap<int64_t, int> m_laneCounts; // by laneKey
     int m_version = 0;
     int m_viewportHeight = 0;

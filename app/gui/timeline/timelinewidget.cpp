@@ -40,6 +40,7 @@ TimelineWidget::TimelineWidget(ViewState* view, QWidget* parent) : QWidget(paren
     connect(view, &ViewState::taskRowsChanged, this, &TimelineWidget::syncRowsFromView);
     connect(view, &ViewState::collapsedChanged, this, &TimelineWidget::syncRowsFromView);
     connect(view, &ViewState::callRowsChanged, this, &TimelineWidget::syncRowsFromView);
+    connect(view, &ViewState::queryTracksChanged, this, &TimelineWidget::syncQueryTracks);
     m_tracks.setFlameReady([this] { onLanesReady(); });
 }
 
@@ -82,7 +83,29 @@ void TimelineWidget::tablesGrew()
 void TimelineWidget::tracksChanged()
 {
     m_tracks.setSession(m_session);
-    m_rows.tablesGrew(); // a query's counter track has rows of its own
+    syncQueryTracks(); // a query track's row is as tall as what its table draws
+    m_rows.tablesGrew();
+    m_cacheKey = CacheKey();
+    update();
+}
+
+void TimelineWidget::syncQueryTracks()
+{
+    QStringList names;
+    for (const QueryTrackSpec& track : m_view->queryTracks()) names << track.name;
+    const bool added = names.size() > m_shownQueryTracks;
+    m_shownQueryTracks = int(names.size());
+    m_rows.setQueryTracks(names);
+    // A track just added is where the user looks next: its row is scrolled into view.
+    const auto& rows = m_rows.rows();
+    for (int i = rows.size(); added && i-- > 0;)
+        if (rows[i].kind == TimelineRows::Kind::QueryTrack) {
+            const int top = m_rows.rowTop(i), view = height() - kRulerHeight;
+            if (top < m_scrollY || top + rows[i].height > m_scrollY + view)
+                m_scrollY = std::max(0, top - 2 * TimelineRows::kHeaderHeight);
+            clampScroll();
+            break;
+        }
     m_cacheKey = CacheKey();
     update();
 }
@@ -292,6 +315,8 @@ void TimelineWidget::renderRows(QPainter& p)
                     paintGuestTaskRow(p, row, top);
                 else if (row.kind == TimelineRows::Kind::Counters)
                     paintCountersRow(p, row, top);
+                else if (row.kind == TimelineRows::Kind::QueryTrack)
+                    paintQueryTrackRow(p, row, top);
                 else if (row.kind == TimelineRows::Kind::SliceTrack) {
                     if (const SliceTable* table = m_rows.sliceTableOf(row))
                         tracksOf(row).paintSliceRow(p, *table, counterOwnerOf(row),
@@ -418,6 +443,12 @@ void TimelineWidget::paintTaskRow(QPainter& p, const TimelineRows::Row& row, int
 
 std::optional<CounterGroup> TimelineWidget::counterGroupOf(const TimelineRows::Row& row) const
 {
+    if (row.kind == TimelineRows::Kind::QueryTrack) {
+        const TrackTable* table = m_rows.queryTableOf(row);
+        if (!table || table->kind() != TrackTable::Kind::Counters || table->owner() != RowOwner::Recording)
+            return std::nullopt;
+        return CounterGroup{{static_cast<const CounterTable*>(table)}};
+    }
     std::vector<CounterGroup> groups = m_rows.counterGroupsOf(row);
     if (row.counterGroup >= int(groups.size())) return std::nullopt;
     return std::move(groups[size_t(row.counterGroup)]);
@@ -436,6 +467,86 @@ void TimelineWidget::paintCountersRow(QPainter& p, const TimelineRows::Row& row,
     if (!group) return;
     tracksOf(row).paintCounters(p, *group, counterOwnerOf(row), QRect(kLabelWidth, top, dataWidth(), row.height - 1),
                                 m_view->visibleRange());
+}
+
+void TimelineWidget::paintQueryTrackRow(QPainter& p, const TimelineRows::Row& row, int top)
+{
+    const QRect area(kLabelWidth, top, dataWidth(), row.height - 1);
+    const TrackTable* table = m_rows.queryTableOf(row);
+    if (table && table->kind() == TrackTable::Kind::Slices) {
+        const auto& slices = static_cast<const SliceTable&>(*table);
+        m_tracks.paintSliceRow(p, slices, TrackRenderer::kEveryOwner, area, m_view->visibleRange());
+        if (!m_tracks.layingOut(slices)) return;
+    }
+    if (counterGroupOf(row)) {
+        paintCountersRow(p, row, top);
+        return;
+    }
+    // A counter per task or CPU is drawn on their rows; this row says so (and why it is empty).
+    QString text = queryTrackNote(row, table);
+    QFont font = p.font();
+    font.setItalic(true);
+    p.save();
+    p.setFont(font);
+    p.setPen(palette().color(QPalette::PlaceholderText));
+    p.drawText(area.adjusted(8, 0, -8, 0), Qt::AlignVCenter | Qt::AlignLeft,
+               p.fontMetrics().elidedText(text, Qt::ElideRight, area.width() - 16));
+    p.restore();
+}
+
+QString TimelineWidget::queryTrackNote(const TimelineRows::Row& row, const TrackTable* table) const
+{
+    if (table && table->kind() == TrackTable::Kind::Slices)
+        return tr("laying out its %1 slices…").arg(QLocale().toString(qulonglong(table->rows())));
+    if (!table)
+        return m_queryTrackProblems.value(row.sliceTable, m_makingQueryTracks ? tr("running its query…")
+                                                                              : tr("its query gave no track"));
+    return table->owner() == RowOwner::Cpu
+               ? tr("drawn on the CPU rows, as a counter per CPU")
+               : tr("drawn on the rows of its tasks, as a counter per task (add a task's row to see it)");
+}
+
+void TimelineWidget::setQueryTracksMaking(bool making, QMap<int, QString> problems)
+{
+    m_makingQueryTracks = making;
+    m_queryTrackProblems = std::move(problems);
+    update();
+}
+
+void TimelineWidget::pickQuerySlice(const TimelineRows::Row& row, uint64_t t)
+{
+    const TrackTable* table = m_rows.queryTableOf(row);
+    if (!table || table->kind() != TrackTable::Kind::Slices) return;
+    const uint64_t slack = m_view->visibleRange().span() / uint64_t(std::max(dataWidth(), 1)) * 2;
+    const auto hit = m_tracks.sliceAt(static_cast<const SliceTable&>(*table), TrackRenderer::kEveryOwner, t, slack);
+    if (!hit) {
+        emit notice(tr("No slice of \"%1\" here").arg(row.label));
+        return;
+    }
+    // Its span between the markers (the user's go to Back), the task's event at its start
+    // selected when it has one.
+    const SliceTable::View& v = hit->slice;
+    m_view->setMarkersKeepingPrevious(v.start, std::max(v.end, v.start));
+    if (table->owner() == RowOwner::Task && v.owner < m_session->trace->taskIndex().size()) {
+        const int32_t pid = m_session->trace->taskIndex().task(TaskId(v.owner)).pid;
+        const std::vector<EventRef> events = m_session->trace->taskIndex().eventsAt(m_session->store(), pid, v.start);
+        if (!events.empty()) m_view->select(events.front());
+    }
+    emit notice(querySliceText(*hit, *table).section('\n', 0, 0));
+}
+
+QString TimelineWidget::querySliceText(const TrackRenderer::SliceHit& hit, const TrackTable& table) const
+{
+    QString text = m_tracks.sliceText(hit);
+    const uint32_t owner = hit.slice.owner;
+    QString where;
+    if (table.owner() == RowOwner::Task && owner < m_session->trace->taskIndex().size())
+        where = tr("task %1").arg(QString::fromStdString(m_session->trace->taskName(TaskId(owner))));
+    else if (table.owner() == RowOwner::Cpu && owner < m_session->store().streamCount())
+        where = tr("CPU %1").arg(m_session->store().stream(StreamId(uint16_t(owner))).cpu);
+    if (!where.isEmpty())
+        text.replace(text.indexOf('\n') < 0 ? text.size() : text.indexOf('\n'), 0, tr(", on %1").arg(where));
+    return text;
 }
 
 void TimelineWidget::paintCounterReadouts(QPainter& p)
@@ -458,7 +569,9 @@ void TimelineWidget::paintCounterReadouts(QPainter& p)
     const QFontMetrics metrics(small);
     for (int i = 0; i < rows.size(); top += rows[i].height, ++i) {
         const TimelineRows::Row& row = rows[i];
-        if (row.kind != TimelineRows::Kind::Counters || top + row.height < kRulerHeight || top > height()) continue;
+        if ((row.kind != TimelineRows::Kind::Counters && row.kind != TimelineRows::Kind::QueryTrack) ||
+            top + row.height < kRulerHeight || top > height())
+            continue;
         const std::optional<CounterGroup> group = counterGroupOf(row);
         if (!group) continue;
         const QStringList lines =

@@ -7,6 +7,7 @@
 #include "timeline/trackrenderer.h"
 
 #include <QElapsedTimer>
+#include <QMap>
 #include <QPixmap>
 #include <QWidget>
 
@@ -59,6 +60,9 @@ public:
     void tablesGrew();
     // The active recording's query tracks changed: its tables are looked up again.
     void tracksChanged();
+    // Whether the query tracks' tables are being made, and why those that failed did (by
+    // their index in the view): their rows say so meanwhile.
+    void setQueryTracksMaking(bool making, QMap<int, QString> problems);
     // Lays out every Calls row's lanes on this thread (the GUI does it on a worker); for tests
     // and benchmarks.
     void layOutCallsNow();
@@ -140,6 +144,14 @@ private:
     bool isActive(const TimelineRows::Row& row) const { return row.recording == m_rows.activeRecording(); }
     void paintCallsRow(QPainter& p, const TimelineRows::Row& row, int top, int index);
     void paintCountersRow(QPainter& p, const TimelineRows::Row& row, int top);
+    void paintQueryTrackRow(QPainter& p, const TimelineRows::Row& row, int top);
+    // What a query track's row without slices or a counter of its own says.
+    QString queryTrackNote(const TimelineRows::Row& row, const TrackTable* table) const;
+    // A click on a query track's row at time t: the slice there, its span between the markers.
+    void pickQuerySlice(const TimelineRows::Row& row, uint64_t t);
+    // A query track's slice as its tooltip says it, with the task or CPU it belongs to.
+    QString querySliceText(const TrackRenderer::SliceHit& hit, const TrackTable& table) const;
+    void syncQueryTracks();
     void paintCounterReadouts(QPainter& p);
     void addCounterActions(QMenu& menu, const TimelineRows::Row& row);
     // A Counters row's group and owner (a CPU's stream or a task).
@@ -204,6 +216,9 @@ private:
     bool m_ignoreRelease = false; // the release that ends a double-click
     int m_hoverX = -1;
     bool m_plainWheelZooms = false;
+    bool m_makingQueryTracks = false;
+    int m_shownQueryTracks = 0;
+    QMap<int, QString> m_queryTrackProblems;
 };
 
 } // namespace ringside

@@ -86,8 +86,12 @@ public:
                                std::optional<uint64_t> cursor);
     // The colour of a group's n-th counter.
     static QColor counterColor(size_t n);
+    // Every owner's slices of a table, as one (a query track's own row).
+    static constexpr uint32_t kEveryOwner = UINT32_MAX;
+    static constexpr size_t kMaxPackedLanes = 3;
     // A slice table drawn in a row of its own (SliceTableSpec::ownRow: the idle states under
-    // each CPU): a lane per depth filling `area`, the labels inside.
+    // each CPU; a query track, `owner` kEveryOwner): a lane per depth (every owner's: a lane
+    // per overlap) filling `area`, the labels inside.
     void paintSliceRow(QPainter& p, const SliceTable& table, uint32_t owner, const QRect& area,
                        timeline::TimeRange range);
     // A host's vCPU thread in its guest: the stays of the tables that declare them
@@ -154,6 +158,21 @@ public:
         SliceTable::View slice;
     };
     std::optional<SliceHit> sliceAt(RowOwner kind, uint32_t owner, uint64_t t, uint64_t slack);
+    // How many lanes paintSliceRow draws the owner's slices in (kEveryOwner: as many as
+    // overlap at once, kMaxPackedLanes at most).
+    // Lays them out now, on this thread, if not yet (tests and benchmarks).
+    size_t laneCount(const SliceTable& table, uint32_t owner)
+    {
+        return m_session ? lanesOf(table, owner, true).lanes.size() : 0;
+    }
+    // A query track of more slices than this is laid out on a worker (its row drawn when it is
+    // ready: the ready callback of setFlameReady runs then); fewer, at once (~30 ms).
+    static constexpr size_t kPackNowSlices = 200000;
+    void setPackNowSlices(size_t slices) { m_packNowSlices = slices; }
+    // Whether the slices of a query track's row are being laid out on a worker.
+    bool layingOut(const SliceTable& table) const;
+    // The same in one table (`owner` may be kEveryOwner).
+    std::optional<SliceHit> sliceAt(const SliceTable& table, uint32_t owner, uint64_t t, uint64_t slack);
     // A slice as the tooltip says it: its table, name, value or error, duration, and the
     // event that began it on a second line.
     QString sliceText(const SliceHit& hit) const;
@@ -189,7 +208,20 @@ private:
         // The first slice of lane d that may end at or after t.
         size_t firstEndingFrom(size_t d, uint64_t t) const;
     };
-    const Lanes& lanesOf(const SliceTable& table, uint32_t owner);
+    // Laid out when first asked; kEveryOwner's of more than m_packNowSlices on a worker
+    // (empty until then, unless `now`).
+    const Lanes& lanesOf(const SliceTable& table, uint32_t owner, bool now = false);
+    // On any thread: the owner's slices laid out; kEveryOwner's packed by overlap, not by depth.
+    static void layOut(const Trace& trace, const SliceTable& table, uint32_t owner, Lanes& lanes);
+    static void packEveryOwner(const Trace& trace, const SliceTable& table, Lanes& lanes);
+    // The owner's slices, or every owner's (kEveryOwner).
+    static void forEachSliceOf(const Trace& trace, const SliceTable& table, uint32_t owner,
+                               const std::function<void(const SliceTable::View&)>& visit);
+    struct PackState;
+    PackState& packState();
+    void setPackReady(std::function<void()> ready);
+    void resetPacking();
+    void startPacking();
     // The slices of lane d in view, one a pixel column at most: visit(slice, x0, x1, from),
     // `from` the first pixel not drawn yet (past the last slice drawn).
     template <typename Visit>
@@ -240,6 +272,8 @@ private:
 
     const TraceSession* m_session = nullptr;
     std::unique_ptr<FlameState> m_flame;
+    std::shared_ptr<PackState> m_pack; // made when first needed
+    size_t m_packNowSlices = kPackNowSlices;
     std::vector<const TrackTable*> m_tables;
     LanesMap m_lanes;
     size_t m_laneBytes = 0;

@@ -44,7 +44,8 @@ void TrackRenderer::resetFlames()
 
 void TrackRenderer::setFlameReady(std::function<void()> ready)
 {
-    m_flame->ready = std::move(ready);
+    m_flame->ready = ready;
+    setPackReady(std::move(ready)); // a query track's packed lanes too
 }
 
 bool TrackRenderer::hasFlameCharts() const
