@@ -39,6 +39,7 @@ int main(int argc, char** argv)
         std::fprintf(stderr, "bench_querytrack: the analyses failed\n");
         return 1;
     }
+    session->trace->finishAnalyses(); // as the window's last batch: the calls still open end
     const Trace& trace = *session->trace;
     auto sql = sql::RecordingSql::open(trace);
     if (!sql) {
