@@ -613,6 +613,64 @@ private slots:
             QCOMPARE(tableJson(final[t], context), tableJson(expected[t], context));
     }
 
+    // Failures are kept in chunks of a megabyte (32,768 of them): lists longer than a chunk,
+    // sorted across chunks and let go chunk by chunk while the table is made, give the table a
+    // list that fits one chunk gives.
+    void syscallsFailuresPastAChunk()
+    {
+        struct Value {
+            uint64_t key = 0;
+            uint32_t filler = 0;
+        };
+        ChunkedList<Value> list;
+        const size_t count = 2 * ChunkedList<Value>::kPerChunk + 1000;
+        for (size_t i = 0; i < count; ++i) list.push_back({uint64_t(count - i), uint32_t(i)});
+        QCOMPARE(list.chunks(), size_t(3));
+        std::sort(list.begin(), list.end(), [](const Value& a, const Value& b) { return a.key < b.key; });
+        for (size_t i = 0; i < count; ++i) QCOMPARE(list[i].key, uint64_t(i + 1));
+        list.releaseBefore(ChunkedList<Value>::kPerChunk + 5); // the first chunk only
+        QCOMPARE(list.chunks(), size_t(2));
+        QCOMPARE(list[ChunkedList<Value>::kPerChunk].key, uint64_t(ChunkedList<Value>::kPerChunk + 1));
+        QCOMPARE(list[count - 1].key, uint64_t(count));
+
+        // 70,000 failures of two tasks, in one list or in seven joins' lists.
+        auto feedAll = [](SyscallsPlugin& plugin, Tables& tables, size_t joinEvery) {
+            Feeder feed(plugin, tables.tables);
+            for (uint64_t i = 0; i < 70000; ++i) {
+                const uint64_t t = 1000 + i * 100;
+                const int32_t pid = 5 + int32_t(i % 2);
+                feed.rawEnter(t, pid, 2);
+                feed.rawExit(t + 10 + i % 50, pid, 2, -int64_t(1 + i % 30));
+                if (joinEvery && (i + 1) % joinEvery == 0) plugin.flush();
+            }
+            plugin.flush();
+            plugin.finish();
+        };
+        SyscallsPlugin once, many;
+        Tables onceTables, manyTables;
+        feedAll(once, onceTables, 0);
+        feedAll(many, manyTables, 10000);
+        StatsContext context;
+        context.taskName = [](uint32_t task) { return std::to_string(task); };
+        context.taskPid = [](uint32_t task) { return int32_t(task); };
+        context.eventTime = [](EventRef e) { return uint64_t(e.stream.value) << 32 | e.index; };
+        const std::vector<StatsTable> asked = once.statistics(); // keeps what it was made from
+        const std::vector<StatsTable> expected = once.finalStatistics();
+        const std::vector<StatsTable> final = many.finalStatistics();
+        const StatsTable* failures = statsNamed(final, "failures");
+        QVERIFY(failures);
+        QCOMPARE(failures->rows(), size_t(70000));
+        const StatsTable::Column& durations = failures->columns[6];
+        for (size_t r = 0; r < failures->rows(); ++r)
+            QCOMPARE(durations.numbers[r], int64_t(10 + r % 50)); // in time order
+        QCOMPARE(final.size(), expected.size());
+        QCOMPARE(asked.size(), expected.size());
+        for (size_t t = 0; t < final.size(); ++t) {
+            QCOMPARE(tableJson(final[t], context), tableJson(expected[t], context));
+            QCOMPARE(tableJson(asked[t], context), tableJson(expected[t], context));
+        }
+    }
+
     // A wait of more than 4.3 s and an address returned by mmap come back whole.
     // A row for an owner no task or CPU can be (a plugin's "no task", UINT32_MAX) would take a
     // lane for every number below it: 32 GB. It is refused and counted, and not in rows().

@@ -26,7 +26,15 @@ void SyscallsPlugin::Sums::add(const Sums& o)
     calls = uint32_t(std::min<uint64_t>(UINT32_MAX, uint64_t(calls) + o.calls));
     timed = uint32_t(std::min<uint64_t>(UINT32_MAX, uint64_t(timed) + o.timed));
     total += o.total, max = std::max(max, o.max);
-    first = std::min(first, o.first);
+}
+
+void SyscallsPlugin::Tally::noteFirst(int32_t pid, uint64_t time)
+{
+    auto [place, added] = m_firstOf.try_emplace(pid, uint32_t(firsts.size()));
+    if (added)
+        firsts.emplace_back(pid, time);
+    else
+        firsts[place->second].second = std::min(firsts[place->second].second, time);
 }
 
 SyscallsPlugin::Sums& SyscallsPlugin::Tally::of(uint64_t key)
@@ -55,8 +63,16 @@ void SyscallsPlugin::Tally::add(const Call& c, EventRef exitEvent, SumsCache* ca
             --i;
         }
         sums[places[i].second].add(c);
+        if (cache->first == UINT32_MAX) {
+            cache->first = uint32_t(firsts.size());
+            firsts.emplace_back(c.pid, c.enter);
+        } else {
+            uint64_t& first = firsts[cache->first].second;
+            first = std::min(first, c.enter);
+        }
     } else {
         of(uint64_t(uint32_t(c.pid)) << 32 | c.name).add(c);
+        noteFirst(c.pid, c.enter);
     }
     if (c.failed())
         failures.push_back({c.exit, c.enterSeen ? int64_t(c.exit - c.enter) : StatsTable::kUnknown, exitEvent, c.pid,
@@ -66,7 +82,8 @@ void SyscallsPlugin::Tally::add(const Call& c, EventRef exitEvent, SumsCache* ca
 void SyscallsPlugin::Tally::add(Tally&& o)
 {
     for (size_t i = 0; i < o.keys.size(); ++i) of(o.keys[i]).add(o.sums[i]);
-    failures.insert(failures.end(), o.failures.begin(), o.failures.end());
+    for (const auto& [pid, time] : o.firsts) noteFirst(pid, time);
+    for (const Failure& f : o.failures) failures.push_back(f);
     o = Tally();
 }
 
@@ -190,7 +207,7 @@ public:
         m_anchored = nullptr;
         // Held until the statistics, without the room they grew into (a third of them): a piece
         // at a time on the parser's threads, not all at once at the join.
-        m_tally.keys.shrink_to_fit(), m_tally.sums.shrink_to_fit(), m_tally.failures.shrink_to_fit();
+        m_tally.keys.shrink_to_fit(), m_tally.sums.shrink_to_fit(), m_tally.firsts.shrink_to_fit();
         // So are the calls that wait for the join (a blocking call is two of them, its orphan
         // and its unreturned entry: half a million on 23M events); nothing adds to the tally
         // any more.
@@ -734,23 +751,20 @@ void SyscallsPlugin::join(std::vector<FedPiece> fed)
     keepFailures(m_tally.failures);
 }
 
-void SyscallsPlugin::keepFailures(std::vector<Failure>& list)
+void SyscallsPlugin::keepFailures(ChunkedList<Failure>& list)
 {
     if (list.empty()) return;
     // In place: a stable sort's buffer of hundreds of thousands of failures came at the load's peak.
     std::sort(list.begin(), list.end(), Failure::before);
     m_failures.push_back(std::move(list));
-    std::vector<Failure>().swap(list);
+    list.clear();
     // A capture joins batch after batch: its short lists become one now and then.
     constexpr size_t kMostLists = 64;
     if (m_failures.size() > kMostLists) {
-        size_t all = 0;
-        for (const auto& l : m_failures) all += l.size();
-        std::vector<Failure> one;
-        one.reserve(all);
+        ChunkedList<Failure> one;
         for (auto& l : m_failures) {
-            one.insert(one.end(), l.begin(), l.end());
-            std::vector<Failure>().swap(l);
+            for (const Failure& f : l) one.push_back(f);
+            l.clear();
         }
         std::sort(one.begin(), one.end(), Failure::before);
         m_failures.clear();

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 #pragma once
 
+#include "chunkedlist.h"
 #include "plugin/plugin.h"
 #include "syscalltables.h"
 #include "util/flatindex.h"
@@ -49,17 +50,16 @@ public:
         uint64_t duration() const { return enterSeen && exitSeen ? exit - enter : 0; }
     };
     // What one task's calls of one kind came to (hundreds of thousands of them held until the
-    // statistics are made: 32 bytes each). The errors are counted from the failures when the
-    // statistics are made: most sums have none. The counts fit 32 bits: a task would need over
-    // four billion events of its own for more, past what a recording holds; they never wrap.
+    // statistics are made: 24 bytes each; when its pid made its first call is the tally's, per
+    // pid). The errors are counted from the failures when the statistics are made: most sums
+    // have none. The counts fit 32 bits: a task would need over four billion events of its own
+    // for more, past what a recording holds; they never wrap.
     struct Sums {
         uint64_t total = 0, max = 0;
-        uint64_t first = UINT64_MAX; // the earliest call's time
         uint32_t calls = 0, timed = 0;
         void add(const Call& c) // once per call: inline
         {
             calls += calls != UINT32_MAX;
-            first = std::min(first, c.enter);
             if (c.enterSeen && c.exitSeen) total += c.duration(), max = std::max(max, c.duration()), timed += timed != UINT32_MAX;
         }
         void add(const Sums& other);
@@ -158,6 +158,7 @@ private:
     // needs no index: a key the cache lacks is new.
     struct SumsCache {
         std::vector<std::pair<uint32_t, uint32_t>> places; // (name, position in the tally)
+        uint32_t first = UINT32_MAX;                       // the pid's place in the tally's firsts
     };
     // Sums of calls added per pid and name (the sums per name and per pid are theirs added up
     // when the statistics are asked for); the failures. Hundreds of thousands of pairs, met
@@ -165,7 +166,10 @@ private:
     struct Tally {
         std::vector<uint64_t> keys; // pid << 32 | name
         std::vector<Sums> sums;     // of keys[i]
-        std::vector<Failure> failures;
+        // When each pid's earliest call here entered (its exit without an entry): the task the
+        // pid's rows name is the pid's at its first call.
+        std::vector<std::pair<int32_t, uint64_t>> firsts;
+        ChunkedList<Failure> failures; // hundreds of thousands: never copied as they grow
         // `cache`: the call's pid's, when the caller keeps one for every pid it adds (a tally
         // is fed with caches or without, never both).
         void add(const Call& c, EventRef exitEvent, SumsCache* cache = nullptr);
@@ -179,6 +183,8 @@ private:
 
     private:
         Sums& of(uint64_t key);
+        void noteFirst(int32_t pid, uint64_t time);
+        std::unordered_map<int32_t, uint32_t> m_firstOf; // pid -> place in firsts, without caches
         FlatIndex m_index; // key -> position in keys and sums
         // A task often makes the same call again: its sums without a lookup.
         uint64_t m_lastKey = UINT64_MAX;
@@ -201,7 +207,7 @@ private:
     // A joined call nothing can change any more: into the table, owned by its task then.
     void decided(PendingCall& call);
     // Keeps failures (a piece's, a join's) as one more list in time order, the table's rows.
-    void keepFailures(std::vector<Failure>& list);
+    void keepFailures(ChunkedList<Failure>& list);
     void joinStretches(Piece& earlier, Piece& later, std::vector<Unreturned>& open,
                        std::pair<size_t, size_t> ofEarlier);
     void pairAcrossPieces(std::vector<Piece*>& pieces, std::vector<Unreturned>& open);
@@ -224,8 +230,8 @@ private:
     std::unordered_map<uint32_t, Piece*> m_lastOfStream; // the latest joined piece of a stream
     Tally m_tally; // the sums of the calls joined across pieces, and their failures until kept
     // Every failure, as lists in time order (each piece's, each join's): the table merges them
-    // and lets each go once read. One merged list held them twice at the load's peak.
-    std::vector<std::vector<Failure>> m_failures;
+    // and lets each chunk go once read. One merged list held them twice at the load's peak.
+    std::vector<ChunkedList<Failure>> m_failures;
     // The joined pieces' sums (indexed by their caches only), not added into m_tally: their
     // keys barely overlap (a task's calls stay in a few stretches: 300,704 keys in 9 pieces for
     // 312,798 distinct on 23M events), and adding them up held a second copy and its index at
