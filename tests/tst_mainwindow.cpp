@@ -24,8 +24,10 @@
 #include "timeline/timelinewidget.h"
 #include "timeline/trackrenderer.h"
 #include "widgets/focusframe.h"
+#include "widgets/focusring.h"
 
 #include <QAbstractItemModelTester>
+#include <QAbstractItemView>
 #include <QAction>
 #include <QApplication>
 #include <QComboBox>
@@ -122,6 +124,14 @@ QString statusText(MainWindow& window)
     QStringList texts;
     for (QLabel* label : window.statusBar()->findChildren<QLabel*>()) texts << label->text();
     return texts.join(" | ");
+}
+
+// Tab's next stop from a widget of `window`, as QWidget::focusNextPrevChild takes it.
+QWidget* nextTabStopIn(QWidget* window, QWidget* from)
+{
+    for (QWidget* w = from->nextInFocusChain(); w && w != from; w = w->nextInFocusChain())
+        if ((w->focusPolicy() & Qt::TabFocus) && w->isVisibleTo(window) && w->isEnabled()) return w;
+    return nullptr;
 }
 
 } // namespace
@@ -1105,12 +1115,7 @@ private slots:
         QVERIFY(first >= 0);
         QCOMPARE(window.tableModel()->data(window.tableModel()->index(first, EventTableModel::Event)).toString(),
                  QString("sched_switch"));
-        // Tab's next stop from a widget, as QWidget::focusNextPrevChild takes it.
-        auto nextTabStop = [&](QWidget* from) {
-            for (QWidget* w = from->nextInFocusChain(); w && w != from; w = w->nextInFocusChain())
-                if ((w->focusPolicy() & Qt::TabFocus) && w->isVisibleTo(&window) && w->isEnabled()) return w;
-            return static_cast<QWidget*>(nullptr);
-        };
+        auto nextTabStop = [&](QWidget* from) { return nextTabStopIn(&window, from); };
         // The search's fields (column, Regex, Previous, Next), then the table, then the details.
         QWidget* stop = search->edit();
         for (int tab = 0; tab < 4; ++tab) stop = nextTabStop(stop);
@@ -1128,6 +1133,86 @@ private slots:
         QVERIFY(frame->framed());
         QApplication::sendEvent(window.timeline(), &out);
         QVERIFY(!frame->framed());
+    }
+
+    // Whatever list, table, tree or editor has the keys is ringed (Qt draws an item view's
+    // selection and a text editor the same with and without them); Tab from the timeline goes
+    // through every shown pane, the Query pane's editor and results too, and back.
+    void focusIsRingedAndTabReachesEveryPane()
+    {
+        MainWindow window;
+        window.resize(1280, 800);
+        window.show();
+        QVERIFY(load(window, test::fixture("sched-mix.dat")));
+        auto* ring = window.findChild<FocusRing*>("focusRing");
+        QVERIFY(ring && !ring->target());
+        auto focusIn = [](QWidget* w) {
+            QFocusEvent in(QEvent::FocusIn, Qt::TabFocusReason);
+            QApplication::sendEvent(w, &in);
+        };
+        auto focusOut = [](QWidget* w, Qt::FocusReason reason) {
+            QFocusEvent out(QEvent::FocusOut, reason);
+            QApplication::sendEvent(w, &out);
+        };
+        auto ringedAround = [&](QWidget* w) {
+            return ring->target() == w && ring->isVisibleTo(&window) &&
+                   ring->geometry() == QRect(w->mapTo(&window, QPoint(0, 0)), w->size());
+        };
+        EventTableView* table = window.table();
+        focusIn(table);
+        QVERIFY(ringedAround(table));
+        // A menu over it keeps the ring where the keys come back to; Tab elsewhere takes it.
+        focusOut(table, Qt::PopupFocusReason);
+        QVERIFY(ringedAround(table));
+        auto* details = window.findChild<DetailsPane*>();
+        focusIn(details);
+        QVERIFY(ringedAround(details));
+        focusOut(details, Qt::TabFocusReason);
+        QVERIFY(!ring->target());
+        // The timeline has its own frame; a line edit the style frames.
+        focusIn(details);
+        focusIn(window.timeline());
+        QVERIFY(!ring->target());
+        focusIn(window.searchBar()->edit());
+        QVERIFY(!ring->target());
+        // The ring follows its view when the panes are resized.
+        focusIn(table);
+        window.resize(1400, 900);
+        QTRY_VERIFY(ringedAround(table));
+
+        window.findChild<QAction*>("showQueryAction")->trigger();
+        SqlEditor* editor = window.queryPane()->editor();
+        QVERIFY(editor->isVisibleTo(&window));
+        focusIn(editor);
+        QVERIFY(ringedAround(editor));
+        // Tab leaves the editor (it held the keys: Tab typed a tab), for Run and the results.
+        QVERIFY(editor->tabChangesFocus());
+        QTest::keyClicks(editor, "SELECT 1");
+        QTest::keyClick(editor, Qt::Key_Tab);
+        QCOMPARE(editor->toPlainText(), QString("SELECT 1"));
+        // ... but while a completion is offered, Tab takes it (keys go to the popup then).
+        editor->clear();
+        QTest::keyClicks(editor, "SELECT count(*) FROM ftrace_ev");
+        QAbstractItemView* offered = editor->completer()->popup();
+        QTRY_VERIFY(offered->isVisible());
+        QTest::keyClick(offered, Qt::Key_Tab);
+        QCOMPARE(editor->toPlainText(), QString("SELECT count(*) FROM ftrace_event"));
+
+        // Tab's stops from the timeline, round to it.
+        auto nextTabStop = [&](QWidget* from) { return nextTabStopIn(&window, from); };
+        QList<QWidget*> stops;
+        for (QWidget* w = nextTabStop(window.timeline()); w && w != window.timeline() && stops.size() < 200;
+             w = nextTabStop(w))
+            stops << w;
+        QStringList names;
+        for (QWidget* w : stops) names << (w->objectName().isEmpty() ? w->metaObject()->className() : w->objectName());
+        QVERIFY2(!stops.isEmpty() && stops.size() < 200, qPrintable(names.join(", ")));
+        QVERIFY2(stops.contains(editor), qPrintable(names.join(", ")));
+        QVERIFY2(stops.contains(window.queryPane()->findChild<QAbstractItemView*>()), qPrintable(names.join(", ")));
+        QVERIFY2(stops.contains(window.findChild<FilterPanel*>()->findChild<QLineEdit*>()),
+                 qPrintable(names.join(", ")));
+        QCOMPARE(nextTabStop(stops.back()), static_cast<QWidget*>(window.timeline()));
+        QVERIFY2(stops.contains(table) && stops.contains(details), qPrintable(names.join(", ")));
     }
 
     // Missing scheduling data is said where the numbers are: the plugin pane and the trace

@@ -18,6 +18,7 @@
 #include "timeline/timelinekeys.h"
 #include "timeline/timelinewidget.h"
 #include "widgets/focusframe.h"
+#include "widgets/focusring.h"
 
 #include <QAction>
 #include <QCloseEvent>
@@ -55,6 +56,7 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent)
     // Framed while it has the keys: after Escape from a menu, letters move the view.
     setCentralWidget(new FocusFrame(m_timeline, this));
     createPanes();
+    new FocusRing(this); // ... and so is the list, table or tree that has them
     m_status = new WindowStatus(statusBar(), m_workspace, m_pluginStats, m_pluginDock, m_healthDock);
     connect(m_timeline, &TimelineWidget::notice, m_status, &WindowStatus::sayNotice);
 

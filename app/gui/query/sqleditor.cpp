@@ -15,7 +15,9 @@ SqlEditor::SqlEditor(QWidget* parent) : QPlainTextEdit(parent), m_completer(new 
 {
     setFont(QFontDatabase::systemFont(QFontDatabase::FixedFont));
     setLineWrapMode(QPlainTextEdit::NoWrap);
-    setTabChangesFocus(false);
+    // Tab leaves for Run and the results, as in a form: an editor that kept Tab for indenting
+    // held a keyboard-only user in it. Tab still takes a completion while one is offered.
+    setTabChangesFocus(true);
     setPlaceholderText(tr("SELECT name, count(*) FROM ftrace_event GROUP BY name ORDER BY 2 DESC  (Ctrl+Return runs)"));
     m_completer->setWidget(this);
     m_completer->setCaseSensitivity(Qt::CaseInsensitive);
@@ -47,6 +49,13 @@ void SqlEditor::insertCompletion(const QString& word)
     cursor.movePosition(QTextCursor::Left, QTextCursor::KeepAnchor, int(wordBeforeCursor().size()));
     cursor.insertText(word);
     setTextCursor(cursor);
+}
+
+bool SqlEditor::focusNextPrevChild(bool next)
+{
+    // While a completion is offered, Tab is the completer's (it takes the completion).
+    if (m_completer->popup()->isVisible()) return false;
+    return QPlainTextEdit::focusNextPrevChild(next);
 }
 
 void SqlEditor::keyPressEvent(QKeyEvent* event)

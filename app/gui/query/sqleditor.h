@@ -9,7 +9,8 @@ class QCompleter;
 namespace ringside {
 
 // The Query pane's editor: SQL in a fixed-width font, the recording's tables and columns (and
-// a few keywords) completed as they are typed (Tab or Return takes one), Ctrl+Return runs.
+// a few keywords) completed as they are typed (Tab or Return takes one), Ctrl+Return runs;
+// Tab leaves it when no completion is offered.
 class SqlEditor : public QPlainTextEdit {
     Q_OBJECT
 public:
@@ -22,6 +23,7 @@ signals:
 
 protected:
     void keyPressEvent(QKeyEvent* event) override;
+    bool focusNextPrevChild(bool next) override;
 
 private:
     QString wordBeforeCursor() const;
