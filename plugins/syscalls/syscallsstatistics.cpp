@@ -179,29 +179,53 @@ std::vector<StatsTable> SyscallsPlugin::tables(SyscallsPlugin* consuming) const
     for (uint32_t id = 0; id < byRank.size(); ++id) byRank[id] = id;
     std::sort(byRank.begin(), byRank.end(), [&](uint32_t a, uint32_t b) { return names[a] < names[b]; });
     for (uint32_t r = 0; r < byRank.size(); ++r) rankOf[byRank[r]] = r;
-    // Each key's sums, from every tally it is in: (tally << 32 | position), in pid and name
-    // order, as one number each (the pid's sign flipped, the name's rank in alphabetical order).
-    auto orderOf = [&](uint64_t entry) {
-        const uint64_t key = allSums[entry >> 32]->keys[uint32_t(entry)];
+    // A key's order, as one number (the pid's sign flipped, the name's rank in alphabetical order).
+    auto orderOf = [&](uint64_t key) {
         return uint64_t(uint32_t(key >> 32) ^ 0x80000000u) << 32 | rankOf[uint32_t(key)];
     };
-    std::vector<uint64_t> taskCalls;
-    taskCalls.reserve(entries);
-    for (uint64_t t = 0; t < allSums.size(); ++t)
-        for (uint32_t i = 0; i < allSums[t]->keys.size(); ++i) taskCalls.push_back(t << 32 | i);
-    std::sort(taskCalls.begin(), taskCalls.end(), [&](uint64_t a, uint64_t b) { return orderOf(a) < orderOf(b); });
-    for (auto* c : {&cTask, &cName, &cCalls, &cTotal, &cMax}) c->numbers.reserve(taskCalls.size());
-    cErrors.counts.reserve(taskCalls.size());
+    // Each tally's positions in that order (its keys are distinct), then the tallies merged:
+    // equal keys of several tallies add up to one row. A tally goes once its last key is read.
+    // Tasks come and go, so a piece's tally holds mostly the pids of its own stretch and is done
+    // with long before the last rows: the sums and the rows made from them are not held whole
+    // at once (they were, the load's peak on 23M events).
+    std::vector<std::vector<uint32_t>> sorted(allSums.size());
+    for (size_t t = 0; t < allSums.size(); ++t) {
+        const std::vector<uint64_t>& keys = allSums[t]->keys;
+        std::vector<std::pair<uint64_t, uint32_t>> ordered(keys.size());
+        for (uint32_t i = 0; i < keys.size(); ++i) ordered[i] = {orderOf(keys[i]), i};
+        std::sort(ordered.begin(), ordered.end());
+        sorted[t].reserve(ordered.size());
+        for (const auto& [order, i] : ordered) sorted[t].push_back(i);
+    }
+    for (auto* c : {&cTask, &cName, &cCalls, &cTotal, &cMax}) c->numbers.reserve(entries);
+    cErrors.counts.reserve(entries);
+    std::vector<size_t> nextKey(allSums.size(), 0);
+    auto headOrder = [&](size_t t) { return orderOf(allSums[t]->keys[sorted[t][nextKey[t]]]); };
+    auto laterKey = [&](size_t a, size_t b) { return headOrder(a) > headOrder(b); };
+    std::vector<size_t> tallies; // with keys left, a heap by their next key
+    for (size_t t = 0; t < allSums.size(); ++t)
+        if (!sorted[t].empty()) tallies.push_back(t);
+    std::make_heap(tallies.begin(), tallies.end(), laterKey);
+    auto done = [&](size_t t) {
+        std::vector<uint32_t>().swap(sorted[t]);
+        if (consuming) (t == 0 ? consuming->m_tally : consuming->m_pieceTallies[t - 1]).clear();
+    };
     std::optional<int32_t> lastPid;
     int64_t lastTask = 0;
-    auto sumsOf = [&](uint64_t entry) -> const Sums& { return allSums[entry >> 32]->sums[uint32_t(entry)]; };
-    for (size_t first = 0, next = 0; first < taskCalls.size(); first = next) {
-        const uint64_t ordered = orderOf(taskCalls[first]);
-        // The sums are far apart in their tallies: asked for a few rows ahead, their loads overlap.
-        if (const size_t ahead = first + 8; ahead < taskCalls.size()) __builtin_prefetch(&sumsOf(taskCalls[ahead]));
+    while (!tallies.empty()) {
+        const uint64_t ordered = headOrder(tallies.front());
         Sums s;
-        for (next = first; next < taskCalls.size() && orderOf(taskCalls[next]) == ordered; ++next)
-            s.add(sumsOf(taskCalls[next]));
+        while (!tallies.empty() && headOrder(tallies.front()) == ordered) {
+            std::pop_heap(tallies.begin(), tallies.end(), laterKey);
+            const size_t t = tallies.back();
+            s.add(allSums[t]->sums[sorted[t][nextKey[t]]]);
+            if (++nextKey[t] < sorted[t].size()) {
+                std::push_heap(tallies.begin(), tallies.end(), laterKey);
+            } else {
+                tallies.pop_back();
+                done(t);
+            }
+        }
         const int32_t pid = int32_t(uint32_t(ordered >> 32) ^ 0x80000000u);
         const uint32_t name = byRank[uint32_t(ordered)];
         const uint64_t key = uint64_t(uint32_t(pid)) << 32 | name;
