@@ -172,6 +172,23 @@ int failuresInReport(const QString& reportXz, int* e2big)
     return failures;
 }
 
+// `calls` failing calls of two tasks, 100 ns apart, the i-th lasting 10 + i ns (10 + i %
+// `durationCycle` with one), joined every `joinEvery` calls (0: once, at the end).
+void feedFailingCalls(SyscallsPlugin& plugin, Tables& tables, uint64_t calls, uint64_t joinEvery,
+                      uint64_t durationCycle)
+{
+    Feeder feed(plugin, tables.tables);
+    for (uint64_t i = 0; i < calls; ++i) {
+        const uint64_t t = 1000 + i * 100;
+        const int32_t pid = 5 + int32_t(i % 2);
+        feed.rawEnter(t, pid, 2);
+        feed.rawExit(t + 10 + (durationCycle ? i % durationCycle : i), pid, 2, -int64_t(1 + i % 30));
+        if (joinEvery && (i + 1) % joinEvery == 0) plugin.flush();
+    }
+    plugin.flush();
+    plugin.finish();
+}
+
 } // namespace
 
 class TestPlugins : public QObject {
@@ -580,16 +597,7 @@ private slots:
     void syscallsFailuresOfManyJoins()
     {
         auto feedAll = [](SyscallsPlugin& plugin, Tables& tables, bool joinEach) {
-            Feeder feed(plugin, tables.tables);
-            for (uint64_t i = 0; i < 150; ++i) {
-                const uint64_t t = 1000 + i * 100;
-                const int32_t pid = 5 + int32_t(i % 2);
-                feed.rawEnter(t, pid, 2);
-                feed.rawExit(t + 10 + i, pid, 2, -int64_t(1 + i % 30));
-                if (joinEach) plugin.flush();
-            }
-            plugin.flush();
-            plugin.finish();
+            feedFailingCalls(plugin, tables, 150, joinEach ? 1 : 0, 0);
         };
         SyscallsPlugin once, many;
         Tables onceTables, manyTables;
@@ -634,17 +642,8 @@ private slots:
         QCOMPARE(list[count - 1].key, uint64_t(count));
 
         // 70,000 failures of two tasks, in one list or in seven joins' lists.
-        auto feedAll = [](SyscallsPlugin& plugin, Tables& tables, size_t joinEvery) {
-            Feeder feed(plugin, tables.tables);
-            for (uint64_t i = 0; i < 70000; ++i) {
-                const uint64_t t = 1000 + i * 100;
-                const int32_t pid = 5 + int32_t(i % 2);
-                feed.rawEnter(t, pid, 2);
-                feed.rawExit(t + 10 + i % 50, pid, 2, -int64_t(1 + i % 30));
-                if (joinEvery && (i + 1) % joinEvery == 0) plugin.flush();
-            }
-            plugin.flush();
-            plugin.finish();
+        auto feedAll = [](SyscallsPlugin& plugin, Tables& tables, uint64_t joinEvery) {
+            feedFailingCalls(plugin, tables, 70000, joinEvery, 50);
         };
         SyscallsPlugin once, many;
         Tables onceTables, manyTables;

@@ -20,13 +20,13 @@ public:
     explicit FocusRing(QWidget* window);
     // The view it is drawn around, or null when it is hidden.
     QWidget* target() const { return isVisible() ? m_target.data() : nullptr; }
-    static bool ringed(const QWidget* widget);
 
 protected:
     bool eventFilter(QObject* watched, QEvent* event) override;
     void paintEvent(QPaintEvent* event) override;
 
 private:
+    static bool ringed(const QWidget* widget);
     void detach();
     void follow();
 
