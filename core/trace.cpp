@@ -102,11 +102,32 @@ Result<std::unique_ptr<Trace>> Trace::open(const std::string& path, const LoadOp
                                            std::vector<std::unique_ptr<RecordConsumer>> consumers,
                                            std::vector<std::unique_ptr<Plugin>> plugins)
 {
+    auto trace = unloaded(path, std::move(consumers), std::move(plugins));
+    if (!trace) return trace.error();
+    auto loaded = trace.value()->load(options);
+    if (!loaded) return loaded.error();
+    return std::move(trace.value());
+}
+
+Result<std::unique_ptr<Trace>> Trace::unloaded(const std::string& path,
+                                               std::vector<std::unique_ptr<RecordConsumer>> consumers,
+                                               std::vector<std::unique_ptr<Plugin>> plugins)
+{
     try {
-        return openTrace(path, options, std::move(consumers), std::move(plugins));
+        return openUnloaded(path, std::move(consumers), std::move(plugins));
     } catch (...) {
         // Memory that cannot be had (or a consumer that throws) fails the open with a message.
         return errorFromException(path, std::current_exception());
+    }
+}
+
+Result<LoadEnd> Trace::load(const LoadOptions& options)
+{
+    try {
+        if (m_loadStarted.exchange(true)) return Error{m_file->path() + ": loaded already"};
+        return loadPages(options);
+    } catch (...) {
+        return errorFromException(m_file->path(), std::current_exception());
     }
 }
 
@@ -217,9 +238,9 @@ Result<std::unique_ptr<Trace>> Trace::growing(const std::string& path, EventStor
     return trace;
 }
 
-Result<std::unique_ptr<Trace>> Trace::openTrace(const std::string& path, const LoadOptions& options,
-                                                std::vector<std::unique_ptr<RecordConsumer>> consumers,
-                                                std::vector<std::unique_ptr<Plugin>> plugins)
+Result<std::unique_ptr<Trace>> Trace::openUnloaded(const std::string& path,
+                                                   std::vector<std::unique_ptr<RecordConsumer>> consumers,
+                                                   std::vector<std::unique_ptr<Plugin>> plugins)
 {
     std::unique_ptr<Trace> trace(new Trace);
     trace->addAnalyses(std::move(consumers), std::move(plugins));
@@ -240,28 +261,12 @@ Result<std::unique_ptr<Trace>> Trace::openTrace(const std::string& path, const L
     if (!opened) return opened.error();
     trace = std::move(opened.value());
 
-    LoadOptions load = options;
     DatFile* datFile = trace->m_file.get();
-    load.alongside = [datFile, t = trace.get(), previous = options.alongside] {
-        {
-            const TepAccess tep = t->tep();
-            datFile->registerDeferredKallsyms();
-        }
-        if (previous) previous();
-    };
-    load.typesKnown = [datFile, t = trace.get(), previous = options.typesKnown](const std::vector<uint64_t>& counts,
-                                                                                 Diagnostics& diagnostics) {
-        {
-            const TepAccess tep = t->tep();
-            datFile->parseDeferredFormats(counts, diagnostics);
-        }
-        if (previous) previous(counts, diagnostics);
-    };
     const DeferredFormats deferred(*datFile);
     trace->m_recordingInfo = recordingInfoOf(*trace, *datFile, deferred);
     const ConsumerRegistry::FormatLookup parsed = formatsOf(datFile->tep());
     const ConsumerRegistry::EventLister listed = eventsOf(datFile->tep());
-    const std::vector<RecordTap>& taps = trace->bindAnalyses(
+    trace->bindAnalyses(
         [&](const std::string& system, const std::string& name) {
             auto format = parsed(system, name);
             return format ? format : deferred.find(system, name);
@@ -272,9 +277,44 @@ Result<std::unique_ptr<Trace>> Trace::openTrace(const std::string& path, const L
             names.insert(names.end(), later.begin(), later.end());
             return names;
         });
+    trace->m_store = std::make_unique<EventStore>();
+    return trace;
+}
+
+Result<LoadEnd> Trace::loadPages(const LoadOptions& options)
+{
+    const std::string& path = m_file->path();
+    LoadOptions load = options;
+    DatFile* datFile = m_file.get();
+    load.alongside = [datFile, this, previous = options.alongside] {
+        {
+            const TepAccess tep = this->tep();
+            datFile->registerDeferredKallsyms();
+        }
+        if (previous) previous();
+    };
+    load.typesKnown = [datFile, this, previous = options.typesKnown](const std::vector<uint64_t>& counts,
+                                                                     Diagnostics& diagnostics) {
+        {
+            const TepAccess tep = this->tep();
+            datFile->parseDeferredFormats(counts, diagnostics);
+        }
+        if (previous) previous(counts, diagnostics);
+    };
+    load.typesSeen = [datFile, this](const std::vector<uint64_t>& counts, Diagnostics& diagnostics) {
+        const TepAccess tep = this->tep();
+        datFile->parseDeferredFormats(counts, diagnostics);
+    };
+    // Readers of a growing store decode meanwhile, through the locked handle.
+    load.savedComm = [this](int32_t pid) {
+        const TepAccess tep = this->tep();
+        const char* comm = tep_data_comm_from_pid(tep.get(), pid);
+        return std::string(comm ? comm : "<...>");
+    };
+    const std::vector<RecordTap>& taps = m_consumers.taps();
     const size_t ownTaps = load.taps.size();
     load.taps.insert(load.taps.end(), taps.begin(), taps.end());
-    ConsumerRegistry& registry = trace->m_consumers;
+    ConsumerRegistry& registry = m_consumers;
     registry.setTapOffset(ownTaps);
     if (registry.feedsPieces()) {
         load.sinkFor = [&registry](size_t stream) { return registry.sinkFor(StreamId(uint16_t(stream))); };
@@ -283,14 +323,14 @@ Result<std::unique_ptr<Trace>> Trace::openTrace(const std::string& path, const L
         };
     }
     std::vector<std::vector<TapColumn>> collected;
-    auto store = loadEvents(*trace->m_file, trace->m_file->tep(), load, &collected);
-    if (!store) return store.error();
-    trace->m_store = std::move(store.value());
+    auto loaded = loadEvents(*m_file, m_file->tep(), load, *m_store, &collected);
+    if (!loaded) return loaded.error();
     returnFreedMemory();
     collected.erase(collected.begin(), collected.begin() + long(ownTaps)); // the caller's own, if any
-    trace->addTapColumns(std::move(collected));
+    addTapColumns(std::move(collected));
     if (options.analyse) {
-        const uint64_t events = trace->m_store->eventCount();
+        Trace* trace = this;
+        const uint64_t events = m_store->eventCount();
         auto report = [&options, events](uint64_t done, uint64_t total) {
             if (!options.progress) return;
             LoadProgress p;
@@ -308,7 +348,7 @@ Result<std::unique_ptr<Trace>> Trace::openTrace(const std::string& path, const L
         report(1, 1);
         trace->finishAnalyses();
     }
-    return trace;
+    return loaded.value();
 }
 
 RecordSink* Trace::captureSink(StreamId stream)

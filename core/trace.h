@@ -66,6 +66,14 @@ public:
     static Result<std::unique_ptr<Trace>> open(const std::string& path, const LoadOptions& options = LoadOptions(),
                                                std::vector<std::unique_ptr<RecordConsumer>> consumers = {},
                                                std::vector<std::unique_ptr<Plugin>> plugins = {});
+    // open() in two steps, for a window that shows the store while it loads: unloaded() reads
+    // the file's metadata and binds the analyses (the store is empty); then load(), on another
+    // thread, parses the pages into the store (LoadOptions::growing: its readers see it grow).
+    // load() runs once; a load that failed leaves the store with what it published.
+    static Result<std::unique_ptr<Trace>> unloaded(const std::string& path,
+                                                   std::vector<std::unique_ptr<RecordConsumer>> consumers = {},
+                                                   std::vector<std::unique_ptr<Plugin>> plugins = {});
+    Result<LoadEnd> load(const LoadOptions& options);
 
     // A trace over an empty store that another component grows (live capture appends to it;
     // tests grow it from the file): `path`'s metadata gives the formats. `store` is set to the
@@ -220,9 +228,10 @@ private:
     // Binds the analyses to the formats; returns the taps the parser collects.
     const std::vector<RecordTap>& bindAnalyses(const ConsumerRegistry::FormatLookup& lookup,
                                                const ConsumerRegistry::EventLister& list);
-    static Result<std::unique_ptr<Trace>> openTrace(const std::string& path, const LoadOptions& options,
-                                                    std::vector<std::unique_ptr<RecordConsumer>> consumers,
-                                                    std::vector<std::unique_ptr<Plugin>> plugins);
+    static Result<std::unique_ptr<Trace>> openUnloaded(const std::string& path,
+                                                       std::vector<std::unique_ptr<RecordConsumer>> consumers,
+                                                       std::vector<std::unique_ptr<Plugin>> plugins);
+    Result<LoadEnd> loadPages(const LoadOptions& options);
     // The plugins' statistics as the tables are published: kept as they are, made again, or
     // made for the last time (after the analyses' finish()).
     enum class Statistics { Keep, Remake, Final };
@@ -267,6 +276,7 @@ private:
     std::atomic<uint64_t> m_analysedRows{0};
     std::vector<size_t> m_analysedCounts; // per stream: the events analysed (their tasks made)
     std::atomic<bool> m_finished{false};
+    std::atomic<bool> m_loadStarted{false};
     std::atomic<bool> m_statisticsFinished{false};
     double m_consumersSeconds = 0;
     std::optional<std::chrono::steady_clock::time_point> m_statisticsAt; // made last (or analysis began)

@@ -194,6 +194,127 @@ private slots:
         }
     }
 
+    // A recording read while the window shows it: its merged order is published as its pages
+    // are parsed (the CPUs read side by side), readers race the workers, and the store ends
+    // equal to the bulk load, with no event published late.
+    void readersWhileARecordingLoads_data()
+    {
+        QTest::addColumn<QString>("name");
+        QTest::newRow("execve-e2big") << "execve-e2big.dat";
+        QTest::newRow("syscalls-8cpu") << "syscalls-8cpu.dat";
+        QTest::newRow("sched-mix") << "sched-mix.dat";
+    }
+    void readersWhileARecordingLoads()
+    {
+        QFETCH(QString, name);
+        auto reference = test::openOrFail(test::fixturePath(name));
+        QVERIFY(reference);
+        const EventStore& bulk = reference->store();
+        auto unloaded = Trace::unloaded(test::fixturePath(name));
+        QVERIFY(unloaded);
+        Trace& trace = **unloaded;
+        const EventStore& store = trace.store();
+        std::vector<bool> enterTypes(65536, false);
+        for (size_t type = 0; type < bulk.eventTypeCounts().size(); ++type) {
+            tep_event* event = bulk.eventTypeCounts()[type] ? tep_find_event(reference->tep(), int(type)) : nullptr;
+            enterTypes[type] = event && std::string(event->name).find("sys_enter") != std::string::npos;
+        }
+        EventFormatter formatter(trace);
+        std::atomic<bool> done{false};
+        std::vector<std::unique_ptr<Reader>> readers;
+        std::vector<std::thread> threads;
+        for (int r = 0; r < 2; ++r)
+            readers.push_back(std::make_unique<Reader>(Reader{trace, store, done, 0, enterTypes, {}, nullptr, {}, 0}));
+        readers[0]->formatter = &formatter;
+        for (auto& reader : readers) threads.emplace_back([r = reader.get()] { r->run(); });
+
+        LoadOptions options;
+        options.growing = true;
+        options.analyse = false;
+        options.threads = 1;      // segments parsed in the order planned
+        options.segmentBytes = 1; // a segment per run of pages
+        // Before the last segment is parsed, rows are out already: every other segment is done
+        // by then (a bounded wait: the loading thread publishes them).
+        size_t runs = 0;
+        for (size_t i = 0; i < bulk.streamCount(); ++i) runs += bulk.stream(StreamId(uint16_t(i))).pages->runCount();
+        QVERIFY(runs > bulk.streamCount());
+        size_t rowsBeforeTheEnd = 0, segments = 0;
+        options.beforeSegment = [&](size_t k) {
+            ++segments;
+            if (k + 1 != runs) return;
+            for (int i = 0; i < 6000 && store.eventCount() == 0; ++i)
+                std::this_thread::sleep_for(std::chrono::milliseconds(10));
+            rowsBeforeTheEnd = store.eventCount();
+        };
+        auto loaded = trace.load(options);
+        done.store(true, std::memory_order_release);
+        for (auto& t : threads) t.join();
+        QVERIFY2(loaded, loaded ? "" : loaded.error().message.c_str());
+        QCOMPARE(int(loaded.value()), int(LoadEnd::Whole));
+        for (const auto& reader : readers) QVERIFY2(reader->failure.empty(), reader->failure.c_str());
+        QCOMPARE(segments, runs);
+        QVERIFY(rowsBeforeTheEnd > 0);
+        QVERIFY(rowsBeforeTheEnd < bulk.eventCount());
+        for (const Diagnostic& d : store.diagnostics().items()) QVERIFY2(d.code != "late-events", d.message.c_str());
+        QCOMPARE(store.eventCount(), bulk.eventCount());
+        for (size_t row = 0; row < bulk.eventCount(); ++row)
+            if (!(store.eventAt(row) == bulk.eventAt(row))) QFAIL(qPrintable(QString("row %1 differs").arg(row)));
+        QVERIFY(trace.analyse());
+        trace.finishAnalyses();
+        QCOMPARE(trace.taskIndex().size(), reference->taskIndex().size());
+    }
+
+    // Stopping a load the window shows keeps what was read: each stream's first events, in
+    // order, the rest said missing; its analyses run on it.
+    void aStoppedLoadKeepsWhatWasRead()
+    {
+        const std::string path = test::fixturePath("execve-e2big.dat");
+        auto reference = test::openOrFail(path);
+        QVERIFY(reference);
+        const EventStore& bulk = reference->store();
+        auto unloaded = Trace::unloaded(path);
+        QVERIFY(unloaded);
+        Trace& trace = **unloaded;
+        std::atomic<bool> stop{false};
+        LoadOptions options;
+        options.growing = true;
+        options.analyse = false;
+        options.threads = 1;
+        options.segmentBytes = 1;
+        options.cancel = &stop;
+        const size_t streams = bulk.streamCount();
+        options.beforeSegment = [&](size_t k) {
+            if (k == 2 * streams) stop = true; // this segment is finished, no other begun
+        };
+        auto loaded = trace.load(options);
+        QVERIFY2(loaded, loaded ? "" : loaded.error().message.c_str());
+        QCOMPARE(int(loaded.value()), int(LoadEnd::Stopped));
+        const EventStore& store = trace.store();
+        QVERIFY(store.eventCount() > 0);
+        QVERIFY(store.eventCount() < bulk.eventCount());
+        for (size_t s = 0; s < store.streamCount(); ++s) {
+            const CpuColumns& part = store.stream(StreamId(uint16_t(s))).columns;
+            const CpuColumns& whole = bulk.stream(StreamId(uint16_t(s))).columns;
+            QVERIFY(part.size() <= whole.size());
+            for (size_t i = 0; i < part.size(); ++i)
+                if (part.timestamp[i] != whole.timestamp[i] || part.eventType[i] != whole.eventType[i])
+                    QFAIL(qPrintable(QString("stream %1 event %2 differs").arg(s).arg(i)));
+        }
+        uint64_t previous = 0;
+        for (size_t row = 0; row < store.eventCount(); ++row) {
+            QVERIFY(store.timestamp(store.eventAt(row)) >= previous);
+            previous = store.timestamp(store.eventAt(row));
+        }
+        bool said = false;
+        for (const Diagnostic& d : store.diagnostics().items()) said |= d.code == "load-stopped";
+        QVERIFY(said);
+        QVERIFY(trace.analyse());
+        trace.finishAnalyses();
+        QVERIFY(trace.analysesFinished());
+        // A trace is loaded once.
+        QVERIFY(!trace.load(options));
+    }
+
     // Readers of a GrowingList see every published value, from its first block (made
     // without a directory) through the blocks the writer adds while they read.
     void growingListReadWhileWritten()

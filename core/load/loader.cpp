@@ -9,8 +9,10 @@
 
 #include <algorithm>
 #include <chrono>
+#include <condition_variable>
 #include <cstring>
 #include <future>
+#include <mutex>
 #include <thread>
 
 namespace ringside {
@@ -44,7 +46,13 @@ struct Shared {
     std::atomic<uint64_t> bytesDone{0};
     std::atomic<uint64_t> events{0};
     const std::atomic<bool>* cancel = nullptr;
+    bool growing = false;
+    std::atomic<bool> failed{false};
     bool cancelled() const { return cancel && cancel->load(std::memory_order_relaxed); }
+    // No more segments are begun; those begun stop at once, unless they are kept (a growing
+    // load's, cancelled).
+    bool stopping() const { return failed.load(std::memory_order_relaxed) || cancelled(); }
+    bool abandoned() const { return failed.load(std::memory_order_relaxed) || (!growing && cancelled()); }
 };
 
 // A stretch of consecutive runs of one stream, loaded on its own so that every core has
@@ -59,19 +67,25 @@ struct Segment {
     RecordSink* sink = nullptr; // of the consumers fed in pieces
 };
 
-std::vector<Segment> planSegments(const std::vector<const Stream*>& streams, int threads, uint64_t segmentBytes)
+std::vector<Segment> planSegments(const std::vector<const Stream*>& streams, int threads, uint64_t segmentBytes,
+                                  bool growing)
 {
     uint64_t total = 0;
     for (const auto& s : streams) total += s->pages->streamBytes();
-    // Several segments per thread balance the load; a floor keeps the appends cheap.
-    const uint64_t target = segmentBytes ? segmentBytes : std::max<uint64_t>(total / (uint64_t(threads) * 4), 8u << 20);
+    // Several segments per thread balance the load; a floor keeps the appends cheap. A growing
+    // store is published as segments are done: smaller ones let it grow smoothly.
+    const uint64_t perThread = growing ? 32 : 4;
+    const uint64_t target =
+        segmentBytes ? segmentBytes : std::max<uint64_t>(total / (uint64_t(threads) * perThread), 8u << 20);
     std::vector<Segment> segments;
+    std::vector<double> startsAt; // where in its stream each segment starts, as a fraction
     for (size_t i = 0; i < streams.size(); ++i) {
         const PageSource& source = *streams[i]->pages;
         const size_t runs = source.runCount();
         const uint32_t pageSize = source.pageSize();
+        const double streamBytes = double(std::max<uint64_t>(source.streamBytes(), 1));
         size_t first = 0;
-        uint64_t bytes = 0;
+        uint64_t bytes = 0, before = 0;
         for (size_t r = 0; r < runs; ++r) {
             bytes += uint64_t(source.run(r).pages) * pageSize;
             if (bytes >= target || r + 1 == runs) {
@@ -81,10 +95,23 @@ std::vector<Segment> planSegments(const std::vector<const Stream*>& streams, int
                 seg.endRun = r + 1;
                 seg.columns.cpu = streams[i]->cpu;
                 segments.push_back(std::move(seg));
+                startsAt.push_back(double(before) / streamBytes);
                 first = r + 1;
+                before += bytes;
                 bytes = 0;
             }
         }
+    }
+    if (growing) {
+        // The CPUs read side by side (a page's time is not known before it is read: its place in
+        // its stream stands for it), so that the store's order can be published early.
+        std::vector<size_t> order(segments.size());
+        for (size_t k = 0; k < order.size(); ++k) order[k] = k;
+        std::stable_sort(order.begin(), order.end(), [&](size_t a, size_t b) { return startsAt[a] < startsAt[b]; });
+        std::vector<Segment> interleaved;
+        interleaved.reserve(segments.size());
+        for (size_t k : order) interleaved.push_back(std::move(segments[k]));
+        segments = std::move(interleaved);
     }
     return segments;
 }
@@ -97,7 +124,7 @@ void loadSegment(Segment& seg, const Stream& stream, const FileInfo& info, const
     if (!taps.empty()) parser.setTaps(&taps, &seg.taps, seg.sink);
     const PageSource& source = *stream.pages;
     const uint32_t pageSize = source.pageSize();
-    for (size_t r = seg.firstRun; r < seg.endRun && !shared.cancelled(); ++r) {
+    for (size_t r = seg.firstRun; r < seg.endRun && !shared.abandoned(); ++r) {
         const PageRun run = source.run(r);
         std::string reason;
         if (!source.readRun(run, buffer, scratch, &reason)) {
@@ -164,16 +191,16 @@ void reportStreamStats(StoreAppender& appender, const BufferSummary& buffer, con
 
 namespace {
 
-Result<std::unique_ptr<EventStore>> loadAll(const DatFile& file, tep_handle* tep, const LoadOptions& options,
-                                            std::vector<std::vector<TapColumn>>* tapsOut);
+Result<LoadEnd> loadAll(const DatFile& file, tep_handle* tep, const LoadOptions& options, EventStore& store,
+                        std::vector<std::vector<TapColumn>>* tapsOut);
 
 } // namespace
 
-Result<std::unique_ptr<EventStore>> loadEvents(const DatFile& file, tep_handle* tep, const LoadOptions& options,
-                                               std::vector<std::vector<TapColumn>>* taps)
+Result<LoadEnd> loadEvents(const DatFile& file, tep_handle* tep, const LoadOptions& options, EventStore& store,
+                           std::vector<std::vector<TapColumn>>* taps)
 {
     try {
-        return loadAll(file, tep, options, taps);
+        return loadAll(file, tep, options, store, taps);
     } catch (...) {
         return errorFromException(file.path(), std::current_exception());
     }
@@ -181,15 +208,17 @@ Result<std::unique_ptr<EventStore>> loadEvents(const DatFile& file, tep_handle* 
 
 namespace {
 
-Result<std::unique_ptr<EventStore>> loadAll(const DatFile& file, tep_handle* tep, const LoadOptions& options,
-                                            std::vector<std::vector<TapColumn>>* tapsOut)
+Result<LoadEnd> loadAll(const DatFile& file, tep_handle* tep, const LoadOptions& options, EventStore& store,
+                        std::vector<std::vector<TapColumn>>* tapsOut)
 {
-    auto store = std::make_unique<EventStore>();
     // The saved comms of the file name its tasks as their first events come.
-    StoreAppender appender(*store, [tep](int32_t pid) {
-        const char* comm = tep ? tep_data_comm_from_pid(tep, pid) : nullptr;
-        return std::string(comm ? comm : "<...>");
-    });
+    StoreAppender::CommLookup comms = options.savedComm;
+    if (!comms)
+        comms = [tep](int32_t pid) {
+            const char* comm = tep ? tep_data_comm_from_pid(tep, pid) : nullptr;
+            return std::string(comm ? comm : "<...>");
+        };
+    StoreAppender appender(store, std::move(comms));
     const FileInfo& info = file.info();
     appender.diagnostics().append(file.diagnostics());
 
@@ -220,32 +249,55 @@ Result<std::unique_ptr<EventStore>> loadAll(const DatFile& file, tep_handle* tep
     appender.setLayout({info.kernelLongSize, info.bigEndian, layout.minSize});
     const TimestampConverter converter(info);
     std::vector<const Stream*> streams;
-    for (const StreamId id : ids) streams.push_back(&store->stream(id));
+    for (const StreamId id : ids) streams.push_back(&store.stream(id));
     Shared shared;
     shared.cancel = options.cancel;
+    shared.growing = options.growing;
 
     int threads =
         options.threads > 0 ? options.threads : static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
-    std::vector<Segment> segments = planSegments(streams, threads, options.segmentBytes);
+    std::vector<Segment> segments = planSegments(streams, threads, options.segmentBytes, options.growing);
     threads = std::max(1, std::min<int>(threads, static_cast<int>(segments.size())));
     std::vector<std::vector<uint64_t>> perType(static_cast<size_t>(threads));
+    // Which segments are parsed whole, and how many workers still run: the workers tell the
+    // loading thread, which appends each stream's segments in order as they are done.
+    std::mutex doneLock;
+    std::condition_variable doneChanged;
+    std::vector<char> parsed(segments.size(), 0);
+    int running = threads;
     std::atomic<size_t> next{0};
     auto worker = [&](int t) {
         perType[static_cast<size_t>(t)].assign(65536, 0);
         std::vector<uint8_t> buffer, scratch;
         try {
-            for (size_t k = next++; k < segments.size(); k = next++) {
+            for (size_t k = next++; k < segments.size() && !shared.stopping(); k = next++) {
                 Segment& seg = segments[k];
                 if (options.beforeSegment) options.beforeSegment(k);
                 if (options.sinkFor) seg.sink = options.sinkFor(seg.stream);
                 loadSegment(seg, *streams[seg.stream], info, layout, converter, options.taps, shared,
                             perType[static_cast<size_t>(t)].data(), buffer, scratch);
                 if (seg.sink) seg.sink->end();
+                const bool whole = !shared.abandoned();
+                {
+                    const std::lock_guard lock(doneLock);
+                    parsed[k] = whole;
+                }
+                doneChanged.notify_one();
             }
         } catch (...) {
-            next = segments.size(); // the other workers stop at their next segment
+            shared.failed = true; // the other workers stop at their next segment
+            {
+                const std::lock_guard lock(doneLock);
+                --running;
+            }
+            doneChanged.notify_one();
             throw;
         }
+        {
+            const std::lock_guard lock(doneLock);
+            --running;
+        }
+        doneChanged.notify_one();
     };
     std::vector<std::future<void>> workers;
     for (int t = 0; t < threads; ++t) workers.push_back(std::async(std::launch::async, worker, t));
@@ -258,47 +310,99 @@ Result<std::unique_ptr<EventStore>> loadAll(const DatFile& file, tep_handle* tep
         options.progress(p);
     };
     if (options.alongside) options.alongside();
-    std::exception_ptr failure;
-    for (auto& w : workers) {
-        while (w.wait_for(std::chrono::milliseconds(50)) != std::future_status::ready) report();
-        try {
-            w.get();
-        } catch (...) {
-            if (!failure) failure = std::current_exception(); // the first one is reported
-        }
-    }
-    report();
-    if (failure) std::rethrow_exception(failure);
-    if (shared.cancelled()) return Error{file.path() + ": loading was cancelled"};
 
-    // Each stream's segments, in order, are appended as a capture's batches are.
+    // Each stream's segments, in order, are appended as a capture's batches are, as soon as
+    // they are parsed; a growing store publishes what every stream has reached.
+    std::vector<std::vector<size_t>> byStream(streams.size());
+    for (size_t k = 0; k < segments.size(); ++k) byStream[segments[k].stream].push_back(k);
+    std::vector<size_t> appended(streams.size(), 0); // of byStream[stream]
+    if (options.growing)
+        for (size_t i = 0; i < streams.size(); ++i)
+            if (!byStream[i].empty()) appender.advance(ids[i], 1); // holds the others back until it has events
     std::vector<CpuLoadStats> stats(streams.size());
     std::vector<std::vector<TapColumn>> taps(options.taps.size());
     for (auto& perStream : taps) perStream.resize(streams.size());
-    for (Segment& seg : segments) {
+    auto appendSegment = [&](Segment& seg) {
         const CpuColumns& columns = streams[seg.stream]->columns;
         if (columns.size() && seg.columns.size() && seg.columns.timestamp[0] < columns.timestamp.back())
             ++stats[seg.stream].backwardsTimestamps;
         for (size_t t = 0; t < seg.taps.size(); ++t) taps[t][seg.stream].append(std::move(seg.taps[t]));
         if (seg.sink && options.sinkPlaced)
             options.sinkPlaced(seg.sink, seg.stream, uint32_t(columns.size()), uint32_t(seg.columns.size()));
-        appender.appendCounted(ids[seg.stream], std::move(seg.columns));
+        // A growing store's type counts are read as it grows (typesSeen): counted as appended.
+        if (options.growing)
+            appender.append(ids[seg.stream], std::move(seg.columns));
+        else
+            appender.appendCounted(ids[seg.stream], std::move(seg.columns));
         stats[seg.stream].add(seg.stats);
+        seg = Segment();
+    };
+    // Appends what is ready; true when the store's streams grew.
+    auto appendReady = [&] {
+        bool grew = false;
+        for (size_t i = 0; i < streams.size(); ++i) {
+            while (appended[i] < byStream[i].size()) {
+                const size_t k = byStream[i][appended[i]];
+                {
+                    const std::lock_guard lock(doneLock);
+                    if (!parsed[k]) break;
+                }
+                appendSegment(segments[k]);
+                grew = true;
+                if (++appended[i] == byStream[i].size() && options.growing) appender.advance(ids[i], UINT64_MAX);
+            }
+        }
+        return grew;
+    };
+    size_t typesSeen = 0;
+    // Before rows of a new event type are published, its format is parsed (readers decode them).
+    auto publishGrowing = [&] {
+        const std::vector<uint64_t>& counts = store.eventTypeCounts();
+        const auto types = size_t(std::count_if(counts.begin(), counts.end(), [](uint64_t n) { return n > 0; }));
+        if (types != typesSeen && options.typesSeen) options.typesSeen(counts, appender.diagnostics());
+        typesSeen = types;
+        appender.publish(false);
+    };
+    for (bool last = false; !last;) {
+        {
+            std::unique_lock lock(doneLock);
+            doneChanged.wait_for(lock, std::chrono::milliseconds(50));
+            last = running == 0;
+        }
+        if (appendReady() && options.growing && !shared.stopping()) publishGrowing();
+        report();
     }
+    std::exception_ptr failure;
+    for (auto& w : workers) {
+        try {
+            w.get();
+        } catch (...) {
+            if (!failure) failure = std::current_exception(); // the first one is reported
+        }
+    }
+    if (failure) std::rethrow_exception(failure);
+    const bool stopped = shared.cancelled();
+    if (stopped && !options.growing) return Error{file.path() + ": loading was cancelled"};
     segments.clear();
     std::vector<uint64_t> typeCounts(65536, 0);
     for (const auto& counts : perType)
         for (size_t t = 0; t < counts.size(); ++t) typeCounts[t] += counts[t];
-    appender.addTypeCounts(typeCounts);
+    if (!options.growing) appender.addTypeCounts(typeCounts); // else counted as appended
 
     for (size_t i = 0; i < streams.size(); ++i)
-        reportStreamStats(appender, store->buffers()[streams[i]->buffer], *streams[i], stats[i]);
+        reportStreamStats(appender, store.buffers()[streams[i]->buffer], *streams[i], stats[i]);
+    if (stopped) {
+        const uint64_t done = shared.bytesDone.load();
+        appender.diagnostics().warn("load-stopped", "loading was stopped after " + std::to_string(done >> 20) + " of " +
+                                                        std::to_string(totalBytes >> 20) +
+                                                        " MB of pages: each CPU's later events are not shown");
+    }
     const bool sorted =
         std::all_of(stats.begin(), stats.end(), [](const CpuLoadStats& st) { return st.backwardsTimestamps == 0; });
-    if (options.typesKnown) options.typesKnown(typeCounts, appender.diagnostics());
+    if (options.typesKnown) options.typesKnown(store.eventTypeCounts(), appender.diagnostics());
     appender.publish(true, threads, sorted); // a recording is a capture that ends at once
     if (tapsOut) *tapsOut = std::move(taps);
-    return store;
+    return stopped ? LoadEnd::Stopped : LoadEnd::Whole;
 }
 
 } // namespace

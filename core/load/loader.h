@@ -38,13 +38,27 @@ struct LoadOptions {
     uint64_t segmentBytes = 0;
     // Called on the loading thread about every 50 ms, and once at the end.
     std::function<void(const LoadProgress&)> progress;
-    // Set from any thread to stop the load; load() then returns an error saying so.
+    // Set from any thread to stop the load; load() then returns an error saying so (but see
+    // `growing`).
     const std::atomic<bool>* cancel = nullptr;
+    // The store is shown while it loads (the window): its merged order is published as the
+    // pages are parsed, the CPUs' pages taken oldest first across CPUs, so that readers see it
+    // grow from its start as a capture's. Else it is published once, at the end, merged on
+    // every thread (faster). A cancelled growing load is not an error: the segments being
+    // parsed are finished, the store keeps every CPU's events up to where it stopped, and a
+    // "load-stopped" diagnostic says so.
+    bool growing = false;
+    // The name a pid was saved under (default: the handle's saved comms, read unlocked): a
+    // growing load's handle is shared with its readers, who lock it.
+    std::function<std::string(int32_t pid)> savedComm;
     // Run on the loading thread while the workers parse pages (it would otherwise only wait).
     std::function<void()> alongside;
     // Called on the loading thread once the pages are parsed, with the number of events of
     // each type, before the store is finished (DatFile::parseDeferredFormats goes here).
     std::function<void(const std::vector<uint64_t>& typeCounts, Diagnostics& diagnostics)> typesKnown;
+    // A growing load's: called on the loading thread before rows of event types not seen yet
+    // are published, with the counts so far.
+    std::function<void(const std::vector<uint64_t>& typeCounts, Diagnostics& diagnostics)> typesSeen;
     // Fields to copy while parsing; the store keeps what they collect (EventStore::tap).
     std::vector<RecordTap> taps;
     // Consumers fed while the pages are parsed (taps with `feed`): a sink for each stretch of
@@ -58,15 +72,19 @@ struct LoadOptions {
     std::function<void(size_t segment)> beforeSegment;
 };
 
-// Loads every event of a file into an EventStore: each CPU stream is parsed on its own
-// worker (streams are independent until merged), then the merged order is built. A failure
-// anywhere (a worker that throws, memory that cannot be had) is an error naming the file and
-// the problem: a store that misses part of the file is never returned as a success.
-// `tep`: the file's handle (its event layout, its saved comms), the caller's meanwhile.
-// The pages go through the one writer a live capture's take (StoreAppender), every stream's
-// segments appended in order, then published at once. `taps` gets what LoadOptions::taps
-// collected: [tap][stream], records in stream order.
-Result<std::unique_ptr<EventStore>> loadEvents(const DatFile& file, tep_handle* tep, const LoadOptions& options,
-                                               std::vector<std::vector<TapColumn>>* taps = nullptr);
+// How a load ended: every page read, or stopped by the user (a growing load; see
+// LoadOptions::growing).
+enum class LoadEnd { Whole, Stopped };
+
+// Loads every event of a file into `store` (empty): each CPU stream is parsed in segments on
+// the workers (streams are independent until merged), each stream's segments appended in order
+// as they are done, and the merged order built. A failure anywhere (a worker that throws,
+// memory that cannot be had) is an error naming the file and the problem: a store that misses
+// part of the file is never returned as a success. `tep`: the file's handle (its event layout,
+// its saved comms). The pages go through the one writer a live capture's take
+// (StoreAppender). `taps` gets what LoadOptions::taps collected: [tap][stream], records in
+// stream order.
+Result<LoadEnd> loadEvents(const DatFile& file, tep_handle* tep, const LoadOptions& options, EventStore& store,
+                           std::vector<std::vector<TapColumn>>* taps = nullptr);
 
 } // namespace ringside
