@@ -278,6 +278,7 @@ Result<std::unique_ptr<Trace>> Trace::openUnloaded(const std::string& path,
             return names;
         });
     trace->m_store = std::make_unique<EventStore>();
+    shapeStore(*datFile, datFile->tep(), *trace->m_store);
     return trace;
 }
 
@@ -545,11 +546,16 @@ Result<std::unique_ptr<TepHandle>> Trace::newHandle(const std::function<void(tep
 Result<std::shared_ptr<Trace::SharedHandle>> Trace::filterHandle() const
 {
     const std::lock_guard lock(m_filterHandleLock);
-    if (!m_filterHandle) {
+    // A store that grows (a capture, a recording shown while it loads) brings event types the
+    // handle has no format for: one is made again then.
+    size_t types = 0;
+    for (size_t t = 0; t < 65536; ++t) types += m_store && m_store->eventTypeCount(uint16_t(t)) > 0;
+    if (!m_filterHandle || types != m_filterHandleTypes) {
         auto made = newHandle();
         if (!made) return made.error();
         m_filterHandle = std::make_shared<SharedHandle>();
         m_filterHandle->handle = std::move(*made);
+        m_filterHandleTypes = types;
     }
     return m_filterHandle;
 }

@@ -249,6 +249,7 @@ private:
     mutable std::recursive_mutex m_tepLock;
     mutable std::mutex m_filterHandleLock;
     mutable std::shared_ptr<SharedHandle> m_filterHandle;
+    mutable size_t m_filterHandleTypes = 0; // the event types it was made with
     std::unique_ptr<FuncGraphContext> m_funcGraph;
     std::unique_ptr<DatFile> m_file;
     std::unique_ptr<EventStore> m_store;

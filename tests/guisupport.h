@@ -18,7 +18,7 @@ inline bool waitForAnalyses(const MainWindow& window, int milliseconds = 120000)
     auto done = [&] {
         const RecordingSet& set = window.recordings();
         for (size_t i = 0; i < set.size(); ++i)
-            if (set.at(i)->analyses && !set.at(i)->analyses->isFinished()) return false;
+            if (set.at(i)->loading || (set.at(i)->analyses && !set.at(i)->analyses->isFinished())) return false;
         return true;
     };
     while (!done()) {
@@ -34,9 +34,11 @@ inline bool waitForAnalyses(const MainWindow& window, int milliseconds = 120000)
 // With `analyses`, also for the analyses, which the window runs once it shows the recording.
 inline bool load(MainWindow& window, const QString& path, bool analyses = true)
 {
-    QSignalSpy loaded(window.workspace(), &Workspace::activeChanged);
+    QSignalSpy shown(window.workspace(), &Workspace::activeChanged);
+    QSignalSpy ended(window.workspace(), &Workspace::loadEnded);
     window.openFile(path);
-    if (!loaded.wait(60000)) return false;
+    // The recording shows as its pages are read; the load ends once it is complete.
+    if (!ended.wait(60000) || shown.isEmpty()) return false;
     return !analyses || waitForAnalyses(window);
 }
 

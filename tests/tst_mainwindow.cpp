@@ -88,17 +88,6 @@ void closeMessageBoxes()
         if (auto* box = qobject_cast<QMessageBox*>(top); box && box->isVisible()) box->close();
 }
 
-// Starts a load and shows its progress dialog at once, as the 300 ms delay would on a slow load.
-// The load's result is queued to the event loop, so it cannot have arrived before the dialog shows.
-void openWithDialogShown(MainWindow& window, const QString& path)
-{
-    window.openFile(path);
-    auto* dialog = window.findChild<QProgressDialog*>("loadProgress");
-    QVERIFY(dialog);
-    dialog->show();
-    QVERIFY(dialog->isVisible());
-}
-
 using test::load;
 
 bool applyExpression(MainWindow& window, const QString& text)
@@ -145,74 +134,118 @@ private slots:
         QCoreApplication::setOrganizationName("RingsideTests");
     }
 
-    void progressDialogClosesAfterSuccess()
+    // Opening never blocks the window: the recording shows at once and grows as its pages are
+    // read, its progress and Cancel/Stop in the status bar, no dialog.
+    void anOpenShowsTheRecordingWhileItLoads()
     {
         MainWindow window;
         window.show();
-        QSignalSpy loaded(window.workspace(), &Workspace::activeChanged);
-        openWithDialogShown(window, test::fixture("instances.dat"));
-        QCOMPARE(visibleProgressDialogs(), 1);
-        QVERIFY(loaded.wait(test::kWorkWaitMs));
-        QCOMPARE(visibleProgressDialogs(), 0);
-        // And the next load, through the same window, too.
-        openWithDialogShown(window, test::fixture("lost-events.dat"));
-        QVERIFY(loaded.wait(test::kWorkWaitMs));
-        QCOMPARE(visibleProgressDialogs(), 0);
-    }
-
-    void progressDialogClosesAfterFailure()
-    {
-        MainWindow window;
-        window.show();
-        QSignalSpy failed(window.workspace(), &Workspace::loadFailed);
-        int dialogsWhenFailed = -1;
-        // The error box is modal: note what is visible, then close it from inside its loop.
-        connect(window.workspace(), &Workspace::loadFailed, this, [&] {
-            dialogsWhenFailed = visibleProgressDialogs();
-            QTimer::singleShot(0, [] { closeMessageBoxes(); });
+        auto* status = window.findChild<QWidget*>("loadStatus");
+        QVERIFY(status);
+        bool loadingWhenShown = false, modalWhileLoading = false;
+        connect(window.workspace(), &Workspace::activeChanged, this, [&] {
+            loadingWhenShown = window.session()->loading;
+            modalWhileLoading |= QApplication::activeModalWidget() != nullptr;
         });
-        openWithDialogShown(window, QStringLiteral(RINGSIDE_CLI)); // not a trace
-        QVERIFY(failed.wait(test::kWorkWaitMs));
-        QCOMPARE(dialogsWhenFailed, 0);
+        QSignalSpy ended(window.workspace(), &Workspace::loadEnded);
+        QSignalSpy complete(window.workspace(), &Workspace::storeComplete);
+        window.openFile(test::fixture("sched-mix.dat"));
+        QVERIFY(status->isVisible());
+        QVERIFY(ended.wait(test::kWorkWaitMs));
+        QVERIFY(loadingWhenShown); // shown before its pages were all read
+        QVERIFY(!modalWhileLoading);
         QCOMPARE(visibleProgressDialogs(), 0);
-    }
-
-    // A load that fails within the dialog's show delay: the error box stays up longer than
-    // the delay, and the progress dialog must not appear behind it.
-    void progressDialogStaysClosedBehindAnError()
-    {
-        MainWindow window;
-        window.show();
-        QSignalSpy failed(window.workspace(), &Workspace::loadFailed);
-        int dialogsWhileBoxOpen = -1;
-        connect(window.workspace(), &Workspace::loadFailed, this, [&] {
-            QTimer::singleShot(800, [&] {
-                dialogsWhileBoxOpen = visibleProgressDialogs();
-                closeMessageBoxes();
-            });
-        });
-        window.openFile(test::fixture("crash-format-0.dat")); // fails at once: its formats are cut short
-        QVERIFY(failed.wait(test::kWorkWaitMs));
-        QTRY_VERIFY_WITH_TIMEOUT(dialogsWhileBoxOpen >= 0, test::kWorkWaitMs);
-        QCOMPARE(dialogsWhileBoxOpen, 0);
-        QCOMPARE(visibleProgressDialogs(), 0);
-    }
-
-    void progressDialogClosesAfterCancel()
-    {
-        MainWindow window;
-        window.show();
-        QSignalSpy loaded(window.workspace(), &Workspace::activeChanged);
-        openWithDialogShown(window, test::fixture("instances.dat"));
-        auto* dialog = window.findChild<QProgressDialog*>("loadProgress");
-        auto* cancel = dialog->findChild<QPushButton*>();
-        QVERIFY(cancel);
-        QTest::mouseClick(cancel, Qt::LeftButton);
-        QCOMPARE(visibleProgressDialogs(), 0);
-        QVERIFY(!window.session());
-        // The window still opens files afterwards.
+        QCOMPARE(complete.count(), 1);
+        QVERIFY(!status->isVisible());
+        QVERIFY(!window.session()->loading);
+        auto whole = test::openOrFail(test::fixturePath("sched-mix.dat"));
+        QVERIFY(whole);
+        QCOMPARE(window.session()->store().eventCount(), whole->store().eventCount());
+        QCOMPARE(size_t(window.table()->model()->rowCount()), whole->store().eventCount());
+        QVERIFY(window.viewState()->fullRange().end >= whole->store().lastTimestamp());
+        QVERIFY(window.viewState()->fullRange().end <= whole->store().lastTimestamp() + 1);
+        QVERIFY(test::waitForAnalyses(window));
+        QVERIFY(window.session()->trace->analysesFinished());
+        // And the next open, through the same window, too.
         QVERIFY(load(window, test::fixture("lost-events.dat")));
         QCOMPARE(visibleProgressDialogs(), 0);
+        QVERIFY(!status->isVisible());
+    }
+
+    void loadStatusGoesAfterFailure()
+    {
+        MainWindow window;
+        window.show();
+        auto* status = window.findChild<QWidget*>("loadStatus");
+        QSignalSpy failed(window.workspace(), &Workspace::loadFailed);
+        bool statusWhenFailed = true;
+        // The error box is modal: note what is visible, then close it from inside its loop.
+        connect(window.workspace(), &Workspace::loadFailed, this, [&] {
+            statusWhenFailed = status->isVisible();
+            QTimer::singleShot(0, [] { closeMessageBoxes(); });
+        });
+        window.openFile(QStringLiteral(RINGSIDE_CLI)); // not a trace
+        QVERIFY(failed.wait(test::kWorkWaitMs));
+        QVERIFY(!statusWhenFailed);
+        QVERIFY(!window.session());
+        window.openFile(test::fixture("crash-format-0.dat")); // its formats are cut short
+        QVERIFY(failed.wait(test::kWorkWaitMs));
+        QVERIFY(!statusWhenFailed);
+        QVERIFY2(failed.last().first().toString().contains("crash-format-0.dat"),
+                 qPrintable(failed.last().first().toString()));
+    }
+
+    // Cancel before the recording shows: nothing is opened, and the window opens files after.
+    void cancelBeforeTheRecordingShows()
+    {
+        MainWindow window;
+        window.show();
+        QSignalSpy ended(window.workspace(), &Workspace::loadEnded);
+        window.openFile(test::fixture("instances.dat"));
+        auto* stop = window.findChild<QToolButton*>("loadStop");
+        QVERIFY(stop && stop->isVisible());
+        QCOMPARE(stop->text(), QString("Cancel"));
+        // Its recording is handed over through the event loop: not yet (click() runs no loop).
+        stop->click();
+        QCOMPARE(ended.count(), 1);
+        QVERIFY(!window.session());
+        QTest::qWait(50);
+        QVERIFY(!window.session());
+        QVERIFY(load(window, test::fixture("lost-events.dat")));
+        QCOMPARE(visibleProgressDialogs(), 0);
+    }
+
+    // Stop once the recording shows: whatever was read stays, complete and analysed; what was
+    // not is said. (The load may have ended before the click: then it is all there.)
+    void stopKeepsWhatWasRead()
+    {
+        MainWindow window;
+        window.show();
+        QSignalSpy shown(window.workspace(), &Workspace::activeChanged);
+        QSignalSpy ended(window.workspace(), &Workspace::loadEnded);
+        window.openFile(test::fixture("syscalls-8cpu.dat"));
+        QVERIFY(shown.wait(test::kWorkWaitMs));
+        auto* stop = window.findChild<QToolButton*>("loadStop");
+        QVERIFY(stop);
+        if (stop->isVisible()) {
+            QCOMPARE(stop->text(), QString("Stop"));
+            QTest::mouseClick(stop, Qt::LeftButton);
+        }
+        QVERIFY(ended.count() == 1 || ended.wait(test::kWorkWaitMs));
+        QVERIFY(window.session());
+        QVERIFY(!window.session()->loading);
+        QVERIFY(test::waitForAnalyses(window));
+        auto whole = test::openOrFail(test::fixturePath("syscalls-8cpu.dat"));
+        const EventStore& store = window.session()->store();
+        QVERIFY(store.eventCount() <= whole->store().eventCount());
+        QCOMPARE(size_t(window.table()->model()->rowCount()), store.eventCount());
+        bool said = false;
+        for (const Diagnostic& d : store.diagnostics().items()) said |= d.code == "load-stopped";
+        if (store.eventCount() < whole->store().eventCount()) {
+            QVERIFY(said);
+            QVERIFY2(window.statusBar()->currentMessage().contains("Stopped reading"),
+                     qPrintable(window.statusBar()->currentMessage()));
+        }
     }
 
     void timelineKeysWorkAnywhereButTextFields()

@@ -481,7 +481,7 @@ private slots:
             MainWindow window;
             window.resize(1400, 900);
             window.show();
-            QSignalSpy loaded(window.workspace(), &Workspace::activeChanged);
+            QSignalSpy loaded(window.workspace(), &Workspace::loadEnded);
             window.openFile(test::fixture("threads.dat"));
             QVERIFY(loaded.wait(test::kWorkWaitMs));
             window.timeline()->rows().addProcess(17611);
@@ -506,7 +506,7 @@ private slots:
     void mainWindowSyncsTableAndTimeline()
     {
         MainWindow window;
-        QSignalSpy loaded(window.workspace(), &Workspace::activeChanged);
+        QSignalSpy loaded(window.workspace(), &Workspace::loadEnded);
         window.openFile(test::fixture("instances.dat"));
         QVERIFY(loaded.wait(test::kWorkWaitMs));
         const EventStore& store = window.session()->store();
@@ -526,7 +526,7 @@ private slots:
         MainWindow window;
         window.resize(1400, 900);
         window.show();
-        QSignalSpy loaded(window.workspace(), &Workspace::activeChanged);
+        QSignalSpy loaded(window.workspace(), &Workspace::loadEnded);
         window.openFile(test::fixture("execve-e2big.dat"));
         QVERIFY(loaded.wait(test::kWorkWaitMs));
         QSignalSpy applied(&window, &MainWindow::filterApplied);
@@ -579,7 +579,7 @@ private slots:
     void searchFindsRowsAndSteps()
     {
         MainWindow window;
-        QSignalSpy loaded(window.workspace(), &Workspace::activeChanged);
+        QSignalSpy loaded(window.workspace(), &Workspace::loadEnded);
         window.openFile(test::fixture("execve-e2big.dat"));
         QVERIFY(loaded.wait(test::kWorkWaitMs));
         SearchBar* search = window.searchBar();
@@ -673,7 +673,7 @@ private slots:
         MainWindow window;
         window.resize(1200, 800);
         window.show();
-        QSignalSpy loaded(window.workspace(), &Workspace::activeChanged);
+        QSignalSpy loaded(window.workspace(), &Workspace::loadEnded);
         window.openFile(path);
         QVERIFY(loaded.wait(test::kWorkWaitMs));
         QCOMPARE(window.session()->store().stream(StreamId(1)).columns.size(), size_t(0));
@@ -1115,7 +1115,7 @@ private slots:
     {
         MainWindow window;
         window.show();
-        QSignalSpy loaded(window.workspace(), &Workspace::activeChanged);
+        QSignalSpy loaded(window.workspace(), &Workspace::loadEnded);
         QMimeData mime;
         mime.setUrls({QUrl::fromLocalFile(test::fixture("lost-events.dat"))});
         QDragEnterEvent enter(QPoint(10, 10), Qt::CopyAction, &mime, Qt::LeftButton, Qt::NoModifier);
@@ -1134,7 +1134,7 @@ private slots:
     void failedLoadKeepsPreviousTrace()
     {
         MainWindow window;
-        QSignalSpy loaded(window.workspace(), &Workspace::activeChanged);
+        QSignalSpy loaded(window.workspace(), &Workspace::loadEnded);
         window.openFile(test::fixture("lost-events.dat"));
         QVERIFY(loaded.wait(test::kWorkWaitMs));
         const TraceSession* before = window.session();

@@ -19,7 +19,7 @@ void usage(FILE* out)
                "                         and per event type, lost events, time range, diagnostics\n"
                "  dump FILE [FILE...]    every event, one line each, as `trace-cmd report` prints it;\n"
                "                         several files merged as `trace-cmd report -i A -i B`\n"
-               "  bench FILE [--repeat N] [--threads N] [--plugin NAME]... [--no-plugin NAME]...\n"
+               "  bench FILE [--repeat N] [--threads N] [--growing] [--plugin NAME]... [--no-plugin NAME]...\n"
                "                         load the file and print load time, events/s and peak memory\n"
                "                         (with every plugin found, only those named, or without some)\n"
                "  calltree FILE [--pid P] [--cpu C] [--from SEC] [--to SEC] [--json]\n"

@@ -132,11 +132,13 @@ int main(int argc, char** argv)
             return 2;
         }
         const long long row = parser.isSet(options.select) ? parser.value(options.select).toLongLong() : -1;
-        QObject::connect(
-            window.workspace(), &ringside::Workspace::activeChanged, &window, [&window, haveRange, start, end, row] {
-                window.showOnLoad(haveRange ? std::optional<std::pair<double, double>>({start, end}) : std::nullopt,
-                                  row);
-            });
+        // Once the recording is whole: one shown while it loads is complete at storeComplete.
+        auto showOnLoad = [&window, haveRange, start, end, row] {
+            if (!window.session() || window.session()->loading) return;
+            window.showOnLoad(haveRange ? std::optional<std::pair<double, double>>({start, end}) : std::nullopt, row);
+        };
+        QObject::connect(window.workspace(), &ringside::Workspace::activeChanged, &window, showOnLoad);
+        QObject::connect(window.workspace(), &ringside::Workspace::storeComplete, &window, showOnLoad);
     }
     window.show();
     // A saved session given as a file opens as one, as --session does.

@@ -313,9 +313,9 @@ void MainWindow::activate(size_t, bool opened)
     m_timeline->setRecordings(recordings(), activeRecording());
     m_view.reset(recordings().fullRange());
     m_events->setSession(activeSession());
-    // A store that grows: its diagnostics are the capture thread's until it ends
-    // (captureEnded fills them in then); the filter lists follow what arrives (captureGrew).
-    const bool growing = session.live && !session.live->progress().ended;
+    // A store that grows: its diagnostics are the writer's until it ends (captureEnded,
+    // loadComplete fill them in then); the filter lists follow what arrives (captureGrew).
+    const bool growing = session.growing();
     m_health->setSession(growing ? nullptr : &session);
     m_status->showLoadWarnings(growing ? nullptr : &session.store().diagnostics());
     if (opened && !session.isCapture) m_status->setCaptureStatus(QString());

@@ -4,6 +4,7 @@
 #include "state/workspace.h"
 
 #include <QMainWindow>
+#include <QTimer>
 
 #include <memory>
 #include <optional>
@@ -117,6 +118,12 @@ private:
     void createCaptures(QMenu* captureMenu, QMenu* fileMenu);
     void captureGrew();
     void captureEnded();
+    // The active recording's store grew (a capture, a recording read while shown): the table,
+    // range, timeline and filter counts take in the new rows.
+    void showStoreGrowth();
+    // A recording shown while it loaded is complete: the views take in its last rows and its
+    // diagnostics (mainwindowfiles.cpp).
+    void loadComplete(const TraceSession* session);
     void buildMenus();
     // The workspace's recording `index` is active: every pane points at it, its view reset; a
     // recording just `opened` also shows the docks it has something for (calls, failed system
@@ -157,6 +164,7 @@ private:
     CaptureController* m_captures = nullptr;
     QMenu* m_viewMenu = nullptr;
     WindowScreenshot* m_screenshot = nullptr;
+    QTimer* m_loadGrowth = nullptr;    // while the active recording is read
     bool m_switchingRecording = false; // another recording's view is being put back
 };
 

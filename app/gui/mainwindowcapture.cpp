@@ -42,8 +42,13 @@ void MainWindow::captureGrew()
     if (!capture) return;
     const bool named = m_workspace.captureGrew(*capture);
     if (capture != activeSession()) return;
-    m_events->model()->storeGrew();
+    showStoreGrowth();
     if (named) m_events->model()->taskNamesChanged(); // rows shown before their task had its name
+}
+
+void MainWindow::showStoreGrowth()
+{
+    m_events->model()->storeGrew();
     const auto old = m_view.fullRange(), visible = m_view.visibleRange();
     const auto full = recordings().fullRange();
     const bool whole = visible == old, following = visible.end >= old.end;

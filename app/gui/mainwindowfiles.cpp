@@ -1,16 +1,22 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 // The window's side of opening recordings (the workspace loads them): open or append, several
-// at once (dropped, given on the command line), the load's progress dialog and its errors.
+// at once (dropped, given on the command line), the load's progress and its errors; an open
+// shown as its pages are read.
 #include "mainwindow.h"
 
 #include "capture/capturecontroller.h"
+#include "details/healthpane.h"
 #include "exports/windowscreenshot.h"
-#include "jobs/loadprogressdialog.h"
+#include "filters/filtercontroller.h"
+#include "filters/filterpanel.h"
+#include "status/loadstatus.h"
 #include "status/windowstatus.h"
+#include "table/eventspane.h"
 
 #include <QDragEnterEvent>
 #include <QMessageBox>
 #include <QMimeData>
+#include <QStatusBar>
 
 namespace ringside {
 
@@ -35,7 +41,20 @@ void MainWindow::openFiles(const QStringList& paths)
 
 void MainWindow::connectLoads()
 {
-    new LoadProgressDialog(m_workspace, this);
+    statusBar()->addPermanentWidget(new LoadStatus(m_workspace, statusBar()));
+    // A recording read while shown: its rows come in a few times a second.
+    m_loadGrowth = new QTimer(this);
+    m_loadGrowth->setInterval(250);
+    connect(m_loadGrowth, &QTimer::timeout, this, [this] {
+        if (activeSession() && activeSession()->loading) showStoreGrowth();
+    });
+    connect(&m_workspace, &Workspace::activeChanged, this, [this] {
+        if (activeSession() && activeSession()->loading)
+            m_loadGrowth->start();
+        else
+            m_loadGrowth->stop();
+    });
+    connect(&m_workspace, &Workspace::storeComplete, this, &MainWindow::loadComplete);
     connect(&m_workspace, &Workspace::alreadyOpen, this, [this](size_t index) {
         m_status->say(tr("%1 is open already").arg(recordings().name(index)), 15000);
         setActiveRecording(index);
@@ -51,6 +70,26 @@ void MainWindow::connectLoads()
         box->setAttribute(Qt::WA_DeleteOnClose);
         box->open();
     });
+}
+
+void MainWindow::loadComplete(const TraceSession* session)
+{
+    if (session != activeSession().get()) return; // shown whole when it is chosen
+    m_loadGrowth->stop();
+    showStoreGrowth();
+    m_events->fitColumns();
+    m_view.setFullRange(recordings().fullRange());
+    const FilterSpec spec = m_view.filter();
+    m_filters->setSession(activeSession().get());
+    m_filters->setSpec(spec);
+    m_health->setSession(activeSession().get());
+    m_status->showLoadWarnings(&activeSession()->store().diagnostics());
+    for (const Diagnostic& d : activeSession()->store().diagnostics().items())
+        if (d.code == "load-stopped")
+            m_status->say(tr("Stopped reading %1: %2")
+                              .arg(recordings().name(activeRecording()), QString::fromStdString(d.message)),
+                          30000);
+    if (!spec.empty()) m_filtering->apply();
 }
 
 void MainWindow::screenshotWhenLoaded(const QString& path)

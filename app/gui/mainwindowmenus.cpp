@@ -90,6 +90,14 @@ void MainWindow::buildMenus()
         action->setEnabled(false);
         connect(&m_workspace, &Workspace::activeChanged, action, [action] { action->setEnabled(true); });
     }
+    // The events exported are all of them: not while the recording is still read.
+    auto exportWhenWhole = [this, exportEvents] {
+        exportEvents->setEnabled(activeSession() && !activeSession()->loading);
+        exportEvents->setToolTip(activeSession() && activeSession()->loading ? tr("Once the recording is read")
+                                                                             : QString());
+    };
+    connect(&m_workspace, &Workspace::activeChanged, exportEvents, exportWhenWhole);
+    connect(&m_workspace, &Workspace::storeComplete, exportEvents, exportWhenWhole);
     file->addSeparator();
     QMenu* capture = menuBar()->addMenu(tr("&Capture"));
     capture->setObjectName("captureMenu");

@@ -196,6 +196,35 @@ Result<LoadEnd> loadAll(const DatFile& file, tep_handle* tep, const LoadOptions&
 
 } // namespace
 
+void shapeStore(const DatFile& file, tep_handle* tep, EventStore& store)
+{
+    StoreAppender appender(store, {});
+    const FileInfo& info = file.info();
+    appender.diagnostics().append(file.diagnostics());
+
+    for (size_t b = 0; b < file.buffers().size(); ++b) {
+        const BufferInfo& buffer = file.buffers()[b];
+        appender.addBuffer({buffer.name, buffer.clock, buffer.pageSize, {}, buffer.stats});
+        if (buffer.latency)
+            appender.diagnostics().add(Diagnostic::Severity::Info, "latency-buffer",
+                                       "buffer '" + buffer.name + "' holds latency text, not events");
+        if (buffer.pageSize > 65536) {
+            appender.diagnostics().warn("page-size", "buffer '" + buffer.name + "': page size " +
+                                                         std::to_string(buffer.pageSize) + " is not supported");
+        } else if (!buffer.latency) {
+            for (const CpuDataInfo& cpu : buffer.cpus) {
+                auto pages = std::make_unique<FilePageSource>(file.mapping(), cpu, info.codec, buffer.pageSize);
+                const StreamId id = appender.addStream(static_cast<uint16_t>(b), cpu.cpu, std::move(pages));
+                for (const CpuStats& st : buffer.stats)
+                    if (st.cpu == cpu.cpu) appender.stream(id).statsOverrun = st.overrun;
+            }
+        }
+    }
+
+    const CommonLayout layout = commonLayout(tep);
+    appender.setLayout({info.kernelLongSize, info.bigEndian, layout.minSize});
+}
+
 Result<LoadEnd> loadEvents(const DatFile& file, tep_handle* tep, const LoadOptions& options, EventStore& store,
                            std::vector<std::vector<TapColumn>>* taps)
 {
@@ -218,35 +247,17 @@ Result<LoadEnd> loadAll(const DatFile& file, tep_handle* tep, const LoadOptions&
             const char* comm = tep ? tep_data_comm_from_pid(tep, pid) : nullptr;
             return std::string(comm ? comm : "<...>");
         };
-    StoreAppender appender(store, std::move(comms));
     const FileInfo& info = file.info();
-    appender.diagnostics().append(file.diagnostics());
-
+    if (store.streamCount() == 0 && store.buffers().empty()) shapeStore(file, tep, store);
+    StoreAppender appender(store, std::move(comms)); // after the streams: it keeps a mark per stream
     uint64_t totalBytes = 0;
     std::vector<StreamId> ids;
-    for (size_t b = 0; b < file.buffers().size(); ++b) {
-        const BufferInfo& buffer = file.buffers()[b];
-        appender.addBuffer({buffer.name, buffer.clock, buffer.pageSize, {}, buffer.stats});
-        if (buffer.latency)
-            appender.diagnostics().add(Diagnostic::Severity::Info, "latency-buffer",
-                                       "buffer '" + buffer.name + "' holds latency text, not events");
-        if (buffer.pageSize > 65536) {
-            appender.diagnostics().warn("page-size", "buffer '" + buffer.name + "': page size " +
-                                                         std::to_string(buffer.pageSize) + " is not supported");
-        } else if (!buffer.latency) {
-            for (const CpuDataInfo& cpu : buffer.cpus) {
-                auto pages = std::make_unique<FilePageSource>(file.mapping(), cpu, info.codec, buffer.pageSize);
-                totalBytes += pages->streamBytes();
-                const StreamId id = appender.addStream(static_cast<uint16_t>(b), cpu.cpu, std::move(pages));
-                for (const CpuStats& st : buffer.stats)
-                    if (st.cpu == cpu.cpu) appender.stream(id).statsOverrun = st.overrun;
-                ids.push_back(id);
-            }
-        }
+    for (size_t i = 0; i < store.streamCount(); ++i) {
+        ids.push_back(StreamId(uint16_t(i)));
+        totalBytes += store.stream(ids.back()).pages->streamBytes();
     }
 
     const CommonLayout layout = commonLayout(tep);
-    appender.setLayout({info.kernelLongSize, info.bigEndian, layout.minSize});
     const TimestampConverter converter(info);
     std::vector<const Stream*> streams;
     for (const StreamId id : ids) streams.push_back(&store.stream(id));

@@ -72,6 +72,11 @@ struct LoadOptions {
     std::function<void(size_t segment)> beforeSegment;
 };
 
+// Lays out an empty `store` for `file`: its buffers, a stream per CPU over its pages, how its
+// records are laid out, the file's diagnostics. loadEvents does it when not done; a trace
+// shown while it loads does it first, so that readers see the store's shape from the start.
+void shapeStore(const DatFile& file, tep_handle* tep, EventStore& store);
+
 // How a load ended: every page read, or stopped by the user (a growing load; see
 // LoadOptions::growing).
 enum class LoadEnd { Whole, Stopped };

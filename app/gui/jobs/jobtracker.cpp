@@ -98,4 +98,16 @@ void JobTracker::Context::reportProgress(int value)
         Qt::QueuedConnection);
 }
 
+void JobTracker::Context::post(std::function<void()> what)
+{
+    JobTracker* tracker = m_tracker;
+    std::shared_ptr<State> state = m_state;
+    QMetaObject::invokeMethod(
+        tracker->m_receiver.get(),
+        [tracker, state, what = std::move(what)] {
+            if (state == tracker->m_current) what(); // the job goes on: it is still the latest
+        },
+        Qt::QueuedConnection);
+}
+
 } // namespace ringside

@@ -37,6 +37,8 @@ public:
         // Reports progress (any scale the caller's onProgress understands). Coalesced: while
         // one report waits for the GUI thread, later ones only update the value it will show.
         void reportProgress(int value);
+        // Runs `what` on the GUI thread while the job goes on, if the job is still the latest then.
+        void post(std::function<void()> what);
 
     private:
         friend class JobTracker;

@@ -26,6 +26,7 @@ SessionController::SessionController(Workspace& workspace, QMainWindow* window, 
     };
     connect(&workspace, &Workspace::activeChanged, this, maybeApply);
     connect(&workspace, &Workspace::recordingsChanged, this, maybeApply);
+    connect(&workspace, &Workspace::storeComplete, this, maybeApply);
     // Why a recording did not open: the first one is the session's base, and without it the
     // session waits for no other load; a later one is listed as not restored.
     connect(&workspace, &Workspace::loadFailed, this, [this](const QString& message) {
@@ -48,7 +49,7 @@ bool SessionController::allLoaded() const
     const RecordingSet& set = m_workspace.recordings();
     if (set.size() != size_t(m_pending->recordings.size())) return false;
     for (qsizetype i = 0; i < m_pending->recordings.size(); ++i)
-        if (set.at(size_t(i))->path != m_pending->recordings[i].path) return false;
+        if (set.at(size_t(i))->path != m_pending->recordings[i].path || set.at(size_t(i))->loading) return false;
     return true;
 }
 

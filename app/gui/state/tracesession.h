@@ -29,6 +29,11 @@ struct TraceSession {
     // user saved it.
     bool isCapture = false;
     bool liveSaved = false;
+    // Its pages are still being read: a recording shown while it loads (LoadJob). Its store
+    // grows, its diagnostics are the loader's until then, its analyses not begun. GUI thread.
+    bool loading = false;
+    // Its store still grows: a recording being read, or a capture running.
+    bool growing() const { return loading || (live && !live->progress().ended); }
     const EventStore& store() const { return trace->store(); }
     // The pid of the task running on the stream's CPU at `t` (0: idle), or -1 when not known.
     int32_t pidRunningAt(StreamId stream, uint64_t t) const

@@ -16,7 +16,20 @@ constexpr size_t kMostRecordings = 255;
 
 Workspace::Workspace(QObject* parent) : QObject(parent)
 {
+    // An open shows its recording at once, drawn as its pages are read.
+    connect(&m_load, &LoadJob::opened, this, [this](std::shared_ptr<TraceSession> session) {
+        m_shownLoad = session;
+        replace(std::move(session));
+    });
     connect(&m_load, &LoadJob::finished, this, [this](std::shared_ptr<TraceSession> session) {
+        if (session->loading) {
+            if (endShownLoad(session)) {
+                emit loaded(session->path);
+                startAnalyses(*session, false);
+                emit storeComplete(session.get());
+            }
+            return continueLoading();
+        }
         emit loadEnded();
         emit loaded(session->path);
         startAnalyses(*session, false);
@@ -29,19 +42,48 @@ Workspace::Workspace(QObject* parent) : QObject(parent)
     connect(&m_load, &LoadJob::cancelled, this, [this] {
         m_appending = false;
         m_pendingAppends.clear();
+        m_shownLoad.reset(); // replaced (showCapture): its thread may still write into it
+        m_queuedOpen.reset();
         emit loadEnded();
     });
     connect(&m_load, &LoadJob::failed, this, [this](const QString&, const QString& message) {
         m_appending = false;
-        emit loadEnded();
-        emit loadFailed(message);
+        const std::shared_ptr<TraceSession> shown = m_shownLoad;
+        if (shown && endShownLoad(shown)) {
+            emit storeComplete(shown.get());
+            emit loadFailed(message + tr("\nThe window shows the events read before it."));
+        } else if (!shown) {
+            emit loadEnded();
+            emit loadFailed(message);
+        }
         continueLoading(); // the other files given still open
     });
+}
+
+bool Workspace::endShownLoad(const std::shared_ptr<TraceSession>& session)
+{
+    session->loading = false;
+    m_shownLoad.reset();
+    emit loadEnded();
+    if (m_queuedOpen) {
+        const auto [path, isSample] = *std::exchange(m_queuedOpen, std::nullopt);
+        startLoad(path, isSample, false);
+        return false;
+    }
+    return m_recordings.indexOf(session->path).has_value() &&
+           m_recordings.at(*m_recordings.indexOf(session->path)) == session;
 }
 
 void Workspace::open(const QString& path, bool isSample)
 {
     m_pendingAppends.clear();
+    if (m_load.shown()) {
+        // The recording shown while it loads stops first (at once: the segments being read
+        // are finished); this one loads then.
+        m_queuedOpen = {path, isSample};
+        m_load.stop();
+        return;
+    }
     startLoad(path, isSample, false);
 }
 
@@ -63,6 +105,10 @@ void Workspace::reloadAll()
 
 void Workspace::appendPath(const QString& path)
 {
+    if (m_load.running()) {
+        m_pendingAppends << path; // after the load running
+        return;
+    }
     if (!m_session) return open(path);
     if (auto index = m_recordings.indexOf(path)) {
         emit alreadyOpen(*index);
@@ -85,7 +131,8 @@ void Workspace::startLoad(const QString& path, bool isSample, bool appending)
 {
     m_appending = appending;
     emit loadStarted(path);
-    m_load.start(path, isSample);
+    // An append joins the others once loaded (their clocks are paired on what it holds).
+    m_load.start(path, isSample, !appending);
 }
 
 void Workspace::continueLoading()
@@ -97,6 +144,10 @@ void Workspace::continueLoading()
 void Workspace::showCapture(std::shared_ptr<TraceSession> session, bool idleAnalyses)
 {
     m_pendingAppends.clear();
+    m_queuedOpen.reset();
+    // A recording shown while it loads goes: its thread stops soon, writing into a store no
+    // view reads any more (the thread keeps it alive).
+    if (m_load.running()) m_load.cancel();
     startAnalyses(*session, idleAnalyses);
     replace(std::move(session));
 }

@@ -82,9 +82,13 @@ signals:
     // One was appended.
     void recordingsChanged();
     // A load began (its progress is load().progress), and ended in any way: before its
-    // recording shows, or why not (loadFailed).
+    // recording shows, or why not (loadFailed). An open shows its recording as its pages are
+    // read (activeChanged at once, TraceSession::loading): it ends once the store is complete.
     void loadStarted(const QString& path);
     void loadEnded();
+    // A recording shown while it loaded has every event it will have (all of them; those read
+    // before it was stopped or failed): views take in its last rows and its diagnostics.
+    void storeComplete(const ringside::TraceSession* session);
     // A load ended without a recording: why, for those who asked for one.
     void loadFailed(const QString& message);
     // A recording was loaded from `path` (the recent files).
@@ -105,6 +109,9 @@ signals:
 private:
     void startLoad(const QString& path, bool isSample, bool appending);
     void continueLoading();
+    // The shown load ended (finished or failed): the store is complete; false when it no
+    // longer shows (replaced meanwhile) or an open waits.
+    bool endShownLoad(const std::shared_ptr<TraceSession>& session);
     // Runs a recording's analyses (a capture's as it grows); their signals become the
     // workspace's.
     void startAnalyses(TraceSession& session, bool idlePriority);
@@ -117,6 +124,9 @@ private:
     std::vector<std::optional<ViewSnapshot>> m_stashed;
     QStringList m_pendingAppends;
     bool m_appending = false; // the load running is an append
+    std::shared_ptr<TraceSession> m_shownLoad; // the recording shown while it loads
+    // An open asked for while a shown load ran: it loads once that one has stopped.
+    std::optional<std::pair<QString, bool>> m_queuedOpen;
 };
 
 } // namespace ringside

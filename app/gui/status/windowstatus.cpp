@@ -85,7 +85,7 @@ void WindowStatus::updateAnalyses()
             ++running, permille = std::max(permille, job->permille());
             statistics += m_workspace.recordings().at(i)->trace->analysesFinished(); // the tables are done
         }
-    const bool live = m_workspace.session() && m_workspace.session()->live && !m_workspace.session()->live->progress().ended;
+    const bool live = m_workspace.session() && m_workspace.session()->growing();
     m_analysisLabel->setVisible(running > 0 && !live);
     m_analysisLabel->setText(statistics == running ? tr("Analysing: statistics")
                                                    : tr("Analysing: %1%").arg(permille / 10));

@@ -42,13 +42,15 @@ public:
     void followSelection();
     // The details say what is now known of the selection (names, tables).
     void refreshDetails();
+    // Columns as wide as the recording's values need (again once a recording read while shown
+    // is complete).
+    void fitColumns();
 
 signals:
     // The user chose another recording in the box.
     void recordingChosen(size_t index);
 
 private:
-    void fitColumns();
     void addEventActions();
     void copySelectedRows();
 

@@ -215,9 +215,11 @@ void TimelineWidget::paintView(QPainter& p, bool cached)
         p.drawText(rect(), Qt::AlignCenter, tr("Open a recording with File > Open, or drop a .dat file here"));
         return;
     }
-    if (m_session->store().eventCount() == 0 && m_session->live && !m_session->live->progress().ended) {
+    if (m_session->store().eventCount() == 0 && m_session->growing()) {
         p.setPen(palette().color(QPalette::PlaceholderText));
-        p.drawText(rect(), Qt::AlignCenter, tr("Capturing: waiting for the first events…"));
+        p.drawText(rect(), Qt::AlignCenter,
+                   m_session->loading ? tr("Reading the recording: its first events come in a moment…")
+                                      : tr("Capturing: waiting for the first events…"));
         return;
     }
     if (m_session->store().eventCount() == 0) {
