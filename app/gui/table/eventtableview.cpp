@@ -55,6 +55,11 @@ void EventTableView::setModel(QAbstractItemModel* model)
         viewport()->update();
     };
     connect(model, &QAbstractItemModel::modelReset, this, reset);
+    // A store that grows (a capture, a recording read while shown) adds rows at the end.
+    connect(model, &QAbstractItemModel::rowsInserted, this, [this] {
+        updateScrollBars();
+        viewport()->update();
+    });
     connect(model, &QAbstractItemModel::dataChanged, viewport(), qOverload<>(&QWidget::update));
     setViewportMargins(0, m_header->sizeHint().height(), 0, 0);
     reset();
