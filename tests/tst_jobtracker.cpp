@@ -45,6 +45,47 @@ private slots:
         QVERIFY(progressCalls >= 1 && progressCalls <= 100);
     }
 
+    // What a job hands over while it goes on (a recording shown before it is read whole)
+    // arrives before its result, and the job is still running then; a superseded job's does not.
+    void postedWhileRunningThenTheResult()
+    {
+        JobTracker jobs;
+        QSemaphore posted, hold;
+        QStringList heard;
+        bool runningWhenPosted = false;
+        jobs.start(
+            [&](JobTracker::Context& context) {
+                context.post([&] {
+                    heard << "posted";
+                    runningWhenPosted = jobs.isRunning();
+                });
+                posted.release();
+                hold.acquire();
+                return 1;
+            },
+            [&](int) { heard << "result"; });
+        posted.acquire();
+        QCoreApplication::sendPostedEvents();
+        QCOMPARE(heard, QStringList({"posted"}));
+        QVERIFY(runningWhenPosted);
+        hold.release();
+        settle(jobs);
+        QCOMPARE(heard, QStringList({"posted", "result"}));
+
+        heard.clear();
+        jobs.start(
+            [&](JobTracker::Context& context) {
+                hold.acquire();
+                context.post([&] { heard << "stale post"; });
+                return 2;
+            },
+            [&](int) { heard << "stale result"; });
+        jobs.start([](JobTracker::Context&) { return 3; }, [&](int) { heard << "latest"; });
+        hold.release();
+        settle(jobs);
+        QCOMPARE(heard, QStringList({"latest"}));
+    }
+
     void staleResultIsDropped()
     {
         JobTracker jobs;

@@ -152,9 +152,9 @@ void EventsPane::fitColumns()
     auto headerWidth = [this](int column) {
         return fontMetrics().horizontalAdvance(m_model->headerData(column, Qt::Horizontal).toString());
     };
-    // The # column fits the largest row number.
-    header->resizeSection(EventTableModel::Index,
-                          fontMetrics().horizontalAdvance(QString::number(store.eventCount())) + 16);
+    // The # column fits the largest row number (of a recording still read: room for 100M rows).
+    const size_t rows = session.loading ? std::max<size_t>(store.eventCount(), 99999999) : store.eventCount();
+    header->resizeSection(EventTableModel::Index, fontMetrics().horizontalAdvance(QString::number(rows)) + 16);
     // The CPU column fits its longest cell: a second buffer's CPUs read "name:N" there.
     int cpuWidth = headerWidth(EventTableModel::Cpu);
     for (size_t i = 0; i < store.streamCount(); ++i) {
