@@ -234,6 +234,22 @@ private slots:
         }
     }
 
+    // The loading thread's own failure (memory for the appends, here its progress report)
+    // fails the load too, bulk or shown while it loads: the workers stop, nothing hangs.
+    void loadingThreadFailureFailsTheLoad()
+    {
+        const std::string path = test::fixturePath("instances.dat");
+        for (bool growing : {false, true}) {
+            LoadOptions options;
+            options.growing = growing;
+            options.progress = [](const LoadProgress&) { throw std::bad_alloc(); };
+            auto trace = Trace::open(path, options);
+            QVERIFY2(!trace, "a load whose loading thread failed was reported as a success");
+            QCOMPARE(QString::fromStdString(trace.error().message),
+                     QString::fromStdString(path) + ": out of memory while loading");
+        }
+    }
+
     void corruptChunkKeepsTheRest()
     {
         QByteArray bytes = readFixture("lost-events.dat");

@@ -374,16 +374,23 @@ Result<LoadEnd> loadAll(const DatFile& file, tep_handle* tep, const LoadOptions&
         typesSeen = types;
         appender.publish(false);
     };
-    for (bool last = false; !last;) {
-        {
-            std::unique_lock lock(doneLock);
-            doneChanged.wait_for(lock, std::chrono::milliseconds(50));
-            last = running == 0;
-        }
-        if (appendReady() && options.growing && !shared.stopping()) publishGrowing();
-        report();
-    }
     std::exception_ptr failure;
+    try {
+        for (bool last = false; !last;) {
+            {
+                std::unique_lock lock(doneLock);
+                doneChanged.wait_for(lock, std::chrono::milliseconds(50));
+                last = running == 0;
+            }
+            if (appendReady() && options.growing && !shared.stopping()) publishGrowing();
+            report();
+        }
+    } catch (...) {
+        // This thread's own work failed (memory for the appends): the workers stop at their
+        // next segment, and are waited for below.
+        shared.failed = true;
+        failure = std::current_exception();
+    }
     for (auto& w : workers) {
         try {
             w.get();
