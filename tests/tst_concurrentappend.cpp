@@ -121,6 +121,18 @@ struct Reader {
     }
 };
 
+// The event types of `trace`'s store whose name has "sys_enter" (what the readers search for).
+std::vector<bool> enterTypesOf(const Trace& trace)
+{
+    const EventStore& store = trace.store();
+    std::vector<bool> enter(65536, false);
+    for (size_t type = 0; type < store.eventTypeCounts().size(); ++type) {
+        tep_event* event = store.eventTypeCounts()[type] ? tep_find_event(trace.tep(), int(type)) : nullptr;
+        enter[type] = event && std::string(event->name).find("sys_enter") != std::string::npos;
+    }
+    return enter;
+}
+
 } // namespace
 
 class TestConcurrentAppend : public QObject {
@@ -151,11 +163,7 @@ private slots:
         QVERIFY(growing);
         const Trace& trace = **growing;
         EventStore& store = *grown;
-        std::vector<bool> enterTypes(65536, false);
-        for (size_t type = 0; type < bulk.eventTypeCounts().size(); ++type) {
-            tep_event* event = bulk.eventTypeCounts()[type] ? tep_find_event(trace.tep(), int(type)) : nullptr;
-            enterTypes[type] = event && std::string(event->name).find("sys_enter") != std::string::npos;
-        }
+        const std::vector<bool> enterTypes = enterTypesOf(*reference);
         EventFormatter formatter(trace);
         std::atomic<bool> done{false};
         std::vector<std::unique_ptr<Reader>> readers;
@@ -214,11 +222,7 @@ private slots:
         QVERIFY(unloaded);
         Trace& trace = **unloaded;
         const EventStore& store = trace.store();
-        std::vector<bool> enterTypes(65536, false);
-        for (size_t type = 0; type < bulk.eventTypeCounts().size(); ++type) {
-            tep_event* event = bulk.eventTypeCounts()[type] ? tep_find_event(reference->tep(), int(type)) : nullptr;
-            enterTypes[type] = event && std::string(event->name).find("sys_enter") != std::string::npos;
-        }
+        const std::vector<bool> enterTypes = enterTypesOf(*reference);
         EventFormatter formatter(trace);
         std::atomic<bool> done{false};
         std::vector<std::unique_ptr<Reader>> readers;
