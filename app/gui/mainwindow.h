@@ -121,6 +121,9 @@ private:
     // The active recording's store grew (a capture, a recording read while shown): the table,
     // range, timeline and filter counts take in the new rows.
     void showStoreGrowth();
+    // ... and it stopped growing: the filter lists, the health pane and the load warnings take
+    // in all of it, and a filter applied is applied again.
+    void showStoreEnded();
     // A recording shown while it loaded is complete: the views take in its last rows and its
     // diagnostics (mainwindowfiles.cpp).
     void loadComplete(const TraceSession* session);

@@ -69,6 +69,11 @@ void MainWindow::captureEnded()
     captureGrew();
     m_workspace.captureEnded(*capture);
     if (capture != activeSession()) return; // shown as a whole when it is chosen
+    showStoreEnded();
+}
+
+void MainWindow::showStoreEnded()
+{
     const FilterSpec spec = m_view.filter();
     m_filters->setSession(activeSession().get());
     m_filters->setSpec(spec);

@@ -5,10 +5,7 @@
 #include "mainwindow.h"
 
 #include "capture/capturecontroller.h"
-#include "details/healthpane.h"
 #include "exports/windowscreenshot.h"
-#include "filters/filtercontroller.h"
-#include "filters/filterpanel.h"
 #include "status/loadstatus.h"
 #include "status/windowstatus.h"
 #include "table/eventspane.h"
@@ -78,18 +75,12 @@ void MainWindow::loadComplete(const TraceSession* session)
     m_loadGrowth->stop();
     showStoreGrowth();
     m_events->fitColumns();
-    m_view.setFullRange(recordings().fullRange());
-    const FilterSpec spec = m_view.filter();
-    m_filters->setSession(activeSession().get());
-    m_filters->setSpec(spec);
-    m_health->setSession(activeSession().get());
-    m_status->showLoadWarnings(&activeSession()->store().diagnostics());
+    showStoreEnded();
     for (const Diagnostic& d : activeSession()->store().diagnostics().items())
         if (d.code == "load-stopped")
             m_status->say(tr("Stopped reading %1: %2")
                               .arg(recordings().name(activeRecording()), QString::fromStdString(d.message)),
                           30000);
-    if (!spec.empty()) m_filtering->apply();
 }
 
 void MainWindow::screenshotWhenLoaded(const QString& path)

@@ -70,8 +70,8 @@ bool Workspace::endShownLoad(const std::shared_ptr<TraceSession>& session)
         startLoad(path, isSample, false);
         return false;
     }
-    return m_recordings.indexOf(session->path).has_value() &&
-           m_recordings.at(*m_recordings.indexOf(session->path)) == session;
+    const std::optional<size_t> index = m_recordings.indexOf(session->path);
+    return index && m_recordings.at(*index) == session;
 }
 
 void Workspace::open(const QString& path, bool isSample)
@@ -137,6 +137,7 @@ void Workspace::startLoad(const QString& path, bool isSample, bool appending)
 
 void Workspace::continueLoading()
 {
+    if (m_load.running()) return; // an open queued behind a shown load began: it goes on at its end
     if (!m_pendingAppends.isEmpty()) return appendPath(m_pendingAppends.takeFirst());
     emit loadsDone();
 }
