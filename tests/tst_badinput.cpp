@@ -3,9 +3,13 @@
 // counted in diagnostics; never a crash or a hang.
 #include "testsupport.h"
 
+#include "file/cutdata.h"
 #include "load/pageparser.h"
 
 #include <QFile>
+#include <QMap>
+#include <QRegularExpression>
+#include <QStandardPaths>
 #include <QTemporaryDir>
 #include <QTest>
 
@@ -51,6 +55,18 @@ std::vector<uint8_t> makePage(int records, int words, uint16_t type, int32_t pid
     const uint64_t size = commit ? commit : at - 16;
     std::memcpy(page.data() + 8, &size, 8);
     return page;
+}
+
+// The dump's lines by the CPU in their "[NNN]".
+QMap<int, QList<QByteArray>> linesByCpu(const QByteArray& dump)
+{
+    QMap<int, QList<QByteArray>> byCpu;
+    static const QRegularExpression cpuField(R"(\[(\d+)\])");
+    for (const QByteArray& line : dump.split('\n')) {
+        const QRegularExpressionMatch m = cpuField.match(QString::fromUtf8(line));
+        if (m.hasMatch()) byCpu[m.captured(1).toInt()].append(line);
+    }
+    return byCpu;
 }
 
 } // namespace
@@ -104,30 +120,149 @@ private slots:
 
     void truncatedHeader() { expectError(write("short.dat", readFixture("execve-e2big.dat").left(14)), "truncated"); }
 
-    // A format 7 recording cut before its options says so, and why no event can be read:
-    // trace-cmd writes the CPUs' data offsets in the options after the data.
+    // A format 7 recording cut before its first options holds no events; cut right after
+    // them, before its trace data, it has none to find either. Each says so.
     void cutFormat7SaysWhy()
     {
         const QByteArray bytes = readFixture("sched-mix.dat");
         expectError(write("cut-early.dat", bytes.left(600000)),
                     "the file ends at 600000 bytes, before its options at offset 1146184 (cut, or its writer stopped): "
                     "it holds no events");
-        expectError(write("cut-late.dat", bytes.left(1200000)),
-                    "before its options at offset 1693177 (cut, or its writer stopped): the CPUs' data offsets were in "
-                    "them, so no event can be found");
+        // The first options end at 1146762, where the trace data's section header begins.
+        expectError(write("cut-before-data.dat", bytes.left(1146762 + 8)),
+                    "before its options at offset 1693177 (cut, or its writer stopped): the data offsets of its CPUs "
+                    "were in them, and no trace data follows the last options read (offset 1146762)");
+    }
+
+    // trace-cmd writes each buffer's CPU data offsets in options after the data: a recording
+    // cut there, or whose writer stopped, opens with the pages it holds, found by walking the
+    // data. Compressed (the chunk counts) and not (where the pages' time goes back).
+    void cutFormat7OpensWithItsPages_data()
+    {
+        QTest::addColumn<QString>("name");
+        QTest::addColumn<bool>("uncompressed");  // converted by trace-cmd first
+        QTest::addColumn<int>("cutCpu");         // the CPU whose data the cut ends in; -1: after all data
+        QTest::addColumn<bool>("writerStopped"); // that CPU's chunk count never written
+        QTest::newRow("after the data") << "sched-mix.dat" << false << -1 << false;
+        QTest::newRow("in CPU 0") << "sched-mix.dat" << false << 0 << false;
+        QTest::newRow("in CPU 1") << "sched-mix.dat" << false << 1 << false;
+        QTest::newRow("writer stopped after the data") << "sched-mix.dat" << false << -1 << true;
+        QTest::newRow("writer stopped in CPU 1") << "sched-mix.dat" << false << 1 << true;
+        QTest::newRow("instances, after the data") << "instances.dat" << false << -1 << false;
+        QTest::newRow("4 CPUs, in CPU 2") << "fgraph-all-short.dat" << false << 2 << false;
+        QTest::newRow("uncompressed, after the data") << "execve-e2big.dat" << true << -1 << false;
+        QTest::newRow("uncompressed, in CPU 1") << "execve-e2big.dat" << true << 1 << false;
+    }
+    void cutFormat7OpensWithItsPages()
+    {
+        QFETCH(QString, name);
+        QFETCH(bool, uncompressed);
+        QFETCH(int, cutCpu);
+        QFETCH(bool, writerStopped);
+        QString whole = test::fixture(name);
+        if (uncompressed) {
+            const QString traceCmd = QStandardPaths::findExecutable("trace-cmd");
+            if (traceCmd.isEmpty()) QSKIP("trace-cmd is not installed: no uncompressed format 7 file to cut");
+            const QString converted = m_dir.filePath("uncompressed.dat");
+            const auto run = test::runProgram(
+                traceCmd, {"convert", "-i", whole, "-o", converted, "--compression", "none", "--file-version", "7"});
+            QVERIFY2(run.status == 0, run.err.constData());
+            whole = converted;
+        }
+        auto full = Trace::open(whole.toStdString());
+        QVERIFY(full);
+        const std::vector<BufferInfo>& buffers = (*full)->file().buffers();
+        QVERIFY(!buffers.empty());
+        QCOMPARE(buffers[0].cpus.front().compressed, !uncompressed);
+        uint64_t dataEnd = 0;
+        const CpuDataInfo* last = nullptr;
+        for (const BufferInfo& buffer : buffers)
+            for (const CpuDataInfo& cpu : buffer.cpus)
+                if (cpu.fileOffset + cpu.fileSize > dataEnd) {
+                    dataEnd = cpu.fileOffset + cpu.fileSize;
+                    last = &cpu;
+                }
+        const CpuDataInfo& cut = cutCpu < 0 ? *last : buffers[0].cpus.at(cutCpu);
+        // trace-cmd's sizes of compressed data leave out the 4-byte chunk count before it.
+        const uint64_t cutAt = cutCpu < 0 ? dataEnd + (uncompressed ? 0 : 4) : cut.fileOffset + cut.fileSize / 2 + 100;
+
+        QFile file(whole);
+        QVERIFY(file.open(QIODevice::ReadOnly));
+        QByteArray bytes = file.readAll().left(qsizetype(cutAt));
+        if (writerStopped) {
+            // trace-cmd writes a CPU's chunk count and the link to the next options once each is
+            // done: a writer that stopped left both 0.
+            std::memset(bytes.data() + cut.fileOffset, 0, 4);
+            uint64_t options = 0, size = 0;
+            std::memcpy(&options, bytes.constData() + 29, 8); // after "zstd\01.5.4\0" in these files
+            std::memcpy(&size, bytes.constData() + options + 8, 8);
+            std::memset(bytes.data() + options + 16 + size - 8, 0, 8); // the DONE option, last
+        }
+        const QString path = write("cut.dat", bytes);
+        auto trace = Trace::open(path.toStdString());
+        QVERIFY2(trace, trace ? "" : trace.error().message.c_str());
+        QStringList said;
+        for (const auto& d : (*trace)->store().diagnostics().items())
+            if (d.code == "truncated") said << QString::fromStdString(d.message);
+        QVERIFY2(said.join('\n').contains("was walked"), qPrintable(said.join('\n')));
+        QCOMPARE(said.join('\n').contains("never written"), writerStopped);
+        QCOMPARE(said.join('\n').contains("without the data offsets of its CPUs (its writer stopped"), writerStopped);
+
+        const QByteArray wholeDump = test::dump(**full);
+        const QByteArray cutDump = test::dump(**trace);
+        if (cutCpu < 0) {
+            QVERIFY(cutDump == wholeDump);
+            return;
+        }
+        // Each CPU before the cut whole, the cut one's first events, none after it.
+        const auto wholeLines = linesByCpu(wholeDump), cutLines = linesByCpu(cutDump);
+        for (int cpu = 0; cpu < int(buffers[0].cpus.size()); ++cpu) {
+            const QList<QByteArray> have = cutLines.value(cpu), want = wholeLines.value(cpu);
+            if (cpu < cutCpu) QCOMPARE(have.size(), want.size());
+            if (cpu == cutCpu)
+                QVERIFY2(!have.isEmpty() && have.size() < want.size(), qPrintable(QString::number(have.size())));
+            if (cpu > cutCpu) QCOMPARE(have.size(), 0);
+            // The cut CPU's last line may differ: a function_graph entry is printed as a leaf
+            // call by what follows it, which the cut took away.
+            const qsizetype same = cpu == cutCpu ? have.size() - 1 : have.size();
+            QVERIFY(have.mid(0, same) == want.mid(0, same));
+        }
+    }
+
+    // Which CPU the data found belongs to: a CPU without pages writes nothing, so fewer data
+    // than CPUs are numbered by the statistics of those that had events, or said to be guessed.
+    void cutDataCpuNumbers()
+    {
+        auto stats = [](std::vector<std::pair<int, uint64_t>> readEvents) {
+            std::vector<CpuStats> out;
+            for (auto [cpu, events] : readEvents) out.push_back({.cpu = cpu, .readEvents = events});
+            return out;
+        };
+        bool guessed = true;
+        QCOMPARE(cpuIdsOfFound(4, false, 4, {}, &guessed), (std::vector<int>{0, 1, 2, 3}));
+        QVERIFY(!guessed);
+        const auto twoOfFour = stats({{0, 0}, {1, 7}, {2, 0}, {3, 9}});
+        QCOMPARE(cpuIdsOfFound(2, false, 4, twoOfFour, &guessed), (std::vector<int>{1, 3}));
+        QVERIFY(!guessed);
+        QCOMPARE(cpuIdsOfFound(1, true, 4, twoOfFour, &guessed), (std::vector<int>{1}));
+        QVERIFY(!guessed);
+        QCOMPARE(cpuIdsOfFound(3, false, 4, twoOfFour, &guessed), (std::vector<int>{0, 1, 2}));
+        QVERIFY(guessed);
+        QCOMPARE(cpuIdsOfFound(2, true, 4, {}, &guessed), (std::vector<int>{0, 1}));
+        QVERIFY(!guessed);
     }
 
     void truncatedFilesNeverCrash_data()
     {
         QTest::addColumn<QString>("name");
         QTest::addColumn<int>("opens"); // how many cuts open at least; -1: any number
-        // Those of format 7 keep their CPUs' data offsets in options after their events (a cut
-        // refuses them, as trace-cmd does); v6-i686-funcgraph's kallsyms fill all but its last
-        // page. instances.dat's instance buffers have their offsets before the top buffer's
-        // data: cut in that, it opens with the instances' events.
-        for (const char* name : {"execve-e2big.dat", "v6-i686-funcgraph.dat", "zlib-guest.dat"})
-            QTest::newRow(name) << name << 0;
-        QTest::newRow("instances.dat") << "instances.dat" << -1;
+        // v6-i686-funcgraph's kallsyms fill all but its last page. Those of format 7 keep their
+        // CPUs' data offsets in options after their events: cut in the events, they open with
+        // the pages before the cut, found by walking the data.
+        QTest::newRow("v6-i686-funcgraph.dat") << "v6-i686-funcgraph.dat" << 0;
+        for (const char* name : {"zlib-guest.dat", "instances.dat"}) QTest::newRow(name) << name << 1;
+        // Its last cut falls inside the first compressed chunk: refused, saying so.
+        QTest::newRow("execve-e2big.dat") << "execve-e2big.dat" << -1;
         // Format 6, its events last: cut inside them, it opens with those before the cut.
         QTest::newRow("sched-mix-v6.dat.xz") << "sched-mix-v6.dat.xz" << 10;
     }

@@ -2,6 +2,7 @@
 #include "file/datfile.h"
 
 #include "capture/capturemetadata.h"
+#include "file/cutdata.h"
 #include "file/fileoptions.h"
 #include "file/kallsyms.h"
 #include "file/metadatacheck.h"
@@ -21,6 +22,7 @@ namespace ringside {
 namespace {
 constexpr uint8_t kMagic[] = {0x17, 0x08, 0x44, 't', 'r', 'a', 'c', 'i', 'n', 'g'};
 constexpr size_t kSectionHeaderSize = 16;
+constexpr size_t kMostCpusFound = 4096; // when the file does not say how many CPUs it has
 
 } // namespace
 
@@ -108,25 +110,21 @@ private:
         if (!codecFromName(name, &m_info.codec)) return fail("unsupported compression '" + name + "'");
 
         std::set<uint64_t> seen;
-        const uint64_t fileSize = m_out.m_file->size();
+        uint64_t optionsEnd = 0; // where the last options read end
         while (optionsOffset != 0) {
             if (!seen.insert(optionsOffset).second) return fail("options sections form a loop");
-            if (optionsOffset + kSectionHeaderSize > fileSize) {
-                const std::string cut = "the file ends at " + std::to_string(fileSize) +
-                                        " bytes, before its options at offset " + std::to_string(optionsOffset) +
-                                        " (cut, or its writer stopped)";
-                if (seen.size() == 1) return fail(cut + ": it holds no events");
-                // The last options come after the data. When the ones before said where the
-                // data is, it is read as far as the file goes; trace-cmd writes the CPUs' data
-                // offsets there, so its cut recordings have no event to be found.
-                if (m_bufferOffsets.empty())
-                    return fail(cut + ": the CPUs' data offsets were in them, so no event can be found");
-                m_out.m_diagnostics.warn("truncated", cut + "; the events before the cut are read");
+            if (!wholeSectionAt(optionsOffset)) {
+                const bool begun = optionsOffset + kSectionHeaderSize <= m_out.m_file->size();
+                m_cut = "the file ends at " + std::to_string(m_out.m_file->size()) + " bytes, " +
+                        (begun ? "inside" : "before") + " its options at offset " + std::to_string(optionsOffset) +
+                        " (cut, or its writer stopped)";
+                if (seen.size() == 1) return fail(m_cut + ": it holds no events");
+                m_cutFrom = optionsEnd;
                 break;
             }
             std::string payload;
             uint16_t id = 0;
-            if (!readSection(optionsOffset, &id, &payload)) return false;
+            if (!readSection(optionsOffset, &id, &payload, &optionsEnd)) return false;
             if (id != OptDone) return fail("expected an options section at offset " + std::to_string(optionsOffset));
             if (!parseOptions(payload, true, &optionsOffset)) return false;
         }
@@ -145,12 +143,92 @@ private:
         }
         if (!applyMetadata()) return false;
         if (m_metadataOnly) return true;
+        if (m_cut.empty()) m_cutFrom = optionsEnd; // a writer that stopped left data its options do not name
+        if (!findUnlistedBuffer()) return false;
         for (auto& buffer : m_out.m_buffers)
             if (!buffer.latency && !readV7BufferData(buffer)) return false;
         return true;
     }
 
-    bool readSection(uint64_t offset, uint16_t* id, std::string* payload)
+    bool wholeSectionAt(uint64_t offset) const
+    {
+        ByteReader r = m_reader;
+        if (!r.seek(offset) || r.remaining() < kSectionHeaderSize) return false;
+        r.skip(8);
+        return r.u64() <= r.remaining();
+    }
+
+    // Trace data no option read describes, after the last options read: trace-cmd writes each
+    // buffer's data, then the options that say where it is, and links those from the options
+    // before only once they are written. So a file cut there, or whose writer stopped, has data
+    // no option names: it is found by walking it. False (failed) if that leaves no event.
+    bool findUnlistedBuffer()
+    {
+        const std::string name = nextBufferName();
+        const size_t maxCpus = m_info.cpuCount > 0 ? size_t(m_info.cpuCount) : kMostCpusFound;
+        std::optional<FoundCpuData> found = findCpuData(m_reader, m_cutFrom, m_info, maxCpus);
+        for (const auto& [known, offset] : m_bufferOffsets)
+            if (found && found->sectionOffset == offset) found.reset(); // described by an option read
+        const std::string why = !m_cut.empty()
+                                    ? m_cut + ": the data offsets of " +
+                                          (name.empty() ? "its CPUs" : "buffer '" + name + "'") + " were in them"
+                                    : "the file's options end at offset " + std::to_string(m_cutFrom) +
+                                          " without the data offsets of " +
+                                          (name.empty() ? "its CPUs" : "buffer '" + name + "'") +
+                                          " (its writer stopped before writing them)";
+        if (!found || found->cpus.empty()) {
+            if (!found && m_cut.empty()) return true; // a whole file
+            const std::string none =
+                !found ? "no trace data follows the last options read (offset " + std::to_string(m_cutFrom) + ")"
+                       : "the trace data at offset " + std::to_string(found->sectionOffset) +
+                             " has nothing whole before the cut (" + found->lastCut + ")";
+            if (m_bufferOffsets.empty()) return fail(why + ", and " + none);
+            m_out.m_diagnostics.warn("truncated", why + "; the events of the buffers named are read");
+            return true;
+        }
+        BufferInfo buffer;
+        buffer.name = name;
+        buffer.clock = m_info.traceClock;
+        buffer.pageSize = m_info.pageSize;
+        bool guessed = false;
+        const auto stats = m_stats.find(name);
+        const std::vector<int> ids =
+            cpuIdsOfFound(found->cpus.size(), !found->lastCut.empty(), m_info.cpuCount,
+                          stats == m_stats.end() ? std::vector<CpuStats>() : stats->second, &guessed);
+        for (size_t i = 0; i < ids.size(); ++i) {
+            found->cpus[i].cpu = ids[i];
+            buffer.cpus.push_back(found->cpus[i]);
+        }
+        std::string what = why + ", so the trace data at offset " + std::to_string(found->sectionOffset) +
+                           " was walked: " + std::to_string(ids.size()) +
+                           (m_info.cpuCount > 0 ? " of " + std::to_string(m_info.cpuCount) : std::string()) +
+                           " CPUs' data found" + (found->lastCut.empty() ? "" : " before the file ends");
+        if (guessed)
+            what += "; taken as CPUs 0 to " + std::to_string(ids.size() - 1) +
+                    " in file order (which CPUs recorded nothing is not known)";
+        m_out.m_diagnostics.warn("truncated", what);
+        if (!found->lastCut.empty())
+            m_out.m_diagnostics.warn("truncated",
+                                     bufferLabel(buffer) + "CPU " + std::to_string(ids.back()) + ": " + found->lastCut);
+        if (name.empty())
+            m_out.m_buffers.insert(m_out.m_buffers.begin(), std::move(buffer));
+        else
+            m_out.m_buffers.push_back(std::move(buffer));
+        return true;
+    }
+
+    // The first buffer the CPU statistics name (in the order written, as the data is) that no
+    // BUFFER option read has described.
+    std::string nextBufferName() const
+    {
+        for (const std::string& name : m_statsOrder)
+            if (std::none_of(m_out.m_buffers.begin(), m_out.m_buffers.end(),
+                             [&](const BufferInfo& b) { return b.name == name; }))
+                return name;
+        return m_out.m_buffers.empty() ? std::string() : "instance " + std::to_string(m_out.m_buffers.size());
+    }
+
+    bool readSection(uint64_t offset, uint16_t* id, std::string* payload, uint64_t* end = nullptr)
     {
         ByteReader r = m_reader;
         if (!r.seek(offset) || r.remaining() < kSectionHeaderSize)
@@ -160,6 +238,7 @@ private:
         r.u32(); // description string id
         uint64_t size = r.u64();
         if (size > r.remaining()) return fail("section at offset " + std::to_string(offset) + " is truncated");
+        if (end) *end = r.pos() + size;
         if (!(flags & 1)) {
             payload->assign(reinterpret_cast<const char*>(r.here()), size);
             return true;
@@ -368,7 +447,9 @@ private:
         case OptOffset: m_info.tsOffset += std::strtoll(optionString(data).c_str(), nullptr, 0); break;
         case OptCpuStat: {
             CpuStats stats;
-            if (parseCpuStat(data, &m_statsBuffer, &stats)) m_stats[m_statsBuffer].push_back(std::move(stats));
+            if (!parseCpuStat(data, &m_statsBuffer, &stats)) break;
+            if (!m_stats.count(m_statsBuffer)) m_statsOrder.push_back(m_statsBuffer);
+            m_stats[m_statsBuffer].push_back(std::move(stats));
             break;
         }
         case OptBuffer:
@@ -628,6 +709,9 @@ private:
     std::map<std::string, uint64_t> m_bufferOffsets;
     std::map<std::string, std::vector<CpuStats>> m_stats;
     std::string m_statsBuffer;
+    std::vector<std::string> m_statsOrder; // the buffers the statistics name, in the file's order
+    std::string m_cut;                     // what the file lost at its end, if it was cut
+    uint64_t m_cutFrom = 0;                // where the options read end
     bool m_hasTraceClockOption = false;
     bool m_metadataOnly = false;
     const std::vector<bool>* m_types = nullptr;

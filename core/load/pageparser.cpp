@@ -4,17 +4,12 @@
 #include <algorithm>
 #include <cstring>
 
+#include "file/ringpage.h"
 #include "util/bytereader.h"
 
 #include "util/kbuffer.h"
 
 namespace ringside {
-
-namespace {
-constexpr uint64_t kCommitMask = (1u << 27) - 1;
-constexpr uint64_t kMissingEvents = 1ull << 31;
-constexpr uint64_t kMissingStored = 1ull << 30;
-} // namespace
 
 PageParser::PageParser(int kernelLongSize, bool bigEndian, const CommonLayout& layout,
                        const TimestampConverter& converter, int cpu)
@@ -31,13 +26,7 @@ PageParser::~PageParser()
 
 bool PageParser::headerIsSane(const uint8_t* page, uint32_t pageSize, int longSize, bool bigEndian)
 {
-    uint64_t commit = ByteReader::decode(page + 8, longSize, bigEndian);
-    uint64_t size = commit & kCommitMask;
-    uint64_t dataSpace = pageSize - 8 - static_cast<uint64_t>(longSize);
-    if (size > dataSpace) return false;
-    if ((commit & kMissingEvents) && (commit & kMissingStored) && size + static_cast<uint64_t>(longSize) > dataSpace)
-        return false;
-    return true;
+    return ringpage::headerIsSane(page, pageSize, longSize, bigEndian);
 }
 
 void PageParser::setTaps(const std::vector<RecordTap>* taps, std::vector<TapColumn>* out, RecordSink* sink)
