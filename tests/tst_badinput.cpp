@@ -3,6 +3,7 @@
 // counted in diagnostics; never a crash or a hang.
 #include "testsupport.h"
 
+#include "analysis/runningtasks.h"
 #include "file/cutdata.h"
 #include "load/pageparser.h"
 
@@ -207,6 +208,20 @@ private slots:
         QVERIFY2(said.join('\n').contains("was walked"), qPrintable(said.join('\n')));
         QCOMPARE(said.join('\n').contains("never written"), writerStopped);
         QCOMPARE(said.join('\n').contains("without the data offsets of its CPUs (its writer stopped"), writerStopped);
+
+        // The task last switched in on the cut CPU ran until its last event; after that, what
+        // ran there is not known (not drawn, not in sched_slice).
+        const EventStore& store = (*trace)->store();
+        const RunningTasks running = (*trace)->runningTasks();
+        QVERIFY(running.available());
+        for (const StreamId id : store.buffers()[0].streams) {
+            const Stream& stream = store.stream(id);
+            if (stream.cpu != (cutCpu < 0 ? 0 : cutCpu)) continue;
+            const uint64_t last = stream.columns.timestamp.back();
+            if (last >= store.lastTimestamp()) continue; // the cut left no other CPU after it
+            QVERIFY(running.taskAt(id, last - 1).valid());
+            QCOMPARE(running.taskAt(id, last + 1).valid(), cutCpu < 0);
+        }
 
         const QByteArray wholeDump = test::dump(**full);
         const QByteArray cutDump = test::dump(**trace);

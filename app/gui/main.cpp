@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 #include "mainwindow.h"
 #include "session/sessioncontroller.h"
+#include "status/milestones.h"
 #include "util/memorypolicy.h"
 
 #include <QApplication>
@@ -95,6 +96,7 @@ void describeApplication()
 
 int main(int argc, char** argv)
 {
+    ringside::milestones::start();
     ringside::returnLargeBuffersWhenFreed();
     const Options options;
     if (wantsHelpOrVersion(argc, argv)) {

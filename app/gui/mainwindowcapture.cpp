@@ -7,6 +7,7 @@
 #include "details/healthpane.h"
 #include "filters/filtercontroller.h"
 #include "filters/filterpanel.h"
+#include "status/milestones.h"
 #include "status/windowstatus.h"
 #include "table/eventspane.h"
 #include "table/eventtablemodel.h"
@@ -57,6 +58,7 @@ void MainWindow::showStoreGrowth()
     if (following && !whole && full.end > visible.span())
         m_view.setVisibleRange({full.end - visible.span(), full.end}, false);
     m_timeline->update();
+    if (activeSession() && activeSession()->store().eventCount() > 0) milestones::reached("first-rows");
     m_status->updateRange();
     m_filtering->refreshCounts();
     m_filtering->captureGrew();

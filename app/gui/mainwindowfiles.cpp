@@ -7,6 +7,7 @@
 #include "capture/capturecontroller.h"
 #include "exports/windowscreenshot.h"
 #include "status/loadstatus.h"
+#include "status/milestones.h"
 #include "status/windowstatus.h"
 #include "table/eventspane.h"
 
@@ -76,6 +77,7 @@ void MainWindow::loadComplete(const TraceSession* session)
     showStoreGrowth();
     m_events->fitColumns();
     showStoreEnded();
+    milestones::reached("store-complete");
     for (const Diagnostic& d : activeSession()->store().diagnostics().items())
         if (d.code == "load-stopped")
             m_status->say(tr("Stopped reading %1: %2")

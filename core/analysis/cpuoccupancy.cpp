@@ -52,7 +52,18 @@ void CpuOccupancy::flush()
 
 void CpuOccupancy::finish()
 {
-    flush();
+    // A CPU whose events stop early (a cut file, a stopped load) ran its task at least until
+    // its last event; what ran after is not known.
+    for (size_t s = 0; s < m_current.size(); ++s) {
+        const Run& run = m_current[s];
+        if (!run.started || !m_table) continue;
+        if (s < m_streams.size() && m_streams[s].endsEarly) {
+            if (m_streams[s].lastTimestamp > run.start)
+                m_table->add(run.start, m_streams[s].lastTimestamp, uint32_t(s), taskOf(run.pid, run.start));
+        } else {
+            m_table->open(run.start, uint32_t(s), taskOf(run.pid, run.start));
+        }
+    }
 }
 
 } // namespace ringside

@@ -12,8 +12,9 @@ namespace ringside {
 
 // Which task ran on each CPU when, from sched_switch: the table "cpu_tasks" (sched_slice in
 // SQL), intervals owned by the CPU whose state is the task that ran (the CPU rows' colours),
-// each CPU's current run open there. Before the first switch of a CPU its previous task is
-// assumed to run from the CPU's first event. Readers ask the table (RunningTasks), which keeps
+// each CPU's current run open there (at the end, closed at the CPU's last event if its events
+// stop early: a cut file, a stopped load). Before the first switch of a CPU its previous task
+// is assumed to run from the CPU's first event. Readers ask the table (RunningTasks), which keeps
 // the runs; this keeps only each CPU's current one.
 //
 // Threading: fed by the registry on the analysis thread.

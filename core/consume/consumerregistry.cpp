@@ -408,9 +408,14 @@ void ConsumerRegistry::deliver(const EventStore& store, const std::vector<size_t
                                const std::function<void()>& tasksFed, const std::function<void()>& piecesJoined)
 {
     std::vector<StreamInfo> streams(store.streamCount());
+    m_lostDelivered.resize(streams.size(), 0);
+    m_walked.resize(streams.size(), 0);
     for (size_t s = 0; s < streams.size(); ++s) {
         const Stream& stream = store.stream(StreamId(static_cast<uint16_t>(s)));
-        streams[s] = {stream.cpu, stream.buffer, stream.columns.size() ? stream.columns.timestamp[0] : 0};
+        const CpuColumns& c = stream.columns;
+        const size_t events = std::max(m_walked[s], std::min(s < limits.size() ? limits[s] : 0, c.size()));
+        streams[s] = {stream.cpu, stream.buffer, c.size() ? c.timestamp[0] : 0, events ? c.timestamp[events - 1] : 0,
+                      stream.endsEarly};
     }
     m_failures.resize(m_consumers.size()); // each lane then writes only its consumers' slots
     for (size_t c = 0; c < m_consumers.size(); ++c)
@@ -420,8 +425,6 @@ void ConsumerRegistry::deliver(const EventStore& store, const std::vector<size_t
     // the lost-event markers not yet delivered before them. A later call (a live capture's
     // next batch) walks on from where this one ends.
     Walk walk;
-    m_lostDelivered.resize(streams.size(), 0);
-    m_walked.resize(streams.size(), 0);
     for (size_t s = 0; s < streams.size(); ++s) {
         const CpuColumns& c = store.stream(StreamId(static_cast<uint16_t>(s))).columns;
         const size_t events = std::max(m_walked[s], std::min(s < limits.size() ? limits[s] : 0, c.size()));

@@ -111,6 +111,10 @@ struct StreamInfo {
     int cpu = 0;
     uint16_t buffer = 0;
     uint64_t firstTimestamp = 0; // of its first event, 0 while it has none
+    uint64_t lastTimestamp = 0;  // of its last event given so far
+    // Its events stop before the recording's end (the file was cut inside them, or their load
+    // was stopped): nothing is known of the CPU after lastTimestamp.
+    bool endsEarly = false;
 };
 
 // A consumer's share of one stretch of one stream, fed while the pages are parsed (see

@@ -195,6 +195,7 @@ private:
         const std::vector<int> ids =
             cpuIdsOfFound(found->cpus.size(), !found->lastCut.empty(), m_info.cpuCount,
                           stats == m_stats.end() ? std::vector<CpuStats>() : stats->second, &guessed);
+        if (!found->lastCut.empty()) found->cpus.back().cut = true;
         for (size_t i = 0; i < ids.size(); ++i) {
             found->cpus[i].cpu = ids[i];
             buffer.cpus.push_back(found->cpus[i]);
@@ -297,6 +298,7 @@ private:
             chunk.fileOffset = r.pos();
             chunk.streamOffset = stream;
             if (r.failed() || !r.skip(chunk.compressedSize) || chunk.size > (1u << 28)) {
+                cpu.cut = true;
                 m_out.m_diagnostics.warn("truncated", where + ": compressed data ends after " + std::to_string(i) +
                                                           " of " + std::to_string(count) + " chunks");
                 break;
@@ -316,11 +318,13 @@ private:
                                                       ", past the end of the file (" + std::to_string(fileSize) +
                                                       " bytes)");
             cpu.fileSize = 0;
+            cpu.cut = true;
         } else if (cpu.fileSize > fileSize - cpu.fileOffset) {
             const uint64_t have = fileSize - cpu.fileOffset;
             m_out.m_diagnostics.warn("truncated", where + ": data needs " + std::to_string(cpu.fileSize) +
                                                       " bytes, the file has " + std::to_string(have));
             cpu.fileSize = have;
+            cpu.cut = true;
         }
         cpu.streamSize = cpu.fileSize;
     }

@@ -26,6 +26,7 @@ struct CpuDataInfo {
     bool compressed = false;
     std::vector<CompressedChunk> chunks; // when compressed
     uint64_t streamSize = 0;             // uncompressed bytes
+    bool cut = false;                    // the file ends inside it: later pages were written, not kept
 };
 
 // The kernel's per_cpu/cpuN/stats as saved in the file (CPUSTAT options).

@@ -215,6 +215,7 @@ void shapeStore(const DatFile& file, tep_handle* tep, EventStore& store)
             for (const CpuDataInfo& cpu : buffer.cpus) {
                 auto pages = std::make_unique<FilePageSource>(file.mapping(), cpu, info.codec, buffer.pageSize);
                 const StreamId id = appender.addStream(static_cast<uint16_t>(b), cpu.cpu, std::move(pages));
+                appender.stream(id).endsEarly = cpu.cut;
                 for (const CpuStats& st : buffer.stats)
                     if (st.cpu == cpu.cpu) appender.stream(id).statsOverrun = st.overrun;
             }
@@ -410,6 +411,8 @@ Result<LoadEnd> loadAll(const DatFile& file, tep_handle* tep, const LoadOptions&
     for (size_t i = 0; i < streams.size(); ++i)
         reportStreamStats(appender, store.buffers()[streams[i]->buffer], *streams[i], stats[i]);
     if (stopped) {
+        for (size_t i = 0; i < streams.size(); ++i)
+            if (appended[i] < byStream[i].size()) appender.stream(ids[i]).endsEarly = true;
         const uint64_t done = shared.bytesDone.load();
         appender.diagnostics().warn("load-stopped", "loading was stopped after " + std::to_string(done >> 20) + " of " +
                                                         std::to_string(totalBytes >> 20) +

@@ -28,6 +28,7 @@ struct Stream {
     CpuColumns columns;
     std::unique_ptr<PageSource> pages;
     uint64_t statsOverrun = 0; // events the kernel's CPU stats say were overwritten
+    bool endsEarly = false;    // the file was cut inside its pages, or their load was stopped
 };
 
 struct BufferSummary {
