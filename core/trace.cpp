@@ -304,7 +304,7 @@ Result<LoadEnd> Trace::loadPages(const LoadOptions& options)
     };
     load.typesSeen = [datFile, this](const std::vector<uint64_t>& counts, Diagnostics& diagnostics) {
         const TepAccess tep = this->tep();
-        datFile->parseDeferredFormats(counts, diagnostics);
+        datFile->parseDeferredFormats(counts, diagnostics, false);
     };
     // Readers of a growing store decode meanwhile, through the locked handle.
     load.savedComm = [this](int32_t pid) {

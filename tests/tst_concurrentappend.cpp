@@ -69,6 +69,13 @@ struct Reader {
                 seen.push_back(e);
             }
         }
+        // A type counted is a type whose format is known: the filter lists name it by its count.
+        if (formatter) {
+            const std::vector<uint64_t>& counts = store.eventTypeCounts();
+            for (size_t type = 0; type < counts.size(); ++type)
+                if (counts[type] && formatter->systemName(uint16_t(type)).empty())
+                    return fail("event type " + std::to_string(type) + " is counted before its format is parsed");
+        }
         if (!rows) return;
         // Rows found again from their events, and by time.
         for (size_t row = rounds % 97; row < rows; row += rows / 50 + 1) {

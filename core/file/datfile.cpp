@@ -742,7 +742,7 @@ Result<std::unique_ptr<DatFile>> DatFile::open(const std::string& path, const Op
     return file;
 }
 
-void DatFile::parseDeferredFormats(const std::vector<uint64_t>& typeCounts, Diagnostics& diagnostics)
+void DatFile::parseDeferredFormats(const std::vector<uint64_t>& typeCounts, Diagnostics& diagnostics, bool final)
 {
     std::vector<MetadataStep> steps;
     std::vector<size_t> ids;
@@ -768,6 +768,11 @@ void DatFile::parseDeferredFormats(const std::vector<uint64_t>& typeCounts, Diag
     m_info.formatParseFailures += countUnparsedFormats(m_tep, &ids, found);
     m_diagnostics.append(found);
     diagnostics.append(found);
+    if (!final) {
+        // The rest wait for types that appear later.
+        std::erase_if(m_deferredFormats, [&](const DeferredFormat& f) { return m_parsedTypes[f.id]; });
+        return;
+    }
     // The formats of events the recording does not have are never needed: their names are
     // kept, to say "recorded none" to someone asking for one.
     for (const DeferredFormat& f : m_deferredFormats) {

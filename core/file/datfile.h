@@ -95,9 +95,10 @@ public:
     void registerDeferredKallsyms();
 
     // Parses (after the same check) the deferred formats of the event types that have events
-    // (typeCounts by id), adding what it finds to `diagnostics` too. Call once, while no other
-    // thread uses the handle. Formats of types without events stay unparsed.
-    void parseDeferredFormats(const std::vector<uint64_t>& typeCounts, Diagnostics& diagnostics);
+    // (typeCounts by id), adding what it finds to `diagnostics` too, while no other thread uses
+    // the handle. A growing load calls it as new types appear; `final` counts are the
+    // recording's, and the formats of types without events then stay unparsed for good.
+    void parseDeferredFormats(const std::vector<uint64_t>& typeCounts, Diagnostics& diagnostics, bool final = true);
 
     // A format left for parseDeferredFormats: its system, its text and event id.
     struct DeferredFormat {
@@ -106,9 +107,9 @@ public:
         size_t ordinal = 0;
         size_t id = 0;
     };
-    // Until parseDeferredFormats.
+    // Until the final parseDeferredFormats: those not parsed yet.
     const std::vector<DeferredFormat>& deferredFormats() const { return m_deferredFormats; }
-    // After it: the names of the deferred formats no event used.
+    // After the final one: the names of the deferred formats no event used.
     const std::vector<std::string>& formatsWithoutEvents() const { return m_formatsWithoutEvents; }
 
 private:

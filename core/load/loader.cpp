@@ -334,7 +334,22 @@ Result<LoadEnd> loadAll(const DatFile& file, tep_handle* tep, const LoadOptions&
     std::vector<CpuLoadStats> stats(streams.size());
     std::vector<std::vector<TapColumn>> taps(options.taps.size());
     for (auto& perStream : taps) perStream.resize(streams.size());
+    // Readers of a growing store see a type's count as soon as its rows are appended, and ask
+    // its name by it: the formats of a segment's new types are parsed before it is appended.
+    std::vector<uint64_t> typesAppended; // 1 for each type of the segments appended
+    auto parseNewTypes = [&](const Segment& seg) {
+        if (!options.growing || !options.typesSeen) return;
+        if (typesAppended.empty()) typesAppended.assign(65536, 0);
+        bool any = false;
+        seg.columns.shapes.forEachDistinct([&](uint32_t shape) {
+            uint64_t& seen = typesAppended[uint16_t(shape)];
+            any |= seen == 0;
+            seen = 1;
+        });
+        if (any) options.typesSeen(typesAppended, appender.diagnostics());
+    };
     auto appendSegment = [&](Segment& seg) {
+        parseNewTypes(seg);
         const CpuColumns& columns = streams[seg.stream]->columns;
         if (columns.size() && seg.columns.size() && seg.columns.timestamp[0] < columns.timestamp.back())
             ++stats[seg.stream].backwardsTimestamps;
@@ -366,15 +381,6 @@ Result<LoadEnd> loadAll(const DatFile& file, tep_handle* tep, const LoadOptions&
         }
         return grew;
     };
-    size_t typesSeen = 0;
-    // Before rows of a new event type are published, its format is parsed (readers decode them).
-    auto publishGrowing = [&] {
-        const std::vector<uint64_t>& counts = store.eventTypeCounts();
-        const auto types = size_t(std::count_if(counts.begin(), counts.end(), [](uint64_t n) { return n > 0; }));
-        if (types != typesSeen && options.typesSeen) options.typesSeen(counts, appender.diagnostics());
-        typesSeen = types;
-        appender.publish(false);
-    };
     std::exception_ptr failure;
     try {
         for (bool last = false; !last;) {
@@ -383,7 +389,7 @@ Result<LoadEnd> loadAll(const DatFile& file, tep_handle* tep, const LoadOptions&
                 doneChanged.wait_for(lock, std::chrono::milliseconds(50));
                 last = running == 0;
             }
-            if (appendReady() && options.growing && !shared.stopping()) publishGrowing();
+            if (appendReady() && options.growing && !shared.stopping()) appender.publish(false);
             report();
         }
     } catch (...) {

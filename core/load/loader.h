@@ -57,7 +57,8 @@ struct LoadOptions {
     // each type, before the store is finished (DatFile::parseDeferredFormats goes here).
     std::function<void(const std::vector<uint64_t>& typeCounts, Diagnostics& diagnostics)> typesKnown;
     // A growing load's: called on the loading thread before rows of event types not seen yet
-    // are published, with the counts so far.
+    // are appended (their counts are read as they are), with 1 for each type appended so far
+    // and for the new ones.
     std::function<void(const std::vector<uint64_t>& typeCounts, Diagnostics& diagnostics)> typesSeen;
     // Fields to copy while parsing; the store keeps what they collect (EventStore::tap).
     std::vector<RecordTap> taps;

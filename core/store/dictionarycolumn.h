@@ -49,6 +49,12 @@ public:
     // `limit`, and the value of a code of block `block` (i >> kBlockBits).
     std::span<const uint16_t> codes(size_t i, size_t limit) const { return m_codes.run(i, limit); }
     T valueOf(size_t block, uint16_t code) const { return m_values[m_base[block] + code]; }
+    // Each distinct value the column holds, once per block that holds it.
+    template <typename F>
+    void forEachDistinct(F&& f) const
+    {
+        for (size_t i = 0; i < m_values.size(); ++i) f(m_values[i]);
+    }
     size_t memoryBytes() const { return m_codes.memoryBytes() + m_values.memoryBytes() + m_base.memoryBytes(); }
 
     // Moves `other`'s values to the end of this column: its codes' blocks are adopted when this
