@@ -73,10 +73,14 @@ std::vector<Segment> planSegments(const std::vector<const Stream*>& streams, int
     uint64_t total = 0;
     for (const auto& s : streams) total += s->pages->streamBytes();
     // Several segments per thread balance the load; a floor keeps the appends cheap. A growing
-    // store is published as segments are done: smaller ones let it grow smoothly.
-    const uint64_t perThread = growing ? 32 : 4;
+    // store is published as segments are done: a stream's first one is small, so that rows
+    // come early, and each next one twice as big up to the bulk size (each segment's pieces
+    // keep their consumers' state until they are joined: 64 small ones cost 130 MB more).
     const uint64_t target =
-        segmentBytes ? segmentBytes : std::max<uint64_t>(total / (uint64_t(threads) * perThread), 8u << 20);
+        segmentBytes ? segmentBytes : std::max<uint64_t>(total / (uint64_t(threads) * 4), 8u << 20);
+    const uint64_t firstTarget =
+        growing && !segmentBytes ? std::min(target, std::max<uint64_t>(total / (uint64_t(threads) * 32), 8u << 20))
+                                 : target;
     std::vector<Segment> segments;
     std::vector<double> startsAt; // where in its stream each segment starts, as a fraction
     for (size_t i = 0; i < streams.size(); ++i) {
@@ -85,10 +89,11 @@ std::vector<Segment> planSegments(const std::vector<const Stream*>& streams, int
         const uint32_t pageSize = source.pageSize();
         const double streamBytes = double(std::max<uint64_t>(source.streamBytes(), 1));
         size_t first = 0;
-        uint64_t bytes = 0, before = 0;
+        uint64_t bytes = 0, before = 0, wanted = firstTarget;
         for (size_t r = 0; r < runs; ++r) {
             bytes += uint64_t(source.run(r).pages) * pageSize;
-            if (bytes >= target || r + 1 == runs) {
+            if (bytes >= wanted || r + 1 == runs) {
+                wanted = std::min(target, wanted * 2);
                 Segment seg;
                 seg.stream = i;
                 seg.firstRun = first;
