@@ -4,8 +4,10 @@
 #include "testsupport.h"
 
 #include "analysis/runningtasks.h"
+#include "analysis/tracktables.h"
 #include "file/cutdata.h"
 #include "load/pageparser.h"
+#include "schedplugin.h"
 
 #include <QFile>
 #include <QMap>
@@ -200,7 +202,9 @@ private slots:
             std::memset(bytes.data() + options + 16 + size - 8, 0, 8); // the DONE option, last
         }
         const QString path = write("cut.dat", bytes);
-        auto trace = Trace::open(path.toStdString());
+        std::vector<std::unique_ptr<Plugin>> plugins;
+        plugins.push_back(std::make_unique<sched::SchedPlugin>());
+        auto trace = Trace::open(path.toStdString(), LoadOptions(), {}, std::move(plugins));
         QVERIFY2(trace, trace ? "" : trace.error().message.c_str());
         QStringList said;
         for (const auto& d : (*trace)->store().diagnostics().items())
@@ -219,8 +223,15 @@ private slots:
             if (stream.cpu != (cutCpu < 0 ? 0 : cutCpu)) continue;
             const uint64_t last = stream.columns.timestamp.back();
             if (last >= store.lastTimestamp()) continue; // the cut left no other CPU after it
-            QVERIFY(running.taskAt(id, last - 1).valid());
+            const TaskId task = running.taskAt(id, last - 1);
+            QVERIFY(task.valid());
             QCOMPARE(running.taskAt(id, last + 1).valid(), cutCpu < 0);
+            // The sched plugin's task states say the same of that task.
+            const Trace::Analysis* sched = (*trace)->analysis(sched::SchedPlugin::kName);
+            QVERIFY(sched && sched->tables);
+            const auto* states = dynamic_cast<const IntervalTable*>(sched->tables->find("task_states"));
+            QVERIFY(states && states->rowAt(task.value, last - 1, last - 1));
+            QCOMPARE(bool(states->rowAt(task.value, last + 1, last + 1)), cutCpu < 0);
         }
 
         const QByteArray wholeDump = test::dump(**full);

@@ -203,6 +203,14 @@ void SchedPlugin::consume(const ConsumedRecord& record)
 
 void SchedPlugin::finish()
 {
+    // A task running on a CPU whose events stop early (a cut file, a stopped load) ran until
+    // the CPU's last event at least; its state after that is not known.
+    for (size_t s = 0; s < m_running.size() && s < m_streams.size(); ++s) {
+        const auto task = m_tasks.find(m_running[s]);
+        if (!m_streams[s].endsEarly || task == m_tasks.end() || task->second.state != TaskState::Running) continue;
+        if (m_states && m_streams[s].lastTimestamp > task->second.since)
+            m_states->add(task->second.since, m_streams[s].lastTimestamp, task->first, uint32_t(TaskState::Running));
+    }
     m_lives.clear(); // asked no more
 }
 

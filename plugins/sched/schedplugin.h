@@ -57,6 +57,7 @@ public:
     void setRecording(const RecordingInfo& info) override { m_info = info; }
     void setTables(TableSink& tables) override;
     void bind(const std::vector<bool>& bound) override;
+    void setStreams(const std::vector<StreamInfo>& streams) override { m_streams = streams; }
     void consume(const ConsumedRecord& record) override;
     void finish() override;
     std::string nothingToShow() const override;
@@ -98,6 +99,7 @@ private:
     std::unordered_map<uint32_t, Task> m_tasks;
     std::unordered_map<uint32_t, TaskStats> m_stats;
     std::vector<uint32_t> m_running; // per stream: the task its last switch ran
+    std::vector<StreamInfo> m_streams;
     std::vector<uint64_t> m_latencyBuckets = std::vector<uint64_t>(32, 0); // by power of two of microseconds
     std::vector<Name> m_renames;
     uint64_t m_mismatches = 0;
