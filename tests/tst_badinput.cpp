@@ -272,6 +272,9 @@ private slots:
         QVERIFY(!guessed);
         QCOMPARE(cpuIdsOfFound(1, true, 4, twoOfFour, &guessed), (std::vector<int>{1}));
         QVERIFY(!guessed);
+        // A writer that stopped after a CPU: the first ones that had events.
+        QCOMPARE(cpuIdsOfFound(1, false, 2, stats({{0, 5}, {1, 7}}), &guessed), (std::vector<int>{0}));
+        QVERIFY(!guessed);
         QCOMPARE(cpuIdsOfFound(3, false, 4, twoOfFour, &guessed), (std::vector<int>{0, 1, 2}));
         QVERIFY(guessed);
         QCOMPARE(cpuIdsOfFound(2, true, 4, {}, &guessed), (std::vector<int>{0, 1}));

@@ -137,7 +137,9 @@ std::vector<int> cpuIdsOfFound(size_t found, bool endsAtCut, int cpuCount, const
         if ((s.entries > 0 || s.readEvents > 0) && (cpuCount <= 0 || s.cpu < cpuCount)) withEvents.push_back(s.cpu);
     std::sort(withEvents.begin(), withEvents.end());
     withEvents.erase(std::unique(withEvents.begin(), withEvents.end()), withEvents.end());
-    if (withEvents.size() == found || (endsAtCut && withEvents.size() > found)) {
+    // CPUs are written in order: those found are the first that had events, the rest were
+    // never written (or cut off).
+    if (withEvents.size() >= found && !withEvents.empty()) {
         withEvents.resize(found);
         return withEvents;
     }

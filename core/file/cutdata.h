@@ -32,9 +32,10 @@ struct FoundCpuData {
 std::optional<FoundCpuData> findCpuData(const ByteReader& file, uint64_t from, const FileInfo& info, size_t maxCpus);
 
 // The CPU each of `found` data belongs to, in file order. With as many as the recording's
-// CPUs, 0 to cpuCount - 1. With fewer, the CPUs whose statistics show events, if they are as
-// many (or, when the data `endsAtCut`, the first of them). Otherwise 0 to found - 1, and
-// `guessed` is set unless the data ends at the cut (the CPUs after it are the ones missing).
+// CPUs, 0 to cpuCount - 1. With fewer, the first `found` of the CPUs whose statistics show
+// events (the writer goes in order and writes nothing for an empty CPU). Without such
+// statistics, 0 to found - 1, and `guessed` is set unless the data `endsAtCut` (then the CPUs
+// after the cut are the ones missing).
 std::vector<int> cpuIdsOfFound(size_t found, bool endsAtCut, int cpuCount, const std::vector<CpuStats>& stats,
                                bool* guessed);
 

@@ -207,6 +207,9 @@ private:
         if (guessed)
             what += "; taken as CPUs 0 to " + std::to_string(ids.size() - 1) +
                     " in file order (which CPUs recorded nothing is not known)";
+        else if (m_info.cpuCount > 0 && ids.size() < size_t(m_info.cpuCount) && found->lastCut.empty())
+            what += "; the CPU statistics name the CPUs with events: the data of those after CPU " +
+                    std::to_string(ids.back()) + " is not in the file";
         m_out.m_diagnostics.warn("truncated", what);
         if (!found->lastCut.empty())
             m_out.m_diagnostics.warn("truncated",
