@@ -73,6 +73,17 @@ void walkCompressed(const ByteReader& file, uint64_t pos, const FileInfo& info, 
     }
 }
 
+// Whether a whole section of the kinds a writer puts after the data (options, strings) is at
+// `pos`: what follows whole pages is then no cut page.
+bool sectionAt(ByteReader r, uint64_t pos)
+{
+    if (!r.seek(pos) || r.remaining() < kSectionHeaderSize) return false;
+    const uint16_t id = r.u16();
+    r.skip(6);
+    const uint64_t size = r.u64();
+    return (id == OptDone || id == OptStrings) && size <= r.remaining();
+}
+
 // Whole pages from `pos`; a new CPU begins where the time goes back.
 void walkPages(const ByteReader& file, uint64_t pos, const FileInfo& info, size_t maxCpus, FoundCpuData* found)
 {
@@ -92,7 +103,7 @@ void walkPages(const ByteReader& file, uint64_t pos, const FileInfo& info, size_
         lastTime = time;
     }
     const uint64_t left = file.size() > pos ? file.size() - pos : 0;
-    if (left > 0 && left < info.pageSize)
+    if (left > 0 && left < info.pageSize && !sectionAt(file, pos))
         found->lastCut =
             "its last page is cut (" + std::to_string(left) + " of " + std::to_string(info.pageSize) + " bytes)";
 }
