@@ -11,7 +11,6 @@ namespace ringside {
 
 namespace {
 
-constexpr uint64_t kSectionHeaderSize = 16;
 constexpr int kMostSectionsBefore = 4; // strings sections between the options and the data
 constexpr uint32_t kLargestChunk = 1u << 28;
 

@@ -21,7 +21,6 @@ namespace ringside {
 
 namespace {
 constexpr uint8_t kMagic[] = {0x17, 0x08, 0x44, 't', 'r', 'a', 'c', 'i', 'n', 'g'};
-constexpr size_t kSectionHeaderSize = 16;
 constexpr size_t kMostCpusFound = 4096; // when the file does not say how many CPUs it has
 
 } // namespace

@@ -8,6 +8,9 @@
 
 namespace ringside {
 
+// A format 7 section starts with its id, flags, description and size.
+constexpr size_t kSectionHeaderSize = 16;
+
 // Option ids of the trace-cmd file format (man 5 trace-cmd.dat.v7).
 enum OptionId : uint16_t {
     OptDone = 0,
