@@ -280,7 +280,12 @@ private slots:
     {
         auto stats = [](std::vector<std::pair<int, uint64_t>> readEvents) {
             std::vector<CpuStats> out;
-            for (auto [cpu, events] : readEvents) out.push_back({.cpu = cpu, .readEvents = events});
+            for (auto [cpu, events] : readEvents) {
+                CpuStats one;
+                one.cpu = cpu;
+                one.readEvents = events;
+                out.push_back(one);
+            }
             return out;
         };
         bool guessed = true;
