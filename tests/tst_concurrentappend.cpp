@@ -71,9 +71,9 @@ struct Reader {
         }
         // A type counted is a type whose format is known: the filter lists name it by its count.
         if (formatter) {
-            const std::vector<uint64_t>& counts = store.eventTypeCounts();
-            for (size_t type = 0; type < counts.size(); ++type)
-                if (counts[type] && formatter->systemName(uint16_t(type)).empty())
+            const size_t types = store.eventTypeCounts().size(); // the table never moves; its counts grow
+            for (size_t type = 0; type < types; ++type)
+                if (store.eventTypeCount(uint16_t(type)) && formatter->systemName(uint16_t(type)).empty())
                     return fail("event type " + std::to_string(type) + " is counted before its format is parsed");
         }
         if (!rows) return;
