@@ -410,11 +410,13 @@ void ConsumerRegistry::deliver(const EventStore& store, const std::vector<size_t
     std::vector<StreamInfo> streams(store.streamCount());
     m_lostDelivered.resize(streams.size(), 0);
     m_walked.resize(streams.size(), 0);
+    // What this call walks of each stream: the events since the last call up to its limit.
+    std::vector<size_t> ends(streams.size());
     for (size_t s = 0; s < streams.size(); ++s) {
         const Stream& stream = store.stream(StreamId(static_cast<uint16_t>(s)));
         const CpuColumns& c = stream.columns;
-        const size_t events = std::max(m_walked[s], std::min(s < limits.size() ? limits[s] : 0, c.size()));
-        streams[s] = {stream.cpu, stream.buffer, c.size() ? c.timestamp[0] : 0, events ? c.timestamp[events - 1] : 0,
+        ends[s] = std::max(m_walked[s], std::min(s < limits.size() ? limits[s] : 0, c.size()));
+        streams[s] = {stream.cpu, stream.buffer, c.size() ? c.timestamp[0] : 0, ends[s] ? c.timestamp[ends[s] - 1] : 0,
                       stream.endsEarly};
     }
     m_failures.resize(m_consumers.size()); // each lane then writes only its consumers' slots
@@ -427,7 +429,7 @@ void ConsumerRegistry::deliver(const EventStore& store, const std::vector<size_t
     Walk walk;
     for (size_t s = 0; s < streams.size(); ++s) {
         const CpuColumns& c = store.stream(StreamId(static_cast<uint16_t>(s))).columns;
-        const size_t events = std::max(m_walked[s], std::min(s < limits.size() ? limits[s] : 0, c.size()));
+        const size_t events = ends[s];
         std::vector<uint32_t> markers;
         for (size_t& l = m_lostDelivered[s]; l < c.lost.size() && c.lost[l].beforeEvent < events; ++l)
             markers.push_back(c.lost[l].beforeEvent);
