@@ -853,6 +853,39 @@ private slots:
         QVERIFY(cpu->text(1).contains(locale.groupSeparator()));
     }
 
+    // The task search shows the tasks whose name or pid holds the text, and keeps hiding the
+    // others when the counts are refreshed (a growing store refreshes them every second).
+    void taskSearchHoldsAcrossRefreshes()
+    {
+        MainWindow window;
+        QVERIFY(load(window, test::fixture("sched-mix.dat")));
+        auto* filters = window.findChild<FilterPanel*>();
+        QTreeWidget* tasks = filters->taskTree();
+        QVERIFY(tasks->topLevelItemCount() > 3);
+        QLineEdit* search = nullptr;
+        for (QLineEdit* field : filters->findChildren<QLineEdit*>())
+            if (field->placeholderText().startsWith("Search tasks")) search = field;
+        QVERIFY(search);
+        const QString name = tasks->topLevelItem(1)->text(0);
+        auto shown = [&] {
+            QStringList names;
+            for (int i = 0; i < tasks->topLevelItemCount(); ++i)
+                if (!tasks->topLevelItem(i)->isHidden()) names << tasks->topLevelItem(i)->text(0);
+            return names;
+        };
+        search->setText(name);
+        const QStringList found = shown();
+        QVERIFY(found.contains(name));
+        QVERIFY(found.size() < tasks->topLevelItemCount());
+        for (const QString& each : found) QVERIFY(each.contains(name, Qt::CaseInsensitive));
+        filters->refreshCounts();
+        QCOMPARE(shown(), found);
+        search->clear();
+        QCOMPARE(shown().size(), tasks->topLevelItemCount());
+        filters->refreshCounts();
+        QCOMPARE(shown().size(), tasks->topLevelItemCount());
+    }
+
     // At 1280x800 the side pane's hints fit their fields (whole in their tooltips), and a task's
     // long name keeps its start and end, the whole of it in the tooltip.
     void sidePaneHintsFitAndNamesKeepTheirEnds()

@@ -43,6 +43,13 @@ QTreeWidget* makeTree(const QStringList& headers, QWidget* parent)
 }
 
 // Hides the items whose text does not contain `text` (a parent stays when a child matches).
+// Hides or shows an item only when that changes: each change makes the view look the row up
+// (linear in the rows), and the task list has tens of thousands.
+void setShown(QTreeWidgetItem* item, bool shown)
+{
+    if (item->isHidden() == shown) item->setHidden(!shown);
+}
+
 void applySearch(QTreeWidget* tree, const QString& text)
 {
     for (int i = 0; i < tree->topLevelItemCount(); ++i) {
@@ -51,12 +58,12 @@ void applySearch(QTreeWidget* tree, const QString& text)
         for (int c = 0; c < top->childCount(); ++c) {
             const bool match = text.isEmpty() || top->child(c)->text(0).contains(text, Qt::CaseInsensitive) ||
                                top->text(0).contains(text, Qt::CaseInsensitive);
-            top->child(c)->setHidden(!match);
+            setShown(top->child(c), match);
             anyChild |= match;
         }
         const bool match = text.isEmpty() || top->text(0).contains(text, Qt::CaseInsensitive) ||
                            top->text(1).contains(text, Qt::CaseInsensitive);
-        top->setHidden(!(match || anyChild));
+        setShown(top, match || anyChild);
         if (!text.isEmpty() && anyChild) top->setExpanded(true);
     }
 }
