@@ -43,7 +43,7 @@ public:
     // most once a second.
     void captureGrew();
     // The filter panel's lists counted again as a recording grows or its analyses name its
-    // tasks: at most once a second, unless `now`.
+    // tasks: at most once a second (less often when a refresh takes long), unless `now`.
     void refreshCounts(bool now = false);
 
 signals:
@@ -66,6 +66,7 @@ private:
     FilterSpec m_pending;
     QElapsedTimer m_lastLiveFilter;
     QElapsedTimer m_lastCounts;
+    qint64 m_countsCostMs = 0; // what the last refresh of the counts took
 };
 
 } // namespace ringside
