@@ -77,6 +77,10 @@ private slots:
                                    << "ringside.funcstats/1" << "ringside.funcstats/1";
         QTest::newRow("kvm") << QStringList{"kvm", fixture("zlib-host.dat"), fixture("zlib-guest.dat"), "--json"}
                              << "ringside.kvm/1" << "ringside.kvm/1";
+        QTest::newRow("latency") << QStringList{"latency", fixture("langraph-perfclock.dat"), "--preset", "irq",
+                                                "--json"}
+                                 << "ringside.latency/1"
+                                 << "ringside.latency/1";
         // The power plugin on two ARM boards' recordings (kept compressed): its idle states on
         // one, its frequencies on the other; the pinned shape holds both documents' paths.
         QStringList power{"stats", "--plugin", "power", "--json"};

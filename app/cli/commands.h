@@ -15,6 +15,7 @@ int funcstatsCommand(const std::vector<std::string>& args);
 int statsCommand(const std::vector<std::string>& args);
 int exportCommand(const std::vector<std::string>& args);
 int kvmCommand(const std::vector<std::string>& args);
+int latencyCommand(const std::vector<std::string>& args);
 int recordCommand(const std::vector<std::string>& args);
 int queryCommand(const std::vector<std::string>& args);
 

@@ -16,5 +16,6 @@ inline constexpr const char* kFuncstats = "ringside.funcstats/1";
 // each plugin's tables have a version of their own, "plugin_schema" (Plugin::statisticsVersion).
 inline constexpr const char* kStats = "ringside.stats/1";
 inline constexpr const char* kKvm = "ringside.kvm/1";
+inline constexpr const char* kLatency = "ringside.latency/1";
 
 } // namespace ringside::cli::schema

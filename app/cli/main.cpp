@@ -37,6 +37,12 @@ void usage(FILE* out)
                "  stats FILE --plugin NAME [--json]\n"
                "                         a plugin's statistics (syscalls: per system call, the\n"
                "                         failures, per task), as tables or JSON\n"
+               "  latency FILE (--preset NAME | --from SYSTEM/EVENT --to SYSTEM/EVENT)\n"
+               "         [--match FIELD[=FIELD]]... [--by task|cpu]... [--nesting] [--top N] [--json]\n"
+               "                         durations from each start event to the end event that\n"
+               "                         matches it: count, unmatched, percentiles, a log2 histogram,\n"
+               "                         per key and the slowest; presets irq, softirq, block,\n"
+               "                         wakeup, waking, syscall, workqueue, kmalloc\n"
                "  kvm HOST.dat [GUEST.dat...] [--json]\n"
                "                         per vCPU thread of a KVM host: time in the guest, exits by\n"
                "                         reason; a paired guest's CPUs and the host tasks that ran them\n"
@@ -96,6 +102,8 @@ int main(int argc, char** argv)
         status = ringside::cli::statsCommand(args);
     else if (command == "export")
         status = ringside::cli::exportCommand(args);
+    else if (command == "latency")
+        status = ringside::cli::latencyCommand(args);
     else if (command == "kvm")
         status = ringside::cli::kvmCommand(args);
     else if (command == "record")

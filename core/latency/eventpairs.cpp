@@ -1,0 +1,188 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+#include "latency/eventpairs.h"
+
+#include <cstdio>
+#include <cstring>
+#include <tuple>
+
+namespace ringside {
+
+void PairMatcher::open(Slot& slot, uint64_t time, EventRef event)
+{
+    if (!slot.open) {
+        slot.open = true;
+        ++m_openKeys;
+    } else if (m_nesting) {
+        slot.below.push_back(slot.start);
+        ++m_nestedBelow;
+    } else {
+        ++m_replaced; // the kernel's histograms keep the latest start of a key too
+    }
+    slot.start = {time, event};
+}
+
+void PairMatcher::end(std::string_view key, uint64_t time, EventRef event)
+{
+    auto it = m_slots.find(key);
+    if (it == m_slots.end() || !it->second.open) {
+        ++m_unmatchedEnds;
+        return;
+    }
+    Slot& slot = it->second;
+    m_pairs.start.push_back(slot.start.time);
+    m_pairs.duration.push_back(time >= slot.start.time ? time - slot.start.time : 0);
+    m_pairs.group.push_back(slot.group);
+    m_pairs.startEvent.push_back(slot.start.event);
+    m_pairs.endEvent.push_back(event);
+    if (slot.below.empty()) {
+        slot.open = false;
+        --m_openKeys;
+        return;
+    }
+    slot.start = slot.below.back();
+    slot.below.pop_back();
+    --m_nestedBelow;
+}
+
+void PairMatcher::finish()
+{
+    if (m_finished) return;
+    m_openAtEnd = openStarts();
+    m_finished = true;
+}
+
+namespace {
+
+// "system/event" split; a bare name has no system.
+std::pair<std::string, std::string> splitEvent(const std::string& name)
+{
+    const size_t slash = name.find('/');
+    if (slash == std::string::npos) return {std::string(), name};
+    return {name.substr(0, slash), name.substr(slash + 1)};
+}
+
+void appendValue(std::string& key, const TypedValue& v)
+{
+    if (v.isText()) {
+        key += v.asText();
+        key += '\0';
+        return;
+    }
+    const uint64_t bits = v.asUnsigned();
+    char bytes[sizeof bits];
+    std::memcpy(bytes, &bits, sizeof bits);
+    key.append(bytes, sizeof bytes);
+}
+
+std::string labelOf(const TypedValue& v)
+{
+    if (v.isText()) return std::string(v.asText());
+    char text[32];
+    if (v.isSigned())
+        std::snprintf(text, sizeof text, "%lld", static_cast<long long>(v.asSigned()));
+    else if (v.asUnsigned() > UINT32_MAX) // an address: as the kernel prints it
+        std::snprintf(text, sizeof text, "0x%llx", static_cast<unsigned long long>(v.asUnsigned()));
+    else
+        std::snprintf(text, sizeof text, "%llu", static_cast<unsigned long long>(v.asUnsigned()));
+    return text;
+}
+
+} // namespace
+
+EventPairs::EventPairs(PairSpec spec) : m_spec(std::move(spec)), m_matcher(m_spec.nesting) {}
+
+std::vector<EventRequest> EventPairs::requests() const
+{
+    EventRequest from, to;
+    std::tie(from.system, from.event) = splitEvent(m_spec.from);
+    std::tie(to.system, to.event) = splitEvent(m_spec.to);
+    for (const auto& [start, end] : m_spec.fields) {
+        from.fields.push_back(start);
+        to.fields.push_back(end);
+    }
+    return {from, to};
+}
+
+void EventPairs::bind(const std::vector<bool>& bound)
+{
+    m_unbound.clear();
+    const char* sides[] = {"start", "end"};
+    const std::string* names[] = {&m_spec.from, &m_spec.to};
+    for (size_t i = 0; i < 2; ++i) {
+        if (i < bound.size() && bound[i]) continue;
+        std::string fields;
+        for (const auto& pair : m_spec.fields) fields += (fields.empty() ? "" : ", ") + (i ? pair.second : pair.first);
+        if (!m_unbound.empty()) m_unbound += "; ";
+        m_unbound += "the " + std::string(sides[i]) + " event " + *names[i] + " is not in the recording" +
+                     (fields.empty() ? std::string() : " (or has no field " + fields + ")");
+    }
+}
+
+void EventPairs::setStreams(const std::vector<StreamInfo>& streams)
+{
+    m_cpus.clear();
+    for (const StreamInfo& s : streams) m_cpus.push_back(s.cpu);
+}
+
+void EventPairs::consume(const ConsumedRecord& record)
+{
+    const bool isStart = record.request == 0;
+    ++m_seen[isStart ? 0 : 1];
+    m_key.clear();
+    if (m_spec.sameTask) {
+        const uint32_t task = record.task.valid() ? record.task.value : uint32_t(record.pid);
+        m_key.append(reinterpret_cast<const char*>(&task), sizeof task);
+    }
+    if (m_spec.sameCpu) m_key.append(reinterpret_cast<const char*>(&record.stream.value), sizeof record.stream.value);
+    const size_t fieldsAt = m_key.size();
+    for (size_t f = 0; f < record.valueCount; ++f) appendValue(m_key, record.field(f));
+    if (!isStart) return m_matcher.end(m_key, record.timestamp, {record.stream, record.index});
+
+    // The group, once per key: the matched values, else the task or CPU the key names.
+    m_matcher.start(m_key, record.timestamp, {record.stream, record.index}, [&] {
+        std::string_view groupKey = std::string_view(m_key).substr(fieldsAt);
+        if (record.valueCount == 0) groupKey = m_key;
+        auto it = m_groups.find(groupKey);
+        if (it != m_groups.end()) return it->second;
+        std::string label;
+        for (size_t f = 0; f < record.valueCount; ++f) label += (f ? ", " : "") + labelOf(record.field(f));
+        if (record.valueCount == 0) {
+            if (m_spec.sameTask)
+                label = std::to_string(record.pid);
+            else if (m_spec.sameCpu)
+                label = std::to_string(record.stream.value < m_cpus.size() ? m_cpus[record.stream.value] : 0);
+            else
+                label = "all";
+        }
+        m_groups.emplace(std::string(groupKey), uint32_t(m_groupLabels.size()));
+        m_groupLabels.push_back(std::move(label));
+        return uint32_t(m_groupLabels.size() - 1);
+    });
+}
+
+void EventPairs::finish()
+{
+    m_matcher.finish();
+}
+
+std::string EventPairs::nothingPaired() const
+{
+    if (!m_unbound.empty()) return m_unbound;
+    if (m_matcher.pairs().size()) return {};
+    std::string missing;
+    if (!m_seen[0]) missing = m_spec.from;
+    if (!m_seen[1]) missing += (missing.empty() ? "" : " nor ") + m_spec.to;
+    return missing.empty() ? std::string() : "the recording holds no " + missing + " events";
+}
+
+std::string EventPairs::groupTitle() const
+{
+    std::string title;
+    for (const auto& pair : m_spec.fields) title += (title.empty() ? "" : ", ") + pair.first;
+    if (!title.empty()) return title;
+    if (m_spec.sameTask) return "pid";
+    if (m_spec.sameCpu) return "cpu";
+    return "all";
+}
+
+} // namespace ringside

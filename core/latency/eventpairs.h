@@ -1,0 +1,141 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+#pragma once
+
+#include "consume/recordconsumer.h"
+#include "latency/pairspec.h"
+
+#include <cstdint>
+#include <cstring>
+#include <string>
+#include <string_view>
+#include <unordered_map>
+#include <vector>
+
+namespace ringside {
+
+// Keys are a few words (a task id, a number or two): hashed a word at a time, where the
+// library's byte hash was a tenth of a 23M-event pairing. Heterogeneous: keys are built in a
+// reused buffer and looked up without a copy.
+struct PairKeyHash {
+    using is_transparent = void;
+    size_t operator()(std::string_view s) const
+    {
+        uint64_t h = 0x9e3779b97f4a7c15ull ^ s.size();
+        size_t i = 0;
+        for (; i + 8 <= s.size(); i += 8) {
+            uint64_t w;
+            std::memcpy(&w, s.data() + i, 8);
+            h = (h ^ w) * 0xbf58476d1ce4e5b9ull;
+            h ^= h >> 31;
+        }
+        uint64_t w = 0;
+        std::memcpy(&w, s.data() + i, s.size() - i);
+        h = (h ^ w) * 0x94d049bb133111ebull;
+        return size_t(h ^ (h >> 29));
+    }
+};
+
+// Pairs starts and ends by key, fed in time order (PairSpec says what is unmatched). Plain
+// values, so that a test drives it without a recording.
+class PairMatcher {
+public:
+    // One row per pair, in the order their ends came.
+    struct Pairs {
+        std::vector<uint64_t> start, duration;
+        std::vector<uint32_t> group; // the start's (see EventPairs::groups)
+        std::vector<EventRef> startEvent, endEvent;
+        size_t size() const { return duration.size(); }
+    };
+
+    explicit PairMatcher(bool nesting) : m_nesting(nesting) {}
+    // `key`: the bytes that pair a start with its end. `groupOf()`, asked once per key, says
+    // what statistics the key's pairs count in.
+    template <typename GroupOf>
+    void start(std::string_view key, uint64_t time, EventRef event, GroupOf&& groupOf)
+    {
+        auto it = m_slots.find(key);
+        if (it == m_slots.end()) {
+            Slot slot;
+            slot.group = groupOf();
+            it = m_slots.emplace(std::string(key), std::move(slot)).first;
+        }
+        open(it->second, time, event);
+    }
+    void start(std::string_view key, uint32_t group, uint64_t time, EventRef event)
+    {
+        start(key, time, event, [group] { return group; });
+    }
+    void end(std::string_view key, uint64_t time, EventRef event);
+    // The recording ended: the starts still open are unmatched.
+    void finish();
+
+    const Pairs& pairs() const { return m_pairs; }
+    uint64_t unmatchedStarts() const { return m_replaced + (m_finished ? m_openAtEnd : 0); }
+    uint64_t unmatchedEnds() const { return m_unmatchedEnds; }
+    // Starts open now (before finish: they may still end).
+    uint64_t openStarts() const { return m_openKeys + m_nestedBelow; }
+
+private:
+    struct Start {
+        uint64_t time = 0;
+        EventRef event;
+    };
+    // A key's state; kept when its start closes, as most keys open again (a task's next system
+    // call), so that pairing allocates nothing per pair.
+    struct Slot {
+        uint32_t group = 0;
+        bool open = false;
+        Start start;
+        std::vector<Start> below; // with nesting: the outer starts of the same key
+    };
+    void open(Slot& slot, uint64_t time, EventRef event);
+
+    bool m_nesting;
+    std::unordered_map<std::string, Slot, PairKeyHash, std::equal_to<>> m_slots;
+    Pairs m_pairs;
+    uint64_t m_replaced = 0, m_unmatchedEnds = 0, m_nestedBelow = 0, m_openKeys = 0, m_openAtEnd = 0;
+    bool m_finished = false;
+};
+
+// An event-pair analysis on the one pipeline: fed the recording's (or a live capture's)
+// records in time order, it pairs PairSpec's start and end events into durations. Statistics
+// are kept per group: the values of the matched fields (a syscall's id, an IRQ line), or the
+// task or CPU when no field is matched.
+class EventPairs : public RecordConsumer {
+public:
+    explicit EventPairs(PairSpec spec);
+
+    std::string name() const override { return "latency:" + m_spec.name; }
+    std::vector<EventRequest> requests() const override;
+    void bind(const std::vector<bool>& bound) override;
+    void setStreams(const std::vector<StreamInfo>& streams) override;
+    void consume(const ConsumedRecord& record) override;
+    void finish() override;
+
+    const PairSpec& spec() const { return m_spec; }
+    // Why nothing can be paired (an event or field the recording does not have), or empty.
+    const std::string& unbound() const { return m_unbound; }
+    // Why no pair was made, once fed: unbound(), or a side with no record ("the recording holds
+    // no block/block_rq_issue events"); empty when pairs were made or both sides were seen.
+    std::string nothingPaired() const;
+    uint64_t startsSeen() const { return m_seen[0]; }
+    uint64_t endsSeen() const { return m_seen[1]; }
+    const PairMatcher& matcher() const { return m_matcher; }
+    // Each group's label, by its number: the matched values ("19", "8:0, 123456"), or the task's
+    // pid or CPU when no field is matched.
+    const std::vector<std::string>& groups() const { return m_groupLabels; }
+    // What the groups' labels are ("irq", "dev, sector", "pid", "cpu").
+    std::string groupTitle() const;
+
+private:
+    PairSpec m_spec;
+    PairMatcher m_matcher;
+    std::string m_unbound;
+    std::vector<int> m_cpus;       // per stream
+    uint64_t m_seen[2] = {0, 0};   // start and end records fed
+    std::string m_key, m_groupKey; // scratch, reused for every record
+    std::unordered_map<std::string, uint32_t, PairKeyHash, std::equal_to<>> m_groups;
+    std::vector<std::string> m_groupLabels;
+};
+
+} // namespace ringside

@@ -1,0 +1,34 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+#pragma once
+
+#include <cstdint>
+#include <vector>
+
+namespace ringside {
+
+// The distribution of a set of durations (nanoseconds). Percentiles are exact, by nearest
+// rank on the sorted durations: the p-th percentile is the smallest duration with at least p%
+// of the durations at or below it (the ceil(p/100 * n)-th smallest), so it is always one of
+// the durations measured.
+struct LatencySummary {
+    uint64_t count = 0;
+    uint64_t min = 0, p50 = 0, p90 = 0, p99 = 0, p999 = 0, max = 0;
+    uint64_t total = 0;
+    double mean = 0;
+};
+
+// `sorted` ascending, not empty; `percent` in (0, 100].
+uint64_t nearestRank(const std::vector<uint64_t>& sorted, double percent);
+// Reorders `durations` (selects its ranks in place).
+LatencySummary summarize(std::vector<uint64_t>& durations);
+
+// A power-of-two bucket: durations in [from, to). A duration of 0 has the bucket [0, 1).
+struct HistogramBucket {
+    uint64_t from = 0, to = 0;
+    uint64_t count = 0;
+};
+// Every bucket from the shortest duration's to the longest's, empty ones included (a log-scale
+// axis shows gaps).
+std::vector<HistogramBucket> log2Histogram(const std::vector<uint64_t>& durations);
+
+} // namespace ringside

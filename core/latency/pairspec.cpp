@@ -1,0 +1,94 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+#include "latency/pairspec.h"
+
+namespace ringside {
+
+namespace {
+
+struct Preset {
+    const char* name;
+    const char* from;
+    const char* to;
+    std::vector<std::pair<std::string, std::string>> fields;
+    bool sameTask, sameCpu, nesting;
+};
+
+const std::vector<Preset>& presets()
+{
+    static const std::vector<Preset> all = {
+        // A hard interrupt's handler runs on the CPU it entered, without being interrupted by
+        // the same line.
+        {"irq", "irq/irq_handler_entry", "irq/irq_handler_exit", {{"irq", "irq"}}, false, true, false},
+        {"softirq", "irq/softirq_entry", "irq/softirq_exit", {{"vec", "vec"}}, false, true, false},
+        {"block",
+         "block/block_rq_issue",
+         "block/block_rq_complete",
+         {{"dev", "dev"}, {"sector", "sector"}},
+         false,
+         false,
+         false},
+        // From the wakeup to the context switch that runs the woken task.
+        {"wakeup", "sched/sched_wakeup", "sched/sched_switch", {{"pid", "next_pid"}}, false, false, false},
+        {"waking", "sched/sched_waking", "sched/sched_switch", {{"pid", "next_pid"}}, false, false, false},
+        {"syscall", "raw_syscalls/sys_enter", "raw_syscalls/sys_exit", {{"id", "id"}}, true, false, false},
+        {"workqueue",
+         "workqueue/workqueue_execute_start",
+         "workqueue/workqueue_execute_end",
+         {{"work", "work"}},
+         true,
+         false,
+         false},
+        {"kmalloc", "kmem/kmalloc", "kmem/kfree", {{"ptr", "ptr"}}, false, false, false},
+    };
+    return all;
+}
+
+} // namespace
+
+std::pair<std::string, std::string> PairSpec::parseField(std::string_view text)
+{
+    const size_t eq = text.find('=');
+    if (eq == std::string_view::npos) return {std::string(text), std::string(text)};
+    return {std::string(text.substr(0, eq)), std::string(text.substr(eq + 1))};
+}
+
+std::string PairSpec::matchDescription() const
+{
+    std::string out;
+    for (const auto& [start, end] : fields) {
+        if (!out.empty()) out += ", ";
+        out += start == end ? start : start + "=" + end;
+    }
+    auto add = [&out](const char* what) { out += (out.empty() ? "" : ", ") + std::string(what); };
+    if (sameTask) add("on the same task");
+    if (sameCpu) add("on the same CPU");
+    if (out.empty()) out = "the previous start";
+    if (nesting) out += " (nested: the innermost start)";
+    return out;
+}
+
+std::optional<PairSpec> presetPair(std::string_view name)
+{
+    for (const Preset& p : presets()) {
+        if (name != p.name) continue;
+        PairSpec spec;
+        spec.name = p.name;
+        spec.from = p.from;
+        spec.to = p.to;
+        spec.fields = p.fields;
+        spec.sameTask = p.sameTask;
+        spec.sameCpu = p.sameCpu;
+        spec.nesting = p.nesting;
+        return spec;
+    }
+    return std::nullopt;
+}
+
+std::vector<std::string> presetPairNames()
+{
+    std::vector<std::string> names;
+    for (const Preset& p : presets()) names.push_back(p.name);
+    return names;
+}
+
+} // namespace ringside

@@ -1,0 +1,103 @@
+#!/usr/bin/env python3
+# Works out the latency presets from `trace-cmd report` alone, as the reference tst_latency
+# compares Ringside's event-pair analysis with (latency-reference.txt), or, with --check CLI,
+# compares ringside-cli's `latency --json` with it directly:
+#   tests/data/latency-reference.py > tests/data/latency-reference.txt
+#   tests/data/latency-reference.py --check build/dev/app/cli/ringside-cli [MORE.dat...]
+# (MORE.dat: other recordings, checked with every preset whose two events they hold).
+# One line per recording and preset: FILE PRESET PAIRS UNMATCHED_STARTS UNMATCHED_ENDS MIN P50 P99 MAX
+# (nanoseconds; percentiles by nearest rank). The pairing rules are README's: a start replaces
+# an open start of its key (the older is unmatched), an end without an open start is unmatched,
+# starts open at the end are unmatched; "same task" is the same pid here.
+import json, math, os, re, subprocess, sys
+
+PRESETS = {
+    "irq": ("irq_handler_entry", "irq_handler_exit", [("irq", "irq")], False, True),
+    "softirq": ("softirq_entry", "softirq_exit", [("vec", "vec")], False, True),
+    "wakeup": ("sched_wakeup", "sched_switch", [("pid", "next_pid")], False, False),
+    "waking": ("sched_waking", "sched_switch", [("pid", "next_pid")], False, False),
+    "syscall": ("sys_enter", "sys_exit", [("id", "id")], True, False),
+    "workqueue": ("workqueue_execute_start", "workqueue_execute_end", [("work", "work")], True, False),
+    "kmalloc": ("kmalloc", "kfree", [("ptr", "ptr")], False, False),
+}
+RECORDINGS = {
+    "langraph-perfclock.dat": ["irq", "softirq", "waking"],
+    "sched-mix.dat": ["syscall", "softirq", "waking", "workqueue"],
+    "execve-e2big.dat": ["syscall"],
+    "lost-events.dat": ["syscall"],
+    "syscalls-8cpu.dat": ["syscall", "softirq", "kmalloc"],
+}
+LINE = re.compile(r"^\s*(.*)-(\d+)\s+\[(\d+)\]\s+(\d+)\.(\d+):\s+(\w+):\s+(.*)$")
+
+
+def nearest_rank(sorted_values, percent):
+    rank = math.ceil(percent * len(sorted_values) / 100 - 1e-9)
+    return sorted_values[min(max(rank, 1), len(sorted_values)) - 1]
+
+
+def presets_of(path, names):
+    run = subprocess.run(["trace-cmd", "report", "-R", "-t", "-i", path], capture_output=True, text=True)
+    if run.returncode != 0:
+        print("skip " + os.path.basename(path) + ": trace-cmd report failed: " + run.stderr.strip().replace("\n", "; "))
+        return
+    report = run.stdout
+    events = []
+    for line in report.splitlines():
+        m = LINE.match(line)
+        if not m:
+            continue
+        _, pid, cpu, sec, frac, event, rest = m.groups()
+        ts = int(sec) * 10**9 + int(frac.ljust(9, "0")[:9])
+        events.append((ts, int(cpu), int(pid), event, dict(re.findall(r"(\w+)=(\S+)", rest))))
+    if names is None:
+        seen = {e[3] for e in events}
+        names = [n for n, p in PRESETS.items() if p[0] in seen and p[1] in seen]
+    for name in names:
+        start_event, end_event, fields, same_task, same_cpu = PRESETS[name]
+        open_starts, durations = {}, []
+        replaced = unmatched_ends = 0
+        for ts, cpu, pid, event, values in events:
+            if event not in (start_event, end_event):
+                continue
+            side = 0 if event == start_event else 1
+            key = tuple(values.get(f[side]) for f in fields)
+            key += (pid,) if same_task else ()
+            key += (cpu,) if same_cpu else ()
+            if side == 0:
+                replaced += key in open_starts
+                open_starts[key] = ts
+            elif key in open_starts:
+                durations.append(ts - open_starts.pop(key))
+            else:
+                unmatched_ends += 1
+        durations.sort()
+        stats = [nearest_rank(durations, p) for p in (50, 99)] if durations else [0, 0]
+        yield name, len(durations), replaced + len(open_starts), unmatched_ends, (
+            durations[0] if durations else 0), stats[0], stats[1], (durations[-1] if durations else 0)
+
+
+def main():
+    here = os.path.dirname(os.path.abspath(__file__))
+    check = sys.argv[2] if len(sys.argv) > 2 and sys.argv[1] == "--check" else None
+    failed = 0
+    recordings = [(os.path.join(here, f), names) for f, names in RECORDINGS.items()]
+    recordings += [(os.path.abspath(f), None) for f in sys.argv[3:]] if check else []
+    for path, names in recordings:
+        file = os.path.basename(path)
+        for row in presets_of(path, names):
+            line = " ".join(str(v) for v in (file,) + row)
+            if not check:
+                print(line)
+                continue
+            out = subprocess.run([check, "latency", path, "--preset", row[0], "--json"],
+                                 capture_output=True, text=True, check=True).stdout
+            j = json.loads(out)
+            got = (row[0], j["count"], j["unmatched_starts"], j["unmatched_ends"], j["min_ns"] if j["count"] else 0,
+                   j["p50_ns"] if j["count"] else 0, j["p99_ns"] if j["count"] else 0, j["max_ns"] if j["count"] else 0)
+            same = got == row
+            failed += not same
+            print(("ok   " if same else "DIFF ") + line + ("" if same else "\n     ringside: " + " ".join(map(str, got))))
+    sys.exit(1 if failed else 0)
+
+
+main()

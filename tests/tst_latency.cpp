@@ -1,0 +1,218 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+// The event-pair analysis: its pairing rules on plain values, its statistics, and each preset
+// on real recordings against what latency-reference.py works out from `trace-cmd report`.
+#include "testsupport.h"
+
+#include "latency/eventpairs.h"
+#include "latency/latencystats.h"
+#include "trace.h"
+
+#include <QFile>
+#include <QTextStream>
+
+#include <numeric>
+
+using namespace ringside;
+
+namespace {
+
+EventRef at(uint32_t index)
+{
+    return {StreamId(0), index};
+}
+
+} // namespace
+
+class TestLatency : public QObject {
+    Q_OBJECT
+private slots:
+    // A start replaces the open start of its key (counted unmatched); an end without an open
+    // start is unmatched; starts open at the end are unmatched.
+    void aNewerStartReplacesTheOpenOne()
+    {
+        PairMatcher m(false);
+        m.end("a", 5, at(0)); // before any start
+        m.start("a", 0, 10, at(1));
+        m.start("a", 0, 20, at(2)); // replaces the start at 10
+        m.start("b", 1, 25, at(3));
+        m.end("a", 30, at(4));
+        m.end("a", 31, at(5)); // its start was taken
+        m.start("c", 2, 40, at(6));
+        QCOMPARE(m.openStarts(), uint64_t(2));
+        QCOMPARE(m.unmatchedStarts(), uint64_t(1)); // the open ones are not unmatched yet
+        m.finish();
+        const PairMatcher::Pairs& p = m.pairs();
+        QCOMPARE(p.size(), size_t(1));
+        QCOMPARE(p.start[0], uint64_t(20));
+        QCOMPARE(p.duration[0], uint64_t(10));
+        QVERIFY(p.startEvent[0] == at(2) && p.endEvent[0] == at(4));
+        QCOMPARE(m.unmatchedStarts(), uint64_t(3)); // replaced, b, c
+        QCOMPARE(m.unmatchedEnds(), uint64_t(2));
+    }
+
+    // With nesting an end closes the innermost start of its key, then the next end the outer.
+    void nestedStartsCloseInnermostFirst()
+    {
+        PairMatcher m(true);
+        m.start("k", 0, 10, at(0));
+        m.start("k", 0, 20, at(1));
+        m.start("k", 0, 25, at(2));
+        m.end("k", 30, at(3));
+        m.end("k", 40, at(4));
+        m.end("k", 50, at(5));
+        m.end("k", 60, at(6));
+        m.finish();
+        const PairMatcher::Pairs& p = m.pairs();
+        QCOMPARE(p.size(), size_t(3));
+        QCOMPARE(p.duration, (std::vector<uint64_t>{5, 20, 40}));
+        QVERIFY(p.startEvent[0] == at(2) && p.startEvent[1] == at(1) && p.startEvent[2] == at(0));
+        QCOMPARE(m.unmatchedStarts(), uint64_t(0));
+        QCOMPARE(m.unmatchedEnds(), uint64_t(1));
+    }
+
+    // Nearest rank: always one of the durations, the smallest with p% at or below it.
+    void percentilesByNearestRank()
+    {
+        std::vector<uint64_t> d(1000);
+        std::iota(d.begin(), d.end(), uint64_t(1));
+        std::reverse(d.begin(), d.end());
+        const LatencySummary s = summarize(d);
+        QCOMPARE(s.count, uint64_t(1000));
+        QCOMPARE(s.min, uint64_t(1));
+        QCOMPARE(s.p50, uint64_t(500));
+        QCOMPARE(s.p90, uint64_t(900));
+        QCOMPARE(s.p99, uint64_t(990));
+        QCOMPARE(s.p999, uint64_t(999));
+        QCOMPARE(s.max, uint64_t(1000));
+        QCOMPARE(s.total, uint64_t(500500));
+        QCOMPARE(s.mean, 500.5);
+        std::vector<uint64_t> three{30, 10, 20};
+        const LatencySummary t = summarize(three);
+        QCOMPARE(t.p50, uint64_t(20)); // ceil(1.5) = 2nd
+        QCOMPARE(t.p90, uint64_t(30));
+        std::vector<uint64_t> none;
+        QCOMPARE(summarize(none).count, uint64_t(0));
+    }
+
+    // Power-of-two buckets from the shortest to the longest, empty ones kept.
+    void histogramBucketsArePowersOfTwo()
+    {
+        const std::vector<HistogramBucket> h = log2Histogram({0, 1, 2, 3, 4, 7, 8, 40});
+        QCOMPARE(h.size(), size_t(7)); // [0,1) [1,2) [2,4) [4,8) [8,16) [16,32) [32,64)
+        const std::vector<uint64_t> from{0, 1, 2, 4, 8, 16, 32}, counts{1, 1, 2, 2, 1, 0, 1};
+        for (size_t i = 0; i < h.size(); ++i) {
+            QCOMPARE(h[i].from, from[i]);
+            QCOMPARE(h[i].to, i == 0 ? uint64_t(1) : from[i] * 2);
+            QCOMPARE(h[i].count, counts[i]);
+        }
+        QVERIFY(log2Histogram({}).empty());
+        QCOMPARE(log2Histogram({1000, 1023}).size(), size_t(1));
+    }
+
+    // Each preset on the recordings, equal to the reference worked out from trace-cmd report.
+    void presetsMatchTraceCmdReport_data()
+    {
+        QTest::addColumn<QString>("file");
+        QTest::addColumn<QString>("preset");
+        QTest::addColumn<QList<quint64>>("expected"); // pairs, unmatched starts, ends, min, p50, p99, max
+        QFile reference(test::fixture("latency-reference.txt"));
+        QVERIFY(reference.open(QIODevice::ReadOnly | QIODevice::Text));
+        QTextStream in(&reference);
+        int rows = 0;
+        while (!in.atEnd()) {
+            const QStringList f = in.readLine().split(' ', Qt::SkipEmptyParts);
+            if (f.size() != 9) continue;
+            QList<quint64> expected;
+            for (int i = 2; i < 9; ++i) expected << f[i].toULongLong();
+            QTest::newRow(qPrintable(f[0] + " " + f[1])) << f[0] << f[1] << expected;
+            ++rows;
+        }
+        QVERIFY(rows >= 10);
+    }
+    void presetsMatchTraceCmdReport()
+    {
+        QFETCH(QString, file);
+        QFETCH(QString, preset);
+        QFETCH(QList<quint64>, expected);
+        const std::optional<PairSpec> spec = presetPair(preset.toStdString());
+        QVERIFY(spec);
+        std::vector<std::unique_ptr<RecordConsumer>> consumers;
+        consumers.push_back(std::make_unique<EventPairs>(*spec));
+        auto trace = Trace::open(test::fixturePath(file), LoadOptions(), std::move(consumers));
+        QVERIFY2(trace, trace ? "" : trace.error().message.c_str());
+        const auto* pairs = (*trace)->consumers().find<EventPairs>("latency:" + spec->name);
+        QVERIFY(pairs);
+        QVERIFY2(pairs->unbound().empty(), pairs->unbound().c_str());
+        const PairMatcher& m = pairs->matcher();
+        std::vector<uint64_t> d = m.pairs().duration;
+        const LatencySummary s = summarize(d);
+        const QList<quint64> actual{s.count, m.unmatchedStarts(), m.unmatchedEnds(), s.min, s.p50, s.p99, s.max};
+        QCOMPARE(actual, expected);
+        // Every pair's events are its preset's, the start's time its start.
+        const EventStore& store = (*trace)->store();
+        const PairMatcher::Pairs& p = m.pairs();
+        for (size_t i = 0; i < p.size(); i += std::max<size_t>(1, p.size() / 50)) {
+            QCOMPARE(store.timestamp(p.startEvent[i]), p.start[i]);
+            QCOMPARE(store.timestamp(p.endEvent[i]) - store.timestamp(p.startEvent[i]), p.duration[i]);
+            QVERIFY(p.group[i] < pairs->groups().size());
+        }
+    }
+
+    // A pair the recording cannot make says why, naming the event.
+    void anAbsentEventSaysWhy()
+    {
+        std::vector<std::unique_ptr<RecordConsumer>> consumers;
+        consumers.push_back(std::make_unique<EventPairs>(*presetPair("block")));
+        auto trace = Trace::open(test::fixturePath("sched-mix.dat"), LoadOptions(), std::move(consumers));
+        QVERIFY(trace);
+        const auto* pairs = (*trace)->consumers().find<EventPairs>("latency:block");
+        QVERIFY(pairs);
+        // sched-mix.dat keeps every format of the machine, block's too, with no record of them.
+        QCOMPARE(pairs->nothingPaired(),
+                 std::string("the recording holds no block/block_rq_issue nor block/block_rq_complete events"));
+        QCOMPARE(pairs->matcher().pairs().size(), size_t(0));
+        // A field the format does not have cannot be bound.
+        PairSpec wrong = *presetPair("irq");
+        wrong.fields = {{"irq", "no_such_field"}};
+        consumers.clear();
+        consumers.push_back(std::make_unique<EventPairs>(wrong));
+        trace = Trace::open(test::fixturePath("langraph-perfclock.dat"), LoadOptions(), std::move(consumers));
+        QVERIFY(trace);
+        pairs = (*trace)->consumers().find<EventPairs>("latency:irq");
+        QCOMPARE(
+            pairs->unbound(),
+            std::string("the end event irq/irq_handler_exit is not in the recording (or has no field no_such_field)"));
+        QCOMPARE(pairs->nothingPaired(), pairs->unbound());
+        QCOMPARE(pairs->matcher().pairs().size(), size_t(0));
+    }
+
+    // Groups: per matched value; the task's pid or the CPU when no field is matched.
+    void groupsAreTheMatchedValues()
+    {
+        PairSpec spec = *presetPair("irq");
+        std::vector<std::unique_ptr<RecordConsumer>> consumers;
+        consumers.push_back(std::make_unique<EventPairs>(spec));
+        spec.name = "irq-by-cpu";
+        spec.fields.clear();
+        consumers.push_back(std::make_unique<EventPairs>(spec));
+        auto trace = Trace::open(test::fixturePath("langraph-perfclock.dat"), LoadOptions(), std::move(consumers));
+        QVERIFY(trace);
+        const auto* byIrq = (*trace)->consumers().find<EventPairs>("latency:irq");
+        const auto* byCpu = (*trace)->consumers().find<EventPairs>("latency:irq-by-cpu");
+        QVERIFY(byIrq && byCpu);
+        QCOMPARE(byIrq->groupTitle(), std::string("irq"));
+        QStringList irqs;
+        for (const std::string& g : byIrq->groups()) irqs << QString::fromStdString(g);
+        irqs.sort();
+        QCOMPARE(irqs, (QStringList{"15", "19", "20", "21"}));
+        QCOMPARE(byCpu->groupTitle(), std::string("cpu"));
+        QCOMPARE(byCpu->matcher().pairs().size(), byIrq->matcher().pairs().size()); // one line per CPU at a time
+        const EventStore& store = (*trace)->store();
+        const PairMatcher::Pairs& p = byCpu->matcher().pairs();
+        for (size_t i = 0; i < p.size(); ++i)
+            QCOMPARE(byCpu->groups()[p.group[i]], std::to_string(store.stream(p.startEvent[i].stream).cpu));
+    }
+};
+
+QTEST_GUILESS_MAIN(TestLatency)
+#include "tst_latency.moc"
