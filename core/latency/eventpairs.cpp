@@ -23,12 +23,12 @@ void PairMatcher::open(Slot& slot, uint64_t time, EventRef event)
 
 void PairMatcher::end(std::string_view key, uint64_t time, EventRef event)
 {
-    auto it = m_slots.find(key);
-    if (it == m_slots.end() || !it->second.open) {
+    const uint32_t number = m_keys.find(key);
+    if (number == KeyIndex::kNone || !m_slots[number].open) {
         ++m_unmatchedEnds;
         return;
     }
-    Slot& slot = it->second;
+    Slot& slot = m_slots[number];
     m_pairs.start.push_back(slot.start.time);
     m_pairs.duration.push_back(time >= slot.start.time ? time - slot.start.time : 0);
     m_pairs.group.push_back(slot.group);
@@ -142,8 +142,8 @@ void EventPairs::consume(const ConsumedRecord& record)
     m_matcher.start(m_key, record.timestamp, {record.stream, record.index}, [&] {
         std::string_view groupKey = std::string_view(m_key).substr(fieldsAt);
         if (record.valueCount == 0) groupKey = m_key;
-        auto it = m_groups.find(groupKey);
-        if (it != m_groups.end()) return it->second;
+        const auto [group, added] = m_groups.findOrAdd(groupKey);
+        if (!added) return group;
         std::string label;
         for (size_t f = 0; f < record.valueCount; ++f) label += (f ? ", " : "") + labelOf(record.field(f));
         if (record.valueCount == 0) {
@@ -154,9 +154,8 @@ void EventPairs::consume(const ConsumedRecord& record)
             else
                 label = "all";
         }
-        m_groups.emplace(std::string(groupKey), uint32_t(m_groupLabels.size()));
         m_groupLabels.push_back(std::move(label));
-        return uint32_t(m_groupLabels.size() - 1);
+        return group;
     });
 }
 

@@ -2,38 +2,15 @@
 #pragma once
 
 #include "consume/recordconsumer.h"
+#include "latency/keyindex.h"
 #include "latency/pairspec.h"
 
 #include <cstdint>
-#include <cstring>
 #include <string>
 #include <string_view>
-#include <unordered_map>
 #include <vector>
 
 namespace ringside {
-
-// Keys are a few words (a task id, a number or two): hashed a word at a time, where the
-// library's byte hash was a tenth of a 23M-event pairing. Heterogeneous: keys are built in a
-// reused buffer and looked up without a copy.
-struct PairKeyHash {
-    using is_transparent = void;
-    size_t operator()(std::string_view s) const
-    {
-        uint64_t h = 0x9e3779b97f4a7c15ull ^ s.size();
-        size_t i = 0;
-        for (; i + 8 <= s.size(); i += 8) {
-            uint64_t w;
-            std::memcpy(&w, s.data() + i, 8);
-            h = (h ^ w) * 0xbf58476d1ce4e5b9ull;
-            h ^= h >> 31;
-        }
-        uint64_t w = 0;
-        std::memcpy(&w, s.data() + i, s.size() - i);
-        h = (h ^ w) * 0x94d049bb133111ebull;
-        return size_t(h ^ (h >> 29));
-    }
-};
 
 // Pairs starts and ends by key, fed in time order (PairSpec says what is unmatched). Plain
 // values, so that a test drives it without a recording.
@@ -53,13 +30,12 @@ public:
     template <typename GroupOf>
     void start(std::string_view key, uint64_t time, EventRef event, GroupOf&& groupOf)
     {
-        auto it = m_slots.find(key);
-        if (it == m_slots.end()) {
-            Slot slot;
-            slot.group = groupOf();
-            it = m_slots.emplace(std::string(key), std::move(slot)).first;
+        const auto [number, added] = m_keys.findOrAdd(key);
+        if (added) {
+            m_slots.emplace_back();
+            m_slots.back().group = groupOf();
         }
-        open(it->second, time, event);
+        open(m_slots[number], time, event);
     }
     void start(std::string_view key, uint32_t group, uint64_t time, EventRef event)
     {
@@ -91,7 +67,8 @@ private:
     void open(Slot& slot, uint64_t time, EventRef event);
 
     bool m_nesting;
-    std::unordered_map<std::string, Slot, PairKeyHash, std::equal_to<>> m_slots;
+    KeyIndex m_keys;
+    std::vector<Slot> m_slots; // by key number
     Pairs m_pairs;
     uint64_t m_replaced = 0, m_unmatchedEnds = 0, m_nestedBelow = 0, m_openKeys = 0, m_openAtEnd = 0;
     bool m_finished = false;
@@ -134,7 +111,7 @@ private:
     std::vector<int> m_cpus;       // per stream
     uint64_t m_seen[2] = {0, 0};   // start and end records fed
     std::string m_key, m_groupKey; // scratch, reused for every record
-    std::unordered_map<std::string, uint32_t, PairKeyHash, std::equal_to<>> m_groups;
+    KeyIndex m_groups;             // a group's number is its key's
     std::vector<std::string> m_groupLabels;
 };
 
