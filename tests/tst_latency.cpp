@@ -5,6 +5,7 @@
 
 #include "latency/eventpairs.h"
 #include "latency/latencystats.h"
+#include "latency/loadedpairs.h"
 #include "trace.h"
 
 #include <QFile>
@@ -156,6 +157,23 @@ private slots:
             QCOMPARE(store.timestamp(p.endEvent[i]) - store.timestamp(p.startEvent[i]), p.duration[i]);
             QVERIFY(p.group[i] < pairs->groups().size());
         }
+
+        // Paired after a load that did not ask for it (the window's and SQL's way): the same
+        // pairs, in the same order, in the same groups.
+        auto plain = Trace::open(test::fixturePath(file), LoadOptions());
+        QVERIFY(plain);
+        auto again = LoadedPairs::run(**plain, *spec);
+        QVERIFY2(again, again ? "" : again.error().message.c_str());
+        const EventPairs& later = (*again)->pairs();
+        const PairMatcher::Pairs& q = later.matcher().pairs();
+        QCOMPARE(q.start, p.start);
+        QCOMPARE(q.duration, p.duration);
+        QCOMPARE(later.matcher().unmatchedStarts(), m.unmatchedStarts());
+        QCOMPARE(later.matcher().unmatchedEnds(), m.unmatchedEnds());
+        QCOMPARE(later.groups(), pairs->groups());
+        QVERIFY(q.group == p.group);
+        for (size_t i = 0; i < q.size(); ++i)
+            QVERIFY(q.startEvent[i] == p.startEvent[i] && q.endEvent[i] == p.endEvent[i]);
     }
 
     // A pair the recording cannot make says why, naming the event.

@@ -7,7 +7,7 @@
 #include "jsonschema.h"
 
 #include "latency/eventpairs.h"
-#include "latency/latencystats.h"
+#include "latency/latencyreport.h"
 #include "pluginchoice.h"
 #include "trace.h"
 
@@ -15,7 +15,6 @@
 #include <chrono>
 #include <cinttypes>
 #include <cstdio>
-#include <numeric>
 
 namespace ringside::cli {
 
@@ -25,11 +24,6 @@ const char* const kLatencyUsage =
     "usage: ringside-cli latency FILE (--preset NAME | --from SYSTEM/EVENT --to SYSTEM/EVENT)\n"
     "                            [--match FIELD[=FIELD]]... [--by task|cpu]... [--nesting] [--top N] [--json] "
     "[--timing]\n";
-
-struct Group {
-    std::string label;
-    LatencySummary summary;
-};
 
 std::string summaryJson(const LatencySummary& s)
 {
@@ -142,29 +136,11 @@ int latencyCommand(const std::vector<std::string>& args)
 
     const PairMatcher& matcher = pairs->matcher();
     const PairMatcher::Pairs& p = matcher.pairs();
-    std::vector<uint64_t> durations = p.duration;
-    const std::vector<HistogramBucket> histogram = log2Histogram(durations);
-    const LatencySummary overall = summarize(durations);
-    std::vector<uint64_t>().swap(durations);
-    // Per group, largest first.
-    std::vector<std::vector<uint64_t>> byGroup(pairs->groups().size());
-    for (size_t i = 0; i < p.size(); ++i) byGroup[p.group[i]].push_back(p.duration[i]);
-    std::vector<Group> groups;
-    for (size_t g = 0; g < byGroup.size(); ++g) {
-        if (byGroup[g].empty()) continue;
-        groups.push_back({pairs->groups()[g], summarize(byGroup[g])});
-        std::vector<uint64_t>().swap(byGroup[g]);
-    }
-    std::stable_sort(groups.begin(), groups.end(),
-                     [](const Group& a, const Group& b) { return a.summary.count > b.summary.count; });
-    // The slowest pairs, longest first; equal durations in time order.
-    std::vector<size_t> order(p.size());
-    std::iota(order.begin(), order.end(), size_t(0));
-    const size_t shown = std::min(top, order.size());
-    std::partial_sort(order.begin(), order.begin() + long(shown), order.end(), [&](size_t a, size_t b) {
-        return p.duration[a] != p.duration[b] ? p.duration[a] > p.duration[b] : p.start[a] < p.start[b];
-    });
-    order.resize(shown);
+    const LatencyReport report = makeLatencyReport(*pairs, top);
+    const LatencySummary& overall = report.overall;
+    const std::vector<HistogramBucket>& histogram = report.histogram;
+    const std::vector<LatencyReport::Group>& groups = report.groups;
+    const std::vector<uint32_t>& order = report.slowest;
     if (timing) {
         auto seconds = [](Clock::time_point a, Clock::time_point b) {
             return std::chrono::duration<double>(b - a).count();
@@ -197,7 +173,7 @@ int latencyCommand(const std::vector<std::string>& args)
                         summaryJson(groups[i].summary).c_str());
         std::printf("],\n\"slowest\": [");
         for (size_t i = 0; i < order.size(); ++i) {
-            const size_t k = order[i];
+            const uint32_t k = order[i];
             std::printf("%s\n  {\"start_ns\": %" PRIu64 ", \"duration_ns\": %" PRIu64
                         ", \"cpu\": %d, \"pid\": %d, \"end_cpu\": %d, \"key\": %s}",
                         i ? "," : "", p.start[k], p.duration[k], cpuOf(p.startEvent[k]), pidOf(p.startEvent[k]),
@@ -222,10 +198,10 @@ int latencyCommand(const std::vector<std::string>& args)
                     std::string(size_t(bar), '#').c_str());
     }
     std::printf("\nby %s\n", pairs->groupTitle().c_str());
-    for (const Group& g : groups)
+    for (const LatencyReport::Group& g : groups)
         std::printf("  %-20s %10" PRIu64 "  %s\n", g.label.c_str(), g.summary.count, summaryLine(g.summary).c_str());
     std::printf("\nslowest\n");
-    for (size_t k : order)
+    for (const uint32_t k : order)
         std::printf("  %s  %12s us  cpu %d  pid %d  %s %s\n", seconds(p.start[k]).c_str(),
                     micros(p.duration[k]).c_str(), cpuOf(p.startEvent[k]), pidOf(p.startEvent[k]),
                     pairs->groupTitle().c_str(), pairs->groups()[p.group[k]].c_str());
