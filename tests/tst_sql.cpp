@@ -548,7 +548,7 @@ private slots:
         RecordingSql& sql = *o.sql;
         QCOMPARE(query(sql, "SELECT str_value FROM metadata WHERE name = 'ringside_sql_schema'").rows,
                  (std::vector<std::vector<std::string>>{{kSqlSchema}}));
-        QCOMPARE(std::string(kSqlSchema), std::string("ringside.sql/5"));
+        QCOMPARE(std::string(kSqlSchema), std::string("ringside.sql/6"));
         // `trace-cmd report --uname`: "Linux vm 6.18.44-fc-v669 x86_64".
         QCOMPARE(query(sql, "SELECT name, str_value FROM metadata WHERE name LIKE 'system_%' ORDER BY name").rows,
                  (std::vector<std::vector<std::string>>{
@@ -1062,6 +1062,56 @@ private slots:
         // A format the file has but no event of it: says so.
         const std::string noEvents = o.sql->run("SELECT * FROM sched_pi_setprio", rows).message;
         QVERIFY2(noEvents.find("recorded none") != std::string::npos, noEvents.c_str());
+    }
+
+    // event_pairs(): the pairs `ringside-cli latency` makes (latency-reference.txt, from
+    // trace-cmd report), by preset or spelled out; its ids are ftrace_event's; bad arguments
+    // say what is wrong.
+    void eventPairsAsInLatency()
+    {
+        Opened o = openWithPlugins("sched-mix.dat");
+        QVERIFY(o.sql);
+        RecordingSql& sql = *o.sql;
+        // sched-mix.dat softirq 383 pairs, min 551, p50 11101, max 301234.
+        const std::vector<std::string> softirq{"383", "551", "301234"};
+        QCOMPARE(query(sql, "SELECT count(*), min(dur), max(dur) FROM event_pairs('softirq')").rows[0], softirq);
+        QCOMPARE(query(sql, "SELECT count(*), min(dur), max(dur) FROM event_pairs('softirq_entry', "
+                            "'irq/softirq_exit', 'vec', 'cpu')")
+                     .rows[0],
+                 softirq);
+        // Nearest rank p50: the 192nd of 383.
+        QCOMPARE(query(sql, "SELECT dur FROM event_pairs('softirq') ORDER BY dur LIMIT 1 OFFSET 191").rows[0][0],
+                 std::string("11101"));
+        // Ordered by start; each row's events are the pair's, on its CPU, of its task.
+        QCOMPARE(query(sql, "SELECT count(*) FROM (SELECT ts, lag(ts) OVER () AS before FROM event_pairs('syscall')) "
+                            "WHERE ts < before")
+                     .rows[0][0],
+                 std::string("0"));
+        QCOMPARE(query(sql, "SELECT count(*) FROM event_pairs('syscall') p JOIN ftrace_event s ON s.id = p.start_id "
+                            "JOIN ftrace_event e ON e.id = p.end_id WHERE s.name = 'sys_enter' AND e.name = 'sys_exit' "
+                            "AND s.ts = p.ts AND e.ts = p.end_ts AND s.cpu = p.cpu AND s.utid = p.utid")
+                     .rows[0][0],
+                 std::string("28423"));
+        QCOMPARE(query(sql, "SELECT count(DISTINCT key) > 10 FROM event_pairs('syscall')").rows[0][0],
+                 std::string("1"));
+        // A woken task's pid is the key.
+        QCOMPARE(query(sql, "SELECT count(*) FROM event_pairs('sched_waking', 'sched_switch', 'pid=next_pid') p "
+                            "JOIN sched_switch w ON w.id = p.end_id WHERE p.key = w.next_pid")
+                     .rows[0][0],
+                 std::string("1004"));
+        Rows rows;
+        const std::pair<const char*, const char*> refused[] = {
+            {"SELECT * FROM event_pairs", "needs a preset or a start and an end event"},
+            {"SELECT * FROM event_pairs('irqs')", "no preset 'irqs'"},
+            {"SELECT * FROM event_pairs('no_such_event', 'sys_exit')", "has no event no_such_event"},
+            {"SELECT * FROM event_pairs('sys_enter', 'sys_exit', 'id', 'tasks')", "no option 'tasks'"},
+            {"SELECT * FROM event_pairs('sys_enter', 'sys_exit', 'no_field')", "has no field no_field"},
+        };
+        for (const auto& [statement, why] : refused) {
+            const RunOutcome outcome = sql.run(statement, rows);
+            QVERIFY2(!outcome.ok && outcome.message.find(why) != std::string::npos,
+                     (std::string(statement) + ": " + outcome.message).c_str());
+        }
     }
 
     // A query reads the recording and writes its own temporary tables at most: every way to a

@@ -2,6 +2,7 @@
 #include "sql/recordingsql.h"
 
 #include "sql/analysistables.h"
+#include "sql/eventpairstable.h"
 #include "sql/eventtables.h"
 #include "sql/spanjoin.h"
 #include "sql/sqlcontext.h"
@@ -50,6 +51,7 @@ Result<std::unique_ptr<RecordingSql>> RecordingSql::open(const Trace& trace)
     registerModule(sql->m_db, *sql);
     const EventStore* store = &trace.store();
     registerSpanJoin(sql->m_db, [store] { return store->lastTimestamp(); });
+    registerEventPairs(sql->m_db, trace, &sql->m_interrupt);
     registerEventFunctions(sql->m_db, *sql->m_context);
 
     std::vector<std::string> names;
@@ -80,6 +82,17 @@ Result<std::unique_ptr<RecordingSql>> RecordingSql::open(const Trace& trace)
         }
         sql->m_info.push_back({"raw", "ftrace_event under Perfetto's older name", events->columns});
     }
+    using T = ColumnType;
+    sql->m_info.push_back({"event_pairs",
+                           "latency pairs: event_pairs('irq'), event_pairs(start, end, 'match', 'task,cpu,nesting')",
+                           {{"ts", T::Integer},
+                            {"dur", T::Integer},
+                            {"end_ts", T::Integer},
+                            {"key", T::Text},
+                            {"utid", T::Integer},
+                            {"cpu", T::Integer},
+                            {"start_id", T::Integer},
+                            {"end_id", T::Integer}}});
     // From here on a query reads the recording and writes temporary tables at most (a session
     // file received from someone else re-runs its queries): no ATTACH (nor VACUUM INTO, which
     // attaches its file), no schema of the main database, no new virtual tables, only the

@@ -26,7 +26,7 @@ namespace ringside::sql {
 // The version of the SQL tables' shape (their names, columns and meanings), read by
 // `SELECT str_value FROM metadata WHERE name = 'ringside_sql_schema'`: a table or column added,
 // renamed, retyped or given another meaning gives a new number (README, "Machine-readable output").
-inline constexpr const char* kSqlSchema = "ringside.sql/5";
+inline constexpr const char* kSqlSchema = "ringside.sql/6";
 
 // Where a statement's result goes: its column names once, then each row. row() returns false
 // to stop the statement early (a view that has enough).
