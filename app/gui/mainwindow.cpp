@@ -7,6 +7,7 @@
 #include "details/healthpane.h"
 #include "filters/filtercontroller.h"
 #include "filters/filterpanel.h"
+#include "latency/latencypane.h"
 #include "layout/panelayout.h"
 #include "plugins/pluginstatspane.h"
 #include "query/querypane.h"
@@ -127,6 +128,15 @@ void MainWindow::createPanes()
     connect(m_query, &QueryPane::tracksChanged, m_timeline, &TimelineWidget::tracksChanged);
     connect(m_query, &QueryPane::tracksMaking, m_timeline, &TimelineWidget::setQueryTracksMaking);
 
+    // Latency between two events (Analysis > Latency…); its tracks are query tracks.
+    m_latency = new LatencyPane(this);
+    m_latencyDock = m_layout->addPane(tr("Latency"), "latencyDock", m_latency);
+    m_latencyDock->hide();
+    connect(m_latency, &LatencyPane::jumpRequested, &m_workspace, &Workspace::goToEvent);
+    connect(m_latency, &LatencyPane::trackRequested, this, [this](const QString& name, const QString& sql) {
+        m_view.addQueryTrack({name, sql});
+    });
+
     m_filterDock = m_layout->addSidePane(tr("Filters"), "filterDock", m_filters);
 }
 
@@ -162,6 +172,7 @@ void MainWindow::addPaneActions()
     addPane(m_callDock, "Ctrl+Shift+T", "showCallTreesAction");
     addPane(m_pluginDock, "Ctrl+Shift+P", "showPluginStatsAction");
     addPane(m_queryDock, "Ctrl+Shift+Q", "showQueryAction");
+    addPane(m_latencyDock, "Ctrl+Shift+L", "showLatencyAction");
     auto* plugins = new QAction(tr("Plugins…"), this);
     plugins->setObjectName("pluginsAction");
     connect(plugins, &QAction::triggered, this, &MainWindow::showPluginsDialog);
@@ -188,6 +199,7 @@ void MainWindow::releaseSessionViews()
     m_health->setSession(nullptr);
     m_pluginStats->setSession(nullptr);
     m_query->setSession(nullptr);
+    m_latency->setSession(nullptr);
     m_filtering->release();
     m_filters->setSession(nullptr);
 }
@@ -224,6 +236,7 @@ void MainWindow::tablesFinished(const TraceSession* session)
     // (its own kind of view).
     m_calls->setSession(activeSession());
     m_query->setSession(activeSession());
+    m_latency->setSession(activeSession());
     if (!session->isCapture &&
         (session->trace->callSlices().available() || session->trace->functionCalls().available())) {
         m_callDock->setVisible(true);

@@ -16,6 +16,7 @@ namespace ringside {
 
 class CallTreePane;
 class PluginStatsPane;
+class LatencyPane;
 class QueryPane;
 class EventsPane;
 class ExportController;
@@ -88,6 +89,7 @@ public:
     CallTreePane* callTrees() { return m_calls; }
     PluginStatsPane* pluginStats() { return m_pluginStats; }
     QueryPane* queryPane() { return m_query; }
+    LatencyPane* latencyPane() { return m_latency; }
     // File > Export Events.
     ExportController* exports() { return m_exports; }
     // File > Save Session / Open Session.
@@ -157,6 +159,8 @@ private:
     QDockWidget* m_callDock = nullptr;
     QueryPane* m_query = nullptr;
     QDockWidget* m_queryDock = nullptr;
+    LatencyPane* m_latency = nullptr;
+    QDockWidget* m_latencyDock = nullptr;
     QDockWidget* m_eventsDock = nullptr;
     QDockWidget* m_filterDock = nullptr;
     PluginStatsPane* m_pluginStats = nullptr;

@@ -6,6 +6,7 @@
 #include "capture/capturecontroller.h"
 #include "exports/exportcontroller.h"
 #include "help/helpmenu.h"
+#include "latency/latencypane.h"
 #include "plugins/pluginsdialog.h"
 #include "session/recentfiles.h"
 #include "session/sessioncontroller.h"
@@ -17,6 +18,7 @@
 #include "timeline/timelinewidget.h"
 
 #include <QAction>
+#include <QDockWidget>
 #include <QFileDialog>
 #include <QFileInfo>
 #include <QMenuBar>
@@ -111,6 +113,16 @@ void MainWindow::buildMenus()
     QMenu* go = menuBar()->addMenu(tr("&Go"));
     go->setObjectName("goMenu");
     addTimelineActions(view, go, m_view, m_timeline);
+    QMenu* analysis = menuBar()->addMenu(tr("&Analysis"));
+    analysis->setObjectName("analysisMenu");
+    analysis
+        ->addAction(tr("&Latency…"), this,
+                    [this] {
+                        m_latencyDock->show();
+                        m_latencyDock->raise();
+                        m_latency->presets()->setFocus();
+                    })
+        ->setObjectName("latencyAction");
     QMenu* help = menuBar()->addMenu(tr("&Help"));
     help->setObjectName("helpMenu");
     addHelpActions(help, this);

@@ -1,0 +1,322 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+#include "latency/latencypane.h"
+
+#include "latency/latencyresultview.h"
+
+#include <QCheckBox>
+#include <QComboBox>
+#include <QElapsedTimer>
+#include <QFormLayout>
+#include <QHBoxLayout>
+#include <QLabel>
+#include <QLineEdit>
+#include <QMenu>
+#include <QPushButton>
+#include <QTabWidget>
+#include <QToolButton>
+#include <QVBoxLayout>
+
+#include <set>
+#include <stdexcept>
+
+namespace ringside {
+
+namespace {
+
+std::vector<std::string> splitFields(const QString& text)
+{
+    std::vector<std::string> out;
+    for (const QString& part : text.split(',', Qt::SkipEmptyParts))
+        if (const QString field = part.trimmed(); !field.isEmpty()) out.push_back(field.toStdString());
+    return out;
+}
+
+} // namespace
+
+LatencyPane::LatencyPane(QWidget* parent) : QWidget(parent)
+{
+    m_presets = new QComboBox(this);
+    m_presets->setObjectName("latencyPreset");
+    m_presets->addItem(tr("Custom"));
+    for (const std::string& name : presetPairNames()) m_presets->addItem(QString::fromStdString(name));
+    m_presets->setToolTip(tr("The common pairs: IRQ handlers, softirqs, block requests, wakeup to run, system "
+                             "calls, work items, kmalloc to kfree"));
+    auto makeEventBox = [this](const char* name) {
+        auto* box = new QComboBox(this);
+        box->setObjectName(name);
+        box->setEditable(true);
+        box->setInsertPolicy(QComboBox::NoInsert);
+        box->setMinimumContentsLength(24);
+        box->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
+        return box;
+    };
+    m_from = makeEventBox("latencyFrom");
+    m_to = makeEventBox("latencyTo");
+    m_match = new QLineEdit(this);
+    m_match->setObjectName("latencyMatch");
+    m_match->setPlaceholderText(tr("fields that pair them: irq, or pid=next_pid"));
+    m_match->setToolTip(tr("The fields whose values pair a start with its end, separated by commas: a name both "
+                           "events have, or START_FIELD=END_FIELD"));
+    m_fields = new QToolButton(this);
+    m_fields->setText(tr("Fields"));
+    m_fields->setPopupMode(QToolButton::InstantPopup);
+    m_fields->setMenu(new QMenu(m_fields));
+    m_fields->setToolTip(tr("Adds a field of the start event to the match"));
+    m_sameTask = new QCheckBox(tr("Same task"), this);
+    m_sameCpu = new QCheckBox(tr("Same CPU"), this);
+    m_nesting = new QCheckBox(tr("Nested"), this);
+    m_sameTask->setObjectName("latencySameTask");
+    m_sameCpu->setObjectName("latencySameCpu");
+    m_nesting->setObjectName("latencyNesting");
+    m_nesting->setToolTip(tr("Starts of one key nest: an end closes the innermost (re-entrant pairs). Without it "
+                             "a newer start replaces the open one, which counts as unmatched."));
+    m_run = new QPushButton(tr("Pair"), this);
+    m_run->setObjectName("latencyRun");
+    m_run->setDefault(true);
+    m_cancel = new QPushButton(tr("Cancel"), this);
+    m_status = new QLabel(this);
+    m_status->setObjectName("latencyStatus");
+    m_status->setWordWrap(true);
+    m_status->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    m_results = new QTabWidget(this);
+    m_results->setObjectName("latencyResults");
+    m_results->setTabsClosable(true);
+    m_results->setDocumentMode(true);
+
+    auto* form = new QFormLayout;
+    form->setFieldGrowthPolicy(QFormLayout::AllNonFixedFieldsGrow);
+    auto* events = new QHBoxLayout;
+    events->addWidget(m_from, 1);
+    events->addWidget(new QLabel(tr("to"), this));
+    events->addWidget(m_to, 1);
+    auto* matchRow = new QHBoxLayout;
+    matchRow->addWidget(m_match, 1);
+    matchRow->addWidget(m_fields);
+    matchRow->addWidget(m_sameTask);
+    matchRow->addWidget(m_sameCpu);
+    matchRow->addWidget(m_nesting);
+    matchRow->addWidget(m_run);
+    matchRow->addWidget(m_cancel);
+    form->addRow(tr("Preset:"), m_presets);
+    form->addRow(tr("From:"), events);
+    form->addRow(tr("Match:"), matchRow);
+    auto* layout = new QVBoxLayout(this);
+    layout->setContentsMargins(4, 4, 4, 4);
+    layout->addLayout(form);
+    layout->addWidget(m_status);
+    layout->addWidget(m_results, 1);
+
+    connect(m_presets, &QComboBox::currentIndexChanged, this, [this](int index) {
+        if (index > 0) choosePreset(m_presets->itemText(index));
+    });
+    for (QComboBox* box : {m_from, m_to})
+        connect(box, &QComboBox::currentTextChanged, this, &LatencyPane::builderEdited);
+    connect(m_match, &QLineEdit::textEdited, this, &LatencyPane::builderEdited);
+    connect(m_match, &QLineEdit::returnPressed, this, &LatencyPane::run);
+    for (QCheckBox* box : {m_sameTask, m_sameCpu, m_nesting})
+        connect(box, &QCheckBox::toggled, this, &LatencyPane::builderEdited);
+    connect(m_fields->menu(), &QMenu::aboutToShow, this, &LatencyPane::fillFieldsMenu);
+    connect(m_run, &QPushButton::clicked, this, &LatencyPane::run);
+    connect(m_cancel, &QPushButton::clicked, this, &LatencyPane::cancel);
+    connect(m_results, &QTabWidget::tabCloseRequested, this, [this](int index) {
+        QWidget* page = m_results->widget(index);
+        m_results->removeTab(index);
+        delete page;
+    });
+    choosePreset("irq");
+    updateButtons();
+}
+
+LatencyPane::~LatencyPane() = default;
+
+void LatencyPane::setSession(std::shared_ptr<TraceSession> session)
+{
+    if (session == m_session) return;
+    m_jobs.cancel();
+    const bool another = !m_session || !session || m_session->trace.get() != session->trace.get();
+    m_session = std::move(session);
+    if (another)
+        while (m_results->count()) delete m_results->widget(0);
+    const QString from = m_from->currentText(), to = m_to->currentText();
+    m_settingPreset = true;
+    m_from->clear();
+    m_to->clear();
+    if (m_session) {
+        QStringList names;
+        for (const Trace::EventFormatNames& f : m_session->trace->recordedFormats())
+            names << QString::fromStdString(f.system + "/" + f.name);
+        names.sort();
+        m_from->addItems(names);
+        m_to->addItems(names);
+    }
+    m_from->setCurrentText(from);
+    m_to->setCurrentText(to);
+    m_settingPreset = false;
+    m_status->setText(m_session ? QString() : tr("Open a recording to pair its events."));
+    updateButtons();
+}
+
+void LatencyPane::choosePreset(const QString& name)
+{
+    const std::optional<PairSpec> preset = presetPair(name.toStdString());
+    m_settingPreset = true;
+    if (preset) {
+        m_presets->setCurrentText(name);
+        m_from->setCurrentText(QString::fromStdString(preset->from));
+        m_to->setCurrentText(QString::fromStdString(preset->to));
+        QStringList fields;
+        for (const auto& [start, end] : preset->fields)
+            fields << QString::fromStdString(start == end ? start : start + "=" + end);
+        m_match->setText(fields.join(", "));
+        m_sameTask->setChecked(preset->sameTask);
+        m_sameCpu->setChecked(preset->sameCpu);
+        m_nesting->setChecked(preset->nesting);
+    } else {
+        m_presets->setCurrentIndex(0);
+    }
+    m_settingPreset = false;
+    updateButtons();
+}
+
+void LatencyPane::builderEdited()
+{
+    if (m_settingPreset) return;
+    // An edited preset is the user's own pair.
+    if (m_presets->currentIndex() != 0) {
+        m_settingPreset = true;
+        m_presets->setCurrentIndex(0);
+        m_settingPreset = false;
+    }
+    updateButtons();
+}
+
+std::vector<std::string> LatencyPane::fieldsOf(const QString& event) const
+{
+    if (!m_session) return {};
+    for (const Trace::EventFormatNames& f : m_session->trace->recordedFormats())
+        if (QString::fromStdString(f.system + "/" + f.name) == event) return f.fields;
+    return {};
+}
+
+void LatencyPane::fillFieldsMenu()
+{
+    QMenu* menu = m_fields->menu();
+    menu->clear();
+    const std::vector<std::string> start = fieldsOf(m_from->currentText());
+    const std::vector<std::string> end = fieldsOf(m_to->currentText());
+    const std::set<std::string> endFields(end.begin(), end.end());
+    if (start.empty()) {
+        menu->addAction(tr("The start event has no fields to pick"))->setEnabled(false);
+        return;
+    }
+    for (const std::string& field : start) {
+        // A field both have pairs by itself; another asks for the end's field to pair with.
+        const bool both = endFields.count(field) > 0;
+        QAction* action = menu->addAction(QString::fromStdString(field) + (both ? tr("  (both)") : QString()));
+        connect(action, &QAction::triggered, this, [this, field, both] {
+            QString text = m_match->text().trimmed();
+            if (!text.isEmpty()) text += ", ";
+            text += QString::fromStdString(field) + (both ? "" : "=");
+            m_match->setText(text);
+            m_match->setFocus();
+            builderEdited();
+        });
+    }
+}
+
+std::optional<PairSpec> LatencyPane::spec(QString* why) const
+{
+    auto fail = [why](const QString& message) -> std::optional<PairSpec> {
+        if (why) *why = message;
+        return std::nullopt;
+    };
+    PairSpec spec;
+    spec.from = m_from->currentText().trimmed().toStdString();
+    spec.to = m_to->currentText().trimmed().toStdString();
+    if (spec.from.empty() || spec.to.empty()) return fail(tr("Choose the start and the end event."));
+    for (const std::string* event : {&spec.from, &spec.to})
+        if (m_session && m_from->findText(QString::fromStdString(*event)) < 0)
+            return fail(tr("The recording has no %1 events.").arg(QString::fromStdString(*event)));
+    for (const std::string& field : splitFields(m_match->text())) spec.fields.push_back(PairSpec::parseField(field));
+    for (const auto& [start, end] : spec.fields)
+        if (start.empty() || end.empty())
+            return fail(tr("Name the end event's field after '=' (start_field=end_field)."));
+    spec.sameTask = m_sameTask->isChecked();
+    spec.sameCpu = m_sameCpu->isChecked();
+    spec.nesting = m_nesting->isChecked();
+    spec.name = m_presets->currentIndex() > 0
+                    ? m_presets->currentText().toStdString()
+                    : spec.from.substr(spec.from.find('/') + 1) + " → " + spec.to.substr(spec.to.find('/') + 1);
+    return spec;
+}
+
+void LatencyPane::run()
+{
+    if (!m_session || running()) return;
+    QString why;
+    const std::optional<PairSpec> chosen = spec(&why);
+    if (!chosen) {
+        m_status->setText(why);
+        return;
+    }
+    const PairSpec pair = *chosen;
+    std::shared_ptr<TraceSession> session = m_session;
+    m_status->setText(tr("Pairing %1…").arg(QString::fromStdString(pair.name)));
+    auto timer = std::make_shared<QElapsedTimer>();
+    timer->start();
+    m_jobs.start(
+        [session, pair](JobTracker::Context& context) {
+            auto result = std::make_shared<LatencyResult>();
+            result->spec = pair;
+            result->session = session;
+            auto loaded = LoadedPairs::run(*session->trace, pair, [&context](uint64_t done, uint64_t total) {
+                context.reportProgress(total ? int(done * 100 / total) : 0);
+                return !context.isCancelled();
+            });
+            if (!loaded) throw std::runtime_error(loaded.error().message);
+            if (const std::string& unbound = (*loaded)->pairs().unbound(); !unbound.empty())
+                throw std::runtime_error(unbound);
+            result->loaded = std::move(loaded.value());
+            result->report = makeLatencyReport(result->loaded->pairs(), SIZE_MAX);
+            return std::shared_ptr<const LatencyResult>(std::move(result));
+        },
+        [this, timer](std::shared_ptr<const LatencyResult> result) {
+            auto* view = new LatencyResultView(result, m_results);
+            connect(view, &LatencyResultView::jumpRequested, this, &LatencyPane::jumpRequested);
+            connect(view, &LatencyResultView::trackRequested, this, &LatencyPane::trackRequested);
+            const int tab = m_results->addTab(view, QString::fromStdString(result->spec.name));
+            m_results->setCurrentIndex(tab);
+            m_status->setText(tr("%1: %2 pairs in %3 s")
+                                  .arg(QString::fromStdString(result->spec.name))
+                                  .arg(QLocale().toString(qulonglong(result->report.overall.count)))
+                                  .arg(double(timer->elapsed()) / 1000.0, 0, 'f', 2));
+            updateButtons();
+        },
+        [this](const QString& message) {
+            m_status->setText(tr("<span style='color:#b00020'>%1</span>").arg(message.toHtmlEscaped()));
+            updateButtons();
+        },
+        [this](int percent) { m_status->setText(tr("Pairing… %1%").arg(percent)); });
+    updateButtons();
+}
+
+void LatencyPane::cancel()
+{
+    if (!running()) return;
+    m_jobs.cancel();
+    m_status->setText(tr("Cancelled."));
+    updateButtons();
+}
+
+LatencyResultView* LatencyPane::currentResult() const
+{
+    return qobject_cast<LatencyResultView*>(m_results->currentWidget());
+}
+
+void LatencyPane::updateButtons()
+{
+    m_run->setEnabled(m_session && !running() && !m_from->currentText().isEmpty() && !m_to->currentText().isEmpty());
+    m_cancel->setEnabled(running());
+}
+
+} // namespace ringside

@@ -1,0 +1,81 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+#pragma once
+
+#include "jobs/jobtracker.h"
+#include "latency/pairspec.h"
+#include "state/tracesession.h"
+
+#include <QWidget>
+
+#include <memory>
+#include <optional>
+#include <utility>
+
+class QCheckBox;
+class QComboBox;
+class QLabel;
+class QLineEdit;
+class QPushButton;
+class QTabWidget;
+class QToolButton;
+
+namespace ringside {
+
+class LatencyResultView;
+
+// Latency between two events (core/latency), in the window: a builder (a preset, or the start
+// and end events picked from those recorded, the fields that match them picked from their
+// formats, same task, same CPU, nesting) and a tab per analysis run, each with its statistics,
+// histogram, slowest pairs and groups (LatencyResultView). An analysis pairs the recording's
+// events on a worker, with its progress shown and Cancel at hand; several stay open at once.
+class LatencyPane : public QWidget {
+    Q_OBJECT
+public:
+    explicit LatencyPane(QWidget* parent = nullptr);
+    ~LatencyPane() override;
+    // A recording whose store is complete, or null; the results of another recording go.
+    void setSession(std::shared_ptr<TraceSession> session);
+    // The builder set to a preset ("irq"), or to the custom pair when `name` is none.
+    void choosePreset(const QString& name);
+    // The pair the builder describes, or nullopt with why.
+    std::optional<PairSpec> spec(QString* why = nullptr) const;
+    void run();
+    void cancel();
+    bool running() const { return m_jobs.isRunning(); }
+
+    QComboBox* presets() const { return m_presets; }
+    QComboBox* fromEvent() const { return m_from; }
+    QComboBox* toEvent() const { return m_to; }
+    QLineEdit* match() const { return m_match; }
+    QLabel* status() const { return m_status; }
+    QTabWidget* results() const { return m_results; }
+    LatencyResultView* currentResult() const;
+
+signals:
+    void jumpRequested(ringside::EventRef event, std::optional<std::pair<quint64, quint64>> span);
+    void trackRequested(const QString& name, const QString& sql);
+
+private:
+    void builderEdited();
+    void fillFieldsMenu();
+    void updateButtons();
+    std::vector<std::string> fieldsOf(const QString& event) const;
+
+    std::shared_ptr<TraceSession> m_session;
+    JobTracker m_jobs;
+    bool m_settingPreset = false;
+    QComboBox* m_presets;
+    QComboBox* m_from;
+    QComboBox* m_to;
+    QLineEdit* m_match;
+    QToolButton* m_fields;
+    QCheckBox* m_sameTask;
+    QCheckBox* m_sameCpu;
+    QCheckBox* m_nesting;
+    QPushButton* m_run;
+    QPushButton* m_cancel;
+    QLabel* m_status;
+    QTabWidget* m_results;
+};
+
+} // namespace ringside
