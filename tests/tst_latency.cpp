@@ -135,8 +135,23 @@ private slots:
         QFETCH(QString, file);
         QFETCH(QString, preset);
         QFETCH(QList<quint64>, expected);
-        const std::optional<PairSpec> spec = presetPair(preset.toStdString());
+        // PRESET:CONDITION: the preset's starts that meet the condition, which only a recording
+        // already loaded is paired with (LoadedPairs).
+        std::optional<PairSpec> spec = presetPair(preset.section(':', 0, 0).toStdString());
         QVERIFY(spec);
+        spec->filterFrom = preset.section(':', 1).toStdString();
+        if (!spec->filterFrom.empty()) {
+            auto plain = Trace::open(test::fixturePath(file), LoadOptions());
+            QVERIFY(plain);
+            auto filtered = LoadedPairs::run(**plain, *spec);
+            QVERIFY2(filtered, filtered ? "" : filtered.error().message.c_str());
+            const PairMatcher& m = (*filtered)->pairs().matcher();
+            std::vector<uint64_t> d = m.pairs().duration;
+            const LatencySummary s = summarize(d);
+            const QList<quint64> actual{s.count, m.unmatchedStarts(), m.unmatchedEnds(), s.min, s.p50, s.p99, s.max};
+            QCOMPARE(actual, expected);
+            return;
+        }
         std::vector<std::unique_ptr<RecordConsumer>> consumers;
         consumers.push_back(std::make_unique<EventPairs>(*spec));
         auto trace = Trace::open(test::fixturePath(file), LoadOptions(), std::move(consumers));

@@ -123,6 +123,20 @@ private slots:
         QCOMPARE(pane.currentResult()->result().report.overall.max, uint64_t(103502661));
         QCOMPARE(pane.currentResult()->groups()->headerItem()->text(0), QString("pid"));
 
+        // Only the wakings of high-priority tasks (sched-mix.dat: 40 of them pair).
+        QLineEdit* startsWhere = pane.findChild<QLineEdit*>("latencyFilterFrom");
+        QVERIFY(startsWhere);
+        startsWhere->setText("prio < 120");
+        QVERIFY(pair(pane));
+        QCOMPARE(pane.currentResult()->result().report.overall.count, uint64_t(40));
+        QVERIFY(pane.currentResult()->trackSql().endsWith(", 'prio < 120', '')"));
+        QCOMPARE(pane.results()->count(), 2);
+        startsWhere->setText("prio <");
+        QVERIFY(pair(pane));
+        QVERIFY2(pane.status()->text().contains("the start filter"), qPrintable(pane.status()->text()));
+        pane.results()->tabCloseRequested(1);
+        QCOMPARE(pane.results()->count(), 1);
+
         pane.choosePreset("syscall");
         QVERIFY(pair(pane));
         QCOMPARE(pane.results()->count(), 2);

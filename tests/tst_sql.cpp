@@ -1099,6 +1099,13 @@ private slots:
                             "JOIN sched_switch w ON w.id = p.end_id WHERE p.key = w.next_pid")
                      .rows[0][0],
                  std::string("1004"));
+        // Filters on each side: the starts of high-priority wakings only.
+        QCOMPARE(query(sql, "SELECT count(*) FROM event_pairs('waking', '', '', '', 'prio < 120')").rows[0][0],
+                 std::string("40"));
+        QCOMPARE(query(sql, "SELECT count(*) FROM event_pairs('waking', '', '', '', 'prio < 120') p JOIN sched_waking w "
+                            "ON w.id = p.start_id WHERE w.prio >= 120")
+                     .rows[0][0],
+                 std::string("0"));
         Rows rows;
         const std::pair<const char*, const char*> refused[] = {
             {"SELECT * FROM event_pairs", "needs a preset or a start and an end event"},
@@ -1106,6 +1113,7 @@ private slots:
             {"SELECT * FROM event_pairs('no_such_event', 'sys_exit')", "has no event no_such_event"},
             {"SELECT * FROM event_pairs('sys_enter', 'sys_exit', 'id', 'tasks')", "no option 'tasks'"},
             {"SELECT * FROM event_pairs('sys_enter', 'sys_exit', 'no_field')", "has no field no_field"},
+            {"SELECT * FROM event_pairs('waking', '', '', '', 'prio <')", "the start filter: expected a value"},
         };
         for (const auto& [statement, why] : refused) {
             const RunOutcome outcome = sql.run(statement, rows);

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 // `ringside-cli latency FILE (--preset NAME | --from EVENT --to EVENT) [--match FIELD[=FIELD]]...
-// [--by task|cpu]... [--nesting] [--top N] [--json]`: the durations between two events, paired
+// [--by task|cpu]... [--nesting] [--filter-from COND] [--filter-to COND] [--top N] [--json]`: the durations between two events, paired
 // by a key, as statistics, a histogram, per group and the slowest pairs.
 #include "clitext.h"
 #include "commands.h"
@@ -8,6 +8,7 @@
 
 #include "latency/eventpairs.h"
 #include "latency/latencyreport.h"
+#include "latency/loadedpairs.h"
 #include "pluginchoice.h"
 #include "trace.h"
 
@@ -22,8 +23,8 @@ namespace {
 
 const char* const kLatencyUsage =
     "usage: ringside-cli latency FILE (--preset NAME | --from SYSTEM/EVENT --to SYSTEM/EVENT)\n"
-    "                            [--match FIELD[=FIELD]]... [--by task|cpu]... [--nesting] [--top N] [--json] "
-    "[--timing]\n";
+    "                            [--match FIELD[=FIELD]]... [--by task|cpu]... [--nesting]\n"
+    "                            [--filter-from CONDITION] [--filter-to CONDITION] [--top N] [--json] [--timing]\n";
 
 std::string summaryJson(const LatencySummary& s)
 {
@@ -48,7 +49,7 @@ std::string summaryLine(const LatencySummary& s)
 
 int latencyCommand(const std::vector<std::string>& args)
 {
-    std::string path, preset, from, to;
+    std::string path, preset, from, to, filterFrom, filterTo;
     std::vector<std::pair<std::string, std::string>> fields;
     bool json = false, sameTask = false, sameCpu = false, nesting = false, timing = false;
     size_t top = 10;
@@ -68,6 +69,10 @@ int latencyCommand(const std::vector<std::string>& args)
             from = *v;
         else if (a == "--to" && (v = value(i)))
             to = *v;
+        else if (a == "--filter-from" && (v = value(i)))
+            filterFrom = *v;
+        else if (a == "--filter-to" && (v = value(i)))
+            filterTo = *v;
         else if (a == "--match" && (v = value(i)) && !v->empty())
             fields.push_back(PairSpec::parseField(*v));
         else if (a == "--by" && (v = value(i)) && (*v == "task" || *v == "cpu"))
@@ -102,17 +107,19 @@ int latencyCommand(const std::vector<std::string>& args)
         if (from.empty() || to.empty()) return std::fputs(kLatencyUsage, stderr), 2;
         spec = PairSpec{"pairs", from, to, fields, sameTask, sameCpu, nesting};
     }
+    spec.filterFrom = filterFrom;
+    spec.filterTo = filterTo;
     for (const std::string* event : {&spec.from, &spec.to})
         if (event->find('/') == std::string::npos) {
             std::fprintf(stderr, "ringside-cli: name the event with its system, as in irq/%s\n", event->c_str());
             return 2;
         }
 
-    std::vector<std::unique_ptr<RecordConsumer>> consumers;
-    consumers.push_back(std::make_unique<EventPairs>(spec));
+    // Loaded, then paired as the window and SQL pair (LoadedPairs): the same pairs as the
+    // load's own analysis would make, and filters on each side.
     using Clock = std::chrono::steady_clock;
     const Clock::time_point began = Clock::now();
-    auto trace = Trace::open(path, LoadOptions(), std::move(consumers));
+    auto trace = Trace::open(path, LoadOptions());
     const Clock::time_point opened = Clock::now();
     if (!trace) {
         std::fprintf(stderr, "ringside-cli: %s\n", trace.error().message.c_str());
@@ -120,12 +127,13 @@ int latencyCommand(const std::vector<std::string>& args)
     }
     const Trace& t = **trace;
     noteFailures(t, path);
-    const auto* pairs = t.consumers().find<EventPairs>("latency:" + spec.name);
-    if (!pairs) return 1;
-    if (const std::string failure = t.consumers().failure(pairs->name()); !failure.empty()) {
-        std::fprintf(stderr, "ringside-cli: %s: the latency analysis failed: %s\n", path.c_str(), failure.c_str());
+    auto loaded = LoadedPairs::run(t, spec);
+    const Clock::time_point paired = Clock::now();
+    if (!loaded) {
+        std::fprintf(stderr, "ringside-cli: %s\n", loaded.error().message.c_str());
         return 1;
     }
+    const EventPairs* pairs = &(*loaded)->pairs();
     if (!pairs->unbound().empty()) {
         std::fprintf(stderr, "ringside-cli: %s: %s\n", path.c_str(), pairs->unbound().c_str());
         return 1;
@@ -145,8 +153,8 @@ int latencyCommand(const std::vector<std::string>& args)
         auto seconds = [](Clock::time_point a, Clock::time_point b) {
             return std::chrono::duration<double>(b - a).count();
         };
-        std::fprintf(stderr, "latency load_s=%.3f consumers_s=%.3f statistics_s=%.3f pairs=%zu\n",
-                     seconds(began, opened), t.consumersSeconds(), seconds(opened, Clock::now()), p.size());
+        std::fprintf(stderr, "latency load_s=%.3f pair_s=%.3f statistics_s=%.3f pairs=%zu\n", seconds(began, opened),
+                     seconds(opened, paired), seconds(paired, Clock::now()), p.size());
     }
     const EventStore& store = t.store();
     auto pidOf = [&](EventRef e) { return store.stream(e.stream).columns.pid[e.index]; };
@@ -159,8 +167,10 @@ int latencyCommand(const std::vector<std::string>& args)
         for (size_t i = 0; i < spec.fields.size(); ++i)
             std::printf("%s[%s, %s]", i ? ", " : "", jsonString(spec.fields[i].first).c_str(),
                         jsonString(spec.fields[i].second).c_str());
-        std::printf("], \"same_task\": %s, \"same_cpu\": %s, \"nesting\": %s,\n", spec.sameTask ? "true" : "false",
-                    spec.sameCpu ? "true" : "false", spec.nesting ? "true" : "false");
+        std::printf("], \"same_task\": %s, \"same_cpu\": %s, \"nesting\": %s, \"filter_from\": %s, "
+                    "\"filter_to\": %s,\n",
+                    spec.sameTask ? "true" : "false", spec.sameCpu ? "true" : "false", spec.nesting ? "true" : "false",
+                    jsonString(spec.filterFrom).c_str(), jsonString(spec.filterTo).c_str());
         std::printf("\"unmatched_starts\": %" PRIu64 ", \"unmatched_ends\": %" PRIu64 ", %s,\n",
                     matcher.unmatchedStarts(), matcher.unmatchedEnds(), summaryJson(overall).c_str());
         std::printf("\"histogram\": [");

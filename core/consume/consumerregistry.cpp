@@ -44,6 +44,11 @@ inline void decodeField(const ConsumerRegistry::FieldFormat& format, const uint8
 
 } // namespace
 
+void ConsumerRegistry::FieldFormat::decode(const uint8_t* at, int available, bool bigEndian, TypedValue& value) const
+{
+    decodeField(*this, at, available, bigEndian, value);
+}
+
 ConsumerRegistry::ConsumerRegistry() = default;
 ConsumerRegistry::~ConsumerRegistry() = default;
 

@@ -42,6 +42,9 @@ public:
         // A field consumers can read, or nullopt: fields whose bytes are elsewhere in the
         // record (dynamic), numbers wider than a long, text longer than 256 bytes.
         static std::optional<FieldFormat> usable(int offset, int size, bool isSigned, bool isText, bool isDynamic);
+        // The field's value from its bytes at `at`, of which `available` are there (the missing
+        // bytes of a number cut by the record's end read as zeros).
+        void decode(const uint8_t* at, int available, bool bigEndian, TypedValue& value) const;
     };
     struct EventFormat {
         uint16_t type = 0;

@@ -2,90 +2,247 @@
 #include "latency/loadedpairs.h"
 
 #include "consume/consumerfailure.h"
+#include "consume/consumerregistry.h"
 #include "decode/recordwalker.h"
+#include "query/eventfilter.h"
 #include "store/eventstore.h"
-#include "store/recordtap.h"
 #include "store/taskindex.h"
 #include "trace.h"
 
+#include <traceevent/event-parse.h>
+
 #include <algorithm>
+#include <atomic>
 #include <cstring>
+#include <queue>
+#include <thread>
 
 namespace ringside {
+
+namespace {
+
+// One side of the pair as the recording has it: its event type and the fields it is matched by.
+struct Side {
+    uint16_t type = 0;
+    std::vector<ConsumerRegistry::FieldFormat> fields;
+    std::vector<size_t> at; // each field's offset in a hit's bytes
+    size_t bytes = 0;
+    std::shared_ptr<FilterExpression> filter;
+};
+
+// The records of both sides in one stream, in its order: their times, their index with the
+// side in the top bit, and the matched fields' bytes (`stride` each, zeros where a record was
+// short).
+struct StreamHits {
+    std::vector<uint64_t> time;
+    std::vector<uint32_t> indexAndSide;
+    std::vector<uint8_t> bytes;
+    static constexpr uint32_t kEnd = 0x80000000u;
+};
+
+std::optional<Side> sideOf(const ConsumerRegistry::FormatLookup& lookup, const EventRequest& request)
+{
+    const std::optional<ConsumerRegistry::EventFormat> format = lookup(request.system, request.event);
+    if (!format) return std::nullopt;
+    Side side;
+    side.type = format->type;
+    for (const std::string& name : request.fields) {
+        const std::optional<ConsumerRegistry::FieldFormat> field = format->field(name);
+        if (!field) return std::nullopt;
+        side.at.push_back(side.bytes);
+        side.bytes += size_t(field->size);
+        side.fields.push_back(*field);
+    }
+    return side;
+}
+
+} // namespace
 
 Result<std::unique_ptr<LoadedPairs>> LoadedPairs::run(const Trace& trace, const PairSpec& spec,
                                                       const Progress& progress)
 {
-    std::unique_ptr<LoadedPairs> result(new LoadedPairs);
-    ConsumerRegistry& registry = result->m_registry;
-    auto& pairs = static_cast<EventPairs&>(registry.add(std::make_unique<EventPairs>(spec)));
-    result->m_pairs = &pairs;
-    const TaskIndex& tasks = trace.taskIndex();
-    registry.setTaskOf([&tasks](int32_t pid, uint64_t time, uint64_t* until) {
-        *until = tasks.nextLifeAfter(pid, time);
-        return tasks.taskAt(pid, time);
-    });
-    std::vector<RecordTap> taps;
-    {
-        const TepAccess tep = trace.tep(); // the formats are looked up while bind() runs
-        taps = registry.bind(formatsOf(tep), eventsOf(tep), trace.file().info().bigEndian);
-    }
     const std::string& path = trace.file().path();
-    if (const std::string failure = registry.failure(pairs.name()); !failure.empty())
-        return Error{path + ": the latency analysis failed: " + failure};
+    std::unique_ptr<LoadedPairs> result(new LoadedPairs);
+    result->m_pairs = std::make_unique<EventPairs>(spec);
+    EventPairs& pairs = *result->m_pairs;
+    const std::vector<EventRequest> requests = pairs.requests();
+    std::optional<Side> sides[2];
+    {
+        const TepAccess tep = trace.tep();
+        const ConsumerRegistry::FormatLookup lookup = formatsOf(tep);
+        for (size_t s = 0; s < 2; ++s) sides[s] = sideOf(lookup, requests[s]);
+    }
+    pairs.bind({sides[0].has_value(), sides[1].has_value()});
+    if (!sides[0] || !sides[1]) return result; // unbound() says which
+    const std::string* conditions[] = {&spec.filterFrom, &spec.filterTo};
+    for (size_t s = 0; s < 2; ++s) {
+        if (conditions[s]->empty()) continue;
+        const std::string& event = s ? spec.to : spec.from;
+        auto compiled = FilterExpression::compile(trace, event + ": " + *conditions[s]);
+        if (!compiled) return Error{path + ": the " + (s ? "end" : "start") + " filter: " + compiled.error().message};
+        sides[s]->filter = std::move(compiled.value());
+    }
+    const bool bigEndian = trace.file().info().bigEndian;
+    const size_t stride = std::max(sides[0]->bytes, sides[1]->bytes);
 
-    // The taps' fields, copied from each stream's pages as the page parser copies them.
+    // Each stream's hits, walked on as many threads as there are cores (the pages are read and
+    // decompressed again: most of the time). A filter's handle is one: then on one thread.
     const EventStore& store = trace.store();
+    const size_t streams = store.streamCount();
+    std::vector<StreamHits> hits(streams);
     std::vector<bool> wanted(65536, false);
-    std::vector<int> tapOfType(65536, -1);
-    for (size_t t = 0; t < taps.size(); ++t) {
-        wanted[taps[t].eventType] = taps[t].keep;
-        tapOfType[taps[t].eventType] = int(t);
-    }
-    std::vector<std::vector<TapColumn>> columns(taps.size());
-    for (std::vector<TapColumn>& tap : columns) tap.resize(store.streamCount());
-    std::vector<size_t> limits(store.streamCount());
-    uint64_t total = 0, walked = 0;
-    for (size_t s = 0; s < store.streamCount(); ++s) total += store.stream(StreamId(uint16_t(s))).columns.size();
-    bool stopped = false;
-    for (size_t s = 0; s < store.streamCount() && !taps.empty(); ++s) {
-        const StreamId stream(static_cast<uint16_t>(s));
-        const CpuColumns& events = store.stream(stream).columns;
-        limits[s] = events.size();
-        std::vector<uint64_t> expected(taps.size(), 0), found(taps.size(), 0);
-        for (size_t i = 0; i < events.size(); ++i)
-            if (const int t = tapOfType[events.eventType[i]]; t >= 0 && taps[size_t(t)].keep) ++expected[size_t(t)];
-        walkRecords(store, stream, wanted, [&](uint32_t index, const uint8_t* record, int bytes) {
-            const auto t = size_t(tapOfType[events.eventType[index]]);
-            // A run that could not be read again would shift every later record onto the
-            // wrong event: stop at the first gap.
-            if (stopped || found[t] == expected[t]) return;
-            ++found[t];
-            uint8_t* at = columns[t][s].append(taps[t].bytesPerHit()); // zeroed
-            for (const auto& [offset, width] : taps[t].fields) {
-                const int have = std::clamp(bytes - offset, 0, width);
-                if (have > 0) std::memcpy(at, record + offset, size_t(have));
-                at += width;
-            }
-            if ((++walked & 0xffff) == 0 && progress && !progress(walked, total * 2)) stopped = true;
-        });
-        if (stopped) return Error{path + ": the latency analysis was stopped"};
-        for (size_t t = 0; t < taps.size(); ++t)
-            if (found[t] != expected[t])
-                return Error{path + ": the pages of CPU " + std::to_string(store.stream(stream).cpu) +
-                             " could not be read again (the file changed or cannot be read)"};
-    }
-    registry.addColumns(std::move(columns));
+    wanted[sides[0]->type] = wanted[sides[1]->type] = true;
+    uint64_t total = 0;
+    for (size_t s = 0; s < streams; ++s) total += store.stream(StreamId(uint16_t(s))).columns.size();
+    std::atomic<uint64_t> walked{0};
+    std::atomic<bool> stop{false};
+    std::atomic<size_t> nextStream{0};
+    std::atomic<uint64_t> seen[2] = {0, 0}; // records of each type walked, filtered or not
+    auto walkStreams = [&](bool reports) {
+        for (size_t s; (s = nextStream.fetch_add(1)) < streams && !stop;) {
+            const StreamId stream(static_cast<uint16_t>(s));
+            const CpuColumns& columns = store.stream(stream).columns;
+            const int cpu = store.stream(stream).cpu;
+            StreamHits& out = hits[s];
+            // About the stream's share of the two types' records: grown a few times at most.
+            const uint64_t typed = store.eventTypeCount(sides[0]->type) +
+                                   (sides[1]->type != sides[0]->type ? store.eventTypeCount(sides[1]->type) : 0);
+            const size_t expected =
+                size_t(double(columns.size()) * double(typed) / double(std::max<uint64_t>(total, 1)) * 1.1);
+            out.time.reserve(expected);
+            out.indexAndSide.reserve(expected);
+            out.bytes.reserve(expected * stride);
+            uint64_t sinceReport = 0;
+            walkRecords(store, stream, wanted, [&](uint32_t index, const uint8_t* record, int size) {
+                const uint16_t type = columns.eventType[index];
+                const uint64_t time = columns.timestamp[index];
+                ++seen[type == sides[0]->type ? 0 : 1];
+                // A pair whose two events are of one type starts at each, and ends at each.
+                for (size_t side = 0; side < 2; ++side) {
+                    const Side& it = *sides[side];
+                    if (it.type != type) continue;
+                    if (it.filter) {
+                        tep_record r{};
+                        r.data = const_cast<uint8_t*>(record);
+                        r.size = size;
+                        r.ts = time;
+                        r.cpu = cpu;
+                        if (!it.filter->matches(r, type)) continue;
+                    }
+                    out.time.push_back(time);
+                    out.indexAndSide.push_back(index | (side ? StreamHits::kEnd : 0));
+                    const size_t at = out.bytes.size();
+                    out.bytes.resize(at + stride);
+                    for (size_t f = 0; f < it.fields.size(); ++f) {
+                        const int offset = it.fields[f].offset, width = it.fields[f].size;
+                        const int have = std::clamp(size - offset, 0, width);
+                        if (have > 0) std::memcpy(&out.bytes[at + it.at[f]], record + offset, size_t(have));
+                    }
+                }
+                if (++sinceReport == 65536) {
+                    const uint64_t done = walked += sinceReport;
+                    sinceReport = 0;
+                    if (reports && progress && !progress(done, total * 2)) stop = true;
+                }
+            });
+            walked += sinceReport;
+        }
+    };
+    const bool filtered = sides[0]->filter || sides[1]->filter;
+    const size_t threads = filtered ? 1 : std::min<size_t>(streams, std::max(1u, std::thread::hardware_concurrency()));
+    std::vector<std::thread> helpers;
+    std::atomic<bool> failed{false};
+    std::string failure;
     try {
-        registry.deliver(store, limits, [&](uint64_t done, uint64_t all) {
-            return !progress || progress(total + (all ? done * total / all : 0), total * 2);
-        });
-        registry.finish();
+        for (size_t t = 1; t < threads; ++t)
+            helpers.emplace_back([&] {
+                try {
+                    walkStreams(false);
+                } catch (...) {
+                    stop = true; // the walk stopped short: said as a failure below
+                    failed = true;
+                }
+            });
+        walkStreams(true);
+    } catch (...) {
+        stop = true;
+        failure = failureOfCurrentException();
+    }
+    for (std::thread& helper : helpers) helper.join();
+    if (!failure.empty()) return Error{path + ": the latency analysis failed: " + failure};
+    if (failed) return Error{path + ": the latency analysis failed: the pages could not be read again"};
+    if (stop) return Error{path + ": the latency analysis was stopped"};
+    // A run of pages that could not be read again (the file changed since the load) would
+    // leave pairs out without a word.
+    for (size_t side = 0; side < 2; ++side)
+        if (seen[side] != store.eventTypeCount(sides[side]->type) && !(side == 1 && sides[1]->type == sides[0]->type))
+            return Error{path + ": the latency analysis failed: some pages could not be read again (the file changed "
+                                "or cannot be read since it was loaded)"};
+
+    // Fed in merged order (time, ties in stream order), each record with its task, as the
+    // registry feeds a load: the same pairs.
+    std::vector<StreamInfo> infos(streams);
+    for (size_t s = 0; s < streams; ++s) {
+        const Stream& stream = store.stream(StreamId(uint16_t(s)));
+        const CpuColumns& c = stream.columns;
+        infos[s] = {stream.cpu, stream.buffer, c.size() ? c.timestamp[0] : 0, c.size() ? c.timestamp[c.size() - 1] : 0,
+                    stream.endsEarly};
+    }
+    const TaskIndex& tasks = trace.taskIndex();
+    std::vector<TypedValue> values(std::max(sides[0]->fields.size(), sides[1]->fields.size()));
+    using Head = std::pair<uint64_t, size_t>; // (time, stream)
+    std::priority_queue<Head, std::vector<Head>, std::greater<>> heads;
+    std::vector<size_t> next(streams, 0);
+    for (size_t s = 0; s < streams; ++s)
+        if (!hits[s].time.empty()) heads.push({hits[s].time[0], s});
+    struct TaskOfStream {
+        int32_t pid = -1;
+        uint64_t from = 0, until = 0;
+        TaskId task;
+    };
+    std::vector<TaskOfStream> taskOf(streams);
+    uint64_t fed = 0;
+    try {
+        pairs.setStreams(infos);
+        while (!heads.empty()) {
+            const size_t s = heads.top().second;
+            heads.pop();
+            const StreamHits& h = hits[s];
+            const size_t i = next[s]++;
+            if (next[s] < h.time.size()) heads.push({h.time[next[s]], s});
+            const bool end = h.indexAndSide[i] & StreamHits::kEnd;
+            const Side& side = *sides[end ? 1 : 0];
+            const uint8_t* bytes = &h.bytes[i * stride];
+            for (size_t f = 0; f < side.fields.size(); ++f)
+                side.fields[f].decode(bytes + side.at[f], side.fields[f].size, bigEndian, values[f]);
+            ConsumedRecord record;
+            record.request = end ? 1 : 0;
+            record.type = side.type;
+            record.timestamp = h.time[i];
+            record.stream = StreamId(uint16_t(s));
+            record.index = h.indexAndSide[i] & ~StreamHits::kEnd;
+            const CpuColumns& columns = store.stream(record.stream).columns;
+            record.pid = columns.pid[record.index];
+            // The task of a pid is asked once per run of its records on a stream (one life).
+            TaskOfStream& known = taskOf[s];
+            if (record.pid != known.pid || record.timestamp >= known.until || record.timestamp < known.from) {
+                known = {record.pid, record.timestamp, tasks.nextLifeAfter(record.pid, record.timestamp),
+                         tasks.taskAt(record.pid, record.timestamp)};
+            }
+            record.task = known.task;
+            record.flags = columns.flags[record.index];
+            record.values = values.data();
+            record.valueCount = side.fields.size();
+            pairs.consume(record);
+            if ((++fed & 0xffff) == 0 && progress &&
+                !progress(total + fed * total / std::max<uint64_t>(1, fed + heads.size()), total * 2))
+                return Error{path + ": the latency analysis was stopped"};
+        }
+        pairs.flush();
+        pairs.finish();
     } catch (...) {
         return Error{path + ": the latency analysis failed: " + failureOfCurrentException()};
     }
-    if (const std::string failure = registry.failure(pairs.name()); !failure.empty())
-        return Error{path + ": the latency analysis failed: " + failure};
     return result;
 }
 

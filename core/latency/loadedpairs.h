@@ -1,7 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 #pragma once
 
-#include "consume/consumerregistry.h"
 #include "latency/eventpairs.h"
 #include "util/result.h"
 
@@ -14,11 +13,12 @@ namespace ringside {
 class Trace;
 
 // Pairs the events of a recording already loaded: the window's latency analyses and SQL's
-// event_pairs(), asked for after the load. A registry of its own holds the one EventPairs and
-// is fed as a load feeds it (the requested fields copied from the pages into taps, then
-// delivered in merged time order with each record's task), so that the pairs are those
-// `ringside-cli latency` makes on the pipeline. Runs on any thread: it reads the store and its
-// pages, and takes the trace's libtraceevent handle only to look the formats up.
+// event_pairs(), asked for after the load. Its EventPairs is fed as the registry feeds a load
+// (the matched fields of each start and end record, in merged time order, ties in stream
+// order, with the record's task), so that the pairs are those `ringside-cli latency` makes on
+// the pipeline; the records are read again from the pages, a stream per core, and may be
+// filtered on each side (PairSpec::filterFrom, filterTo). Runs on any thread: it reads the
+// store and its pages, and takes the trace's libtraceevent handle only to look the formats up.
 class LoadedPairs {
 public:
     // (events walked, events in all); false stops the run.
@@ -33,8 +33,7 @@ public:
 
 private:
     LoadedPairs() = default;
-    ConsumerRegistry m_registry;
-    const EventPairs* m_pairs = nullptr;
+    std::unique_ptr<EventPairs> m_pairs;
 };
 
 } // namespace ringside

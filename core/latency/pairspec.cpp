@@ -64,6 +64,8 @@ std::string PairSpec::matchDescription() const
     if (sameCpu) add("on the same CPU");
     if (out.empty()) out = "the previous start";
     if (nesting) out += " (nested: the innermost start)";
+    if (!filterFrom.empty()) out += "; starts where " + filterFrom;
+    if (!filterTo.empty()) out += "; ends where " + filterTo;
     return out;
 }
 

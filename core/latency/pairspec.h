@@ -26,6 +26,10 @@ struct PairSpec {
     bool sameTask = false;
     bool sameCpu = false;
     bool nesting = false;
+    // Conditions each side's records must meet, in libtraceevent's filter syntax ("prio < 100",
+    // as after the ':' of `trace-cmd report -F`); empty: every record. Only a recording already
+    // loaded is paired with them (LoadedPairs).
+    std::string filterFrom = {}, filterTo = {};
 
     // "irq" or "pid=next_pid" as --match takes it.
     static std::pair<std::string, std::string> parseField(std::string_view text);

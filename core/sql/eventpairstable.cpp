@@ -21,7 +21,7 @@ namespace ringside::sql {
 namespace {
 
 enum ColumnIndex { kTs, kDur, kEndTs, kKey, kUtid, kCpu, kStartId, kEndId, kFirstArgument };
-constexpr int kArguments = 4; // start_event (or preset), end_event, match, options
+constexpr int kArguments = 6; // start_event (or preset), end_event, match, options, start_filter, end_filter
 
 // The pairs of one call, ordered by their starts.
 struct PairRows {
@@ -82,7 +82,12 @@ std::string fullEventName(const Trace& trace, const std::string& name, std::stri
 std::optional<PairSpec> specOf(const Trace& trace, const std::vector<std::string>& args, std::string* error)
 {
     if (args.size() == 1 || args[1].empty()) {
-        if (auto preset = presetPair(args[0])) return preset;
+        if (auto preset = presetPair(args[0])) {
+            // A preset's records may be filtered too: event_pairs('waking', '', '', '', 'prio < 100').
+            if (args.size() > 4) preset->filterFrom = args[4];
+            if (args.size() > 5) preset->filterTo = args[5];
+            return preset;
+        }
         std::string names;
         for (const std::string& n : presetPairNames()) names += (names.empty() ? "" : ", ") + n;
         *error = "event_pairs: no preset '" + args[0] + "' (there are " + names +
@@ -111,6 +116,8 @@ std::optional<PairSpec> specOf(const Trace& trace, const std::vector<std::string
                 return std::nullopt;
             }
         }
+    if (args.size() > 4) spec.filterFrom = args[4];
+    if (args.size() > 5) spec.filterTo = args[5];
     return spec;
 }
 
@@ -149,10 +156,11 @@ std::shared_ptr<const PairRows> pairRows(Shared& shared, const std::vector<std::
 
 int connect(sqlite3* db, void* aux, int, const char* const*, sqlite3_vtab** out, char**)
 {
-    const int declared =
-        sqlite3_declare_vtab(db, "CREATE TABLE x(ts INTEGER, dur INTEGER, end_ts INTEGER, key TEXT, "
-                                 "utid INTEGER, cpu INTEGER, start_id INTEGER, end_id INTEGER, "
-                                 "start_event HIDDEN, end_event HIDDEN, match HIDDEN, options HIDDEN)");
+    const int declared = sqlite3_declare_vtab(
+        db, "CREATE TABLE x(ts INTEGER, dur INTEGER, end_ts INTEGER, key TEXT, "
+            "utid INTEGER, cpu INTEGER, start_id INTEGER, end_id INTEGER, "
+            "start_event HIDDEN, end_event HIDDEN, match HIDDEN, options HIDDEN, start_filter HIDDEN, "
+            "end_filter HIDDEN)");
     if (declared != SQLITE_OK) return declared;
     auto* table = new VirtualTable;
     table->shared = static_cast<Shared*>(aux);
@@ -170,7 +178,7 @@ int disconnect(sqlite3_vtab* base)
 int bestIndex(sqlite3_vtab* base, sqlite3_index_info* info)
 {
     int given = 0;
-    int argumentOf[kArguments] = {-1, -1, -1, -1};
+    int argumentOf[kArguments] = {-1, -1, -1, -1, -1, -1};
     for (int i = 0; i < info->nConstraint; ++i) {
         const auto& c = info->aConstraint[i];
         const int argument = c.iColumn - kFirstArgument;

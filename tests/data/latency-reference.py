@@ -8,7 +8,8 @@
 # One line per recording and preset: FILE PRESET PAIRS UNMATCHED_STARTS UNMATCHED_ENDS MIN P50 P99 MAX
 # (nanoseconds; percentiles by nearest rank). The pairing rules are README's: a start replaces
 # an open start of its key (the older is unmatched), an end without an open start is unmatched,
-# starts open at the end are unmatched; "same task" is the same pid here.
+# starts open at the end are unmatched; "same task" is the same pid here. PRESET:CONDITION
+# keeps only the start records that meet CONDITION (FIELD OP NUMBER), as --filter-from does.
 import json, math, os, re, subprocess, sys
 
 PRESETS = {
@@ -22,12 +23,21 @@ PRESETS = {
 }
 RECORDINGS = {
     "langraph-perfclock.dat": ["irq", "softirq", "waking"],
-    "sched-mix.dat": ["syscall", "softirq", "waking", "workqueue"],
+    "sched-mix.dat": ["syscall", "softirq", "waking", "workqueue", "waking:prio<120", "syscall:id==0"],
     "execve-e2big.dat": ["syscall"],
     "lost-events.dat": ["syscall"],
     "syscalls-8cpu.dat": ["syscall", "softirq", "kmalloc"],
 }
 LINE = re.compile(r"^\s*(.*)-(\d+)\s+\[(\d+)\]\s+(\d+)\.(\d+):\s+(\w+):\s+(.*)$")
+
+
+def meets(condition, values):
+    if not condition:
+        return True
+    field, op, number = re.match(r"(\w+)(<=|>=|==|!=|<|>)(-?\d+)$", condition).groups()
+    value, number = int(values[field], 0), int(number)
+    return {"<": value < number, ">": value > number, "<=": value <= number, ">=": value >= number,
+            "==": value == number, "!=": value != number}[op]
 
 
 def nearest_rank(sorted_values, percent):
@@ -53,13 +63,16 @@ def presets_of(path, names):
         seen = {e[3] for e in events}
         names = [n for n, p in PRESETS.items() if p[0] in seen and p[1] in seen]
     for name in names:
-        start_event, end_event, fields, same_task, same_cpu = PRESETS[name]
+        preset, _, condition = name.partition(":")
+        start_event, end_event, fields, same_task, same_cpu = PRESETS[preset]
         open_starts, durations = {}, []
         replaced = unmatched_ends = 0
         for ts, cpu, pid, event, values in events:
             if event not in (start_event, end_event):
                 continue
             side = 0 if event == start_event else 1
+            if side == 0 and not meets(condition, values):
+                continue
             key = tuple(values.get(f[side]) for f in fields)
             key += (pid,) if same_task else ()
             key += (cpu,) if same_cpu else ()
@@ -89,7 +102,9 @@ def main():
             if not check:
                 print(line)
                 continue
-            out = subprocess.run([check, "latency", path, "--preset", row[0], "--json"],
+            preset, _, condition = row[0].partition(":")
+            out = subprocess.run([check, "latency", path, "--preset", preset, "--json"] +
+                                 (["--filter-from", condition] if condition else []),
                                  capture_output=True, text=True, check=True).stdout
             j = json.loads(out)
             got = (row[0], j["count"], j["unmatched_starts"], j["unmatched_ends"], j["min_ns"] if j["count"] else 0,

@@ -18,10 +18,10 @@ namespace {
 constexpr int kAxisHeight = 18;
 constexpr int kCountWidth = 56;
 
-QString rangeText(const HistogramBucket& b)
+QString rangeText(const HistogramBucket& b, timeline::ClockUnit unit)
 {
-    return QStringLiteral("%1 – %2").arg(timeline::formatDuration(int64_t(b.from)),
-                                         timeline::formatDuration(int64_t(b.to)));
+    return QStringLiteral("%1 – %2").arg(timeline::formatDuration(int64_t(b.from), unit),
+                                         timeline::formatDuration(int64_t(b.to), unit));
 }
 } // namespace
 
@@ -32,9 +32,10 @@ LatencyHistogram::LatencyHistogram(QWidget* parent) : QWidget(parent)
     setSizePolicy(QSizePolicy::Expanding, QSizePolicy::Preferred);
 }
 
-void LatencyHistogram::setBuckets(std::vector<HistogramBucket> buckets)
+void LatencyHistogram::setBuckets(std::vector<HistogramBucket> buckets, timeline::ClockUnit unit)
 {
     m_buckets = std::move(buckets);
+    m_unit = unit;
     m_first = m_last = -1;
     update();
 }
@@ -104,7 +105,7 @@ void LatencyHistogram::paintEvent(QPaintEvent*)
                        selected ? chosen : bar);
         }
         // The lower edge of every bucket whose label fits after the last one drawn.
-        const QString label = timeline::formatDuration(int64_t(b.from));
+        const QString label = timeline::formatDuration(int64_t(b.from), m_unit);
         if (left >= lastLabelEnd + 8) {
             p.setPen(palette().color(QPalette::Text));
             p.drawLine(left, area.bottom(), left, area.bottom() + 3);
@@ -124,7 +125,8 @@ bool LatencyHistogram::event(QEvent* event)
         } else {
             const HistogramBucket& b = m_buckets[size_t(i)];
             QToolTip::showText(help->globalPos(),
-                               tr("%1: %2 pairs").arg(rangeText(b), QLocale().toString(qulonglong(b.count))), this);
+                               tr("%1: %2 pairs").arg(rangeText(b, m_unit), QLocale().toString(qulonglong(b.count))),
+                               this);
         }
         return true;
     }

@@ -2,6 +2,7 @@
 #pragma once
 
 #include "latency/latencystats.h"
+#include "timeline/timelinemath.h"
 
 #include <QWidget>
 
@@ -17,7 +18,7 @@ class LatencyHistogram : public QWidget {
     Q_OBJECT
 public:
     explicit LatencyHistogram(QWidget* parent = nullptr);
-    void setBuckets(std::vector<HistogramBucket> buckets);
+    void setBuckets(std::vector<HistogramBucket> buckets, timeline::ClockUnit unit = timeline::ClockUnit::Nanoseconds);
     const std::vector<HistogramBucket>& buckets() const { return m_buckets; }
     // The selected buckets [first, last], or first < 0 when none.
     int selectedFirst() const { return m_first; }
@@ -25,8 +26,8 @@ public:
     void select(int first, int last);
     // The bucket under x (widget coordinates), or -1.
     int bucketAt(int x) const;
-    QSize sizeHint() const override { return {480, 150}; }
-    QSize minimumSizeHint() const override { return {160, 90}; }
+    QSize sizeHint() const override { return {480, 110}; }
+    QSize minimumSizeHint() const override { return {160, 70}; }
 
 signals:
     // The selection changed: durations in [from, to) ns; from == to == 0 when cleared.
@@ -45,6 +46,7 @@ private:
     void announce();
 
     std::vector<HistogramBucket> m_buckets;
+    timeline::ClockUnit m_unit = timeline::ClockUnit::Nanoseconds;
     int m_first = -1, m_last = -1;
     int m_dragFrom = -1;
     bool m_pressedSelection = false; // the press was on the selected run: a click clears it

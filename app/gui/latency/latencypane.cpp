@@ -62,6 +62,15 @@ LatencyPane::LatencyPane(QWidget* parent) : QWidget(parent)
     m_fields->setPopupMode(QToolButton::InstantPopup);
     m_fields->setMenu(new QMenu(m_fields));
     m_fields->setToolTip(tr("Adds a field of the start event to the match"));
+    m_filterFrom = new QLineEdit(this);
+    m_filterFrom->setObjectName("latencyFilterFrom");
+    m_filterFrom->setPlaceholderText(tr("every start; or a condition: prio < 100"));
+    m_filterTo = new QLineEdit(this);
+    m_filterTo->setObjectName("latencyFilterTo");
+    m_filterTo->setPlaceholderText(tr("every end; or a condition"));
+    for (QLineEdit* edit : {m_filterFrom, m_filterTo})
+        edit->setToolTip(tr("Only the records that meet this condition, in trace-cmd report -F's syntax "
+                            "(fields of the event, && and ||): the others are not seen"));
     m_sameTask = new QCheckBox(tr("Same task"), this);
     m_sameCpu = new QCheckBox(tr("Same CPU"), this);
     m_nesting = new QCheckBox(tr("Nested"), this);
@@ -100,6 +109,11 @@ LatencyPane::LatencyPane(QWidget* parent) : QWidget(parent)
     form->addRow(tr("Preset:"), m_presets);
     form->addRow(tr("From:"), events);
     form->addRow(tr("Match:"), matchRow);
+    auto* filters = new QHBoxLayout;
+    filters->addWidget(m_filterFrom, 1);
+    filters->addWidget(new QLabel(tr("and ends where"), this));
+    filters->addWidget(m_filterTo, 1);
+    form->addRow(tr("Starts where:"), filters);
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(4, 4, 4, 4);
     layout->addLayout(form);
@@ -112,7 +126,8 @@ LatencyPane::LatencyPane(QWidget* parent) : QWidget(parent)
     for (QComboBox* box : {m_from, m_to})
         connect(box, &QComboBox::currentTextChanged, this, &LatencyPane::builderEdited);
     connect(m_match, &QLineEdit::textEdited, this, &LatencyPane::builderEdited);
-    connect(m_match, &QLineEdit::returnPressed, this, &LatencyPane::run);
+    for (QLineEdit* edit : {m_match, m_filterFrom, m_filterTo})
+        connect(edit, &QLineEdit::returnPressed, this, &LatencyPane::run);
     for (QCheckBox* box : {m_sameTask, m_sameCpu, m_nesting})
         connect(box, &QCheckBox::toggled, this, &LatencyPane::builderEdited);
     connect(m_fields->menu(), &QMenu::aboutToShow, this, &LatencyPane::fillFieldsMenu);
@@ -171,6 +186,8 @@ void LatencyPane::choosePreset(const QString& name)
         m_sameTask->setChecked(preset->sameTask);
         m_sameCpu->setChecked(preset->sameCpu);
         m_nesting->setChecked(preset->nesting);
+        m_filterFrom->clear();
+        m_filterTo->clear();
     } else {
         m_presets->setCurrentIndex(0);
     }
@@ -244,9 +261,12 @@ std::optional<PairSpec> LatencyPane::spec(QString* why) const
     spec.sameTask = m_sameTask->isChecked();
     spec.sameCpu = m_sameCpu->isChecked();
     spec.nesting = m_nesting->isChecked();
+    spec.filterFrom = m_filterFrom->text().trimmed().toStdString();
+    spec.filterTo = m_filterTo->text().trimmed().toStdString();
     spec.name = m_presets->currentIndex() > 0
                     ? m_presets->currentText().toStdString()
                     : spec.from.substr(spec.from.find('/') + 1) + " → " + spec.to.substr(spec.to.find('/') + 1);
+    if (!spec.filterFrom.empty() || !spec.filterTo.empty()) spec.name += " (filtered)";
     return spec;
 }
 

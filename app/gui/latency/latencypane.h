@@ -69,6 +69,8 @@ private:
     QComboBox* m_to;
     QLineEdit* m_match;
     QToolButton* m_fields;
+    QLineEdit* m_filterFrom;
+    QLineEdit* m_filterTo;
     QCheckBox* m_sameTask;
     QCheckBox* m_sameCpu;
     QCheckBox* m_nesting;

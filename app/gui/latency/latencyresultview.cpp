@@ -29,9 +29,9 @@ QString sqlText(const std::string& text)
     return "'" + QString::fromStdString(text).replace("'", "''") + "'";
 }
 
-QString summaryText(const LatencySummary& s)
+QString summaryText(const LatencySummary& s, timeline::ClockUnit unit)
 {
-    auto d = [](uint64_t ns) { return timeline::formatDuration(int64_t(ns)); };
+    auto d = [unit](uint64_t ns) { return timeline::formatDuration(int64_t(ns), unit); };
     return QObject::tr("min %1 · p50 %2 · p90 %3 · p99 %4 · p99.9 %5 · max %6 · mean %7")
         .arg(d(s.min), d(s.p50), d(s.p90), d(s.p99), d(s.p999), d(s.max), d(uint64_t(s.mean + 0.5)));
 }
@@ -83,8 +83,8 @@ QVariant LatencyPairsModel::data(const QModelIndex& index, int role) const
     const EventRef start = p.startEvent[k];
     switch (index.column()) {
     case kRank: return qulonglong(m_first + size_t(index.row()) + 1);
-    case kStart: return EventTableModel::formatTime(p.start[k], false);
-    case kDuration: return timeline::formatDuration(int64_t(p.duration[k]));
+    case kStart: return EventTableModel::formatTime(p.start[k], m_result->session->trace->file().info().timesInUsecs);
+    case kDuration: return timeline::formatDuration(int64_t(p.duration[k]), m_result->unit());
     case kKey: return QString::fromStdString(m_result->pairs().groups()[p.group[k]]);
     case kCpu: return store.stream(start.stream).cpu;
     case kTask: {
@@ -127,13 +127,13 @@ LatencyResultView::LatencyResultView(std::shared_ptr<const LatencyResult> result
     if (const std::string why = r.pairs().nothingPaired(); !why.empty())
         counts += " · " + QString::fromStdString(why);
     else if (r.report.overall.count)
-        counts += "\n" + summaryText(r.report.overall);
+        counts += "\n" + summaryText(r.report.overall, r.unit());
     m_summary = new QLabel(counts, this);
     m_summary->setObjectName("latencySummary");
     m_summary->setTextInteractionFlags(Qt::TextSelectableByMouse);
     m_histogram = new LatencyHistogram(this);
     m_histogram->setObjectName("latencyHistogram");
-    m_histogram->setBuckets(r.report.histogram);
+    m_histogram->setBuckets(r.report.histogram, r.unit());
     m_histogram->setToolTip(tr("Click a bar, or drag across bars, to list their pairs"));
     m_shown = new QLabel(this);
     m_track = new QPushButton(tr("Show on Timeline"), this);
@@ -165,7 +165,7 @@ LatencyResultView::LatencyResultView(std::shared_ptr<const LatencyResult> result
         item->setText(1, count(s.count));
         const uint64_t values[] = {s.min, s.p50, s.p90, s.p99, s.max, s.total};
         for (int c = 0; c < 6; ++c) {
-            item->setText(2 + c, timeline::formatDuration(int64_t(values[c])));
+            item->setText(2 + c, timeline::formatDuration(int64_t(values[c]), m_result->unit()));
             item->setTextAlignment(2 + c, Qt::AlignRight | Qt::AlignVCenter);
         }
         item->setTextAlignment(1, Qt::AlignRight | Qt::AlignVCenter);
@@ -192,8 +192,8 @@ LatencyResultView::LatencyResultView(std::shared_ptr<const LatencyResult> result
     connect(m_track, &QPushButton::clicked, this, [this] {
         QString name = QString::fromStdString(m_result->spec.name);
         if (m_to)
-            name += QStringLiteral(" %1–%2").arg(timeline::formatDuration(int64_t(m_from)),
-                                                 timeline::formatDuration(int64_t(m_to)));
+            name += QStringLiteral(" %1–%2").arg(timeline::formatDuration(int64_t(m_from), m_result->unit()),
+                                                 timeline::formatDuration(int64_t(m_to), m_result->unit()));
         emit trackRequested(name, trackSql());
     });
     showRange(0, 0);
@@ -212,8 +212,8 @@ void LatencyResultView::showRange(quint64 from, quint64 to)
         const auto [first, last] = slowestInRange(report, p, from, to);
         m_model->showStretch(first, last);
         m_shown->setText(tr("%1 pairs of %2 – %3, slowest first")
-                             .arg(count(last - first), timeline::formatDuration(int64_t(from)),
-                                  timeline::formatDuration(int64_t(to))));
+                             .arg(count(last - first), timeline::formatDuration(int64_t(from), m_result->unit()),
+                                  timeline::formatDuration(int64_t(to), m_result->unit())));
     }
     m_pairs->resizeColumnsToContents();
 }
@@ -229,9 +229,9 @@ QString LatencyResultView::trackSql() const
     if (spec.nesting) options << "nesting";
     // Where it began: a CPU's row for pairs matched on the CPU (an IRQ), else the task's.
     const QString owner = spec.sameCpu && !spec.sameTask ? "cpu" : "utid";
-    QString sql = QStringLiteral("SELECT ts, dur, %1, key AS name FROM event_pairs(%2, %3, %4, %5)")
+    QString sql = QStringLiteral("SELECT ts, dur, %1, key AS name FROM event_pairs(%2, %3, %4, %5, %6, %7)")
                       .arg(owner, sqlText(spec.from), sqlText(spec.to), sqlText(fields.join(", ").toStdString()),
-                           sqlText(options.join(",").toStdString()));
+                           sqlText(options.join(",").toStdString()), sqlText(spec.filterFrom), sqlText(spec.filterTo));
     if (m_to) sql += QStringLiteral(" WHERE dur >= %1 AND dur < %2").arg(m_from).arg(m_to);
     return sql;
 }

@@ -4,6 +4,7 @@
 #include "latency/latencyreport.h"
 #include "latency/loadedpairs.h"
 #include "state/tracesession.h"
+#include "timeline/timelinemath.h"
 
 #include <QAbstractTableModel>
 #include <QWidget>
@@ -29,6 +30,12 @@ struct LatencyResult {
     std::unique_ptr<LoadedPairs> loaded;
     LatencyReport report;
     const EventPairs& pairs() const { return loaded->pairs(); }
+    // Durations in ns, or in the ticks of a clock the file gives no conversion for.
+    timeline::ClockUnit unit() const
+    {
+        return session->trace->file().info().timesInUsecs ? timeline::ClockUnit::Nanoseconds
+                                                          : timeline::ClockUnit::Ticks;
+    }
 };
 
 // The pairs of a stretch of the slowest-first list: a histogram bucket's, or all of them.
