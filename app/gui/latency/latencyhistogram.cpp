@@ -16,7 +16,6 @@ namespace ringside {
 
 namespace {
 constexpr int kAxisHeight = 18;
-constexpr int kCountWidth = 56;
 
 QString rangeText(const HistogramBucket& b, timeline::ClockUnit unit)
 {
@@ -59,7 +58,15 @@ void LatencyHistogram::announce()
 
 QRect LatencyHistogram::plotArea() const
 {
-    return rect().adjusted(kCountWidth, 6, -6, -kAxisHeight);
+    return rect().adjusted(countWidth(), 6, -6, -kAxisHeight);
+}
+
+int LatencyHistogram::countWidth() const
+{
+    // The largest count's label, whole ("4,234,401"), left of the bars.
+    uint64_t most = 0;
+    for (const HistogramBucket& b : m_buckets) most = std::max(most, b.count);
+    return fontMetrics().horizontalAdvance(QLocale().toString(qulonglong(most))) + 10;
 }
 
 int LatencyHistogram::bucketAt(int x) const
@@ -86,9 +93,9 @@ void LatencyHistogram::paintEvent(QPaintEvent*)
     for (const HistogramBucket& b : m_buckets) most = std::max(most, b.count);
     const QLocale locale;
     p.setPen(palette().color(QPalette::Text));
-    p.drawText(QRect(0, area.top(), kCountWidth - 6, 16), Qt::AlignRight | Qt::AlignTop,
+    p.drawText(QRect(0, area.top(), area.left() - 6, 16), Qt::AlignRight | Qt::AlignTop,
                locale.toString(qulonglong(most)));
-    p.drawText(QRect(0, area.bottom() - 16, kCountWidth - 6, 16), Qt::AlignRight | Qt::AlignBottom, "0");
+    p.drawText(QRect(0, area.bottom() - 16, area.left() - 6, 16), Qt::AlignRight | Qt::AlignBottom, "0");
     const double width = double(area.width()) / double(m_buckets.size());
     const QColor bar(0x3a, 0x6e, 0xa5), chosen(0xe0, 0x8a, 0x1e);
     const QFontMetrics metrics(font());

@@ -43,6 +43,7 @@ protected:
 
 private:
     QRect plotArea() const;
+    int countWidth() const;
     void announce();
 
     std::vector<HistogramBucket> m_buckets;

@@ -38,7 +38,14 @@ LatencyPane::LatencyPane(QWidget* parent) : QWidget(parent)
     m_presets = new QComboBox(this);
     m_presets->setObjectName("latencyPreset");
     m_presets->addItem(tr("Custom"));
-    for (const std::string& name : presetPairNames()) m_presets->addItem(QString::fromStdString(name));
+    for (const std::string& name : presetPairNames()) {
+        const PairSpec p = *presetPair(name);
+        const auto event = [](const std::string& e) { return QString::fromStdString(e.substr(e.find('/') + 1)); };
+        m_presets->addItem(QStringLiteral("%1 — %2 → %3, %4")
+                               .arg(QString::fromStdString(name), event(p.from), event(p.to),
+                                    QString::fromStdString(p.matchDescription())),
+                           QString::fromStdString(name));
+    }
     m_presets->setToolTip(tr("The common pairs: IRQ handlers, softirqs, block requests, wakeup to run, system "
                              "calls, work items, kmalloc to kfree"));
     auto makeEventBox = [this](const char* name) {
@@ -121,7 +128,7 @@ LatencyPane::LatencyPane(QWidget* parent) : QWidget(parent)
     layout->addWidget(m_results, 1);
 
     connect(m_presets, &QComboBox::currentIndexChanged, this, [this](int index) {
-        if (index > 0) choosePreset(m_presets->itemText(index));
+        if (index > 0) choosePreset(m_presets->itemData(index).toString());
     });
     for (QComboBox* box : {m_from, m_to})
         connect(box, &QComboBox::currentTextChanged, this, &LatencyPane::builderEdited);
@@ -176,7 +183,7 @@ void LatencyPane::choosePreset(const QString& name)
     const std::optional<PairSpec> preset = presetPair(name.toStdString());
     m_settingPreset = true;
     if (preset) {
-        m_presets->setCurrentText(name);
+        m_presets->setCurrentIndex(m_presets->findData(name));
         m_from->setCurrentText(QString::fromStdString(preset->from));
         m_to->setCurrentText(QString::fromStdString(preset->to));
         QStringList fields;
@@ -264,7 +271,7 @@ std::optional<PairSpec> LatencyPane::spec(QString* why) const
     spec.filterFrom = m_filterFrom->text().trimmed().toStdString();
     spec.filterTo = m_filterTo->text().trimmed().toStdString();
     spec.name = m_presets->currentIndex() > 0
-                    ? m_presets->currentText().toStdString()
+                    ? m_presets->currentData().toString().toStdString()
                     : spec.from.substr(spec.from.find('/') + 1) + " → " + spec.to.substr(spec.to.find('/') + 1);
     if (!spec.filterFrom.empty() || !spec.filterTo.empty()) spec.name += " (filtered)";
     return spec;
@@ -290,13 +297,14 @@ void LatencyPane::run()
             result->spec = pair;
             result->session = session;
             auto loaded = LoadedPairs::run(*session->trace, pair, [&context](uint64_t done, uint64_t total) {
-                context.reportProgress(total ? int(done * 100 / total) : 0);
+                context.reportProgress(total ? int(std::min<uint64_t>(done * 100 / total, 99)) : 0);
                 return !context.isCancelled();
             });
             if (!loaded) throw std::runtime_error(loaded.error().message);
             if (const std::string& unbound = (*loaded)->pairs().unbound(); !unbound.empty())
                 throw std::runtime_error(unbound);
             result->loaded = std::move(loaded.value());
+            context.reportProgress(100); // the pairs are sorted now
             result->report = makeLatencyReport(result->loaded->pairs(), SIZE_MAX);
             return std::shared_ptr<const LatencyResult>(std::move(result));
         },
@@ -316,7 +324,9 @@ void LatencyPane::run()
             m_status->setText(tr("<span style='color:#b00020'>%1</span>").arg(message.toHtmlEscaped()));
             updateButtons();
         },
-        [this](int percent) { m_status->setText(tr("Pairing… %1%").arg(percent)); });
+        [this](int percent) {
+            m_status->setText(percent < 100 ? tr("Pairing… %1%").arg(percent) : tr("Sorting the pairs…"));
+        });
     updateButtons();
 }
 

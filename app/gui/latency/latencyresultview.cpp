@@ -183,9 +183,19 @@ LatencyResultView::LatencyResultView(std::shared_ptr<const LatencyResult> result
     layout->setContentsMargins(4, 4, 4, 4);
     layout->addWidget(title);
     layout->addWidget(m_summary);
-    layout->addWidget(m_histogram, 1);
-    layout->addLayout(shownRow);
-    layout->addWidget(lists, 3);
+    // The histogram over the lists, the user's to divide (the lists get the most at first).
+    auto* below = new QWidget(this);
+    auto* belowLayout = new QVBoxLayout(below);
+    belowLayout->setContentsMargins(0, 0, 0, 0);
+    belowLayout->addLayout(shownRow);
+    belowLayout->addWidget(lists, 1);
+    auto* split = new QSplitter(Qt::Vertical, this);
+    split->setChildrenCollapsible(false);
+    split->addWidget(m_histogram);
+    split->addWidget(below);
+    split->setStretchFactor(0, 1);
+    split->setStretchFactor(1, 2);
+    layout->addWidget(split, 1);
 
     connect(m_histogram, &LatencyHistogram::rangeSelected, this, &LatencyResultView::showRange);
     connect(m_pairs, &QTableView::doubleClicked, this, [this](const QModelIndex& index) { goToRow(index.row()); });
@@ -211,7 +221,7 @@ void LatencyResultView::showRange(quint64 from, quint64 to)
     } else {
         const auto [first, last] = slowestInRange(report, p, from, to);
         m_model->showStretch(first, last);
-        m_shown->setText(tr("%1 pairs of %2 – %3, slowest first")
+        m_shown->setText((last - first == 1 ? tr("%1 pair of %2 – %3") : tr("%1 pairs of %2 – %3, slowest first"))
                              .arg(count(last - first), timeline::formatDuration(int64_t(from), m_result->unit()),
                                   timeline::formatDuration(int64_t(to), m_result->unit())));
     }
