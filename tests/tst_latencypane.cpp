@@ -7,6 +7,7 @@
 #include "latency/latencypane.h"
 #include "latency/latencyresultview.h"
 #include "query/querypane.h"
+#include "session/sessionfile.h"
 #include "testsupport.h"
 
 #include <QCheckBox>
@@ -156,6 +157,52 @@ private slots:
         QVERIFY(pair(pane));
         QCOMPARE(pane.results()->count(), 2);
         QVERIFY2(pane.status()->text().contains("no field no_such_field"), qPrintable(pane.status()->text()));
+    }
+
+    // The analyses are the view's: a session file keeps them, and a window given the view
+    // makes them again; one the recording cannot make is said and dropped.
+    void analysesAreKeptInTheSession()
+    {
+        MainWindow window;
+        QVERIFY(test::load(window, test::fixture("sched-mix.dat")));
+        LatencyPane& pane = *window.latencyPane();
+        pane.choosePreset("softirq");
+        QVERIFY(pair(pane));
+        pane.choosePreset("waking");
+        pane.findChild<QLineEdit*>("latencyFilterFrom")->setText("prio < 120");
+        QVERIFY(pair(pane));
+        QCOMPARE(window.viewState()->latencies().size(), qsizetype(2));
+        QCOMPARE(window.viewState()->latencies()[1].filterFrom, std::string("prio < 120"));
+
+        const TraceSession& session = *window.workspace()->session();
+        QJsonObject json = viewToJson(window.viewState()->snapshot(), session);
+        QStringList problems;
+        ViewSnapshot restored = viewFromJson(json, session, true, &problems);
+        QVERIFY2(problems.isEmpty(), qPrintable(problems.join("; ")));
+        QCOMPARE(restored.latencies, window.viewState()->latencies());
+
+        // Another window, the same recording: the session's analyses are made again, in order.
+        MainWindow other;
+        QVERIFY(test::load(other, test::fixture("sched-mix.dat")));
+        PairSpec absent = *presetPair("block");
+        absent.from = "block/no_such_event";
+        restored.latencies.insert(1, absent);
+        other.viewState()->restore(restored);
+        LatencyPane& again = *other.latencyPane();
+        QVERIFY(QTest::qWaitFor([&] { return !again.running() && again.results()->count() == 2; }, test::kWorkWaitMs));
+        QVERIFY(QTest::qWaitFor([&] { return !again.running(); }, test::kWorkWaitMs));
+        QCOMPARE(again.results()->tabText(0), QString("softirq"));
+        QCOMPARE(again.results()->tabText(1), QString("waking (filtered)"));
+        QCOMPARE(qobject_cast<LatencyResultView*>(again.results()->widget(1))->result().report.overall.count,
+                 uint64_t(40));
+        QCOMPARE(other.viewState()->latencies().size(), qsizetype(2)); // block's left
+        QVERIFY2(again.status()->text().contains("Not made again: block: the start event block/no_such_event is not"),
+                 qPrintable(again.status()->text()));
+
+        // Closing a tab drops it from the view.
+        again.results()->tabCloseRequested(0);
+        QCOMPARE(other.viewState()->latencies().size(), qsizetype(1));
+        QCOMPARE(other.viewState()->latencies()[0].name, std::string("waking (filtered)"));
     }
 };
 

@@ -129,7 +129,7 @@ void MainWindow::createPanes()
     connect(m_query, &QueryPane::tracksMaking, m_timeline, &TimelineWidget::setQueryTracksMaking);
 
     // Latency between two events (Analysis > Latency…); its tracks are query tracks.
-    m_latency = new LatencyPane(this);
+    m_latency = new LatencyPane(&m_view, this);
     m_latencyDock = m_layout->addPane(tr("Latency"), "latencyDock", m_latency);
     m_latencyDock->hide();
     connect(m_latency, &LatencyPane::jumpRequested, &m_workspace, &Workspace::goToEvent);
@@ -338,6 +338,7 @@ void MainWindow::activate(size_t, bool opened)
     const bool analysed = session.trace->analysesFinished();
     m_calls->setSession(analysed ? activeSession() : nullptr);
     m_query->setSession(analysed ? activeSession() : nullptr);
+    m_latency->setSession(analysed ? activeSession() : nullptr);
     const bool calls =
         analysed && (session.trace->callSlices().available() || session.trace->functionCalls().available());
     // The keys a recording is read with (W/S, A/D) go to the timeline, not to a filter field

@@ -31,6 +31,8 @@ struct PairSpec {
     // loaded is paired with them (LoadedPairs).
     std::string filterFrom = {}, filterTo = {};
 
+    bool operator==(const PairSpec&) const = default;
+
     // "irq" or "pid=next_pid" as --match takes it.
     static std::pair<std::string, std::string> parseField(std::string_view text);
     // How the spec matches, for people: "irq, on the same CPU".

@@ -12,6 +12,7 @@
 #include <QLineEdit>
 #include <QMenu>
 #include <QPushButton>
+#include <QScopedValueRollback>
 #include <QTabWidget>
 #include <QToolButton>
 #include <QVBoxLayout>
@@ -33,7 +34,7 @@ std::vector<std::string> splitFields(const QString& text)
 
 } // namespace
 
-LatencyPane::LatencyPane(QWidget* parent) : QWidget(parent)
+LatencyPane::LatencyPane(ViewState* view, QWidget* parent) : QWidget(parent), m_view(view)
 {
     m_presets = new QComboBox(this);
     m_presets->setObjectName("latencyPreset");
@@ -144,7 +145,11 @@ LatencyPane::LatencyPane(QWidget* parent) : QWidget(parent)
         QWidget* page = m_results->widget(index);
         m_results->removeTab(index);
         delete page;
+        m_shown.removeAt(index);
+        const QScopedValueRollback editing(m_editingView, true);
+        m_view->removeLatency(index);
     });
+    connect(m_view, &ViewState::latenciesChanged, this, &LatencyPane::followView);
     choosePreset("irq");
     updateButtons();
 }
@@ -155,10 +160,11 @@ void LatencyPane::setSession(std::shared_ptr<TraceSession> session)
 {
     if (session == m_session) return;
     m_jobs.cancel();
-    const bool another = !m_session || !session || m_session->trace.get() != session->trace.get();
+    m_making.reset();
+    m_queue.clear();
+    m_shown.clear();
+    while (m_results->count()) delete m_results->widget(0);
     m_session = std::move(session);
-    if (another)
-        while (m_results->count()) delete m_results->widget(0);
     const QString from = m_from->currentText(), to = m_to->currentText();
     m_settingPreset = true;
     m_from->clear();
@@ -175,7 +181,37 @@ void LatencyPane::setSession(std::shared_ptr<TraceSession> session)
     m_to->setCurrentText(to);
     m_settingPreset = false;
     m_status->setText(m_session ? QString() : tr("Open a recording to pair its events."));
+    followView();
     updateButtons();
+}
+
+QVector<PairSpec> LatencyPane::planned() const
+{
+    QVector<PairSpec> all = m_shown;
+    if (m_making) all.push_back(*m_making);
+    all.append(m_queue);
+    return all;
+}
+
+void LatencyPane::followView()
+{
+    // The pane's own edits of the list are what it shows already; another list (a session
+    // restored, another recording's view) is made again, analysis after analysis.
+    if (m_editingView || !m_session || planned() == m_view->latencies()) return;
+    m_jobs.cancel();
+    m_making.reset();
+    m_shown.clear();
+    while (m_results->count()) delete m_results->widget(0);
+    m_queue = m_view->latencies();
+    m_notMade.clear();
+    makeNext();
+}
+
+void LatencyPane::makeNext()
+{
+    if (m_queue.isEmpty() || running()) return;
+    const PairSpec next = m_queue.takeFirst();
+    make(next, true);
 }
 
 void LatencyPane::choosePreset(const QString& name)
@@ -286,8 +322,13 @@ void LatencyPane::run()
         m_status->setText(why);
         return;
     }
-    const PairSpec pair = *chosen;
+    make(*chosen, false);
+}
+
+void LatencyPane::make(const PairSpec& pair, bool restored)
+{
     std::shared_ptr<TraceSession> session = m_session;
+    m_making = pair;
     m_status->setText(tr("Pairing %1…").arg(QString::fromStdString(pair.name)));
     auto timer = std::make_shared<QElapsedTimer>();
     timer->start();
@@ -308,21 +349,38 @@ void LatencyPane::run()
             result->report = makeLatencyReport(result->loaded->pairs(), SIZE_MAX);
             return std::shared_ptr<const LatencyResult>(std::move(result));
         },
-        [this, timer](std::shared_ptr<const LatencyResult> result) {
+        [this, timer, restored](std::shared_ptr<const LatencyResult> result) {
             auto* view = new LatencyResultView(result, m_results);
             connect(view, &LatencyResultView::jumpRequested, this, &LatencyPane::jumpRequested);
             connect(view, &LatencyResultView::trackRequested, this, &LatencyPane::trackRequested);
             const int tab = m_results->addTab(view, QString::fromStdString(result->spec.name));
             m_results->setCurrentIndex(tab);
+            m_making.reset();
+            m_shown.push_back(result->spec);
+            if (!restored) {
+                const QScopedValueRollback editing(m_editingView, true);
+                m_view->addLatency(result->spec);
+            }
             m_status->setText(tr("%1: %2 pairs in %3 s")
                                   .arg(QString::fromStdString(result->spec.name))
                                   .arg(QLocale().toString(qulonglong(result->report.overall.count)))
                                   .arg(double(timer->elapsed()) / 1000.0, 0, 'f', 2));
+            sayNotMade();
             updateButtons();
+            makeNext();
         },
-        [this](const QString& message) {
+        [this, restored, pair](const QString& message) {
             m_status->setText(tr("<span style='color:#b00020'>%1</span>").arg(message.toHtmlEscaped()));
+            m_making.reset();
+            // A session's analysis the recording cannot make is said, and leaves the list.
+            if (restored) {
+                m_notMade << QString::fromStdString(pair.name) + ": " + message;
+                const QScopedValueRollback editing(m_editingView, true);
+                m_view->removeLatency(int(m_shown.size()));
+                sayNotMade();
+            }
             updateButtons();
+            makeNext();
         },
         [this](int percent) {
             m_status->setText(percent < 100 ? tr("Pairing… %1%").arg(percent) : tr("Sorting the pairs…"));
@@ -330,10 +388,27 @@ void LatencyPane::run()
     updateButtons();
 }
 
+void LatencyPane::sayNotMade()
+{
+    // Once the session's analyses are all made, those that could not be stay said.
+    if (!m_queue.isEmpty() || m_notMade.isEmpty()) return;
+    m_status->setText(
+        tr("<span style='color:#b00020'>Not made again: %1</span>").arg(m_notMade.join("; ").toHtmlEscaped()));
+    m_notMade.clear();
+}
+
 void LatencyPane::cancel()
 {
     if (!running()) return;
     m_jobs.cancel();
+    // What was still to be made leaves the list with it.
+    const bool restoring = !m_queue.isEmpty() || m_view->latencies().size() > m_shown.size();
+    m_making.reset();
+    m_queue.clear();
+    if (restoring) {
+        const QScopedValueRollback editing(m_editingView, true);
+        while (m_view->latencies().size() > m_shown.size()) m_view->removeLatency(int(m_shown.size()));
+    }
     m_status->setText(tr("Cancelled."));
     updateButtons();
 }

@@ -4,6 +4,7 @@
 #include "jobs/jobtracker.h"
 #include "latency/pairspec.h"
 #include "state/tracesession.h"
+#include "state/viewstate.h"
 
 #include <QWidget>
 
@@ -31,7 +32,8 @@ class LatencyResultView;
 class LatencyPane : public QWidget {
     Q_OBJECT
 public:
-    explicit LatencyPane(QWidget* parent = nullptr);
+    // The analyses shown are the view's (ViewState::latencies): a session keeps them.
+    explicit LatencyPane(ViewState* view, QWidget* parent = nullptr);
     ~LatencyPane() override;
     // A recording whose store is complete, or null; the results of another recording go.
     void setSession(std::shared_ptr<TraceSession> session);
@@ -56,12 +58,24 @@ signals:
     void trackRequested(const QString& name, const QString& sql);
 
 private:
+    void make(const PairSpec& spec, bool restored);
+    void makeNext();
+    void sayNotMade();
+    void followView();
+    // What the tabs show, are being made and wait, in order.
+    QVector<PairSpec> planned() const;
     void builderEdited();
     void fillFieldsMenu();
     void updateButtons();
     std::vector<std::string> fieldsOf(const QString& event) const;
 
+    ViewState* m_view;
     std::shared_ptr<TraceSession> m_session;
+    QVector<PairSpec> m_shown; // each tab's
+    std::optional<PairSpec> m_making;
+    QVector<PairSpec> m_queue; // a session's analyses still to be made
+    bool m_editingView = false;
+    QStringList m_notMade; // the session's analyses that failed, with why
     JobTracker m_jobs;
     bool m_settingPreset = false;
     QComboBox* m_presets;

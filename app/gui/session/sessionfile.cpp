@@ -285,6 +285,25 @@ QJsonObject viewToJson(const ViewSnapshot& view, const TraceSession& session)
         query["tracks"] = tracks;
         json["query"] = query;
     }
+    if (!view.latencies.isEmpty()) {
+        // Each latency analysis as ringside-cli latency's --json names what it pairs.
+        QJsonArray latencies;
+        for (const PairSpec& spec : view.latencies) {
+            QJsonArray match;
+            for (const auto& [start, end] : spec.fields)
+                match.append(QJsonArray{QString::fromStdString(start), QString::fromStdString(end)});
+            latencies.append(QJsonObject{{"name", QString::fromStdString(spec.name)},
+                                         {"from", QString::fromStdString(spec.from)},
+                                         {"to", QString::fromStdString(spec.to)},
+                                         {"match", match},
+                                         {"same_task", spec.sameTask},
+                                         {"same_cpu", spec.sameCpu},
+                                         {"nesting", spec.nesting},
+                                         {"filter_from", QString::fromStdString(spec.filterFrom)},
+                                         {"filter_to", QString::fromStdString(spec.filterTo)}});
+        }
+        json["latency"] = latencies;
+    }
     return json;
 }
 
@@ -382,6 +401,29 @@ ViewSnapshot viewFromJson(const QJsonObject& json, const TraceSession& session, 
         const QJsonObject t = v.toObject();
         if (t.value("sql").isString())
             view.queryTracks.push_back({t.value("name").toString(), t.value("sql").toString()});
+    }
+    // An analysis whose events the recording lacks says so when it is made again.
+    for (const QJsonValue& v : json.value("latency").toArray()) {
+        const QJsonObject l = v.toObject();
+        PairSpec spec;
+        spec.name = l.value("name").toString().toStdString();
+        spec.from = l.value("from").toString().toStdString();
+        spec.to = l.value("to").toString().toStdString();
+        for (const QJsonValue& m : l.value("match").toArray()) {
+            const QJsonArray pair = m.toArray();
+            if (pair.size() == 2)
+                spec.fields.emplace_back(pair[0].toString().toStdString(), pair[1].toString().toStdString());
+        }
+        spec.sameTask = l.value("same_task").toBool();
+        spec.sameCpu = l.value("same_cpu").toBool();
+        spec.nesting = l.value("nesting").toBool();
+        spec.filterFrom = l.value("filter_from").toString().toStdString();
+        spec.filterTo = l.value("filter_to").toString().toStdString();
+        if (spec.from.empty() || spec.to.empty()) {
+            if (problems) problems->append(QObject::tr("a latency analysis without its start or end event"));
+            continue;
+        }
+        view.latencies.push_back(spec);
     }
     return view;
 }

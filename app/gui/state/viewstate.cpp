@@ -29,6 +29,7 @@ void ViewState::reset(const TimeRange& full)
     m_queryText.clear();
     m_queryHistory.clear();
     m_queryTracks.clear();
+    m_latencies.clear();
     emitAll();
 }
 
@@ -55,6 +56,7 @@ void ViewState::emitAll()
     emit timeOriginChanged();
     emit queryChanged();
     emit queryTracksChanged();
+    emit latenciesChanged();
 }
 
 bool ViewSnapshot::operator==(const ViewSnapshot& o) const
@@ -66,14 +68,14 @@ bool ViewSnapshot::operator==(const ViewSnapshot& o) const
            filter.hiddenTypes == o.filter.hiddenTypes && filter.expression == o.filter.expression &&
            taskRows == o.taskRows && collapsedBuffers == o.collapsedBuffers && callTaskRows == o.callTaskRows &&
            callCpuRows == o.callCpuRows && queryText == o.queryText && queryHistory == o.queryHistory &&
-           queryTracks == o.queryTracks;
+           queryTracks == o.queryTracks && latencies == o.latencies;
 }
 
 ViewSnapshot ViewState::snapshot() const
 {
-    return {m_full,          m_visible,     m_zoomBack,  m_zoomForward,  m_selection,  m_call,     m_selectBack,
-            m_selectForward, m_markerA,     m_markerB,   m_origin,       m_filter,     m_taskRows, m_collapsed,
-            m_callTaskRows,  m_callCpuRows, m_queryText, m_queryHistory, m_queryTracks};
+    return {m_full,          m_visible,     m_zoomBack,  m_zoomForward,  m_selection,   m_call,     m_selectBack,
+            m_selectForward, m_markerA,     m_markerB,   m_origin,       m_filter,      m_taskRows, m_collapsed,
+            m_callTaskRows,  m_callCpuRows, m_queryText, m_queryHistory, m_queryTracks, m_latencies};
 }
 
 void ViewState::restore(const ViewSnapshot& s)
@@ -100,6 +102,7 @@ void ViewState::restore(const ViewSnapshot& s)
     m_queryText = s.queryText;
     m_queryHistory = s.queryHistory;
     m_queryTracks = s.queryTracks;
+    m_latencies = s.latencies;
     emitAll();
 }
 
@@ -308,6 +311,19 @@ void ViewState::addQueryTrack(const QueryTrackSpec& track)
 {
     m_queryTracks.push_back(track);
     emit queryTracksChanged();
+}
+
+void ViewState::addLatency(const PairSpec& spec)
+{
+    m_latencies.push_back(spec);
+    emit latenciesChanged();
+}
+
+void ViewState::removeLatency(int index)
+{
+    if (index < 0 || index >= m_latencies.size()) return;
+    m_latencies.removeAt(index);
+    emit latenciesChanged();
 }
 
 void ViewState::removeQueryTrack(int index)

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 #pragma once
 
+#include "latency/pairspec.h"
 #include "query/eventfilter.h"
 #include "store/ids.h"
 #include "timeline/timelinemath.h"
@@ -37,6 +38,7 @@ struct ViewSnapshot {
     QString queryText;                  // the Query pane's editor
     QStringList queryHistory;           // the queries run, latest last
     QVector<QueryTrackSpec> queryTracks;
+    QVector<PairSpec> latencies; // the Latency pane's analyses, in its tabs' order
 
     bool operator==(const ViewSnapshot&) const;
 };
@@ -132,6 +134,11 @@ public:
     const QVector<QueryTrackSpec>& queryTracks() const { return m_queryTracks; }
     void addQueryTrack(const QueryTrackSpec& track);
     void removeQueryTrack(int index);
+    // The latency analyses shown (the Latency pane's tabs), made again when a session brings
+    // them back.
+    const QVector<PairSpec>& latencies() const { return m_latencies; }
+    void addLatency(const PairSpec& spec);
+    void removeLatency(int index);
 
     // The time ruler's labels may count from a chosen origin instead of the trace clock.
     std::optional<uint64_t> timeOrigin() const { return m_origin; }
@@ -149,6 +156,7 @@ signals:
     void callRowsChanged();
     void queryChanged(); // text or history
     void queryTracksChanged();
+    void latenciesChanged();
 
 private:
     void emitAll();
@@ -170,6 +178,7 @@ private:
     QString m_queryText;
     QStringList m_queryHistory;
     QVector<QueryTrackSpec> m_queryTracks;
+    QVector<PairSpec> m_latencies;
 };
 
 } // namespace ringside
