@@ -49,6 +49,7 @@ private slots:
         pane.choosePreset("irq");
         QCOMPARE(pane.fromEvent()->currentText(), QString("irq/irq_handler_entry"));
         QCOMPARE(pane.match()->text(), QString("irq"));
+        QCOMPARE(pane.findChild<QLabel*>("latencyCounts")->text(), QString("267 starts, 267 ends"));
         QVERIFY(pair(pane));
         QCOMPARE(pane.results()->count(), 1);
         LatencyResultView* view = pane.currentResult();

@@ -106,6 +106,10 @@ LatencyPane::LatencyPane(ViewState* view, QWidget* parent) : QWidget(parent), m_
     events->addWidget(m_from, 1);
     events->addWidget(new QLabel(tr("to"), this));
     events->addWidget(m_to, 1);
+    m_counts = new QLabel(this);
+    m_counts->setObjectName("latencyCounts");
+    m_counts->setToolTip(tr("How many start and end records the recording holds: at most that many pairs"));
+    events->addWidget(m_counts);
     auto* matchRow = new QHBoxLayout;
     matchRow->addWidget(m_match, 1);
     matchRow->addWidget(m_fields);
@@ -420,6 +424,15 @@ LatencyResultView* LatencyPane::currentResult() const
 
 void LatencyPane::updateButtons()
 {
+    // What the builder's events amount to, as it is edited.
+    auto count = [this](const QString& event) -> QString {
+        if (!m_session) return QStringLiteral("–");
+        for (const Trace::EventFormatNames& f : m_session->trace->recordedFormats())
+            if (QString::fromStdString(f.system + "/" + f.name) == event)
+                return QLocale().toString(qulonglong(m_session->store().eventTypeCount(f.type)));
+        return tr("none");
+    };
+    m_counts->setText(tr("%1 starts, %2 ends").arg(count(m_from->currentText()), count(m_to->currentText())));
     m_run->setEnabled(m_session && !running() && !m_from->currentText().isEmpty() && !m_to->currentText().isEmpty());
     m_cancel->setEnabled(running());
 }

@@ -82,6 +82,7 @@ private:
     QComboBox* m_from;
     QComboBox* m_to;
     QLineEdit* m_match;
+    QLabel* m_counts;
     QToolButton* m_fields;
     QLineEdit* m_filterFrom;
     QLineEdit* m_filterTo;
