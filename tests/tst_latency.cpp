@@ -219,6 +219,50 @@ private slots:
         QCOMPARE(pairs->matcher().pairs().size(), size_t(0));
     }
 
+    // A pair of one event: each record closes the open start of its key, then opens its own.
+    // Between consecutive context switches on each CPU: a pair for each switch but a CPU's
+    // first (an end with nothing to close is not unmatched here), their durations adding up
+    // to each CPU's first to last switch; the last switch of each CPU stays open.
+    void consecutiveRecordsOfOneEvent()
+    {
+        const PairSpec spec{"gap", "sched/sched_switch", "sched/sched_switch", {}, false, true, false};
+        auto trace = Trace::open(test::fixturePath("sched-mix.dat"), LoadOptions());
+        QVERIFY(trace);
+        uint16_t type = 0;
+        for (const Trace::EventFormatNames& f : (*trace)->recordedFormats())
+            if (f.name == "sched_switch") type = f.type;
+        QVERIFY(type);
+        const EventStore& store = (*trace)->store();
+        uint64_t pairs = 0, cpus = 0, total = 0;
+        for (size_t s = 0; s < store.streamCount(); ++s) {
+            const CpuColumns& c = store.stream(StreamId(uint16_t(s))).columns;
+            std::vector<uint64_t> times;
+            for (size_t i = 0; i < c.size(); ++i)
+                if (c.eventType[i] == type) times.push_back(c.timestamp[i]);
+            if (times.empty()) continue;
+            ++cpus;
+            pairs += times.size() - 1;
+            total += times.back() - times.front();
+        }
+        QVERIFY(pairs > 1000);
+        auto loaded = LoadedPairs::run(**trace, spec);
+        QVERIFY2(loaded, loaded ? "" : loaded.error().message.c_str());
+        const PairMatcher& m = (*loaded)->pairs().matcher();
+        QCOMPARE(m.pairs().size(), size_t(pairs));
+        QCOMPARE(m.unmatchedStarts(), cpus);
+        QCOMPARE(m.unmatchedEnds(), uint64_t(0));
+        QCOMPARE(std::accumulate(m.pairs().duration.begin(), m.pairs().duration.end(), uint64_t(0)), total);
+        // The same on the pipeline.
+        std::vector<std::unique_ptr<RecordConsumer>> consumers;
+        consumers.push_back(std::make_unique<EventPairs>(spec));
+        auto fed = Trace::open(test::fixturePath("sched-mix.dat"), LoadOptions(), std::move(consumers));
+        QVERIFY(fed);
+        const auto* onPipeline = (*fed)->consumers().find<EventPairs>("latency:gap");
+        QVERIFY(onPipeline && onPipeline->unbound().empty());
+        QCOMPARE(onPipeline->matcher().pairs().duration, m.pairs().duration);
+        QCOMPARE(onPipeline->matcher().unmatchedStarts(), m.unmatchedStarts());
+    }
+
     // Groups: per matched value; the task's pid or the CPU when no field is matched.
     void groupsAreTheMatchedValues()
     {

@@ -44,6 +44,12 @@ void PairMatcher::end(std::string_view key, uint64_t time, EventRef event)
     --m_nestedBelow;
 }
 
+bool PairMatcher::isOpen(std::string_view key) const
+{
+    const uint32_t number = m_keys.find(key);
+    return number != KeyIndex::kNone && m_slots[number].open;
+}
+
 void PairMatcher::finish()
 {
     if (m_finished) return;
@@ -61,7 +67,7 @@ std::pair<std::string, std::string> splitEvent(const std::string& name)
     return {name.substr(0, slash), name.substr(slash + 1)};
 }
 
-void appendValue(std::string& key, const TypedValue& v)
+void appendKeyBytes(std::string& key, const TypedValue& v)
 {
     if (v.isText()) {
         key += v.asText();
@@ -74,7 +80,7 @@ void appendValue(std::string& key, const TypedValue& v)
     key.append(bytes, sizeof bytes);
 }
 
-std::string labelOf(const TypedValue& v)
+std::string groupLabelOf(const TypedValue& v)
 {
     if (v.isText()) return std::string(v.asText());
     char text[32];
@@ -100,7 +106,22 @@ std::vector<EventRequest> EventPairs::requests() const
         from.fields.push_back(start);
         to.fields.push_back(end);
     }
-    return {from, to};
+    if (!sameEvent()) return {from, to};
+    // One request: each record is an end (its end fields), then a start (its start fields).
+    from.fields.insert(from.fields.end(), to.fields.begin(), to.fields.end());
+    return {from};
+}
+
+bool EventPairs::sameEvent() const
+{
+    return m_spec.from == m_spec.to;
+}
+
+bool EventPairs::sameKeyFields() const
+{
+    for (const auto& [start, end] : m_spec.fields)
+        if (start != end) return false;
+    return true;
 }
 
 void EventPairs::bind(const std::vector<bool>& bound)
@@ -109,7 +130,19 @@ void EventPairs::bind(const std::vector<bool>& bound)
     const char* sides[] = {"start", "end"};
     const std::string* names[] = {&m_spec.from, &m_spec.to};
     for (size_t i = 0; i < 2; ++i) {
-        if (i < bound.size() && bound[i]) continue;
+        const size_t request = sameEvent() ? 0 : i;
+        if (request < bound.size() && bound[request]) continue;
+        if (sameEvent() && i == 1) break; // said once
+        if (sameEvent()) {
+            std::string fields;
+            for (const auto& pair : m_spec.fields) {
+                for (const std::string* f : {&pair.first, &pair.second})
+                    if (fields.find(*f) == std::string::npos) fields += (fields.empty() ? "" : ", ") + *f;
+            }
+            m_unbound = "the event " + m_spec.from + " is not in the recording" +
+                        (fields.empty() ? std::string() : " (or has no field " + fields + ")");
+            break;
+        }
         std::string fields;
         for (const auto& pair : m_spec.fields) fields += (fields.empty() ? "" : ", ") + (i ? pair.second : pair.first);
         if (!m_unbound.empty()) m_unbound += "; ";
@@ -124,29 +157,56 @@ void EventPairs::setStreams(const std::vector<StreamInfo>& streams)
     for (const StreamInfo& s : streams) m_cpus.push_back(s.cpu);
 }
 
-void EventPairs::consume(const ConsumedRecord& record)
+void EventPairs::makeKey(const ConsumedRecord& record, size_t firstValue, size_t values)
 {
-    const bool isStart = record.request == 0;
-    ++m_seen[isStart ? 0 : 1];
     m_key.clear();
     if (m_spec.sameTask) {
         const uint32_t task = record.task.valid() ? record.task.value : uint32_t(record.pid);
         m_key.append(reinterpret_cast<const char*>(&task), sizeof task);
     }
     if (m_spec.sameCpu) m_key.append(reinterpret_cast<const char*>(&record.stream.value), sizeof record.stream.value);
-    const size_t fieldsAt = m_key.size();
-    for (size_t f = 0; f < record.valueCount; ++f) appendValue(m_key, record.field(f));
-    if (!isStart) return m_matcher.end(m_key, record.timestamp, {record.stream, record.index});
+    for (size_t f = firstValue; f < firstValue + values; ++f) appendKeyBytes(m_key, record.field(f));
+}
 
+void EventPairs::consume(const ConsumedRecord& record)
+{
+    const size_t fields = m_spec.fields.size();
+    const EventRef event{record.stream, record.index};
+    if (sameEvent()) {
+        // Both sides at once: the record closes the open start of its end key (the previous
+        // record of a key, or a task switched out that this switch runs), then opens its own.
+        // The first record of a key has nothing to close when both keys are the same fields:
+        // not an unmatched end.
+        ++m_seen[0];
+        ++m_seen[1];
+        makeKey(record, fields, fields);
+        if (!sameKeyFields() || m_matcher.isOpen(m_key)) m_matcher.end(m_key, record.timestamp, event);
+        startPair(record, event);
+        return;
+    }
+    const bool isStart = record.request == 0;
+    ++m_seen[isStart ? 0 : 1];
+    if (!isStart) {
+        makeKey(record, 0, fields);
+        return m_matcher.end(m_key, record.timestamp, event);
+    }
+    startPair(record, event);
+}
+
+void EventPairs::startPair(const ConsumedRecord& record, EventRef event)
+{
+    const size_t fields = m_spec.fields.size();
+    makeKey(record, 0, fields);
+    const size_t fieldsAt = keyFieldsAt();
     // The group, once per key: the matched values, else the task or CPU the key names.
-    m_matcher.start(m_key, record.timestamp, {record.stream, record.index}, [&] {
+    m_matcher.start(m_key, record.timestamp, event, [&] {
         std::string_view groupKey = std::string_view(m_key).substr(fieldsAt);
-        if (record.valueCount == 0) groupKey = m_key;
+        if (fields == 0) groupKey = m_key;
         const auto [group, added] = m_groups.findOrAdd(groupKey);
         if (!added) return group;
         std::string label;
-        for (size_t f = 0; f < record.valueCount; ++f) label += (f ? ", " : "") + labelOf(record.field(f));
-        if (record.valueCount == 0) {
+        for (size_t f = 0; f < fields; ++f) label += (f ? ", " : "") + groupLabelOf(record.field(f));
+        if (fields == 0) {
             if (m_spec.sameTask)
                 label = std::to_string(record.pid);
             else if (m_spec.sameCpu)
@@ -157,6 +217,11 @@ void EventPairs::consume(const ConsumedRecord& record)
         m_groupLabels.push_back(std::move(label));
         return group;
     });
+}
+
+size_t EventPairs::keyFieldsAt() const
+{
+    return (m_spec.sameTask ? sizeof(uint32_t) : 0) + (m_spec.sameCpu ? sizeof(uint16_t) : 0);
 }
 
 void EventPairs::finish()

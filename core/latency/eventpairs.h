@@ -42,6 +42,8 @@ public:
         start(key, time, event, [group] { return group; });
     }
     void end(std::string_view key, uint64_t time, EventRef event);
+    // Whether a start of the key is open.
+    bool isOpen(std::string_view key) const;
     // The recording ended: the starts still open are unmatched.
     void finish();
 
@@ -105,6 +107,16 @@ public:
     std::string groupTitle() const;
 
 private:
+    // A pair of one event (sched_switch's prev_pid to a later one's next_pid; a record to the
+    // next of its key): one request, each record an end, then a start.
+    bool sameEvent() const;
+    bool sameKeyFields() const;
+    // The key of the record's values [firstValue, firstValue + values) in m_key, after the
+    // task and CPU (keyFieldsAt() bytes) when they are matched.
+    void makeKey(const ConsumedRecord& record, size_t firstValue, size_t values);
+    size_t keyFieldsAt() const;
+    void startPair(const ConsumedRecord& record, EventRef event);
+
     PairSpec m_spec;
     PairMatcher m_matcher;
     std::string m_unbound;

@@ -22,7 +22,7 @@ namespace ringside {
 namespace {
 
 // One side of the pair as the recording has it: its event type and the fields it is matched by.
-struct Side {
+struct PairSide {
     uint16_t type = 0;
     std::vector<ConsumerRegistry::FieldFormat> fields;
     std::vector<size_t> at; // each field's offset in a hit's bytes
@@ -40,11 +40,11 @@ struct StreamHits {
     static constexpr uint32_t kEnd = 0x80000000u;
 };
 
-std::optional<Side> sideOf(const ConsumerRegistry::FormatLookup& lookup, const EventRequest& request)
+std::optional<PairSide> sideOf(const ConsumerRegistry::FormatLookup& lookup, const EventRequest& request)
 {
     const std::optional<ConsumerRegistry::EventFormat> format = lookup(request.system, request.event);
     if (!format) return std::nullopt;
-    Side side;
+    PairSide side;
     side.type = format->type;
     for (const std::string& name : request.fields) {
         const std::optional<ConsumerRegistry::FieldFormat> field = format->field(name);
@@ -66,24 +66,36 @@ Result<std::unique_ptr<LoadedPairs>> LoadedPairs::run(const Trace& trace, const 
     result->m_pairs = std::make_unique<EventPairs>(spec);
     EventPairs& pairs = *result->m_pairs;
     const std::vector<EventRequest> requests = pairs.requests();
-    std::optional<Side> sides[2];
+    // Two requests, or one for a pair of one event (each record an end, then a start).
+    const size_t n = std::min<size_t>(requests.size(), 2);
+    std::optional<PairSide> sides[2];
     {
         const TepAccess tep = trace.tep();
         const ConsumerRegistry::FormatLookup lookup = formatsOf(tep);
-        for (size_t s = 0; s < 2; ++s) sides[s] = sideOf(lookup, requests[s]);
+        for (size_t s = 0; s < n; ++s) sides[s] = sideOf(lookup, requests[s]);
     }
-    pairs.bind({sides[0].has_value(), sides[1].has_value()});
-    if (!sides[0] || !sides[1]) return result; // unbound() says which
-    const std::string* conditions[] = {&spec.filterFrom, &spec.filterTo};
-    for (size_t s = 0; s < 2; ++s) {
-        if (conditions[s]->empty()) continue;
+    std::vector<bool> bound;
+    for (size_t s = 0; s < n; ++s) bound.push_back(sides[s].has_value());
+    pairs.bind(bound);
+    if (std::count(bound.begin(), bound.end(), false)) return result; // unbound() says which
+    std::string conditions[] = {spec.filterFrom, spec.filterTo};
+    if (n == 1 && !conditions[0].empty() && !conditions[1].empty())
+        conditions[0] = "(" + conditions[0] + ") && (" + conditions[1] + ")"; // a record is both
+    else if (n == 1)
+        conditions[0] += conditions[1];
+    for (size_t s = 0; s < n; ++s) {
+        if (conditions[s].empty()) continue;
         const std::string& event = s ? spec.to : spec.from;
-        auto compiled = FilterExpression::compile(trace, event + ": " + *conditions[s]);
+        auto compiled = FilterExpression::compile(trace, event + ": " + conditions[s]);
         if (!compiled) return Error{path + ": the " + (s ? "end" : "start") + " filter: " + compiled.error().message};
         sides[s]->filter = std::move(compiled.value());
     }
     const bool bigEndian = trace.file().info().bigEndian;
-    const size_t stride = std::max(sides[0]->bytes, sides[1]->bytes);
+    size_t stride = 0, valueCount = 0;
+    for (size_t s = 0; s < n; ++s) {
+        stride = std::max(stride, sides[s]->bytes);
+        valueCount = std::max(valueCount, sides[s]->fields.size());
+    }
 
     // Each stream's hits, walked on as many threads as there are cores (the pages are read and
     // decompressed again: most of the time). A filter's handle is one: then on one thread.
@@ -91,7 +103,7 @@ Result<std::unique_ptr<LoadedPairs>> LoadedPairs::run(const Trace& trace, const 
     const size_t streams = store.streamCount();
     std::vector<StreamHits> hits(streams);
     std::vector<bool> wanted(65536, false);
-    wanted[sides[0]->type] = wanted[sides[1]->type] = true;
+    for (size_t s = 0; s < n; ++s) wanted[sides[s]->type] = true;
     uint64_t total = 0;
     for (size_t s = 0; s < streams; ++s) total += store.stream(StreamId(uint16_t(s))).columns.size();
     std::atomic<uint64_t> walked{0};
@@ -105,8 +117,8 @@ Result<std::unique_ptr<LoadedPairs>> LoadedPairs::run(const Trace& trace, const 
             const int cpu = store.stream(stream).cpu;
             StreamHits& out = hits[s];
             // About the stream's share of the two types' records: grown a few times at most.
-            const uint64_t typed = store.eventTypeCount(sides[0]->type) +
-                                   (sides[1]->type != sides[0]->type ? store.eventTypeCount(sides[1]->type) : 0);
+            uint64_t typed = 0;
+            for (size_t side = 0; side < n; ++side) typed += store.eventTypeCount(sides[side]->type);
             const size_t expected =
                 size_t(double(columns.size()) * double(typed) / double(std::max<uint64_t>(total, 1)) * 1.1);
             out.time.reserve(expected);
@@ -117,9 +129,8 @@ Result<std::unique_ptr<LoadedPairs>> LoadedPairs::run(const Trace& trace, const 
                 const uint16_t type = columns.eventType[index];
                 const uint64_t time = columns.timestamp[index];
                 ++seen[type == sides[0]->type ? 0 : 1];
-                // A pair whose two events are of one type starts at each, and ends at each.
-                for (size_t side = 0; side < 2; ++side) {
-                    const Side& it = *sides[side];
+                for (size_t side = 0; side < n; ++side) {
+                    const PairSide& it = *sides[side];
                     if (it.type != type) continue;
                     if (it.filter) {
                         tep_record r{};
@@ -148,7 +159,7 @@ Result<std::unique_ptr<LoadedPairs>> LoadedPairs::run(const Trace& trace, const 
             walked += sinceReport;
         }
     };
-    const bool filtered = sides[0]->filter || sides[1]->filter;
+    const bool filtered = sides[0]->filter || (n > 1 && sides[1]->filter);
     const size_t threads = filtered ? 1 : std::min<size_t>(streams, std::max(1u, std::thread::hardware_concurrency()));
     std::vector<std::thread> helpers;
     std::atomic<bool> failed{false};
@@ -174,8 +185,8 @@ Result<std::unique_ptr<LoadedPairs>> LoadedPairs::run(const Trace& trace, const 
     if (stop) return Error{path + ": the latency analysis was stopped"};
     // A run of pages that could not be read again (the file changed since the load) would
     // leave pairs out without a word.
-    for (size_t side = 0; side < 2; ++side)
-        if (seen[side] != store.eventTypeCount(sides[side]->type) && !(side == 1 && sides[1]->type == sides[0]->type))
+    for (size_t side = 0; side < n; ++side)
+        if (seen[side] != store.eventTypeCount(sides[side]->type))
             return Error{path + ": the latency analysis failed: some pages could not be read again (the file changed "
                                 "or cannot be read since it was loaded)"};
 
@@ -189,7 +200,7 @@ Result<std::unique_ptr<LoadedPairs>> LoadedPairs::run(const Trace& trace, const 
                     stream.endsEarly};
     }
     const TaskIndex& tasks = trace.taskIndex();
-    std::vector<TypedValue> values(std::max(sides[0]->fields.size(), sides[1]->fields.size()));
+    std::vector<TypedValue> values(valueCount);
     using Head = std::pair<uint64_t, size_t>; // (time, stream)
     std::priority_queue<Head, std::vector<Head>, std::greater<>> heads;
     std::vector<size_t> next(streams, 0);
@@ -211,7 +222,7 @@ Result<std::unique_ptr<LoadedPairs>> LoadedPairs::run(const Trace& trace, const 
             const size_t i = next[s]++;
             if (next[s] < h.time.size()) heads.push({h.time[next[s]], s});
             const bool end = h.indexAndSide[i] & StreamHits::kEnd;
-            const Side& side = *sides[end ? 1 : 0];
+            const PairSide& side = *sides[end ? 1 : 0];
             const uint8_t* bytes = &h.bytes[i * stride];
             for (size_t f = 0; f < side.fields.size(); ++f)
                 side.fields[f].decode(bytes + side.at[f], side.fields[f].size, bigEndian, values[f]);

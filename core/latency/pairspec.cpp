@@ -39,6 +39,8 @@ const std::vector<Preset>& presets()
          false,
          false},
         {"kmalloc", "kmem/kmalloc", "kmem/kfree", {{"ptr", "ptr"}}, false, false, false},
+        // Off the CPU: from the switch that took a task off to the one that ran it again.
+        {"offcpu", "sched/sched_switch", "sched/sched_switch", {{"prev_pid", "next_pid"}}, false, false, false},
     };
     return all;
 }

@@ -39,7 +39,8 @@ struct PairSpec {
     std::string matchDescription() const;
 };
 
-// The common pairs by name (irq, softirq, block, wakeup, waking, syscall, workqueue, kmalloc).
+// The common pairs by name (irq, softirq, block, wakeup, waking, syscall, workqueue, kmalloc,
+// offcpu).
 std::optional<PairSpec> presetPair(std::string_view name);
 std::vector<std::string> presetPairNames();
 

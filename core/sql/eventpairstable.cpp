@@ -2,6 +2,7 @@
 #include "sql/eventpairstable.h"
 
 #include "latency/loadedpairs.h"
+#include "sql/sqlmodule.h"
 #include "store/eventstore.h"
 #include "store/taskindex.h"
 #include "trace.h"
@@ -18,7 +19,8 @@
 
 namespace ringside::sql {
 
-namespace {
+// Named, not anonymous: a unity build compiles this beside the other modules' methods.
+namespace pairrows {
 
 enum ColumnIndex { kTs, kDur, kEndTs, kKey, kUtid, kCpu, kStartId, kEndId, kFirstArgument };
 constexpr int kArguments = 6; // start_event (or preset), end_event, match, options, start_filter, end_filter
@@ -300,36 +302,19 @@ int rowId(sqlite3_vtab_cursor* base, sqlite3_int64* out)
     return SQLITE_OK;
 }
 
-sqlite3_module makeModule()
-{
-    sqlite3_module m{};
-    m.iVersion = 1;
-    m.xCreate = nullptr; // eponymous only: used as a function, never created
-    m.xConnect = connect;
-    m.xBestIndex = bestIndex;
-    m.xDisconnect = disconnect;
-    m.xDestroy = disconnect;
-    m.xOpen = openCursor;
-    m.xClose = closeCursor;
-    m.xFilter = filter;
-    m.xNext = next;
-    m.xEof = eof;
-    m.xColumn = column;
-    m.xRowid = rowId;
-    return m;
-}
+// Used as a function (FROM event_pairs(...)), never created.
+const sqlite3_module kModule =
+    readOnlyModule({connect, bestIndex, disconnect, openCursor, closeCursor, filter, next, eof, column, rowId, true});
 
-const sqlite3_module kModule = makeModule();
-
-} // namespace
+} // namespace pairrows
 
 int registerEventPairs(sqlite3* db, const Trace& trace, const std::atomic<bool>* interrupt)
 {
-    auto* shared = new Shared;
+    auto* shared = new pairrows::Shared;
     shared->trace = &trace;
     shared->interrupt = interrupt;
-    return sqlite3_create_module_v2(db, "event_pairs", &kModule, shared,
-                                    [](void* aux) { delete static_cast<Shared*>(aux); });
+    return sqlite3_create_module_v2(db, "event_pairs", &pairrows::kModule, shared,
+                                    [](void* aux) { delete static_cast<pairrows::Shared*>(aux); });
 }
 
 } // namespace ringside::sql

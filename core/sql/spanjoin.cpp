@@ -389,26 +389,8 @@ int rowId(sqlite3_vtab_cursor* base, sqlite3_int64* out)
     return SQLITE_OK;
 }
 
-sqlite3_module makeModule()
-{
-    sqlite3_module m{};
-    m.iVersion = 1;
-    m.xCreate = connect;
-    m.xConnect = connect;
-    m.xBestIndex = bestIndex;
-    m.xDisconnect = disconnect;
-    m.xDestroy = disconnect;
-    m.xOpen = openCursor;
-    m.xClose = closeCursor;
-    m.xFilter = filter;
-    m.xNext = next;
-    m.xEof = eof;
-    m.xColumn = column;
-    m.xRowid = rowId;
-    return m;
-}
-
-const sqlite3_module kModule = makeModule();
+const sqlite3_module kModule =
+    readOnlyModule({connect, bestIndex, disconnect, openCursor, closeCursor, filter, next, eof, column, rowId});
 
 } // namespace spanrows
 

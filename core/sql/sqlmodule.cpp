@@ -364,28 +364,29 @@ int rowId(sqlite3_vtab_cursor* base, sqlite3_int64* out)
     return SQLITE_OK;
 }
 
-sqlite3_module makeModule()
+const sqlite3_module kModule =
+    readOnlyModule({connect, bestIndex, disconnect, openCursor, closeCursor, filter, next, eof, column, rowId});
+
+} // namespace
+
+sqlite3_module readOnlyModule(const ReadOnlyMethods& methods)
 {
     sqlite3_module m{};
     m.iVersion = 1;
-    m.xCreate = connect;
-    m.xConnect = connect;
-    m.xBestIndex = bestIndex;
-    m.xDisconnect = disconnect;
-    m.xDestroy = disconnect;
-    m.xOpen = openCursor;
-    m.xClose = closeCursor;
-    m.xFilter = filter;
-    m.xNext = next;
-    m.xEof = eof;
-    m.xColumn = column;
-    m.xRowid = rowId;
+    m.xCreate = methods.eponymousOnly ? nullptr : methods.connect;
+    m.xConnect = methods.connect;
+    m.xBestIndex = methods.bestIndex;
+    m.xDisconnect = methods.disconnect;
+    m.xDestroy = methods.disconnect;
+    m.xOpen = methods.open;
+    m.xClose = methods.close;
+    m.xFilter = methods.filter;
+    m.xNext = methods.next;
+    m.xEof = methods.eof;
+    m.xColumn = methods.column;
+    m.xRowid = methods.rowId;
     return m;
 }
-
-const sqlite3_module kModule = makeModule();
-
-} // namespace
 
 std::string quotedIdentifier(const std::string& name)
 {

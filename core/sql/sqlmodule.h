@@ -3,12 +3,11 @@
 
 #include "sql/sqltable.h"
 
+#include <sqlite3.h>
+
 #include <atomic>
 #include <cstdint>
 #include <string>
-
-struct sqlite3;
-struct sqlite3_vtab;
 
 namespace ringside::sql {
 
@@ -49,5 +48,23 @@ int guarded(sqlite3_vtab* vtab, F f)
 }
 // sqlite3_declare_vtab with declaringTable() true meanwhile: what a module's xConnect calls.
 int declareTable(sqlite3* db, const std::string& schema);
+
+// The methods of a read-only virtual table, as every module here has them; made into SQLite's
+// module by readOnlyModule().
+struct ReadOnlyMethods {
+    int (*connect)(sqlite3*, void*, int, const char* const*, sqlite3_vtab**, char**);
+    int (*bestIndex)(sqlite3_vtab*, sqlite3_index_info*);
+    int (*disconnect)(sqlite3_vtab*);
+    int (*open)(sqlite3_vtab*, sqlite3_vtab_cursor**);
+    int (*close)(sqlite3_vtab_cursor*);
+    int (*filter)(sqlite3_vtab_cursor*, int, const char*, int, sqlite3_value**);
+    int (*next)(sqlite3_vtab_cursor*);
+    int (*eof)(sqlite3_vtab_cursor*);
+    int (*column)(sqlite3_vtab_cursor*, sqlite3_context*, int);
+    int (*rowId)(sqlite3_vtab_cursor*, sqlite3_int64*);
+    // A table-valued function: named in FROM, never created.
+    bool eponymousOnly = false;
+};
+sqlite3_module readOnlyModule(const ReadOnlyMethods& methods);
 
 } // namespace ringside::sql

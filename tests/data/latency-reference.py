@@ -9,7 +9,8 @@
 # (nanoseconds; percentiles by nearest rank). The pairing rules are README's: a start replaces
 # an open start of its key (the older is unmatched), an end without an open start is unmatched,
 # starts open at the end are unmatched; "same task" is the same pid here. PRESET:CONDITION
-# keeps only the start records that meet CONDITION (FIELD OP NUMBER), as --filter-from does.
+# keeps only the start records that meet CONDITION (FIELD OP NUMBER), as --filter-from does. A
+# pair of one event (offcpu) takes each record as an end (its end fields), then as a start.
 import json, math, os, re, subprocess, sys
 
 PRESETS = {
@@ -20,10 +21,11 @@ PRESETS = {
     "syscall": ("sys_enter", "sys_exit", [("id", "id")], True, False),
     "workqueue": ("workqueue_execute_start", "workqueue_execute_end", [("work", "work")], True, False),
     "kmalloc": ("kmalloc", "kfree", [("ptr", "ptr")], False, False),
+    "offcpu": ("sched_switch", "sched_switch", [("prev_pid", "next_pid")], False, False),
 }
 RECORDINGS = {
     "langraph-perfclock.dat": ["irq", "softirq", "waking"],
-    "sched-mix.dat": ["syscall", "softirq", "waking", "workqueue", "waking:prio<120", "syscall:id==0"],
+    "sched-mix.dat": ["syscall", "softirq", "waking", "workqueue", "waking:prio<120", "syscall:id==0", "offcpu"],
     "execve-e2big.dat": ["syscall"],
     "lost-events.dat": ["syscall"],
     "syscalls-8cpu.dat": ["syscall", "softirq", "kmalloc"],
@@ -70,19 +72,20 @@ def presets_of(path, names):
         for ts, cpu, pid, event, values in events:
             if event not in (start_event, end_event):
                 continue
-            side = 0 if event == start_event else 1
-            if side == 0 and not meets(condition, values):
-                continue
-            key = tuple(values.get(f[side]) for f in fields)
-            key += (pid,) if same_task else ()
-            key += (cpu,) if same_cpu else ()
-            if side == 0:
-                replaced += key in open_starts
-                open_starts[key] = ts
-            elif key in open_starts:
-                durations.append(ts - open_starts.pop(key))
-            else:
-                unmatched_ends += 1
+            sides = [1, 0] if start_event == end_event else [0 if event == start_event else 1]
+            for side in sides:
+                if side == 0 and not meets(condition, values):
+                    continue
+                key = tuple(values.get(f[side]) for f in fields)
+                key += (pid,) if same_task else ()
+                key += (cpu,) if same_cpu else ()
+                if side == 0:
+                    replaced += key in open_starts
+                    open_starts[key] = ts
+                elif key in open_starts:
+                    durations.append(ts - open_starts.pop(key))
+                elif not (start_event == end_event and all(a == b for a, b in fields)):
+                    unmatched_ends += 1
         durations.sort()
         stats = [nearest_rank(durations, p) for p in (50, 99)] if durations else [0, 0]
         yield name, len(durations), replaced + len(open_starts), unmatched_ends, (
