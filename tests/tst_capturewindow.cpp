@@ -5,26 +5,31 @@
 // with the reason, where tracefs cannot be written; the "replayed" tests capture from
 // ringside-capture-replay instead, and run without tracefs.
 #include "guisupport.h"
+#include "latency/latencypane.h"
+#include "latency/latencyresultview.h"
 #include "support/tracewriter.h"
 #include "testsupport.h"
 
 #include "capture/capturecontroller.h"
 #include "filters/filterpanel.h"
-#include "plugins/pluginstatspane.h"
 #include "mainwindow.h"
+#include "plugins/pluginstatspane.h"
 #include "state/viewstate.h"
 #include "table/eventtablemodel.h"
 
 #include <QAbstractButton>
-#include <QComboBox>
 #include <QApplication>
+#include <QCheckBox>
+#include <QComboBox>
 #include <QDir>
 #include <QDockWidget>
 #include <QFileInfo>
 #include <QLabel>
+#include <QLineEdit>
 #include <QMessageBox>
 #include <QSignalSpy>
 #include <QStandardPaths>
+#include <QTabWidget>
 #include <QTemporaryDir>
 #include <QTest>
 #include <QTimer>
@@ -33,10 +38,10 @@
 
 #include <atomic>
 #include <chrono>
-#include <memory>
-#include <thread>
 #include <cstdlib>
+#include <memory>
 #include <sys/stat.h>
+#include <thread>
 #include <unistd.h>
 
 using namespace ringside;
@@ -124,7 +129,8 @@ private slots:
 
     void cleanup()
     {
-        if (unwritableReason().isEmpty()) QTRY_COMPARE_WITH_TIMEOUT(captureInstances(), QStringList(), test::kWorkWaitMs);
+        if (unwritableReason().isEmpty())
+            QTRY_COMPARE_WITH_TIMEOUT(captureInstances(), QStringList(), test::kWorkWaitMs);
     }
 
     void captureGrowsSavesAndReopens()
@@ -245,7 +251,8 @@ private slots:
         QVERIFY(window.captures()->running());
         // The CPU rows know who ran while it runs.
         const Trace& trace = *session->trace;
-        QTRY_VERIFY_WITH_TIMEOUT(trace.analysis("cpu-occupancy")->tables->find("cpu_tasks")->rows() > 0, test::kWorkWaitMs);
+        QTRY_VERIFY_WITH_TIMEOUT(trace.analysis("cpu-occupancy")->tables->find("cpu_tasks")->rows() > 0,
+                                 test::kWorkWaitMs);
         // Analysed again as more arrives, the table chosen stays.
         const QString first = pane->summary()->text();
         QTRY_VERIFY_WITH_TIMEOUT(pane->summary()->text() != first, test::kWorkWaitMs);
@@ -330,6 +337,45 @@ private slots:
         const QString out = m_dir.filePath("replayed.dat");
         QVERIFY2(saveCapture(window, out, &error), qPrintable(error));
         QCOMPARE(test::runCli({"dump", out}).out, test::runCli({"dump", ticks}).out);
+    }
+
+    // A latency analysis made while a capture runs is made again as the capture grows, and
+    // ends as the same analysis of the recording replayed: ticks to the next tick of a CPU.
+    void replayedCaptureLatencyFollowsTheCapture()
+    {
+        const QString ticks = m_dir.filePath("ticks-latency.dat");
+        QVERIFY(test::writeFile(ticks, test::tickRecording()));
+        ::setenv("RINGSIDE_REPLAY_SPREAD_MS", "3000", 1); // long enough to pair while it runs
+        ReplayedCaptures replayed(ticks);
+        MainWindow window;
+        window.show();
+        window.captures()->setAnalysisAtIdlePriority(false);
+        QString error;
+        QVERIFY2(window.captures()->start({"-e", "test:tick"}, {}, &error), qPrintable(error));
+        ::unsetenv("RINGSIDE_REPLAY_SPREAD_MS");
+        const auto session = window.session();
+        QVERIFY(session && session->live);
+        QTRY_VERIFY_WITH_TIMEOUT(session->trace->analysedRows() > 0, test::kWorkWaitMs);
+        LatencyPane& pane = *window.latencyPane();
+        pane.choosePreset({});
+        pane.fromEvent()->setCurrentText("test/tick");
+        pane.toEvent()->setCurrentText("test/tick");
+        pane.match()->clear();
+        pane.findChild<QCheckBox*>("latencySameCpu")->setChecked(true);
+        pane.findChild<QCheckBox*>("latencySameTask")->setChecked(false);
+        const uint64_t rowsAtStart = session->trace->analysedRows();
+        pane.run();
+        QTRY_VERIFY2_WITH_TIMEOUT(pane.results()->count() == 1, qPrintable(pane.status()->text()), test::kWorkWaitMs);
+        QTRY_VERIFY_WITH_TIMEOUT(!window.captures()->running(), test::kWorkWaitMs);
+        QVERIFY(test::waitForAnalyses(window));
+        QTRY_VERIFY_WITH_TIMEOUT(!pane.running(), test::kWorkWaitMs);
+        QCOMPARE(session->trace->analysedRows(), uint64_t(3900));
+        // Every tick but each CPU's first ends a pair: 2,999 + 899.
+        QCOMPARE(pane.currentResult()->result().report.overall.count, uint64_t(3898));
+        // Paired first over part of it, then again as it grew (however fast this machine is).
+        qInfo("paired first over %llu of 3900 rows; made again %d times", qulonglong(rowsAtStart), pane.refreshes());
+        if (rowsAtStart < 3900) QVERIFY(pane.refreshes() >= 1);
+        QCOMPARE(pane.results()->count(), 1);
     }
 
     // A recording appended while a capture runs is shown; the capture's analyses go on being

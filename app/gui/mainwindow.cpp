@@ -209,6 +209,7 @@ void MainWindow::analysesUpdated(const TraceSession* session)
     m_timeline->tablesGrew();
     if (session == activeSession().get()) {
         m_pluginStats->refresh();
+        m_latency->recordingGrew();
         m_events->model()->taskNamesChanged(); // names the events gave tasks the saved comms lacked
         m_filtering->refreshCounts();
         m_events->refreshDetails();
@@ -237,6 +238,7 @@ void MainWindow::tablesFinished(const TraceSession* session)
     m_calls->setSession(activeSession());
     m_query->setSession(activeSession());
     m_latency->setSession(activeSession());
+    m_latency->recordingGrew();
     if (!session->isCapture &&
         (session->trace->callSlices().available() || session->trace->functionCalls().available())) {
         m_callDock->setVisible(true);
@@ -338,7 +340,7 @@ void MainWindow::activate(size_t, bool opened)
     const bool analysed = session.trace->analysesFinished();
     m_calls->setSession(analysed ? activeSession() : nullptr);
     m_query->setSession(analysed ? activeSession() : nullptr);
-    m_latency->setSession(analysed ? activeSession() : nullptr);
+    m_latency->setSession(analysed || session.isCapture ? activeSession() : nullptr); // a capture's as it grows
     const bool calls =
         analysed && (session.trace->callSlices().available() || session.trace->functionCalls().available());
     // The keys a recording is read with (W/S, A/D) go to the timeline, not to a filter field

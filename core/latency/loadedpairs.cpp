@@ -105,7 +105,15 @@ Result<std::unique_ptr<LoadedPairs>> LoadedPairs::run(const Trace& trace, const 
     std::vector<bool> wanted(65536, false);
     for (size_t s = 0; s < n; ++s) wanted[sides[s]->type] = true;
     uint64_t total = 0;
-    for (size_t s = 0; s < streams; ++s) total += store.stream(StreamId(uint16_t(s))).columns.size();
+    // What the analyses have seen of a store that may still grow (a capture): the merged order's
+    // rows whose tasks are made, so that every record is fed in time order with its task.
+    const size_t rows = size_t(std::min<uint64_t>(store.eventCount(), trace.analysedRows()));
+    const std::vector<size_t> limits = store.order().countsAt(rows, streams);
+    bool whole = true;
+    for (size_t s = 0; s < streams; ++s) {
+        total += limits[s];
+        whole = whole && limits[s] == store.stream(StreamId(uint16_t(s))).columns.size();
+    }
     std::atomic<uint64_t> walked{0};
     std::atomic<bool> stop{false};
     std::atomic<size_t> nextStream{0};
@@ -119,13 +127,15 @@ Result<std::unique_ptr<LoadedPairs>> LoadedPairs::run(const Trace& trace, const 
             // About the stream's share of the two types' records: grown a few times at most.
             uint64_t typed = 0;
             for (size_t side = 0; side < n; ++side) typed += store.eventTypeCount(sides[side]->type);
+            const size_t limit = limits[s];
             const size_t expected =
-                size_t(double(columns.size()) * double(typed) / double(std::max<uint64_t>(total, 1)) * 1.1);
+                size_t(double(limit) * double(typed) / double(std::max<uint64_t>(store.eventCount(), 1)) * 1.1);
             out.time.reserve(expected);
             out.indexAndSide.reserve(expected);
             out.bytes.reserve(expected * stride);
             uint64_t sinceReport = 0;
             walkRecords(store, stream, wanted, [&](uint32_t index, const uint8_t* record, int size) {
+                if (index >= limit) return;
                 const uint16_t type = columns.eventType[index];
                 const uint64_t time = columns.timestamp[index];
                 ++seen[type == sides[0]->type ? 0 : 1];
@@ -185,7 +195,7 @@ Result<std::unique_ptr<LoadedPairs>> LoadedPairs::run(const Trace& trace, const 
     if (stop) return Error{path + ": the latency analysis was stopped"};
     // A run of pages that could not be read again (the file changed since the load) would
     // leave pairs out without a word.
-    for (size_t side = 0; side < n; ++side)
+    for (size_t side = 0; side < n && whole; ++side)
         if (seen[side] != store.eventTypeCount(sides[side]->type))
             return Error{path + ": the latency analysis failed: some pages could not be read again (the file changed "
                                 "or cannot be read since it was loaded)"};
@@ -196,8 +206,8 @@ Result<std::unique_ptr<LoadedPairs>> LoadedPairs::run(const Trace& trace, const 
     for (size_t s = 0; s < streams; ++s) {
         const Stream& stream = store.stream(StreamId(uint16_t(s)));
         const CpuColumns& c = stream.columns;
-        infos[s] = {stream.cpu, stream.buffer, c.size() ? c.timestamp[0] : 0, c.size() ? c.timestamp[c.size() - 1] : 0,
-                    stream.endsEarly};
+        infos[s] = {stream.cpu, stream.buffer, limits[s] ? c.timestamp[0] : 0,
+                    limits[s] ? c.timestamp[limits[s] - 1] : 0, stream.endsEarly};
     }
     const TaskIndex& tasks = trace.taskIndex();
     std::vector<TypedValue> values(valueCount);

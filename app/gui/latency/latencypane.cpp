@@ -166,24 +166,12 @@ void LatencyPane::setSession(std::shared_ptr<TraceSession> session)
     m_jobs.cancel();
     m_making.reset();
     m_queue.clear();
+    m_refreshing.clear();
+    m_grewMeanwhile = false;
     m_shown.clear();
     while (m_results->count()) delete m_results->widget(0);
     m_session = std::move(session);
-    const QString from = m_from->currentText(), to = m_to->currentText();
-    m_settingPreset = true;
-    m_from->clear();
-    m_to->clear();
-    if (m_session) {
-        QStringList names;
-        for (const Trace::EventFormatNames& f : m_session->trace->recordedFormats())
-            names << QString::fromStdString(f.system + "/" + f.name);
-        names.sort();
-        m_from->addItems(names);
-        m_to->addItems(names);
-    }
-    m_from->setCurrentText(from);
-    m_to->setCurrentText(to);
-    m_settingPreset = false;
+    fillEventLists();
     m_status->setText(m_session ? QString() : tr("Open a recording to pair its events."));
     followView();
     updateButtons();
@@ -204,6 +192,7 @@ void LatencyPane::followView()
     if (m_editingView || !m_session || planned() == m_view->latencies()) return;
     m_jobs.cancel();
     m_making.reset();
+    m_refreshing.clear();
     m_shown.clear();
     while (m_results->count()) delete m_results->widget(0);
     m_queue = m_view->latencies();
@@ -213,9 +202,55 @@ void LatencyPane::followView()
 
 void LatencyPane::makeNext()
 {
-    if (m_queue.isEmpty() || running()) return;
-    const PairSpec next = m_queue.takeFirst();
-    make(next, true);
+    if (running()) return;
+    if (!m_queue.isEmpty()) {
+        const PairSpec next = m_queue.takeFirst();
+        return make(next, Making::Restored);
+    }
+    if (!m_refreshing.isEmpty()) {
+        const int tab = m_refreshing.takeFirst();
+        if (tab < m_shown.size()) return make(m_shown[tab], Making::Refresh, tab);
+        return makeNext();
+    }
+    if (std::exchange(m_grewMeanwhile, false)) recordingGrew();
+}
+
+void LatencyPane::fillEventLists()
+{
+    // The events recorded so far (a capture's grow), the builder's choice kept.
+    QStringList names;
+    if (m_session)
+        for (const Trace::EventFormatNames& f : m_session->trace->recordedFormats())
+            names << QString::fromStdString(f.system + "/" + f.name);
+    names.sort();
+    QStringList shown;
+    for (int i = 0; i < m_from->count(); ++i) shown << m_from->itemText(i);
+    if (names == shown) return;
+    const QString from = m_from->currentText(), to = m_to->currentText();
+    m_settingPreset = true;
+    m_from->clear();
+    m_to->clear();
+    m_from->addItems(names);
+    m_to->addItems(names);
+    m_from->setCurrentText(from);
+    m_to->setCurrentText(to);
+    m_settingPreset = false;
+    updateButtons();
+}
+
+void LatencyPane::recordingGrew()
+{
+    fillEventLists();
+    if (!m_session || m_shown.isEmpty()) return;
+    // Made again once what is being made is done: a capture grows faster than it is paired.
+    if (running() || !m_refreshing.isEmpty()) {
+        m_grewMeanwhile = true;
+        return;
+    }
+    const uint64_t rows = m_session->trace->analysedRows();
+    if (rows == m_rowsMade) return;
+    for (int tab = 0; tab < m_shown.size(); ++tab) m_refreshing.push_back(tab);
+    makeNext();
 }
 
 void LatencyPane::choosePreset(const QString& name)
@@ -320,19 +355,22 @@ std::optional<PairSpec> LatencyPane::spec(QString* why) const
 void LatencyPane::run()
 {
     if (!m_session || running()) return;
+    fillEventLists(); // a capture's events so far
     QString why;
     const std::optional<PairSpec> chosen = spec(&why);
     if (!chosen) {
         m_status->setText(why);
         return;
     }
-    make(*chosen, false);
+    make(*chosen, Making::New);
 }
 
-void LatencyPane::make(const PairSpec& pair, bool restored)
+void LatencyPane::make(const PairSpec& pair, Making making, int tab)
 {
     std::shared_ptr<TraceSession> session = m_session;
-    m_making = pair;
+    const bool restored = making == Making::Restored;
+    if (making != Making::Refresh) m_making = pair;
+    m_rowsMade = session->trace->analysedRows();
     m_status->setText(tr("Pairing %1…").arg(QString::fromStdString(pair.name)));
     auto timer = std::make_shared<QElapsedTimer>();
     timer->start();
@@ -353,12 +391,27 @@ void LatencyPane::make(const PairSpec& pair, bool restored)
             result->report = makeLatencyReport(result->loaded->pairs(), SIZE_MAX);
             return std::shared_ptr<const LatencyResult>(std::move(result));
         },
-        [this, timer, restored](std::shared_ptr<const LatencyResult> result) {
+        [this, timer, restored, making, tab](std::shared_ptr<const LatencyResult> result) {
             auto* view = new LatencyResultView(result, m_results);
             connect(view, &LatencyResultView::jumpRequested, this, &LatencyPane::jumpRequested);
             connect(view, &LatencyResultView::trackRequested, this, &LatencyPane::trackRequested);
-            const int tab = m_results->addTab(view, QString::fromStdString(result->spec.name));
-            m_results->setCurrentIndex(tab);
+            const QString title = QString::fromStdString(result->spec.name);
+            if (making == Making::Refresh) {
+                // The tab made again in place, the one shown kept.
+                const int current = m_results->currentIndex();
+                QWidget* old = m_results->widget(tab);
+                m_results->removeTab(tab);
+                delete old;
+                m_results->insertTab(tab, view, title);
+                m_results->setCurrentIndex(current);
+                ++m_refreshes;
+                m_status->setText(tr("%1: %2 pairs so far")
+                                      .arg(title)
+                                      .arg(QLocale().toString(qulonglong(result->report.overall.count))));
+                updateButtons();
+                return makeNext();
+            }
+            m_results->setCurrentIndex(m_results->addTab(view, title));
             m_making.reset();
             m_shown.push_back(result->spec);
             if (!restored) {
@@ -373,9 +426,9 @@ void LatencyPane::make(const PairSpec& pair, bool restored)
             updateButtons();
             makeNext();
         },
-        [this, restored, pair](const QString& message) {
+        [this, restored, making, pair](const QString& message) {
             m_status->setText(tr("<span style='color:#b00020'>%1</span>").arg(message.toHtmlEscaped()));
-            m_making.reset();
+            if (making != Making::Refresh) m_making.reset();
             // A session's analysis the recording cannot make is said, and leaves the list.
             if (restored) {
                 m_notMade << QString::fromStdString(pair.name) + ": " + message;
@@ -409,6 +462,8 @@ void LatencyPane::cancel()
     const bool restoring = !m_queue.isEmpty() || m_view->latencies().size() > m_shown.size();
     m_making.reset();
     m_queue.clear();
+    m_refreshing.clear();
+    m_grewMeanwhile = false;
     if (restoring) {
         const QScopedValueRollback editing(m_editingView, true);
         while (m_view->latencies().size() > m_shown.size()) m_view->removeLatency(int(m_shown.size()));

@@ -44,6 +44,11 @@ public:
     void run();
     void cancel();
     bool running() const { return m_jobs.isRunning(); }
+    // The recording's analyses went further (a capture grew, a load's analyses ended): the
+    // tabs are made again over what they have now, one after another.
+    void recordingGrew();
+    // How many times a tab was made again so.
+    int refreshes() const { return m_refreshes; }
 
     QComboBox* presets() const { return m_presets; }
     QComboBox* fromEvent() const { return m_from; }
@@ -58,7 +63,10 @@ signals:
     void trackRequested(const QString& name, const QString& sql);
 
 private:
-    void make(const PairSpec& spec, bool restored);
+    // New: the user's, a tab added and the view told; Restored: the view's, a tab added;
+    // Refresh: tab `tab` made again over what the recording has now.
+    enum class Making { New, Restored, Refresh };
+    void make(const PairSpec& spec, Making making, int tab = -1);
     void makeNext();
     void sayNotMade();
     void followView();
@@ -66,6 +74,7 @@ private:
     QVector<PairSpec> planned() const;
     void builderEdited();
     void fillFieldsMenu();
+    void fillEventLists();
     void updateButtons();
     std::vector<std::string> fieldsOf(const QString& event) const;
 
@@ -75,7 +84,11 @@ private:
     std::optional<PairSpec> m_making;
     QVector<PairSpec> m_queue; // a session's analyses still to be made
     bool m_editingView = false;
-    QStringList m_notMade; // the session's analyses that failed, with why
+    QStringList m_notMade;     // the session's analyses that failed, with why
+    QVector<int> m_refreshing; // tabs to make again
+    bool m_grewMeanwhile = false;
+    uint64_t m_rowsMade = 0; // the analysed rows the last making began with
+    int m_refreshes = 0;
     JobTracker m_jobs;
     bool m_settingPreset = false;
     QComboBox* m_presets;
