@@ -1099,11 +1099,16 @@ private slots:
                             "JOIN sched_switch w ON w.id = p.end_id WHERE p.key = w.next_pid")
                      .rows[0][0],
                  std::string("1004"));
+        // Each preset whose events the recording has is a view; the others are not there.
+        QCOMPARE(query(sql, "SELECT count(*), min(dur), max(dur) FROM latency_softirq").rows[0], softirq);
+        Rows tables;
+        QVERIFY(!sql.run("SELECT * FROM latency_kmalloc", tables).ok); // sched-mix.dat has no kmem events
         // Filters on each side: the starts of high-priority wakings only.
         QCOMPARE(query(sql, "SELECT count(*) FROM event_pairs('waking', '', '', '', 'prio < 120')").rows[0][0],
                  std::string("40"));
-        QCOMPARE(query(sql, "SELECT count(*) FROM event_pairs('waking', '', '', '', 'prio < 120') p JOIN sched_waking w "
-                            "ON w.id = p.start_id WHERE w.prio >= 120")
+        QCOMPARE(query(sql,
+                       "SELECT count(*) FROM event_pairs('waking', '', '', '', 'prio < 120') p JOIN sched_waking w "
+                       "ON w.id = p.start_id WHERE w.prio >= 120")
                      .rows[0][0],
                  std::string("0"));
         Rows rows;

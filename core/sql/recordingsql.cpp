@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 #include "sql/recordingsql.h"
 
+#include "latency/pairspec.h"
 #include "sql/analysistables.h"
 #include "sql/eventpairstable.h"
 #include "sql/eventtables.h"
@@ -83,16 +84,29 @@ Result<std::unique_ptr<RecordingSql>> RecordingSql::open(const Trace& trace)
         sql->m_info.push_back({"raw", "ftrace_event under Perfetto's older name", events->columns});
     }
     using T = ColumnType;
+    const std::vector<Column> pairColumns = {{"ts", T::Integer},       {"dur", T::Integer},   {"end_ts", T::Integer},
+                                             {"key", T::Text},         {"utid", T::Integer},  {"cpu", T::Integer},
+                                             {"start_id", T::Integer}, {"end_id", T::Integer}};
     sql->m_info.push_back({"event_pairs",
                            "latency pairs: event_pairs('irq'), event_pairs(start, end, 'match', 'task,cpu,nesting')",
-                           {{"ts", T::Integer},
-                            {"dur", T::Integer},
-                            {"end_ts", T::Integer},
-                            {"key", T::Text},
-                            {"utid", T::Integer},
-                            {"cpu", T::Integer},
-                            {"start_id", T::Integer},
-                            {"end_id", T::Integer}}});
+                           pairColumns});
+    // A view per latency preset whose two events the recording has: latency_irq, latency_syscall...
+    std::set<std::string> recorded;
+    for (const Trace::EventFormatNames& f : trace.recordedFormats()) recorded.insert(f.system + "/" + f.name);
+    for (const std::string& preset : presetPairNames()) {
+        const PairSpec spec = *presetPair(preset);
+        const std::string name = "latency_" + preset;
+        if (!recorded.count(spec.from) || !recorded.count(spec.to) || sql->table(name)) continue;
+        const std::string create = "CREATE VIEW " + name + " AS SELECT * FROM event_pairs('" + preset + "')";
+        char* message = nullptr;
+        if (sqlite3_exec(sql->m_db, create.c_str(), nullptr, nullptr, &message) != SQLITE_OK) {
+            const std::string why = message ? message : "unknown error";
+            sqlite3_free(message);
+            return Error{path + ": cannot make SQL view " + name + ": " + why};
+        }
+        sql->m_info.push_back(
+            {name, "the " + preset + " latency preset's pairs (event_pairs('" + preset + "'))", pairColumns});
+    }
     // From here on a query reads the recording and writes temporary tables at most (a session
     // file received from someone else re-runs its queries): no ATTACH (nor VACUUM INTO, which
     // attaches its file), no schema of the main database, no new virtual tables, only the
