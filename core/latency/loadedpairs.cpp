@@ -233,7 +233,7 @@ Result<std::unique_ptr<LoadedPairs>> LoadedPairs::run(const Trace& trace, const 
             if (next[s] < h.time.size()) heads.push({h.time[next[s]], s});
             const bool end = h.indexAndSide[i] & StreamHits::kEnd;
             const PairSide& side = *sides[end ? 1 : 0];
-            const uint8_t* bytes = &h.bytes[i * stride];
+            const uint8_t* bytes = h.bytes.data() + i * stride; // no bytes when nothing is matched
             for (size_t f = 0; f < side.fields.size(); ++f)
                 side.fields[f].decode(bytes + side.at[f], side.fields[f].size, bigEndian, values[f]);
             ConsumedRecord record;
