@@ -218,10 +218,9 @@ void LatencyPane::makeNext()
 void LatencyPane::fillEventLists()
 {
     // The events recorded so far (a capture's grow), the builder's choice kept.
+    m_formats = m_session ? m_session->trace->recordedFormats() : std::vector<Trace::EventFormatNames>();
     QStringList names;
-    if (m_session)
-        for (const Trace::EventFormatNames& f : m_session->trace->recordedFormats())
-            names << QString::fromStdString(f.system + "/" + f.name);
+    for (const Trace::EventFormatNames& f : m_formats) names << QString::fromStdString(f.system + "/" + f.name);
     names.sort();
     QStringList shown;
     for (int i = 0; i < m_from->count(); ++i) shown << m_from->itemText(i);
@@ -289,12 +288,17 @@ void LatencyPane::builderEdited()
     updateButtons();
 }
 
+const Trace::EventFormatNames* LatencyPane::formatOf(const QString& event) const
+{
+    for (const Trace::EventFormatNames& f : m_formats)
+        if (QString::fromStdString(f.system + "/" + f.name) == event) return &f;
+    return nullptr;
+}
+
 std::vector<std::string> LatencyPane::fieldsOf(const QString& event) const
 {
-    if (!m_session) return {};
-    for (const Trace::EventFormatNames& f : m_session->trace->recordedFormats())
-        if (QString::fromStdString(f.system + "/" + f.name) == event) return f.fields;
-    return {};
+    const Trace::EventFormatNames* format = formatOf(event);
+    return format ? format->fields : std::vector<std::string>();
 }
 
 void LatencyPane::fillFieldsMenu()
@@ -482,10 +486,8 @@ void LatencyPane::updateButtons()
     // What the builder's events amount to, as it is edited.
     auto count = [this](const QString& event) -> QString {
         if (!m_session) return QStringLiteral("–");
-        for (const Trace::EventFormatNames& f : m_session->trace->recordedFormats())
-            if (QString::fromStdString(f.system + "/" + f.name) == event)
-                return QLocale().toString(qulonglong(m_session->store().eventTypeCount(f.type)));
-        return tr("none");
+        const Trace::EventFormatNames* format = formatOf(event);
+        return format ? QLocale().toString(qulonglong(m_session->store().eventTypeCount(format->type))) : tr("none");
     };
     m_counts->setText(tr("%1 starts, %2 ends").arg(count(m_from->currentText()), count(m_to->currentText())));
     m_run->setEnabled(m_session && !running() && !m_from->currentText().isEmpty() && !m_to->currentText().isEmpty());

@@ -77,9 +77,13 @@ private:
     void fillEventLists();
     void updateButtons();
     std::vector<std::string> fieldsOf(const QString& event) const;
+    const Trace::EventFormatNames* formatOf(const QString& event) const;
 
     ViewState* m_view;
     std::shared_ptr<TraceSession> m_session;
+    // The recording's event formats with records, as fillEventLists() last read them (each
+    // read walks every type under the handle's lock: not per keystroke).
+    std::vector<Trace::EventFormatNames> m_formats;
     QVector<PairSpec> m_shown; // each tab's
     std::optional<PairSpec> m_making;
     QVector<PairSpec> m_queue; // a session's analyses still to be made
