@@ -153,8 +153,9 @@ int latencyCommand(const std::vector<std::string>& args)
         auto seconds = [](Clock::time_point a, Clock::time_point b) {
             return std::chrono::duration<double>(b - a).count();
         };
-        std::fprintf(stderr, "latency load_s=%.3f pair_s=%.3f statistics_s=%.3f pairs=%zu\n", seconds(began, opened),
-                     seconds(opened, paired), seconds(paired, Clock::now()), p.size());
+        std::fprintf(stderr, "latency load_s=%.3f pair_s=%.3f (walk_s=%.3f match_s=%.3f) statistics_s=%.3f pairs=%zu\n",
+                     seconds(began, opened), seconds(opened, paired), (*loaded)->walkSeconds(),
+                     (*loaded)->matchSeconds(), seconds(paired, Clock::now()), p.size());
     }
     const EventStore& store = t.store();
     auto pidOf = [&](EventRef e) { return store.stream(e.stream).columns.pid[e.index]; };

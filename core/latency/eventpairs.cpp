@@ -44,6 +44,15 @@ void PairMatcher::end(std::string_view key, uint64_t time, EventRef event)
     --m_nestedBelow;
 }
 
+void PairMatcher::reserve(size_t count)
+{
+    m_pairs.start.reserve(count);
+    m_pairs.duration.reserve(count);
+    m_pairs.group.reserve(count);
+    m_pairs.startEvent.reserve(count);
+    m_pairs.endEvent.reserve(count);
+}
+
 bool PairMatcher::isOpen(std::string_view key) const
 {
     const uint32_t number = m_keys.find(key);
@@ -159,12 +168,17 @@ void EventPairs::setStreams(const std::vector<StreamInfo>& streams)
 
 void EventPairs::makeKey(const ConsumedRecord& record, size_t firstValue, size_t values)
 {
+    // A word for each part: KeyIndex reads a key a word at a time, and a word read back over
+    // narrower writes stalls.
     m_key.clear();
     if (m_spec.sameTask) {
-        const uint32_t task = record.task.valid() ? record.task.value : uint32_t(record.pid);
+        const uint64_t task = record.task.valid() ? record.task.value : uint32_t(record.pid);
         m_key.append(reinterpret_cast<const char*>(&task), sizeof task);
     }
-    if (m_spec.sameCpu) m_key.append(reinterpret_cast<const char*>(&record.stream.value), sizeof record.stream.value);
+    if (m_spec.sameCpu) {
+        const uint64_t stream = record.stream.value;
+        m_key.append(reinterpret_cast<const char*>(&stream), sizeof stream);
+    }
     for (size_t f = firstValue; f < firstValue + values; ++f) appendKeyBytes(m_key, record.field(f));
 }
 
@@ -221,7 +235,7 @@ void EventPairs::startPair(const ConsumedRecord& record, EventRef event)
 
 size_t EventPairs::keyFieldsAt() const
 {
-    return (m_spec.sameTask ? sizeof(uint32_t) : 0) + (m_spec.sameCpu ? sizeof(uint16_t) : 0);
+    return (m_spec.sameTask ? sizeof(uint64_t) : 0) + (m_spec.sameCpu ? sizeof(uint64_t) : 0);
 }
 
 void EventPairs::finish()

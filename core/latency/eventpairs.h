@@ -42,6 +42,8 @@ public:
         start(key, time, event, [group] { return group; });
     }
     void end(std::string_view key, uint64_t time, EventRef event);
+    // Room for `count` pairs, when their number is known beforehand: grown once, not doubled.
+    void reserve(size_t count);
     // Whether a start of the key is open.
     bool isOpen(std::string_view key) const;
     // The recording ended: the starts still open are unmatched.
@@ -80,7 +82,7 @@ private:
 // records in time order, it pairs PairSpec's start and end events into durations. Statistics
 // are kept per group: the values of the matched fields (a syscall's id, an IRQ line), or the
 // task or CPU when no field is matched.
-class EventPairs : public RecordConsumer {
+class EventPairs final : public RecordConsumer {
 public:
     explicit EventPairs(PairSpec spec);
 
@@ -90,6 +92,8 @@ public:
     void setStreams(const std::vector<StreamInfo>& streams) override;
     void consume(const ConsumedRecord& record) override;
     void finish() override;
+    // About as many pairs as will be made (the fewer of the starts and ends to come).
+    void reservePairs(size_t count) { m_matcher.reserve(count); }
 
     const PairSpec& spec() const { return m_spec; }
     // Why nothing can be paired (an event or field the recording does not have), or empty.

@@ -1,66 +1,101 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 #include "latency/keyindex.h"
 
+#include <algorithm>
 #include <cstring>
 
 namespace ringside {
 
-uint64_t KeyIndex::hashOf(std::string_view key)
+namespace {
+
+uint64_t mixed(uint64_t h)
 {
-    // A word at a time, mixed as splitmix64 mixes: keys are a few words.
+    // splitmix64's finalizer: the table's index is the hash's low bits.
+    h = (h ^ (h >> 30)) * 0xbf58476d1ce4e5b9ull;
+    h = (h ^ (h >> 27)) * 0x94d049bb133111ebull;
+    return h ^ (h >> 31);
+}
+
+// Up to 8 bytes as a zero-padded word, with fixed-size loads for the usual widths.
+uint64_t wordOf(const char* p, size_t n)
+{
+    uint64_t w = 0;
+    uint32_t half = 0;
+    switch (n) {
+    case 8: std::memcpy(&w, p, 8); return w;
+    case 4: std::memcpy(&half, p, 4); return half;
+    default: std::memcpy(&w, p, n); return w;
+    }
+}
+
+} // namespace
+
+uint64_t KeyIndex::shortHash(const Entry& e)
+{
+    return mixed(e.words[0] ^ mixed(e.words[1] ^ e.length));
+}
+
+KeyIndex::Probe KeyIndex::probeOf(std::string_view key)
+{
+    Probe probe;
+    Entry& e = probe.entry;
+    if (key.size() <= kShort) {
+        // The words are made in registers, not by narrow copies into the entry read back
+        // wide (a stalled load for every record).
+        e.words[0] = wordOf(key.data(), std::min<size_t>(key.size(), 8));
+        e.words[1] = key.size() > 8 ? wordOf(key.data() + 8, key.size() - 8) : 0;
+        e.length = uint32_t(key.size());
+        probe.hash = shortHash(e);
+        return probe;
+    }
     uint64_t h = 0x9e3779b97f4a7c15ull ^ key.size();
     size_t i = 0;
     for (; i + 8 <= key.size(); i += 8) {
         uint64_t w;
         std::memcpy(&w, key.data() + i, 8);
-        h = (h ^ w) * 0xbf58476d1ce4e5b9ull;
-        h ^= h >> 31;
+        h = mixed(h ^ w);
     }
     uint64_t w = 0;
     std::memcpy(&w, key.data() + i, key.size() - i);
-    h = (h ^ w) * 0x94d049bb133111ebull;
-    return h ^ (h >> 29);
+    probe.hash = mixed(h ^ w);
+    e.words[0] = probe.hash;
+    e.length = kLong;
+    return probe;
 }
 
-bool KeyIndex::holds(const Entry& e, uint64_t hash, std::string_view key) const
+bool KeyIndex::holds(const Entry& e, const Probe& probe, std::string_view key) const
 {
-    if (e.hash != hash) return false;
-    if (e.length != kLong) return e.length == key.size() && std::memcmp(e.bytes, key.data(), key.size()) == 0;
-    uint32_t index;
-    std::memcpy(&index, e.bytes, sizeof index);
-    return m_long[index] == key;
+    const Entry& p = probe.entry;
+    if (e.length != p.length || e.words[0] != p.words[0]) return false;
+    if (p.length != kLong) return e.words[1] == p.words[1];
+    return m_long[e.words[1]] == key;
 }
 
-size_t KeyIndex::slotOf(uint64_t hash, std::string_view key) const
+size_t KeyIndex::slotOf(const Probe& probe, std::string_view key) const
 {
     const size_t mask = m_table.size() - 1;
-    for (size_t i = hash & mask;; i = (i + 1) & mask) {
+    for (size_t i = probe.hash & mask;; i = (i + 1) & mask) {
         const Entry& e = m_table[i];
-        if (e.number == kNone || holds(e, hash, key)) return i;
+        if (e.number == kNone || holds(e, probe, key)) return i;
     }
 }
 
 uint32_t KeyIndex::find(std::string_view key) const
 {
     if (m_table.empty()) return kNone;
-    return m_table[slotOf(hashOf(key), key)].number;
+    return m_table[slotOf(probeOf(key), key)].number;
 }
 
 std::pair<uint32_t, bool> KeyIndex::findOrAdd(std::string_view key)
 {
     if ((m_count + 1) * 2 > m_table.size()) grow();
-    const uint64_t hash = hashOf(key);
-    Entry& e = m_table[slotOf(hash, key)];
+    const Probe probe = probeOf(key);
+    Entry& e = m_table[slotOf(probe, key)];
     if (e.number != kNone) return {e.number, false};
-    e.hash = hash;
+    e = probe.entry;
     e.number = uint32_t(m_count++);
-    if (key.size() <= kInline) {
-        e.length = uint8_t(key.size());
-        std::memcpy(e.bytes, key.data(), key.size());
-    } else {
-        e.length = kLong;
-        const auto index = uint32_t(m_long.size());
-        std::memcpy(e.bytes, &index, sizeof index);
+    if (e.length == kLong) {
+        e.words[1] = m_long.size();
         m_long.emplace_back(key);
     }
     return {e.number, true};
@@ -73,7 +108,9 @@ void KeyIndex::grow()
     const size_t mask = m_table.size() - 1;
     for (const Entry& e : old) {
         if (e.number == kNone) continue;
-        size_t i = e.hash & mask;
+        // A long key's hash is its first word; a short one's is worked out again.
+        const uint64_t hash = e.length == kLong ? e.words[0] : shortHash(e);
+        size_t i = hash & mask;
         while (m_table[i].number != kNone) i = (i + 1) & mask;
         m_table[i] = e;
     }

@@ -12,7 +12,8 @@ namespace ringside {
 // Short byte strings (a task id and a number or two) numbered 0, 1, 2... in the order they are
 // added. An open-addressed table with the keys inline: pairing millions of records looks a key
 // up for each, and a node-based map's pointer chasing and byte hash were most of that time.
-// Keys longer than the inline room (text fields) are kept aside.
+// A key of up to 16 bytes is held as two words, hashed and compared a word at a time; longer
+// ones (text fields) are kept aside.
 class KeyIndex {
 public:
     static constexpr uint32_t kNone = UINT32_MAX;
@@ -23,17 +24,22 @@ public:
     size_t size() const { return m_count; }
 
 private:
-    static constexpr size_t kInline = 19;
-    static constexpr uint8_t kLong = 0xff; // `length` of a key kept in m_long
+    static constexpr size_t kShort = 16;
     struct Entry {
-        uint64_t hash = 0;
+        uint64_t words[2] = {0, 0}; // a short key, zero-padded; a long one's hash and index in m_long
         uint32_t number = kNone;
-        uint8_t length = 0;
-        char bytes[kInline] = {}; // the key, or for a long one its index in m_long
+        uint32_t length = 0; // kLong for a key kept in m_long
     };
-    static uint64_t hashOf(std::string_view key);
-    bool holds(const Entry& e, uint64_t hash, std::string_view key) const;
-    size_t slotOf(uint64_t hash, std::string_view key) const; // the entry holding it, or the empty one
+    static constexpr uint32_t kLong = UINT32_MAX;
+    // The key as an entry would hold it (number unset), and its hash.
+    struct Probe {
+        Entry entry;
+        uint64_t hash = 0;
+    };
+    static Probe probeOf(std::string_view key);
+    bool holds(const Entry& e, const Probe& probe, std::string_view key) const;
+    size_t slotOf(const Probe& probe, std::string_view key) const; // the entry holding it, or the empty one
+    static uint64_t shortHash(const Entry& e);
     void grow();
 
     std::vector<Entry> m_table; // a power of two long, at most half full

@@ -13,6 +13,7 @@
 
 #include <algorithm>
 #include <atomic>
+#include <chrono>
 #include <cstring>
 #include <queue>
 #include <thread>
@@ -132,13 +133,14 @@ Result<std::unique_ptr<LoadedPairs>> LoadedPairs::run(const Trace& trace, const 
                 size_t(double(limit) * double(typed) / double(std::max<uint64_t>(store.eventCount(), 1)) * 1.1);
             out.time.reserve(expected);
             out.indexAndSide.reserve(expected);
-            out.bytes.reserve(expected * stride);
-            uint64_t sinceReport = 0;
-            walkRecords(store, stream, wanted, [&](uint32_t index, const uint8_t* record, int size) {
+            out.bytes.resize(expected * stride);
+            uint64_t sinceReport = 0, seenHere[2] = {0, 0};
+            size_t used = 0; // of out.bytes, grown by doubling: zeros where a record was short
+            forEachRecord(store, stream, wanted, [&](uint32_t index, const uint8_t* record, int size) {
                 if (index >= limit) return;
                 const uint16_t type = columns.eventType[index];
                 const uint64_t time = columns.timestamp[index];
-                ++seen[type == sides[0]->type ? 0 : 1];
+                ++seenHere[type == sides[0]->type ? 0 : 1];
                 for (size_t side = 0; side < n; ++side) {
                     const PairSide& it = *sides[side];
                     if (it.type != type) continue;
@@ -152,12 +154,14 @@ Result<std::unique_ptr<LoadedPairs>> LoadedPairs::run(const Trace& trace, const 
                     }
                     out.time.push_back(time);
                     out.indexAndSide.push_back(index | (side ? StreamHits::kEnd : 0));
-                    const size_t at = out.bytes.size();
-                    out.bytes.resize(at + stride);
+                    if (used + stride > out.bytes.size())
+                        out.bytes.resize(std::max(out.bytes.size() * 2, used + stride));
+                    uint8_t* into = out.bytes.data() + used;
+                    used += stride;
                     for (size_t f = 0; f < it.fields.size(); ++f) {
                         const int offset = it.fields[f].offset, width = it.fields[f].size;
                         const int have = std::clamp(size - offset, 0, width);
-                        if (have > 0) std::memcpy(&out.bytes[at + it.at[f]], record + offset, size_t(have));
+                        if (have > 0) std::memcpy(into + it.at[f], record + offset, size_t(have));
                     }
                 }
                 if (++sinceReport == 65536) {
@@ -166,9 +170,14 @@ Result<std::unique_ptr<LoadedPairs>> LoadedPairs::run(const Trace& trace, const 
                     if (reports && progress && !progress(done, total * 2)) stop = true;
                 }
             });
+            out.bytes.resize(used);
+            seen[0] += seenHere[0];
+            seen[1] += seenHere[1];
             walked += sinceReport;
         }
     };
+    using Clock = std::chrono::steady_clock;
+    const Clock::time_point walkBegan = Clock::now();
     const bool filtered = sides[0]->filter || (n > 1 && sides[1]->filter);
     const size_t threads = filtered ? 1 : std::min<size_t>(streams, std::max(1u, std::thread::hardware_concurrency()));
     std::vector<std::thread> helpers;
@@ -200,6 +209,8 @@ Result<std::unique_ptr<LoadedPairs>> LoadedPairs::run(const Trace& trace, const 
             return Error{path + ": the latency analysis failed: some pages could not be read again (the file changed "
                                 "or cannot be read since it was loaded)"};
 
+    const Clock::time_point matchBegan = Clock::now();
+    result->m_walkSeconds = std::chrono::duration<double>(matchBegan - walkBegan).count();
     // Fed in merged order (time, ties in stream order), each record with its task, as the
     // registry feeds a load: the same pairs.
     std::vector<StreamInfo> infos(streams);
@@ -214,8 +225,14 @@ Result<std::unique_ptr<LoadedPairs>> LoadedPairs::run(const Trace& trace, const 
     using Head = std::pair<uint64_t, size_t>; // (time, stream)
     std::priority_queue<Head, std::vector<Head>, std::greater<>> heads;
     std::vector<size_t> next(streams, 0);
-    for (size_t s = 0; s < streams; ++s)
+    uint64_t hitCount = 1, starts = 0;
+    for (size_t s = 0; s < streams; ++s) {
         if (!hits[s].time.empty()) heads.push({hits[s].time[0], s});
+        hitCount += hits[s].time.size();
+        for (uint32_t v : hits[s].indexAndSide) starts += !(v & StreamHits::kEnd);
+    }
+    // A pair a start, or a record for pairs of one event: its vectors are grown once.
+    pairs.reservePairs(n == 1 ? size_t(hitCount) : size_t(std::min(starts, hitCount - 1 - starts)));
     struct TaskOfStream {
         int32_t pid = -1;
         uint64_t from = 0, until = 0;
@@ -225,42 +242,48 @@ Result<std::unique_ptr<LoadedPairs>> LoadedPairs::run(const Trace& trace, const 
     uint64_t fed = 0;
     try {
         pairs.setStreams(infos);
+        // A stream's records are fed in runs, up to the next stream's head: one heap step a run.
         while (!heads.empty()) {
             const size_t s = heads.top().second;
             heads.pop();
+            const Head bound = heads.empty() ? Head{UINT64_MAX, SIZE_MAX} : heads.top();
             const StreamHits& h = hits[s];
-            const size_t i = next[s]++;
-            if (next[s] < h.time.size()) heads.push({h.time[next[s]], s});
-            const bool end = h.indexAndSide[i] & StreamHits::kEnd;
-            const PairSide& side = *sides[end ? 1 : 0];
-            const uint8_t* bytes = h.bytes.data() + i * stride; // no bytes when nothing is matched
-            for (size_t f = 0; f < side.fields.size(); ++f)
-                side.fields[f].decode(bytes + side.at[f], side.fields[f].size, bigEndian, values[f]);
-            ConsumedRecord record;
-            record.request = end ? 1 : 0;
-            record.type = side.type;
-            record.timestamp = h.time[i];
-            record.stream = StreamId(uint16_t(s));
-            record.index = h.indexAndSide[i] & ~StreamHits::kEnd;
-            const CpuColumns& columns = store.stream(record.stream).columns;
-            record.pid = columns.pid[record.index];
-            // The task of a pid is asked once per run of its records on a stream (one life).
+            const StreamId stream(static_cast<uint16_t>(s));
+            const CpuColumns& columns = store.stream(stream).columns;
             TaskOfStream& known = taskOf[s];
-            if (record.pid != known.pid || record.timestamp >= known.until || record.timestamp < known.from) {
-                known = {record.pid, record.timestamp, tasks.nextLifeAfter(record.pid, record.timestamp),
-                         tasks.taskAt(record.pid, record.timestamp)};
+            size_t i = next[s];
+            for (; i < h.time.size() && Head{h.time[i], s} < bound; ++i) {
+                const bool end = h.indexAndSide[i] & StreamHits::kEnd;
+                const PairSide& side = *sides[end ? 1 : 0];
+                const uint8_t* bytes = h.bytes.data() + i * stride; // no bytes when nothing is matched
+                for (size_t f = 0; f < side.fields.size(); ++f)
+                    side.fields[f].decode(bytes + side.at[f], side.fields[f].size, bigEndian, values[f]);
+                ConsumedRecord record;
+                record.request = end ? 1 : 0;
+                record.type = side.type;
+                record.timestamp = h.time[i];
+                record.stream = stream;
+                record.index = h.indexAndSide[i] & ~StreamHits::kEnd;
+                record.pid = columns.pid[record.index];
+                // The task of a pid is asked once per run of its records on a stream (one life).
+                if (record.pid != known.pid || record.timestamp >= known.until || record.timestamp < known.from) {
+                    known = {record.pid, record.timestamp, tasks.nextLifeAfter(record.pid, record.timestamp),
+                             tasks.taskAt(record.pid, record.timestamp)};
+                }
+                record.task = known.task;
+                record.flags = columns.flags[record.index];
+                record.values = values.data();
+                record.valueCount = side.fields.size();
+                pairs.consume(record);
+                if ((++fed & 0xffff) == 0 && progress && !progress(total + fed * total / hitCount, total * 2))
+                    return Error{path + ": the latency analysis was stopped"};
             }
-            record.task = known.task;
-            record.flags = columns.flags[record.index];
-            record.values = values.data();
-            record.valueCount = side.fields.size();
-            pairs.consume(record);
-            if ((++fed & 0xffff) == 0 && progress &&
-                !progress(total + fed * total / std::max<uint64_t>(1, fed + heads.size()), total * 2))
-                return Error{path + ": the latency analysis was stopped"};
+            next[s] = i;
+            if (i < h.time.size()) heads.push({h.time[i], s});
         }
         pairs.flush();
         pairs.finish();
+        result->m_matchSeconds = std::chrono::duration<double>(Clock::now() - matchBegan).count();
     } catch (...) {
         return Error{path + ": the latency analysis failed: " + failureOfCurrentException()};
     }

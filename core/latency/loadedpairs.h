@@ -30,10 +30,14 @@ public:
                                                     const Progress& progress = {});
 
     const EventPairs& pairs() const { return *m_pairs; }
+    // Where the time went, for benchmarks: reading the records again, and matching them.
+    double walkSeconds() const { return m_walkSeconds; }
+    double matchSeconds() const { return m_matchSeconds; }
 
 private:
     LoadedPairs() = default;
     std::unique_ptr<EventPairs> m_pairs;
+    double m_walkSeconds = 0, m_matchSeconds = 0;
 };
 
 } // namespace ringside
