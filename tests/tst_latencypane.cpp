@@ -50,7 +50,24 @@ private slots:
         QCOMPARE(pane.fromEvent()->currentText(), QString("irq/irq_handler_entry"));
         QCOMPARE(pane.match()->text(), QString("irq"));
         QCOMPARE(pane.findChild<QLabel*>("latencyCounts")->text(), QString("267 starts, 267 ends"));
+        // The match rate, worked out as the pair is edited.
+        QVERIFY(QTest::qWaitFor([&] { return !pane.previewing(); }, test::kWorkWaitMs));
+        QVERIFY2(pane.matchRate()->text().startsWith("267 pairs in all "), qPrintable(pane.matchRate()->text()));
+        QVERIFY2(pane.matchRate()->text().endsWith(": 100.0% of the starts and 100.0% of the ends paired"),
+                 qPrintable(pane.matchRate()->text()));
+        pane.match()->setText("vec");
+        emit pane.match()->textEdited("vec");
+        QVERIFY(QTest::qWaitFor([&] { return !pane.previewing(); }, test::kWorkWaitMs));
+        QVERIFY2(pane.matchRate()->text().contains("has no field vec"), qPrintable(pane.matchRate()->text()));
+        pane.choosePreset("irq");
+        QVERIFY(QTest::qWaitFor([&] { return !pane.previewing(); }, test::kWorkWaitMs));
+        QVERIFY2(pane.matchRate()->text().startsWith("267 pairs in all "), qPrintable(pane.matchRate()->text()));
+        QVERIFY(pane.builderShown());
         QVERIFY(pair(pane));
+        // The definition folds away for the result, and unfolds from the menu.
+        QVERIFY(!pane.builderShown());
+        action->trigger();
+        QVERIFY(pane.builderShown());
         QCOMPARE(pane.results()->count(), 1);
         LatencyResultView* view = pane.currentResult();
         QVERIFY(view);

@@ -120,6 +120,7 @@ void MainWindow::buildMenus()
                     [this] {
                         m_latencyDock->show();
                         m_latencyDock->raise();
+                        m_latency->setBuilderShown(true);
                         m_latency->presets()->setFocus();
                     })
         ->setObjectName("latencyAction");

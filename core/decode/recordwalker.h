@@ -4,6 +4,8 @@
 #include "store/eventstore.h"
 #include "util/kbuffer.h"
 
+#include <algorithm>
+#include <cstdint>
 #include <functional>
 #include <memory>
 #include <string>
@@ -17,8 +19,10 @@ namespace ringside {
 // Safe on any thread: it touches only the stream's page source and columns. `visit` is called
 // as visit(uint32_t index, const uint8_t* data, int size); a template, as an analysis that
 // visits most records of a big recording pays for a call through std::function on each.
+// Records from `endIndex` on are not read.
 template <typename Visit>
-void forEachRecord(const EventStore& store, StreamId id, const std::vector<bool>& types, Visit&& visit)
+void forEachRecord(const EventStore& store, StreamId id, const std::vector<bool>& types, Visit&& visit,
+                   uint32_t endIndex = UINT32_MAX)
 {
     const Stream& stream = store.stream(id);
     const CpuColumns& columns = stream.columns;
@@ -40,7 +44,8 @@ void forEachRecord(const EventStore& store, StreamId id, const std::vector<bool>
         const uint64_t firstPage = run.firstPage;
         if (firstPage >= pageCount) break;
         const uint32_t begin = columns.pageFirstEvent[firstPage];
-        const uint32_t end = firstEventOf(firstPage + run.pages);
+        if (begin >= endIndex) break;
+        const uint32_t end = std::min(firstEventOf(firstPage + run.pages), endIndex);
         bool wanted = false;
         for (uint32_t i = begin; i < end && !wanted; ++i) wanted = types[columns.eventType[i]];
         if (!wanted) continue;
@@ -50,7 +55,8 @@ void forEachRecord(const EventStore& store, StreamId id, const std::vector<bool>
             const uint64_t page = firstPage + p;
             if (page >= pageCount) break;
             uint32_t index = columns.pageFirstEvent[page];
-            const uint32_t pageEnd = firstEventOf(page + 1);
+            if (index >= endIndex) break;
+            const uint32_t pageEnd = std::min(firstEventOf(page + 1), endIndex);
             if (index == pageEnd) continue;
             uint8_t* pageStart = buffer.data() + size_t(p) * pageSize;
             if (kbuffer_load_subbuffer(kbuf.get(), pageStart) < 0) continue;

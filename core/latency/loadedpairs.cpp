@@ -60,7 +60,7 @@ std::optional<PairSide> sideOf(const ConsumerRegistry::FormatLookup& lookup, con
 } // namespace
 
 Result<std::unique_ptr<LoadedPairs>> LoadedPairs::run(const Trace& trace, const PairSpec& spec,
-                                                      const Progress& progress)
+                                                      const Progress& progress, uint64_t sampleRows)
 {
     const std::string& path = trace.file().path();
     std::unique_ptr<LoadedPairs> result(new LoadedPairs);
@@ -108,7 +108,7 @@ Result<std::unique_ptr<LoadedPairs>> LoadedPairs::run(const Trace& trace, const 
     uint64_t total = 0;
     // What the analyses have seen of a store that may still grow (a capture): the merged order's
     // rows whose tasks are made, so that every record is fed in time order with its task.
-    const size_t rows = size_t(std::min<uint64_t>(store.eventCount(), trace.analysedRows()));
+    const size_t rows = size_t(std::min({store.eventCount(), trace.analysedRows(), sampleRows}));
     const std::vector<size_t> limits = store.order().countsAt(rows, streams);
     bool whole = true;
     for (size_t s = 0; s < streams; ++s) {
@@ -169,7 +169,7 @@ Result<std::unique_ptr<LoadedPairs>> LoadedPairs::run(const Trace& trace, const 
                     sinceReport = 0;
                     if (reports && progress && !progress(done, total * 2)) stop = true;
                 }
-            });
+            }, uint32_t(limit));
             out.bytes.resize(used);
             seen[0] += seenHere[0];
             seen[1] += seenHere[1];

@@ -26,8 +26,10 @@ public:
 
     // An error when the pages cannot be read again, the analysis threw or was stopped; an
     // EventPairs whose unbound() says why when the recording lacks an event or field.
+    // `rows`: pairs only the recording's first rows in time order (a quick sample while a pair
+    // is edited), not all of it.
     static Result<std::unique_ptr<LoadedPairs>> run(const Trace& trace, const PairSpec& spec,
-                                                    const Progress& progress = {});
+                                                    const Progress& progress = {}, uint64_t rows = UINT64_MAX);
 
     const EventPairs& pairs() const { return *m_pairs; }
     // Where the time went, for benchmarks: reading the records again, and matching them.

@@ -15,6 +15,8 @@
 #include <QScopedValueRollback>
 #include <QTabWidget>
 #include <QToolButton>
+#include <QSignalBlocker>
+#include <QTimer>
 #include <QVBoxLayout>
 
 #include <set>
@@ -23,6 +25,10 @@
 namespace ringside {
 
 namespace {
+
+// The events the match rate is worked out over while a pair is edited: its pages are read in
+// a few tens of milliseconds.
+constexpr uint64_t kPreviewRows = 250000;
 
 std::vector<std::string> splitFields(const QString& text)
 {
@@ -100,7 +106,21 @@ LatencyPane::LatencyPane(ViewState* view, QWidget* parent) : QWidget(parent), m_
     m_results->setTabsClosable(true);
     m_results->setDocumentMode(true);
 
-    auto* form = new QFormLayout;
+    // The pair's definition folds away once it is made, so that the timeline keeps the window
+    // (at 1280x800 the builder and a result took more than half of it).
+    m_builder = new QWidget(this);
+    m_builder->setObjectName("latencyBuilder");
+    m_builderToggle = new QToolButton(this);
+    m_builderToggle->setObjectName("latencyBuilderToggle");
+    m_builderToggle->setCheckable(true);
+    m_builderToggle->setChecked(true);
+    m_builderToggle->setAutoRaise(true);
+    m_builderToggle->setToolButtonStyle(Qt::ToolButtonTextBesideIcon);
+    m_builderToggle->setText(tr("Definition"));
+    m_builderToggle->setToolTip(tr("Shows or hides the pair's definition: its events, match and filters"));
+    connect(m_builderToggle, &QToolButton::toggled, this, &LatencyPane::setBuilderShown);
+    auto* form = new QFormLayout(m_builder);
+    form->setContentsMargins(0, 0, 0, 0);
     form->setFieldGrowthPolicy(QFormLayout::AllNonFixedFieldsGrow);
     auto* events = new QHBoxLayout;
     events->addWidget(m_from, 1);
@@ -126,10 +146,24 @@ LatencyPane::LatencyPane(ViewState* view, QWidget* parent) : QWidget(parent), m_
     filters->addWidget(new QLabel(tr("and ends where"), this));
     filters->addWidget(m_filterTo, 1);
     form->addRow(tr("Starts where:"), filters);
+    m_matchRate = new QLabel(this);
+    m_matchRate->setObjectName("latencyMatchRate");
+    m_matchRate->setWordWrap(true);
+    m_matchRate->setToolTip(tr("The pair as it is now, made over the recording's first %1 events as you edit")
+                                .arg(QLocale().toString(qulonglong(kPreviewRows))));
+    form->addRow(tr("Matches:"), m_matchRate);
+    m_previewTimer = new QTimer(this);
+    m_previewTimer->setSingleShot(true);
+    m_previewTimer->setInterval(250);
+    connect(m_previewTimer, &QTimer::timeout, this, &LatencyPane::preview);
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(4, 4, 4, 4);
-    layout->addLayout(form);
-    layout->addWidget(m_status);
+    layout->addWidget(m_builder);
+    auto* statusRow = new QHBoxLayout;
+    statusRow->addWidget(m_builderToggle, 0, Qt::AlignTop);
+    statusRow->addWidget(m_status, 1);
+    layout->addLayout(statusRow);
+    setBuilderShown(true);
     layout->addWidget(m_results, 1);
 
     connect(m_presets, &QComboBox::currentIndexChanged, this, [this](int index) {
@@ -140,6 +174,8 @@ LatencyPane::LatencyPane(ViewState* view, QWidget* parent) : QWidget(parent), m_
     connect(m_match, &QLineEdit::textEdited, this, &LatencyPane::builderEdited);
     for (QLineEdit* edit : {m_match, m_filterFrom, m_filterTo})
         connect(edit, &QLineEdit::returnPressed, this, &LatencyPane::run);
+    for (QLineEdit* edit : {m_filterFrom, m_filterTo})
+        connect(edit, &QLineEdit::textEdited, this, &LatencyPane::schedulePreview);
     for (QCheckBox* box : {m_sameTask, m_sameCpu, m_nesting})
         connect(box, &QCheckBox::toggled, this, &LatencyPane::builderEdited);
     connect(m_fields->menu(), &QMenu::aboutToShow, this, &LatencyPane::fillFieldsMenu);
@@ -172,6 +208,7 @@ void LatencyPane::setSession(std::shared_ptr<TraceSession> session)
     while (m_results->count()) delete m_results->widget(0);
     m_session = std::move(session);
     fillEventLists();
+    schedulePreview();
     m_status->setText(m_session ? QString() : tr("Open a recording to pair its events."));
     followView();
     updateButtons();
@@ -237,9 +274,64 @@ void LatencyPane::fillEventLists()
     updateButtons();
 }
 
+bool LatencyPane::previewing() const
+{
+    return m_preview.isRunning() || m_previewTimer->isActive();
+}
+
+void LatencyPane::schedulePreview()
+{
+    m_preview.cancel();
+    m_previewTimer->start();
+}
+
+void LatencyPane::preview()
+{
+    if (!m_session) return m_matchRate->clear();
+    QString why;
+    const std::optional<PairSpec> edited = spec(&why);
+    if (!edited) return m_matchRate->setText(why);
+    m_matchRate->setText(tr("Pairing the first events…"));
+    std::shared_ptr<TraceSession> session = m_session;
+    const PairSpec pair = *edited;
+    m_previewedRows = std::min(session->trace->analysedRows(), kPreviewRows);
+    m_preview.start(
+        [session, pair](JobTracker::Context& context) {
+            auto loaded = LoadedPairs::run(
+                *session->trace, pair, [&context](uint64_t, uint64_t) { return !context.isCancelled(); },
+                kPreviewRows);
+            if (!loaded) throw std::runtime_error(loaded.error().message);
+            return std::shared_ptr<const LoadedPairs>(std::move(loaded.value()));
+        },
+        [this, session](std::shared_ptr<const LoadedPairs> loaded) {
+            const EventPairs& pairs = loaded->pairs();
+            if (!pairs.unbound().empty()) return m_matchRate->setText(QString::fromStdString(pairs.unbound()));
+            const PairMatcher& matcher = pairs.matcher();
+            const uint64_t events = session->trace->analysedRows();
+            const QString over = events <= kPreviewRows
+                                     ? tr("in all %1 events").arg(QLocale().toString(qulonglong(events)))
+                                     : tr("in the first %1 of %2 events")
+                                           .arg(QLocale().toString(qulonglong(kPreviewRows)),
+                                                QLocale().toString(qulonglong(events)));
+            const auto percent = [](uint64_t part, uint64_t whole) {
+                return whole ? QLocale().toString(100.0 * double(part) / double(whole), 'f', 1) + "%" : tr("none");
+            };
+            const uint64_t made = matcher.pairs().size();
+            QString text = tr("%1 pairs %2: %3 of the starts and %4 of the ends paired")
+                               .arg(QLocale().toString(qulonglong(made)), over,
+                                    percent(made, pairs.startsSeen()), percent(made, pairs.endsSeen()));
+            if (const std::string nothing = pairs.nothingPaired(); !nothing.empty())
+                text += " · " + QString::fromStdString(nothing);
+            m_matchRate->setText(text);
+        },
+        [this](const QString& message) { m_matchRate->setText(message); });
+}
+
 void LatencyPane::recordingGrew()
 {
     fillEventLists();
+    // A capture's match rate follows it until the sample is whole.
+    if (builderShown() && !previewing() && m_previewedRows < kPreviewRows) schedulePreview();
     if (!m_session || m_shown.isEmpty()) return;
     // Made again once what is being made is done: a capture grows faster than it is paired.
     if (running() || !m_refreshing.isEmpty()) {
@@ -274,6 +366,7 @@ void LatencyPane::choosePreset(const QString& name)
     }
     m_settingPreset = false;
     updateButtons();
+    schedulePreview();
 }
 
 void LatencyPane::builderEdited()
@@ -286,6 +379,7 @@ void LatencyPane::builderEdited()
         m_settingPreset = false;
     }
     updateButtons();
+    schedulePreview();
 }
 
 const Trace::EventFormatNames* LatencyPane::formatOf(const QString& event) const
@@ -416,6 +510,7 @@ void LatencyPane::make(const PairSpec& pair, Making making, int tab)
                 return makeNext();
             }
             m_results->setCurrentIndex(m_results->addTab(view, title));
+            if (making == Making::New) setBuilderShown(false);
             m_making.reset();
             m_shown.push_back(result->spec);
             if (!restored) {
@@ -447,6 +542,14 @@ void LatencyPane::make(const PairSpec& pair, Making making, int tab)
             m_status->setText(percent < 100 ? tr("Pairing… %1%").arg(percent) : tr("Sorting the pairs…"));
         });
     updateButtons();
+}
+
+void LatencyPane::setBuilderShown(bool shown)
+{
+    m_builder->setVisible(shown);
+    const QSignalBlocker quiet(m_builderToggle);
+    m_builderToggle->setChecked(shown);
+    m_builderToggle->setArrowType(shown ? Qt::DownArrow : Qt::RightArrow);
 }
 
 void LatencyPane::sayNotMade()

@@ -18,6 +18,7 @@ class QLabel;
 class QLineEdit;
 class QPushButton;
 class QTabWidget;
+class QTimer;
 class QToolButton;
 
 namespace ringside {
@@ -43,6 +44,9 @@ public:
     std::optional<PairSpec> spec(QString* why = nullptr) const;
     void run();
     void cancel();
+    // Unfolds the pair's definition (folded once a pair is made).
+    void setBuilderShown(bool shown);
+    bool builderShown() const { return m_builder->isVisibleTo(this); }
     bool running() const { return m_jobs.isRunning(); }
     // The recording's analyses went further (a capture grew, a load's analyses ended): the
     // tabs are made again over what they have now, one after another.
@@ -55,6 +59,9 @@ public:
     QComboBox* toEvent() const { return m_to; }
     QLineEdit* match() const { return m_match; }
     QLabel* status() const { return m_status; }
+    // How well the pair being edited matches, over the recording's first events.
+    QLabel* matchRate() const { return m_matchRate; }
+    bool previewing() const;
     QTabWidget* results() const { return m_results; }
     LatencyResultView* currentResult() const;
 
@@ -73,6 +80,9 @@ private:
     // What the tabs show, are being made and wait, in order.
     QVector<PairSpec> planned() const;
     void builderEdited();
+    // The match rate of the pair as edited, made a moment after the last edit.
+    void schedulePreview();
+    void preview();
     void fillFieldsMenu();
     void fillEventLists();
     void updateButtons();
@@ -94,7 +104,12 @@ private:
     uint64_t m_rowsMade = 0; // the analysed rows the last making began with
     int m_refreshes = 0;
     JobTracker m_jobs;
+    JobTracker m_preview;
+    QTimer* m_previewTimer;
+    uint64_t m_previewedRows = 0; // the events the match rate was last worked out over
     bool m_settingPreset = false;
+    QWidget* m_builder;
+    QToolButton* m_builderToggle;
     QComboBox* m_presets;
     QComboBox* m_from;
     QComboBox* m_to;
@@ -109,6 +124,7 @@ private:
     QPushButton* m_run;
     QPushButton* m_cancel;
     QLabel* m_status;
+    QLabel* m_matchRate;
     QTabWidget* m_results;
 };
 

@@ -114,22 +114,23 @@ LatencyResultView::LatencyResultView(std::shared_ptr<const LatencyResult> result
 {
     const LatencyResult& r = *m_result;
     const PairMatcher& matcher = r.pairs().matcher();
-    auto* title = new QLabel(tr("<b>%1</b>: %2 → %3, matched by %4")
-                                 .arg(QString::fromStdString(r.spec.name).toHtmlEscaped(),
-                                      QString::fromStdString(r.spec.from).toHtmlEscaped(),
-                                      QString::fromStdString(r.spec.to).toHtmlEscaped(),
-                                      QString::fromStdString(r.spec.matchDescription()).toHtmlEscaped()),
-                             this);
-    title->setWordWrap(true);
+    // One line for the counts and what was paired (the tab names the analysis), one for the
+    // distribution: the pane keeps little of the window's height.
     QString counts =
         tr("%1 pairs · unmatched: %2 starts, %3 ends")
             .arg(count(r.report.overall.count), count(matcher.unmatchedStarts()), count(matcher.unmatchedEnds()));
+    counts += tr(" · %1 → %2, matched by %3")
+                  .arg(QString::fromStdString(r.spec.from), QString::fromStdString(r.spec.to),
+                       QString::fromStdString(r.spec.matchDescription()));
+    if (!r.spec.filterFrom.empty()) counts += tr(", starts where %1").arg(QString::fromStdString(r.spec.filterFrom));
+    if (!r.spec.filterTo.empty()) counts += tr(", ends where %1").arg(QString::fromStdString(r.spec.filterTo));
     if (const std::string why = r.pairs().nothingPaired(); !why.empty())
         counts += " · " + QString::fromStdString(why);
     else if (r.report.overall.count)
         counts += "\n" + summaryText(r.report.overall, r.unit());
     m_summary = new QLabel(counts, this);
     m_summary->setObjectName("latencySummary");
+    m_summary->setWordWrap(true);
     m_summary->setTextInteractionFlags(Qt::TextSelectableByMouse);
     m_histogram = new LatencyHistogram(this);
     m_histogram->setObjectName("latencyHistogram");
@@ -181,7 +182,6 @@ LatencyResultView::LatencyResultView(std::shared_ptr<const LatencyResult> result
     shownRow->addWidget(m_track);
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(4, 4, 4, 4);
-    layout->addWidget(title);
     layout->addWidget(m_summary);
     // The histogram over the lists, the user's to divide (the lists get the most at first).
     auto* below = new QWidget(this);
