@@ -105,8 +105,10 @@ void LatencyHistogram::paintEvent(QPaintEvent*)
         const int left = area.left() + int(double(i) * width);
         const int right = area.left() + int(double(i + 1) * width) - 1;
         if (b.count) {
-            // A bucket with any pair shows at least a pixel: one slow pair is what users look for.
-            const int h = std::max(1, int(double(area.height()) * double(b.count) / double(most)));
+            // A bucket with any pair shows at least three pixels: one slow pair is what users look
+            // for, and a pixel's line beside a bar of thousands went unseen.
+            const int h =
+                std::min(area.height(), std::max(3, int(double(area.height()) * double(b.count) / double(most))));
             const bool selected = m_first >= 0 && int(i) >= m_first && int(i) <= m_last;
             p.fillRect(QRect(QPoint(left, area.bottom() - h + 1), QPoint(std::max(left, right - 1), area.bottom())),
                        selected ? chosen : bar);
