@@ -136,11 +136,11 @@ private slots:
         QFETCH(QString, preset);
         QFETCH(QList<quint64>, expected);
         // PRESET:CONDITION: the preset's starts that meet the condition, which only a recording
-        // already loaded is paired with (LoadedPairs).
+        // already loaded is paired with (LoadedPairs), as are print's B| and E| marks.
         std::optional<PairSpec> spec = presetPair(preset.section(':', 0, 0).toStdString());
         QVERIFY(spec);
         spec->filterFrom = preset.section(':', 1).toStdString();
-        if (!spec->filterFrom.empty()) {
+        if (!spec->filterFrom.empty() || !spec->startText.empty() || !spec->endText.empty()) {
             auto plain = Trace::open(test::fixturePath(file), LoadOptions());
             QVERIFY(plain);
             auto filtered = LoadedPairs::run(**plain, *spec);

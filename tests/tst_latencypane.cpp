@@ -7,6 +7,8 @@
 #include "latency/latencypane.h"
 #include "latency/latencyresultview.h"
 #include "query/querypane.h"
+#include "query/queryresultmodel.h"
+#include "query/sqleditor.h"
 #include "session/sessionfile.h"
 #include "testsupport.h"
 
@@ -175,6 +177,45 @@ private slots:
         QVERIFY(pair(pane));
         QCOMPARE(pane.results()->count(), 2);
         QVERIFY2(pane.status()->text().contains("no field no_such_field"), qPrintable(pane.status()->text()));
+    }
+
+    // print's B| and E| marks (print-marks.sh: two tasks, 18 nested spans each, an E| before
+    // any B| and a B| never closed); the window's analyses are SQL views latency_<name>.
+    void printMarksAndTheirView()
+    {
+        MainWindow window;
+        QVERIFY(test::load(window, test::fixture("print-marks.dat")));
+        LatencyPane& pane = *window.latencyPane();
+        pane.choosePreset("print");
+        // The marks come with the preset: no condition to read in the builder.
+        QVERIFY(pane.findChild<QLineEdit*>("latencyFilterFrom")->text().isEmpty());
+        QVERIFY(pair(pane));
+        LatencyResultView* view = pane.currentResult();
+        QVERIFY(view);
+        QVERIFY2(view->summary()->text().startsWith("36 pairs · unmatched: 1 starts, 1 ends"),
+                 qPrintable(view->summary()->text()));
+        QCOMPARE(pane.results()->tabText(0), QString("print"));
+        // The session keeps the marks.
+        const TraceSession& session = *window.workspace()->session();
+        QStringList problems;
+        const ViewSnapshot restored =
+            viewFromJson(viewToJson(window.viewState()->snapshot(), session), session, true, &problems);
+        QCOMPARE(restored.latencies, window.viewState()->latencies());
+        QCOMPARE(restored.latencies[0].startText.prefix, std::string("B|"));
+
+        // A condition of the user's own: another analysis, and its view in SQL.
+        pane.setBuilderShown(true);
+        pane.findChild<QLineEdit*>("latencyFilterFrom")->setText("common_pid > 0");
+        QVERIFY(pair(pane));
+        QCOMPARE(pane.results()->tabText(1), QString("print (filtered)"));
+        QueryPane& query = *window.queryPane();
+        query.editor()->setPlainText("SELECT count(*) FROM latency_print_filtered");
+        query.run();
+        QVERIFY(QTest::qWaitFor([&] { return !query.running(); }, test::kWorkWaitMs));
+        QVERIFY2(query.status()->text().isEmpty() || !query.model()->result().rows.empty(),
+                 qPrintable(query.status()->text()));
+        QCOMPARE(query.model()->result().rows.size(), size_t(1));
+        QCOMPARE(QString::fromStdString(query.model()->result().rows[0][0].toString()), QString("36"));
     }
 
     // The analyses are the view's: a session file keeps them, and a window given the view

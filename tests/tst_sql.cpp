@@ -548,7 +548,7 @@ private slots:
         RecordingSql& sql = *o.sql;
         QCOMPARE(query(sql, "SELECT str_value FROM metadata WHERE name = 'ringside_sql_schema'").rows,
                  (std::vector<std::vector<std::string>>{{kSqlSchema}}));
-        QCOMPARE(std::string(kSqlSchema), std::string("ringside.sql/6"));
+        QCOMPARE(std::string(kSqlSchema), std::string("ringside.sql/7"));
         // `trace-cmd report --uname`: "Linux vm 6.18.44-fc-v669 x86_64".
         QCOMPARE(query(sql, "SELECT name, str_value FROM metadata WHERE name LIKE 'system_%' ORDER BY name").rows,
                  (std::vector<std::vector<std::string>>{
@@ -1125,6 +1125,38 @@ private slots:
             QVERIFY2(!outcome.ok && outcome.message.find(why) != std::string::npos,
                      (std::string(statement) + ": " + outcome.message).c_str());
         }
+    }
+
+    // The window's latency analyses are views latency_<name>, made, renamed and dropped as the
+    // analyses change; a preset as it stands keeps its own view.
+    void latencyViewsOfTheWindow()
+    {
+        Opened o = openWithPlugins("sched-mix.dat");
+        QVERIFY(o.sql);
+        RecordingSql& sql = *o.sql;
+        QCOMPARE(RecordingSql::latencyViewName("sys_enter → sys_exit (filtered)"),
+                 std::string("latency_sys_enter_sys_exit_filtered"));
+        PairSpec waking = *presetPair("waking");
+        waking.name = "waking (filtered)";
+        waking.filterFrom = "prio < 120";
+        PairSpec custom{
+            "sys_enter → sys_exit", "raw_syscalls/sys_enter", "raw_syscalls/sys_exit", {{"id", "id"}}, true};
+        sql.setLatencyViews({*presetPair("softirq"), waking, custom});
+        QCOMPARE(query(sql, "SELECT count(*) FROM latency_waking_filtered").rows[0][0], std::string("40"));
+        QCOMPARE(query(sql, "SELECT count(*) FROM latency_sys_enter_sys_exit").rows[0][0], std::string("28423"));
+        QCOMPARE(query(sql, "SELECT count(*) FROM latency_softirq").rows[0][0], std::string("383"));
+        QVERIFY(sql.table("latency_waking_filtered"));
+        // One analysis closed: its view goes, the preset's view stays.
+        sql.setLatencyViews({custom});
+        Rows rows;
+        const RunOutcome gone = sql.run("SELECT count(*) FROM latency_waking_filtered", rows);
+        QVERIFY2(!gone.ok && gone.message.find("no such table") != std::string::npos, gone.message.c_str());
+        QVERIFY(!sql.table("latency_waking_filtered"));
+        QCOMPARE(query(sql, "SELECT count(*) FROM latency_softirq").rows[0][0], std::string("383"));
+        QCOMPARE(query(sql, "SELECT count(*), max(dur) = (SELECT max(dur) FROM event_pairs('syscall')) "
+                            "FROM latency_sys_enter_sys_exit")
+                     .rows[0],
+                 (std::vector<std::string>{"28423", "1"}));
     }
 
     // A query reads the recording and writes its own temporary tables at most: every way to a

@@ -107,8 +107,7 @@ int latencyCommand(const std::vector<std::string>& args)
         if (from.empty() || to.empty()) return std::fputs(kLatencyUsage, stderr), 2;
         spec = PairSpec{"pairs", from, to, fields, sameTask, sameCpu, nesting};
     }
-    spec.filterFrom = filterFrom;
-    spec.filterTo = filterTo;
+    spec.refineFilters(filterFrom, filterTo); // a preset's own conditions stay
     for (const std::string* event : {&spec.from, &spec.to})
         if (event->find('/') == std::string::npos) {
             std::fprintf(stderr, "ringside-cli: name the event with its system, as in irq/%s\n", event->c_str());

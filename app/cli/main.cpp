@@ -43,7 +43,7 @@ void usage(FILE* out)
                "                         durations from each start event to the end event that\n"
                "                         matches it: count, unmatched, percentiles, a log2 histogram,\n"
                "                         per key and the slowest; presets irq, softirq, block,\n"
-               "                         wakeup, waking, syscall, workqueue, kmalloc, offcpu\n"
+               "                         wakeup, waking, syscall, workqueue, kmalloc, offcpu, print\n"
                "  kvm HOST.dat [GUEST.dat...] [--json]\n"
                "                         per vCPU thread of a KVM host: time in the guest, exits by\n"
                "                         reason; a paired guest's CPUs and the host tasks that ran them\n"

@@ -184,20 +184,9 @@ void EventPairs::makeKey(const ConsumedRecord& record, size_t firstValue, size_t
 
 void EventPairs::consume(const ConsumedRecord& record)
 {
-    const size_t fields = m_spec.fields.size();
+    if (sameEvent()) return consumeAs(record, true, true);
     const EventRef event{record.stream, record.index};
-    if (sameEvent()) {
-        // Both sides at once: the record closes the open start of its end key (the previous
-        // record of a key, or a task switched out that this switch runs), then opens its own.
-        // The first record of a key has nothing to close when both keys are the same fields:
-        // not an unmatched end.
-        ++m_seen[0];
-        ++m_seen[1];
-        makeKey(record, fields, fields);
-        if (!sameKeyFields() || m_matcher.isOpen(m_key)) m_matcher.end(m_key, record.timestamp, event);
-        startPair(record, event);
-        return;
-    }
+    const size_t fields = m_spec.fields.size();
     const bool isStart = record.request == 0;
     ++m_seen[isStart ? 0 : 1];
     if (!isStart) {
@@ -205,6 +194,25 @@ void EventPairs::consume(const ConsumedRecord& record)
         return m_matcher.end(m_key, record.timestamp, event);
     }
     startPair(record, event);
+}
+
+void EventPairs::consumeAs(const ConsumedRecord& record, bool asEnd, bool asStart)
+{
+    // Both sides at once: the record closes the open start of its end key (the previous
+    // record of a key, or a task switched out that this switch runs), then opens its own.
+    // The first record of a key has nothing to close when both keys are the same fields and
+    // every record is both: not an unmatched end.
+    const size_t fields = m_spec.fields.size();
+    const EventRef event{record.stream, record.index};
+    if (asEnd) {
+        ++m_seen[1];
+        makeKey(record, fields, fields);
+        if (!(asStart && sameKeyFields()) || m_matcher.isOpen(m_key)) m_matcher.end(m_key, record.timestamp, event);
+    }
+    if (asStart) {
+        ++m_seen[0];
+        startPair(record, event);
+    }
 }
 
 void EventPairs::startPair(const ConsumedRecord& record, EventRef event)

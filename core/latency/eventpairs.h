@@ -92,6 +92,9 @@ public:
     void setStreams(const std::vector<StreamInfo>& streams) override;
     void consume(const ConsumedRecord& record) override;
     void finish() override;
+    // For a pair of one event whose records are ends or starts by conditions (PairSpec's
+    // filters): the record as an end, then as a start, as it meets each side's.
+    void consumeAs(const ConsumedRecord& record, bool asEnd, bool asStart);
     // About as many pairs as will be made (the fewer of the starts and ends to come).
     void reservePairs(size_t count) { m_matcher.reserve(count); }
 
@@ -111,9 +114,12 @@ public:
     std::string groupTitle() const;
 
 private:
+public:
     // A pair of one event (sched_switch's prev_pid to a later one's next_pid; a record to the
     // next of its key): one request, each record an end, then a start.
     bool sameEvent() const;
+
+private:
     bool sameKeyFields() const;
     // The key of the record's values [firstValue, firstValue + values) in m_key, after the
     // task and CPU (keyFieldsAt() bytes) when they are matched.

@@ -8,6 +8,7 @@
 #include "store/eventstore.h"
 #include "store/taskindex.h"
 #include "trace.h"
+#include "util/bytereader.h"
 
 #include <traceevent/event-parse.h>
 
@@ -22,6 +23,49 @@ namespace ringside {
 
 namespace {
 
+// A record's text field begins with a prefix (PairSpec::TextPrefix): read here, as
+// libtraceevent's filters read a flexible array (print's `char buf[]`) as empty.
+struct TextTest {
+    bool active = false;
+    int offset = 0, size = 0; // size 0: a flexible array, to the record's end
+    bool dynamic = false;     // a __data_loc field: its offset and length in the record
+    std::string prefix;
+
+    bool meets(const uint8_t* record, int recordSize, bool bigEndian) const
+    {
+        if (!active) return true;
+        int from = offset, length = size ? size : recordSize - offset;
+        if (dynamic) {
+            if (offset < 0 || offset + 4 > recordSize) return false;
+            const uint32_t where = uint32_t(ByteReader::decode(record + offset, 4, bigEndian));
+            from = int(where & 0xffff);
+            length = int(where >> 16);
+        }
+        if (from < 0 || from > recordSize || length < 0) return false;
+        length = std::min(length, recordSize - from);
+        return size_t(length) >= prefix.size() && std::memcmp(record + from, prefix.data(), prefix.size()) == 0;
+    }
+};
+
+// The text test of an event's field, or why the event has no such field.
+Result<TextTest> textTestOf(tep_handle* tep, const std::string& event, const PairSpec::TextPrefix& text)
+{
+    TextTest test;
+    if (text.empty()) return test;
+    const size_t slash = event.find('/');
+    tep_event* format =
+        tep_find_event_by_name(tep, slash == std::string::npos ? nullptr : event.substr(0, slash).c_str(),
+                               event.substr(slash == std::string::npos ? 0 : slash + 1).c_str());
+    tep_format_field* field = format ? tep_find_field(format, text.field.c_str()) : nullptr;
+    if (!field) return Error{"the event " + event + " has no field " + text.field};
+    test.active = true;
+    test.offset = field->offset;
+    test.size = field->size;
+    test.dynamic = field->flags & TEP_FIELD_IS_DYNAMIC;
+    test.prefix = text.prefix;
+    return test;
+}
+
 // One side of the pair as the recording has it: its event type and the fields it is matched by.
 struct PairSide {
     uint16_t type = 0;
@@ -29,6 +73,7 @@ struct PairSide {
     std::vector<size_t> at; // each field's offset in a hit's bytes
     size_t bytes = 0;
     std::shared_ptr<FilterExpression> filter;
+    TextTest text;
 };
 
 // The records of both sides in one stream, in its order: their times, their index with the
@@ -39,6 +84,8 @@ struct StreamHits {
     std::vector<uint32_t> indexAndSide;
     std::vector<uint8_t> bytes;
     static constexpr uint32_t kEnd = 0x80000000u;
+    // A pair of one event with conditions: the record is not an end, not a start.
+    static constexpr uint32_t kNotEnd = 0x80000000u, kNotStart = 0x40000000u, kIndex = 0x3fffffffu;
 };
 
 std::optional<PairSide> sideOf(const ConsumerRegistry::FormatLookup& lookup, const EventRequest& request)
@@ -79,18 +126,38 @@ Result<std::unique_ptr<LoadedPairs>> LoadedPairs::run(const Trace& trace, const 
     for (size_t s = 0; s < n; ++s) bound.push_back(sides[s].has_value());
     pairs.bind(bound);
     if (std::count(bound.begin(), bound.end(), false)) return result; // unbound() says which
-    std::string conditions[] = {spec.filterFrom, spec.filterTo};
-    if (n == 1 && !conditions[0].empty() && !conditions[1].empty())
-        conditions[0] = "(" + conditions[0] + ") && (" + conditions[1] + ")"; // a record is both
-    else if (n == 1)
-        conditions[0] += conditions[1];
-    for (size_t s = 0; s < n; ++s) {
+    TextTest endText; // a pair of one event's end test (its one side has the start's)
+    {
+        const TepAccess tep = trace.tep();
+        for (size_t s = 0; s < 2; ++s) {
+            auto test = textTestOf(tep, s ? spec.to : spec.from, s ? spec.endText : spec.startText);
+            if (!test) return Error{path + ": the " + (s ? "end" : "start") + " marks: " + test.error().message};
+            if (s == 1 && n == 1)
+                endText = std::move(test.value());
+            else
+                sides[s]->text = std::move(test.value());
+        }
+    }
+    // Each side's condition. A pair of one event has one side, whose records are ends where
+    // they meet the end's condition and starts where they meet the start's (endFilter).
+    std::shared_ptr<FilterExpression> endFilter;
+    const std::string conditions[] = {spec.filterFrom, spec.filterTo};
+    for (size_t s = 0; s < 2; ++s) {
         if (conditions[s].empty()) continue;
+        if (s == 1 && n == 1 && conditions[1] == conditions[0]) {
+            endFilter = sides[0]->filter;
+            continue;
+        }
         const std::string& event = s ? spec.to : spec.from;
         auto compiled = FilterExpression::compile(trace, event + ": " + conditions[s]);
         if (!compiled) return Error{path + ": the " + (s ? "end" : "start") + " filter: " + compiled.error().message};
-        sides[s]->filter = std::move(compiled.value());
+        if (s == 1 && n == 1)
+            endFilter = std::move(compiled.value());
+        else
+            sides[s]->filter = std::move(compiled.value());
     }
+    // With conditions on one event's records, each hit says which it is not: an end, a start.
+    const bool roles = n == 1 && (sides[0]->filter || endFilter || sides[0]->text.active || endText.active);
     const bool bigEndian = trace.file().info().bigEndian;
     size_t stride = 0, valueCount = 0;
     for (size_t s = 0; s < n; ++s) {
@@ -115,6 +182,10 @@ Result<std::unique_ptr<LoadedPairs>> LoadedPairs::run(const Trace& trace, const 
         total += limits[s];
         whole = whole && limits[s] == store.stream(StreamId(uint16_t(s))).columns.size();
     }
+    for (size_t s = 0; s < streams && roles; ++s)
+        if (limits[s] > StreamHits::kIndex)
+            return Error{path + ": the latency analysis failed: a CPU holds more events than a pair of one event "
+                                "with conditions can index"};
     std::atomic<uint64_t> walked{0};
     std::atomic<bool> stop{false};
     std::atomic<size_t> nextStream{0};
@@ -141,19 +212,31 @@ Result<std::unique_ptr<LoadedPairs>> LoadedPairs::run(const Trace& trace, const 
                 const uint16_t type = columns.eventType[index];
                 const uint64_t time = columns.timestamp[index];
                 ++seenHere[type == sides[0]->type ? 0 : 1];
+                auto meets = [&](const std::shared_ptr<FilterExpression>& filter) {
+                    if (!filter) return true;
+                    tep_record r{};
+                    r.data = const_cast<uint8_t*>(record);
+                    r.size = size;
+                    r.ts = time;
+                    r.cpu = cpu;
+                    return filter->matches(r, type);
+                };
                 for (size_t side = 0; side < n; ++side) {
                     const PairSide& it = *sides[side];
                     if (it.type != type) continue;
-                    if (it.filter) {
-                        tep_record r{};
-                        r.data = const_cast<uint8_t*>(record);
-                        r.size = size;
-                        r.ts = time;
-                        r.cpu = cpu;
-                        if (!it.filter->matches(r, type)) continue;
+                    uint32_t flags = side ? StreamHits::kEnd : 0;
+                    if (roles) {
+                        const bool startMeets = meets(it.filter);
+                        const bool asStart = startMeets && it.text.meets(record, size, bigEndian);
+                        const bool asEnd = endText.meets(record, size, bigEndian) &&
+                                           (endFilter == it.filter ? startMeets : meets(endFilter));
+                        if (!asStart && !asEnd) continue;
+                        flags = (asStart ? 0 : StreamHits::kNotStart) | (asEnd ? 0 : StreamHits::kNotEnd);
+                    } else if (!it.text.meets(record, size, bigEndian) || !meets(it.filter)) {
+                        continue;
                     }
                     out.time.push_back(time);
-                    out.indexAndSide.push_back(index | (side ? StreamHits::kEnd : 0));
+                    out.indexAndSide.push_back(index | flags);
                     if (used + stride > out.bytes.size())
                         out.bytes.resize(std::max(out.bytes.size() * 2, used + stride));
                     uint8_t* into = out.bytes.data() + used;
@@ -178,7 +261,7 @@ Result<std::unique_ptr<LoadedPairs>> LoadedPairs::run(const Trace& trace, const 
     };
     using Clock = std::chrono::steady_clock;
     const Clock::time_point walkBegan = Clock::now();
-    const bool filtered = sides[0]->filter || (n > 1 && sides[1]->filter);
+    const bool filtered = sides[0]->filter || endFilter || (n > 1 && sides[1]->filter);
     const size_t threads = filtered ? 1 : std::min<size_t>(streams, std::max(1u, std::thread::hardware_concurrency()));
     std::vector<std::thread> helpers;
     std::atomic<bool> failed{false};
@@ -253,7 +336,7 @@ Result<std::unique_ptr<LoadedPairs>> LoadedPairs::run(const Trace& trace, const 
             TaskOfStream& known = taskOf[s];
             size_t i = next[s];
             for (; i < h.time.size() && Head{h.time[i], s} < bound; ++i) {
-                const bool end = h.indexAndSide[i] & StreamHits::kEnd;
+                const bool end = !roles && (h.indexAndSide[i] & StreamHits::kEnd);
                 const PairSide& side = *sides[end ? 1 : 0];
                 const uint8_t* bytes = h.bytes.data() + i * stride; // no bytes when nothing is matched
                 for (size_t f = 0; f < side.fields.size(); ++f)
@@ -263,7 +346,7 @@ Result<std::unique_ptr<LoadedPairs>> LoadedPairs::run(const Trace& trace, const 
                 record.type = side.type;
                 record.timestamp = h.time[i];
                 record.stream = stream;
-                record.index = h.indexAndSide[i] & ~StreamHits::kEnd;
+                record.index = h.indexAndSide[i] & (roles ? StreamHits::kIndex : ~StreamHits::kEnd);
                 record.pid = columns.pid[record.index];
                 // The task of a pid is asked once per run of its records on a stream (one life).
                 if (record.pid != known.pid || record.timestamp >= known.until || record.timestamp < known.from) {
@@ -274,7 +357,11 @@ Result<std::unique_ptr<LoadedPairs>> LoadedPairs::run(const Trace& trace, const 
                 record.flags = columns.flags[record.index];
                 record.values = values.data();
                 record.valueCount = side.fields.size();
-                pairs.consume(record);
+                if (roles)
+                    pairs.consumeAs(record, !(h.indexAndSide[i] & StreamHits::kNotEnd),
+                                    !(h.indexAndSide[i] & StreamHits::kNotStart));
+                else
+                    pairs.consume(record);
                 if ((++fed & 0xffff) == 0 && progress && !progress(total + fed * total / hitCount, total * 2))
                     return Error{path + ": the latency analysis was stopped"};
             }

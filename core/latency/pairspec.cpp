@@ -11,6 +11,9 @@ struct Preset {
     const char* to;
     std::vector<std::pair<std::string, std::string>> fields;
     bool sameTask, sameCpu, nesting;
+    const char* filterFrom = "";
+    const char* filterTo = "";
+    PairSpec::TextPrefix startText = {}, endText = {};
 };
 
 const std::vector<Preset>& presets()
@@ -41,6 +44,9 @@ const std::vector<Preset>& presets()
         {"kmalloc", "kmem/kmalloc", "kmem/kfree", {{"ptr", "ptr"}}, false, false, false},
         // Off the CPU: from the switch that took a task off to the one that ran it again.
         {"offcpu", "sched/sched_switch", "sched/sched_switch", {{"prev_pid", "next_pid"}}, false, false, false},
+        // Marks written to trace_marker as systrace's (and Perfetto's) begin and end marks: a
+        // task's "B|pid|name" opens a span that its next "E|pid" closes, innermost first.
+        {"print", "ftrace/print", "ftrace/print", {}, true, false, true, "", "", {"buf", "B|"}, {"buf", "E|"}},
     };
     return all;
 }
@@ -66,9 +72,21 @@ std::string PairSpec::matchDescription() const
     if (sameCpu) add("on the same CPU");
     if (out.empty()) out = "the previous start";
     if (nesting) out += " (nested: the innermost start)";
+    if (!startText.empty()) out += "; starts where " + startText.field + " begins with " + startText.prefix;
+    if (!endText.empty()) out += "; ends where " + endText.field + " begins with " + endText.prefix;
     if (!filterFrom.empty()) out += "; starts where " + filterFrom;
     if (!filterTo.empty()) out += "; ends where " + filterTo;
     return out;
+}
+
+void PairSpec::refineFilters(const std::string& from, const std::string& to)
+{
+    auto both = [](std::string& mine, const std::string& more) {
+        if (more.empty()) return;
+        mine = mine.empty() ? more : "(" + mine + ") && (" + more + ")";
+    };
+    both(filterFrom, from);
+    both(filterTo, to);
 }
 
 std::optional<PairSpec> presetPair(std::string_view name)
@@ -83,6 +101,10 @@ std::optional<PairSpec> presetPair(std::string_view name)
         spec.sameTask = p.sameTask;
         spec.sameCpu = p.sameCpu;
         spec.nesting = p.nesting;
+        spec.filterFrom = p.filterFrom;
+        spec.filterTo = p.filterTo;
+        spec.startText = p.startText;
+        spec.endText = p.endText;
         return spec;
     }
     return std::nullopt;

@@ -28,8 +28,19 @@ struct PairSpec {
     bool nesting = false;
     // Conditions each side's records must meet, in libtraceevent's filter syntax ("prio < 100",
     // as after the ':' of `trace-cmd report -F`); empty: every record. Only a recording already
-    // loaded is paired with them (LoadedPairs).
+    // loaded is paired with them (LoadedPairs). With one event on both sides, a record is an end
+    // when it meets filterTo and a start when it meets filterFrom.
     std::string filterFrom = {}, filterTo = {};
+    // A text field's beginning each side's records must have: trace_marker's print events keep
+    // their text in a flexible array (`char buf[]`) that libtraceevent's filters read as empty,
+    // so the print preset's B| and E| marks are told apart here. Empty: every record. Like the
+    // filters, only a recording already loaded is paired with them.
+    struct TextPrefix {
+        std::string field, prefix;
+        bool operator==(const TextPrefix&) const = default;
+        bool empty() const { return prefix.empty(); }
+    };
+    TextPrefix startText = {}, endText = {};
 
     bool operator==(const PairSpec&) const = default;
 
@@ -37,10 +48,12 @@ struct PairSpec {
     static std::pair<std::string, std::string> parseField(std::string_view text);
     // How the spec matches, for people: "irq, on the same CPU".
     std::string matchDescription() const;
+    // Adds conditions to each side's own (a preset's): a record must meet both.
+    void refineFilters(const std::string& from, const std::string& to);
 };
 
 // The common pairs by name (irq, softirq, block, wakeup, waking, syscall, workqueue, kmalloc,
-// offcpu).
+// offcpu, print).
 std::optional<PairSpec> presetPair(std::string_view name);
 std::vector<std::string> presetPairNames();
 

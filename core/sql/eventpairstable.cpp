@@ -86,8 +86,7 @@ std::optional<PairSpec> specOf(const Trace& trace, const std::vector<std::string
     if (args.size() == 1 || args[1].empty()) {
         if (auto preset = presetPair(args[0])) {
             // A preset's records may be filtered too: event_pairs('waking', '', '', '', 'prio < 100').
-            if (args.size() > 4) preset->filterFrom = args[4];
-            if (args.size() > 5) preset->filterTo = args[5];
+            preset->refineFilters(args.size() > 4 ? args[4] : std::string(), args.size() > 5 ? args[5] : std::string());
             return preset;
         }
         std::string names;

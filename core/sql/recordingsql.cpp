@@ -13,6 +13,7 @@
 #include <traceevent/event-parse.h>
 
 #include <algorithm>
+#include <cctype>
 #include <set>
 #include <string_view>
 
@@ -120,6 +121,71 @@ Result<std::unique_ptr<RecordingSql>> RecordingSql::open(const Trace& trace)
         if (!present.count(name)) sql->m_emptyEventTypes.push_back(std::move(name));
     std::sort(sql->m_emptyEventTypes.begin(), sql->m_emptyEventTypes.end());
     return sql;
+}
+
+std::string RecordingSql::latencyViewName(const std::string& analysis)
+{
+    std::string name = "latency_";
+    bool gap = false;
+    for (const char c : analysis) {
+        if (std::isalnum(static_cast<unsigned char>(c))) {
+            if (gap && name.back() != '_') name += '_';
+            name += char(std::tolower(static_cast<unsigned char>(c)));
+            gap = false;
+        } else {
+            gap = true;
+        }
+    }
+    return name;
+}
+
+void RecordingSql::setLatencyViews(const std::vector<PairSpec>& analyses)
+{
+    if (analyses == m_latencyAnalyses) return;
+    auto exec = [this](const std::string& statement) {
+        return sqlite3_exec(m_db, statement.c_str(), nullptr, nullptr, nullptr) == SQLITE_OK;
+    };
+    for (const std::string& view : m_latencyViews) {
+        exec("DROP VIEW IF EXISTS temp." + view);
+        m_info.erase(std::remove_if(m_info.begin(), m_info.end(), [&](const TableInfo& t) { return t.name == view; }),
+                     m_info.end());
+    }
+    m_latencyViews.clear();
+    m_latencyAnalyses = analyses;
+    auto quoted = [](const std::string& text) {
+        std::string out = "'";
+        for (const char c : text) out += c == '\'' ? std::string("''") : std::string(1, c);
+        return out + "'";
+    };
+    const TableInfo* pairs = table("event_pairs");
+    for (const PairSpec& spec : analyses) {
+        if (presetPair(spec.name) == spec) continue; // latency_<preset> already
+        std::string name = latencyViewName(spec.name);
+        for (int n = 2; table(name); ++n) name = latencyViewName(spec.name) + "_" + std::to_string(n);
+        std::string match, options;
+        for (const auto& [start, end] : spec.fields)
+            match += (match.empty() ? "" : ",") + (start == end ? start : start + "=" + end);
+        for (const auto& [on, option] :
+             {std::pair{spec.sameTask, "task"}, {spec.sameCpu, "cpu"}, {spec.nesting, "nesting"}})
+            if (on) options += (options.empty() ? "" : ",") + std::string(option);
+        // A preset's pair with conditions of the user's: the preset named, so that what its
+        // arguments cannot say (print's B| and E| marks) comes with it.
+        std::string first = quoted(spec.from) + ", " + quoted(spec.to) + ", " + quoted(match) + ", " + quoted(options);
+        for (const std::string& name : presetPairNames()) {
+            PairSpec preset = *presetPair(name);
+            preset.name = spec.name;
+            preset.filterFrom = spec.filterFrom;
+            preset.filterTo = spec.filterTo;
+            if (preset == spec) first = quoted(name) + ", '', '', ''";
+        }
+        const std::string call =
+            "event_pairs(" + first + ", " + quoted(spec.filterFrom) + ", " + quoted(spec.filterTo) + ")";
+        // A view the recording cannot make (an event it lacks) is said when it is read.
+        if (!exec("CREATE TEMP VIEW " + name + " AS SELECT * FROM " + call)) continue;
+        m_latencyViews.push_back(name);
+        m_info.push_back({name, "the window's latency analysis " + spec.name + " (" + call + ")",
+                          pairs ? pairs->columns : std::vector<Column>()});
+    }
 }
 
 void RecordingSql::setExtraTables(std::vector<std::shared_ptr<const AnalysisTables>> tables)

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 #pragma once
 
+#include "latency/pairspec.h"
+
 #include "sql/sqlmodule.h"
 #include "sql/sqltable.h"
 #include "util/result.h"
@@ -26,7 +28,7 @@ namespace ringside::sql {
 // The version of the SQL tables' shape (their names, columns and meanings), read by
 // `SELECT str_value FROM metadata WHERE name = 'ringside_sql_schema'`: a table or column added,
 // renamed, retyped or given another meaning gives a new number (README, "Machine-readable output").
-inline constexpr const char* kSqlSchema = "ringside.sql/6";
+inline constexpr const char* kSqlSchema = "ringside.sql/7";
 
 // Where a statement's result goes: its column names once, then each row. row() returns false
 // to stop the statement early (a view that has enough).
@@ -81,6 +83,13 @@ public:
     // plotted per task or CPU), shown in `counter` and the track tables after the analyses'
     // tracks; kept alive while a query reads them. The thread that runs queries, between runs.
     void setExtraTables(std::vector<std::shared_ptr<const AnalysisTables>> tables);
+    // A view latency_<name> (latencyViewName) over event_pairs for each of the window's latency
+    // analyses, as they are defined; those of an earlier call that are gone are dropped. A preset
+    // as it stands has its view already. The thread that runs queries, between runs.
+    void setLatencyViews(const std::vector<PairSpec>& analyses);
+    // "latency_" and the analysis's name in lower case, each run of other than letters and
+    // digits an '_': latency_syscall, latency_sys_enter_sys_exit_filtered.
+    static std::string latencyViewName(const std::string& analysis);
 
     const std::vector<TableInfo>& tables() const { return m_info; }
     const TableInfo* table(const std::string& name) const;
@@ -119,6 +128,8 @@ private:
     std::string m_refused; // why the guard refused the statement being prepared
     std::string m_droppedSpanJoin; // the SPAN_JOIN table a DROP TABLE being prepared drops
     std::string m_droppedView;     // the view a DROP VIEW drops (its rows, none, are deleted)
+    std::vector<PairSpec> m_latencyAnalyses; // what setLatencyViews was last given
+    std::vector<std::string> m_latencyViews; // the views it made
 };
 
 } // namespace ringside::sql

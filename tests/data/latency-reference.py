@@ -10,25 +10,36 @@
 # an open start of its key (the older is unmatched), an end without an open start is unmatched,
 # starts open at the end are unmatched; "same task" is the same pid here. PRESET:CONDITION
 # keeps only the start records that meet CONDITION (FIELD OP NUMBER), as --filter-from does. A
-# pair of one event (offcpu) takes each record as an end (its end fields), then as a start.
+# pair of one event (offcpu) takes each record as an end (its end fields), then as a start; with
+# the print preset's tests, a B| mark only as a start and an E| mark only as an end.
 import json, math, os, re, subprocess, sys
 
+def buf_starts(prefix):
+    return lambda values: values.get("buf", "").startswith(prefix)
+
+
+# (start, end, fields, same task, same CPU, nested, start records' test, end records' test)
 PRESETS = {
-    "irq": ("irq_handler_entry", "irq_handler_exit", [("irq", "irq")], False, True),
-    "softirq": ("softirq_entry", "softirq_exit", [("vec", "vec")], False, True),
-    "wakeup": ("sched_wakeup", "sched_switch", [("pid", "next_pid")], False, False),
-    "waking": ("sched_waking", "sched_switch", [("pid", "next_pid")], False, False),
-    "syscall": ("sys_enter", "sys_exit", [("id", "id")], True, False),
-    "workqueue": ("workqueue_execute_start", "workqueue_execute_end", [("work", "work")], True, False),
-    "kmalloc": ("kmalloc", "kfree", [("ptr", "ptr")], False, False),
-    "offcpu": ("sched_switch", "sched_switch", [("prev_pid", "next_pid")], False, False),
+    "irq": ("irq_handler_entry", "irq_handler_exit", [("irq", "irq")], False, True, False, None, None),
+    "softirq": ("softirq_entry", "softirq_exit", [("vec", "vec")], False, True, False, None, None),
+    "wakeup": ("sched_wakeup", "sched_switch", [("pid", "next_pid")], False, False, False, None, None),
+    "waking": ("sched_waking", "sched_switch", [("pid", "next_pid")], False, False, False, None, None),
+    "syscall": ("sys_enter", "sys_exit", [("id", "id")], True, False, False, None, None),
+    "workqueue": ("workqueue_execute_start", "workqueue_execute_end", [("work", "work")], True, False, False, None,
+                  None),
+    "kmalloc": ("kmalloc", "kfree", [("ptr", "ptr")], False, False, False, None, None),
+    "offcpu": ("sched_switch", "sched_switch", [("prev_pid", "next_pid")], False, False, False, None, None),
+    # trace_marker's begin and end marks: a task's B|pid|name opens, its next E| closes the innermost.
+    "print": ("print", "print", [], True, False, True, buf_starts("B|"), buf_starts("E|")),
 }
 RECORDINGS = {
     "langraph-perfclock.dat": ["irq", "softirq", "waking"],
-    "sched-mix.dat": ["syscall", "softirq", "waking", "workqueue", "waking:prio<120", "syscall:id==0", "offcpu"],
+    "sched-mix.dat": ["syscall", "softirq", "waking", "workqueue", "waking:prio<120", "syscall:id==0", "offcpu",
+                      "offcpu:prev_state==1"],
     "execve-e2big.dat": ["syscall"],
     "lost-events.dat": ["syscall"],
     "syscalls-8cpu.dat": ["syscall", "softirq", "kmalloc"],
+    "print-marks.dat": ["print"],
 }
 LINE = re.compile(r"^\s*(.*)-(\d+)\s+\[(\d+)\]\s+(\d+)\.(\d+):\s+(\w+):\s+(.*)$")
 
@@ -60,32 +71,41 @@ def presets_of(path, names):
             continue
         _, pid, cpu, sec, frac, event, rest = m.groups()
         ts = int(sec) * 10**9 + int(frac.ljust(9, "0")[:9])
-        events.append((ts, int(cpu), int(pid), event, dict(re.findall(r"(\w+)=(\S+)", rest))))
+        values = dict(re.findall(r"(\w+)=(\S+)", rest))
+        if event == "print":  # the text, spaces and all
+            values["buf"] = rest.partition("buf=")[2]
+        events.append((ts, int(cpu), int(pid), event, values))
     if names is None:
         seen = {e[3] for e in events}
         names = [n for n, p in PRESETS.items() if p[0] in seen and p[1] in seen]
     for name in names:
         preset, _, condition = name.partition(":")
-        start_event, end_event, fields, same_task, same_cpu = PRESETS[preset]
+        start_event, end_event, fields, same_task, same_cpu, nested, start_test, end_test = PRESETS[preset]
         open_starts, durations = {}, []
         replaced = unmatched_ends = 0
         for ts, cpu, pid, event, values in events:
             if event not in (start_event, end_event):
                 continue
-            sides = [1, 0] if start_event == end_event else [0 if event == start_event else 1]
-            for side in sides:
-                if side == 0 and not meets(condition, values):
+            # A record of one event is an end, then a start; with tests, only what it meets.
+            is_start = event == start_event and meets(condition, values) and (not start_test or start_test(values))
+            is_end = event == end_event and (not end_test or end_test(values))
+            for side in [1, 0]:
+                if not (is_end if side else is_start):
                     continue
                 key = tuple(values.get(f[side]) for f in fields)
                 key += (pid,) if same_task else ()
                 key += (cpu,) if same_cpu else ()
                 if side == 0:
-                    replaced += key in open_starts
-                    open_starts[key] = ts
-                elif key in open_starts:
-                    durations.append(ts - open_starts.pop(key))
-                elif not (start_event == end_event and all(a == b for a, b in fields)):
+                    stack = open_starts.setdefault(key, [])
+                    if stack and not nested:
+                        replaced += 1
+                        stack.pop()
+                    stack.append(ts)
+                elif open_starts.get(key):
+                    durations.append(ts - open_starts[key].pop())
+                elif not (start_event == end_event and all(a == b for a, b in fields) and is_start):
                     unmatched_ends += 1
+        open_starts = [t for stack in open_starts.values() for t in stack]
         durations.sort()
         stats = [nearest_rank(durations, p) for p in (50, 99)] if durations else [0, 0]
         yield name, len(durations), replaced + len(open_starts), unmatched_ends, (

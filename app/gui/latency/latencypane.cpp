@@ -54,7 +54,8 @@ LatencyPane::LatencyPane(ViewState* view, QWidget* parent) : QWidget(parent), m_
                            QString::fromStdString(name));
     }
     m_presets->setToolTip(tr("The common pairs: IRQ handlers, softirqs, block requests, wakeup to run, system "
-                             "calls, work items, kmalloc to kfree"));
+                             "calls, work items, kmalloc to kfree, time off the CPU, trace_marker's B| and E| "
+                             "marks"));
     auto makeEventBox = [this](const char* name) {
         auto* box = new QComboBox(this);
         box->setObjectName(name);
@@ -359,8 +360,8 @@ void LatencyPane::choosePreset(const QString& name)
         m_sameTask->setChecked(preset->sameTask);
         m_sameCpu->setChecked(preset->sameCpu);
         m_nesting->setChecked(preset->nesting);
-        m_filterFrom->clear();
-        m_filterTo->clear();
+        m_filterFrom->setText(QString::fromStdString(preset->filterFrom));
+        m_filterTo->setText(QString::fromStdString(preset->filterTo));
     } else {
         m_presets->setCurrentIndex(0);
     }
@@ -446,7 +447,16 @@ std::optional<PairSpec> LatencyPane::spec(QString* why) const
     spec.name = m_presets->currentIndex() > 0
                     ? m_presets->currentData().toString().toStdString()
                     : spec.from.substr(spec.from.find('/') + 1) + " → " + spec.to.substr(spec.to.find('/') + 1);
-    if (!spec.filterFrom.empty() || !spec.filterTo.empty()) spec.name += " (filtered)";
+    // A preset's marks (print's B| and E|) are not in the builder: they come with it.
+    const std::optional<PairSpec> preset = presetPair(spec.name);
+    if (preset) {
+        spec.startText = preset->startText;
+        spec.endText = preset->endText;
+    }
+    // Conditions of the user's own, beyond a preset's, are said in the name.
+    const bool ownFilters = preset ? spec.filterFrom != preset->filterFrom || spec.filterTo != preset->filterTo
+                                   : !spec.filterFrom.empty() || !spec.filterTo.empty();
+    if (ownFilters) spec.name += " (filtered)";
     return spec;
 }
 

@@ -402,8 +402,10 @@ void QueryPane::run()
     const std::string query = text.toStdString();
     m_status->setText(tr("Running…"));
     auto detail = std::make_shared<TablesRead>();
+    // The Latency pane's analyses are views of their own: latency_<name>.
+    const std::vector<PairSpec> latencies(m_view->latencies().begin(), m_view->latencies().end());
     m_jobs.start(
-        [session, sql, query, detail](JobTracker::Context& context) {
+        [session, sql, query, detail, latencies](JobTracker::Context& context) {
             QueryOutcome outcome;
             QElapsedTimer timer;
             timer.start();
@@ -413,6 +415,7 @@ void QueryPane::run()
                 outcome.message = QString::fromStdString(sql->error);
                 return outcome;
             }
+            db->setLatencyViews(latencies);
             Collect collect;
             const sql::RunOutcome run = db->run(query, collect, tablesReadOf(context, *db, detail));
             outcome.seconds = double(timer.nsecsElapsed()) / 1e9;
@@ -580,11 +583,13 @@ void QueryPane::rebuildTracks()
     auto session = m_session;
     auto sql = handle();
     emit tracksMaking(true, {});
+    const std::vector<PairSpec> latencies(m_view->latencies().begin(), m_view->latencies().end());
     m_trackJobs.start(
-        [session, sql, specs](JobTracker::Context& context) {
+        [session, sql, specs, latencies](JobTracker::Context& context) {
             MadeTracks made;
             const std::lock_guard lock(sql->lock);
             sql::RecordingSql* db = sql->open(*session->trace);
+            if (db) db->setLatencyViews(latencies);
             for (int i = 0; i < specs.size() && db; ++i) {
                 const QueryTrackSpec& spec = specs[i];
                 sql::ResultTrack track(*session->trace, "query_" + std::to_string(i), spec.name.toStdString());

@@ -292,15 +292,21 @@ QJsonObject viewToJson(const ViewSnapshot& view, const TraceSession& session)
             QJsonArray match;
             for (const auto& [start, end] : spec.fields)
                 match.append(QJsonArray{QString::fromStdString(start), QString::fromStdString(end)});
-            latencies.append(QJsonObject{{"name", QString::fromStdString(spec.name)},
-                                         {"from", QString::fromStdString(spec.from)},
-                                         {"to", QString::fromStdString(spec.to)},
-                                         {"match", match},
-                                         {"same_task", spec.sameTask},
-                                         {"same_cpu", spec.sameCpu},
-                                         {"nesting", spec.nesting},
-                                         {"filter_from", QString::fromStdString(spec.filterFrom)},
-                                         {"filter_to", QString::fromStdString(spec.filterTo)}});
+            QJsonObject analysis{{"name", QString::fromStdString(spec.name)},
+                                 {"from", QString::fromStdString(spec.from)},
+                                 {"to", QString::fromStdString(spec.to)},
+                                 {"match", match},
+                                 {"same_task", spec.sameTask},
+                                 {"same_cpu", spec.sameCpu},
+                                 {"nesting", spec.nesting},
+                                 {"filter_from", QString::fromStdString(spec.filterFrom)},
+                                 {"filter_to", QString::fromStdString(spec.filterTo)}};
+            // The beginnings print's marks must have (PairSpec::TextPrefix), when there are any.
+            for (const auto& [key, text] : {std::pair{"start_text", &spec.startText}, {"end_text", &spec.endText}})
+                if (!text->empty())
+                    analysis[key] = QJsonObject{{"field", QString::fromStdString(text->field)},
+                                                {"prefix", QString::fromStdString(text->prefix)}};
+            latencies.append(analysis);
         }
         json["latency"] = latencies;
     }
@@ -419,6 +425,10 @@ ViewSnapshot viewFromJson(const QJsonObject& json, const TraceSession& session, 
         spec.nesting = l.value("nesting").toBool();
         spec.filterFrom = l.value("filter_from").toString().toStdString();
         spec.filterTo = l.value("filter_to").toString().toStdString();
+        for (const auto& [key, text] : {std::pair{"start_text", &spec.startText}, {"end_text", &spec.endText}}) {
+            const QJsonObject t = l.value(key).toObject();
+            *text = {t.value("field").toString().toStdString(), t.value("prefix").toString().toStdString()};
+        }
         if (spec.from.empty() || spec.to.empty()) {
             if (problems) problems->append(QObject::tr("a latency analysis without its start or end event"));
             continue;
