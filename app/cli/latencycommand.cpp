@@ -193,8 +193,8 @@ int latencyCommand(const std::vector<std::string>& args)
         return 0;
     }
 
-    std::printf("latency %s: %s -> %s, matched by %s\n", spec.name.c_str(), spec.from.c_str(), spec.to.c_str(),
-                spec.matchDescription().c_str());
+    std::printf("latency %s: %s -> %s, %s\n", spec.name.c_str(), spec.from.c_str(), spec.to.c_str(),
+                spec.pairingDescription().c_str());
     std::printf("pairs %" PRIu64 ", unmatched starts %" PRIu64 ", unmatched ends %" PRIu64 "\n", overall.count,
                 matcher.unmatchedStarts(), matcher.unmatchedEnds());
     if (!overall.count) return 0;

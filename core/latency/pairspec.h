@@ -48,6 +48,9 @@ struct PairSpec {
     static std::pair<std::string, std::string> parseField(std::string_view text);
     // How the spec matches, for people: "irq, on the same CPU".
     std::string matchDescription() const;
+    // The same as a sentence goes on: "matched by irq, on the same CPU", or "paired on the
+    // same task" when no field is matched.
+    std::string pairingDescription() const { return (fields.empty() ? "paired " : "matched by ") + matchDescription(); }
     // Adds conditions to each side's own (a preset's): a record must meet both.
     void refineFilters(const std::string& from, const std::string& to);
 };

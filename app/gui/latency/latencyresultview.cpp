@@ -119,9 +119,9 @@ LatencyResultView::LatencyResultView(std::shared_ptr<const LatencyResult> result
     QString counts =
         tr("%1 pairs · unmatched: %2 starts, %3 ends")
             .arg(count(r.report.overall.count), count(matcher.unmatchedStarts()), count(matcher.unmatchedEnds()));
-    counts += tr(" · %1 → %2, matched by %3")
+    counts += tr(" · %1 → %2, %3")
                   .arg(QString::fromStdString(r.spec.from), QString::fromStdString(r.spec.to),
-                       QString::fromStdString(r.spec.matchDescription()));
+                       QString::fromStdString(r.spec.pairingDescription()));
     if (!r.spec.filterFrom.empty()) counts += tr(", starts where %1").arg(QString::fromStdString(r.spec.filterFrom));
     if (!r.spec.filterTo.empty()) counts += tr(", ends where %1").arg(QString::fromStdString(r.spec.filterTo));
     if (const std::string why = r.pairs().nothingPaired(); !why.empty())
