@@ -2,6 +2,7 @@
 #include "sql/eventpairstable.h"
 
 #include "latency/loadedpairs.h"
+#include "latency/pairspec.h"
 #include "sql/sqlmodule.h"
 #include "store/eventstore.h"
 #include "store/taskindex.h"
@@ -15,6 +16,7 @@
 #include <numeric>
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace ringside::sql {
@@ -314,6 +316,31 @@ int registerEventPairs(sqlite3* db, const Trace& trace, const std::atomic<bool>*
     shared->interrupt = interrupt;
     return sqlite3_create_module_v2(db, "event_pairs", &pairrows::kModule, shared,
                                     [](void* aux) { delete static_cast<pairrows::Shared*>(aux); });
+}
+
+std::string eventPairsCall(const PairSpec& spec)
+{
+    auto quoted = [](const std::string& text) {
+        std::string out = "'";
+        for (const char c : text) out += c == '\'' ? std::string("''") : std::string(1, c);
+        return out + "'";
+    };
+    std::string match, options;
+    for (const auto& [start, end] : spec.fields)
+        match += (match.empty() ? "" : ",") + (start == end ? start : start + "=" + end);
+    for (const auto& [on, option] :
+         {std::pair{spec.sameTask, "task"}, {spec.sameCpu, "cpu"}, {spec.nesting, "nesting"}})
+        if (on) options += (options.empty() ? "" : ",") + std::string(option);
+    std::string first = quoted(spec.from) + ", " + quoted(spec.to) + ", " + quoted(match) + ", " + quoted(options);
+    for (const std::string& name : presetPairNames()) {
+        if (spec.startText.empty() && spec.endText.empty()) break; // the arguments say it all
+        PairSpec preset = *presetPair(name);
+        preset.name = spec.name;
+        preset.filterFrom = spec.filterFrom;
+        preset.filterTo = spec.filterTo;
+        if (preset == spec) first = quoted(name) + ", '', '', ''";
+    }
+    return "event_pairs(" + first + ", " + quoted(spec.filterFrom) + ", " + quoted(spec.filterTo) + ")";
 }
 
 } // namespace ringside::sql

@@ -2,11 +2,13 @@
 #pragma once
 
 #include <atomic>
+#include <string>
 
 struct sqlite3;
 
 namespace ringside {
 class Trace;
+struct PairSpec;
 }
 
 namespace ringside::sql {
@@ -23,5 +25,10 @@ namespace ringside::sql {
 // the start event, start_id and end_id (the events' ids, as ftrace_event's). The pairing
 // runs when a statement first reads it, then is kept for the same arguments.
 int registerEventPairs(sqlite3* db, const Trace& trace, const std::atomic<bool>* interrupt);
+
+// The call of event_pairs that makes `spec`'s pairs: its events, fields, options and
+// conditions; or, for a preset's pair with what the arguments cannot say (print's B| and E|
+// marks), the preset's name and the conditions.
+std::string eventPairsCall(const PairSpec& spec);
 
 } // namespace ringside::sql

@@ -152,34 +152,12 @@ void RecordingSql::setLatencyViews(const std::vector<PairSpec>& analyses)
     }
     m_latencyViews.clear();
     m_latencyAnalyses = analyses;
-    auto quoted = [](const std::string& text) {
-        std::string out = "'";
-        for (const char c : text) out += c == '\'' ? std::string("''") : std::string(1, c);
-        return out + "'";
-    };
     const TableInfo* pairs = table("event_pairs");
     for (const PairSpec& spec : analyses) {
         if (presetPair(spec.name) == spec) continue; // latency_<preset> already
         std::string name = latencyViewName(spec.name);
         for (int n = 2; table(name); ++n) name = latencyViewName(spec.name) + "_" + std::to_string(n);
-        std::string match, options;
-        for (const auto& [start, end] : spec.fields)
-            match += (match.empty() ? "" : ",") + (start == end ? start : start + "=" + end);
-        for (const auto& [on, option] :
-             {std::pair{spec.sameTask, "task"}, {spec.sameCpu, "cpu"}, {spec.nesting, "nesting"}})
-            if (on) options += (options.empty() ? "" : ",") + std::string(option);
-        // A preset's pair with conditions of the user's: the preset named, so that what its
-        // arguments cannot say (print's B| and E| marks) comes with it.
-        std::string first = quoted(spec.from) + ", " + quoted(spec.to) + ", " + quoted(match) + ", " + quoted(options);
-        for (const std::string& name : presetPairNames()) {
-            PairSpec preset = *presetPair(name);
-            preset.name = spec.name;
-            preset.filterFrom = spec.filterFrom;
-            preset.filterTo = spec.filterTo;
-            if (preset == spec) first = quoted(name) + ", '', '', ''";
-        }
-        const std::string call =
-            "event_pairs(" + first + ", " + quoted(spec.filterFrom) + ", " + quoted(spec.filterTo) + ")";
+        const std::string call = eventPairsCall(spec);
         // A view the recording cannot make (an event it lacks) is said when it is read.
         if (!exec("CREATE TEMP VIEW " + name + " AS SELECT * FROM " + call)) continue;
         m_latencyViews.push_back(name);

@@ -2,6 +2,7 @@
 #include "latency/latencyresultview.h"
 
 #include "latency/latencyhistogram.h"
+#include "sql/eventpairstable.h"
 #include "table/eventtablemodel.h"
 #include "timeline/timelinemath.h"
 
@@ -22,11 +23,6 @@ namespace {
 QString count(uint64_t n)
 {
     return QLocale().toString(qulonglong(n));
-}
-
-QString sqlText(const std::string& text)
-{
-    return "'" + QString::fromStdString(text).replace("'", "''") + "'";
 }
 
 QString summaryText(const LatencySummary& s, timeline::ClockUnit unit)
@@ -231,17 +227,10 @@ void LatencyResultView::showRange(quint64 from, quint64 to)
 QString LatencyResultView::trackSql() const
 {
     const PairSpec& spec = m_result->spec;
-    QStringList fields, options;
-    for (const auto& [start, end] : spec.fields)
-        fields << QString::fromStdString(start == end ? start : start + "=" + end);
-    if (spec.sameTask) options << "task";
-    if (spec.sameCpu) options << "cpu";
-    if (spec.nesting) options << "nesting";
     // Where it began: a CPU's row for pairs matched on the CPU (an IRQ), else the task's.
     const QString owner = spec.sameCpu && !spec.sameTask ? "cpu" : "utid";
-    QString sql = QStringLiteral("SELECT ts, dur, %1, key AS name FROM event_pairs(%2, %3, %4, %5, %6, %7)")
-                      .arg(owner, sqlText(spec.from), sqlText(spec.to), sqlText(fields.join(", ").toStdString()),
-                           sqlText(options.join(",").toStdString()), sqlText(spec.filterFrom), sqlText(spec.filterTo));
+    QString sql = QStringLiteral("SELECT ts, dur, %1, key AS name FROM %2")
+                      .arg(owner, QString::fromStdString(sql::eventPairsCall(spec)));
     if (m_to) sql += QStringLiteral(" WHERE dur >= %1 AND dur < %2").arg(m_from).arg(m_to);
     return sql;
 }
