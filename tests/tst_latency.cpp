@@ -111,6 +111,22 @@ private slots:
     }
 
     // Each preset on the recordings, equal to the reference worked out from trace-cmd report.
+    static void samePairs(const EventPairs& a, const EventPairs& b)
+    {
+        const PairMatcher::Pairs& p = a.matcher().pairs();
+        const PairMatcher::Pairs& q = b.matcher().pairs();
+        QCOMPARE(p.start, q.start);
+        QCOMPARE(p.duration, q.duration);
+        QVERIFY(p.group == q.group);
+        QCOMPARE(a.groups(), b.groups());
+        QCOMPARE(a.matcher().unmatchedStarts(), b.matcher().unmatchedStarts());
+        QCOMPARE(a.matcher().unmatchedEnds(), b.matcher().unmatchedEnds());
+        QCOMPARE(a.startsSeen(), b.startsSeen());
+        QCOMPARE(a.endsSeen(), b.endsSeen());
+        for (size_t i = 0; i < q.size(); ++i)
+            QVERIFY(p.startEvent[i] == q.startEvent[i] && p.endEvent[i] == q.endEvent[i]);
+    }
+
     void presetsMatchTraceCmdReport_data()
     {
         QTest::addColumn<QString>("file");
@@ -150,6 +166,16 @@ private slots:
             const LatencySummary s = summarize(d);
             const QList<quint64> actual{s.count, m.unmatchedStarts(), m.unmatchedEnds(), s.min, s.p50, s.p99, s.max};
             QCOMPARE(actual, expected);
+            // Records kept during the load cannot be filtered or told apart by their text: read
+            // from the pages again, the same pairs.
+            std::vector<std::unique_ptr<RecordConsumer>> keeper;
+            keeper.push_back(LoadedPairs::recordsKeeper(*spec));
+            auto kept = Trace::open(test::fixturePath(file), LoadOptions(), std::move(keeper));
+            QVERIFY(kept);
+            auto fromPages = LoadedPairs::run(**kept, *spec);
+            QVERIFY(fromPages);
+            QVERIFY(!(*fromPages)->usedKeptRecords());
+            samePairs((*fromPages)->pairs(), (*filtered)->pairs());
             return;
         }
         std::vector<std::unique_ptr<RecordConsumer>> consumers;
@@ -189,6 +215,26 @@ private slots:
         QVERIFY(q.group == p.group);
         for (size_t i = 0; i < q.size(); ++i)
             QVERIFY(q.startEvent[i] == p.startEvent[i] && q.endEvent[i] == p.endEvent[i]);
+
+        // Paired from the records kept while the pages were parsed (the CLI's way), in small
+        // stretches: the same, whole and over the first rows only (the window's sample).
+        std::vector<std::unique_ptr<RecordConsumer>> keeper;
+        keeper.push_back(LoadedPairs::recordsKeeper(*spec));
+        LoadOptions stretches;
+        stretches.segmentBytes = 4096 * 3;
+        auto kept = Trace::open(test::fixturePath(file), stretches, std::move(keeper));
+        QVERIFY(kept);
+        auto fromKept = LoadedPairs::run(**kept, *spec);
+        QVERIFY2(fromKept, fromKept ? "" : fromKept.error().message.c_str());
+        QVERIFY((*fromKept)->usedKeptRecords());
+        QVERIFY(!(*again)->usedKeptRecords());
+        samePairs((*fromKept)->pairs(), later);
+        const uint64_t rows = (*plain)->store().eventCount() / 2;
+        auto sampleKept = LoadedPairs::run(**kept, *spec, {}, rows);
+        auto sampleRead = LoadedPairs::run(**plain, *spec, {}, rows);
+        QVERIFY(sampleKept && sampleRead);
+        QVERIFY((*sampleKept)->usedKeptRecords());
+        samePairs((*sampleKept)->pairs(), (*sampleRead)->pairs());
     }
 
     // A pair the recording cannot make says why, naming the event.

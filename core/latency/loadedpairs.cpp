@@ -14,6 +14,7 @@
 
 #include <algorithm>
 #include <atomic>
+#include <bit>
 #include <chrono>
 #include <cstring>
 #include <queue>
@@ -88,6 +89,90 @@ struct StreamHits {
     static constexpr uint32_t kNotEnd = 0x80000000u, kNotStart = 0x40000000u, kIndex = 0x3fffffffu;
 };
 
+// The pair's records of one stream as the parser's threads find them (RecordsKeeper): each
+// value's 64 bits, in host order.
+class KeptPiece final : public StreamPiece {
+public:
+    explicit KeptPiece(size_t values) : m_values(values) {}
+    void consume(const ConsumedRecord& record) override { keep(hits, record, m_values, usable); }
+
+    static void keep(StreamHits& into, const ConsumedRecord& record, size_t values, bool& usable)
+    {
+        if (record.index > StreamHits::kIndex || record.valueCount != values) usable = false;
+        into.time.push_back(record.timestamp);
+        into.indexAndSide.push_back(record.index | (record.request ? StreamHits::kEnd : 0));
+        const size_t at = into.bytes.size();
+        into.bytes.resize(at + values * 8);
+        for (size_t v = 0; v < values && v < record.valueCount; ++v) {
+            const TypedValue& value = record.field(v);
+            if (value.isText()) usable = false; // kept as numbers only: read from the pages
+            const uint64_t bits = value.asUnsigned();
+            std::memcpy(into.bytes.data() + at + v * 8, &bits, 8);
+        }
+    }
+
+    StreamHits hits;
+    bool usable = true;
+
+private:
+    size_t m_values;
+};
+
+// Keeps a pair's records while the pages are parsed, for LoadedPairs::run.
+class RecordsKeeper final : public RecordConsumer {
+public:
+    explicit RecordsKeeper(const PairSpec& spec) : m_spec(spec), m_requests(EventPairs(spec).requests())
+    {
+        for (const EventRequest& r : m_requests) m_values = std::max(m_values, r.fields.size());
+    }
+    static std::string nameOf(const PairSpec& spec) { return "latency-records:" + spec.name; }
+    std::string name() const override { return nameOf(m_spec); }
+    std::vector<EventRequest> requests() const override { return m_requests; }
+    void setStreams(const std::vector<StreamInfo>& streams) override
+    {
+        if (m_streams.size() < streams.size()) m_streams.resize(streams.size());
+    }
+    bool fedInPieces() const override { return true; }
+    std::unique_ptr<StreamPiece> newPiece(StreamId) override { return std::make_unique<KeptPiece>(m_values); }
+    void join(std::vector<FedPiece> pieces) override
+    {
+        // Each piece stays as it was kept (a stretch of its stream, in order): copying them
+        // into one column per stream cost more than the matching saved.
+        for (FedPiece& fed : pieces) {
+            auto* piece = static_cast<KeptPiece*>(fed.piece.get());
+            if (fed.stream.value >= m_streams.size()) m_streams.resize(fed.stream.value + 1);
+            m_usable = m_usable && piece->usable;
+            for (uint32_t& v : piece->hits.indexAndSide) {
+                const uint64_t index = uint64_t(v & StreamHits::kIndex) + fed.firstIndex;
+                if (index > StreamHits::kIndex) m_usable = false;
+                v = uint32_t(index) | (v & StreamHits::kEnd);
+            }
+            if (!piece->hits.time.empty()) m_streams[fed.stream.value].push_back(std::move(piece->hits));
+        }
+    }
+    // Fed in merged order by a caller that feeds so: the same records, kept by stream.
+    void consume(const ConsumedRecord& record) override
+    {
+        if (record.stream.value >= m_streams.size()) m_streams.resize(record.stream.value + 1);
+        std::vector<StreamHits>& stretches = m_streams[record.stream.value];
+        if (stretches.empty()) stretches.emplace_back();
+        KeptPiece::keep(stretches.back(), record, m_values, m_usable);
+    }
+
+    const PairSpec& spec() const { return m_spec; }
+    // Per stream, its stretches' records in order.
+    const std::vector<std::vector<StreamHits>>& streams() const { return m_streams; }
+    size_t values() const { return m_values; }
+    bool usable() const { return m_usable; }
+
+private:
+    PairSpec m_spec;
+    std::vector<EventRequest> m_requests;
+    size_t m_values = 0;
+    std::vector<std::vector<StreamHits>> m_streams;
+    bool m_usable = true;
+};
+
 std::optional<PairSide> sideOf(const ConsumerRegistry::FormatLookup& lookup, const EventRequest& request)
 {
     const std::optional<ConsumerRegistry::EventFormat> format = lookup(request.system, request.event);
@@ -104,7 +189,23 @@ std::optional<PairSide> sideOf(const ConsumerRegistry::FormatLookup& lookup, con
     return side;
 }
 
+// The keeper of the trace that kept `spec`'s records whole, or null.
+const RecordsKeeper* keeperOf(const Trace& trace, const PairSpec& spec)
+{
+    const ConsumerRegistry& consumers = trace.consumers();
+    const auto* keeper = consumers.find<RecordsKeeper>(RecordsKeeper::nameOf(spec));
+    if (!keeper || !keeper->usable() || !consumers.failure(keeper->name()).empty()) return nullptr;
+    const PairSpec& kept = keeper->spec();
+    if (kept.from != spec.from || kept.to != spec.to || kept.fields != spec.fields) return nullptr;
+    return keeper;
+}
+
 } // namespace
+
+std::unique_ptr<RecordConsumer> LoadedPairs::recordsKeeper(const PairSpec& spec)
+{
+    return std::make_unique<RecordsKeeper>(spec);
+}
 
 Result<std::unique_ptr<LoadedPairs>> LoadedPairs::run(const Trace& trace, const PairSpec& spec,
                                                       const Progress& progress, uint64_t sampleRows)
@@ -158,7 +259,7 @@ Result<std::unique_ptr<LoadedPairs>> LoadedPairs::run(const Trace& trace, const 
     }
     // With conditions on one event's records, each hit says which it is not: an end, a start.
     const bool roles = n == 1 && (sides[0]->filter || endFilter || sides[0]->text.active || endText.active);
-    const bool bigEndian = trace.file().info().bigEndian;
+    bool bigEndian = trace.file().info().bigEndian;
     size_t stride = 0, valueCount = 0;
     for (size_t s = 0; s < n; ++s) {
         stride = std::max(stride, sides[s]->bytes);
@@ -166,10 +267,15 @@ Result<std::unique_ptr<LoadedPairs>> LoadedPairs::run(const Trace& trace, const 
     }
 
     // Each stream's hits, walked on as many threads as there are cores (the pages are read and
-    // decompressed again: most of the time). A filter's handle is one: then on one thread.
+    // decompressed again: most of the time), or kept by a recordsKeeper() during the load. A
+    // filter's handle is one: then on one thread.
     const EventStore& store = trace.store();
     const size_t streams = store.streamCount();
     std::vector<StreamHits> hits(streams);
+    const RecordsKeeper* keeper = keeperOf(trace, spec);
+    const bool conditional = roles || sides[0]->filter || sides[0]->text.active || endText.active ||
+                             (n > 1 && (sides[1]->filter || sides[1]->text.active));
+    if (conditional) keeper = nullptr;
     std::vector<bool> wanted(65536, false);
     for (size_t s = 0; s < n; ++s) wanted[sides[s]->type] = true;
     uint64_t total = 0;
@@ -261,13 +367,42 @@ Result<std::unique_ptr<LoadedPairs>> LoadedPairs::run(const Trace& trace, const 
     };
     using Clock = std::chrono::steady_clock;
     const Clock::time_point walkBegan = Clock::now();
+    // Each stream's hits below its limit, per stretch: a prefix of those kept.
+    std::vector<std::vector<size_t>> ends(streams);
+    if (keeper) {
+        const std::vector<std::vector<StreamHits>>& kept = keeper->streams();
+        uint64_t keptOf[2] = {0, 0};
+        for (size_t s = 0; s < streams && s < kept.size(); ++s)
+            for (const StreamHits& stretch : kept[s]) {
+                const std::vector<uint32_t>& v = stretch.indexAndSide;
+                const auto end = std::partition_point(v.begin(), v.end(),
+                                                      [&](uint32_t x) { return (x & StreamHits::kIndex) < limits[s]; });
+                ends[s].push_back(size_t(end - v.begin()));
+                for (auto i = v.begin(); i != end; ++i) ++keptOf[(*i & StreamHits::kEnd) && n > 1 ? 1 : 0];
+            }
+        // Each side's records all kept, as the columns count them; else they are read again.
+        for (size_t side = 0; side < n && keeper; ++side)
+            if (whole && keptOf[side] != store.eventTypeCount(sides[side]->type)) keeper = nullptr;
+    }
+    if (keeper) {
+        // Each value kept as its 64 bits, in host order.
+        stride = keeper->values() * 8;
+        for (size_t s = 0; s < n; ++s)
+            for (size_t f = 0; f < sides[s]->fields.size(); ++f) {
+                ConsumerRegistry::FieldFormat& field = sides[s]->fields[f];
+                field = {0, 8, field.isSigned, false};
+                sides[s]->at[f] = f * 8;
+            }
+        bigEndian = std::endian::native == std::endian::big;
+        result->m_usedKept = true;
+    }
     const bool filtered = sides[0]->filter || endFilter || (n > 1 && sides[1]->filter);
     const size_t threads = filtered ? 1 : std::min<size_t>(streams, std::max(1u, std::thread::hardware_concurrency()));
     std::vector<std::thread> helpers;
     std::atomic<bool> failed{false};
     std::string failure;
     try {
-        for (size_t t = 1; t < threads; ++t)
+        for (size_t t = 1; t < threads && !keeper; ++t)
             helpers.emplace_back([&] {
                 try {
                     walkStreams(false);
@@ -276,7 +411,7 @@ Result<std::unique_ptr<LoadedPairs>> LoadedPairs::run(const Trace& trace, const 
                     failed = true;
                 }
             });
-        walkStreams(true);
+        if (!keeper) walkStreams(true);
     } catch (...) {
         stop = true;
         failure = failureOfCurrentException();
@@ -287,13 +422,23 @@ Result<std::unique_ptr<LoadedPairs>> LoadedPairs::run(const Trace& trace, const 
     if (stop) return Error{path + ": the latency analysis was stopped"};
     // A run of pages that could not be read again (the file changed since the load) would
     // leave pairs out without a word.
-    for (size_t side = 0; side < n && whole; ++side)
+    for (size_t side = 0; side < n && whole && !keeper; ++side)
         if (seen[side] != store.eventTypeCount(sides[side]->type))
             return Error{path + ": the latency analysis failed: some pages could not be read again (the file changed "
                                 "or cannot be read since it was loaded)"};
 
     const Clock::time_point matchBegan = Clock::now();
     result->m_walkSeconds = std::chrono::duration<double>(matchBegan - walkBegan).count();
+    // What was walked is one stretch a stream.
+    std::vector<std::vector<StreamHits>> walkedStretches;
+    if (!keeper) {
+        walkedStretches.resize(streams);
+        for (size_t s = 0; s < streams; ++s) {
+            ends[s] = {hits[s].time.size()};
+            walkedStretches[s].push_back(std::move(hits[s]));
+        }
+    }
+    const std::vector<std::vector<StreamHits>>& source = keeper ? keeper->streams() : walkedStretches;
     // Fed in merged order (time, ties in stream order), each record with its task, as the
     // registry feeds a load: the same pairs.
     std::vector<StreamInfo> infos(streams);
@@ -307,12 +452,24 @@ Result<std::unique_ptr<LoadedPairs>> LoadedPairs::run(const Trace& trace, const 
     std::vector<TypedValue> values(valueCount);
     using Head = std::pair<uint64_t, size_t>; // (time, stream)
     std::priority_queue<Head, std::vector<Head>, std::greater<>> heads;
-    std::vector<size_t> next(streams, 0);
+    // Where each stream is: its stretch, and the record in it.
+    struct Cursor {
+        size_t stretch = 0, at = 0;
+    };
+    std::vector<Cursor> cursors(streams);
+    // Moves past stretches read to their end; false when the stream has no record left.
+    auto settle = [&](size_t s) {
+        Cursor& c = cursors[s];
+        while (c.stretch < ends[s].size() && c.at >= ends[s][c.stretch]) c = {c.stretch + 1, 0};
+        return c.stretch < ends[s].size();
+    };
     uint64_t hitCount = 1, starts = 0;
     for (size_t s = 0; s < streams; ++s) {
-        if (!hits[s].time.empty()) heads.push({hits[s].time[0], s});
-        hitCount += hits[s].time.size();
-        for (uint32_t v : hits[s].indexAndSide) starts += !(v & StreamHits::kEnd);
+        for (size_t k = 0; k < ends[s].size(); ++k) {
+            hitCount += ends[s][k];
+            for (size_t i = 0; i < ends[s][k]; ++i) starts += !(source[s][k].indexAndSide[i] & StreamHits::kEnd);
+        }
+        if (settle(s)) heads.push({source[s][cursors[s].stretch].time[cursors[s].at], s});
     }
     // A pair a start, or a record for pairs of one event: its vectors are grown once.
     pairs.reservePairs(n == 1 ? size_t(hitCount) : size_t(std::min(starts, hitCount - 1 - starts)));
@@ -330,43 +487,49 @@ Result<std::unique_ptr<LoadedPairs>> LoadedPairs::run(const Trace& trace, const 
             const size_t s = heads.top().second;
             heads.pop();
             const Head bound = heads.empty() ? Head{UINT64_MAX, SIZE_MAX} : heads.top();
-            const StreamHits& h = hits[s];
             const StreamId stream(static_cast<uint16_t>(s));
             const CpuColumns& columns = store.stream(stream).columns;
             TaskOfStream& known = taskOf[s];
-            size_t i = next[s];
-            for (; i < h.time.size() && Head{h.time[i], s} < bound; ++i) {
-                const bool end = !roles && (h.indexAndSide[i] & StreamHits::kEnd);
-                const PairSide& side = *sides[end ? 1 : 0];
-                const uint8_t* bytes = h.bytes.data() + i * stride; // no bytes when nothing is matched
-                for (size_t f = 0; f < side.fields.size(); ++f)
-                    side.fields[f].decode(bytes + side.at[f], side.fields[f].size, bigEndian, values[f]);
-                ConsumedRecord record;
-                record.request = end ? 1 : 0;
-                record.type = side.type;
-                record.timestamp = h.time[i];
-                record.stream = stream;
-                record.index = h.indexAndSide[i] & (roles ? StreamHits::kIndex : ~StreamHits::kEnd);
-                record.pid = columns.pid[record.index];
-                // The task of a pid is asked once per run of its records on a stream (one life).
-                if (record.pid != known.pid || record.timestamp >= known.until || record.timestamp < known.from) {
-                    known = {record.pid, record.timestamp, tasks.nextLifeAfter(record.pid, record.timestamp),
-                             tasks.taskAt(record.pid, record.timestamp)};
+            Cursor& cursor = cursors[s];
+            for (bool more = true; more;) {
+                const StreamHits& h = source[s][cursor.stretch];
+                const size_t end = ends[s][cursor.stretch];
+                size_t i = cursor.at;
+                for (; i < end && Head{h.time[i], s} < bound; ++i) {
+                    const bool isEnd = !roles && (h.indexAndSide[i] & StreamHits::kEnd);
+                    const PairSide& side = *sides[isEnd ? 1 : 0];
+                    const uint8_t* bytes = h.bytes.data() + i * stride; // no bytes when nothing is matched
+                    for (size_t f = 0; f < side.fields.size(); ++f)
+                        side.fields[f].decode(bytes + side.at[f], side.fields[f].size, bigEndian, values[f]);
+                    ConsumedRecord record;
+                    record.request = isEnd ? 1 : 0;
+                    record.type = side.type;
+                    record.timestamp = h.time[i];
+                    record.stream = stream;
+                    record.index = h.indexAndSide[i] & (roles ? StreamHits::kIndex : ~StreamHits::kEnd);
+                    record.pid = columns.pid[record.index];
+                    // The task of a pid is asked once per run of its records on a stream (one life).
+                    if (record.pid != known.pid || record.timestamp >= known.until || record.timestamp < known.from) {
+                        known = {record.pid, record.timestamp, tasks.nextLifeAfter(record.pid, record.timestamp),
+                                 tasks.taskAt(record.pid, record.timestamp)};
+                    }
+                    record.task = known.task;
+                    record.flags = columns.flags[record.index];
+                    record.values = values.data();
+                    record.valueCount = side.fields.size();
+                    if (roles)
+                        pairs.consumeAs(record, !(h.indexAndSide[i] & StreamHits::kNotEnd),
+                                        !(h.indexAndSide[i] & StreamHits::kNotStart));
+                    else
+                        pairs.consume(record);
+                    if ((++fed & 0xffff) == 0 && progress && !progress(total + fed * total / hitCount, total * 2))
+                        return Error{path + ": the latency analysis was stopped"};
                 }
-                record.task = known.task;
-                record.flags = columns.flags[record.index];
-                record.values = values.data();
-                record.valueCount = side.fields.size();
-                if (roles)
-                    pairs.consumeAs(record, !(h.indexAndSide[i] & StreamHits::kNotEnd),
-                                    !(h.indexAndSide[i] & StreamHits::kNotStart));
-                else
-                    pairs.consume(record);
-                if ((++fed & 0xffff) == 0 && progress && !progress(total + fed * total / hitCount, total * 2))
-                    return Error{path + ": the latency analysis was stopped"};
+                cursor.at = i;
+                // The run goes on into the next stretch unless the bound stopped it.
+                more = i == end && settle(s);
             }
-            next[s] = i;
-            if (i < h.time.size()) heads.push({h.time[i], s});
+            if (settle(s)) heads.push({source[s][cursor.stretch].time[cursor.at], s});
         }
         pairs.flush();
         pairs.finish();

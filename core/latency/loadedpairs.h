@@ -30,16 +30,25 @@ public:
     // is edited), not all of it.
     static Result<std::unique_ptr<LoadedPairs>> run(const Trace& trace, const PairSpec& spec,
                                                     const Progress& progress = {}, uint64_t rows = UINT64_MAX);
+    // For a caller that knows the pair before the load (the CLI): a consumer, given to
+    // Trace::open, that keeps the pair's records (times, indexes, matched values) as the
+    // parser's threads find them, so that run() matches them without reading the pages again.
+    // Pairs with conditions or marks, and text fields, are still read from the pages.
+    static std::unique_ptr<RecordConsumer> recordsKeeper(const PairSpec& spec);
 
     const EventPairs& pairs() const { return *m_pairs; }
-    // Where the time went, for benchmarks: reading the records again, and matching them.
+    // Where the time went, for benchmarks: reading the records again (or taking those
+    // recordsKeeper() kept), and matching them.
     double walkSeconds() const { return m_walkSeconds; }
+    // The records were those recordsKeeper() kept, not read again.
+    bool usedKeptRecords() const { return m_usedKept; }
     double matchSeconds() const { return m_matchSeconds; }
 
 private:
     LoadedPairs() = default;
     std::unique_ptr<EventPairs> m_pairs;
     double m_walkSeconds = 0, m_matchSeconds = 0;
+    bool m_usedKept = false;
 };
 
 } // namespace ringside
