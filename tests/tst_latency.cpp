@@ -168,8 +168,12 @@ private slots:
             QCOMPARE(actual, expected);
             // Records kept during the load cannot be filtered or told apart by their text: read
             // from the pages again, the same pairs.
+            QVERIFY(!LoadedPairs::recordsKeeper(*spec));
+            PairSpec plainSpec = *spec;
+            plainSpec.filterFrom = plainSpec.filterTo = {};
+            plainSpec.startText = plainSpec.endText = {};
             std::vector<std::unique_ptr<RecordConsumer>> keeper;
-            keeper.push_back(LoadedPairs::recordsKeeper(*spec));
+            keeper.push_back(LoadedPairs::recordsKeeper(plainSpec)); // kept, but not what is asked
             auto kept = Trace::open(test::fixturePath(file), LoadOptions(), std::move(keeper));
             QVERIFY(kept);
             auto fromPages = LoadedPairs::run(**kept, *spec);

@@ -120,7 +120,7 @@ int latencyCommand(const std::vector<std::string>& args)
     using Clock = std::chrono::steady_clock;
     const Clock::time_point began = Clock::now();
     std::vector<std::unique_ptr<RecordConsumer>> keeper;
-    keeper.push_back(LoadedPairs::recordsKeeper(spec));
+    if (auto kept = LoadedPairs::recordsKeeper(spec)) keeper.push_back(std::move(kept));
     auto trace = Trace::open(path, LoadOptions(), std::move(keeper));
     const Clock::time_point opened = Clock::now();
     if (!trace) {

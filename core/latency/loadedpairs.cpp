@@ -204,6 +204,9 @@ const RecordsKeeper* keeperOf(const Trace& trace, const PairSpec& spec)
 
 std::unique_ptr<RecordConsumer> LoadedPairs::recordsKeeper(const PairSpec& spec)
 {
+    // Conditions and marks are tested on the whole record: such pairs read the pages again.
+    if (!spec.filterFrom.empty() || !spec.filterTo.empty() || !spec.startText.empty() || !spec.endText.empty())
+        return nullptr;
     return std::make_unique<RecordsKeeper>(spec);
 }
 

@@ -33,7 +33,8 @@ public:
     // For a caller that knows the pair before the load (the CLI): a consumer, given to
     // Trace::open, that keeps the pair's records (times, indexes, matched values) as the
     // parser's threads find them, so that run() matches them without reading the pages again.
-    // Pairs with conditions or marks, and text fields, are still read from the pages.
+    // Null for pairs with conditions or marks, which are read from the pages again (as are
+    // pairs of text fields).
     static std::unique_ptr<RecordConsumer> recordsKeeper(const PairSpec& spec);
 
     const EventPairs& pairs() const { return *m_pairs; }
