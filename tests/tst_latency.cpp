@@ -51,6 +51,44 @@ private slots:
         QCOMPARE(m.unmatchedEnds(), uint64_t(2));
     }
 
+    // An end is matched by its key whichever CPU it comes on: a task that returns on another
+    // CPU than it entered on, and an end of another key than the CPU's last start.
+    void endsAcrossCpusFindTheirStarts()
+    {
+        EventPairs pairs(PairSpec{"calls", "a/enter", "a/exit", {{"id", "id"}}, true, false, false});
+        pairs.bind({true, true});
+        pairs.setStreams({StreamInfo{0}, StreamInfo{1}});
+        TypedValue value;
+        uint32_t index = 0;
+        auto feed = [&](size_t request, uint16_t stream, uint64_t time, int32_t pid, uint64_t id) {
+            ConsumedRecord r;
+            r.request = request;
+            r.stream = StreamId(stream);
+            r.index = index++;
+            r.timestamp = time;
+            r.pid = pid;
+            r.task = TaskId(uint32_t(pid));
+            value.setNumber(id, false, 8);
+            r.values = &value;
+            r.valueCount = 1;
+            pairs.consume(r);
+        };
+        feed(0, 0, 100, 7, 1); // task 7 enters on CPU 0
+        feed(0, 1, 110, 8, 2); // task 8 on CPU 1
+        feed(1, 1, 150, 7, 1); // 7 returns on CPU 1, whose last start is 8's
+        feed(1, 0, 160, 8, 2); // 8 on CPU 0
+        feed(1, 0, 170, 8, 2); // again: its start is closed
+        feed(0, 0, 200, 7, 3);
+        feed(1, 0, 210, 7, 4); // the CPU's last start is 7's, of another id
+        feed(1, 0, 220, 7, 3);
+        pairs.finish();
+        const PairMatcher::Pairs& p = pairs.matcher().pairs();
+        QCOMPARE(p.start, (std::vector<uint64_t>{100, 110, 200}));
+        QCOMPARE(p.duration, (std::vector<uint64_t>{50, 50, 20}));
+        QCOMPARE(pairs.matcher().unmatchedEnds(), uint64_t(2));
+        QCOMPARE(pairs.matcher().unmatchedStarts(), uint64_t(0));
+    }
+
     // With nesting an end closes the innermost start of its key, then the next end the outer.
     void nestedStartsCloseInnermostFirst()
     {

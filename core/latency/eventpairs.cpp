@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 #include "latency/eventpairs.h"
 
+#include "store/blocklist.h"
+
 #include <cstdio>
 #include <cstring>
 #include <tuple>
@@ -21,9 +23,8 @@ void PairMatcher::open(Slot& slot, uint64_t time, EventRef event)
     slot.start = {time, event};
 }
 
-void PairMatcher::end(std::string_view key, uint64_t time, EventRef event)
+void PairMatcher::endOf(uint32_t number, uint64_t time, EventRef event)
 {
-    const uint32_t number = m_keys.find(key);
     if (number == KeyIndex::kNone || !m_slots[number].open) {
         ++m_unmatchedEnds;
         return;
@@ -46,11 +47,13 @@ void PairMatcher::end(std::string_view key, uint64_t time, EventRef event)
 
 void PairMatcher::reserve(size_t count)
 {
-    m_pairs.start.reserve(count);
-    m_pairs.duration.reserve(count);
-    m_pairs.group.reserve(count);
-    m_pairs.startEvent.reserve(count);
-    m_pairs.endEvent.reserve(count);
+    // Committed at once: faulted a page at a time, millions of pairs spent a tenth of their
+    // matching there.
+    reservePopulated(m_pairs.start, count);
+    reservePopulated(m_pairs.duration, count);
+    reservePopulated(m_pairs.group, count);
+    reservePopulated(m_pairs.startEvent, count);
+    reservePopulated(m_pairs.endEvent, count);
 }
 
 bool PairMatcher::isOpen(std::string_view key) const
@@ -62,6 +65,14 @@ bool PairMatcher::isOpen(std::string_view key) const
 void PairMatcher::finish()
 {
     if (m_finished) return;
+    // Far fewer pairs than reserved (starts and ends of different keys): the room given back.
+    if (m_pairs.size() < m_pairs.duration.capacity() / 2) {
+        m_pairs.start.shrink_to_fit();
+        m_pairs.duration.shrink_to_fit();
+        m_pairs.group.shrink_to_fit();
+        m_pairs.startEvent.shrink_to_fit();
+        m_pairs.endEvent.shrink_to_fit();
+    }
     m_openAtEnd = openStarts();
     m_finished = true;
 }
@@ -164,6 +175,7 @@ void EventPairs::setStreams(const std::vector<StreamInfo>& streams)
 {
     m_cpus.clear();
     for (const StreamInfo& s : streams) m_cpus.push_back(s.cpu);
+    m_lastStart.resize(streams.size());
 }
 
 void EventPairs::makeKey(const ConsumedRecord& record, size_t firstValue, size_t values)
@@ -191,6 +203,11 @@ void EventPairs::consume(const ConsumedRecord& record)
     ++m_seen[isStart ? 0 : 1];
     if (!isStart) {
         makeKey(record, 0, fields);
+        if (record.stream.value < m_lastStart.size()) {
+            const LastStart& last = m_lastStart[record.stream.value];
+            if (last.number != KeyIndex::kNone && last.key == m_key)
+                return m_matcher.endOf(last.number, record.timestamp, event);
+        }
         return m_matcher.end(m_key, record.timestamp, event);
     }
     startPair(record, event);
@@ -221,7 +238,7 @@ void EventPairs::startPair(const ConsumedRecord& record, EventRef event)
     makeKey(record, 0, fields);
     const size_t fieldsAt = keyFieldsAt();
     // The group, once per key: the matched values, else the task or CPU the key names.
-    m_matcher.start(m_key, record.timestamp, event, [&] {
+    const uint32_t number = m_matcher.start(m_key, record.timestamp, event, [&] {
         std::string_view groupKey = std::string_view(m_key).substr(fieldsAt);
         if (fields == 0) groupKey = m_key;
         const auto [group, added] = m_groups.findOrAdd(groupKey);
@@ -239,6 +256,11 @@ void EventPairs::startPair(const ConsumedRecord& record, EventRef event)
         m_groupLabels.push_back(std::move(label));
         return group;
     });
+    if (record.stream.value < m_lastStart.size()) {
+        LastStart& last = m_lastStart[record.stream.value];
+        last.key.assign(m_key);
+        last.number = number;
+    }
 }
 
 size_t EventPairs::keyFieldsAt() const

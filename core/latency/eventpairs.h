@@ -27,8 +27,9 @@ public:
     explicit PairMatcher(bool nesting) : m_nesting(nesting) {}
     // `key`: the bytes that pair a start with its end. `groupOf()`, asked once per key, says
     // what statistics the key's pairs count in.
+    // Returns the key's number, for endOf().
     template <typename GroupOf>
-    void start(std::string_view key, uint64_t time, EventRef event, GroupOf&& groupOf)
+    uint32_t start(std::string_view key, uint64_t time, EventRef event, GroupOf&& groupOf)
     {
         const auto [number, added] = m_keys.findOrAdd(key);
         if (added) {
@@ -36,12 +37,15 @@ public:
             m_slots.back().group = groupOf();
         }
         open(m_slots[number], time, event);
+        return number;
     }
     void start(std::string_view key, uint32_t group, uint64_t time, EventRef event)
     {
         start(key, time, event, [group] { return group; });
     }
-    void end(std::string_view key, uint64_t time, EventRef event);
+    void end(std::string_view key, uint64_t time, EventRef event) { endOf(m_keys.find(key), time, event); }
+    // end() of the key start() numbered (a key's number never changes), or of none (kNone).
+    void endOf(uint32_t number, uint64_t time, EventRef event);
     // Room for `count` pairs, when their number is known beforehand: grown once, not doubled.
     void reserve(size_t count);
     // Whether a start of the key is open.
@@ -133,7 +137,14 @@ private:
     std::vector<int> m_cpus;       // per stream
     uint64_t m_seen[2] = {0, 0};   // start and end records fed
     std::string m_key, m_groupKey; // scratch, reused for every record
-    KeyIndex m_groups;             // a group's number is its key's
+    // Per stream, the key of its last start and its number: the next end on the stream is
+    // mostly of that key (a system call returns where it entered), found without a lookup.
+    struct LastStart {
+        std::string key;
+        uint32_t number = KeyIndex::kNone;
+    };
+    std::vector<LastStart> m_lastStart;
+    KeyIndex m_groups; // a group's number is its key's
     std::vector<std::string> m_groupLabels;
 };
 

@@ -89,16 +89,25 @@ struct StreamHits {
     static constexpr uint32_t kNotEnd = 0x80000000u, kNotStart = 0x40000000u, kIndex = 0x3fffffffu;
 };
 
-// The pair's records of one stream as the parser's threads find them (RecordsKeeper): each
-// value's 64 bits, in host order.
-class KeptPiece final : public StreamPiece {
-public:
-    explicit KeptPiece(size_t values) : m_values(values) {}
-    void consume(const ConsumedRecord& record) override { keep(hits, record, m_values, usable); }
+// The pair's records of one stream, in order, each value's 64 bits in host order: in stretches
+// that never outgrow what they reserved. A full one is followed by one four times larger (up
+// to 2^20 records), so that millions of records are never copied as they come. (Offered huge
+// pages, they were slower: a fault then waits for a huge page to be made.)
+struct KeptStretches {
+    std::vector<StreamHits> stretches;
+    bool usable = true;
 
-    static void keep(StreamHits& into, const ConsumedRecord& record, size_t values, bool& usable)
+    void keep(const ConsumedRecord& record, size_t values)
     {
         if (record.index > StreamHits::kIndex || record.valueCount != values) usable = false;
+        if (stretches.empty() || stretches.back().time.size() == stretches.back().time.capacity()) {
+            const size_t n = stretches.empty() ? 1024 : std::min<size_t>(stretches.back().time.capacity() * 4, 1 << 20);
+            StreamHits& next = stretches.emplace_back();
+            next.time.reserve(n);
+            next.indexAndSide.reserve(n);
+            next.bytes.reserve(n * values * 8);
+        }
+        StreamHits& into = stretches.back();
         into.time.push_back(record.timestamp);
         into.indexAndSide.push_back(record.index | (record.request ? StreamHits::kEnd : 0));
         const size_t at = into.bytes.size();
@@ -110,9 +119,15 @@ public:
             std::memcpy(into.bytes.data() + at + v * 8, &bits, 8);
         }
     }
+};
 
-    StreamHits hits;
-    bool usable = true;
+// The records of one stretch of a stream as the parser's threads find them (RecordsKeeper).
+class KeptPiece final : public StreamPiece {
+public:
+    explicit KeptPiece(size_t values) : m_values(values) {}
+    void consume(const ConsumedRecord& record) override { kept.keep(record, m_values); }
+
+    KeptStretches kept;
 
 private:
     size_t m_values;
@@ -136,40 +151,44 @@ public:
     std::unique_ptr<StreamPiece> newPiece(StreamId) override { return std::make_unique<KeptPiece>(m_values); }
     void join(std::vector<FedPiece> pieces) override
     {
-        // Each piece stays as it was kept (a stretch of its stream, in order): copying them
-        // into one column per stream cost more than the matching saved.
+        // Each piece's stretches stay as they were kept, in order: copying them into one
+        // column per stream cost more than the matching saved.
         for (FedPiece& fed : pieces) {
-            auto* piece = static_cast<KeptPiece*>(fed.piece.get());
+            KeptStretches& kept = static_cast<KeptPiece*>(fed.piece.get())->kept;
             if (fed.stream.value >= m_streams.size()) m_streams.resize(fed.stream.value + 1);
-            m_usable = m_usable && piece->usable;
-            for (uint32_t& v : piece->hits.indexAndSide) {
-                const uint64_t index = uint64_t(v & StreamHits::kIndex) + fed.firstIndex;
-                if (index > StreamHits::kIndex) m_usable = false;
-                v = uint32_t(index) | (v & StreamHits::kEnd);
+            m_usable = m_usable && kept.usable;
+            for (StreamHits& stretch : kept.stretches) {
+                for (uint32_t& v : stretch.indexAndSide) {
+                    const uint64_t index = uint64_t(v & StreamHits::kIndex) + fed.firstIndex;
+                    if (index > StreamHits::kIndex) m_usable = false;
+                    v = uint32_t(index) | (v & StreamHits::kEnd);
+                }
+                if (!stretch.time.empty()) m_streams[fed.stream.value].stretches.push_back(std::move(stretch));
             }
-            if (!piece->hits.time.empty()) m_streams[fed.stream.value].push_back(std::move(piece->hits));
         }
     }
     // Fed in merged order by a caller that feeds so: the same records, kept by stream.
     void consume(const ConsumedRecord& record) override
     {
         if (record.stream.value >= m_streams.size()) m_streams.resize(record.stream.value + 1);
-        std::vector<StreamHits>& stretches = m_streams[record.stream.value];
-        if (stretches.empty()) stretches.emplace_back();
-        KeptPiece::keep(stretches.back(), record, m_values, m_usable);
+        m_streams[record.stream.value].keep(record, m_values);
     }
 
     const PairSpec& spec() const { return m_spec; }
-    // Per stream, its stretches' records in order.
-    const std::vector<std::vector<StreamHits>>& streams() const { return m_streams; }
+    // Per stream, its records in stretches, in order.
+    const std::vector<KeptStretches>& streams() const { return m_streams; }
     size_t values() const { return m_values; }
-    bool usable() const { return m_usable; }
+    bool usable() const
+    {
+        return m_usable &&
+               std::all_of(m_streams.begin(), m_streams.end(), [](const KeptStretches& k) { return k.usable; });
+    }
 
 private:
     PairSpec m_spec;
     std::vector<EventRequest> m_requests;
     size_t m_values = 0;
-    std::vector<std::vector<StreamHits>> m_streams;
+    std::vector<KeptStretches> m_streams;
     bool m_usable = true;
 };
 
@@ -373,10 +392,10 @@ Result<std::unique_ptr<LoadedPairs>> LoadedPairs::run(const Trace& trace, const 
     // Each stream's hits below its limit, per stretch: a prefix of those kept.
     std::vector<std::vector<size_t>> ends(streams);
     if (keeper) {
-        const std::vector<std::vector<StreamHits>>& kept = keeper->streams();
+        const std::vector<KeptStretches>& kept = keeper->streams();
         uint64_t keptOf[2] = {0, 0};
         for (size_t s = 0; s < streams && s < kept.size(); ++s)
-            for (const StreamHits& stretch : kept[s]) {
+            for (const StreamHits& stretch : kept[s].stretches) {
                 const std::vector<uint32_t>& v = stretch.indexAndSide;
                 const auto end = std::partition_point(v.begin(), v.end(),
                                                       [&](uint32_t x) { return (x & StreamHits::kIndex) < limits[s]; });
@@ -433,15 +452,16 @@ Result<std::unique_ptr<LoadedPairs>> LoadedPairs::run(const Trace& trace, const 
     const Clock::time_point matchBegan = Clock::now();
     result->m_walkSeconds = std::chrono::duration<double>(matchBegan - walkBegan).count();
     // What was walked is one stretch a stream.
-    std::vector<std::vector<StreamHits>> walkedStretches;
+    std::vector<KeptStretches> walkedStretches;
     if (!keeper) {
         walkedStretches.resize(streams);
         for (size_t s = 0; s < streams; ++s) {
             ends[s] = {hits[s].time.size()};
-            walkedStretches[s].push_back(std::move(hits[s]));
+            walkedStretches[s].stretches.push_back(std::move(hits[s]));
         }
     }
-    const std::vector<std::vector<StreamHits>>& source = keeper ? keeper->streams() : walkedStretches;
+    const std::vector<KeptStretches>& kept = keeper ? keeper->streams() : walkedStretches;
+    auto stretchOf = [&kept](size_t s, size_t k) -> const StreamHits& { return kept[s].stretches[k]; };
     // Fed in merged order (time, ties in stream order), each record with its task, as the
     // registry feeds a load: the same pairs.
     std::vector<StreamInfo> infos(streams);
@@ -470,9 +490,9 @@ Result<std::unique_ptr<LoadedPairs>> LoadedPairs::run(const Trace& trace, const 
     for (size_t s = 0; s < streams; ++s) {
         for (size_t k = 0; k < ends[s].size(); ++k) {
             hitCount += ends[s][k];
-            for (size_t i = 0; i < ends[s][k]; ++i) starts += !(source[s][k].indexAndSide[i] & StreamHits::kEnd);
+            for (size_t i = 0; i < ends[s][k]; ++i) starts += !(stretchOf(s, k).indexAndSide[i] & StreamHits::kEnd);
         }
-        if (settle(s)) heads.push({source[s][cursors[s].stretch].time[cursors[s].at], s});
+        if (settle(s)) heads.push({stretchOf(s, cursors[s].stretch).time[cursors[s].at], s});
     }
     // A pair a start, or a record for pairs of one event: its vectors are grown once.
     pairs.reservePairs(n == 1 ? size_t(hitCount) : size_t(std::min(starts, hitCount - 1 - starts)));
@@ -495,7 +515,7 @@ Result<std::unique_ptr<LoadedPairs>> LoadedPairs::run(const Trace& trace, const 
             TaskOfStream& known = taskOf[s];
             Cursor& cursor = cursors[s];
             for (bool more = true; more;) {
-                const StreamHits& h = source[s][cursor.stretch];
+                const StreamHits& h = stretchOf(s, cursor.stretch);
                 const size_t end = ends[s][cursor.stretch];
                 size_t i = cursor.at;
                 for (; i < end && Head{h.time[i], s} < bound; ++i) {
@@ -532,7 +552,7 @@ Result<std::unique_ptr<LoadedPairs>> LoadedPairs::run(const Trace& trace, const 
                 // The run goes on into the next stretch unless the bound stopped it.
                 more = i == end && settle(s);
             }
-            if (settle(s)) heads.push({source[s][cursor.stretch].time[cursor.at], s});
+            if (settle(s)) heads.push({stretchOf(s, cursor.stretch).time[cursor.at], s});
         }
         pairs.flush();
         pairs.finish();

@@ -39,6 +39,24 @@ inline void* mapHugeOnDemand(size_t bytes)
     return p;
 }
 
+// Commits the whole pages of [p, p + bytes) at once: for a large std::vector reserved and about
+// to be filled, whose pages would otherwise fault one by one as it grows into them.
+inline void populateRange(const void* p, size_t bytes)
+{
+    constexpr uintptr_t kPage = 4096;
+    const uintptr_t from = (reinterpret_cast<uintptr_t>(p) + kPage - 1) & ~(kPage - 1);
+    const uintptr_t to = (reinterpret_cast<uintptr_t>(p) + bytes) & ~(kPage - 1);
+    if (to > from) madvise(reinterpret_cast<void*>(from), to - from, MADV_POPULATE_WRITE);
+}
+// v.reserve(count), its new memory committed (populateRange).
+template <typename T>
+void reservePopulated(std::vector<T>& v, size_t count)
+{
+    const T* before = v.data();
+    v.reserve(count);
+    if (v.data() != before) populateRange(v.data() + v.size(), (v.capacity() - v.size()) * sizeof(T));
+}
+
 // Memory mapped and populated at once: from 2 MiB up as mapHugeOnDemand() has it, for
 // memory that will be filled (a block of rows), where populating saves the faults.
 inline void* mapPopulated(size_t bytes)
