@@ -208,9 +208,17 @@ std::optional<PairSide> sideOf(const ConsumerRegistry::FormatLookup& lookup, con
     return side;
 }
 
-// The keeper of the trace that kept `spec`'s records whole, or null.
+// Conditions and marks are tested on each record whole: such pairs are read from the pages.
+bool testsWholeRecords(const PairSpec& spec)
+{
+    return !spec.filterFrom.empty() || !spec.filterTo.empty() || !spec.startText.empty() || !spec.endText.empty();
+}
+
+// The keeper of the trace that kept `spec`'s records whole, or null (also for a pair that
+// tests its records whole).
 const RecordsKeeper* keeperOf(const Trace& trace, const PairSpec& spec)
 {
+    if (testsWholeRecords(spec)) return nullptr;
     const ConsumerRegistry& consumers = trace.consumers();
     const auto* keeper = consumers.find<RecordsKeeper>(RecordsKeeper::nameOf(spec));
     if (!keeper || !keeper->usable() || !consumers.failure(keeper->name()).empty()) return nullptr;
@@ -223,9 +231,7 @@ const RecordsKeeper* keeperOf(const Trace& trace, const PairSpec& spec)
 
 std::unique_ptr<RecordConsumer> LoadedPairs::recordsKeeper(const PairSpec& spec)
 {
-    // Conditions and marks are tested on the whole record: such pairs read the pages again.
-    if (!spec.filterFrom.empty() || !spec.filterTo.empty() || !spec.startText.empty() || !spec.endText.empty())
-        return nullptr;
+    if (testsWholeRecords(spec)) return nullptr;
     return std::make_unique<RecordsKeeper>(spec);
 }
 
@@ -295,9 +301,6 @@ Result<std::unique_ptr<LoadedPairs>> LoadedPairs::run(const Trace& trace, const 
     const size_t streams = store.streamCount();
     std::vector<StreamHits> hits(streams);
     const RecordsKeeper* keeper = keeperOf(trace, spec);
-    const bool conditional = roles || sides[0]->filter || sides[0]->text.active || endText.active ||
-                             (n > 1 && (sides[1]->filter || sides[1]->text.active));
-    if (conditional) keeper = nullptr;
     std::vector<bool> wanted(65536, false);
     for (size_t s = 0; s < n; ++s) wanted[sides[s]->type] = true;
     uint64_t total = 0;

@@ -332,8 +332,9 @@ std::string eventPairsCall(const PairSpec& spec)
          {std::pair{spec.sameTask, "task"}, {spec.sameCpu, "cpu"}, {spec.nesting, "nesting"}})
         if (on) options += (options.empty() ? "" : ",") + std::string(option);
     std::string first = quoted(spec.from) + ", " + quoted(spec.to) + ", " + quoted(match) + ", " + quoted(options);
-    for (const std::string& name : presetPairNames()) {
-        if (spec.startText.empty() && spec.endText.empty()) break; // the arguments say it all
+    // Only text marks are beyond the arguments: a preset's pair with them is called by name.
+    const bool marked = !spec.startText.empty() || !spec.endText.empty();
+    for (const std::string& name : marked ? presetPairNames() : std::vector<std::string>()) {
         PairSpec preset = *presetPair(name);
         preset.name = spec.name;
         preset.filterFrom = spec.filterFrom;
