@@ -10,32 +10,41 @@ LatencyReport makeLatencyReport(const EventPairs& pairs, size_t slowestKept)
 {
     LatencyReport report;
     const PairMatcher::Pairs& p = pairs.matcher().pairs();
+    const size_t n = p.size();
+    report.histogram = log2Histogram(p.duration);
+    report.overall = summarize(p.duration);
     {
-        std::vector<uint64_t> durations = p.duration;
-        report.histogram = log2Histogram(durations);
-        report.overall = summarize(durations);
-    }
-    std::vector<std::vector<uint64_t>> byGroup(pairs.groups().size());
-    for (size_t i = 0; i < p.size(); ++i) byGroup[p.group[i]].push_back(p.duration[i]);
-    for (size_t g = 0; g < byGroup.size(); ++g) {
-        if (byGroup[g].empty()) continue;
-        report.groups.push_back({pairs.groups()[g], summarize(byGroup[g])});
-        std::vector<uint64_t>().swap(byGroup[g]);
+        // Each group's durations side by side, in one pass (a counting sort by group).
+        std::vector<size_t> at(pairs.groups().size() + 1, 0);
+        for (uint32_t g : p.group) ++at[g + 1];
+        for (size_t g = 1; g < at.size(); ++g) at[g] += at[g - 1];
+        std::vector<uint64_t> grouped(n);
+        std::vector<size_t> next(at.begin(), at.end() - 1);
+        for (size_t i = 0; i < n; ++i) grouped[next[p.group[i]]++] = p.duration[i];
+        for (size_t g = 0; g + 1 < at.size(); ++g)
+            if (at[g + 1] > at[g])
+                report.groups.push_back({pairs.groups()[g], summarize(grouped.data() + at[g], at[g + 1] - at[g])});
     }
     std::stable_sort(
         report.groups.begin(), report.groups.end(),
         [](const LatencyReport::Group& a, const LatencyReport::Group& b) { return a.summary.count > b.summary.count; });
     std::vector<uint32_t>& order = report.slowest;
-    order.resize(p.size());
-    std::iota(order.begin(), order.end(), 0u);
     const auto slower = [&p](uint32_t a, uint32_t b) {
         return p.duration[a] != p.duration[b] ? p.duration[a] > p.duration[b] : p.start[a] < p.start[b];
     };
-    const size_t kept = std::min(slowestKept, order.size());
-    if (kept == order.size())
+    const size_t kept = std::min(slowestKept, n);
+    if (kept == n) {
+        order.resize(n);
+        std::iota(order.begin(), order.end(), 0u);
         std::sort(order.begin(), order.end(), slower);
-    else
-        std::partial_sort(order.begin(), order.begin() + long(kept), order.end(), slower);
+        return report;
+    }
+    if (kept == 0) return report;
+    // The few slowest: those at least as long as the kept-th longest, then ordered.
+    const uint64_t shortest = durationAtRank(p.duration.data(), n, n - kept);
+    for (size_t i = 0; i < n; ++i)
+        if (p.duration[i] >= shortest) order.push_back(uint32_t(i));
+    std::partial_sort(order.begin(), order.begin() + long(kept), order.end(), slower);
     order.resize(kept);
     return report;
 }

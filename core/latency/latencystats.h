@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
 #include <vector>
 
@@ -19,8 +20,14 @@ struct LatencySummary {
 
 // `sorted` ascending, not empty; `percent` in (0, 100].
 uint64_t nearestRank(const std::vector<uint64_t>& sorted, double percent);
-// Reorders `durations` (selects its ranks in place).
-LatencySummary summarize(std::vector<uint64_t>& durations);
+// Read only: millions of durations are not copied, nor sorted.
+LatencySummary summarize(const uint64_t* durations, size_t count);
+inline LatencySummary summarize(const std::vector<uint64_t>& durations)
+{
+    return summarize(durations.data(), durations.size());
+}
+// The duration at `index` (from 0) of the durations in ascending order; `index` < `count`.
+uint64_t durationAtRank(const uint64_t* durations, size_t count, size_t index);
 
 // A power-of-two bucket: durations in [from, to). A duration of 0 has the bucket [0, 1).
 struct HistogramBucket {
