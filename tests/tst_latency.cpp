@@ -4,6 +4,8 @@
 #include "testsupport.h"
 
 #include "latency/eventpairs.h"
+#include "latency/keyindex.h"
+#include "latency/latencyreport.h"
 #include "latency/latencystats.h"
 #include "latency/loadedpairs.h"
 #include "trace.h"
@@ -11,7 +13,10 @@
 #include <QFile>
 #include <QTextStream>
 
+#include <algorithm>
+#include <cstring>
 #include <numeric>
+#include <random>
 
 using namespace ringside;
 
@@ -131,6 +136,187 @@ private slots:
         QCOMPARE(t.p90, uint64_t(30));
         std::vector<uint64_t> none;
         QCOMPARE(summarize(none).count, uint64_t(0));
+    }
+
+    // Millions of durations are summarized by rank buckets, without a copy: the same nearest
+    // ranks as a sort gives, for durations spread wide, all alike, short, and near 2^64.
+    void percentilesOfManyDurationsAreExact()
+    {
+        std::mt19937_64 random(45);
+        std::vector<std::vector<uint64_t>> sets;
+        std::vector<uint64_t> wide(300000);
+        for (uint64_t& d : wide) d = random() >> (random() % 64); // every octave
+        sets.push_back(wide);
+        sets.push_back(std::vector<uint64_t>(100000, 123456789)); // one bucket holds them all
+        std::vector<uint64_t> shortOnes(100000);
+        for (uint64_t& d : shortOnes) d = random() % 700; // exact buckets and the first wide ones
+        sets.push_back(shortOnes);
+        std::vector<uint64_t> huge(70000);
+        for (uint64_t& d : huge) d = UINT64_MAX - random() % 1000;
+        sets.push_back(huge);
+        std::vector<uint64_t> ties(200000);
+        for (uint64_t& d : ties) d = (random() % 5) * 1000003 + 1; // few values, many of each
+        sets.push_back(ties);
+        for (const std::vector<uint64_t>& d : sets) {
+            std::vector<uint64_t> sorted = d;
+            std::sort(sorted.begin(), sorted.end());
+            const LatencySummary s = summarize(d);
+            QCOMPARE(s.count, uint64_t(d.size()));
+            QCOMPARE(s.min, sorted.front());
+            QCOMPARE(s.max, sorted.back());
+            QCOMPARE(s.p50, nearestRank(sorted, 50));
+            QCOMPARE(s.p90, nearestRank(sorted, 90));
+            QCOMPARE(s.p99, nearestRank(sorted, 99));
+            QCOMPARE(s.p999, nearestRank(sorted, 99.9));
+            for (size_t index : {size_t(0), d.size() / 3, d.size() - 2, d.size() - 1})
+                QCOMPARE(durationAtRank(d.data(), d.size(), index), sorted[index]);
+        }
+    }
+
+    // The report's slowest pairs are the longest, equal ones in time order, whether a few are
+    // kept or all; each group's distribution is its pairs'.
+    void theReportOrdersTheSlowestAndSummarizesGroups()
+    {
+        EventPairs pairs(PairSpec{"calls", "a/enter", "a/exit", {{"id", "id"}}, true, false, false});
+        pairs.bind({true, true});
+        pairs.setStreams({StreamInfo{0}});
+        std::mt19937_64 random(7);
+        TypedValue value;
+        uint32_t index = 0;
+        uint64_t time = 0;
+        for (int i = 0; i < 100000; ++i) {
+            const uint64_t id = random() % 7;
+            ConsumedRecord r;
+            r.stream = StreamId(0);
+            r.pid = 1;
+            r.task = TaskId(1);
+            value.setNumber(id, false, 8);
+            r.values = &value;
+            r.valueCount = 1;
+            for (size_t request : {0, 1}) {
+                r.request = request;
+                r.index = index++;
+                r.timestamp = time += request ? (random() % 50) * 100 : 10; // many equal durations
+                pairs.consume(r);
+            }
+        }
+        pairs.finish();
+        const PairMatcher::Pairs& p = pairs.matcher().pairs();
+        QCOMPARE(p.size(), size_t(100000));
+        const LatencyReport all = makeLatencyReport(pairs, SIZE_MAX);
+        QCOMPARE(all.slowest.size(), p.size());
+        for (size_t i = 1; i < all.slowest.size(); ++i) {
+            const uint32_t a = all.slowest[i - 1], b = all.slowest[i];
+            QVERIFY(p.duration[a] > p.duration[b] || (p.duration[a] == p.duration[b] && p.start[a] < p.start[b]));
+        }
+        for (size_t kept : {size_t(0), size_t(1), size_t(10), size_t(2500)}) {
+            const LatencyReport few = makeLatencyReport(pairs, kept);
+            QCOMPARE(few.slowest, std::vector<uint32_t>(all.slowest.begin(), all.slowest.begin() + long(kept)));
+        }
+        QCOMPARE(all.groups.size(), size_t(7));
+        for (const LatencyReport::Group& g : all.groups) {
+            std::vector<uint64_t> own;
+            for (size_t i = 0; i < p.size(); ++i)
+                if (pairs.groups()[p.group[i]] == g.label) own.push_back(p.duration[i]);
+            const LatencySummary s = summarize(own);
+            QCOMPARE(g.summary.count, s.count);
+            QCOMPARE(g.summary.total, s.total);
+            QCOMPARE(g.summary.p50, s.p50);
+            QCOMPARE(g.summary.p999, s.p999);
+            QCOMPARE(g.summary.max, s.max);
+        }
+    }
+
+    // Records given as numbers (the kept records' way) pair as the same records decoded: the
+    // same pairs, groups and labels, a signed value's too.
+    void numberRecordsPairAsDecodedOnes()
+    {
+        const PairSpec spec{"calls", "a/enter", "a/exit", {{"id", "id"}}, true, false, false};
+        EventPairs decoded(spec), numbers(spec);
+        for (EventPairs* p : {&decoded, &numbers}) {
+            p->bind({true, true});
+            p->setStreams({StreamInfo{0}, StreamInfo{1}});
+        }
+        std::mt19937_64 random(3);
+        const bool isSigned[] = {true};
+        uint32_t index = 0;
+        for (int i = 0; i < 5000; ++i) {
+            const int64_t id = int64_t(random() % 9) - 4;
+            const auto pid = int32_t(random() % 3);
+            const bool isEnd = random() % 2;
+            const auto stream = uint16_t(random() % 2);
+            ConsumedRecord r;
+            r.request = isEnd;
+            r.stream = StreamId(stream);
+            r.index = index++;
+            r.timestamp = uint64_t(i) * 10;
+            r.pid = pid;
+            r.task = TaskId(uint32_t(pid));
+            TypedValue value = TypedValue::number(uint64_t(id), true, 8);
+            r.values = &value;
+            r.valueCount = 1;
+            decoded.consume(r);
+            EventPairs::NumberRecord n;
+            n.isEnd = isEnd;
+            n.timestamp = r.timestamp;
+            n.event = {r.stream, r.index};
+            n.pid = pid;
+            n.task = r.task;
+            uint8_t bytes[8];
+            const uint64_t bits = value.asUnsigned();
+            std::memcpy(bytes, &bits, 8);
+            n.values = bytes;
+            n.isSigned = isSigned;
+            numbers.consumeNumbers(n);
+        }
+        decoded.finish();
+        numbers.finish();
+        QVERIFY(decoded.matcher().pairs().size() > 500);
+        samePairs(numbers, decoded);
+        QVERIFY(std::count(decoded.groups().begin(), decoded.groups().end(), "-4") == 1);
+    }
+
+    // Keys numbered in the order they came, whatever their length (inline, spilled, text) and
+    // however many: found again after the table grew and the recent keys were replaced.
+    void keysKeepTheirNumbers()
+    {
+        KeyIndex index;
+        std::vector<std::string> keys;
+        for (uint64_t i = 0; i < 50000; ++i) {
+            KeyBytes key;
+            key.appendWord(i % 3 ? i % 977 : i); // one word, or two
+            if (i % 3) key.appendWord(i);
+            if (i % 5 == 0) key.append("a text field longer than the inline bytes of a key");
+            keys.emplace_back(key.view());
+            const auto [number, added] = index.findOrAdd(key.view());
+            QVERIFY(added);
+            QCOMPARE(number, uint32_t(i));
+            QCOMPARE(index.findOrAdd(key.view()).second, false);
+        }
+        for (uint64_t i = 0; i < keys.size(); ++i) QCOMPARE(index.find(keys[i]), uint32_t(i));
+        QCOMPARE(index.find(std::string_view("absent")), KeyIndex::kNone);
+        // The same words at two lengths are two keys (a recent key is told apart by its length).
+        KeyIndex lengths;
+        for (uint64_t k = 0; k < 20000; ++k) {
+            KeyBytes one, two;
+            one.appendWord(k);
+            two.appendWord(k);
+            two.appendWord(0);
+            const uint32_t a = lengths.findOrAdd(one.view()).first, b = lengths.findOrAdd(two.view()).first;
+            QCOMPARE(b, a + 1);
+            QCOMPARE(lengths.find(one.view()), a);
+            QCOMPARE(lengths.find(two.view()), b);
+        }
+        KeyBytes inlineKey, longKey;
+        inlineKey.appendWord(1);
+        inlineKey.appendWord(2);
+        longKey.append(std::string(40, 'x'));
+        KeyBytes copy = longKey;
+        QVERIFY(copy == longKey && !(copy == inlineKey));
+        copy = inlineKey;
+        QVERIFY(copy == inlineKey && copy.view().size() == 16);
+        copy.appendWord(3);
+        QVERIFY(!(copy == inlineKey));
     }
 
     // Power-of-two buckets from the shortest to the longest, empty ones kept.

@@ -87,17 +87,14 @@ std::pair<std::string, std::string> splitEvent(const std::string& name)
     return {name.substr(0, slash), name.substr(slash + 1)};
 }
 
-void appendKeyBytes(std::string& key, const TypedValue& v)
+void appendKeyBytes(KeyBytes& key, const TypedValue& v)
 {
     if (v.isText()) {
-        key += v.asText();
-        key += '\0';
+        key.append(v.asText());
+        key.append(std::string_view("", 1));
         return;
     }
-    const uint64_t bits = v.asUnsigned();
-    char bytes[sizeof bits];
-    std::memcpy(bytes, &bits, sizeof bits);
-    key.append(bytes, sizeof bytes);
+    key.appendWord(v.asUnsigned());
 }
 
 std::string groupLabelOf(const TypedValue& v)
@@ -178,19 +175,16 @@ void EventPairs::setStreams(const std::vector<StreamInfo>& streams)
     m_lastStart.resize(streams.size());
 }
 
+void EventPairs::startKey(int32_t pid, TaskId task, StreamId stream)
+{
+    m_key.clear();
+    if (m_spec.sameTask) m_key.appendWord(task.valid() ? task.value : uint32_t(pid));
+    if (m_spec.sameCpu) m_key.appendWord(stream.value);
+}
+
 void EventPairs::makeKey(const ConsumedRecord& record, size_t firstValue, size_t values)
 {
-    // A word for each part: KeyIndex reads a key a word at a time, and a word read back over
-    // narrower writes stalls.
-    m_key.clear();
-    if (m_spec.sameTask) {
-        const uint64_t task = record.task.valid() ? record.task.value : uint32_t(record.pid);
-        m_key.append(reinterpret_cast<const char*>(&task), sizeof task);
-    }
-    if (m_spec.sameCpu) {
-        const uint64_t stream = record.stream.value;
-        m_key.append(reinterpret_cast<const char*>(&stream), sizeof stream);
-    }
+    startKey(record.pid, record.task, record.stream);
     for (size_t f = firstValue; f < firstValue + values; ++f) appendKeyBytes(m_key, record.field(f));
 }
 
@@ -198,19 +192,37 @@ void EventPairs::consume(const ConsumedRecord& record)
 {
     if (sameEvent()) return consumeAs(record, true, true);
     const EventRef event{record.stream, record.index};
-    const size_t fields = m_spec.fields.size();
     const bool isStart = record.request == 0;
-    ++m_seen[isStart ? 0 : 1];
-    if (!isStart) {
-        makeKey(record, 0, fields);
-        if (record.stream.value < m_lastStart.size()) {
-            const LastStart& last = m_lastStart[record.stream.value];
-            if (last.number != KeyIndex::kNone && last.key == m_key)
-                return m_matcher.endOf(last.number, record.timestamp, event);
-        }
-        return m_matcher.end(m_key, record.timestamp, event);
+    makeKey(record, 0, m_spec.fields.size());
+    if (!isStart) return endPair(record.timestamp, event);
+    startPair(record.timestamp, event, record.pid, [&record](size_t f) { return record.field(f); });
+}
+
+void EventPairs::consumeNumbers(const NumberRecord& record)
+{
+    startKey(record.pid, record.task, record.event.stream);
+    const size_t fields = m_spec.fields.size();
+    for (size_t f = 0; f < fields; ++f) {
+        uint64_t bits;
+        std::memcpy(&bits, record.values + f * sizeof bits, sizeof bits);
+        m_key.appendWord(bits);
     }
-    startPair(record, event);
+    if (record.isEnd) return endPair(record.timestamp, record.event);
+    startPair(record.timestamp, record.event, record.pid, [&record](size_t f) {
+        uint64_t bits;
+        std::memcpy(&bits, record.values + f * sizeof bits, sizeof bits);
+        return TypedValue::number(bits, record.isSigned[f], sizeof bits);
+    });
+}
+
+void EventPairs::endPair(uint64_t time, EventRef event)
+{
+    ++m_seen[1];
+    if (event.stream.value < m_lastStart.size()) {
+        const LastStart& last = m_lastStart[event.stream.value];
+        if (last.number != KeyIndex::kNone && last.key == m_key) return m_matcher.endOf(last.number, time, event);
+    }
+    m_matcher.end(m_key.view(), time, event);
 }
 
 void EventPairs::consumeAs(const ConsumedRecord& record, bool asEnd, bool asStart)
@@ -224,41 +236,44 @@ void EventPairs::consumeAs(const ConsumedRecord& record, bool asEnd, bool asStar
     if (asEnd) {
         ++m_seen[1];
         makeKey(record, fields, fields);
-        if (!(asStart && sameKeyFields()) || m_matcher.isOpen(m_key)) m_matcher.end(m_key, record.timestamp, event);
+        if (!(asStart && sameKeyFields()) || m_matcher.isOpen(m_key.view()))
+            m_matcher.end(m_key.view(), record.timestamp, event);
     }
     if (asStart) {
-        ++m_seen[0];
-        startPair(record, event);
+        makeKey(record, 0, fields);
+        startPair(record.timestamp, event, record.pid, [&record](size_t f) { return record.field(f); });
     }
 }
 
-void EventPairs::startPair(const ConsumedRecord& record, EventRef event)
+template <typename ValueOf>
+void EventPairs::startPair(uint64_t time, EventRef event, int32_t pid, ValueOf&& valueOf)
 {
+    ++m_seen[0];
     const size_t fields = m_spec.fields.size();
-    makeKey(record, 0, fields);
     const size_t fieldsAt = keyFieldsAt();
+    const std::string_view key = m_key.view();
     // The group, once per key: the matched values, else the task or CPU the key names.
-    const uint32_t number = m_matcher.start(m_key, record.timestamp, event, [&] {
-        std::string_view groupKey = std::string_view(m_key).substr(fieldsAt);
-        if (fields == 0) groupKey = m_key;
+    const uint32_t number = m_matcher.start(key, time, event, [&] {
+        std::string_view groupKey = key.substr(fieldsAt);
+        if (fields == 0) groupKey = key;
         const auto [group, added] = m_groups.findOrAdd(groupKey);
         if (!added) return group;
         std::string label;
-        for (size_t f = 0; f < fields; ++f) label += (f ? ", " : "") + groupLabelOf(record.field(f));
+        for (size_t f = 0; f < fields; ++f) label += (f ? ", " : "") + groupLabelOf(valueOf(f));
         if (fields == 0) {
             if (m_spec.sameTask)
-                label = std::to_string(record.pid);
+                label = std::to_string(pid);
             else if (m_spec.sameCpu)
-                label = std::to_string(record.stream.value < m_cpus.size() ? m_cpus[record.stream.value] : 0);
+                label = std::to_string(event.stream.value < m_cpus.size() ? m_cpus[event.stream.value] : 0);
             else
                 label = "all";
         }
         m_groupLabels.push_back(std::move(label));
         return group;
     });
-    if (record.stream.value < m_lastStart.size()) {
-        LastStart& last = m_lastStart[record.stream.value];
-        last.key.assign(m_key);
+    if (event.stream.value < m_lastStart.size()) {
+        LastStart& last = m_lastStart[event.stream.value];
+        last.key = m_key;
         last.number = number;
     }
 }

@@ -99,6 +99,19 @@ public:
     // For a pair of one event whose records are ends or starts by conditions (PairSpec's
     // filters): the record as an end, then as a start, as it meets each side's.
     void consumeAs(const ConsumedRecord& record, bool asEnd, bool asStart);
+    // A record whose matched values are numbers, each given as its 64 bits
+    // (TypedValue::asUnsigned, host order): how LoadedPairs feeds the records it kept, without
+    // decoding them into a ConsumedRecord. For pairs of two events.
+    struct NumberRecord {
+        bool isEnd = false;
+        uint64_t timestamp = 0;
+        EventRef event;
+        int32_t pid = 0;
+        TaskId task;
+        const uint8_t* values = nullptr; // 8 bytes each, as many as the side matches
+        const bool* isSigned = nullptr;  // each value's, for a new group's label
+    };
+    void consumeNumbers(const NumberRecord& record);
     // About as many pairs as will be made (the fewer of the starts and ends to come).
     void reservePairs(size_t count) { m_matcher.reserve(count); }
 
@@ -128,19 +141,24 @@ private:
     // The key of the record's values [firstValue, firstValue + values) in m_key, after the
     // task and CPU (keyFieldsAt() bytes) when they are matched.
     void makeKey(const ConsumedRecord& record, size_t firstValue, size_t values);
+    // m_key with its task and CPU parts only.
+    void startKey(int32_t pid, TaskId task, StreamId stream);
     size_t keyFieldsAt() const;
-    void startPair(const ConsumedRecord& record, EventRef event);
+    // The pair's end or start of m_key's record; `valueOf(f)` gives the record's matched value f.
+    void endPair(uint64_t time, EventRef event);
+    template <typename ValueOf>
+    void startPair(uint64_t time, EventRef event, int32_t pid, ValueOf&& valueOf);
 
     PairSpec m_spec;
     PairMatcher m_matcher;
     std::string m_unbound;
     std::vector<int> m_cpus;       // per stream
     uint64_t m_seen[2] = {0, 0};   // start and end records fed
-    std::string m_key, m_groupKey; // scratch, reused for every record
+    KeyBytes m_key;                // scratch, reused for every record
     // Per stream, the key of its last start and its number: the next end on the stream is
     // mostly of that key (a system call returns where it entered), found without a lookup.
     struct LastStart {
-        std::string key;
+        KeyBytes key;
         uint32_t number = KeyIndex::kNone;
     };
     std::vector<LastStart> m_lastStart;

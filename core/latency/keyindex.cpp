@@ -80,25 +80,41 @@ size_t KeyIndex::slotOf(const Probe& probe, std::string_view key) const
     }
 }
 
+const KeyIndex::Entry* KeyIndex::recentOf(const Probe& probe) const
+{
+    // The hash's high bits: its low ones place it in the table.
+    const Entry& e = m_recent[(probe.hash >> 40) & (kRecent - 1)];
+    return e.number != kNone && e.length != kLong && e.length == probe.entry.length &&
+                   e.words[0] == probe.entry.words[0] && e.words[1] == probe.entry.words[1]
+               ? &e
+               : nullptr;
+}
+
 uint32_t KeyIndex::find(std::string_view key) const
 {
     if (m_table.empty()) return kNone;
-    return m_table[slotOf(probeOf(key), key)].number;
+    const Probe probe = probeOf(key);
+    if (const Entry* recent = recentOf(probe)) return recent->number;
+    return m_table[slotOf(probe, key)].number;
 }
 
 std::pair<uint32_t, bool> KeyIndex::findOrAdd(std::string_view key)
 {
     if ((m_count + 1) * 2 > m_table.size()) grow();
     const Probe probe = probeOf(key);
+    if (const Entry* recent = recentOf(probe)) return {recent->number, false};
     Entry& e = m_table[slotOf(probe, key)];
-    if (e.number != kNone) return {e.number, false};
-    e = probe.entry;
-    e.number = uint32_t(m_count++);
-    if (e.length == kLong) {
-        e.words[1] = m_long.size();
-        m_long.emplace_back(key);
+    const bool added = e.number == kNone;
+    if (added) {
+        e = probe.entry;
+        e.number = uint32_t(m_count++);
+        if (e.length == kLong) {
+            e.words[1] = m_long.size();
+            m_long.emplace_back(key);
+        }
     }
-    return {e.number, true};
+    if (e.length != kLong) m_recent[(probe.hash >> 40) & (kRecent - 1)] = e;
+    return {e.number, added};
 }
 
 void KeyIndex::grow()
@@ -114,6 +130,29 @@ void KeyIndex::grow()
         while (m_table[i].number != kNone) i = (i + 1) & mask;
         m_table[i] = e;
     }
+}
+
+void KeyBytes::append(std::string_view bytes)
+{
+    if (m_long.empty() && m_size + bytes.size() <= kInline) {
+        std::memcpy(m_inline + m_size, bytes.data(), bytes.size());
+        m_size += bytes.size();
+        return;
+    }
+    if (m_long.empty()) m_long.assign(m_inline, m_size);
+    m_long.append(bytes);
+}
+
+bool KeyBytes::operator==(const KeyBytes& other) const
+{
+    if (m_long.empty() && other.m_long.empty() && m_size == other.m_size && m_size == 16) {
+        // The usual key (a task and a number): two words, without a call.
+        uint64_t a[2], b[2];
+        std::memcpy(a, m_inline, 16);
+        std::memcpy(b, other.m_inline, 16);
+        return a[0] == b[0] && a[1] == b[1];
+    }
+    return view() == other.view();
 }
 
 } // namespace ringside

@@ -2,6 +2,7 @@
 #pragma once
 
 #include <cstdint>
+#include <cstring>
 #include <string>
 #include <string_view>
 #include <utility>
@@ -42,9 +43,55 @@ private:
     static uint64_t shortHash(const Entry& e);
     void grow();
 
+    // The last keys found, by their hash: a pairing's working set (the keys of the tasks
+    // running now) is small, its keys many (every task's), so that the table's entries are
+    // mostly out of the cache.
+    static constexpr size_t kRecent = 4096;
+    const Entry* recentOf(const Probe& probe) const;
+    std::vector<Entry> m_recent = std::vector<Entry>(kRecent);
     std::vector<Entry> m_table; // a power of two long, at most half full
     std::vector<std::string> m_long;
     size_t m_count = 0;
+};
+
+// A key being made, a part at a time: a word for each number (KeyIndex reads a key a word at a
+// time), a text's bytes and a zero for each text. Held inline up to kInline bytes, so that
+// making one for each of millions of records allocates and copies nothing more.
+class KeyBytes {
+public:
+    KeyBytes() = default;
+    KeyBytes(const KeyBytes& other) { *this = other; }
+    // The inline bytes in one copy (a member-wise copy went a byte at a time).
+    KeyBytes& operator=(const KeyBytes& other)
+    {
+        std::memcpy(m_inline, other.m_inline, kInline);
+        m_size = other.m_size;
+        if (!m_long.empty() || !other.m_long.empty()) m_long = other.m_long;
+        return *this;
+    }
+    void clear()
+    {
+        m_size = 0;
+        m_long.clear();
+    }
+    void appendWord(uint64_t word)
+    {
+        if (m_long.empty() && m_size + sizeof word <= kInline) {
+            std::memcpy(m_inline + m_size, &word, sizeof word);
+            m_size += sizeof word;
+            return;
+        }
+        append({reinterpret_cast<const char*>(&word), sizeof word});
+    }
+    void append(std::string_view bytes);
+    std::string_view view() const { return m_long.empty() ? std::string_view(m_inline, m_size) : m_long; }
+    bool operator==(const KeyBytes& other) const;
+
+private:
+    static constexpr size_t kInline = 32;
+    alignas(8) char m_inline[kInline] = {};
+    size_t m_size = 0;  // of m_inline
+    std::string m_long; // the whole key, once longer than kInline
 };
 
 } // namespace ringside

@@ -83,6 +83,7 @@ struct PairSide {
 struct StreamHits {
     std::vector<uint64_t> time;
     std::vector<uint32_t> indexAndSide;
+    std::vector<int32_t> pid; // kept: the store's pid column is a dictionary, slower to read
     std::vector<uint8_t> bytes;
     static constexpr uint32_t kEnd = 0x80000000u;
     // A pair of one event with conditions: the record is not an end, not a start.
@@ -105,11 +106,13 @@ struct KeptStretches {
             StreamHits& next = stretches.emplace_back();
             next.time.reserve(n);
             next.indexAndSide.reserve(n);
+            next.pid.reserve(n);
             next.bytes.reserve(n * values * 8);
         }
         StreamHits& into = stretches.back();
         into.time.push_back(record.timestamp);
         into.indexAndSide.push_back(record.index | (record.request ? StreamHits::kEnd : 0));
+        into.pid.push_back(record.pid);
         const size_t at = into.bytes.size();
         into.bytes.resize(at + values * 8);
         for (size_t v = 0; v < values && v < record.valueCount; ++v) {
@@ -335,6 +338,7 @@ Result<std::unique_ptr<LoadedPairs>> LoadedPairs::run(const Trace& trace, const 
                 size_t(double(limit) * double(typed) / double(std::max<uint64_t>(store.eventCount(), 1)) * 1.1);
             out.time.reserve(expected);
             out.indexAndSide.reserve(expected);
+            out.pid.reserve(expected);
             out.bytes.resize(expected * stride);
             uint64_t sinceReport = 0, seenHere[2] = {0, 0};
             size_t used = 0; // of out.bytes, grown by doubling: zeros where a record was short
@@ -368,6 +372,7 @@ Result<std::unique_ptr<LoadedPairs>> LoadedPairs::run(const Trace& trace, const 
                     }
                     out.time.push_back(time);
                     out.indexAndSide.push_back(index | flags);
+                    out.pid.push_back(columns.pid[index]);
                     if (used + stride > out.bytes.size())
                         out.bytes.resize(std::max(out.bytes.size() * 2, used + stride));
                     uint8_t* into = out.bytes.data() + used;
@@ -504,8 +509,20 @@ Result<std::unique_ptr<LoadedPairs>> LoadedPairs::run(const Trace& trace, const 
         uint64_t from = 0, until = 0;
         TaskId task;
     };
-    std::vector<TaskOfStream> taskOf(streams);
+    std::vector<TaskOfStream> knownTasks(streams);
+    // The task of a pid is asked once per run of its records on a stream (one life).
+    auto taskOf = [&tasks](TaskOfStream& known, int32_t pid, uint64_t time) {
+        if (pid != known.pid || time >= known.until || time < known.from)
+            known = {pid, time, tasks.nextLifeAfter(pid, time), tasks.taskAt(pid, time)};
+        return known.task;
+    };
     uint64_t fed = 0;
+    const bool numbers = keeper && n == 2 && !roles;
+    std::unique_ptr<bool[]> isSigned[2];
+    for (size_t side = 0; side < n; ++side) {
+        isSigned[side] = std::make_unique<bool[]>(sides[side]->fields.size());
+        for (size_t f = 0; f < sides[side]->fields.size(); ++f) isSigned[side][f] = sides[side]->fields[f].isSigned;
+    }
     try {
         pairs.setStreams(infos);
         // A stream's records are fed in runs, up to the next stream's head: one heap step a run.
@@ -514,14 +531,29 @@ Result<std::unique_ptr<LoadedPairs>> LoadedPairs::run(const Trace& trace, const 
             heads.pop();
             const Head bound = heads.empty() ? Head{UINT64_MAX, SIZE_MAX} : heads.top();
             const StreamId stream(static_cast<uint16_t>(s));
-            const CpuColumns& columns = store.stream(stream).columns;
-            TaskOfStream& known = taskOf[s];
+            TaskOfStream& known = knownTasks[s];
             Cursor& cursor = cursors[s];
             for (bool more = true; more;) {
                 const StreamHits& h = stretchOf(s, cursor.stretch);
                 const size_t end = ends[s][cursor.stretch];
                 size_t i = cursor.at;
-                for (; i < end && Head{h.time[i], s} < bound; ++i) {
+                if (numbers) {
+                    // Kept records of two events: their values are the key's words as they are.
+                    EventPairs::NumberRecord record;
+                    for (; i < end && Head{h.time[i], s} < bound; ++i) {
+                        record.isEnd = h.indexAndSide[i] & StreamHits::kEnd;
+                        record.timestamp = h.time[i];
+                        record.event = {stream, h.indexAndSide[i] & ~StreamHits::kEnd};
+                        record.pid = h.pid[i];
+                        record.task = taskOf(known, record.pid, record.timestamp);
+                        record.values = h.bytes.data() + i * stride;
+                        record.isSigned = isSigned[record.isEnd ? 1 : 0].get();
+                        pairs.consumeNumbers(record);
+                        if ((++fed & 0xffff) == 0 && progress && !progress(total + fed * total / hitCount, total * 2))
+                            return Error{path + ": the latency analysis was stopped"};
+                    }
+                }
+                for (; !numbers && i < end && Head{h.time[i], s} < bound; ++i) {
                     const bool isEnd = !roles && (h.indexAndSide[i] & StreamHits::kEnd);
                     const PairSide& side = *sides[isEnd ? 1 : 0];
                     const uint8_t* bytes = h.bytes.data() + i * stride; // no bytes when nothing is matched
@@ -533,14 +565,9 @@ Result<std::unique_ptr<LoadedPairs>> LoadedPairs::run(const Trace& trace, const 
                     record.timestamp = h.time[i];
                     record.stream = stream;
                     record.index = h.indexAndSide[i] & (roles ? StreamHits::kIndex : ~StreamHits::kEnd);
-                    record.pid = columns.pid[record.index];
-                    // The task of a pid is asked once per run of its records on a stream (one life).
-                    if (record.pid != known.pid || record.timestamp >= known.until || record.timestamp < known.from) {
-                        known = {record.pid, record.timestamp, tasks.nextLifeAfter(record.pid, record.timestamp),
-                                 tasks.taskAt(record.pid, record.timestamp)};
-                    }
-                    record.task = known.task;
-                    record.flags = columns.flags[record.index];
+                    record.pid = h.pid[i];
+                    record.task = taskOf(known, record.pid, record.timestamp);
+                    // (flags are not fed: EventPairs does not read them)
                     record.values = values.data();
                     record.valueCount = side.fields.size();
                     if (roles)
