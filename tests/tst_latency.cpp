@@ -17,6 +17,7 @@
 #include <cstring>
 #include <numeric>
 #include <random>
+#include <tuple>
 
 using namespace ringside;
 
@@ -171,6 +172,25 @@ private slots:
             for (size_t index : {size_t(0), d.size() / 3, d.size() - 2, d.size() - 1})
                 QCOMPARE(durationAtRank(d.data(), d.size(), index), sorted[index]);
         }
+    }
+
+    // Every pair longest first, equal durations by start, then as they came: as a sort of
+    // all of them orders them, for durations in the same buckets and starts out of order.
+    void longestFirstIsASort()
+    {
+        std::mt19937_64 random(11);
+        const size_t n = 200000;
+        std::vector<uint64_t> durations(n), starts(n);
+        for (size_t i = 0; i < n; ++i) {
+            durations[i] = i % 4 ? random() % 100000 : random() % 600; // wide buckets hold several
+            starts[i] = random() % 5000;                               // ties, out of order
+        }
+        std::vector<uint32_t> expected(n);
+        std::iota(expected.begin(), expected.end(), 0u);
+        std::sort(expected.begin(), expected.end(), [&](uint32_t a, uint32_t b) {
+            return std::tie(durations[b], starts[a], a) < std::tie(durations[a], starts[b], b);
+        });
+        QVERIFY(longestFirst(durations.data(), starts.data(), n) == expected);
     }
 
     // The report's slowest pairs are the longest, equal ones in time order, whether a few are

@@ -2,18 +2,26 @@
 #include "latency/latencyreport.h"
 
 #include <algorithm>
+#include <future>
 #include <numeric>
 
 namespace ringside {
+
+namespace {
+
+// Pairs worth a thread of their own for the groups' statistics.
+constexpr size_t kManyPairs = 1 << 20;
+
+} // namespace
 
 LatencyReport makeLatencyReport(const EventPairs& pairs, size_t slowestKept)
 {
     LatencyReport report;
     const PairMatcher::Pairs& p = pairs.matcher().pairs();
     const size_t n = p.size();
-    report.histogram = log2Histogram(p.duration);
-    report.overall = summarize(p.duration);
-    {
+    // The groups on another thread (for millions of pairs): they read what the rest reads.
+    auto summarizeGroups = [&p, &pairs, n] {
+        std::vector<LatencyReport::Group> groups;
         // Each group's durations side by side, in one pass (a counting sort by group).
         std::vector<size_t> at(pairs.groups().size() + 1, 0);
         for (uint32_t g : p.group) ++at[g + 1];
@@ -23,20 +31,25 @@ LatencyReport makeLatencyReport(const EventPairs& pairs, size_t slowestKept)
         for (size_t i = 0; i < n; ++i) grouped[next[p.group[i]]++] = p.duration[i];
         for (size_t g = 0; g + 1 < at.size(); ++g)
             if (at[g + 1] > at[g])
-                report.groups.push_back({pairs.groups()[g], summarize(grouped.data() + at[g], at[g + 1] - at[g])});
-    }
+                groups.push_back({pairs.groups()[g], summarize(grouped.data() + at[g], at[g + 1] - at[g])});
+        return groups;
+    };
+    std::future<std::vector<LatencyReport::Group>> groups =
+        std::async(n > kManyPairs ? std::launch::async : std::launch::deferred, summarizeGroups);
+    report.histogram = log2Histogram(p.duration);
+    report.overall = summarize(p.duration);
+    report.groups = groups.get();
     std::stable_sort(
         report.groups.begin(), report.groups.end(),
         [](const LatencyReport::Group& a, const LatencyReport::Group& b) { return a.summary.count > b.summary.count; });
     std::vector<uint32_t>& order = report.slowest;
     const auto slower = [&p](uint32_t a, uint32_t b) {
-        return p.duration[a] != p.duration[b] ? p.duration[a] > p.duration[b] : p.start[a] < p.start[b];
+        if (p.duration[a] != p.duration[b]) return p.duration[a] > p.duration[b];
+        return p.start[a] != p.start[b] ? p.start[a] < p.start[b] : a < b;
     };
     const size_t kept = std::min(slowestKept, n);
     if (kept == n) {
-        order.resize(n);
-        std::iota(order.begin(), order.end(), 0u);
-        std::sort(order.begin(), order.end(), slower);
+        order = longestFirst(p.duration.data(), p.start.data(), n);
         return report;
     }
     if (kept == 0) return report;

@@ -22,7 +22,8 @@ struct LatencyReport {
     LatencySummary overall;
     std::vector<HistogramBucket> histogram;
     std::vector<Group> groups;
-    // Indices into the pairs, longest first, equal durations in time order: the first
+    // Indices into the pairs, longest first, equal durations in time order (pairs that start
+    // together in the order they ended): the first
     // `slowestKept` of them (all when asked for all: a histogram bucket's pairs are then one
     // stretch of this list).
     std::vector<uint32_t> slowest;

@@ -110,6 +110,28 @@ uint64_t durationAtRank(const uint64_t* durations, size_t count, size_t index)
     return durationsAtRanks(durations, count, {index}).front();
 }
 
+std::vector<uint32_t> longestFirst(const uint64_t* durations, const uint64_t* starts, size_t n)
+{
+    // A counting sort by rank bucket, longest bucket first: stable, so each bucket's indices
+    // ascend and its durations and starts are read nearly in order when it is sorted.
+    std::vector<size_t> at(kRankBuckets + 1, 0);
+    for (size_t i = 0; i < n; ++i) ++at[kRankBuckets - rankBucketOf(durations[i])];
+    for (size_t b = 1; b < at.size(); ++b) at[b] += at[b - 1];
+    std::vector<uint32_t> order(n);
+    std::vector<size_t> next(at.begin(), at.end() - 1);
+    for (size_t i = 0; i < n; ++i) order[next[kRankBuckets - 1 - rankBucketOf(durations[i])]++] = uint32_t(i);
+    const auto slower = [durations, starts](uint32_t a, uint32_t b) {
+        if (durations[a] != durations[b]) return durations[a] > durations[b];
+        return starts[a] != starts[b] ? starts[a] < starts[b] : a < b;
+    };
+    for (size_t b = 0; b < kRankBuckets; ++b) {
+        const auto from = order.begin() + long(at[b]), to = order.begin() + long(at[b + 1]);
+        // Pairs come as they end: of one duration, mostly in order of their starts already.
+        if (!std::is_sorted(from, to, slower)) std::sort(from, to, slower);
+    }
+    return order;
+}
+
 LatencySummary summarize(const uint64_t* durations, size_t n)
 {
     if (n == 0) return {};

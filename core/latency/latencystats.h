@@ -29,6 +29,10 @@ inline LatencySummary summarize(const std::vector<uint64_t>& durations)
 // The duration at `index` (from 0) of the durations in ascending order; `index` < `count`.
 uint64_t durationAtRank(const uint64_t* durations, size_t count, size_t index);
 
+// Every index in [0, count), by duration longest first, equal durations by start earliest
+// first, then by index: bucketed by duration in one pass, then each bucket's few ordered.
+std::vector<uint32_t> longestFirst(const uint64_t* durations, const uint64_t* starts, size_t count);
+
 // A power-of-two bucket: durations in [from, to). A duration of 0 has the bucket [0, 1).
 struct HistogramBucket {
     uint64_t from = 0, to = 0;
