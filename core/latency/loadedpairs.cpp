@@ -113,13 +113,16 @@ struct KeptStretches {
         into.time.push_back(record.timestamp);
         into.indexAndSide.push_back(record.index | (record.request ? StreamHits::kEnd : 0));
         into.pid.push_back(record.pid);
-        const size_t at = into.bytes.size();
-        into.bytes.resize(at + values * 8);
-        for (size_t v = 0; v < values && v < record.valueCount; ++v) {
-            const TypedValue& value = record.field(v);
-            if (value.isText()) usable = false; // kept as numbers only: read from the pages
-            const uint64_t bits = value.asUnsigned();
-            std::memcpy(into.bytes.data() + at + v * 8, &bits, 8);
+        for (size_t v = 0; v < values; ++v) {
+            uint64_t bits = 0;
+            if (v < record.valueCount) {
+                const TypedValue& value = record.field(v);
+                if (value.isText()) usable = false; // kept as numbers only: read from the pages
+                bits = value.asUnsigned();
+            }
+            // Appended, not resized then written: a resize zeroes first.
+            const auto* word = reinterpret_cast<const uint8_t*>(&bits);
+            into.bytes.insert(into.bytes.end(), word, word + sizeof bits);
         }
     }
 };
