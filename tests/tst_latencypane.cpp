@@ -13,6 +13,7 @@
 #include "testsupport.h"
 
 #include <QCheckBox>
+#include <QDockWidget>
 #include <QLabel>
 #include <QLineEdit>
 #include <QMenuBar>
@@ -118,6 +119,37 @@ private slots:
         QTest::mouseClick(bars, Qt::LeftButton, {}, QPoint(x, bars->height() / 2));
         QCOMPARE(bars->selectedFirst(), -1);
         QCOMPARE(view->pairsModel()->rowCount(), 267);
+    }
+
+    // Unfolding the definition makes the pane taller; folding it gives the timeline back the
+    // height it had, which the dock would otherwise keep.
+    void theDefinitionGivesItsHeightBack()
+    {
+        MainWindow window;
+        window.resize(1280, 800);
+        window.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&window));
+        QVERIFY(test::load(window, test::fixture("langraph-perfclock.dat")));
+        window.menuBar()->findChild<QAction*>("latencyAction")->trigger();
+        LatencyPane& pane = *window.latencyPane();
+        pane.choosePreset("irq");
+        QVERIFY(pair(pane));
+        QVERIFY(!pane.builderShown());
+        auto* dock = window.findChild<QDockWidget*>("latencyDock");
+        QVERIFY(dock);
+        // The result's layout settled first (its minimum height is the dock's).
+        for (int i = 0; i < 5; ++i) {
+            QCoreApplication::sendPostedEvents(nullptr, QEvent::LayoutRequest);
+            QCoreApplication::processEvents();
+        }
+        const int folded = dock->height();
+        constexpr int kLayoutWaitMs = 30000; // a layout pass, however loaded the machine
+        pane.setBuilderShown(true);
+        QVERIFY2(QTest::qWaitFor([&] { return dock->height() > folded; }, kLayoutWaitMs),
+                 qPrintable(QString("%1 then %2").arg(folded).arg(dock->height())));
+        pane.setBuilderShown(false);
+        QVERIFY2(QTest::qWaitFor([&] { return dock->height() == folded; }, kLayoutWaitMs),
+                 qPrintable(QString("%1 then %2").arg(folded).arg(dock->height())));
     }
 
     // A pair built by hand: the wakeup-to-run latency of sched-mix.dat, as the `waking` preset

@@ -5,18 +5,21 @@
 
 #include <QCheckBox>
 #include <QComboBox>
+#include <QDockWidget>
 #include <QElapsedTimer>
 #include <QFormLayout>
 #include <QHBoxLayout>
 #include <QLabel>
 #include <QLineEdit>
+#include <QMainWindow>
 #include <QMenu>
+#include <QPointer>
 #include <QPushButton>
 #include <QScopedValueRollback>
-#include <QTabWidget>
-#include <QToolButton>
 #include <QSignalBlocker>
+#include <QTabWidget>
 #include <QTimer>
+#include <QToolButton>
 #include <QVBoxLayout>
 
 #include <set>
@@ -556,6 +559,20 @@ void LatencyPane::make(const PairSpec& pair, Making making, int tab)
 
 void LatencyPane::setBuilderShown(bool shown)
 {
+    // The definition makes the pane taller (its dock grows to hold it); folded, the pane is
+    // given back its height from before, which the dock keeps otherwise.
+    auto* dock = qobject_cast<QDockWidget*>(parentWidget());
+    auto* window = dock ? qobject_cast<QMainWindow*>(dock->parentWidget()) : nullptr;
+    if (window && !dock->isFloating() && shown != builderShown()) {
+        if (shown) {
+            m_heightBeforeBuilder = dock->height();
+        } else if (const int before = std::exchange(m_heightBeforeBuilder, 0); before > 0) {
+            // Once the folded definition has left the layout, which clamps to its minimum.
+            QTimer::singleShot(0, this, [window, dock = QPointer<QDockWidget>(dock), before] {
+                if (dock && dock->height() > before) window->resizeDocks({dock}, {before}, Qt::Vertical);
+            });
+        }
+    }
     m_builder->setVisible(shown);
     const QSignalBlocker quiet(m_builderToggle);
     m_builderToggle->setChecked(shown);

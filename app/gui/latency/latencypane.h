@@ -110,6 +110,9 @@ private:
     bool m_settingPreset = false;
     QWidget* m_builder;
     QToolButton* m_builderToggle;
+    // The pane's height before the definition unfolded: given back when it folds, so that the
+    // timeline is not left squeezed.
+    int m_heightBeforeBuilder = 0;
     QComboBox* m_presets;
     QComboBox* m_from;
     QComboBox* m_to;
