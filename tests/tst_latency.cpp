@@ -171,6 +171,16 @@ private slots:
             QCOMPARE(s.p999, nearestRank(sorted, 99.9));
             for (size_t index : {size_t(0), d.size() / 3, d.size() - 2, d.size() - 1})
                 QCOMPARE(durationAtRank(d.data(), d.size(), index), sorted[index]);
+            // Ranks asked in any order; the histogram from the counts alone.
+            const DurationRanks ranks(d.data(), d.size());
+            const std::vector<size_t> asked{d.size() - 1, 7, d.size() / 2, 7, 0};
+            const std::vector<uint64_t> found = ranks.at(asked);
+            for (size_t k = 0; k < asked.size(); ++k) QCOMPARE(found[k], sorted[asked[k]]);
+            const std::vector<HistogramBucket> fromCounts = ranks.histogram(), counted = log2Histogram(d);
+            QCOMPARE(fromCounts.size(), counted.size());
+            for (size_t k = 0; k < counted.size(); ++k)
+                QVERIFY(fromCounts[k].from == counted[k].from && fromCounts[k].to == counted[k].to &&
+                        fromCounts[k].count == counted[k].count);
         }
     }
 

@@ -36,8 +36,14 @@ LatencyReport makeLatencyReport(const EventPairs& pairs, size_t slowestKept)
     };
     std::future<std::vector<LatencyReport::Group>> groups =
         std::async(n > kManyPairs ? std::launch::async : std::launch::deferred, summarizeGroups);
-    report.histogram = log2Histogram(p.duration);
-    report.overall = summarize(p.duration);
+    // One count of every duration: the histogram, the percentiles and the kept-th longest.
+    const DurationRanks ranks(p.duration.data(), n);
+    report.histogram = ranks.histogram();
+    const size_t kept = std::min(slowestKept, n);
+    std::vector<size_t> indices = DurationRanks::percentileIndices(n);
+    if (kept > 0 && kept < n) indices.push_back(n - kept);
+    const std::vector<uint64_t> values = n ? ranks.at(indices) : std::vector<uint64_t>();
+    report.overall = ranks.summary(values);
     report.groups = groups.get();
     std::stable_sort(
         report.groups.begin(), report.groups.end(),
@@ -47,14 +53,13 @@ LatencyReport makeLatencyReport(const EventPairs& pairs, size_t slowestKept)
         if (p.duration[a] != p.duration[b]) return p.duration[a] > p.duration[b];
         return p.start[a] != p.start[b] ? p.start[a] < p.start[b] : a < b;
     };
-    const size_t kept = std::min(slowestKept, n);
     if (kept == n) {
         order = longestFirst(p.duration.data(), p.start.data(), n);
         return report;
     }
     if (kept == 0) return report;
     // The few slowest: those at least as long as the kept-th longest, then ordered.
-    const uint64_t shortest = durationAtRank(p.duration.data(), n, n - kept);
+    const uint64_t shortest = values.back();
     for (size_t i = 0; i < n; ++i)
         if (p.duration[i] >= shortest) order.push_back(uint32_t(i));
     std::partial_sort(order.begin(), order.begin() + long(kept), order.end(), slower);

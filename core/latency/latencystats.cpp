@@ -37,6 +37,26 @@ size_t rankBucketOf(uint64_t d)
     return kExactBelow + size_t(width - 10) * 256 + size_t((d >> (width - 9)) & 0xff);
 }
 
+// The buckets from the first that counts a duration to the last, of the counts per power of
+// two (k: [2^(k-1), 2^k), 0: [0, 1)).
+std::vector<HistogramBucket> histogramOf(const std::vector<uint64_t>& counts)
+{
+    std::vector<HistogramBucket> buckets;
+    const auto first = std::find_if(counts.begin(), counts.end(), [](uint64_t c) { return c > 0; });
+    if (first == counts.end()) return buckets;
+    const size_t from = size_t(first - counts.begin());
+    size_t last = counts.size() - 1;
+    while (counts[last] == 0) --last;
+    for (size_t k = from; k <= last; ++k) {
+        HistogramBucket b;
+        b.from = k == 0 ? 0 : uint64_t(1) << (k - 1);
+        b.to = k == 0 ? 1 : (k == 64 ? UINT64_MAX : uint64_t(1) << k);
+        b.count = counts[k];
+        buckets.push_back(b);
+    }
+    return buckets;
+}
+
 // What summarize() does for few durations: copies them and selects in place.
 LatencySummary summarizeFew(const uint64_t* durations, size_t n)
 {
@@ -60,54 +80,99 @@ LatencySummary summarizeFew(const uint64_t* durations, size_t n)
     return s;
 }
 
-// The durations at ascending `indices` (each < n), by rank buckets: two passes, no copy.
-std::vector<uint64_t> durationsAtRanks(const uint64_t* durations, size_t n, const std::vector<size_t>& indices)
+} // namespace
+
+DurationRanks::DurationRanks(const uint64_t* durations, size_t count)
+    : m_durations(durations), m_count(count), m_counts(kRankBuckets, 0)
 {
-    std::vector<uint64_t> counts(kRankBuckets, 0);
-    for (size_t i = 0; i < n; ++i) ++counts[rankBucketOf(durations[i])];
+    m_min = count ? UINT64_MAX : 0;
+    for (size_t i = 0; i < count; ++i) {
+        const uint64_t d = durations[i];
+        ++m_counts[rankBucketOf(d)];
+        m_total += d;
+        m_min = std::min(m_min, d);
+        m_max = std::max(m_max, d);
+    }
+}
+
+std::vector<uint64_t> DurationRanks::at(const std::vector<size_t>& indices) const
+{
+    // In ascending order, each with its place in `indices`.
+    std::vector<std::pair<size_t, size_t>> asked;
+    for (size_t k = 0; k < indices.size(); ++k) asked.emplace_back(indices[k], k);
+    std::sort(asked.begin(), asked.end());
     struct Wanted {
-        size_t bucket, within;
+        size_t bucket, within, place;
     };
     std::vector<Wanted> wanted;
     size_t bucket = 0, below = 0; // durations in the buckets before `bucket`
-    for (size_t index : indices) {
-        while (below + counts[bucket] <= index) below += counts[bucket++];
-        wanted.push_back({bucket, index - below});
+    for (const auto& [index, place] : asked) {
+        while (below + m_counts[bucket] <= index) below += m_counts[bucket++];
+        wanted.push_back({bucket, index - below, place});
     }
     std::vector<uint64_t> values(indices.size());
     // A bucket below 512 ns holds one duration; the others' durations are selected from.
-    std::vector<std::vector<uint64_t>> members(indices.size());
-    std::vector<size_t> collected; // buckets to collect, each once
-    for (size_t w = 0; w < wanted.size(); ++w) {
-        if (wanted[w].bucket < kExactBelow) {
-            values[w] = wanted[w].bucket;
-        } else if (collected.empty() || collected.back() != wanted[w].bucket) {
-            collected.push_back(wanted[w].bucket);
-            members[collected.size() - 1].reserve(counts[wanted[w].bucket]);
-        }
+    std::vector<size_t> collected; // buckets to collect, each once, ascending
+    for (const Wanted& w : wanted) {
+        if (w.bucket < kExactBelow)
+            values[w.place] = w.bucket;
+        else if (collected.empty() || collected.back() != w.bucket)
+            collected.push_back(w.bucket);
     }
-    if (!collected.empty()) {
-        constexpr uint8_t kNot = 0xff;
-        std::vector<uint8_t> memberOf(kRankBuckets, kNot);
-        for (size_t c = 0; c < collected.size(); ++c) memberOf[collected[c]] = uint8_t(c);
-        for (size_t i = 0; i < n; ++i)
-            if (const uint8_t c = memberOf[rankBucketOf(durations[i])]; c != kNot) members[c].push_back(durations[i]);
+    if (collected.empty()) return values;
+    std::vector<std::vector<uint64_t>> members(collected.size());
+    constexpr uint8_t kNot = 0xff;
+    std::vector<uint8_t> memberOf(kRankBuckets, kNot);
+    for (size_t c = 0; c < collected.size(); ++c) {
+        memberOf[collected[c]] = uint8_t(c);
+        members[c].reserve(m_counts[collected[c]]);
     }
-    for (size_t w = 0; w < wanted.size(); ++w) {
-        if (wanted[w].bucket < kExactBelow) continue;
-        const size_t c = size_t(std::find(collected.begin(), collected.end(), wanted[w].bucket) - collected.begin());
-        std::vector<uint64_t>& m = members[c];
-        std::nth_element(m.begin(), m.begin() + long(wanted[w].within), m.end());
-        values[w] = m[wanted[w].within];
+    for (size_t i = 0; i < m_count; ++i)
+        if (const uint8_t c = memberOf[rankBucketOf(m_durations[i])]; c != kNot) members[c].push_back(m_durations[i]);
+    for (const Wanted& w : wanted) {
+        if (w.bucket < kExactBelow) continue;
+        std::vector<uint64_t>& m = members[memberOf[w.bucket]];
+        std::nth_element(m.begin(), m.begin() + long(w.within), m.end());
+        values[w.place] = m[w.within];
     }
     return values;
 }
 
-} // namespace
+std::vector<size_t> DurationRanks::percentileIndices(size_t count)
+{
+    return {rankIndex(count, 50), rankIndex(count, 90), rankIndex(count, 99), rankIndex(count, 99.9)};
+}
+
+LatencySummary DurationRanks::summary(const std::vector<uint64_t>& atPercentiles) const
+{
+    LatencySummary s;
+    if (m_count == 0) return s;
+    s.count = m_count;
+    s.min = m_min;
+    s.max = m_max;
+    s.total = m_total;
+    s.mean = double(s.total) / double(s.count);
+    s.p50 = atPercentiles[0];
+    s.p90 = atPercentiles[1];
+    s.p99 = atPercentiles[2];
+    s.p999 = atPercentiles[3];
+    return s;
+}
+
+std::vector<HistogramBucket> DurationRanks::histogram() const
+{
+    // A rank bucket lies in one power of two: the log-scale buckets are their sums.
+    std::vector<uint64_t> counts(65, 0);
+    for (size_t b = 0; b < kRankBuckets; ++b) {
+        const size_t octave = b < kExactBelow ? size_t(std::bit_width(b)) : (b - kExactBelow) / 256 + 10;
+        counts[octave] += m_counts[b];
+    }
+    return histogramOf(counts);
+}
 
 uint64_t durationAtRank(const uint64_t* durations, size_t count, size_t index)
 {
-    return durationsAtRanks(durations, count, {index}).front();
+    return DurationRanks(durations, count).at({index}).front();
 }
 
 std::vector<uint32_t> longestFirst(const uint64_t* durations, const uint64_t* starts, size_t n)
@@ -137,43 +202,16 @@ LatencySummary summarize(const uint64_t* durations, size_t n)
     if (n == 0) return {};
     // Below a rank-bucket table's size, a copy is cheaper than the table.
     if (n < 4 * kRankBuckets) return summarizeFew(durations, n);
-    LatencySummary s;
-    s.count = n;
-    s.min = UINT64_MAX;
-    for (size_t i = 0; i < n; ++i) {
-        s.total += durations[i];
-        s.min = std::min(s.min, durations[i]);
-        s.max = std::max(s.max, durations[i]);
-    }
-    s.mean = double(s.total) / double(s.count);
-    const std::vector<uint64_t> ranks =
-        durationsAtRanks(durations, n, {rankIndex(n, 50), rankIndex(n, 90), rankIndex(n, 99), rankIndex(n, 99.9)});
-    s.p50 = ranks[0];
-    s.p90 = ranks[1];
-    s.p99 = ranks[2];
-    s.p999 = ranks[3];
-    return s;
+    const DurationRanks ranks(durations, n);
+    return ranks.summary(ranks.at(DurationRanks::percentileIndices(n)));
 }
 
 std::vector<HistogramBucket> log2Histogram(const std::vector<uint64_t>& durations)
 {
-    if (durations.empty()) return {};
     // Bucket k holds [2^(k-1), 2^k); bucket 0 holds 0.
-    auto bucketOf = [](uint64_t d) { return size_t(std::bit_width(d)); };
     std::vector<uint64_t> counts(65, 0);
-    for (uint64_t d : durations) ++counts[bucketOf(d)];
-    size_t first = 0, last = counts.size() - 1;
-    while (counts[first] == 0) ++first;
-    while (counts[last] == 0) --last;
-    std::vector<HistogramBucket> buckets;
-    for (size_t k = first; k <= last; ++k) {
-        HistogramBucket b;
-        b.from = k == 0 ? 0 : uint64_t(1) << (k - 1);
-        b.to = k == 0 ? 1 : (k == 64 ? UINT64_MAX : uint64_t(1) << k);
-        b.count = counts[k];
-        buckets.push_back(b);
-    }
-    return buckets;
+    for (uint64_t d : durations) ++counts[size_t(std::bit_width(d))];
+    return histogramOf(counts);
 }
 
 } // namespace ringside
