@@ -106,8 +106,10 @@ struct Reader {
         byName.column = SearchColumn::Event;
         byName.match = containsText("sys_enter", false);
         byName.threads = 2;
-        const size_t searched = store.eventCount();
         const std::vector<size_t> found = searchRows(trace, byName);
+        // Counted after the search: it searches the rows published when it starts, which may
+        // be many more than were a moment before (a writer's next segment).
+        const size_t searched = store.eventCount();
         for (size_t row : found) {
             if (row >= store.eventCount()) return fail("search found a row that was not published");
             const EventRef e = store.eventAt(row);
