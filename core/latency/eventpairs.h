@@ -131,12 +131,9 @@ public:
     std::string groupTitle() const;
 
 private:
-public:
     // A pair of one event (sched_switch's prev_pid to a later one's next_pid; a record to the
     // next of its key): one request, each record an end, then a start.
     bool sameEvent() const;
-
-private:
     bool sameKeyFields() const;
     // The key of the record's values [firstValue, firstValue + values) in m_key, after the
     // task and CPU (keyFieldsAt() bytes) when they are matched.

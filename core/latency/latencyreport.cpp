@@ -3,7 +3,6 @@
 
 #include <algorithm>
 #include <future>
-#include <numeric>
 
 namespace ringside {
 
@@ -49,10 +48,7 @@ LatencyReport makeLatencyReport(const EventPairs& pairs, size_t slowestKept)
         report.groups.begin(), report.groups.end(),
         [](const LatencyReport::Group& a, const LatencyReport::Group& b) { return a.summary.count > b.summary.count; });
     std::vector<uint32_t>& order = report.slowest;
-    const auto slower = [&p](uint32_t a, uint32_t b) {
-        if (p.duration[a] != p.duration[b]) return p.duration[a] > p.duration[b];
-        return p.start[a] != p.start[b] ? p.start[a] < p.start[b] : a < b;
-    };
+    const SlowerFirst slower{p.duration.data(), p.start.data()};
     if (kept == n) {
         order = longestFirst(p.duration.data(), p.start.data(), n);
         return report;

@@ -185,10 +185,7 @@ std::vector<uint32_t> longestFirst(const uint64_t* durations, const uint64_t* st
     std::vector<uint32_t> order(n);
     std::vector<size_t> next(at.begin(), at.end() - 1);
     for (size_t i = 0; i < n; ++i) order[next[kRankBuckets - 1 - rankBucketOf(durations[i])]++] = uint32_t(i);
-    const auto slower = [durations, starts](uint32_t a, uint32_t b) {
-        if (durations[a] != durations[b]) return durations[a] > durations[b];
-        return starts[a] != starts[b] ? starts[a] < starts[b] : a < b;
-    };
+    const SlowerFirst slower{durations, starts};
     for (size_t b = 0; b < kRankBuckets; ++b) {
         const auto from = order.begin() + long(at[b]), to = order.begin() + long(at[b + 1]);
         // Pairs come as they end: of one duration, mostly in order of their starts already.

@@ -57,8 +57,19 @@ private:
     uint64_t m_min = 0, m_max = 0, m_total = 0;
 };
 
-// Every index in [0, count), by duration longest first, equal durations by start earliest
-// first, then by index: bucketed by duration in one pass, then each bucket's few ordered.
+// The order of pairs slowest first: by duration longest first, equal durations by start
+// earliest first, then by index (pairs that started together, in the order they ended).
+struct SlowerFirst {
+    const uint64_t* durations;
+    const uint64_t* starts;
+    bool operator()(uint32_t a, uint32_t b) const
+    {
+        if (durations[a] != durations[b]) return durations[a] > durations[b];
+        return starts[a] != starts[b] ? starts[a] < starts[b] : a < b;
+    }
+};
+// Every index in [0, count) in SlowerFirst's order: bucketed by duration in one pass, then
+// each bucket's few ordered.
 std::vector<uint32_t> longestFirst(const uint64_t* durations, const uint64_t* starts, size_t count);
 
 // Every bucket from the shortest duration's to the longest's, empty ones included (a log-scale

@@ -542,6 +542,7 @@ Result<std::unique_ptr<LoadedPairs>> LoadedPairs::run(const Trace& trace, const 
                 size_t i = cursor.at;
                 if (numbers) {
                     // Kept records of two events: their values are the key's words as they are.
+                    // A loop of its own: one loop testing `numbers` per record matched 6% slower.
                     EventPairs::NumberRecord record;
                     for (; i < end && Head{h.time[i], s} < bound; ++i) {
                         record.isEnd = h.indexAndSide[i] & StreamHits::kEnd;
