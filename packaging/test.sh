@@ -33,6 +33,12 @@ export RINGSIDE_CORPUS="${RINGSIDE_CORPUS:-$corpus}"
 # the Qt and standard headers once per eight files, and the tests share one precompiled
 # header. Four tests at a time on two cores: many wait on a subprocess or an event loop; the
 # fuzzers (-O1, as libFuzzer suggests) take a core each.
+# The three builds take about 6 GiB together; a disk that fills mid-build shows as a linker's
+# bus error (lld writes through a mapping), so say so first.
+free_kib=$(df -Pk . | awk 'NR == 2 { print $4 }')
+if [ "${free_kib:-0}" -lt $((7 * 1024 * 1024)) ]; then
+  echo "test.sh: only $((free_kib / 1024 / 1024)) GiB free under $(pwd); the builds need about 6 GiB" >&2
+fi
 for preset in asan tsan fuzz; do
   extra=(-DCMAKE_UNITY_BUILD=ON) jobs=4
   [ "$preset" = fuzz ] && extra+=(-DRINGSIDE_FUZZ_SECONDS=15) jobs=2
