@@ -8,9 +8,12 @@
 #include "latency/latencyreport.h"
 #include "latency/latencystats.h"
 #include "latency/loadedpairs.h"
+#include "latency/steptimes.h"
+#include "support/tracewriter.h"
 #include "trace.h"
 
 #include <QFile>
+#include <QTemporaryDir>
 #include <QTextStream>
 
 #include <algorithm>
@@ -304,6 +307,89 @@ private slots:
         QVERIFY(decoded.matcher().pairs().size() > 500);
         samePairs(numbers, decoded);
         QVERIFY(std::count(decoded.groups().begin(), decoded.groups().end(), "-4") == 1);
+    }
+
+    // Times read back as they were kept: steps of every size, a gap of 4.3 s and more, a time
+    // before the one it follows, the same time twice.
+    void stepTimesReadBackInOrder()
+    {
+        const std::vector<uint64_t> times{5'000'000'000'000,
+                                          5'000'000'000'001,
+                                          5'000'000'000'001,
+                                          5'004'294'967'294,
+                                          5'008'589'934'589,
+                                          5'008'589'934'590,
+                                          4'999'000'000'000,
+                                          4'999'000'000'007,
+                                          0,
+                                          UINT64_MAX,
+                                          1,
+                                          1 + 0xfffffffeull};
+        StepTimes kept;
+        for (uint64_t t : times) kept.push_back(t);
+        QCOMPARE(kept.size(), times.size());
+        StepTimes::Reader reader;
+        for (size_t i = 0; i < times.size(); ++i) QCOMPARE(kept.next(i, reader), times[i]);
+    }
+
+    // Pairs from kept records equal pairs read from the pages where a CPU's kept records are
+    // 4.3 s and more apart (their times kept whole), and where a stream's values stop fitting
+    // 32 bits partway (kept narrow, then widened): a recording written to measure.
+    void keptRecordsOverLongGapsAndWideValues()
+    {
+        using test::TraceWriter;
+        TraceWriter writer;
+        auto format = [](const char* name, int id) {
+            return TraceWriter::Format{"a", std::string("name: ") + name + "\nID: " + std::to_string(id) +
+                                                "\nformat:\n" + TraceWriter::commonFields() +
+                                                "\tfield:long id;\toffset:8;\tsize:8;\tsigned:1;\n\n"
+                                                "print fmt: \"id=%ld\", REC->id\n"};
+        };
+        writer.formats = {format("enter", 901), format("exit", 902), format("tick", 903)};
+        auto record = [](uint16_t type, int32_t pid, int64_t id) {
+            std::string fields;
+            test::put(fields, id);
+            return TraceWriter::payload(type, pid, fields);
+        };
+        const int64_t ids[] = {3, -7, 0x7fffffff, int64_t(0x123456789ll), -0x80000000ll, 5, -1};
+        writer.cpus.resize(2);
+        uint64_t expected = 0;
+        for (uint16_t cpu = 0; cpu < 2; ++cpu) {
+            auto& records = writer.cpus[cpu];
+            for (int round = 0; round < 3; ++round)
+                for (int64_t id : ids) {
+                    const int32_t pid = 100 + cpu;
+                    records.push_back({uint32_t(10 + round), record(901, pid, id)});
+                    // On CPU 1, each call spans 35 ticks of 0.13 s: 4.7 s between its records.
+                    for (int t = 0; cpu == 1 && t < 35; ++t) records.push_back({(1u << 27) - 1, record(903, pid, 0)});
+                    records.push_back({uint32_t(20 + round), record(902, pid, id)});
+                    ++expected;
+                }
+        }
+        QTemporaryDir dir;
+        const QString path = dir.filePath("gaps.dat");
+        QVERIFY(test::writeFile(path, writer.write()));
+        const PairSpec spec{"calls", "a/enter", "a/exit", {{"id", "id"}}, true, false, false};
+        std::vector<std::unique_ptr<RecordConsumer>> keeper;
+        keeper.push_back(LoadedPairs::recordsKeeper(spec));
+        auto kept = Trace::open(path.toStdString(), LoadOptions(), std::move(keeper));
+        QVERIFY2(kept, kept ? "" : kept.error().message.c_str());
+        auto plain = Trace::open(path.toStdString(), LoadOptions());
+        QVERIFY(plain);
+        auto fromKept = LoadedPairs::run(**kept, spec);
+        auto fromPages = LoadedPairs::run(**plain, spec);
+        QVERIFY(fromKept && fromPages);
+        QVERIFY((*fromKept)->usedKeptRecords());
+        QVERIFY(!(*fromPages)->usedKeptRecords());
+        samePairs((*fromKept)->pairs(), (*fromPages)->pairs());
+        const PairMatcher::Pairs& p = (*fromKept)->pairs().matcher().pairs();
+        QCOMPARE(p.size(), size_t(expected));
+        QCOMPARE(*std::max_element(p.duration.begin(), p.duration.end()), uint64_t(35) * ((1u << 27) - 1) + 22);
+        const std::vector<std::string>& groups = (*fromKept)->pairs().groups();
+        for (const char* label : {"-7", "2147483647", "4886718345", "-2147483648", "-1"})
+            QVERIFY2(std::count(groups.begin(), groups.end(), label) == 1, label);
+        const EventStore& store = (*kept)->store();
+        for (size_t i = 0; i < p.size(); ++i) QCOMPARE(store.timestamp(p.startEvent[i]), p.start[i]);
     }
 
     // Keys numbered in the order they came, whatever their length (inline, spilled, text) and

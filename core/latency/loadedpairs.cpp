@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 #include "latency/loadedpairs.h"
 
+#include "latency/steptimes.h"
+
 #include "consume/consumerfailure.h"
 #include "consume/consumerregistry.h"
 #include "decode/recordwalker.h"
@@ -78,22 +80,49 @@ struct PairSide {
 };
 
 // The records of both sides in one stream, in its order: their times, their index with the
-// side in the top bit, and the matched fields' bytes (`stride` each, zeros where a record was
-// short).
+// side in the top bit, their pid, and the matched values: read again from the pages, the
+// fields' bytes (`stride` each, zeros where a record was short); kept by a RecordsKeeper, each
+// value's 64 bits, in 4 bytes while every value of the stretch is a sign-extended 32-bit
+// number (a system call's, an IRQ line's; millions of records make every byte count).
 struct StreamHits {
-    std::vector<uint64_t> time;
+    StepTimes time;
     std::vector<uint32_t> indexAndSide;
     std::vector<int32_t> pid; // kept: the store's pid column is a dictionary, slower to read
     std::vector<uint8_t> bytes;
+    std::vector<uint32_t> narrow; // kept values, low halves
+    std::vector<uint64_t> wide;   // kept values, once one is not narrow
+    bool isWide = false;
     static constexpr uint32_t kEnd = 0x80000000u;
     // A pair of one event with conditions: the record is not an end, not a start.
     static constexpr uint32_t kNotEnd = 0x80000000u, kNotStart = 0x40000000u, kIndex = 0x3fffffffu;
+
+    static uint64_t widened(uint32_t low) { return uint64_t(int64_t(int32_t(low))); }
+    void keepValue(uint64_t bits)
+    {
+        if (!isWide && bits != widened(uint32_t(bits))) {
+            wide.reserve(narrow.capacity());
+            for (uint32_t low : narrow) wide.push_back(widened(low));
+            narrow = {};
+            isWide = true;
+        }
+        if (isWide)
+            wide.push_back(bits);
+        else
+            narrow.push_back(uint32_t(bits));
+    }
+    // Kept record i's `values` values as 64-bit words, in `words` when they are narrow.
+    const uint64_t* keptValues(size_t i, size_t values, uint64_t* words) const
+    {
+        if (isWide) return wide.data() + i * values;
+        for (size_t v = 0; v < values; ++v) words[v] = widened(narrow[i * values + v]);
+        return words;
+    }
 };
 
-// The pair's records of one stream, in order, each value's 64 bits in host order: in stretches
-// that never outgrow what they reserved. A full one is followed by one four times larger (up
-// to 2^20 records), so that millions of records are never copied as they come. (Offered huge
-// pages, they were slower: a fault then waits for a huge page to be made.)
+// The pair's records of one stream, in order: in stretches that never outgrow what they
+// reserved. A full one is followed by one four times larger (up to 2^20 records), so that
+// millions of records are never copied as they come. (Offered huge pages, they were slower: a
+// fault then waits for a huge page to be made.)
 struct KeptStretches {
     std::vector<StreamHits> stretches;
     bool usable = true;
@@ -103,11 +132,17 @@ struct KeptStretches {
         if (record.index > StreamHits::kIndex || record.valueCount != values) usable = false;
         if (stretches.empty() || stretches.back().time.size() == stretches.back().time.capacity()) {
             const size_t n = stretches.empty() ? 1024 : std::min<size_t>(stretches.back().time.capacity() * 4, 1 << 20);
+            // A stream whose values were wide stays so.
+            const bool wide = !stretches.empty() && stretches.back().isWide;
             StreamHits& next = stretches.emplace_back();
             next.time.reserve(n);
             next.indexAndSide.reserve(n);
             next.pid.reserve(n);
-            next.bytes.reserve(n * values * 8);
+            next.isWide = wide;
+            if (wide)
+                next.wide.reserve(n * values);
+            else
+                next.narrow.reserve(n * values);
         }
         StreamHits& into = stretches.back();
         into.time.push_back(record.timestamp);
@@ -120,9 +155,7 @@ struct KeptStretches {
                 if (value.isText()) usable = false; // kept as numbers only: read from the pages
                 bits = value.asUnsigned();
             }
-            // Appended, not resized then written: a resize zeroes first.
-            const auto* word = reinterpret_cast<const uint8_t*>(&bits);
-            into.bytes.insert(into.bytes.end(), word, word + sizeof bits);
+            into.keepValue(bits);
         }
     }
 };
@@ -418,8 +451,7 @@ Result<std::unique_ptr<LoadedPairs>> LoadedPairs::run(const Trace& trace, const 
             if (whole && keptOf[side] != store.eventTypeCount(sides[side]->type)) keeper = nullptr;
     }
     if (keeper) {
-        // Each value kept as its 64 bits, in host order.
-        stride = keeper->values() * 8;
+        // Each value kept as its 64 bits, in host order (StreamHits::keptValues).
         for (size_t s = 0; s < n; ++s)
             for (size_t f = 0; f < sides[s]->fields.size(); ++f) {
                 ConsumerRegistry::FieldFormat& field = sides[s]->fields[f];
@@ -486,16 +518,26 @@ Result<std::unique_ptr<LoadedPairs>> LoadedPairs::run(const Trace& trace, const 
     std::vector<TypedValue> values(valueCount);
     using Head = std::pair<uint64_t, size_t>; // (time, stream)
     std::priority_queue<Head, std::vector<Head>, std::greater<>> heads;
-    // Where each stream is: its stretch, and the record in it.
+    // Where each stream is: its stretch, and the record in it, whose time is read.
     struct Cursor {
         size_t stretch = 0, at = 0;
+        StepTimes::Reader times;
+        bool begun = false;
     };
     std::vector<Cursor> cursors(streams);
-    // Moves past stretches read to their end; false when the stream has no record left.
+    // Moves past stretches read to their end (reading the time of the next one's first
+    // record); false when the stream has no record left.
     auto settle = [&](size_t s) {
         Cursor& c = cursors[s];
-        while (c.stretch < ends[s].size() && c.at >= ends[s][c.stretch]) c = {c.stretch + 1, 0};
-        return c.stretch < ends[s].size();
+        bool fresh = !c.begun;
+        while (c.stretch < ends[s].size() && c.at >= ends[s][c.stretch]) {
+            c = {c.stretch + 1, 0, {}, true};
+            fresh = true;
+        }
+        if (c.stretch >= ends[s].size()) return false;
+        if (fresh) stretchOf(s, c.stretch).time.next(0, c.times);
+        c.begun = true;
+        return true;
     };
     uint64_t hitCount = 1, starts = 0;
     for (size_t s = 0; s < streams; ++s) {
@@ -503,7 +545,7 @@ Result<std::unique_ptr<LoadedPairs>> LoadedPairs::run(const Trace& trace, const 
             hitCount += ends[s][k];
             for (size_t i = 0; i < ends[s][k]; ++i) starts += !(stretchOf(s, k).indexAndSide[i] & StreamHits::kEnd);
         }
-        if (settle(s)) heads.push({stretchOf(s, cursors[s].stretch).time[cursors[s].at], s});
+        if (settle(s)) heads.push({cursors[s].times.time, s});
     }
     // A pair a start, or a record for pairs of one event: its vectors are grown once.
     pairs.reservePairs(n == 1 ? size_t(hitCount) : size_t(std::min(starts, hitCount - 1 - starts)));
@@ -521,6 +563,8 @@ Result<std::unique_ptr<LoadedPairs>> LoadedPairs::run(const Trace& trace, const 
     };
     uint64_t fed = 0;
     const bool numbers = keeper && n == 2 && !roles;
+    const size_t keptValues = keeper ? keeper->values() : 0;
+    std::vector<uint64_t> words(keptValues); // a kept record's narrow values, widened
     std::unique_ptr<bool[]> isSigned[2];
     for (size_t side = 0; side < n; ++side) {
         isSigned[side] = std::make_unique<bool[]>(sides[side]->fields.size());
@@ -540,33 +584,42 @@ Result<std::unique_ptr<LoadedPairs>> LoadedPairs::run(const Trace& trace, const 
                 const StreamHits& h = stretchOf(s, cursor.stretch);
                 const size_t end = ends[s][cursor.stretch];
                 size_t i = cursor.at;
+                // Record i's time, read (settle() read the run's first); the next one's read as
+                // i moves on.
+                uint64_t time = cursor.times.time;
+                auto advance = [&] {
+                    if (++i < end) time = h.time.next(i, cursor.times);
+                };
                 if (numbers) {
                     // Kept records of two events: their values are the key's words as they are.
                     // A loop of its own: one loop testing `numbers` per record matched 6% slower.
                     EventPairs::NumberRecord record;
-                    for (; i < end && Head{h.time[i], s} < bound; ++i) {
+                    for (; i < end && Head{time, s} < bound; advance()) {
                         record.isEnd = h.indexAndSide[i] & StreamHits::kEnd;
-                        record.timestamp = h.time[i];
+                        record.timestamp = time;
                         record.event = {stream, h.indexAndSide[i] & ~StreamHits::kEnd};
                         record.pid = h.pid[i];
                         record.task = taskOf(known, record.pid, record.timestamp);
-                        record.values = h.bytes.data() + i * stride;
+                        record.values = reinterpret_cast<const uint8_t*>(h.keptValues(i, keptValues, words.data()));
                         record.isSigned = isSigned[record.isEnd ? 1 : 0].get();
                         pairs.consumeNumbers(record);
                         if ((++fed & 0xffff) == 0 && progress && !progress(total + fed * total / hitCount, total * 2))
                             return Error{path + ": the latency analysis was stopped"};
                     }
                 }
-                for (; !numbers && i < end && Head{h.time[i], s} < bound; ++i) {
+                for (; !numbers && i < end && Head{time, s} < bound; advance()) {
                     const bool isEnd = !roles && (h.indexAndSide[i] & StreamHits::kEnd);
                     const PairSide& side = *sides[isEnd ? 1 : 0];
-                    const uint8_t* bytes = h.bytes.data() + i * stride; // no bytes when nothing is matched
+                    // No bytes when nothing is matched.
+                    const uint8_t* bytes =
+                        keeper ? reinterpret_cast<const uint8_t*>(h.keptValues(i, keptValues, words.data()))
+                               : h.bytes.data() + i * stride;
                     for (size_t f = 0; f < side.fields.size(); ++f)
                         side.fields[f].decode(bytes + side.at[f], side.fields[f].size, bigEndian, values[f]);
                     ConsumedRecord record;
                     record.request = isEnd ? 1 : 0;
                     record.type = side.type;
-                    record.timestamp = h.time[i];
+                    record.timestamp = time;
                     record.stream = stream;
                     record.index = h.indexAndSide[i] & (roles ? StreamHits::kIndex : ~StreamHits::kEnd);
                     record.pid = h.pid[i];
@@ -586,7 +639,7 @@ Result<std::unique_ptr<LoadedPairs>> LoadedPairs::run(const Trace& trace, const 
                 // The run goes on into the next stretch unless the bound stopped it.
                 more = i == end && settle(s);
             }
-            if (settle(s)) heads.push({stretchOf(s, cursor.stretch).time[cursor.at], s});
+            if (settle(s)) heads.push({cursor.times.time, s});
         }
         pairs.flush();
         pairs.finish();

@@ -142,11 +142,14 @@ LatencyResultView::LatencyResultView(std::shared_ptr<const LatencyResult> result
     m_model->setResult(m_result);
     m_pairs = new QTableView(this);
     m_pairs->setObjectName("latencyPairs");
+    // The rows' height is set before the model: set after, the header resizes each of the
+    // millions of rows (about 0.4 s with the window frozen on 11.5M pairs).
+    m_pairs->verticalHeader()->hide();
+    m_pairs->verticalHeader()->setSectionResizeMode(QHeaderView::Fixed);
+    m_pairs->verticalHeader()->setDefaultSectionSize(m_pairs->fontMetrics().height() + 4);
     m_pairs->setModel(m_model);
     m_pairs->setSelectionBehavior(QAbstractItemView::SelectRows);
     m_pairs->setSelectionMode(QAbstractItemView::SingleSelection);
-    m_pairs->verticalHeader()->hide();
-    m_pairs->verticalHeader()->setDefaultSectionSize(m_pairs->fontMetrics().height() + 4);
     m_pairs->horizontalHeader()->setStretchLastSection(true);
     m_pairs->setToolTip(tr("Double-click a pair to go to its start, with the markers on its start and end"));
 
