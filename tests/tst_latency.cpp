@@ -392,6 +392,62 @@ private slots:
         for (size_t i = 0; i < p.size(); ++i) QCOMPARE(store.timestamp(p.startEvent[i]), p.start[i]);
     }
 
+    // Records matched in two parts (the second continuing(), then appended to the first) pair
+    // as one matcher fed them all: wherever the parts meet, whatever is open there (a start the
+    // second part ends, replaces or never sees again, ends of keys never started).
+    void twoPartsPairAsOne()
+    {
+        const PairSpec spec{"calls", "a/enter", "a/exit", {{"id", "id"}}, true, false, false};
+        for (unsigned seed = 1; seed <= 30; ++seed) {
+            std::mt19937_64 random(seed);
+            struct Record {
+                bool isEnd;
+                uint16_t stream;
+                int32_t pid;
+                int64_t id;
+            };
+            std::vector<Record> records(200 + random() % 800);
+            for (Record& r : records)
+                r = {random() % 2 == 0, uint16_t(random() % 2), int32_t(random() % 4), int64_t(random() % 5) - 2};
+            auto feed = [&](EventPairs& into, size_t from, size_t to) {
+                for (size_t i = from; i < to; ++i) {
+                    const Record& r = records[i];
+                    EventPairs::NumberRecord n;
+                    n.isEnd = r.isEnd;
+                    n.timestamp = 1000 + i * 10;
+                    n.event = {StreamId(r.stream), uint32_t(i)};
+                    n.pid = r.pid;
+                    n.task = TaskId(uint32_t(r.pid));
+                    uint8_t bytes[8];
+                    std::memcpy(bytes, &r.id, 8);
+                    const bool isSigned[] = {true};
+                    n.values = bytes;
+                    n.isSigned = isSigned;
+                    into.consumeNumbers(n);
+                }
+            };
+            EventPairs whole(spec);
+            whole.bind({true, true});
+            whole.setStreams({StreamInfo{0}, StreamInfo{1}});
+            feed(whole, 0, records.size());
+            whole.finish();
+            for (size_t split : {size_t(0), size_t(1), size_t(random() % records.size()), records.size()}) {
+                EventPairs first(spec), second(spec);
+                for (EventPairs* p : {&first, &second}) {
+                    p->bind({true, true});
+                    p->setStreams({StreamInfo{0}, StreamInfo{1}});
+                }
+                second.continuing();
+                feed(first, 0, split);
+                feed(second, split, records.size());
+                first.append(second);
+                first.finish();
+                samePairs(first, whole);
+                if (QTest::currentTestFailed()) qWarning("seed %u, split at %zu", seed, split);
+            }
+        }
+    }
+
     // Keys numbered in the order they came, whatever their length (inline, spilled, text) and
     // however many: found again after the table grew and the recent keys were replaced.
     void keysKeepTheirNumbers()

@@ -5,6 +5,8 @@
 
 #include <cstdio>
 #include <cstring>
+#include <exception>
+#include <thread>
 #include <tuple>
 
 namespace ringside {
@@ -45,8 +47,100 @@ void PairMatcher::endOf(uint32_t number, uint64_t time, EventRef event)
     --m_nestedBelow;
 }
 
-void PairMatcher::reserve(size_t count)
+void PairMatcher::noteBoundaryEnd(std::string_view key, uint64_t time, EventRef event)
 {
+    if (m_boundaryKeys.findOrAdd(key).second) m_boundaryEnds.push_back({std::string(key), m_pairs.size(), time, event});
+}
+
+void PairMatcher::append(const PairMatcher& later, const std::vector<uint32_t>& laterGroup)
+{
+    // Later's first record of a key open here: an end closes it (a pair where that end came),
+    // a start replaces it. Either way later's state of the key is the one that holds.
+    struct Closing {
+        size_t at;
+        Start start;
+        uint32_t group;
+        uint64_t time;
+        EventRef event;
+    };
+    std::vector<Closing> closings;
+    uint64_t carried = 0; // keys open here that later goes on with
+    for (const BoundaryEnd& b : later.m_boundaryEnds) {
+        const uint32_t number = m_keys.find(b.key);
+        if (number == KeyIndex::kNone || !m_slots[number].open) continue;
+        Slot& slot = m_slots[number];
+        closings.push_back({b.at, slot.start, slot.group, b.time, b.event});
+        slot.open = false;
+        ++carried;
+    }
+    later.m_keys.forEach([&](std::string_view key, uint32_t) {
+        const uint32_t number = m_keys.find(key);
+        if (number == KeyIndex::kNone || !m_slots[number].open) return;
+        m_slots[number].open = false;
+        ++m_replaced;
+        ++carried;
+    });
+    m_openKeys = m_openKeys - carried + later.m_openKeys;
+    m_replaced += later.m_replaced;
+    m_unmatchedEnds += later.m_unmatchedEnds - closings.size();
+
+    const Pairs& from = later.m_pairs;
+    const size_t total = m_pairs.size() + from.size() + closings.size();
+    if (m_pairs.duration.capacity() < total) reserve(total, false);
+    // Each column is later's with the closings' rows at their places; the events' columns on a
+    // thread of their own (hundreds of megabytes are copied, into pages faulted as they are).
+    auto merge = [&closings](auto& into, const auto& column, auto rowOf) {
+        size_t done = 0;
+        for (const Closing& c : closings) {
+            into.insert(into.end(), column.begin() + ptrdiff_t(done), column.begin() + ptrdiff_t(c.at));
+            into.push_back(rowOf(c));
+            done = c.at;
+        }
+        into.insert(into.end(), column.begin() + ptrdiff_t(done), column.end());
+    };
+    std::exception_ptr eventsFailed;
+    std::thread events([&] {
+        try {
+            merge(m_pairs.startEvent, from.startEvent, [](const Closing& c) { return c.start.event; });
+            merge(m_pairs.endEvent, from.endEvent, [](const Closing& c) { return c.event; });
+        } catch (...) {
+            eventsFailed = std::current_exception();
+        }
+    });
+    try {
+        merge(m_pairs.start, from.start, [](const Closing& c) { return c.start.time; });
+        merge(m_pairs.duration, from.duration,
+              [](const Closing& c) { return c.time >= c.start.time ? c.time - c.start.time : 0; });
+        const size_t groupsBefore = m_pairs.group.size();
+        merge(m_pairs.group, from.group, [](const Closing& c) { return c.group; });
+        // Later's groups in this one's numbers (the closings' already are).
+        size_t next = 0;
+        for (size_t row = groupsBefore, i = 0; row < m_pairs.group.size(); ++row) {
+            if (next < closings.size() && closings[next].at == i) {
+                ++next;
+                continue;
+            }
+            m_pairs.group[row] = laterGroup[m_pairs.group[row]];
+            ++i;
+        }
+    } catch (...) {
+        events.join();
+        throw;
+    }
+    events.join();
+    if (eventsFailed) std::rethrow_exception(eventsFailed);
+}
+
+void PairMatcher::reserve(size_t count, bool populate)
+{
+    if (!populate) {
+        m_pairs.start.reserve(count);
+        m_pairs.duration.reserve(count);
+        m_pairs.group.reserve(count);
+        m_pairs.startEvent.reserve(count);
+        m_pairs.endEvent.reserve(count);
+        return;
+    }
     // Committed at once: faulted a page at a time, millions of pairs spent a tenth of their
     // matching there.
     reservePopulated(m_pairs.start, count);
@@ -213,6 +307,23 @@ void EventPairs::consumeNumbers(const NumberRecord& record)
         std::memcpy(&bits, record.values + f * sizeof bits, sizeof bits);
         return TypedValue::number(bits, record.isSigned[f], sizeof bits);
     });
+}
+
+void EventPairs::append(const EventPairs& later)
+{
+    // Later's groups are numbered here in the order later made them: new ones after these,
+    // as one matcher fed both would have numbered them.
+    std::vector<std::string> keys(later.m_groupLabels.size());
+    later.m_groups.forEach([&keys](std::string_view key, uint32_t number) { keys[number] = std::string(key); });
+    std::vector<uint32_t> groupHere(keys.size());
+    for (size_t g = 0; g < keys.size(); ++g) {
+        const auto [number, added] = m_groups.findOrAdd(keys[g]);
+        if (added) m_groupLabels.push_back(later.m_groupLabels[g]);
+        groupHere[g] = number;
+    }
+    m_matcher.append(later.m_matcher, groupHere);
+    m_seen[0] += later.m_seen[0];
+    m_seen[1] += later.m_seen[1];
 }
 
 void EventPairs::endPair(uint64_t time, EventRef event)

@@ -43,15 +43,29 @@ public:
     {
         start(key, time, event, [group] { return group; });
     }
-    void end(std::string_view key, uint64_t time, EventRef event) { endOf(m_keys.find(key), time, event); }
+    void end(std::string_view key, uint64_t time, EventRef event)
+    {
+        const uint32_t number = m_keys.find(key);
+        if (number == KeyIndex::kNone && m_continues) noteBoundaryEnd(key, time, event);
+        endOf(number, time, event);
+    }
     // end() of the key start() numbered (a key's number never changes), or of none (kNone).
     void endOf(uint32_t number, uint64_t time, EventRef event);
     // Room for `count` pairs, when their number is known beforehand: grown once, not doubled.
-    void reserve(size_t count);
+    void reserve(size_t count, bool populate = true);
     // Whether a start of the key is open.
     bool isOpen(std::string_view key) const;
     // The recording ended: the starts still open are unmatched.
     void finish();
+    // This matcher is fed the records after another's (a part of the records matched on a
+    // thread of its own, then append()ed): it notes the first end of each key it has not seen
+    // start, which may close the other's open start. Not with nesting.
+    void continuing() { m_continues = true; }
+    // Takes the pairs and counts of `later`, fed the records after this one's (continuing()),
+    // as if this one had been fed them: an open start here is closed by later's first end of
+    // its key, or replaced by its first start. `laterGroup[g]`: this one's number of later's
+    // group g. Nothing is fed after; finish() follows.
+    void append(const PairMatcher& later, const std::vector<uint32_t>& laterGroup);
 
     const Pairs& pairs() const { return m_pairs; }
     uint64_t unmatchedStarts() const { return m_replaced + (m_finished ? m_openAtEnd : 0); }
@@ -73,8 +87,19 @@ private:
         std::vector<Start> below; // with nesting: the outer starts of the same key
     };
     void open(Slot& slot, uint64_t time, EventRef event);
+    void noteBoundaryEnd(std::string_view key, uint64_t time, EventRef event);
+    // continuing(): the first end of a key not started here, and where its pair would go.
+    struct BoundaryEnd {
+        std::string key;
+        size_t at = 0; // pairs made before it
+        uint64_t time = 0;
+        EventRef event;
+    };
 
     bool m_nesting;
+    bool m_continues = false;
+    KeyIndex m_boundaryKeys;
+    std::vector<BoundaryEnd> m_boundaryEnds;
     KeyIndex m_keys;
     std::vector<Slot> m_slots; // by key number
     Pairs m_pairs;
@@ -113,7 +138,11 @@ public:
     };
     void consumeNumbers(const NumberRecord& record);
     // About as many pairs as will be made (the fewer of the starts and ends to come).
-    void reservePairs(size_t count) { m_matcher.reserve(count); }
+    void reservePairs(size_t count, bool populate = true) { m_matcher.reserve(count, populate); }
+    // For matching on two threads: this one is fed the records after another's (see
+    // PairMatcher::continuing); the other then append()s it. Pairs of two events, not nesting.
+    void continuing() { m_matcher.continuing(); }
+    void append(const EventPairs& later);
 
     const PairSpec& spec() const { return m_spec; }
     // Why nothing can be paired (an event or field the recording does not have), or empty.

@@ -28,7 +28,26 @@ uint64_t wordOf(const char* p, size_t n)
     }
 }
 
+// wordOf's bytes back.
+void bytesOfWord(uint64_t w, size_t n, char* p)
+{
+    if (n == 4) {
+        const auto half = uint32_t(w);
+        std::memcpy(p, &half, 4);
+        return;
+    }
+    std::memcpy(p, &w, n);
+}
+
 } // namespace
+
+size_t KeyIndex::bytesOf(const Entry& e, char* bytes)
+{
+    const size_t n = e.length;
+    bytesOfWord(e.words[0], std::min<size_t>(n, 8), bytes);
+    if (n > 8) bytesOfWord(e.words[1], n - 8, bytes + 8);
+    return n;
+}
 
 uint64_t KeyIndex::shortHash(const Entry& e)
 {

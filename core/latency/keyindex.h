@@ -23,6 +23,20 @@ public:
     // The key's number, and whether it was added now.
     std::pair<uint32_t, bool> findOrAdd(std::string_view key);
     size_t size() const { return m_count; }
+    // Calls f(key, number) for every key, in no order.
+    template <typename F>
+    void forEach(F&& f) const
+    {
+        for (const Entry& e : m_table) {
+            if (e.number == kNone) continue;
+            if (e.length == kLong) {
+                f(std::string_view(m_long[e.words[1]]), e.number);
+                continue;
+            }
+            char bytes[kShort];
+            f(std::string_view(bytes, bytesOf(e, bytes)), e.number);
+        }
+    }
 
 private:
     static constexpr size_t kShort = 16;
@@ -41,6 +55,8 @@ private:
     bool holds(const Entry& e, const Probe& probe, std::string_view key) const;
     size_t slotOf(const Probe& probe, std::string_view key) const; // the entry holding it, or the empty one
     static uint64_t shortHash(const Entry& e);
+    // A short key's bytes, as probeOf() had them; returns how many.
+    static size_t bytesOf(const Entry& e, char* bytes);
     void grow();
 
     // The last keys found, by their hash: a pairing's working set (the keys of the tasks

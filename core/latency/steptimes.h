@@ -39,6 +39,14 @@ public:
         return r.time;
     }
 
+    // Time i, read from the first (a reader placed at i).
+    uint64_t seek(size_t i, Reader& r) const
+    {
+        r = {};
+        for (size_t k = 0; k <= i; ++k) next(k, r);
+        return r.time;
+    }
+
 private:
     static constexpr uint32_t kWhole = UINT32_MAX;
     std::vector<uint32_t> m_steps;
